@@ -1,0 +1,72 @@
+package io.trimswitch.dataplane.codec;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+import java.nio.ByteOrder;
+
+/** Ethernet II header, read and written in place. MAC addresses are the low 48 bits of a long. */
+public final class EthernetHeader {
+    public static final int DESTINATION_FIELD_OFFSET = 0;
+    public static final int SOURCE_FIELD_OFFSET = 6;
+    public static final int ETHER_TYPE_FIELD_OFFSET = 12;
+    public static final int LENGTH = 14;
+    public static final int ETHER_TYPE_IPV4 = 0x0800;
+    public static final int ETHER_TYPE_ARP = 0x0806;
+    public static final long BROADCAST = 0xFFFF_FFFF_FFFFL;
+
+    private EthernetHeader() {
+    }
+
+    public static long destination(final DirectBuffer buffer, final int frame) {
+        return mac(buffer, frame + DESTINATION_FIELD_OFFSET);
+    }
+
+    public static void destination(final MutableDirectBuffer buffer, final int frame, final long mac) {
+        mac(buffer, frame + DESTINATION_FIELD_OFFSET, mac);
+    }
+
+    public static long source(final DirectBuffer buffer, final int frame) {
+        return mac(buffer, frame + SOURCE_FIELD_OFFSET);
+    }
+
+    public static void source(final MutableDirectBuffer buffer, final int frame, final long mac) {
+        mac(buffer, frame + SOURCE_FIELD_OFFSET, mac);
+    }
+
+    public static int etherType(final DirectBuffer buffer, final int frame) {
+        return buffer.getShort(frame + ETHER_TYPE_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+    }
+
+    public static void etherType(final MutableDirectBuffer buffer, final int frame, final int type) {
+        buffer.putShort(frame + ETHER_TYPE_FIELD_OFFSET, (short) type, ByteOrder.BIG_ENDIAN);
+    }
+
+    /** The MAC of the host on switch port {@code port}: 02:00:00:00:00:pp (locally administered). */
+    public static long hostMac(final int port) {
+        return 0x0200_0000_0000L | (port & 0xFFFF_FFFFL);
+    }
+
+    public static String format(final long mac) {
+        final StringBuilder text = new StringBuilder(17);
+        for (int shift = 40; shift >= 0; shift -= 8) {
+            final int octet = (int) (mac >>> shift) & 0xFF;
+            text.append(Character.forDigit(octet >>> 4, 16)).append(Character.forDigit(octet & 0xF, 16));
+            if (shift > 0) {
+                text.append(':');
+            }
+        }
+        return text.toString();
+    }
+
+    private static long mac(final DirectBuffer buffer, final int index) {
+        final long high = buffer.getShort(index, ByteOrder.BIG_ENDIAN) & 0xFFFFL;
+        final long low = buffer.getInt(index + 2, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL;
+        return (high << 32) | low;
+    }
+
+    private static void mac(final MutableDirectBuffer buffer, final int index, final long mac) {
+        buffer.putShort(index, (short) (mac >>> 32), ByteOrder.BIG_ENDIAN);
+        buffer.putInt(index + 2, (int) mac, ByteOrder.BIG_ENDIAN);
+    }
+}

@@ -1,0 +1,32 @@
+package io.trimswitch.dataplane.packet;
+
+/** Every way a packet can leave the switch other than being delivered; each has its own counter. */
+public enum DropReason {
+    /** The frame could not be parsed (too short, bad IPv4 header, lengths that lie). */
+    MALFORMED("malformed"),
+    /** No forwarding entry for the destination. */
+    NO_ROUTE("noRoute"),
+    /** A packet that may not be trimmed met a full data queue. */
+    DATA_QUEUE_FULL("dataQueueFull"),
+    /** A trimmed header met a full header queue (SAI: dropped trim packet). */
+    HEADER_QUEUE_FULL("trimDrop"),
+    /** A deflected packet met a full DoD queue. */
+    DOD_OVERFLOW("dodOverflow"),
+    /** A mirrored header met a full mirror queue. */
+    MIRROR_OVERFLOW("mirrorOverflow"),
+    /** The packet pool had no free buffer. */
+    BUFFER_EXHAUSTED("bufferExhausted"),
+    /** Still inside the switch when the run ended. */
+    IN_FLIGHT_AT_END("inFlightAtEnd");
+
+    private final String label;
+
+    DropReason(final String label) {
+        this.label = label;
+    }
+
+    /** The name used in reports and counters. */
+    public String label() {
+        return label;
+    }
+}

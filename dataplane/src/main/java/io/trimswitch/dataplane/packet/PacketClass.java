@@ -1,0 +1,90 @@
+package io.trimswitch.dataplane.packet;
+
+import io.trimswitch.dataplane.codec.EthernetHeader;
+import io.trimswitch.dataplane.codec.Ipv4Header;
+import io.trimswitch.dataplane.codec.NdpHeader;
+import io.trimswitch.dataplane.codec.UdpHeader;
+import org.agrona.DirectBuffer;
+
+/**
+ * The ingress parser: one pass over a frame's headers that yields a class word — flags plus the
+ * length of the headers a trim must keep — so later stages never parse again.
+ */
+public final class PacketClass {
+    private static final int HEADERS_END_MASK = 0xFFF;
+    public static final int MALFORMED = 1 << 16;
+    public static final int IPV4 = 1 << 17;
+    public static final int UDP = 1 << 18;
+    public static final int NDP = 1 << 19;
+    /** May be cut to its header when its data queue is congested. */
+    public static final int TRIMMABLE = 1 << 20;
+    /** Travels in the header queue: NDP control packets and packets already trimmed. */
+    public static final int PRIORITY = 1 << 21;
+
+    private PacketClass() {
+    }
+
+    public static int classify(final DirectBuffer buffer, final int frame, final int length, final TrimSettings settings) {
+        if (length < EthernetHeader.LENGTH) {
+            return MALFORMED;
+        }
+        if (EthernetHeader.etherType(buffer, frame) != EthernetHeader.ETHER_TYPE_IPV4) {
+            return EthernetHeader.LENGTH;
+        }
+        final int ip = frame + EthernetHeader.LENGTH;
+        if (length < EthernetHeader.LENGTH + Ipv4Header.MIN_LENGTH || Ipv4Header.version(buffer, ip) != 4) {
+            return MALFORMED;
+        }
+        final int ipHeader = Ipv4Header.headerLength(buffer, ip);
+        final int totalLength = Ipv4Header.totalLength(buffer, ip);
+        if (ipHeader < Ipv4Header.MIN_LENGTH || totalLength < ipHeader
+            || EthernetHeader.LENGTH + totalLength > length || !Ipv4Header.checksumValid(buffer, ip)) {
+            return MALFORMED;
+        }
+        final int dscp = Ipv4Header.dscp(buffer, ip);
+        int headersEnd = EthernetHeader.LENGTH + ipHeader;
+        int word = IPV4;
+        final boolean firstFragment = (buffer.getShort(ip + Ipv4Header.FLAGS_FRAGMENT_FIELD_OFFSET,
+            java.nio.ByteOrder.BIG_ENDIAN) & 0x1FFF) == 0;
+        if (firstFragment && Ipv4Header.protocol(buffer, ip) == Ipv4Header.PROTOCOL_UDP
+            && totalLength >= ipHeader + UdpHeader.LENGTH) {
+            final int udp = ip + ipHeader;
+            word |= UDP;
+            headersEnd += UdpHeader.LENGTH;
+            if (UdpHeader.destinationPort(buffer, udp) == settings.ndpUdpPort()
+                && totalLength >= ipHeader + UdpHeader.LENGTH + NdpHeader.LENGTH) {
+                headersEnd += NdpHeader.LENGTH;
+                final int flags = NdpHeader.flags(buffer, udp + UdpHeader.LENGTH);
+                word |= NDP;
+                if ((flags & (NdpHeader.CONTROL_FLAGS | NdpHeader.FLAG_CHOPPED)) != 0) {
+                    return word | PRIORITY | headersEnd;
+                }
+                return word | TRIMMABLE | headersEnd;
+            }
+        }
+        if (settings.isTrimmableDscp(dscp)) {
+            return word | TRIMMABLE | headersEnd;
+        }
+        if (dscp == settings.trimmedDscp()) {
+            return word | PRIORITY | headersEnd;
+        }
+        return word | headersEnd;
+    }
+
+    /** Bytes from the frame's start to the end of the last header a trim keeps. */
+    public static int headersEnd(final int packetClass) {
+        return packetClass & HEADERS_END_MASK;
+    }
+
+    public static boolean isMalformed(final int packetClass) {
+        return (packetClass & MALFORMED) != 0;
+    }
+
+    public static boolean isTrimmable(final int packetClass) {
+        return (packetClass & TRIMMABLE) != 0;
+    }
+
+    public static boolean isPriority(final int packetClass) {
+        return (packetClass & PRIORITY) != 0;
+    }
+}

@@ -1,0 +1,71 @@
+package io.trimswitch.dataplane.packet;
+
+import io.trimswitch.dataplane.codec.EthernetHeader;
+import io.trimswitch.dataplane.codec.Ipv4Header;
+import io.trimswitch.dataplane.codec.NdpHeader;
+import io.trimswitch.dataplane.codec.UdpHeader;
+
+/**
+ * What makes a packet trimmable and what a trimmed packet looks like, in the terms operators know
+ * from SONiC, Cumulus and Ultra Ethernet: a trimmable DSCP set, a remark DSCP, a trim size.
+ */
+public final class TrimSettings {
+    /** Ethernet + IPv4 + UDP + NDP shim: a trimmed NDP packet keeps at least these. */
+    public static final int NDP_HEADERS = EthernetHeader.LENGTH + Ipv4Header.MIN_LENGTH + UdpHeader.LENGTH + NdpHeader.LENGTH;
+
+    private final int sizeBytes;
+    private final int trimmedDscp;
+    private final long trimmableDscpMask;
+    private final int ndpUdpPort;
+
+    /**
+     * @param sizeBytes        bytes a trimmed frame keeps [64]; never fewer than its headers
+     * @param trimmedDscp      DSCP a trimmed packet is remarked to [11]
+     * @param trimmableDscpMask bit d set when DSCP d marks a trimmable packet [bit 10]
+     * @param ndpUdpPort       UDP destination port of the NDP-style shim [666]
+     */
+    public TrimSettings(final int sizeBytes, final int trimmedDscp, final long trimmableDscpMask, final int ndpUdpPort) {
+        if (sizeBytes < NDP_HEADERS) {
+            throw new IllegalArgumentException("trim size " + sizeBytes + " B is below the " + NDP_HEADERS
+                + " B of Ethernet, IPv4, UDP and NDP headers a trimmed packet must keep");
+        }
+        if (trimmedDscp < 0 || trimmedDscp > 63) {
+            throw new IllegalArgumentException("trimmed DSCP must be 0..63, got " + trimmedDscp);
+        }
+        if ((trimmableDscpMask >>> trimmedDscp & 1) != 0) {
+            throw new IllegalArgumentException("trimmed DSCP " + trimmedDscp + " is also in the trimmable set: trimmed headers would be trimmed again");
+        }
+        if (ndpUdpPort <= 0 || ndpUdpPort > 65535) {
+            throw new IllegalArgumentException("NDP UDP port must be 1..65535, got " + ndpUdpPort);
+        }
+        this.sizeBytes = sizeBytes;
+        this.trimmedDscp = trimmedDscp;
+        this.trimmableDscpMask = trimmableDscpMask;
+        this.ndpUdpPort = ndpUdpPort;
+    }
+
+    /** The reproduced evaluation's settings: 64 B, DSCP 10 → 11, NDP on UDP port 666. */
+    public static TrimSettings defaults() {
+        return new TrimSettings(64, 11, 1L << 10, NdpHeader.DEFAULT_UDP_PORT);
+    }
+
+    public int sizeBytes() {
+        return sizeBytes;
+    }
+
+    public int trimmedDscp() {
+        return trimmedDscp;
+    }
+
+    public long trimmableDscpMask() {
+        return trimmableDscpMask;
+    }
+
+    public boolean isTrimmableDscp(final int dscp) {
+        return (trimmableDscpMask >>> dscp & 1) != 0;
+    }
+
+    public int ndpUdpPort() {
+        return ndpUdpPort;
+    }
+}

@@ -1,0 +1,57 @@
+package io.trimswitch.dataplane.packet;
+
+import io.trimswitch.dataplane.codec.EthernetHeader;
+import io.trimswitch.dataplane.codec.Ipv4Header;
+import io.trimswitch.dataplane.codec.NdpHeader;
+import io.trimswitch.dataplane.codec.UdpHeader;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * The trim operation, done in place: cut the frame to the configured size (never below its
+ * headers), rewrite the IPv4 total length and checksum and the UDP length, remark the DSCP, and set
+ * the NDP CHOPPED flag. A frame already shorter than the size keeps its bytes but still gets the marks,
+ * because it travelled as a header.
+ */
+public final class Trimmer {
+    private Trimmer() {
+    }
+
+    /** Trims the packet {@code handle} of {@code pool} and returns its new length. */
+    public static int trim(final PacketPool pool, final int handle, final TrimSettings settings) {
+        final int newLength = trim(pool.buffer(handle), pool.offset(handle), pool.length(handle),
+            pool.classification(handle), settings);
+        pool.length(handle, newLength);
+        pool.classification(handle, pool.classification(handle) | PacketClass.PRIORITY);
+        return newLength;
+    }
+
+    public static int trim(
+        final MutableDirectBuffer buffer, final int frame, final int length, final int packetClass, final TrimSettings settings) {
+        if ((packetClass & PacketClass.IPV4) == 0) {
+            throw new IllegalArgumentException("only IPv4 packets are trimmable");
+        }
+        final int keep = Math.max(settings.sizeBytes(), PacketClass.headersEnd(packetClass));
+        final int ip = frame + EthernetHeader.LENGTH;
+        final int ipHeader = Ipv4Header.headerLength(buffer, ip);
+        final int oldTotal = Ipv4Header.totalLength(buffer, ip);
+        final int newTotal = Math.min(oldTotal, keep - EthernetHeader.LENGTH);
+        final int newLength = Math.min(length, EthernetHeader.LENGTH + newTotal);
+        Ipv4Header.totalLength(buffer, ip, newTotal);
+        Ipv4Header.dscp(buffer, ip, settings.trimmedDscp());
+        Ipv4Header.updateChecksum(buffer, ip);
+        if ((packetClass & PacketClass.UDP) != 0) {
+            final int udp = ip + ipHeader;
+            if (newTotal < oldTotal) {
+                UdpHeader.length(buffer, udp, newTotal - ipHeader);
+                // The payload the checksum covered is gone; zero means "no checksum" over IPv4.
+                UdpHeader.checksum(buffer, udp, 0);
+            }
+            if ((packetClass & PacketClass.NDP) != 0) {
+                final int ndp = udp + UdpHeader.LENGTH;
+                NdpHeader.flags(buffer, ndp, NdpHeader.flags(buffer, ndp) | NdpHeader.FLAG_CHOPPED);
+                UdpHeader.checksum(buffer, udp, 0);
+            }
+        }
+        return newLength;
+    }
+}

@@ -1,0 +1,39 @@
+package io.trimswitch.dataplane.packet;
+
+import io.trimswitch.dataplane.codec.EthernetHeader;
+import io.trimswitch.dataplane.codec.Ipv4Header;
+import io.trimswitch.dataplane.codec.NdpHeader;
+import io.trimswitch.dataplane.codec.UdpHeader;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * Builds the model's data packets as real frames: the host on port p has MAC 02:00:00:00:00:pp and
+ * address 10.0.p.1; data is UDP/IPv4 with the trimmable DSCP, carrying the NDP-style shim.
+ */
+public final class WorkloadFrames {
+    public static final int HOST_ID = 1;
+    /** UDP source ports of workload flows start here (the dynamic range). */
+    public static final int FLOW_PORT_BASE = 49152;
+
+    private WorkloadFrames() {
+    }
+
+    /** Writes the headers of one data packet; the payload bytes are left as they are (zeros in a new pool). */
+    public static void writeData(
+        final MutableDirectBuffer buffer, final int frame, final int frameLength, final int sourcePort,
+        final int destinationPort, final int flow, final int sequence, final int dscp, final int ndpUdpPort) {
+        if (frameLength < TrimSettings.NDP_HEADERS) {
+            throw new IllegalArgumentException("a data frame needs at least " + TrimSettings.NDP_HEADERS + " B, got " + frameLength);
+        }
+        EthernetHeader.destination(buffer, frame, EthernetHeader.hostMac(destinationPort));
+        EthernetHeader.source(buffer, frame, EthernetHeader.hostMac(sourcePort));
+        EthernetHeader.etherType(buffer, frame, EthernetHeader.ETHER_TYPE_IPV4);
+        final int ip = frame + EthernetHeader.LENGTH;
+        final int ipLength = frameLength - EthernetHeader.LENGTH;
+        Ipv4Header.write(buffer, ip, dscp, ipLength, sequence, Ipv4Header.PROTOCOL_UDP,
+            Ipv4Header.portAddress(sourcePort, HOST_ID), Ipv4Header.portAddress(destinationPort, HOST_ID));
+        final int udp = ip + Ipv4Header.MIN_LENGTH;
+        UdpHeader.write(buffer, udp, FLOW_PORT_BASE + (flow & 0x3FFF), ndpUdpPort, ipLength - Ipv4Header.MIN_LENGTH);
+        NdpHeader.write(buffer, udp + UdpHeader.LENGTH, NdpHeader.FLAG_DATA, sequence, 0);
+    }
+}

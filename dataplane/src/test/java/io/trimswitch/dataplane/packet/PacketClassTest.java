@@ -1,0 +1,93 @@
+package io.trimswitch.dataplane.packet;
+
+import io.trimswitch.dataplane.codec.EthernetHeader;
+import io.trimswitch.dataplane.codec.Ipv4Header;
+import io.trimswitch.dataplane.codec.NdpHeader;
+import io.trimswitch.dataplane.codec.UdpHeader;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PacketClassTest {
+    private static final TrimSettings SETTINGS = TrimSettings.defaults();
+    private static final int IP = EthernetHeader.LENGTH;
+    private static final int UDP = IP + Ipv4Header.MIN_LENGTH;
+
+    private static UnsafeBuffer frame(final int length, final int dscp, final int udpPort) {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[2048]);
+        WorkloadFrames.writeData(buffer, 0, length, 1, 2, 0, 7, dscp, 666);
+        UdpHeader.destinationPort(buffer, UDP, udpPort);
+        return buffer;
+    }
+
+    @Test
+    void anNdpDataPacketIsTrimmableWhateverItsDscp() {
+        final int packetClass = PacketClass.classify(frame(1500, 0, 666), 0, 1500, SETTINGS);
+        assertTrue(PacketClass.isTrimmable(packetClass));
+        assertEquals(TrimSettings.NDP_HEADERS, PacketClass.headersEnd(packetClass));
+    }
+
+    @Test
+    void ndpControlPacketsAreNeverTrimmableAndTravelAsHeaders() {
+        for (final int flag : new int[] {NdpHeader.FLAG_ACK, NdpHeader.FLAG_NACK, NdpHeader.FLAG_PULL}) {
+            final UnsafeBuffer buffer = frame(64, 10, 666);
+            NdpHeader.flags(buffer, UDP + UdpHeader.LENGTH, flag);
+            final int packetClass = PacketClass.classify(buffer, 0, 64, SETTINGS);
+            assertFalse(PacketClass.isTrimmable(packetClass), "flag " + flag);
+            assertTrue(PacketClass.isPriority(packetClass), "flag " + flag);
+        }
+    }
+
+    @Test
+    void plainUdpIsTrimmableOnlyWithATrimmableDscp() {
+        assertTrue(PacketClass.isTrimmable(PacketClass.classify(frame(1500, 10, 5000), 0, 1500, SETTINGS)));
+        assertFalse(PacketClass.isTrimmable(PacketClass.classify(frame(1500, 0, 5000), 0, 1500, SETTINGS)));
+        assertTrue(PacketClass.isPriority(PacketClass.classify(frame(1500, 11, 5000), 0, 1500, SETTINGS)));
+    }
+
+    @Test
+    void nonIpv4FramesAreForwardedButNeverTrimmable() {
+        final UnsafeBuffer buffer = frame(60, 10, 666);
+        EthernetHeader.etherType(buffer, 0, EthernetHeader.ETHER_TYPE_ARP);
+        final int packetClass = PacketClass.classify(buffer, 0, 60, SETTINGS);
+        assertFalse(PacketClass.isMalformed(packetClass));
+        assertFalse(PacketClass.isTrimmable(packetClass));
+    }
+
+    @Test
+    void framesWhoseHeadersLieAreMalformed() {
+        assertTrue(PacketClass.isMalformed(PacketClass.classify(frame(1500, 10, 666), 0, 10, SETTINGS)), "shorter than Ethernet");
+        assertTrue(PacketClass.isMalformed(PacketClass.classify(frame(1500, 10, 666), 0, 30, SETTINGS)), "truncated IPv4");
+        assertTrue(PacketClass.isMalformed(PacketClass.classify(frame(1500, 10, 666), 0, 1000, SETTINGS)), "total length beyond the frame");
+        final UnsafeBuffer badChecksum = frame(1500, 10, 666);
+        badChecksum.putByte(IP + Ipv4Header.TTL_FIELD_OFFSET, (byte) 3);
+        assertTrue(PacketClass.isMalformed(PacketClass.classify(badChecksum, 0, 1500, SETTINGS)), "bad checksum");
+        final UnsafeBuffer badVersion = frame(1500, 10, 666);
+        badVersion.putByte(IP, (byte) 0x65);
+        assertTrue(PacketClass.isMalformed(PacketClass.classify(badVersion, 0, 1500, SETTINGS)), "IPv6 under an IPv4 ethertype");
+    }
+
+    @Test
+    void arbitraryBytesNeverThrowAndAreEitherMalformedOrHaveHeadersInsideTheFrame() {
+        final SplittableRandom random = new SplittableRandom(7);
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[2048]);
+        for (int trial = 0; trial < 20_000; trial++) {
+            final int length = random.nextInt(129);
+            for (int i = 0; i < length; i++) {
+                buffer.putByte(i, (byte) random.nextInt(256));
+            }
+            if (length >= 15 && random.nextBoolean()) {
+                EthernetHeader.etherType(buffer, 0, EthernetHeader.ETHER_TYPE_IPV4);
+                buffer.putByte(14, (byte) (0x45 + random.nextInt(3)));
+            }
+            final int packetClass = PacketClass.classify(buffer, 0, length, SETTINGS);
+            assertTrue(PacketClass.isMalformed(packetClass) || PacketClass.headersEnd(packetClass) <= length,
+                "trial " + trial + " length " + length);
+        }
+    }
+}
