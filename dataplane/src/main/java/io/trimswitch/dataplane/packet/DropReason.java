@@ -8,8 +8,8 @@ public enum DropReason {
     NO_ROUTE("noRoute"),
     /** A packet that may not be trimmed met a full data queue. */
     DATA_QUEUE_FULL("dataQueueFull"),
-    /** A trimmed header met a full header queue (SAI: dropped trim packet). */
-    HEADER_QUEUE_FULL("trimDrop"),
+    /** A header (trimmed, or an NDP control packet) met a full header queue; for trimmed packets SAI calls it a dropped trim packet. */
+    HEADER_QUEUE_FULL("headerQueueFull"),
     /** A deflected packet met a full DoD queue. */
     DOD_OVERFLOW("dodOverflow"),
     /** A mirrored header met a full mirror queue. */

@@ -1,0 +1,212 @@
+package io.trimswitch.cli;
+
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.SettingsFiles;
+import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.report.ReportJson;
+import io.trimswitch.report.RunReport;
+import io.trimswitch.report.SummaryTable;
+import io.trimswitch.scenario.Scenarios;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code trimswitch scenario}: one workload through the virtual-time switch, under one or more mechanisms. */
+@Command(
+    name = "scenario",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+        "Runs a workload through the switch in virtual time and reports trims, DoD queues, goodput and latency.",
+        "With no arguments: the worst case (shift, 16 parallel 4:1 incasts) under tofino next to dod and ideal."})
+public final class ScenarioCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "Switch settings (YAML); the options below override it.")
+    Path config;
+
+    @Option(names = "--pattern", description = "incast:N->K | mod16:N | shift | pairs:S->D,... (default: shift)")
+    String pattern;
+
+    @Option(names = "--mechanism", split = ",", paramLabel = "NAME",
+        description = "ideal | mod | dod | tofino; several, comma-separated, run side by side (default: tofino,dod,ideal)")
+    List<String> mechanisms;
+
+    @Option(names = "--packets", description = "Data packets each sender blasts (default: 1000)")
+    Integer packets;
+
+    @Option(names = "--packet-bytes", description = "Data packet size on the wire, bytes (default: 1500)")
+    Integer packetBytes;
+
+    @Option(names = "--duration-us", description = "Length of the run, µs (default: 500)")
+    Double durationUs;
+
+    @Option(names = "--t0-us", description = "Pessimistic period after a NOTIFY, µs (default: 6)")
+    Double t0Us;
+
+    @Option(names = "--t1-us", description = "End of the halftimistic period after a NOTIFY, µs (default: 24)")
+    Double t1Us;
+
+    @Option(names = "--notify", description = "all | origin: pipelines a congestion NOTIFY reaches (default: all)")
+    String notify;
+
+    @Option(names = "--signal", description = "every | backlog: deflected packets that raise a signal (default: every)")
+    String signal;
+
+    @Option(names = "--signal-backlog", description = "With --signal backlog: DoD packets that must wait behind (default: 1)")
+    Integer signalBacklog;
+
+    @Option(names = "--no-halftimistic", description = "Go from pessimistic straight back to optimistic.")
+    boolean noHalftimistic;
+
+    @Option(names = "--pessimistic-rate", paramLabel = "GBPS", description = "Meter rate while pessimistic, Gb/s; 0 trims everything (default: R/4)")
+    Double pessimisticRate;
+
+    @Option(names = "--halftimistic-rate", paramLabel = "GBPS", description = "Meter rate while halftimistic, Gb/s (default: R/2)")
+    Double halftimisticRate;
+
+    @Option(names = "--meters", description = "three | two: meter profile (default: three)")
+    String meters;
+
+    @Option(names = "--data-queue", paramLabel = "PACKETS", description = "Data queue capacity per egress port (default: 16)")
+    Integer dataQueue;
+
+    @Option(names = "--header-queue", paramLabel = "PACKETS", description = "Header queue capacity per egress port (default: 1024)")
+    Integer headerQueue;
+
+    @Option(names = "--dod-queue", paramLabel = "PACKETS", description = "DoD queue capacity per pipeline (default: 16384)")
+    Integer dodQueue;
+
+    @Option(names = "--return-to-sender", description = "Send headers that meet a full header queue back to their sender.")
+    boolean returnToSender;
+
+    @Option(names = "--seed", description = "Seed for start jitter and the ideal switch's coin (default: 1)")
+    Long seed;
+
+    @Option(names = "--no-jitter", description = "Start every sender at time 0 (phase-locked).")
+    boolean noJitter;
+
+    @Option(names = "--no-ideal", description = "Do not run the ideal switch alongside for trims-vs-ideal.")
+    boolean noIdeal;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Write the report: one object for one mechanism, an array for several.")
+    Path json;
+
+    @Option(names = "--pcap-dir", paramLabel = "DIR", description = "Write what each port received and sent as pcaps, DIR/<mechanism>/portNN-{rx,tx}.pcap.")
+    Path pcapDir;
+
+    @Option(names = "--jobs", description = "Runs side by side (default: the host's cores)")
+    Integer jobs;
+
+    @Override
+    public Integer call() {
+        final SwitchSettings settings = config == null ? new SwitchSettings() : SettingsFiles.load(config);
+        applyOverrides(settings);
+        final List<Mechanism> toRun = new ArrayList<>();
+        if (mechanisms != null) {
+            for (final String name : mechanisms) {
+                final Mechanism mechanism = Mechanism.parse(name);
+                if (!toRun.contains(mechanism)) {
+                    toRun.add(mechanism);
+                }
+            }
+        } else if (config != null) {
+            toRun.add(settings.mechanismValue());
+        } else {
+            toRun.add(Mechanism.TOFINO);
+            toRun.add(Mechanism.DOD);
+            toRun.add(Mechanism.IDEAL);
+        }
+        settings.validate();
+        if (jobs != null && jobs < 1) {
+            throw new ConfigException("--jobs must be at least 1, got " + jobs);
+        }
+        final int threads = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
+        final Scenarios.Result result = Scenarios.run(settings, toRun, !noIdeal, pcapDir, threads);
+        final List<RunReport> reports = result.runs();
+        final List<RunReport> shown = result.all();
+        spec.commandLine().getOut().print(SummaryTable.render(shown));
+        if (result.idealReference() != null) {
+            spec.commandLine().getOut().println("(the ideal run is the reference for trims vs ideal)");
+        }
+        spec.commandLine().getOut().flush();
+        if (json != null) {
+            ReportJson.write(json, reports.size() == 1 ? reports.get(0) : reports);
+        }
+        for (final RunReport report : shown) {
+            if (!report.conservation()) {
+                spec.commandLine().getErr().println("trimswitch: packet conservation violated in the " + report.mechanism() + " run: "
+                    + report.sent() + " sent != " + report.deliveredWhole() + " whole + " + report.deliveredHeader()
+                    + " headers + " + report.dropped() + " dropped");
+                return TrimswitchCommand.EXIT_RUN_FAILED;
+            }
+        }
+        return 0;
+    }
+
+    private void applyOverrides(final SwitchSettings s) {
+        if (pattern != null) {
+            s.workload.pattern = pattern;
+        }
+        if (packets != null) {
+            s.workload.packets = packets;
+        }
+        if (packetBytes != null) {
+            s.workload.packetBytes = packetBytes;
+        }
+        if (durationUs != null) {
+            s.workload.durationUs = durationUs;
+        }
+        if (seed != null) {
+            s.workload.seed = seed;
+        }
+        if (noJitter) {
+            s.workload.startJitter = false;
+        }
+        if (t0Us != null) {
+            s.control.t0Us = t0Us;
+        }
+        if (t1Us != null) {
+            s.control.t1Us = t1Us;
+        }
+        if (notify != null) {
+            s.control.notify = notify;
+        }
+        if (signal != null) {
+            s.control.signal = signal;
+        }
+        if (signalBacklog != null) {
+            s.control.signalBacklog = signalBacklog;
+        }
+        if (noHalftimistic) {
+            s.control.halftimistic = false;
+        }
+        if (pessimisticRate != null) {
+            s.control.pessimisticRateGbps = pessimisticRate;
+        }
+        if (halftimisticRate != null) {
+            s.control.halftimisticRateGbps = halftimisticRate;
+        }
+        if (meters != null) {
+            s.control.meters = meters;
+        }
+        if (dataQueue != null) {
+            s.fabric.dataQueuePackets = dataQueue;
+        }
+        if (headerQueue != null) {
+            s.fabric.headerQueuePackets = headerQueue;
+        }
+        if (dodQueue != null) {
+            s.recirculation.dodQueuePackets = dodQueue;
+        }
+        if (returnToSender) {
+            s.trim.returnToSender = true;
+        }
+    }
+}

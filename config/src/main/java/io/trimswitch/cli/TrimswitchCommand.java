@@ -1,0 +1,67 @@
+package io.trimswitch.cli;
+
+import io.trimswitch.config.ConfigException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+
+/** The one command-line tool: {@code trimswitch <command>}. */
+@Command(
+    name = "trimswitch",
+    mixinStandardHelpOptions = true,
+    versionProvider = TrimswitchCommand.Version.class,
+    description = "A userspace packet-trimming switch that reproduces a Tofino-style trimming design.",
+    subcommands = {ScenarioCommand.class, CommandLine.HelpCommand.class})
+public final class TrimswitchCommand implements Runnable {
+    /** Exit code for a run that completed but broke packet conservation (a bug). */
+    public static final int EXIT_RUN_FAILED = 1;
+    /** Exit code for bad arguments, settings or files. */
+    public static final int EXIT_USAGE = 2;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    public static void main(final String[] args) {
+        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the tool with the given streams and returns its exit code; used by main and by tests. */
+    public static int execute(final String[] args, final PrintWriter out, final PrintWriter err) {
+        final CommandLine commandLine = new CommandLine(new TrimswitchCommand());
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        commandLine.setParameterExceptionHandler((exception, arguments) -> {
+            final CommandLine failed = exception.getCommandLine();
+            err.println("trimswitch: " + firstLine(exception.getMessage()) + " (see '" + failed.getCommandSpec().qualifiedName() + " --help')");
+            return EXIT_USAGE;
+        });
+        commandLine.setExecutionExceptionHandler((exception, failed, parseResult) -> {
+            if (exception instanceof ConfigException) {
+                err.println("trimswitch: " + exception.getMessage());
+                return EXIT_USAGE;
+            }
+            throw exception;
+        });
+        return commandLine.execute(args);
+    }
+
+    private static String firstLine(final String message) {
+        final int end = message.indexOf('\n');
+        return end < 0 ? message : message.substring(0, end);
+    }
+
+    /** The version from the jar's manifest, when there is one. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            final String version = TrimswitchCommand.class.getPackage().getImplementationVersion();
+            return new String[] {"trimswitch " + (version == null ? "development build" : version)};
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.trimswitch.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.stream.Collectors;
+
+/** Reads and writes {@link SwitchSettings} as YAML; any mistake becomes one line naming file, key and problem. */
+public final class SettingsFiles {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+        .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+        .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+
+    private SettingsFiles() {
+    }
+
+    public static SwitchSettings load(final Path file) {
+        final String text;
+        try {
+            text = Files.readString(file);
+        } catch (final NoSuchFileException e) {
+            throw new ConfigException(file + ": no such file");
+        } catch (final IOException e) {
+            throw new ConfigException(file + ": cannot read: " + e.getMessage());
+        }
+        return parse(text, file.toString());
+    }
+
+    public static SwitchSettings parse(final String yaml, final String source) {
+        try {
+            final SwitchSettings settings = YAML.readValue(yaml, SwitchSettings.class);
+            if (settings == null) {
+                return new SwitchSettings();
+            }
+            return settings;
+        } catch (final UnrecognizedPropertyException e) {
+            throw new ConfigException(source + ": unknown key '" + path(e) + "'" + line(e)
+                + "; known keys here: " + e.getKnownPropertyIds().stream().map(Object::toString).sorted().collect(Collectors.joining(", ")));
+        } catch (final JsonMappingException e) {
+            throw new ConfigException(source + ": bad value for '" + path(e) + "'" + line(e) + ": " + firstLine(e.getOriginalMessage()));
+        } catch (final JsonProcessingException e) {
+            throw new ConfigException(source + ": not valid YAML" + line(e) + ": " + firstLine(e.getOriginalMessage()));
+        }
+    }
+
+    public static String toYaml(final SwitchSettings settings) {
+        try {
+            return YAML.writeValueAsString(settings);
+        } catch (final JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static SwitchSettings copy(final SwitchSettings settings) {
+        return YAML.convertValue(settings, SwitchSettings.class);
+    }
+
+    private static String path(final JsonMappingException e) {
+        return e.getPath().stream()
+            .map(reference -> reference.getFieldName() != null ? reference.getFieldName() : "[" + reference.getIndex() + "]")
+            .collect(Collectors.joining(".")).replace(".[", "[");
+    }
+
+    private static String line(final JsonProcessingException e) {
+        return e.getLocation() == null || e.getLocation().getLineNr() < 1 ? "" : " (line " + e.getLocation().getLineNr() + ")";
+    }
+
+    private static String firstLine(final String message) {
+        final int end = message.indexOf('\n');
+        return end < 0 ? message : message.substring(0, end);
+    }
+}

@@ -1,0 +1,107 @@
+package io.trimswitch.config;
+
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.TrimSettings;
+import io.trimswitch.pipeline.TrTcmMeter;
+
+/** The checks that keep impossible switches from starting; each failure names the setting. */
+final class SettingsValidation {
+    private SettingsValidation() {
+    }
+
+    static void validate(final SwitchSettings s) {
+        Mechanism.parse(s.mechanism);
+        atLeast("fabric.pipelines", s.fabric.pipelines, 1);
+        atMost("fabric.pipelines", s.fabric.pipelines, 256);
+        atLeast("fabric.portsPerPipeline", s.fabric.portsPerPipeline, 1);
+        atMost("fabric ports (pipelines × portsPerPipeline)", (long) s.fabric.pipelines * s.fabric.portsPerPipeline, 4096);
+        positive("fabric.portRateGbps", s.fabric.portRateGbps);
+        atLeast("fabric.dataQueuePackets", s.fabric.dataQueuePackets, 1);
+        atLeast("fabric.headerQueuePackets", s.fabric.headerQueuePackets, 1);
+        atLeast("fabric.headersPerData", s.fabric.headersPerData, 0);
+
+        positive("recirculation.rateGbps", s.recirculation.rateGbps);
+        if (!(s.recirculation.latencyNs >= 0)) {
+            throw new ConfigException("recirculation.latencyNs must be 0 or more, got " + s.recirculation.latencyNs);
+        }
+        atLeast("recirculation.dodQueuePackets", s.recirculation.dodQueuePackets, 1);
+        atLeast("recirculation.mirrorQueuePackets", s.recirculation.mirrorQueuePackets, 1);
+
+        if (s.trim.trimmableDscp == null) {
+            throw new ConfigException("trim.trimmableDscp must be a list of DSCP values (may be empty)");
+        }
+        for (final Integer dscp : s.trim.trimmableDscp) {
+            if (dscp == null || dscp < 0 || dscp > 63) {
+                throw new ConfigException("trim.trimmableDscp values must be 0..63, got " + dscp);
+            }
+        }
+        try {
+            trimSettings(s);
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException("trim: " + e.getMessage());
+        }
+
+        if (!(s.control.t0Us >= 0)) {
+            throw new ConfigException("control.t0Us must be 0 or more, got " + s.control.t0Us);
+        }
+        if (s.control.halftimistic && !(s.control.t1Us >= s.control.t0Us)) {
+            throw new ConfigException("control.t1Us (" + s.control.t1Us + ") must not be below control.t0Us (" + s.control.t0Us + ")");
+        }
+        oneOf("control.meters", s.control.meters, "three", "two");
+        oneOf("control.notify", s.control.notify, "all", "origin");
+        oneOf("control.signal", s.control.signal, "every", "backlog");
+        atLeast("control.signalBacklog", s.control.signalBacklog, 0);
+        final long rate = s.portRateBps();
+        final long half = s.halftimisticRateBps();
+        final long pessimistic = s.pessimisticRateBps();
+        if (half < 0 || half > rate) {
+            throw new ConfigException("control.halftimisticRateGbps must be 0.." + s.fabric.portRateGbps + " Gb/s, got " + half / 1e9);
+        }
+        if (pessimistic < 0 || pessimistic > half) {
+            throw new ConfigException("control.pessimisticRateGbps must be 0.." + half / 1e9 + " Gb/s (the halftimistic rate), got " + pessimistic / 1e9);
+        }
+        atLeast("control.meterBurstBytes", s.meterBurstBytes(), 1);
+        atMost("control.meterBurstBytes", s.meterBurstBytes(), TrTcmMeter.MAX_BURST_BYTES);
+
+        atLeast("workload.packets", s.workload.packets, 1);
+        atLeast("workload.packetBytes", s.workload.packetBytes, TrimSettings.NDP_HEADERS);
+        atMost("workload.packetBytes", s.workload.packetBytes, PacketPool.SLOT_BYTES);
+        positive("workload.durationUs", s.workload.durationUs);
+        Pattern.parse(s.workload.pattern, s.fabric.pipelines, s.fabric.portsPerPipeline);
+    }
+
+    static TrimSettings trimSettings(final SwitchSettings s) {
+        long mask = 0;
+        for (final Integer dscp : s.trim.trimmableDscp) {
+            mask |= 1L << dscp;
+        }
+        return new TrimSettings(s.trim.sizeBytes, s.trim.dscp, mask, s.trim.ndpUdpPort);
+    }
+
+    private static void atLeast(final String name, final long value, final long min) {
+        if (value < min) {
+            throw new ConfigException(name + " must be at least " + min + ", got " + value);
+        }
+    }
+
+    private static void atMost(final String name, final long value, final long max) {
+        if (value > max) {
+            throw new ConfigException(name + " must be at most " + max + ", got " + value);
+        }
+    }
+
+    private static void positive(final String name, final double value) {
+        if (!(value > 0) || Double.isInfinite(value)) {
+            throw new ConfigException(name + " must be positive, got " + value);
+        }
+    }
+
+    private static void oneOf(final String name, final String value, final String... allowed) {
+        for (final String candidate : allowed) {
+            if (candidate.equals(value)) {
+                return;
+            }
+        }
+        throw new ConfigException(name + " must be one of " + String.join(", ", allowed) + ", got '" + value + "'");
+    }
+}

@@ -1,0 +1,132 @@
+package io.trimswitch.config;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything a run of the switch is made of, as the YAML file spells it. Defaults are SPEC §2's; units
+ * are in the names. {@link #validate()} turns any impossible value into a {@link ConfigException}.
+ */
+@JsonPropertyOrder({"mechanism", "fabric", "recirculation", "trim", "control", "workload"})
+public final class SwitchSettings {
+    /** ideal | mod | dod | tofino */
+    public String mechanism = "tofino";
+    public Fabric fabric = new Fabric();
+    public Recirculation recirculation = new Recirculation();
+    public Trim trim = new Trim();
+    public Control control = new Control();
+    public Workload workload = new Workload();
+
+    /** The switch: pipelines, ports, the traffic manager's queues and scheduler. */
+    @JsonPropertyOrder({"pipelines", "portsPerPipeline", "portRateGbps", "dataQueuePackets", "headerQueuePackets", "headersPerData"})
+    public static final class Fabric {
+        public int pipelines = 4;
+        public int portsPerPipeline = 16;
+        public double portRateGbps = 100;
+        public int dataQueuePackets = 16;
+        public int headerQueuePackets = 1024;
+        /** Data packets get at least one turn per this many headers; 0 = strict priority for headers. */
+        public int headersPerData = 10;
+    }
+
+    /** Recirculation (DoD) and mirror ports, one of each kind per pipeline. */
+    @JsonPropertyOrder({"rateGbps", "latencyNs", "dodQueuePackets", "mirrorQueuePackets"})
+    public static final class Recirculation {
+        public double rateGbps = 100;
+        public double latencyNs = 1000;
+        public int dodQueuePackets = 16384;
+        public int mirrorQueuePackets = 16384;
+    }
+
+    /** What is trimmable and what a trimmed packet looks like (SONiC / Cumulus / UET terms). */
+    @JsonPropertyOrder({"sizeBytes", "dscp", "trimmableDscp", "ndpUdpPort", "returnToSender"})
+    public static final class Trim {
+        public int sizeBytes = 64;
+        /** DSCP a trimmed packet is remarked to. */
+        public int dscp = 11;
+        public List<Integer> trimmableDscp = new ArrayList<>(List.of(10));
+        public int ndpUdpPort = 666;
+        /** A header meeting a full header queue goes back to its sender instead of being dropped. */
+        public boolean returnToSender = false;
+    }
+
+    /** The ingress meters and the three-state trim control loop. */
+    @JsonPropertyOrder({"meters", "t0Us", "t1Us", "halftimistic", "halftimisticRateGbps", "pessimisticRateGbps",
+        "meterBurstBytes", "notify", "signal", "signalBacklog"})
+    public static final class Control {
+        /** three (one meter per state) | two (opti + pesi, the production-router profile) */
+        public String meters = "three";
+        /** Pessimistic for T0 after a NOTIFY. */
+        public double t0Us = 6;
+        /** Halftimistic until T1 after a NOTIFY (T1 >= T0). */
+        public double t1Us = 24;
+        /** false: pessimistic goes straight back to optimistic. */
+        public boolean halftimistic = true;
+        /** Null: half the port rate. */
+        public Double halftimisticRateGbps;
+        /** Null: a quarter of the port rate; 0 trims everything while pessimistic. */
+        public Double pessimisticRateGbps;
+        /** Null: the data queue's capacity in bytes (the meter plays the egress buffer). */
+        public Integer meterBurstBytes;
+        /** all | origin: which pipelines a NOTIFY reaches. */
+        public String notify = "all";
+        /** every | backlog: which deflected packets raise a signal. */
+        public String signal = "every";
+        public int signalBacklog = 1;
+    }
+
+    /** The traffic offered: a named pattern of open-loop senders (SPEC §3). */
+    @JsonPropertyOrder({"pattern", "packets", "packetBytes", "durationUs", "startJitter", "seed"})
+    public static final class Workload {
+        /** incast:N->K | mod16:N | shift | pairs:S->D,... */
+        public String pattern = "shift";
+        public int packets = 1000;
+        public int packetBytes = 1500;
+        public double durationUs = 500;
+        /** Start each sender at a seeded random offset within one packet time. */
+        public boolean startJitter = true;
+        public long seed = 1;
+    }
+
+    public int ports() {
+        return fabric.pipelines * fabric.portsPerPipeline;
+    }
+
+    public long portRateBps() {
+        return Math.round(fabric.portRateGbps * 1e9);
+    }
+
+    public long halftimisticRateBps() {
+        return control.halftimisticRateGbps == null ? portRateBps() / 2 : Math.round(control.halftimisticRateGbps * 1e9);
+    }
+
+    public long pessimisticRateBps() {
+        return control.pessimisticRateGbps == null ? portRateBps() / 4 : Math.round(control.pessimisticRateGbps * 1e9);
+    }
+
+    public int meterBurstBytes() {
+        return control.meterBurstBytes == null ? fabric.dataQueuePackets * workload.packetBytes : control.meterBurstBytes;
+    }
+
+    /** The dataplane's view of the trim settings. */
+    public io.trimswitch.dataplane.packet.TrimSettings trimSettings() {
+        return SettingsValidation.trimSettings(this);
+    }
+
+    public Mechanism mechanismValue() {
+        return Mechanism.parse(mechanism);
+    }
+
+    /** Fails with one clear line on the first impossible value; returns this for chaining. */
+    public SwitchSettings validate() {
+        SettingsValidation.validate(this);
+        return this;
+    }
+
+    /** A deep copy, so that one run's overrides never leak into another. */
+    public SwitchSettings copy() {
+        return SettingsFiles.copy(this);
+    }
+}

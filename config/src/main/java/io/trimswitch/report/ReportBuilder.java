@@ -1,0 +1,173 @@
+package io.trimswitch.report;
+
+import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.packet.TrimKind;
+import io.trimswitch.dataplane.time.Picos;
+import io.trimswitch.pipeline.TrimStateTable;
+import io.trimswitch.recirc.RecirculationPort;
+import io.trimswitch.runtime.RunOutcome;
+import io.trimswitch.runtime.RunRecorder;
+import io.trimswitch.runtime.SwitchFabric;
+import io.trimswitch.runtime.VirtualTimeSwitch;
+import io.trimswitch.tm.DeflectOnDrop;
+import io.trimswitch.tm.EgressPort;
+import io.trimswitch.tm.PacketFifo;
+import io.trimswitch.tm.PortCounters;
+import org.HdrHistogram.Histogram;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Reads a finished run's counters into a {@link RunReport}. */
+public final class ReportBuilder {
+    private ReportBuilder() {
+    }
+
+    public static RunReport build(final RunOutcome outcome) {
+        final VirtualTimeSwitch sw = outcome.source();
+        final SwitchFabric fabric = sw.fabric();
+        final RunRecorder recorder = sw.recorder();
+        final int packetBytes = sw.settings().workload.packetBytes;
+        final int payloadBytes = packetBytes - Math.min(packetBytes, sw.settings().trim.sizeBytes);
+        final double blastPicos = (double) sw.settings().workload.packets * sw.packetTimePicos();
+
+        long sent = 0;
+        long whole = 0;
+        long headers = 0;
+        long dropped = 0;
+        final List<RunReport.FlowReport> flows = new ArrayList<>();
+        final double[] goodputs = new double[recorder.flows()];
+        for (int flow = 0; flow < recorder.flows(); flow++) {
+            final Map<String, Long> headersBy = new LinkedHashMap<>();
+            for (int kind = 1; kind < TrimKind.COUNT; kind++) {
+                if (recorder.headersOf(flow, kind) > 0) {
+                    headersBy.put(TrimKind.name(kind), recorder.headersOf(flow, kind));
+                }
+            }
+            final Map<String, Long> dropsBy = new LinkedHashMap<>();
+            for (final DropReason reason : DropReason.values()) {
+                if (recorder.droppedOf(flow, reason) > 0) {
+                    dropsBy.put(reason.label(), recorder.droppedOf(flow, reason));
+                }
+            }
+            goodputs[flow] = recorder.wholeOf(flow) * payloadBytes * 8.0 / blastPicos * 1000.0;
+            flows.add(new RunReport.FlowReport(sw.pattern().sender(flow), sw.pattern().receiver(flow),
+                recorder.sentBy(flow), recorder.wholeOf(flow), recorder.headersOf(flow), headersBy, recorder.returnedOf(flow),
+                recorder.droppedOf(flow), dropsBy, round(goodputs[flow], 3), Picos.toNanos(recorder.lastArrivalOf(flow))));
+            sent += recorder.sentBy(flow);
+            whole += recorder.wholeOf(flow);
+            headers += recorder.headersOf(flow);
+            dropped += recorder.droppedOf(flow);
+        }
+
+        final Map<String, Long> drops = new LinkedHashMap<>();
+        for (final DropReason reason : DropReason.values()) {
+            long count = recorder.unattributedDrops(reason);
+            for (int flow = 0; flow < recorder.flows(); flow++) {
+                count += recorder.droppedOf(flow, reason);
+            }
+            if (count > 0) {
+                drops.put(reason.label(), count);
+            }
+        }
+
+        final long[] trims = new long[TrimKind.COUNT];
+        final List<RunReport.PortReport> ports = new ArrayList<>();
+        for (int id = 0; id < fabric.ports(); id++) {
+            final EgressPort port = fabric.port(id);
+            final PortCounters counters = port.counters();
+            for (int kind = 0; kind < TrimKind.COUNT; kind++) {
+                trims[kind] += counters.trimPackets[kind];
+            }
+            if (counters.rxPackets == 0 && counters.txPackets == 0 && counters.trimPacketsTotal() == 0) {
+                continue;
+            }
+            final List<RunReport.StateTime> states = new ArrayList<>();
+            for (int pipeline = 0; pipeline < fabric.pipelines(); pipeline++) {
+                final TrimStateTable table = fabric.pipeline(pipeline).trimStates();
+                if (table.notifications(id) > 0) {
+                    states.add(new RunReport.StateTime(pipeline,
+                        Picos.toNanos(table.pessimisticTime(id, sw.durationPicos())),
+                        Picos.toNanos(table.halftimisticTime(id, sw.durationPicos())), table.notifications(id)));
+                }
+            }
+            ports.add(new RunReport.PortReport(id, counters.rxPackets, counters.txPackets, counters.txBytes,
+                counters.trimPacketsTotal(), counters.txTrimPackets, counters.droppedTrimPackets,
+                port.dataQueue().maxDepth(), port.headerQueue().maxDepth(), states));
+        }
+        long totalTrims = 0;
+        for (final long count : trims) {
+            totalTrims += count;
+        }
+
+        final List<RunReport.PipelineReport> pipelines = new ArrayList<>();
+        for (int pipeline = 0; pipeline < fabric.pipelines(); pipeline++) {
+            final RecirculationPort recirculation = fabric.recirculation(pipeline);
+            final PacketFifo queue = recirculation == null ? null : recirculation.queue();
+            final boolean deflecting = fabric.trafficManager().overflow() instanceof DeflectOnDrop;
+            final long signals = fabric.signals() == null ? 0 : fabric.signals().raised(pipeline);
+            if (queue != null && deflecting) {
+                pipelines.add(new RunReport.PipelineReport(pipeline, queue.enqueued() + queue.rejected(), queue.maxDepth(),
+                    queue.rejected(), signals, 0, 0, 0));
+            } else if (queue != null) {
+                pipelines.add(new RunReport.PipelineReport(pipeline, 0, 0, 0, signals,
+                    queue.enqueued() + queue.rejected(), queue.maxDepth(), queue.rejected()));
+            } else {
+                pipelines.add(new RunReport.PipelineReport(pipeline, 0, 0, 0, 0, 0, 0, 0));
+            }
+        }
+
+        final Histogram latency = recorder.headerLatencyNanos();
+        final RunReport.Latency headerLatency = new RunReport.Latency(latency.getTotalCount(),
+            round(latency.getTotalCount() == 0 ? 0 : latency.getMean(), 1),
+            latency.getValueAtPercentile(50), latency.getValueAtPercentile(90), latency.getValueAtPercentile(99), latency.getMaxValue());
+        final long[] arrivals = recorder.headerArrivalsSorted();
+        final double[] arrivalNanos = new double[arrivals.length];
+        for (int i = 0; i < arrivals.length; i++) {
+            arrivalNanos[i] = Picos.toNanos(arrivals[i]);
+        }
+
+        final long unattributed = drops.values().stream().mapToLong(Long::longValue).sum() - dropped;
+        final boolean conserved = sent == whole + headers + dropped && unattributed == 0 && outcome.leakedBuffers() == 0;
+        return new RunReport(sw.mechanism().label(), sw.pattern().text(), sent, whole, headers, dropped, conserved,
+            new RunReport.Trims(trims[TrimKind.INGRESS], trims[TrimKind.DOD], trims[TrimKind.MIRROR], trims[TrimKind.IDEAL],
+                totalTrims, null, null),
+            drops, goodput(goodputs), pipelines, flows, ports, headerLatency, arrivalNanos,
+            new RunReport.RunInfo(Picos.toNanos(sw.durationPicos()), Picos.toNanos(sw.lastEventPicos()), sw.eventsHandled(),
+                outcome.inFlightAtEnd(), outcome.leakedBuffers()),
+            sw.settings());
+    }
+
+    /** The same report with its trims set against the ideal switch's on the same workload. */
+    public static RunReport withIdealReference(final RunReport report, final long idealTrims) {
+        return new RunReport(report.mechanism(), report.pattern(), report.sent(), report.deliveredWhole(), report.deliveredHeader(),
+            report.dropped(), report.conservation(), report.trims().withIdeal(idealTrims), report.drops(), report.goodput(),
+            report.pipelines(), report.flows(), report.ports(), report.headerLatencyNs(), report.headerArrivalNs(), report.run(),
+            report.config());
+    }
+
+    private static RunReport.Goodput goodput(final double[] goodputs) {
+        if (goodputs.length == 0) {
+            return new RunReport.Goodput(0, 0, 0, 1);
+        }
+        double sum = 0;
+        double squares = 0;
+        double min = Double.MAX_VALUE;
+        double max = 0;
+        for (final double value : goodputs) {
+            sum += value;
+            squares += value * value;
+            min = Math.min(min, value);
+            max = Math.max(max, value);
+        }
+        final double jain = squares == 0 ? 1 : sum * sum / (goodputs.length * squares);
+        return new RunReport.Goodput(round(sum / goodputs.length, 3), round(min, 3), round(max, 3), round(jain, 4));
+    }
+
+    static double round(final double value, final int digits) {
+        final double scale = Math.pow(10, digits);
+        return Math.round(value * scale) / scale;
+    }
+}

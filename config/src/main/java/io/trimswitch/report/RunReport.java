@@ -1,0 +1,70 @@
+package io.trimswitch.report;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.trimswitch.config.SwitchSettings;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one run reports (SPEC §4), in the JSON shape tools read. Deterministic: nothing in it depends on
+ * the host (no wall-clock times), so the same settings and seed give the same JSON.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record RunReport(
+    String mechanism,
+    String pattern,
+    long sent,
+    long deliveredWhole,
+    long deliveredHeader,
+    long dropped,
+    boolean conservation,
+    Trims trims,
+    Map<String, Long> drops,
+    Goodput goodput,
+    List<PipelineReport> pipelines,
+    List<FlowReport> flows,
+    List<PortReport> ports,
+    Latency headerLatencyNs,
+    double[] headerArrivalNs,
+    RunInfo run,
+    SwitchSettings config) {
+
+    /** Trims by where the packet was cut; {@code relativeToIdeal} is total / the ideal switch's total on the same workload. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Trims(long ingress, long dod, long mirror, long ideal, long total, Long idealReference, Double relativeToIdeal) {
+        public Trims withIdeal(final long idealTotal) {
+            return new Trims(ingress, dod, mirror, ideal, total, idealTotal,
+                idealTotal == 0 ? (total == 0 ? 1.0 : null) : (double) total / idealTotal);
+        }
+    }
+
+    /** Flow goodput: payload of whole packets over the sender's blast duration. */
+    public record Goodput(double meanGbps, double minGbps, double maxGbps, double jainFairness) {
+    }
+
+    public record PipelineReport(
+        int id, long dodDeflections, int maxDodQueue, long dodOverflows, long signals,
+        long mirrored, int maxMirrorQueue, long mirrorOverflows) {
+    }
+
+    public record FlowReport(
+        int src, int dst, long sent, long whole, long headers, Map<String, Long> headersBy, long returnedToSender,
+        long dropped, Map<String, Long> dropsBy, double goodputGbps, double lastArrivalNs) {
+    }
+
+    public record PortReport(
+        int id, long rxPackets, long txPackets, long txBytes, long trimPackets, long txTrimPackets, long droppedTrimPackets,
+        int maxDataQueue, int maxHeaderQueue, List<StateTime> stateTimeNs) {
+    }
+
+    /** Time one pipeline held an egress port in each congested state. */
+    public record StateTime(int pipeline, double pessimistic, double halftimistic, long notifications) {
+    }
+
+    public record Latency(long count, double mean, long p50, long p90, long p99, long max) {
+    }
+
+    public record RunInfo(double durationNs, double lastEventNs, long events, long inFlightAtEnd, int leakedBuffers) {
+    }
+}

@@ -1,0 +1,143 @@
+package io.trimswitch.runtime;
+
+import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.packet.TrimKind;
+import org.HdrHistogram.Histogram;
+
+import java.util.Arrays;
+
+/**
+ * The receivers' and the accountant's view of a run: per flow, what was sent, what arrived whole, as a
+ * header (by where it was cut) or back at its sender, and what was dropped and why; header latencies
+ * and arrival times. Preallocated for the run's packet count: recording allocates nothing.
+ */
+public final class RunRecorder {
+    private static final int REASONS = DropReason.values().length;
+
+    private final int flows;
+    private final long[] sent;
+    private final long[] whole;
+    private final long[] headersByKind;
+    private final long[] returned;
+    private final long[] dropped;
+    private final long[] unattributedDrops = new long[REASONS];
+    private final long[] lastArrival;
+    private final Histogram headerLatencyNanos = new Histogram(10_000_000_000L, 3);
+    private final long[] headerArrivals;
+    private int headerCount;
+
+    public RunRecorder(final int flows, final int totalPackets) {
+        this.flows = flows;
+        this.sent = new long[flows];
+        this.whole = new long[flows];
+        this.headersByKind = new long[flows * TrimKind.COUNT];
+        this.returned = new long[flows];
+        this.dropped = new long[flows * REASONS];
+        this.lastArrival = new long[flows];
+        this.headerArrivals = new long[totalPackets];
+    }
+
+    public void sent(final int flow) {
+        sent[flow]++;
+    }
+
+    /** A packet of {@code flow} reached a host at {@code now}, whole or cut ({@code trimKind}). */
+    public void delivered(final int flow, final byte trimKind, final boolean returnedToSender, final long arrivedAtSwitch, final long now) {
+        if (flow < 0) {
+            return;
+        }
+        lastArrival[flow] = Math.max(lastArrival[flow], now);
+        if (trimKind == TrimKind.NONE) {
+            whole[flow]++;
+            return;
+        }
+        headersByKind[flow * TrimKind.COUNT + trimKind]++;
+        if (returnedToSender) {
+            returned[flow]++;
+        }
+        headerLatencyNanos.recordValue(Math.min((now - arrivedAtSwitch + 999) / 1000, 10_000_000_000L));
+        if (headerCount < headerArrivals.length) {
+            headerArrivals[headerCount++] = now;
+        }
+    }
+
+    public void dropped(final int flow, final DropReason reason) {
+        if (flow < 0) {
+            unattributedDrops[reason.ordinal()]++;
+        } else {
+            dropped[flow * REASONS + reason.ordinal()]++;
+        }
+    }
+
+    public int flows() {
+        return flows;
+    }
+
+
+    public long sentBy(final int flow) {
+        return sent[flow];
+    }
+
+    public long wholeOf(final int flow) {
+        return whole[flow];
+    }
+
+    public long headersOf(final int flow, final int trimKind) {
+        return headersByKind[flow * TrimKind.COUNT + trimKind];
+    }
+
+    public long headersOf(final int flow) {
+        long total = 0;
+        for (int kind = 0; kind < TrimKind.COUNT; kind++) {
+            total += headersByKind[flow * TrimKind.COUNT + kind];
+        }
+        return total;
+    }
+
+    public long returnedOf(final int flow) {
+        return returned[flow];
+    }
+
+    public long droppedOf(final int flow, final DropReason reason) {
+        return dropped[flow * REASONS + reason.ordinal()];
+    }
+
+    public long droppedOf(final int flow) {
+        long total = 0;
+        for (int reason = 0; reason < REASONS; reason++) {
+            total += dropped[flow * REASONS + reason];
+        }
+        return total;
+    }
+
+    public long unattributedDrops(final DropReason reason) {
+        return unattributedDrops[reason.ordinal()];
+    }
+
+    public long lastArrivalOf(final int flow) {
+        return lastArrival[flow];
+    }
+
+    public Histogram headerLatencyNanos() {
+        return headerLatencyNanos;
+    }
+
+    /** Header arrival times in picoseconds, sorted. */
+    public long[] headerArrivalsSorted() {
+        final long[] copy = Arrays.copyOf(headerArrivals, headerCount);
+        Arrays.sort(copy);
+        return copy;
+    }
+
+    public void reset() {
+        Arrays.fill(sent, 0);
+        Arrays.fill(whole, 0);
+        Arrays.fill(headersByKind, 0);
+        Arrays.fill(returned, 0);
+        Arrays.fill(dropped, 0);
+        Arrays.fill(unattributedDrops, 0);
+        Arrays.fill(lastArrival, 0);
+        headerLatencyNanos.reset();
+        headerCount = 0;
+    }
+}

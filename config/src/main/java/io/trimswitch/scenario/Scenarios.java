@@ -1,0 +1,109 @@
+package io.trimswitch.scenario;
+
+import io.trimswitch.runtime.PortCaptures;
+import io.trimswitch.runtime.VirtualTimeSwitch;
+
+import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.report.ReportBuilder;
+import io.trimswitch.report.RunReport;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Runs one workload under several mechanisms, side by side on the host's cores, and sets each run's
+ * trims against the ideal switch's (which it runs alongside unless told not to: it is cheap).
+ */
+public final class Scenarios {
+    private Scenarios() {
+    }
+
+    /** The runs asked for, in order, and the ideal run added for reference (null when none was added). */
+    public record Result(List<RunReport> runs, RunReport idealReference) {
+        /** The asked-for runs followed by the reference run, for side-by-side tables. */
+        public List<RunReport> all() {
+            final List<RunReport> all = new ArrayList<>(runs);
+            if (idealReference != null) {
+                all.add(idealReference);
+            }
+            return all;
+        }
+    }
+
+    /**
+     * @param withIdeal add an {@code ideal} run for reference when none was asked for
+     * @param pcapDir   per-mechanism captures under this directory, or null
+     */
+    public static Result run(
+        final SwitchSettings base, final List<Mechanism> mechanisms, final boolean withIdeal, final Path pcapDir, final int threads) {
+        final List<Mechanism> toRun = new ArrayList<>(mechanisms);
+        final boolean idealAdded = withIdeal && !toRun.contains(Mechanism.IDEAL);
+        if (idealAdded) {
+            toRun.add(Mechanism.IDEAL);
+        }
+        final List<VirtualTimeSwitch> switches = new ArrayList<>();
+        for (final Mechanism mechanism : toRun) {
+            final SwitchSettings settings = base.copy();
+            settings.mechanism = mechanism.label();
+            switches.add(new VirtualTimeSwitch(settings));
+        }
+        final List<RunReport> reports = runAll(switches, pcapDir, threads);
+        long idealTrims = -1;
+        for (final RunReport report : reports) {
+            if (report.mechanism().equals(Mechanism.IDEAL.label())) {
+                idealTrims = report.trims().total();
+            }
+        }
+        final List<RunReport> result = new ArrayList<>();
+        for (final RunReport report : reports) {
+            result.add(idealTrims < 0 ? report : ReportBuilder.withIdealReference(report, idealTrims));
+        }
+        if (idealAdded) {
+            return new Result(List.copyOf(result.subList(0, mechanisms.size())), result.get(mechanisms.size()));
+        }
+        return new Result(List.copyOf(result), null);
+    }
+
+    private static List<RunReport> runAll(final List<VirtualTimeSwitch> switches, final Path pcapDir, final int threads) {
+        final ExecutorService executor = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, switches.size())));
+        try {
+            final List<Future<RunReport>> futures = new ArrayList<>();
+            for (final VirtualTimeSwitch sw : switches) {
+                futures.add(executor.submit(() -> runOne(sw, pcapDir)));
+            }
+            final List<RunReport> reports = new ArrayList<>();
+            for (final Future<RunReport> future : futures) {
+                reports.add(future.get());
+            }
+            return reports;
+        } catch (final ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    private static RunReport runOne(final VirtualTimeSwitch sw, final Path pcapDir) {
+        if (pcapDir == null) {
+            return ReportBuilder.build(sw.run());
+        }
+        try (PortCaptures captures = new PortCaptures(pcapDir.resolve(sw.mechanism().label()), sw.fabric().ports())) {
+            sw.capture(captures);
+            return ReportBuilder.build(sw.run());
+        } finally {
+            sw.capture(null);
+        }
+    }
+}

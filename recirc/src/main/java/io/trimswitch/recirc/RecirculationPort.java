@@ -1,0 +1,111 @@
+package io.trimswitch.recirc;
+
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.TrimKind;
+import io.trimswitch.dataplane.time.LinkRate;
+import io.trimswitch.dataplane.util.TimedIntFifo;
+import io.trimswitch.tm.PacketFifo;
+import io.trimswitch.tm.TrafficManager;
+
+/**
+ * A pipeline's recirculation port. In DoD mode it drains the pipeline's DoD queue at its rate,
+ * serialising each deflected packet whole, raises the congestion signal as each one leaves the
+ * queue, and after the recirculation latency trims it and puts the header in the egress port's
+ * header queue. In mirror mode it carries already-trimmed headers and raises nothing.
+ */
+public final class RecirculationPort {
+    private final int pipeline;
+    private final PacketFifo queue;
+    private final LinkRate rate;
+    private final long latencyPicos;
+    private final PacketPool pool;
+    private final TrafficManager trafficManager;
+    private final CongestionSignals signals;
+    private final TimedIntFifo looping = new TimedIntFifo(1024);
+    private int inService = PacketPool.NO_PACKET;
+
+    /**
+     * @param signals null when this port raises no congestion signal (the {@code dod} mechanism, mirror ports)
+     */
+    public RecirculationPort(
+        final int pipeline, final PacketFifo queue, final LinkRate rate, final long latencyPicos,
+        final TrafficManager trafficManager, final CongestionSignals signals) {
+        this.pipeline = pipeline;
+        this.queue = queue;
+        this.rate = rate;
+        this.latencyPicos = latencyPicos;
+        this.pool = trafficManager.pool();
+        this.trafficManager = trafficManager;
+        this.signals = signals;
+    }
+
+    public boolean isIdle() {
+        return inService == PacketPool.NO_PACKET;
+    }
+
+    /** Starts serialising the next queued packet; returns when it finishes, or -1 when the queue is empty. */
+    public long startTransmission(final long now) {
+        final int handle = queue.poll();
+        if (handle == PacketPool.NO_PACKET) {
+            return -1;
+        }
+        inService = handle;
+        if (signals != null) {
+            signals.onDeflectedDequeue(pool.egressPort(handle), pipeline, queue.size(), now);
+        }
+        return now + rate.serialisation(pool.length(handle));
+    }
+
+    /** The packet in service has left the port; returns when it is back in the ingress pipeline. */
+    public long finishTransmission(final long now) {
+        final long back = now + latencyPicos;
+        looping.add(back, inService);
+        inService = PacketPool.NO_PACKET;
+        return back;
+    }
+
+    /** Brings back every packet whose loop ends by {@code now}, trimmed, into its header queue. */
+    public int returnDue(final long now) {
+        int returned = 0;
+        while (!looping.isEmpty() && looping.headTime() <= now) {
+            final int handle = looping.removeHead();
+            if (pool.trimKind(handle) == TrimKind.NONE) {
+                trafficManager.trim(handle, TrimKind.DOD);
+            }
+            trafficManager.enqueueHeader(handle, now);
+            returned++;
+        }
+        return returned;
+    }
+
+    public int pipeline() {
+        return pipeline;
+    }
+
+    public PacketFifo queue() {
+        return queue;
+    }
+
+    public int looping() {
+        return looping.size();
+    }
+
+    public void reset() {
+        looping.clear();
+        inService = PacketPool.NO_PACKET;
+    }
+
+    /** Hands every packet still in service or in the loop to {@code drain}, for end-of-run accounting. */
+    public void drainTo(final java.util.function.IntConsumer drain) {
+        if (inService != PacketPool.NO_PACKET) {
+            drain.accept(inService);
+            inService = PacketPool.NO_PACKET;
+        }
+        while (!looping.isEmpty()) {
+            drain.accept(looping.removeHead());
+        }
+        for (int handle = queue.poll(); handle != PacketPool.NO_PACKET; handle = queue.poll()) {
+            drain.accept(handle);
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package io.trimswitch.tm;
+
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.TrimKind;
+import io.trimswitch.dataplane.time.LinkRate;
+
+/**
+ * One egress port of the traffic manager: a small low-priority data queue, a high-priority header
+ * queue, the scheduler between them, and a transmitter that serialises one packet at a time at
+ * the port's rate. The runtime decides when to look: {@link #startTransmission} when the port is
+ * idle, {@link #finishTransmission} when the packet's last bit has left.
+ */
+public final class EgressPort {
+    private final int id;
+    private final LinkRate rate;
+    private final PacketPool pool;
+    private final PacketFifo dataQueue;
+    private final PacketFifo headerQueue;
+    private final HeaderDataScheduler scheduler;
+    private final PortCounters counters = new PortCounters();
+    private int inService = PacketPool.NO_PACKET;
+    private long busyUntil;
+
+    public EgressPort(
+        final int id, final LinkRate rate, final PacketPool pool, final int dataQueuePackets,
+        final int headerQueuePackets, final int headersPerData) {
+        this.id = id;
+        this.rate = rate;
+        this.pool = pool;
+        this.dataQueue = new PacketFifo(dataQueuePackets);
+        this.headerQueue = new PacketFifo(headerQueuePackets);
+        this.scheduler = new HeaderDataScheduler(headersPerData);
+    }
+
+    public boolean isIdle() {
+        return inService == PacketPool.NO_PACKET;
+    }
+
+    public boolean hasWaiting() {
+        return !headerQueue.isEmpty() || !dataQueue.isEmpty();
+    }
+
+    /**
+     * Picks the next packet per the scheduler and starts serialising it at {@code now}; returns the time
+     * its last bit leaves, or -1 when nothing waits. Call only when {@link #isIdle()}.
+     */
+    public long startTransmission(final long now) {
+        final int choice = scheduler.choose(!headerQueue.isEmpty(), !dataQueue.isEmpty());
+        if (choice == HeaderDataScheduler.NOTHING) {
+            return -1;
+        }
+        inService = choice == HeaderDataScheduler.HEADER ? headerQueue.poll() : dataQueue.poll();
+        busyUntil = now + rate.serialisation(pool.length(inService));
+        return busyUntil;
+    }
+
+    /** The packet in service has left the port: count it and hand it over. */
+    public int finishTransmission() {
+        final int handle = inService;
+        inService = PacketPool.NO_PACKET;
+        counters.txPackets++;
+        counters.txBytes += pool.length(handle);
+        if (pool.trimKind(handle) != TrimKind.NONE) {
+            counters.txTrimPackets++;
+        }
+        return handle;
+    }
+
+    /** When the packet in service finishes, or when the last one finished. */
+    public long busyUntil() {
+        return busyUntil;
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public LinkRate rate() {
+        return rate;
+    }
+
+    public PacketFifo dataQueue() {
+        return dataQueue;
+    }
+
+    public PacketFifo headerQueue() {
+        return headerQueue;
+    }
+
+    public PortCounters counters() {
+        return counters;
+    }
+
+    /** Forgets queues, counters and the packet in service; the caller owns (and resets) the pool. */
+    public void reset() {
+        dataQueue.reset();
+        headerQueue.reset();
+        scheduler.reset();
+        counters.reset();
+        inService = PacketPool.NO_PACKET;
+        busyUntil = 0;
+    }
+
+    /** Hands every handle still held to {@code drain}, for end-of-run accounting. */
+    public void drainTo(final java.util.function.IntConsumer drain) {
+        if (inService != PacketPool.NO_PACKET) {
+            drain.accept(inService);
+            inService = PacketPool.NO_PACKET;
+        }
+        for (int handle = headerQueue.poll(); handle != PacketPool.NO_PACKET; handle = headerQueue.poll()) {
+            drain.accept(handle);
+        }
+        for (int handle = dataQueue.poll(); handle != PacketPool.NO_PACKET; handle = dataQueue.poll()) {
+            drain.accept(handle);
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package io.trimswitch.tm;
+
+import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.packet.TrimKind;
+
+/**
+ * Mirror-on-drop: the packet that meets a full data queue is dropped, but its header (the trim size)
+ * is mirrored into the mirror queue of its ingress pipeline; the mirror port brings it back to the
+ * header queue after the recirculation latency. No ingress meters are involved.
+ */
+public final class MirrorOnDrop implements DataQueueOverflow {
+    private final PacketFifo[] mirrorQueues;
+    private final int portsPerPipeline;
+
+    public MirrorOnDrop(final int pipelines, final int portsPerPipeline, final int mirrorQueuePackets) {
+        this.portsPerPipeline = portsPerPipeline;
+        this.mirrorQueues = new PacketFifo[pipelines];
+        for (int pipeline = 0; pipeline < pipelines; pipeline++) {
+            mirrorQueues[pipeline] = new PacketFifo(mirrorQueuePackets);
+        }
+    }
+
+    @Override
+    public void onDataQueueFull(final TrafficManager trafficManager, final int handle, final EgressPort port, final long now) {
+        final int pipeline = trafficManager.pool().ingressPort(handle) / portsPerPipeline;
+        // Cutting in place is the same as dropping the packet and mirroring a truncated copy.
+        trafficManager.trim(handle, TrimKind.MIRROR);
+        trafficManager.recirculate(handle, mirrorQueues[pipeline], pipeline, DropReason.MIRROR_OVERFLOW, now);
+    }
+
+    @Override
+    public PacketFifo recirculationQueue(final int pipeline) {
+        return mirrorQueues[pipeline];
+    }
+
+    @Override
+    public void reset() {
+        for (final PacketFifo queue : mirrorQueues) {
+            queue.reset();
+        }
+    }
+}

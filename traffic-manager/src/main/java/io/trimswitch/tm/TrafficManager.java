@@ -1,0 +1,126 @@
+package io.trimswitch.tm;
+
+import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.packet.PacketClass;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.ReturnToSender;
+import io.trimswitch.dataplane.packet.TrimKind;
+import io.trimswitch.dataplane.packet.TrimSettings;
+import io.trimswitch.dataplane.packet.Trimmer;
+
+/**
+ * The central traffic manager: per egress port a data queue and a header queue. A packet meeting a
+ * full data queue is dropped unless it is trimmable, in which case the mechanism's
+ * {@link DataQueueOverflow} decides. Headers that meet a full header queue are returned to their
+ * sender when that is enabled, else dropped and counted as trim drops.
+ */
+public final class TrafficManager {
+    private final PacketPool pool;
+    private final EgressPort[] ports;
+    private final TrimSettings trimSettings;
+    private final boolean returnToSender;
+    private final DataQueueOverflow overflow;
+    private final TrafficManagerEvents events;
+
+    public TrafficManager(
+        final PacketPool pool, final EgressPort[] ports, final TrimSettings trimSettings,
+        final boolean returnToSender, final DataQueueOverflow overflow, final TrafficManagerEvents events) {
+        this.pool = pool;
+        this.ports = ports;
+        this.trimSettings = trimSettings;
+        this.returnToSender = returnToSender;
+        this.overflow = overflow;
+        this.events = events;
+    }
+
+    /** A packet for its egress port's data queue. */
+    public void enqueueData(final int handle, final long now) {
+        final EgressPort port = ports[pool.egressPort(handle)];
+        if (port.dataQueue().offer(handle)) {
+            wake(port, now);
+        } else if (PacketClass.isTrimmable(pool.classification(handle))) {
+            overflow.onDataQueueFull(this, handle, port, now);
+        } else {
+            drop(handle, DropReason.DATA_QUEUE_FULL, now);
+        }
+    }
+
+    /** A trimmed header or a control packet for its egress port's high-priority header queue. */
+    public void enqueueHeader(final int handle, final long now) {
+        final EgressPort port = ports[pool.egressPort(handle)];
+        if (port.headerQueue().offer(handle)) {
+            wake(port, now);
+            return;
+        }
+        if (returnToSender && !pool.returnedToSender(handle) && pool.ingressPort(handle) >= 0) {
+            ReturnToSender.swapAddresses(pool.buffer(handle), pool.offset(handle), pool.classification(handle));
+            pool.returnedToSender(handle, true);
+            final EgressPort back = ports[pool.ingressPort(handle)];
+            pool.egressPort(handle, back.id());
+            if (back.headerQueue().offer(handle)) {
+                wake(back, now);
+                return;
+            }
+        }
+        if (pool.trimKind(handle) != TrimKind.NONE) {
+            ports[pool.egressPort(handle)].counters().droppedTrimPackets++;
+        }
+        drop(handle, DropReason.HEADER_QUEUE_FULL, now);
+    }
+
+    /** Cuts the packet to its header in place and counts the trim against its egress port. */
+    public void trim(final int handle, final byte trimKind) {
+        Trimmer.trim(pool, handle, trimSettings);
+        pool.trimKind(handle, trimKind);
+        ports[pool.egressPort(handle)].counters().trimPackets[trimKind]++;
+    }
+
+    /** Puts a packet into a recirculation queue, dropping it with {@code overflowReason} when that is full. */
+    public void recirculate(final int handle, final PacketFifo queue, final int pipeline, final DropReason overflowReason, final long now) {
+        if (queue.offer(handle)) {
+            events.recirculationPending(pipeline, now);
+        } else {
+            if (pool.trimKind(handle) != TrimKind.NONE) {
+                ports[pool.egressPort(handle)].counters().droppedTrimPackets++;
+            }
+            drop(handle, overflowReason, now);
+        }
+    }
+
+    public void drop(final int handle, final DropReason reason, final long now) {
+        final int egress = pool.egressPort(handle);
+        if (egress >= 0) {
+            ports[egress].counters().drops[reason.ordinal()]++;
+        }
+        events.drop(handle, reason, now);
+    }
+
+    private void wake(final EgressPort port, final long now) {
+        if (port.isIdle()) {
+            events.egressPending(port.id(), now);
+        }
+    }
+
+    public PacketPool pool() {
+        return pool;
+    }
+
+    public EgressPort port(final int id) {
+        return ports[id];
+    }
+
+    public int portCount() {
+        return ports.length;
+    }
+
+    public DataQueueOverflow overflow() {
+        return overflow;
+    }
+
+    public void reset() {
+        for (final EgressPort port : ports) {
+            port.reset();
+        }
+        overflow.reset();
+    }
+}

@@ -1,0 +1,18 @@
+package io.trimswitch.tm;
+
+import io.trimswitch.dataplane.packet.DropReason;
+
+/**
+ * What the traffic manager tells its runtime. The virtual-time runtime turns the two "pending"
+ * calls into events; a real-time runtime ignores them because its agents poll.
+ */
+public interface TrafficManagerEvents {
+    /** The packet leaves the switch here: count it under {@code reason} and free its buffer. */
+    void drop(int handle, DropReason reason, long now);
+
+    /** Egress port {@code port} was idle and now has a packet waiting. */
+    void egressPending(int port, long now);
+
+    /** The recirculation (DoD or mirror) queue of {@code pipeline} has a packet waiting. */
+    void recirculationPending(int pipeline, long now);
+}
