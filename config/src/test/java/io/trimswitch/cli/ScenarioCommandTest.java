@@ -1,0 +1,164 @@
+package io.trimswitch.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ScenarioCommandTest {
+    @TempDir
+    Path dir;
+
+    private record Result(int exit, String out, String err) {
+    }
+
+    private static Result trimswitch(final String... args) {
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final int exit = TrimswitchCommand.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Result(exit, out.toString(), err.toString());
+    }
+
+    private static void assertOneLineError(final Result result, final String expected) {
+        assertEquals(TrimswitchCommand.EXIT_USAGE, result.exit(), result.err());
+        assertEquals(1, result.err().strip().lines().count(), "one line: " + result.err());
+        assertTrue(result.err().contains(expected), "expected '" + expected + "' in: " + result.err());
+    }
+
+    private Path yaml(final String text) throws IOException {
+        final Path file = dir.resolve("switch.yaml");
+        Files.writeString(file, text);
+        return file;
+    }
+
+    @Test
+    void aScenarioWritesTheReportWithTheKeysToolsRead() throws IOException {
+        final Path json = dir.resolve("report.json");
+        final Result result = trimswitch("scenario", "--pattern", "incast:8->2", "--mechanism", "tofino", "--packets", "50", "--json", json.toString());
+        assertEquals(0, result.exit(), result.err());
+        assertTrue(result.out().contains("trims vs ideal"), result.out());
+        final JsonNode report = new ObjectMapper().readTree(json.toFile());
+        for (final String key : new String[] {"mechanism", "pattern", "sent", "deliveredWhole", "deliveredHeader", "dropped",
+            "conservation", "trims", "pipelines", "flows", "ports", "headerLatencyNs", "headerArrivalNs", "config"}) {
+            assertTrue(report.has(key), "missing " + key);
+        }
+        assertEquals("tofino", report.get("mechanism").asText());
+        assertEquals(400, report.get("sent").asLong());
+        assertTrue(report.get("conservation").asBoolean());
+        for (final String key : new String[] {"ingress", "dod", "mirror", "ideal", "total", "relativeToIdeal"}) {
+            assertTrue(report.get("trims").has(key), "missing trims." + key);
+        }
+        for (final String key : new String[] {"id", "dodDeflections", "maxDodQueue", "dodOverflows", "signals"}) {
+            assertTrue(report.get("pipelines").get(0).has(key), "missing pipelines[]." + key);
+        }
+        for (final String key : new String[] {"src", "dst", "sent", "whole", "headers", "dropped", "goodputGbps"}) {
+            assertTrue(report.get("flows").get(0).has(key), "missing flows[]." + key);
+        }
+        for (final String key : new String[] {"p50", "p90", "p99", "max"}) {
+            assertTrue(report.get("headerLatencyNs").has(key), "missing headerLatencyNs." + key);
+        }
+        assertTrue(report.get("ports").get(0).has("stateTimeNs"));
+    }
+
+    @Test
+    void severalMechanismsGiveAnArrayOfReports() throws IOException {
+        final Path json = dir.resolve("reports.json");
+        final Result result = trimswitch("scenario", "--pattern", "pairs:0->1,2->1", "--mechanism", "dod,ideal", "--packets", "20", "--json", json.toString());
+        assertEquals(0, result.exit(), result.err());
+        final JsonNode reports = new ObjectMapper().readTree(json.toFile());
+        assertEquals(2, reports.size());
+        assertEquals("dod", reports.get(0).get("mechanism").asText());
+        assertEquals("ideal", reports.get(1).get("mechanism").asText());
+    }
+
+    @Test
+    void settingsComeFromYamlAndOptionsOverrideThem() throws IOException {
+        final Path json = dir.resolve("report.json");
+        final Path config = yaml("mechanism: dod\nworkload:\n  pattern: incast:4->1\n  packets: 10\ncontrol:\n  t0Us: 3\n  t1Us: 9\n");
+        final Result result = trimswitch("scenario", "--config", config.toString(), "--packets", "12", "--json", json.toString());
+        assertEquals(0, result.exit(), result.err());
+        final JsonNode report = new ObjectMapper().readTree(json.toFile());
+        assertEquals("dod", report.get("mechanism").asText());
+        assertEquals(48, report.get("sent").asLong());
+        assertEquals(3.0, report.get("config").get("control").get("t0Us").asDouble());
+    }
+
+    @Test
+    void pcapDirHoldsWhatEachPortReceivedAndSent() {
+        final Path pcaps = dir.resolve("pcaps");
+        final Result result = trimswitch("scenario", "--pattern", "pairs:1->2", "--mechanism", "tofino", "--no-ideal", "--packets", "3", "--pcap-dir", pcaps.toString());
+        assertEquals(0, result.exit(), result.err());
+        assertEquals(24 + 3 * (16 + 1500), pcaps.resolve("tofino/port01-rx.pcap").toFile().length());
+        assertEquals(24 + 3 * (16 + 1500), pcaps.resolve("tofino/port02-tx.pcap").toFile().length());
+    }
+
+    @Test
+    void anUnknownPatternIsOneClearLine() {
+        assertOneLineError(trimswitch("scenario", "--pattern", "ring:4"), "unknown pattern 'ring:4'");
+    }
+
+    @Test
+    void moreSendersThanPortsIsOneClearLine() {
+        assertOneLineError(trimswitch("scenario", "--pattern", "incast:65->1"), "65 senders but the switch has 64 ports");
+    }
+
+    @Test
+    void t1BelowT0IsOneClearLine() {
+        assertOneLineError(trimswitch("scenario", "--t0-us", "10", "--t1-us", "5"), "control.t1Us (5.0) must not be below control.t0Us (10.0)");
+    }
+
+    @Test
+    void aNegativeRateIsOneClearLine() {
+        assertOneLineError(trimswitch("scenario", "--pessimistic-rate", "-1"), "control.pessimisticRateGbps must be");
+    }
+
+    @Test
+    void aZeroPortRateIsOneClearLine() throws IOException {
+        assertOneLineError(trimswitch("scenario", "--config", yaml("fabric:\n  portRateGbps: 0\n").toString()), "fabric.portRateGbps must be positive, got 0.0");
+    }
+
+    @Test
+    void anUnknownYamlKeyIsOneClearLineNamingTheKey() throws IOException {
+        assertOneLineError(trimswitch("scenario", "--config", yaml("fabric:\n  portz: 3\n").toString()), "unknown key 'fabric.portz' (line 2)");
+    }
+
+    @Test
+    void malformedYamlIsOneClearLine() throws IOException {
+        assertOneLineError(trimswitch("scenario", "--config", yaml("fabric: [1, 2\n").toString()), "switch.yaml");
+    }
+
+    @Test
+    void aValueOfTheWrongTypeIsOneClearLine() throws IOException {
+        assertOneLineError(trimswitch("scenario", "--config", yaml("workload:\n  packets: many\n").toString()), "bad value for 'workload.packets'");
+    }
+
+    @Test
+    void anUnreadableFileIsOneClearLine() {
+        assertOneLineError(trimswitch("scenario", "--config", dir.resolve("missing.yaml").toString()), "missing.yaml: no such file");
+    }
+
+    @Test
+    void anUnknownMechanismIsOneClearLine() {
+        assertOneLineError(trimswitch("scenario", "--mechanism", "magic"), "unknown mechanism 'magic': expected one of ideal, mod, dod, tofino");
+    }
+
+    @Test
+    void anUnknownOptionIsOneClearLine() {
+        assertOneLineError(trimswitch("scenario", "--speed", "3"), "Unknown options: '--speed'");
+    }
+
+    @Test
+    void anUnwritableJsonPathIsOneClearLine() throws IOException {
+        final Path blocker = Files.writeString(dir.resolve("file"), "x");
+        assertOneLineError(trimswitch("scenario", "--pattern", "pairs:0->1", "--packets", "1", "--json", blocker.resolve("r.json").toString()), "cannot write");
+    }
+}

@@ -1,0 +1,78 @@
+package io.trimswitch.pipeline;
+
+import org.junit.jupiter.api.Test;
+
+import static io.trimswitch.pipeline.TrimState.HALFTIMISTIC;
+import static io.trimswitch.pipeline.TrimState.OPTIMISTIC;
+import static io.trimswitch.pipeline.TrimState.PESSIMISTIC;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class TrimStateTableTest {
+    private static final long US = 1_000_000;
+
+    @Test
+    void aPortIsOptimisticUntilTheFirstNotify() {
+        final TrimStateTable table = new TrimStateTable(4, 6 * US, 24 * US);
+        assertEquals(OPTIMISTIC, table.state(2, 0));
+        assertEquals(OPTIMISTIC, table.state(2, 100 * US));
+    }
+
+    @Test
+    void aNotifyMakesThePortPessimisticForT0ThenHalftimisticUntilT1ThenOptimistic() {
+        final TrimStateTable table = new TrimStateTable(4, 6 * US, 24 * US);
+        table.onNotify(1, 10 * US);
+        assertEquals(PESSIMISTIC, table.state(1, 10 * US));
+        assertEquals(PESSIMISTIC, table.state(1, 16 * US));
+        assertEquals(HALFTIMISTIC, table.state(1, 16 * US + 1));
+        assertEquals(HALFTIMISTIC, table.state(1, 34 * US));
+        assertEquals(OPTIMISTIC, table.state(1, 34 * US + 1));
+        assertEquals(OPTIMISTIC, table.state(3, 12 * US), "other ports are untouched");
+    }
+
+    @Test
+    void aNewNotifyWhileHalftimisticMakesThePortPessimisticAgain() {
+        final TrimStateTable table = new TrimStateTable(1, 6 * US, 24 * US);
+        table.onNotify(0, 0);
+        assertEquals(HALFTIMISTIC, table.state(0, 20 * US));
+        table.onNotify(0, 20 * US);
+        assertEquals(PESSIMISTIC, table.state(0, 25 * US));
+        assertEquals(HALFTIMISTIC, table.state(0, 43 * US));
+        assertEquals(OPTIMISTIC, table.state(0, 45 * US));
+    }
+
+    @Test
+    void withoutTheHalftimisticStateThePortGoesStraightBackToOptimistic() {
+        final TrimStateTable table = new TrimStateTable(1, 6 * US, 6 * US);
+        table.onNotify(0, 0);
+        assertEquals(PESSIMISTIC, table.state(0, 6 * US));
+        assertEquals(OPTIMISTIC, table.state(0, 6 * US + 1));
+    }
+
+    @Test
+    void zeroDurationsMeanNoResponse() {
+        final TrimStateTable table = new TrimStateTable(1, 0, 0);
+        table.onNotify(0, 5 * US);
+        assertEquals(OPTIMISTIC, table.state(0, 5 * US));
+        assertEquals(1, table.notifications(0));
+    }
+
+    @Test
+    void stateTimesCountOverlappingNotificationsOnceAndStopAtTheRunEnd() {
+        final TrimStateTable table = new TrimStateTable(1, 6 * US, 24 * US);
+        table.onNotify(0, 0);
+        table.onNotify(0, 3 * US);
+        // pessimistic [0, 9], congested [0, 27]
+        assertEquals(9 * US, table.pessimisticTime(0, 100 * US));
+        assertEquals(18 * US, table.halftimisticTime(0, 100 * US));
+        table.onNotify(0, 95 * US);
+        // pessimistic adds [95, 100] within a run that ends at 100
+        assertEquals(14 * US, table.pessimisticTime(0, 100 * US));
+        assertEquals(18 * US, table.halftimisticTime(0, 100 * US));
+    }
+
+    @Test
+    void t1BelowT0IsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new TrimStateTable(1, 6 * US, 5 * US));
+    }
+}
