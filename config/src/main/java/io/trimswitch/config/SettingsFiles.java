@@ -37,11 +37,12 @@ public final class SettingsFiles {
 
     public static SwitchSettings parse(final String yaml, final String source) {
         try {
-            final SwitchSettings settings = YAML.readValue(yaml, SwitchSettings.class);
-            if (settings == null) {
+            final com.fasterxml.jackson.databind.JsonNode document = YAML.readTree(yaml);
+            if (document == null || document.isMissingNode() || document.isNull()) {
+                // An empty file (or one of comments only) means every default.
                 return new SwitchSettings();
             }
-            return settings;
+            return YAML.readValue(yaml, SwitchSettings.class);
         } catch (final UnrecognizedPropertyException e) {
             throw new ConfigException(source + ": unknown key '" + path(e) + "'" + line(e)
                 + "; known keys here: " + e.getKnownPropertyIds().stream().map(Object::toString).sorted().collect(Collectors.joining(", ")));

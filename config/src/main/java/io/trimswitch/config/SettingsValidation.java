@@ -67,6 +67,9 @@ final class SettingsValidation {
         atLeast("workload.packetBytes", s.workload.packetBytes, TrimSettings.NDP_HEADERS);
         atMost("workload.packetBytes", s.workload.packetBytes, PacketPool.SLOT_BYTES);
         positive("workload.durationUs", s.workload.durationUs);
+        if (s.workload.durationUs > 1_000_000) {
+            throw new ConfigException("workload.durationUs must be at most 1000000 (one second of switch time), got " + s.workload.durationUs);
+        }
         Pattern.parse(s.workload.pattern, s.fabric.pipelines, s.fabric.portsPerPipeline);
     }
 

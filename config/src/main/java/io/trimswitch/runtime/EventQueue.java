@@ -1,42 +1,43 @@
 package io.trimswitch.runtime;
 
 /**
- * The discrete-event runtime's agenda: a binary min-heap over two primitive arrays, ordered by time and
- * then by the order events were scheduled, so equal-time events run in a fixed order and a run is
- * deterministic. An event is a type and an int argument packed with its sequence number in one
- * long: no objects, no boxing.
+ * The discrete-event runtime's agenda: a 4-ary min-heap of single {@code long} keys. A key packs the
+ * event's time (picoseconds, high bits), its type and its argument, so ordering is one comparison and
+ * events at the same instant run in (type, argument) order — a fixed order, hence a deterministic run
+ * whatever order they were scheduled in. No objects, no boxing; the heap only grows.
+ *
+ * <p>Times up to {@link #MAX_TIME} (about 17 s of simulated time) fit.
  */
 public final class EventQueue {
-    private static final int ARG_BITS = 20;
-    private static final int TYPE_BITS = 4;
-    private static final int SEQUENCE_SHIFT = ARG_BITS + TYPE_BITS;
+    private static final int ARG_BITS = 16;
+    private static final int TYPE_BITS = 3;
+    private static final int TIME_SHIFT = ARG_BITS + TYPE_BITS;
     public static final int MAX_ARG = (1 << ARG_BITS) - 1;
     public static final int MAX_TYPE = (1 << TYPE_BITS) - 1;
+    public static final long MAX_TIME = Long.MAX_VALUE >>> TIME_SHIFT;
 
-    private long[] times = new long[256];
-    private long[] tags = new long[256];
+    private long[] keys = new long[256];
     private int size;
-    private long sequence;
 
     public void schedule(final long time, final int type, final int arg) {
-        if (size == times.length) {
-            times = java.util.Arrays.copyOf(times, size * 2);
-            tags = java.util.Arrays.copyOf(tags, size * 2);
+        if (time < 0 || time > MAX_TIME) {
+            throw new IllegalArgumentException("event time " + time + " ps outside 0.." + MAX_TIME + " ps");
         }
-        final long tag = (sequence++ << SEQUENCE_SHIFT) | ((long) type << ARG_BITS) | arg;
+        if (size == keys.length) {
+            keys = java.util.Arrays.copyOf(keys, size * 2);
+        }
+        final long key = (time << TIME_SHIFT) | ((long) type << ARG_BITS) | arg;
         int child = size++;
         while (child > 0) {
-            final int parent = (child - 1) >>> 1;
-            final long parentTime = times[parent];
-            if (parentTime < time || (parentTime == time && tags[parent] < tag)) {
+            final int parent = (child - 1) >>> 2;
+            final long parentKey = keys[parent];
+            if (parentKey <= key) {
                 break;
             }
-            times[child] = parentTime;
-            tags[child] = tags[parent];
+            keys[child] = parentKey;
             child = parent;
         }
-        times[child] = time;
-        tags[child] = tag;
+        keys[child] = key;
     }
 
     public boolean isEmpty() {
@@ -49,47 +50,49 @@ public final class EventQueue {
 
     /** Time of the earliest event; only when not empty. */
     public long nextTime() {
-        return times[0];
+        return keys[0] >>> TIME_SHIFT;
     }
 
-    /** Removes the earliest event and returns its tag; decode it with {@link #type} and {@link #arg}. */
+    /** Removes the earliest event and returns its key; decode it with {@link #type} and {@link #arg}. */
     public long poll() {
-        final long head = tags[0];
+        final long head = keys[0];
         final int last = --size;
-        final long time = times[last];
-        final long tag = tags[last];
+        final long key = keys[last];
         int parent = 0;
         while (true) {
-            int child = 2 * parent + 1;
-            if (child >= last) {
+            final int first = 4 * parent + 1;
+            if (first >= last) {
                 break;
             }
-            final int right = child + 1;
-            if (right < last && (times[right] < times[child] || (times[right] == times[child] && tags[right] < tags[child]))) {
-                child = right;
+            int smallest = first;
+            long smallestKey = keys[first];
+            final int end = Math.min(first + 4, last);
+            for (int child = first + 1; child < end; child++) {
+                final long childKey = keys[child];
+                if (childKey < smallestKey) {
+                    smallest = child;
+                    smallestKey = childKey;
+                }
             }
-            if (time < times[child] || (time == times[child] && tag < tags[child])) {
+            if (key <= smallestKey) {
                 break;
             }
-            times[parent] = times[child];
-            tags[parent] = tags[child];
-            parent = child;
+            keys[parent] = smallestKey;
+            parent = smallest;
         }
-        times[parent] = time;
-        tags[parent] = tag;
+        keys[parent] = key;
         return head;
     }
 
-    public static int type(final long tag) {
-        return (int) (tag >>> ARG_BITS) & MAX_TYPE;
+    public static int type(final long key) {
+        return (int) (key >>> ARG_BITS) & MAX_TYPE;
     }
 
-    public static int arg(final long tag) {
-        return (int) tag & MAX_ARG;
+    public static int arg(final long key) {
+        return (int) key & MAX_ARG;
     }
 
     public void clear() {
         size = 0;
-        sequence = 0;
     }
 }

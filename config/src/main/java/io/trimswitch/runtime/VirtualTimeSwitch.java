@@ -20,7 +20,6 @@ import java.util.SplittableRandom;
  * result, bit for bit. A switch can be {@link #run()} many times; each run starts from scratch.
  */
 public final class VirtualTimeSwitch implements TrafficManagerEvents {
-    private static final int SEND = 0;
     private static final int EGRESS_DONE = 1;
     private static final int RECIRCULATION_DONE = 2;
     private static final int RECIRCULATION_RETURN = 3;
@@ -37,8 +36,7 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
     private final int packetBytes;
     private final int packetsPerFlow;
     private final long packetTime;
-    private final long[] flowStart;
-    private final int[] flowSent;
+    private final SenderSchedule senders;
     private final int dataDscp;
     private final int ndpUdpPort;
     private PortCaptures captures;
@@ -58,12 +56,13 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
         this.fabric = new SwitchFabric(this.settings, pool, this, due -> events.schedule(due, NOTIFY, 0));
         this.recorder = new RunRecorder(pattern.flows(), totalPackets);
         this.packetTime = new LinkRate(this.settings.portRateBps()).serialisation(packetBytes);
-        this.flowStart = new long[pattern.flows()];
-        this.flowSent = new int[pattern.flows()];
+        final long[] firstArrival = new long[pattern.flows()];
         final SplittableRandom jitter = new SplittableRandom(this.settings.workload.seed);
         for (int flow = 0; flow < pattern.flows(); flow++) {
-            flowStart[flow] = this.settings.workload.startJitter ? jitter.nextLong(packetTime) : 0;
+            final long start = this.settings.workload.startJitter ? jitter.nextLong(packetTime) : 0;
+            firstArrival[flow] = start + packetTime;
         }
+        this.senders = new SenderSchedule(firstArrival, packetTime, packetsPerFlow);
         this.dataDscp = this.settings.trim.trimmableDscp.isEmpty() ? 0 : this.settings.trim.trimmableDscp.get(0);
         this.ndpUdpPort = this.settings.trim.ndpUdpPort;
     }
@@ -76,17 +75,24 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
     /** Runs the workload from time zero to the end of the run and returns the raw outcome. */
     public RunOutcome run() {
         reset();
-        for (int flow = 0; flow < pattern.flows(); flow++) {
-            events.schedule(flowStart[flow] + packetTime, SEND, flow);
-        }
-        while (!events.isEmpty() && events.nextTime() <= durationPicos) {
-            now = events.nextTime();
+        while (true) {
+            final long nextEvent = events.isEmpty() ? Long.MAX_VALUE : events.nextTime();
+            final long nextSend = senders.nextTime();
+            if (Math.min(nextEvent, nextSend) > durationPicos) {
+                break;
+            }
+            eventsHandled++;
+            // A packet arriving at the same instant as an event is handled first.
+            if (nextSend <= nextEvent) {
+                now = nextSend;
+                send(senders.nextFlow(), senders.nextSequence());
+                senders.advance();
+                continue;
+            }
+            now = nextEvent;
             final long tag = events.poll();
             final int arg = EventQueue.arg(tag);
             switch (EventQueue.type(tag)) {
-                case SEND:
-                    send(arg);
-                    break;
                 case EGRESS_DONE:
                     deliver(arg, fabric.port(arg).finishTransmission());
                     startEgress(arg);
@@ -104,15 +110,13 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
                 default:
                     throw new IllegalStateException("unknown event type " + EventQueue.type(tag));
             }
-            eventsHandled++;
         }
         final long inFlight = drainInFlight();
         return new RunOutcome(this, inFlight, pool.inUse());
     }
 
-    private void send(final int flow) {
+    private void send(final int flow, final int sequence) {
         final int sender = pattern.sender(flow);
-        final int sequence = flowSent[flow]++;
         recorder.sent(flow);
         final int handle = pool.allocate();
         if (handle == PacketPool.NO_PACKET) {
@@ -129,9 +133,6 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
                 captures.received(sender, now, pool.buffer(handle), pool.offset(handle), packetBytes);
             }
             fabric.pipeline(sender / portsPerPipeline).receive(handle, now);
-        }
-        if (flowSent[flow] < packetsPerFlow) {
-            events.schedule(now + packetTime, SEND, flow);
         }
     }
 
@@ -199,7 +200,7 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
         pool.reset();
         fabric.reset();
         recorder.reset();
-        java.util.Arrays.fill(flowSent, 0);
+        senders.reset();
         now = 0;
         eventsHandled = 0;
     }

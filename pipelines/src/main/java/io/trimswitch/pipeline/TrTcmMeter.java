@@ -13,13 +13,18 @@ public final class TrTcmMeter {
     public static final int RED = 2;
     /** Token units per byte: 8 bits × 10^12 ps/s. */
     public static final long UNITS_PER_BYTE = 8_000_000_000_000L;
-    /** Keeps burst × units within a long. */
-    public static final int MAX_BURST_BYTES = 1 << 20;
+    /** Keeps burst × units, plus one refill step, well within a long. */
+    public static final int MAX_BURST_BYTES = 1 << 19;
 
     private final long peakRate;
     private final long committedRate;
     private final long peakDepth;
     private final long committedDepth;
+    /** An empty bucket is full again after this long; below it, elapsed × rate cannot overflow. */
+    private final long peakFillPicos;
+    private final long committedFillPicos;
+    /** PIR = CIR and PBS = CBS: both buckets would stay equal, so only the peak one is kept (never YELLOW). */
+    private final boolean singleRate;
     private long peakTokens;
     private long committedTokens;
     private long lastUpdate;
@@ -42,6 +47,9 @@ public final class TrTcmMeter {
         this.committedRate = committedBitsPerSecond;
         this.peakDepth = peakBitsPerSecond == 0 ? 0 : peakBurstBytes * UNITS_PER_BYTE;
         this.committedDepth = committedBitsPerSecond == 0 ? 0 : committedBurstBytes * UNITS_PER_BYTE;
+        this.peakFillPicos = fillTime(peakDepth, peakBitsPerSecond);
+        this.committedFillPicos = fillTime(committedDepth, committedBitsPerSecond);
+        this.singleRate = peakBitsPerSecond == committedBitsPerSecond && peakDepth == committedDepth;
         reset();
     }
 
@@ -52,8 +60,20 @@ public final class TrTcmMeter {
 
     /** Meters a packet of {@code bytes} arriving at {@code now} and returns its colour. */
     public int mark(final int bytes, final long now) {
-        refill(now);
         final long cost = bytes * UNITS_PER_BYTE;
+        if (singleRate) {
+            final long elapsed = now - lastUpdate;
+            if (elapsed > 0) {
+                lastUpdate = now;
+                peakTokens = fill(peakTokens, peakRate, peakDepth, peakFillPicos, elapsed);
+            }
+            if (peakTokens < cost) {
+                return RED;
+            }
+            peakTokens -= cost;
+            return GREEN;
+        }
+        refill(now);
         if (peakTokens < cost) {
             return RED;
         }
@@ -71,20 +91,20 @@ public final class TrTcmMeter {
             return;
         }
         lastUpdate = now;
-        peakTokens = fill(peakTokens, peakRate, peakDepth, elapsed);
-        committedTokens = fill(committedTokens, committedRate, committedDepth, elapsed);
+        peakTokens = fill(peakTokens, peakRate, peakDepth, peakFillPicos, elapsed);
+        committedTokens = fill(committedTokens, committedRate, committedDepth, committedFillPicos, elapsed);
     }
 
-    private static long fill(final long tokens, final long rate, final long depth, final long elapsed) {
-        final long room = depth - tokens;
-        if (rate == 0 || room == 0) {
-            return tokens;
-        }
-        // elapsed × rate >= room, asked without overflowing the product.
-        if (elapsed >= (room + rate - 1) / rate) {
+    private static long fill(final long tokens, final long rate, final long depth, final long fillPicos, final long elapsed) {
+        if (elapsed >= fillPicos) {
             return depth;
         }
-        return tokens + elapsed * rate;
+        // elapsed < depth / rate + 1, so elapsed × rate < depth + rate: no overflow, and no division per packet.
+        return Math.min(depth, tokens + elapsed * rate);
+    }
+
+    private static long fillTime(final long depth, final long rate) {
+        return rate == 0 ? Long.MAX_VALUE : (depth + rate - 1) / rate;
     }
 
     /** Peak bucket content in whole bytes, for tests and statistics. */
@@ -93,7 +113,7 @@ public final class TrTcmMeter {
     }
 
     public long committedTokensBytes() {
-        return committedTokens / UNITS_PER_BYTE;
+        return (singleRate ? peakTokens : committedTokens) / UNITS_PER_BYTE;
     }
 
     public void reset() {

@@ -101,7 +101,25 @@ public final class Ipv4Header {
         buffer.putByte(ip + PROTOCOL_FIELD_OFFSET, (byte) protocol);
         buffer.putInt(ip + SOURCE_FIELD_OFFSET, source, ByteOrder.BIG_ENDIAN);
         buffer.putInt(ip + DESTINATION_FIELD_OFFSET, destination, ByteOrder.BIG_ENDIAN);
-        updateChecksum(buffer, ip);
+        // The sum of the words just written, without reading them back.
+        final long sum = (0x4500 | (dscp << 2)) + totalLength + (identification & 0xFFFF) + DONT_FRAGMENT
+            + ((64 << 8) | protocol) + (source >>> 16) + (source & 0xFFFF) + (destination >>> 16) + (destination & 0xFFFF);
+        buffer.putShort(ip + CHECKSUM_FIELD_OFFSET, (short) ~fold((int) sum), ByteOrder.BIG_ENDIAN);
+    }
+
+    /**
+     * Rewrites the TOS byte and total length and patches the checksum incrementally (RFC 1624,
+     * HC' = ~(~HC + ~m + m')), so a trim never re-reads the whole header.
+     */
+    public static void rewriteTosAndLength(final MutableDirectBuffer buffer, final int ip, final int tos, final int totalLength) {
+        final int oldTosWord = buffer.getShort(ip + VERSION_IHL_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+        final int oldLength = totalLength(buffer, ip);
+        final int newTosWord = (oldTosWord & 0xFF00) | (tos & 0xFF);
+        int sum = ~checksum(buffer, ip) & 0xFFFF;
+        sum += (~oldTosWord & 0xFFFF) + newTosWord + (~oldLength & 0xFFFF) + (totalLength & 0xFFFF);
+        buffer.putByte(ip + TOS_FIELD_OFFSET, (byte) tos);
+        totalLength(buffer, ip, totalLength);
+        buffer.putShort(ip + CHECKSUM_FIELD_OFFSET, (short) ~fold(sum), ByteOrder.BIG_ENDIAN);
     }
 
     /** Recomputes the header checksum over the header length the IHL field gives. */
@@ -121,12 +139,16 @@ public final class Ipv4Header {
         return ~fold(sum) & 0xFFFF;
     }
 
+    /** RFC 1071 sum, 32 bits at a time (the sum of 16-bit words folds the same way). */
     private static int onesComplementSum(final DirectBuffer buffer, final int ip, final int length) {
-        int sum = 0;
-        for (int i = 0; i < length; i += 2) {
-            sum += buffer.getShort(ip + i, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+        long sum = 0;
+        for (int i = 0; i < length; i += 4) {
+            sum += buffer.getInt(ip + i, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL;
         }
-        return fold(sum);
+        sum = (sum & 0xFFFF_FFFFL) + (sum >>> 32);
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        return fold((int) sum);
     }
 
     private static int fold(final int sum) {

@@ -28,15 +28,18 @@ public final class PacketPool {
     private final boolean[] inUse;
     private int inUseCount;
 
-    private final int[] length;
-    private final int[] ingressPort;
-    private final int[] egressPort;
-    private final int[] flow;
-    private final int[] sequence;
-    private final int[] classification;
+    /** One row of {@link #META_STRIDE} ints per packet, so a packet's metadata shares one cache line. */
+    private static final int META_STRIDE = 8;
+    private static final int LENGTH = 0;
+    private static final int INGRESS_PORT = 1;
+    private static final int EGRESS_PORT = 2;
+    private static final int FLOW = 3;
+    private static final int SEQUENCE = 4;
+    private static final int CLASSIFICATION = 5;
+    private static final int TRIM_KIND = 6;
+    private static final int RETURNED = 7;
+    private final int[] meta;
     private final long[] arrivalPicos;
-    private final byte[] trimKind;
-    private final boolean[] returnedToSender;
 
     public PacketPool(final int capacity) {
         if (capacity <= 0) {
@@ -46,15 +49,8 @@ public final class PacketPool {
         this.slabs = new UnsafeBuffer[(capacity + SLOTS_PER_SLAB - 1) >>> SLAB_SHIFT];
         this.freeStack = new int[capacity];
         this.inUse = new boolean[capacity];
-        this.length = new int[capacity];
-        this.ingressPort = new int[capacity];
-        this.egressPort = new int[capacity];
-        this.flow = new int[capacity];
-        this.sequence = new int[capacity];
-        this.classification = new int[capacity];
+        this.meta = new int[Math.multiplyExact(capacity, META_STRIDE)];
         this.arrivalPicos = new long[capacity];
-        this.trimKind = new byte[capacity];
-        this.returnedToSender = new boolean[capacity];
     }
 
     /** Takes a free buffer, or returns {@link #NO_PACKET} when all {@link #capacity()} are in use. */
@@ -73,15 +69,16 @@ public final class PacketPool {
         }
         inUse[handle] = true;
         inUseCount++;
-        length[handle] = 0;
-        ingressPort[handle] = -1;
-        egressPort[handle] = -1;
-        flow[handle] = -1;
-        sequence[handle] = 0;
-        classification[handle] = 0;
+        final int row = handle * META_STRIDE;
+        meta[row + LENGTH] = 0;
+        meta[row + INGRESS_PORT] = -1;
+        meta[row + EGRESS_PORT] = -1;
+        meta[row + FLOW] = -1;
+        meta[row + SEQUENCE] = 0;
+        meta[row + CLASSIFICATION] = 0;
+        meta[row + TRIM_KIND] = TrimKind.NONE;
+        meta[row + RETURNED] = 0;
         arrivalPicos[handle] = 0;
-        trimKind[handle] = TrimKind.NONE;
-        returnedToSender[handle] = false;
         return handle;
     }
 
@@ -125,56 +122,56 @@ public final class PacketPool {
     }
 
     public int length(final int handle) {
-        return length[handle];
+        return meta[handle * META_STRIDE + LENGTH];
     }
 
     public void length(final int handle, final int bytes) {
         if (bytes < 0 || bytes > SLOT_BYTES) {
             throw new IllegalArgumentException("frame length " + bytes + " outside 0.." + SLOT_BYTES);
         }
-        length[handle] = bytes;
+        meta[handle * META_STRIDE + LENGTH] = bytes;
     }
 
     public int ingressPort(final int handle) {
-        return ingressPort[handle];
+        return meta[handle * META_STRIDE + INGRESS_PORT];
     }
 
     public void ingressPort(final int handle, final int port) {
-        ingressPort[handle] = port;
+        meta[handle * META_STRIDE + INGRESS_PORT] = port;
     }
 
     public int egressPort(final int handle) {
-        return egressPort[handle];
+        return meta[handle * META_STRIDE + EGRESS_PORT];
     }
 
     public void egressPort(final int handle, final int port) {
-        egressPort[handle] = port;
+        meta[handle * META_STRIDE + EGRESS_PORT] = port;
     }
 
     /** The workload flow the packet belongs to, or -1 when it came from outside a workload. */
     public int flow(final int handle) {
-        return flow[handle];
+        return meta[handle * META_STRIDE + FLOW];
     }
 
     public void flow(final int handle, final int flowId) {
-        flow[handle] = flowId;
+        meta[handle * META_STRIDE + FLOW] = flowId;
     }
 
     public int sequence(final int handle) {
-        return sequence[handle];
+        return meta[handle * META_STRIDE + SEQUENCE];
     }
 
     public void sequence(final int handle, final int seq) {
-        sequence[handle] = seq;
+        meta[handle * META_STRIDE + SEQUENCE] = seq;
     }
 
     /** The {@link PacketClass} word the ingress parser computed. */
     public int classification(final int handle) {
-        return classification[handle];
+        return meta[handle * META_STRIDE + CLASSIFICATION];
     }
 
     public void classification(final int handle, final int packetClass) {
-        classification[handle] = packetClass;
+        meta[handle * META_STRIDE + CLASSIFICATION] = packetClass;
     }
 
     /** When the packet's last bit reached the switch, in picoseconds. */
@@ -187,18 +184,18 @@ public final class PacketPool {
     }
 
     public byte trimKind(final int handle) {
-        return trimKind[handle];
+        return (byte) meta[handle * META_STRIDE + TRIM_KIND];
     }
 
     public void trimKind(final int handle, final byte kind) {
-        trimKind[handle] = kind;
+        meta[handle * META_STRIDE + TRIM_KIND] = kind;
     }
 
     public boolean returnedToSender(final int handle) {
-        return returnedToSender[handle];
+        return meta[handle * META_STRIDE + RETURNED] != 0;
     }
 
     public void returnedToSender(final int handle, final boolean returned) {
-        returnedToSender[handle] = returned;
+        meta[handle * META_STRIDE + RETURNED] = returned ? 1 : 0;
     }
 }

@@ -36,9 +36,7 @@ public final class Trimmer {
         final int oldTotal = Ipv4Header.totalLength(buffer, ip);
         final int newTotal = Math.min(oldTotal, keep - EthernetHeader.LENGTH);
         final int newLength = Math.min(length, EthernetHeader.LENGTH + newTotal);
-        Ipv4Header.totalLength(buffer, ip, newTotal);
-        Ipv4Header.dscp(buffer, ip, settings.trimmedDscp());
-        Ipv4Header.updateChecksum(buffer, ip);
+        Ipv4Header.rewriteTosAndLength(buffer, ip, (settings.trimmedDscp() << 2) | (Ipv4Header.tos(buffer, ip) & 0x3), newTotal);
         if ((packetClass & PacketClass.UDP) != 0) {
             final int udp = ip + ipHeader;
             if (newTotal < oldTotal) {

@@ -1,0 +1,70 @@
+package io.trimswitch.config;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SettingsFilesTest {
+    @Test
+    void theShippedExampleHoldsExactlyTheDefaults() {
+        final SwitchSettings example = SettingsFiles.load(Path.of("examples/scenario.yaml")).validate();
+        assertEquals(SettingsFiles.toYaml(new SwitchSettings()), SettingsFiles.toYaml(example));
+    }
+
+    @Test
+    void anEmptyFileMeansTheDefaults() {
+        assertEquals(SettingsFiles.toYaml(new SwitchSettings()), SettingsFiles.toYaml(SettingsFiles.parse("", "empty.yaml")));
+    }
+
+    @Test
+    void aCopyIsIndependentOfItsOriginal() {
+        final SwitchSettings original = new SwitchSettings();
+        final SwitchSettings copy = original.copy();
+        copy.fabric.pipelines = 2;
+        copy.trim.trimmableDscp.add(12);
+        assertEquals(4, original.fabric.pipelines);
+        assertEquals(1, original.trim.trimmableDscp.size());
+    }
+
+    @Test
+    void aTrimmedDscpThatIsAlsoTrimmableIsRefused() {
+        final SwitchSettings settings = new SwitchSettings();
+        settings.trim.dscp = 10;
+        final ConfigException error = assertThrows(ConfigException.class, settings::validate);
+        assertTrue(error.getMessage().startsWith("trim: trimmed DSCP 10 is also in the trimmable set"), error.getMessage());
+    }
+
+    @Test
+    void aPessimisticRateAboveTheHalftimisticOneIsRefused() {
+        final SwitchSettings settings = new SwitchSettings();
+        settings.control.pessimisticRateGbps = 60.0;
+        assertThrows(ConfigException.class, settings::validate);
+    }
+
+    @Test
+    void aPortHostingTwoSendersIsRefused() {
+        final ConfigException error = assertThrows(ConfigException.class, () -> Pattern.parse("pairs:1->2,1->3", 4, 16));
+        assertEquals("pattern 'pairs:1->2,1->3': port 1 would host two senders", error.getMessage());
+    }
+
+    @Test
+    void theWorstCaseSendsFromEveryPortToTheNextPortOfPipelineZero() {
+        final Pattern shift = Pattern.parse("shift", 4, 16);
+        assertEquals(64, shift.flows());
+        assertEquals(1, shift.receiver(0));
+        assertEquals(0, shift.receiver(15));
+        assertEquals(1, shift.receiver(16));
+        assertEquals(0, shift.receiver(63));
+    }
+
+    @Test
+    void incastSpreadsSendersOverReceiversModuloK() {
+        final Pattern incast = Pattern.parse("incast:64->4", 4, 16);
+        assertEquals(3, incast.receiver(63));
+        assertEquals(0, incast.receiver(4));
+    }
+}
