@@ -12,7 +12,7 @@ import java.io.PrintWriter;
     mixinStandardHelpOptions = true,
     versionProvider = TrimswitchCommand.Version.class,
     description = "A userspace packet-trimming switch that reproduces a Tofino-style trimming design.",
-    subcommands = {ScenarioCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {ScenarioCommand.class, EvaluateCommand.class, CommandLine.HelpCommand.class})
 public final class TrimswitchCommand implements Runnable {
     /** Exit code for a run that completed but broke packet conservation (a bug). */
     public static final int EXIT_RUN_FAILED = 1;
@@ -33,6 +33,8 @@ public final class TrimswitchCommand implements Runnable {
         if (System.getProperty("agrona.disable.bounds.checks") == null) {
             System.setProperty("agrona.disable.bounds.checks", "true");
         }
+        // Plots are drawn off-screen.
+        System.setProperty("java.awt.headless", "true");
         System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 

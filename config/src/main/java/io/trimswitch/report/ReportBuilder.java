@@ -148,6 +148,14 @@ public final class ReportBuilder {
             report.config());
     }
 
+    /** The same report without its header arrival times (they are large; sweeps do not need them). */
+    public static RunReport withoutArrivals(final RunReport report) {
+        return new RunReport(report.mechanism(), report.pattern(), report.sent(), report.deliveredWhole(), report.deliveredHeader(),
+            report.dropped(), report.conservation(), report.trims(), report.drops(), report.goodput(),
+            report.pipelines(), report.flows(), report.ports(), report.headerLatencyNs(), null, report.run(),
+            report.config());
+    }
+
     private static RunReport.Goodput goodput(final double[] goodputs) {
         if (goodputs.length == 0) {
             return new RunReport.Goodput(0, 0, 0, 1);

@@ -24,6 +24,7 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
     private static final int RECIRCULATION_DONE = 2;
     private static final int RECIRCULATION_RETURN = 3;
     private static final int NOTIFY = 4;
+    private static final int SAMPLE = 5;
 
     private final SwitchSettings settings;
     private final Pattern pattern;
@@ -40,6 +41,7 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
     private final int dataDscp;
     private final int ndpUdpPort;
     private PortCaptures captures;
+    private TimelineProbe timeline;
     private long now;
     private long eventsHandled;
 
@@ -72,9 +74,21 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
         this.captures = portCaptures;
     }
 
+    /** Records trim-state changes and DoD queue depths of every later run (null: stop recording). */
+    public void record(final TimelineProbe probe) {
+        this.timeline = probe;
+        for (int pipeline = 0; pipeline < fabric.pipelines(); pipeline++) {
+            fabric.pipeline(pipeline).trimStates().probe(pipeline, probe == null ? io.trimswitch.pipeline.StateProbe.NONE : probe);
+        }
+    }
+
     /** Runs the workload from time zero to the end of the run and returns the raw outcome. */
     public RunOutcome run() {
         reset();
+        if (timeline != null) {
+            timeline.prepare(fabric.pipelines(), fabric.ports());
+            events.schedule(0, SAMPLE, 0);
+        }
         while (true) {
             final long nextEvent = events.isEmpty() ? Long.MAX_VALUE : events.nextTime();
             final long nextSend = senders.nextTime();
@@ -106,6 +120,10 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
                     break;
                 case NOTIFY:
                     fabric.signals().deliverDue(now);
+                    break;
+                case SAMPLE:
+                    timeline.sample(now, fabric);
+                    events.schedule(now + timeline.samplePeriodPicos(), SAMPLE, 0);
                     break;
                 default:
                     throw new IllegalStateException("unknown event type " + EventQueue.type(tag));

@@ -1,0 +1,86 @@
+package io.trimswitch.evaluate;
+
+import io.trimswitch.dataplane.time.Picos;
+import io.trimswitch.report.ReportBuilder;
+import io.trimswitch.report.RunReport;
+import io.trimswitch.runtime.TimelineProbe;
+import io.trimswitch.runtime.VirtualTimeSwitch;
+import me.tongfei.progressbar.ProgressBar;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/** Runs independent virtual-time runs on a pool of threads, one switch per run, and ticks a progress bar. */
+final class EvaluationRunner implements AutoCloseable {
+    /** Timelines sample the DoD queues every half microsecond. */
+    static final long TIMELINE_SAMPLE_PICOS = Picos.PER_MICRO / 2;
+
+    private final ExecutorService executor;
+
+    EvaluationRunner(final int threads) {
+        this.executor = Executors.newFixedThreadPool(threads, runnable -> {
+            final Thread thread = new Thread(runnable, "evaluate");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    Map<String, RunResult> run(final List<RunSpec> specs, final ProgressBar progress) {
+        final List<Future<RunResult>> futures = new ArrayList<>();
+        for (final RunSpec spec : specs) {
+            futures.add(executor.submit(() -> {
+                final RunResult result = runOne(spec);
+                if (progress != null) {
+                    progress.step();
+                }
+                return result;
+            }));
+        }
+        final Map<String, RunResult> results = new LinkedHashMap<>();
+        try {
+            for (final Future<RunResult> future : futures) {
+                final RunResult result = future.get();
+                if (results.put(result.spec().id(), result) != null) {
+                    throw new IllegalStateException("two runs share the id " + result.spec().id());
+                }
+            }
+        } catch (final ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+        return results;
+    }
+
+    private static RunResult runOne(final RunSpec spec) {
+        final VirtualTimeSwitch sw = new VirtualTimeSwitch(spec.settings());
+        TimelineProbe probe = null;
+        if (spec.timeline()) {
+            probe = new TimelineProbe(TIMELINE_SAMPLE_PICOS);
+            sw.record(probe);
+        }
+        RunReport report = ReportBuilder.build(sw.run());
+        if (!report.conservation()) {
+            throw new IllegalStateException("packet conservation violated in run " + spec.id());
+        }
+        if (!spec.keepArrivals()) {
+            report = ReportBuilder.withoutArrivals(report);
+        }
+        return new RunResult(spec, report, probe);
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+}

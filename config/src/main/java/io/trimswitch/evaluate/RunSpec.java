@@ -1,0 +1,24 @@
+package io.trimswitch.evaluate;
+
+import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.SwitchSettings;
+
+/**
+ * One run an experiment needs: its settings, a file-friendly id, and whether to keep header arrival
+ * times in its JSON (they are large) and to record a timeline.
+ */
+public record RunSpec(String id, SwitchSettings settings, boolean keepArrivals, boolean timeline) {
+    /** Default settings with a pattern, mechanism and packet count set. */
+    public static SwitchSettings settings(final String pattern, final Mechanism mechanism, final int packets) {
+        final SwitchSettings settings = new SwitchSettings();
+        settings.workload.pattern = pattern;
+        settings.mechanism = mechanism.label();
+        settings.workload.packets = packets;
+        return settings;
+    }
+
+    /** A name usable in file names: {@code incast:64->4} becomes {@code incast-64-4}. */
+    public static String slug(final String text) {
+        return text.replaceAll("[^A-Za-z0-9.]+", "-").replaceAll("(^-|-$)", "");
+    }
+}

@@ -1,0 +1,146 @@
+package io.trimswitch.evaluate;
+
+import io.trimswitch.cli.TrimswitchCommand;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class EvaluateCommandTest {
+    @TempDir
+    static Path shared;
+    static Path results;
+    static String output;
+
+    private record Result(int exit, String out, String err) {
+    }
+
+    private static Result trimswitch(final String... args) {
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final int exit = TrimswitchCommand.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Result(exit, out.toString(), err.toString());
+    }
+
+    @BeforeAll
+    static void evaluateEverything() {
+        results = shared.resolve("results");
+        final Result result = trimswitch("evaluate", "--out", results.toString(), "--quiet");
+        assertEquals(0, result.exit(), result.err());
+        output = result.out();
+    }
+
+    private static List<String> csv(final String name) throws IOException {
+        return Files.readAllLines(results.resolve(name));
+    }
+
+    private static long files(final Path dir, final String suffix) throws IOException {
+        try (Stream<Path> list = Files.list(dir)) {
+            return list.filter(path -> path.toString().endsWith(suffix)).count();
+        }
+    }
+
+    @Test
+    void everyExperimentWritesOneJsonPerRun() throws IOException {
+        assertEquals(12, files(results.resolve("runs/mechanisms"), ".json"));
+        assertEquals(192, files(results.resolve("runs/sweep"), ".json"));
+        assertEquals(3, files(results.resolve("runs/response"), ".json"));
+        assertEquals(106, files(results.resolve("runs/sensitivity"), ".json"));
+        assertEquals(16, files(results.resolve("runs/summary"), ".json"));
+    }
+
+    @Test
+    void everyExperimentWritesItsTableWithItsColumns() throws IOException {
+        assertEquals("workload,mechanism,sent,whole,headers,dropped,trims,trims_vs_ideal,max_dod_queue,header_p50_ns,header_p99_ns,last_header_ns,goodput_mean_gbps",
+            csv("mechanisms.csv").get(0));
+        assertEquals(1 + 12, csv("mechanisms.csv").size());
+        assertEquals("senders,mechanism,goodput_mean_gbps,goodput_min_gbps,goodput_max_gbps,jain_fairness,trims,trims_vs_ideal,max_dod_queue,dod_overflows,losses,in_flight_at_end",
+            csv("sweep.csv").get(0));
+        assertEquals(1 + 192, csv("sweep.csv").size());
+        assertEquals("senders,pipeline,port,state,start_us,end_us", csv("response-states.csv").get(0));
+        assertTrue(csv("response-states.csv").size() > 10);
+        assertEquals(1 + 104, csv("sensitivity.csv").size());
+        assertEquals(2 + 16, Files.readAllLines(results.resolve("summary.md")).size());
+        assertTrue(Files.readString(results.resolve("summary.json")).contains("\"goodputVsIdeal\""));
+    }
+
+    @Test
+    void everyFigureHasAPngAndSvgsAndTheIndexShowsThem() throws IOException {
+        final String index = Files.readString(results.resolve("index.html"));
+        for (final String png : new String[] {"mechanisms.png", "sweep.png", "response-18.png", "response-32.png", "response-64.png",
+            "sensitivity-32.png", "sensitivity-64.png"}) {
+            assertTrue(Files.size(results.resolve(png)) > 10_000, png);
+            assertTrue(index.contains("<img src=\"" + png + "\""), png);
+        }
+        assertTrue(files(results, ".svg") >= 3 + 3 + 6 + 6);
+        assertTrue(Files.readString(results.resolve("sweep-1.svg")).contains("<svg"));
+        assertTrue(index.contains("<h2>Summary</h2>"));
+    }
+
+    @Test
+    void inTheSweepTofinoKeepsTheDodQueueBelowDodsForEveryNFrom18() throws IOException {
+        final Map<String, Integer> maxDod = new HashMap<>();
+        for (final String line : csv("sweep.csv").subList(1, 193)) {
+            final String[] cells = line.split(",");
+            maxDod.put(cells[0] + "/" + cells[1], Integer.parseInt(cells[8]));
+        }
+        for (int senders = 18; senders <= 64; senders++) {
+            final int tofino = maxDod.get(senders + "/tofino");
+            final int dod = maxDod.get(senders + "/dod");
+            assertTrue(tofino < dod, senders + " senders: tofino " + tofino + " vs dod " + dod);
+        }
+        for (int senders = 1; senders <= 16; senders++) {
+            assertEquals(0, maxDod.get(senders + "/tofino"), senders + " senders deflect nothing");
+        }
+    }
+
+    @Test
+    void theSummaryPutsTofinoCloseToIdealInTheWorstCase() throws IOException {
+        final String tofino = Files.readAllLines(results.resolve("summary.md")).stream()
+            .filter(line -> line.startsWith("| shift | 1000 | tofino |")).findFirst().orElseThrow();
+        final String[] cells = tofino.split("\\|");
+        assertEquals(1.0, Double.parseDouble(cells[5].trim()), 0.05, "trims vs ideal");
+        assertEquals(0, Long.parseLong(cells[7].trim()), "losses");
+        assertTrue(output.contains("| shift | 1000 | tofino |"), "the summary is printed");
+        assertTrue(output.contains("sweep") && output.contains("192 runs"), output);
+    }
+
+    @Test
+    void onlyRunsTheNamedExperiments() throws IOException {
+        final Path dir = shared.resolve("only");
+        final Result result = trimswitch("evaluate", "--out", dir.toString(), "--only", "response", "--quiet");
+        assertEquals(0, result.exit(), result.err());
+        assertTrue(Files.exists(dir.resolve("response-18.png")));
+        assertFalse(Files.exists(dir.resolve("sweep.csv")));
+        assertFalse(Files.exists(dir.resolve("runs/sweep")));
+    }
+
+    @Test
+    void anUnknownExperimentIsOneClearLine() {
+        final Result result = trimswitch("evaluate", "--out", shared.resolve("x").toString(), "--only", "sweep,fairness");
+        assertEquals(2, result.exit());
+        assertEquals("trimswitch: unknown experiment 'fairness': expected one of mechanisms, sweep, response, sensitivity, summary", result.err().strip());
+    }
+
+    @Test
+    void anUnwritableDirectoryIsOneClearLine() throws IOException {
+        final Path file = Files.writeString(shared.resolve("not-a-dir"), "x");
+        final Result result = trimswitch("evaluate", "--out", file.resolve("results").toString(), "--only", "summary");
+        assertEquals(2, result.exit());
+        assertEquals(1, result.err().strip().lines().count(), result.err());
+        assertTrue(result.err().startsWith("trimswitch: cannot write results to "), result.err());
+    }
+}
