@@ -1,6 +1,7 @@
 package io.trimswitch.cli;
 
 import io.trimswitch.config.ConfigException;
+import io.trimswitch.dataplane.io.CaptureFormatException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -12,7 +13,7 @@ import java.io.PrintWriter;
     mixinStandardHelpOptions = true,
     versionProvider = TrimswitchCommand.Version.class,
     description = "A userspace packet-trimming switch that reproduces a Tofino-style trimming design.",
-    subcommands = {ScenarioCommand.class, EvaluateCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {ScenarioCommand.class, EvaluateCommand.class, ReplayCommand.class, CommandLine.HelpCommand.class})
 public final class TrimswitchCommand implements Runnable {
     /** Exit code for a run that completed but broke packet conservation (a bug). */
     public static final int EXIT_RUN_FAILED = 1;
@@ -49,7 +50,8 @@ public final class TrimswitchCommand implements Runnable {
             return EXIT_USAGE;
         });
         commandLine.setExecutionExceptionHandler((exception, failed, parseResult) -> {
-            if (exception instanceof ConfigException) {
+            if (exception instanceof ConfigException || exception instanceof CaptureFormatException
+                || exception instanceof java.io.UncheckedIOException) {
                 err.println("trimswitch: " + exception.getMessage());
                 return EXIT_USAGE;
             }

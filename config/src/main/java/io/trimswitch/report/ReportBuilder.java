@@ -8,6 +8,7 @@ import io.trimswitch.recirc.RecirculationPort;
 import io.trimswitch.runtime.RunOutcome;
 import io.trimswitch.runtime.RunRecorder;
 import io.trimswitch.runtime.SwitchFabric;
+import io.trimswitch.runtime.TrafficSource;
 import io.trimswitch.runtime.VirtualTimeSwitch;
 import io.trimswitch.tm.DeflectOnDrop;
 import io.trimswitch.tm.EgressPort;
@@ -31,7 +32,7 @@ public final class ReportBuilder {
         final RunRecorder recorder = sw.recorder();
         final int packetBytes = sw.settings().workload.packetBytes;
         final int payloadBytes = packetBytes - Math.min(packetBytes, sw.settings().trim.sizeBytes);
-        final double blastPicos = (double) sw.settings().workload.packets * sw.packetTimePicos();
+        final TrafficSource source = sw.source();
 
         long sent = 0;
         long whole = 0;
@@ -52,8 +53,9 @@ public final class ReportBuilder {
                     dropsBy.put(reason.label(), recorder.droppedOf(flow, reason));
                 }
             }
-            goodputs[flow] = recorder.wholeOf(flow) * payloadBytes * 8.0 / blastPicos * 1000.0;
-            flows.add(new RunReport.FlowReport(sw.pattern().sender(flow), sw.pattern().receiver(flow),
+            final long sending = source.sendingPicos(flow);
+            goodputs[flow] = sending == 0 ? 0 : recorder.wholeOf(flow) * payloadBytes * 8.0 / sending * 1000.0;
+            flows.add(new RunReport.FlowReport(source.flowSource(flow), source.flowDestination(flow),
                 recorder.sentBy(flow), recorder.wholeOf(flow), recorder.headersOf(flow), headersBy, recorder.returnedOf(flow),
                 recorder.droppedOf(flow), dropsBy, round(goodputs[flow], 3), Picos.toNanos(recorder.lastArrivalOf(flow))));
             sent += recorder.sentBy(flow);
@@ -131,7 +133,7 @@ public final class ReportBuilder {
 
         final long unattributed = drops.values().stream().mapToLong(Long::longValue).sum() - dropped;
         final boolean conserved = sent == whole + headers + dropped && unattributed == 0 && outcome.leakedBuffers() == 0;
-        return new RunReport(sw.mechanism().label(), sw.pattern().text(), sent, whole, headers, dropped, conserved,
+        return new RunReport(sw.mechanism().label(), source.description(), sent, whole, headers, dropped, conserved,
             new RunReport.Trims(trims[TrimKind.INGRESS], trims[TrimKind.DOD], trims[TrimKind.MIRROR], trims[TrimKind.IDEAL],
                 totalTrims, null, null),
             drops, goodput(goodputs), pipelines, flows, ports, headerLatency, arrivalNanos,

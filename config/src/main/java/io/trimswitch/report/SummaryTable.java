@@ -11,6 +11,11 @@ public final class SummaryTable {
     }
 
     public static String render(final List<RunReport> reports) {
+        return render(reports, true);
+    }
+
+    /** With {@code goodput} false the goodput rows are left out (replays have no senders to measure). */
+    public static String render(final List<RunReport> reports, final boolean goodput) {
         final List<String[]> rows = new ArrayList<>();
         rows.add(row("", reports, RunReport::mechanism));
         rows.add(row("pattern", reports, RunReport::pattern));
@@ -31,9 +36,11 @@ public final class SummaryTable {
         rows.add(row("congestion signals", reports, r -> Long.toString(r.pipelines().stream().mapToLong(RunReport.PipelineReport::signals).sum())));
         rows.add(row("max data queue (pkts)", reports, r -> Integer.toString(r.ports().stream().mapToInt(RunReport.PortReport::maxDataQueue).max().orElse(0))));
         rows.add(row("max header queue (pkts)", reports, r -> Integer.toString(r.ports().stream().mapToInt(RunReport.PortReport::maxHeaderQueue).max().orElse(0))));
-        rows.add(row("goodput mean (Gb/s)", reports, r -> String.format("%.2f", r.goodput().meanGbps())));
-        rows.add(row("goodput min–max (Gb/s)", reports, r -> String.format("%.2f–%.2f", r.goodput().minGbps(), r.goodput().maxGbps())));
-        rows.add(row("Jain fairness", reports, r -> String.format("%.3f", r.goodput().jainFairness())));
+        if (goodput) {
+            rows.add(row("goodput mean (Gb/s)", reports, r -> String.format("%.2f", r.goodput().meanGbps())));
+            rows.add(row("goodput min–max (Gb/s)", reports, r -> String.format("%.2f–%.2f", r.goodput().minGbps(), r.goodput().maxGbps())));
+            rows.add(row("Jain fairness", reports, r -> String.format("%.3f", r.goodput().jainFairness())));
+        }
         rows.add(row("header latency p50/p99 (ns)", reports, r -> r.headerLatencyNs().p50() + " / " + r.headerLatencyNs().p99()));
         rows.add(row("conservation", reports, r -> r.conservation() ? "ok" : "VIOLATED"));
 

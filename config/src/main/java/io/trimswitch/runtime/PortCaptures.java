@@ -13,7 +13,7 @@ import java.nio.file.Path;
  * What each port received from its host and sent to it, as one pcap per port and direction
  * ({@code port07-rx.pcap}, {@code port07-tx.pcap}) for Wireshark. Files are opened at a port's first packet.
  */
-public final class PortCaptures implements AutoCloseable {
+public final class PortCaptures implements FrameCapture {
     private final Path directory;
     private final PcapWriter[] received;
     private final PcapWriter[] sent;
@@ -32,6 +32,7 @@ public final class PortCaptures implements AutoCloseable {
         this.sent = new PcapWriter[ports];
     }
 
+    @Override
     public void received(final int port, final long picos, final DirectBuffer buffer, final int offset, final int length) {
         if (received[port] == null) {
             received[port] = open(port, "rx");
@@ -39,6 +40,7 @@ public final class PortCaptures implements AutoCloseable {
         received[port].write(picos, buffer, offset, length);
     }
 
+    @Override
     public void sent(final int port, final long picos, final DirectBuffer buffer, final int offset, final int length) {
         if (sent[port] == null) {
             sent[port] = open(port, "tx");

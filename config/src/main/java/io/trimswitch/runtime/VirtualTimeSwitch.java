@@ -5,19 +5,17 @@ import io.trimswitch.config.Pattern;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.dataplane.packet.WorkloadFrames;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.recirc.CongestionSignals;
 import io.trimswitch.recirc.RecirculationPort;
 import io.trimswitch.tm.TrafficManagerEvents;
 
-import java.util.SplittableRandom;
-
 /**
  * The whole switch in deterministic virtual time: the dataplane's components driven by an event
- * queue, with open-loop senders and recording receivers on the ports. Same settings, same seed, same
- * result, bit for bit. A switch can be {@link #run()} many times; each run starts from scratch.
+ * queue, fed by a {@link TrafficSource} (open-loop senders, or a replayed capture) and with recording
+ * receivers on the ports. Same input, same result, bit for bit. A switch can be {@link #run()} many
+ * times; each run starts from scratch.
  */
 public final class VirtualTimeSwitch implements TrafficManagerEvents {
     private static final int EGRESS_DONE = 1;
@@ -27,51 +25,59 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
     private static final int SAMPLE = 5;
 
     private final SwitchSettings settings;
-    private final Pattern pattern;
+    private final TrafficSource source;
     private final SwitchFabric fabric;
     private final PacketPool pool;
     private final EventQueue events = new EventQueue();
     private final RunRecorder recorder;
     private final int portsPerPipeline;
     private final long durationPicos;
-    private final int packetBytes;
-    private final int packetsPerFlow;
-    private final long packetTime;
-    private final SenderSchedule senders;
-    private final int dataDscp;
-    private final int ndpUdpPort;
-    private PortCaptures captures;
+    private FrameCapture captures;
     private TimelineProbe timeline;
     private long now;
     private long eventsHandled;
 
+    /** The switch of {@code settings} with the open-loop senders of its workload. */
     public VirtualTimeSwitch(final SwitchSettings settings) {
-        this.settings = settings.copy().validate();
-        this.pattern = Pattern.parse(this.settings.workload.pattern, this.settings.fabric.pipelines, this.settings.fabric.portsPerPipeline);
-        this.portsPerPipeline = this.settings.fabric.portsPerPipeline;
-        this.packetBytes = this.settings.workload.packetBytes;
-        this.packetsPerFlow = this.settings.workload.packets;
-        this.durationPicos = Picos.fromMicros(this.settings.workload.durationUs);
-        final int totalPackets = Math.multiplyExact(pattern.flows(), packetsPerFlow);
-        // A run can never hold more packets than its senders send.
-        this.pool = new PacketPool(totalPackets);
-        this.fabric = new SwitchFabric(this.settings, pool, this, due -> events.schedule(due, NOTIFY, 0));
-        this.recorder = new RunRecorder(pattern.flows(), totalPackets);
-        this.packetTime = new LinkRate(this.settings.portRateBps()).serialisation(packetBytes);
-        final long[] firstArrival = new long[pattern.flows()];
-        final SplittableRandom jitter = new SplittableRandom(this.settings.workload.seed);
-        for (int flow = 0; flow < pattern.flows(); flow++) {
-            final long start = this.settings.workload.startJitter ? jitter.nextLong(packetTime) : 0;
-            firstArrival[flow] = start + packetTime;
-        }
-        this.senders = new SenderSchedule(firstArrival, packetTime, packetsPerFlow);
-        this.dataDscp = this.settings.trim.trimmableDscp.isEmpty() ? 0 : this.settings.trim.trimmableDscp.get(0);
-        this.ndpUdpPort = this.settings.trim.ndpUdpPort;
+        this(settings.copy().validate(), null, -1);
     }
 
-    /** Writes every frame that crosses a port to per-port pcaps in {@code captures} (null: none). */
-    public void capture(final PortCaptures portCaptures) {
-        this.captures = portCaptures;
+    /**
+     * The switch of {@code settings} fed by {@code source}; the run lasts {@code durationPicos}, or until
+     * the switch is empty when that is negative.
+     */
+    public VirtualTimeSwitch(final SwitchSettings settings, final TrafficSource source, final long durationPicos) {
+        this.settings = settings.copy().validate();
+        this.source = source != null ? source : openLoop(this.settings);
+        this.portsPerPipeline = this.settings.fabric.portsPerPipeline;
+        this.durationPicos = source == null ? Picos.fromMicros(this.settings.workload.durationUs)
+            : durationPicos < 0 ? EventQueue.MAX_TIME : durationPicos;
+        // A run never holds more packets than its source sends, nor more than the queues can hold.
+        this.pool = new PacketPool((int) Math.min(this.source.packets(), capacityBound(this.settings)) + 1);
+        this.fabric = new SwitchFabric(this.settings, pool, this, due -> events.schedule(due, NOTIFY, 0));
+        this.recorder = new RunRecorder(this.source.flows(), (int) Math.min(this.source.packets(), Integer.MAX_VALUE - 8));
+    }
+
+    private static OpenLoopSenders openLoop(final SwitchSettings settings) {
+        final Pattern pattern = Pattern.parse(settings.workload.pattern, settings.fabric.pipelines, settings.fabric.portsPerPipeline);
+        final long packetTime = new LinkRate(settings.portRateBps()).serialisation(settings.workload.packetBytes);
+        final int dscp = settings.trim.trimmableDscp.isEmpty() ? 0 : settings.trim.trimmableDscp.get(0);
+        return new OpenLoopSenders(pattern, settings.workload.packets, settings.workload.packetBytes, packetTime,
+            settings.workload.startJitter, settings.workload.seed, dscp, settings.trim.ndpUdpPort);
+    }
+
+    /** The most packets the switch's queues, recirculation loops and in-service slots can hold at once. */
+    static long capacityBound(final SwitchSettings s) {
+        final long minimumFrameTime = Math.max(1, new LinkRate(Math.round(s.recirculation.rateGbps * 1e9)).serialisation(14));
+        final long looping = Picos.fromNanos(s.recirculation.latencyNs) / minimumFrameTime + 2;
+        return (long) s.ports() * (s.fabric.dataQueuePackets + s.fabric.headerQueuePackets + 1)
+            + (long) s.fabric.pipelines * (Math.max(s.recirculation.dodQueuePackets, s.recirculation.mirrorQueuePackets) + looping + 1)
+            + 1;
+    }
+
+    /** Hands every frame that crosses a port to {@code capture} (null: none). */
+    public void capture(final FrameCapture capture) {
+        this.captures = capture;
     }
 
     /** Records trim-state changes and DoD queue depths of every later run (null: stop recording). */
@@ -91,7 +97,7 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
         }
         while (true) {
             final long nextEvent = events.isEmpty() ? Long.MAX_VALUE : events.nextTime();
-            final long nextSend = senders.nextTime();
+            final long nextSend = source.nextTime();
             if (Math.min(nextEvent, nextSend) > durationPicos) {
                 break;
             }
@@ -99,8 +105,7 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
             // A packet arriving at the same instant as an event is handled first.
             if (nextSend <= nextEvent) {
                 now = nextSend;
-                send(senders.nextFlow(), senders.nextSequence());
-                senders.advance();
+                receive();
                 continue;
             }
             now = nextEvent;
@@ -133,25 +138,27 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
         return new RunOutcome(this, inFlight, pool.inUse());
     }
 
-    private void send(final int flow, final int sequence) {
-        final int sender = pattern.sender(flow);
+    /** The source's next packet has fully arrived at its ingress port. */
+    private void receive() {
+        final int flow = source.nextFlow();
         recorder.sent(flow);
+        if (source.nextLength() > PacketPool.SLOT_BYTES) {
+            source.emit(pool, PacketPool.NO_PACKET);
+            recorder.dropped(flow, DropReason.OVERSIZE);
+            return;
+        }
         final int handle = pool.allocate();
+        source.emit(pool, handle);
         if (handle == PacketPool.NO_PACKET) {
             recorder.dropped(flow, DropReason.BUFFER_EXHAUSTED);
-        } else {
-            WorkloadFrames.writeData(pool.buffer(handle), pool.offset(handle), packetBytes, sender, pattern.receiver(flow),
-                flow, sequence, dataDscp, ndpUdpPort);
-            pool.length(handle, packetBytes);
-            pool.ingressPort(handle, sender);
-            pool.flow(handle, flow);
-            pool.sequence(handle, sequence);
-            pool.arrivalPicos(handle, now);
-            if (captures != null) {
-                captures.received(sender, now, pool.buffer(handle), pool.offset(handle), packetBytes);
-            }
-            fabric.pipeline(sender / portsPerPipeline).receive(handle, now);
+            return;
         }
+        pool.arrivalPicos(handle, now);
+        final int port = pool.ingressPort(handle);
+        if (captures != null) {
+            captures.received(port, now, pool.buffer(handle), pool.offset(handle), pool.length(handle));
+        }
+        fabric.pipeline(port / portsPerPipeline).receive(handle, now);
     }
 
     private void deliver(final int port, final int handle) {
@@ -218,7 +225,7 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
         pool.reset();
         fabric.reset();
         recorder.reset();
-        senders.reset();
+        source.reset();
         now = 0;
         eventsHandled = 0;
     }
@@ -231,8 +238,8 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
         return fabric.mechanism();
     }
 
-    public Pattern pattern() {
-        return pattern;
+    public TrafficSource source() {
+        return source;
     }
 
     public SwitchFabric fabric() {
@@ -254,10 +261,6 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
 
     public long eventsHandled() {
         return eventsHandled;
-    }
-
-    public long packetTimePicos() {
-        return packetTime;
     }
 
     public CongestionSignals signals() {

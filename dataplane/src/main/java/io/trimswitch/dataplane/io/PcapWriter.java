@@ -12,7 +12,8 @@ import java.nio.file.Path;
 
 /**
  * Writes a classic pcap file with nanosecond timestamps (magic 0xa1b23c4d, link type Ethernet),
- * which Wireshark and tshark read. Timestamps are the model's picoseconds, truncated to ns.
+ * which Wireshark and tshark read. Timestamps are the model's picoseconds, truncated to ns, after
+ * an epoch (0 for a model run; a replay's first capture timestamp, so output lines up with input).
  */
 public final class PcapWriter implements Closeable {
     public static final int MAGIC_NANOSECONDS = 0xa1b23c4d;
@@ -22,9 +23,15 @@ public final class PcapWriter implements Closeable {
     private final Path path;
     private final OutputStream out;
     private final byte[] scratch = new byte[16 + SNAPLEN];
+    private final long epochNanos;
 
     public PcapWriter(final Path path) {
+        this(path, 0);
+    }
+
+    public PcapWriter(final Path path, final long epochNanos) {
         this.path = path;
+        this.epochNanos = epochNanos;
         try {
             this.out = new BufferedOutputStream(Files.newOutputStream(path), 1 << 16);
             putIntLe(0, MAGIC_NANOSECONDS);
@@ -42,7 +49,7 @@ public final class PcapWriter implements Closeable {
 
     /** Appends one frame seen at {@code picos}. */
     public void write(final long picos, final DirectBuffer buffer, final int offset, final int length) {
-        final long nanos = picos / 1000;
+        final long nanos = epochNanos + picos / 1000;
         putIntLe(0, (int) (nanos / 1_000_000_000L));
         putIntLe(4, (int) (nanos % 1_000_000_000L));
         putIntLe(8, length);

@@ -4,6 +4,8 @@ package io.trimswitch.dataplane.packet;
 public enum DropReason {
     /** The frame could not be parsed (too short, bad IPv4 header, lengths that lie). */
     MALFORMED("malformed"),
+    /** Larger than the switch's packet buffers. */
+    OVERSIZE("oversize"),
     /** No forwarding entry for the destination. */
     NO_ROUTE("noRoute"),
     /** A packet that may not be trimmed met a full data queue. */

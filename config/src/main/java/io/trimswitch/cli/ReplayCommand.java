@@ -1,0 +1,133 @@
+package io.trimswitch.cli;
+
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.SettingsFiles;
+import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.dataplane.time.LinkRate;
+import io.trimswitch.report.ReportBuilder;
+import io.trimswitch.report.ReportJson;
+import io.trimswitch.report.RunReport;
+import io.trimswitch.report.SummaryTable;
+import io.trimswitch.runtime.EgressPcaps;
+import io.trimswitch.runtime.FrameCapture;
+import io.trimswitch.runtime.PcapngCapture;
+import io.trimswitch.runtime.ReplaySource;
+import io.trimswitch.runtime.TeeCapture;
+import io.trimswitch.runtime.VirtualTimeSwitch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code trimswitch replay}: captures in, what each port sent out, deterministically. */
+@Command(
+    name = "replay",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+        "Replays pcap/pcapng captures through the switch in virtual time and writes what each port sent.",
+        "The same captures and settings always give byte-identical output."})
+public final class ReplayCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--in", required = true, paramLabel = "[PORT=]FILE",
+        description = "A capture to replay: FILE, a pcapng whose interface IDs are the ingress ports, or PORT=FILE, every packet entering on PORT. Repeatable.")
+    List<String> inputs;
+
+    @Option(names = "--timing", paramLabel = "capture|line-rate",
+        description = "capture: at the capture's timestamps; line-rate: back to back at each port's rate (default: capture)")
+    String timing = "capture";
+
+    @Option(names = "--speed", paramLabel = "X", description = "With --timing capture: replay X times faster (default: 1)")
+    double speed = 1.0;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "Switch settings (YAML), as for scenario; default: the built-in 64 × 100 Gb/s switch")
+    Path config;
+
+    @Option(names = "--mechanism", paramLabel = "NAME", description = "ideal | mod | dod | tofino (default: the config's, else tofino)")
+    String mechanism;
+
+    @Option(names = "--out", paramLabel = "FILE.pcapng", description = "One pcapng: an interface per switch port, each frame at its departure time")
+    Path out;
+
+    @Option(names = "--out-dir", paramLabel = "DIR", description = "One pcap per port that sent anything: DIR/<port>_out.pcap")
+    Path outDir;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Write the run report as JSON")
+    Path json;
+
+    @Override
+    public Integer call() {
+        final SwitchSettings settings = config == null ? new SwitchSettings() : SettingsFiles.load(config);
+        if (mechanism != null) {
+            settings.mechanism = Mechanism.parse(mechanism).label();
+        }
+        settings.validate();
+        final ReplaySource.Timing mode = switch (timing) {
+            case "capture" -> ReplaySource.Timing.CAPTURE;
+            case "line-rate" -> ReplaySource.Timing.LINE_RATE;
+            default -> throw new ConfigException("--timing must be capture or line-rate, got '" + timing + "'");
+        };
+        if (mode == ReplaySource.Timing.LINE_RATE && speed != 1.0) {
+            throw new ConfigException("--speed applies to --timing capture; at line rate packets already go back to back");
+        }
+        final LinkRate rate = new LinkRate(settings.portRateBps());
+        final ReplaySource source = new ReplaySource(parseInputs(settings.ports()), settings.ports(), rate, mode, speed);
+        final VirtualTimeSwitch sw = new VirtualTimeSwitch(settings, source, -1);
+
+        final List<FrameCapture> captures = new ArrayList<>();
+        try {
+            if (out != null) {
+                captures.add(new PcapngCapture(out, settings.ports(), settings.portRateBps(), source.baseNanos()));
+            }
+            if (outDir != null) {
+                captures.add(new EgressPcaps(outDir, settings.ports(), source.baseNanos()));
+            }
+            final RunReport report;
+            try (FrameCapture capture = new TeeCapture(captures)) {
+                sw.capture(capture);
+                report = ReportBuilder.build(sw.run());
+            }
+            final PrintWriter log = spec.commandLine().getOut();
+            log.print(SummaryTable.render(List.of(report), false));
+            log.println("per egress port (packets sent, of which trimmed):");
+            for (final RunReport.PortReport port : report.ports()) {
+                if (port.txPackets() > 0) {
+                    log.printf(Locale.ROOT, "  port %d: %d, %d trimmed%n", port.id(), port.txPackets(), port.txTrimPackets());
+                }
+            }
+            log.flush();
+            if (json != null) {
+                ReportJson.write(json, report);
+            }
+            return report.conservation() ? 0 : TrimswitchCommand.EXIT_RUN_FAILED;
+        } finally {
+            sw.capture(null);
+        }
+    }
+
+    private List<ReplaySource.Input> parseInputs(final int ports) {
+        final List<ReplaySource.Input> parsed = new ArrayList<>();
+        for (final String input : inputs) {
+            final int equals = input.indexOf('=');
+            if (equals < 0) {
+                parsed.add(new ReplaySource.Input(Path.of(input), null));
+                continue;
+            }
+            final String port = input.substring(0, equals);
+            try {
+                parsed.add(new ReplaySource.Input(Path.of(input.substring(equals + 1)), Integer.parseInt(port)));
+            } catch (final NumberFormatException e) {
+                throw new ConfigException("--in " + input + ": '" + port + "' is not a port number (the switch has ports 0.." + (ports - 1) + ")");
+            }
+        }
+        return parsed;
+    }
+}

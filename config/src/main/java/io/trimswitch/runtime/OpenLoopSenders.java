@@ -1,0 +1,106 @@
+package io.trimswitch.runtime;
+
+import io.trimswitch.config.Pattern;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.WorkloadFrames;
+
+import java.util.SplittableRandom;
+
+/**
+ * The workloads of SPEC §3: one sender per flow blasting {@code packets} data frames at line rate from a
+ * start offset (seeded, within one packet time, unless jitter is off).
+ */
+public final class OpenLoopSenders implements TrafficSource {
+    private final Pattern pattern;
+    private final int packetBytes;
+    private final int packets;
+    private final long packetTime;
+    private final int dscp;
+    private final int ndpUdpPort;
+    private final SenderSchedule schedule;
+
+    public OpenLoopSenders(
+        final Pattern pattern, final int packets, final int packetBytes, final long packetTime, final boolean startJitter,
+        final long seed, final int dscp, final int ndpUdpPort) {
+        this.pattern = pattern;
+        this.packets = packets;
+        this.packetBytes = packetBytes;
+        this.packetTime = packetTime;
+        this.dscp = dscp;
+        this.ndpUdpPort = ndpUdpPort;
+        final long[] firstArrival = new long[pattern.flows()];
+        final SplittableRandom jitter = new SplittableRandom(seed);
+        for (int flow = 0; flow < pattern.flows(); flow++) {
+            final long start = startJitter ? jitter.nextLong(packetTime) : 0;
+            firstArrival[flow] = start + packetTime;
+        }
+        this.schedule = new SenderSchedule(firstArrival, packetTime, packets);
+    }
+
+    @Override
+    public long nextTime() {
+        return schedule.nextTime();
+    }
+
+    @Override
+    public int nextFlow() {
+        return schedule.nextFlow();
+    }
+
+    @Override
+    public int nextLength() {
+        return packetBytes;
+    }
+
+    @Override
+    public void emit(final PacketPool pool, final int handle) {
+        final int flow = schedule.nextFlow();
+        final int sequence = schedule.nextSequence();
+        schedule.advance();
+        if (handle == PacketPool.NO_PACKET) {
+            return;
+        }
+        final int sender = pattern.sender(flow);
+        WorkloadFrames.writeData(pool.buffer(handle), pool.offset(handle), packetBytes, sender, pattern.receiver(flow),
+            flow, sequence, dscp, ndpUdpPort);
+        pool.length(handle, packetBytes);
+        pool.ingressPort(handle, sender);
+        pool.flow(handle, flow);
+        pool.sequence(handle, sequence);
+    }
+
+    @Override
+    public void reset() {
+        schedule.reset();
+    }
+
+    @Override
+    public int flows() {
+        return pattern.flows();
+    }
+
+    @Override
+    public int flowSource(final int flow) {
+        return pattern.sender(flow);
+    }
+
+    @Override
+    public int flowDestination(final int flow) {
+        return pattern.receiver(flow);
+    }
+
+    @Override
+    public long sendingPicos(final int flow) {
+        return packets * packetTime;
+    }
+
+    @Override
+    public long packets() {
+        return (long) pattern.flows() * packets;
+    }
+
+    @Override
+    public String description() {
+        return pattern.text();
+    }
+}

@@ -1,0 +1,42 @@
+package io.trimswitch.runtime;
+
+import io.trimswitch.dataplane.packet.PacketPool;
+
+/**
+ * Where a virtual-time run's packets come from, in the order they finish arriving at the switch:
+ * open-loop senders, or a replayed capture. Packets belong to flows, which the report accounts for.
+ */
+public interface TrafficSource {
+    /** When the next packet has fully arrived at its ingress port; {@link Long#MAX_VALUE} when there is none. */
+    long nextTime();
+
+    int nextFlow();
+
+    /** Length of the next frame in bytes. */
+    int nextLength();
+
+    /**
+     * Writes the next packet into {@code handle} (frame, length, ingress port, flow, sequence) and moves on;
+     * with {@link PacketPool#NO_PACKET} it only moves on (the packet could not be taken).
+     */
+    void emit(PacketPool pool, int handle);
+
+    void reset();
+
+    int flows();
+
+    /** The port flow {@code flow} enters on. */
+    int flowSource(int flow);
+
+    /** The port it is addressed to, or -1 when that is not one port. */
+    int flowDestination(int flow);
+
+    /** How long flow {@code flow} took to send, for goodput; 0 when goodput does not apply. */
+    long sendingPicos(int flow);
+
+    /** Every packet the source will emit. */
+    long packets();
+
+    /** Names the traffic in reports: a pattern, or the captures replayed. */
+    String description();
+}

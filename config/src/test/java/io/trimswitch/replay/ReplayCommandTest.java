@@ -1,0 +1,143 @@
+package io.trimswitch.replay;
+
+import io.trimswitch.dataplane.codec.EthernetHeader;
+import io.trimswitch.dataplane.codec.Ipv4Header;
+import io.trimswitch.dataplane.codec.NdpHeader;
+import io.trimswitch.dataplane.codec.UdpHeader;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static io.trimswitch.replay.ReplayFixtures.trimswitch;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ReplayCommandTest {
+    @TempDir
+    Path dir;
+
+    private void assertOneLineError(final ReplayFixtures.Result result, final String expected) {
+        assertEquals(2, result.exit(), result.err());
+        assertEquals(1, result.err().strip().lines().count(), result.err());
+        assertTrue(result.err().contains(expected), "expected '" + expected + "' in " + result.err());
+        assertTrue(!result.err().contains("\tat "), "no stack trace");
+    }
+
+    @Test
+    void replayingTheSameCaptureTwiceGivesIdenticalBytes() throws IOException {
+        final Path input = ReplayFixtures.incast(dir.resolve("in.pcapng"), 4, 50, 0);
+        for (final String run : new String[] {"a", "b"}) {
+            final ReplayFixtures.Result result = trimswitch("replay", "--in", input.toString(), "--out", dir.resolve(run + ".pcapng").toString(),
+                "--out-dir", dir.resolve(run).toString());
+            assertEquals(0, result.exit(), result.err());
+        }
+        assertArrayEquals(Files.readAllBytes(dir.resolve("a.pcapng")), Files.readAllBytes(dir.resolve("b.pcapng")));
+        assertArrayEquals(Files.readAllBytes(dir.resolve("a/4_out.pcap")), Files.readAllBytes(dir.resolve("b/4_out.pcap")));
+    }
+
+    @Test
+    void untrimmedPacketsLeaveByteIdenticalAndTrimmedOnesAsValid64ByteHeaders() throws IOException {
+        final Path input = ReplayFixtures.incast(dir.resolve("in.pcapng"), 4, 50, 0);
+        final ReplayFixtures.Result result = trimswitch("replay", "--in", input.toString(), "--out", dir.resolve("out.pcapng").toString());
+        assertEquals(0, result.exit(), result.err());
+
+        final List<List<byte[]>> in = ReplayFixtures.frames(input, 5);
+        final List<List<byte[]>> out = ReplayFixtures.frames(dir.resolve("out.pcapng"), 64);
+        final Set<String> sent = new HashSet<>();
+        for (final List<byte[]> frames : in) {
+            frames.forEach(frame -> sent.add(Arrays.toString(frame)));
+        }
+        assertEquals(200, out.get(4).size(), "every incast packet reaches port 4, whole or trimmed");
+        assertEquals(5, out.get(9).size());
+        int trimmed = 0;
+        for (final List<byte[]> frames : out) {
+            for (final byte[] frame : frames) {
+                if (frame.length == 64) {
+                    trimmed++;
+                    final UnsafeBuffer header = new UnsafeBuffer(frame);
+                    assertEquals(11, Ipv4Header.dscp(header, EthernetHeader.LENGTH));
+                    assertEquals(50, Ipv4Header.totalLength(header, EthernetHeader.LENGTH));
+                    assertTrue(Ipv4Header.checksumValid(header, EthernetHeader.LENGTH));
+                    assertTrue((NdpHeader.flags(header, EthernetHeader.LENGTH + 20 + UdpHeader.LENGTH) & NdpHeader.FLAG_CHOPPED) != 0);
+                } else {
+                    assertTrue(sent.contains(Arrays.toString(frame)), "an untrimmed frame left exactly as it came in");
+                }
+            }
+        }
+        assertTrue(trimmed > 100, "a 4:1 incast at line rate trims: " + trimmed);
+        assertTrue(result.out().contains("port 4: 200, " + trimmed + " trimmed"), result.out());
+    }
+
+    @Test
+    void lineRateTimingSendsBackToBackWhateverTheCaptureTimestamps() throws IOException {
+        final Path input = ReplayFixtures.incast(dir.resolve("in.pcapng"), 1, 20, 10_000);
+        assertEquals(0, trimswitch("replay", "--in", input.toString(), "--out", dir.resolve("capture.pcapng").toString()).exit());
+        assertEquals(0, trimswitch("replay", "--in", input.toString(), "--timing", "line-rate", "--out", dir.resolve("line.pcapng").toString()).exit());
+        assertEquals(0, trimswitch("replay", "--in", input.toString(), "--speed", "2", "--out", dir.resolve("fast.pcapng").toString()).exit());
+        // sender 0 sends its 20 data packets to port 1
+        final long[] capture = ReplayFixtures.timestamps(dir.resolve("capture.pcapng"), 1);
+        final long[] line = ReplayFixtures.timestamps(dir.resolve("line.pcapng"), 1);
+        final long[] fast = ReplayFixtures.timestamps(dir.resolve("fast.pcapng"), 1);
+        assertEquals(20, capture.length);
+        final int lastData = 19;
+        assertEquals(19 * 10_000, capture[lastData] - capture[0], 1, "the capture's 10 µs gaps");
+        assertEquals(19 * 120, line[lastData] - line[0], 1, "1500 B every 120 ns at 100 Gb/s");
+        assertEquals(19 * 5_000, fast[lastData] - fast[0], 1, "twice as fast");
+        assertEquals(1_700_000_000_000_000_000L + 120 + 120, capture[0], "stamped from the capture's own time, on arrival plus transmission");
+    }
+
+    @Test
+    void aPcapPerPortReplaysExactlyLikeOnePcapngOfTheSamePackets() throws IOException {
+        final Path input = ReplayFixtures.incast(dir.resolve("in.pcapng"), 2, 30, 0);
+        assertEquals(0, trimswitch("replay", "--in", input.toString(), "--out", dir.resolve("one.pcapng").toString()).exit());
+        final ReplayFixtures.Result split = trimswitch("replay", "--in", input.toString(), "--out-dir", dir.resolve("split").toString());
+        assertEquals(0, split.exit(), split.err());
+        assertEquals(60, ReplayFixtures.frames(dir.resolve("split/2_out.pcap"), 1).get(0).size());
+    }
+
+    @Test
+    void theSwitchConfigurationComesFromTheSameYamlAsRun() throws IOException {
+        final Path input = ReplayFixtures.incast(dir.resolve("in.pcapng"), 4, 50, 0);
+        final Path yaml = Files.writeString(dir.resolve("switch.yaml"), "mechanism: ideal\ntrim:\n  sizeBytes: 128\n");
+        final ReplayFixtures.Result result = trimswitch("replay", "--in", input.toString(), "--config", yaml.toString(),
+            "--out", dir.resolve("out.pcapng").toString(), "--json", dir.resolve("report.json").toString());
+        assertEquals(0, result.exit(), result.err());
+        assertTrue(Files.readString(dir.resolve("report.json")).contains("\"mechanism\" : \"ideal\""));
+        assertTrue(ReplayFixtures.frames(dir.resolve("out.pcapng"), 64).get(4).stream().anyMatch(frame -> frame.length == 128));
+    }
+
+    @Test
+    void anInterfaceWithNoSwitchPortIsNamedWithFileAndOffset() throws IOException {
+        final Path input = ReplayFixtures.incast(dir.resolve("wide.pcapng"), 70, 1, 0);
+        assertOneLineError(trimswitch("replay", "--in", input.toString()), "wide.pcapng at byte ");
+        assertOneLineError(trimswitch("replay", "--in", input.toString()), "packet on interface 64, which has no switch port");
+    }
+
+    @Test
+    void aTruncatedCaptureIsOneLineNamingFileAndOffset() throws IOException {
+        final Path input = ReplayFixtures.incast(dir.resolve("in.pcapng"), 1, 3, 0);
+        final byte[] bytes = Files.readAllBytes(input);
+        final Path cut = Files.write(dir.resolve("cut.pcapng"), Arrays.copyOf(bytes, bytes.length - 100));
+        assertOneLineError(trimswitch("replay", "--in", cut.toString()), "cut.pcapng at byte ");
+    }
+
+    @Test
+    void badArgumentsAreOneClearLine() throws IOException {
+        final Path input = ReplayFixtures.incast(dir.resolve("in.pcapng"), 1, 1, 0);
+        assertOneLineError(trimswitch("replay", "--in", dir.resolve("none.pcap").toString()), "none.pcap: no such file");
+        assertOneLineError(trimswitch("replay", "--in", input.toString(), "--timing", "fast"), "--timing must be capture or line-rate, got 'fast'");
+        assertOneLineError(trimswitch("replay", "--in", input.toString(), "--speed", "0"), "--speed must be a positive number");
+        assertOneLineError(trimswitch("replay", "--in", "x=" + input), "'x' is not a port number");
+        assertOneLineError(trimswitch("replay", "--in", "64=" + input), "the switch has ports 0..63");
+        assertOneLineError(trimswitch("replay"), "Missing required option: '--in=[PORT=]FILE'");
+    }
+}
