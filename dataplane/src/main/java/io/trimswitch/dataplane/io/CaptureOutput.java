@@ -1,0 +1,77 @@
+package io.trimswitch.dataplane.io;
+
+import org.agrona.DirectBuffer;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * A capture file being written: little-endian fields and frames go into one direct buffer, each frame
+ * copied once straight from the packet buffer, and the buffer goes to the file when full.
+ */
+final class CaptureOutput implements Closeable {
+    private static final int BUFFER_BYTES = 1 << 20;
+
+    private final Path path;
+    private final FileChannel channel;
+    private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+
+    CaptureOutput(final Path path) {
+        this.path = path;
+        try {
+            this.channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot write " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Makes room for a record of {@code bytes}; records never straddle two writes. */
+    ByteBuffer reserve(final int bytes) {
+        if (bytes > buffer.capacity()) {
+            throw new IllegalArgumentException("record of " + bytes + " bytes is larger than the output buffer");
+        }
+        if (buffer.remaining() < bytes) {
+            flush();
+        }
+        return buffer;
+    }
+
+    void putFrame(final DirectBuffer frame, final int offset, final int length) {
+        frame.getBytes(offset, buffer, buffer.position(), length);
+        buffer.position(buffer.position() + length);
+    }
+
+    void pad() {
+        while ((buffer.position() & 3) != 0) {
+            buffer.put((byte) 0);
+        }
+    }
+
+    private void flush() {
+        buffer.flip();
+        try {
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot write " + path + ": " + e.getMessage(), e);
+        }
+        buffer.clear();
+    }
+
+    @Override
+    public void close() {
+        flush();
+        try {
+            channel.close();
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot close " + path + ": " + e.getMessage(), e);
+        }
+    }
+}
