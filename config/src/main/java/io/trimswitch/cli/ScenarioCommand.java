@@ -23,7 +23,7 @@ import java.util.concurrent.Callable;
     sortOptions = false,
     description = {
         "Runs a workload through the switch in virtual time and reports trims, DoD queues, goodput and latency.",
-        "With no arguments: the worst case (shift, 16 parallel 4:1 incasts) under tofino next to dod and ideal."})
+        "With no arguments: the worst case (shift, 16 parallel 4:1 incasts) of NDP flows under tofino next to dod and ideal."})
 public final class ScenarioCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -38,13 +38,27 @@ public final class ScenarioCommand implements Callable<Integer> {
         description = "ideal | mod | dod | tofino; several, comma-separated, run side by side (default: tofino,dod,ideal)")
     List<String> mechanisms;
 
-    @Option(names = "--packets", description = "Data packets each sender blasts (default: 1000)")
+    @Option(names = "--transport", paramLabel = "ndp|open-loop",
+        description = "ndp: NDP hosts with pull pacing and retransmission, run until every flow completes; open-loop: senders blast and stop (default: ndp)")
+    String transport;
+
+    @Option(names = "--packets", description = "Data packets per flow (default: 1000)")
     Integer packets;
+
+    @Option(names = "--initial-window", paramLabel = "PACKETS", description = "NDP: packets sent at line rate before waiting for pulls (default: 1000)")
+    Integer initialWindow;
+
+    @Option(names = "--hosts", paramLabel = "separate|shared",
+        description = "NDP: each port's sending and receiving hosts are different machines, or one host per port (default: separate)")
+    String hosts;
+
+    @Option(names = "--flow-sizes", paramLabel = "FILE.csv", description = "NDP: draw each flow's size in packets from this CSV (one per line)")
+    String flowSizes;
 
     @Option(names = "--packet-bytes", description = "Data packet size on the wire, bytes (default: 1500)")
     Integer packetBytes;
 
-    @Option(names = "--duration-us", description = "Length of the run, µs (default: 500)")
+    @Option(names = "--duration-us", description = "Open loop: length of the run, µs (default: 500); NDP runs until every flow completes")
     Double durationUs;
 
     @Option(names = "--t0-us", description = "Pessimistic period after a NOTIFY, µs (default: 6)")
@@ -151,6 +165,18 @@ public final class ScenarioCommand implements Callable<Integer> {
     }
 
     private void applyOverrides(final SwitchSettings s) {
+        if (transport != null) {
+            s.transport.kind = transport;
+        }
+        if (initialWindow != null) {
+            s.transport.initialWindowPackets = initialWindow;
+        }
+        if (hosts != null) {
+            s.transport.hosts = hosts;
+        }
+        if (flowSizes != null) {
+            s.transport.flowSizes = flowSizes;
+        }
         if (pattern != null) {
             s.workload.pattern = pattern;
         }

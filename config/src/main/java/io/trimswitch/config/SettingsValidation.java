@@ -71,6 +71,21 @@ final class SettingsValidation {
             throw new ConfigException("workload.durationUs must be at most 1000000 (one second of switch time), got " + s.workload.durationUs);
         }
         Pattern.parse(s.workload.pattern, s.fabric.pipelines, s.fabric.portsPerPipeline);
+
+        oneOf("transport.kind", s.transport.kind, "open-loop", "ndp");
+        oneOf("transport.hosts", s.transport.hosts, "separate", "shared");
+        atLeast("transport.initialWindowPackets", s.transport.initialWindowPackets, 1);
+        if (!(s.transport.propagationNs >= 0)) {
+            throw new ConfigException("transport.propagationNs must be 0 or more, got " + s.transport.propagationNs);
+        }
+        positive("transport.rtoUs", s.transport.rtoUs);
+        positive("transport.maxDurationUs", s.transport.maxDurationUs);
+        if (s.transport.maxDurationUs > 8_000_000) {
+            throw new ConfigException("transport.maxDurationUs must be at most 8000000 (eight seconds of switch time), got " + s.transport.maxDurationUs);
+        }
+        if (s.ndp() && s.workload.packets > 65_535) {
+            throw new ConfigException("workload.packets must be at most 65535 with NDP (its sequence numbers are 16 bits), got " + s.workload.packets);
+        }
     }
 
     static TrimSettings trimSettings(final SwitchSettings s) {

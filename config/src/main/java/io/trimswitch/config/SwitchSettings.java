@@ -9,7 +9,7 @@ import java.util.List;
  * Everything a run of the switch is made of, as the YAML file spells it. Defaults are SPEC §2's; units
  * are in the names. {@link #validate()} turns any impossible value into a {@link ConfigException}.
  */
-@JsonPropertyOrder({"mechanism", "fabric", "recirculation", "trim", "control", "workload"})
+@JsonPropertyOrder({"mechanism", "fabric", "recirculation", "trim", "control", "workload", "transport"})
 public final class SwitchSettings {
     /** ideal | mod | dod | tofino */
     public String mechanism = "tofino";
@@ -18,6 +18,7 @@ public final class SwitchSettings {
     public Trim trim = new Trim();
     public Control control = new Control();
     public Workload workload = new Workload();
+    public Transport transport = new Transport();
 
     /** The switch: pipelines, ports, the traffic manager's queues and scheduler. */
     @JsonPropertyOrder({"pipelines", "portsPerPipeline", "portRateGbps", "dataQueuePackets", "headerQueuePackets", "headersPerData"})
@@ -88,6 +89,38 @@ public final class SwitchSettings {
         /** Start each sender at a seeded random offset within one packet time. */
         public boolean startJitter = true;
         public long seed = 1;
+    }
+
+    /** How the workload's senders behave: blasting open loop, or NDP end hosts with pull pacing. */
+    @JsonPropertyOrder({"kind", "initialWindowPackets", "hosts", "propagationNs", "rtoUs", "maxDurationUs", "flowSizes"})
+    public static final class Transport {
+        /** ndp: NDP hosts that retransmit until every flow completes; open-loop: senders blast and stop. */
+        public String kind = "ndp";
+        /** Packets an NDP sender sends at line rate before waiting for pulls. */
+        public int initialWindowPackets = 1000;
+        /** separate: each port's sending and receiving hosts are different machines; shared: one host per port. */
+        public String hosts = "separate";
+        /** One-way delay of every host link. */
+        public double propagationNs = 1000;
+        /** An NDP sender resends what is still unacknowledged after this long without progress. */
+        public double rtoUs = 200;
+        /** An NDP run ends when every flow has completed, or after this long. */
+        public double maxDurationUs = 100_000;
+        /** Null: every flow is workload.packets long; else a CSV of flow sizes in packets, one per line, drawn per flow (seeded). */
+        public String flowSizes;
+    }
+
+    public boolean ndp() {
+        return "ndp".equals(transport.kind);
+    }
+
+    public boolean separateHosts() {
+        return ndp() && "separate".equals(transport.hosts);
+    }
+
+    /** Egress ports of the traffic manager: one per port, and with separate NDP hosts one more per port for its sending host. */
+    public int egressPorts() {
+        return separateHosts() ? 2 * ports() : ports();
     }
 
     public int ports() {

@@ -34,7 +34,7 @@ final class MechanismsExperiment implements Experiment {
         final List<RunSpec> specs = new ArrayList<>();
         for (final String workload : WORKLOADS) {
             for (final Mechanism mechanism : MECHANISMS) {
-                specs.add(new RunSpec(id(workload, mechanism), RunSpec.settings(workload, mechanism, PACKETS), true, false));
+                specs.add(new RunSpec(id(workload, mechanism), RunSpec.settings("open-loop", workload, mechanism, PACKETS), true, false));
             }
         }
         return specs;

@@ -35,7 +35,7 @@ final class ResponseExperiment implements Experiment {
     public List<RunSpec> plan() {
         final List<RunSpec> specs = new ArrayList<>();
         for (final int senders : SENDERS) {
-            specs.add(new RunSpec(id(senders), RunSpec.settings("mod16:" + senders, Mechanism.TOFINO, PACKETS), false, true));
+            specs.add(new RunSpec(id(senders), RunSpec.settings("open-loop", "mod16:" + senders, Mechanism.TOFINO, PACKETS), false, true));
         }
         return specs;
     }

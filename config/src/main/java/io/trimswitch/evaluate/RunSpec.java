@@ -8,9 +8,10 @@ import io.trimswitch.config.SwitchSettings;
  * times in its JSON (they are large) and to record a timeline.
  */
 public record RunSpec(String id, SwitchSettings settings, boolean keepArrivals, boolean timeline) {
-    /** Default settings with a pattern, mechanism and packet count set. */
-    public static SwitchSettings settings(final String pattern, final Mechanism mechanism, final int packets) {
+    /** Default settings with a transport, pattern, mechanism and packet count set. */
+    public static SwitchSettings settings(final String transport, final String pattern, final Mechanism mechanism, final int packets) {
         final SwitchSettings settings = new SwitchSettings();
+        settings.transport.kind = transport;
         settings.workload.pattern = pattern;
         settings.mechanism = mechanism.label();
         settings.workload.packets = packets;

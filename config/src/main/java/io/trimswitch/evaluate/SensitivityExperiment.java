@@ -40,10 +40,10 @@ final class SensitivityExperiment implements Experiment {
         final List<RunSpec> specs = new ArrayList<>();
         for (final int senders : SENDERS) {
             final String pattern = "mod16:" + senders;
-            specs.add(new RunSpec(idealId(senders), RunSpec.settings(pattern, Mechanism.IDEAL, PACKETS), false, false));
+            specs.add(new RunSpec(idealId(senders), RunSpec.settings("ndp", pattern, Mechanism.IDEAL, PACKETS), false, false));
             for (final String variant : VARIANTS) {
                 for (final double t0 : T0_US) {
-                    final SwitchSettings settings = RunSpec.settings(pattern, Mechanism.TOFINO, PACKETS);
+                    final SwitchSettings settings = RunSpec.settings("ndp", pattern, Mechanism.TOFINO, PACKETS);
                     settings.control.t0Us = t0;
                     settings.control.t1Us = t0 + 3 * t0;
                     switch (variant) {
@@ -66,7 +66,7 @@ final class SensitivityExperiment implements Experiment {
             "goodput_min_gbps", "jain_fairness", "trims_vs_ideal", "max_dod_queue", "dod_overflows", "losses", "in_flight_at_end")) {
             for (final int senders : SENDERS) {
                 final RunReport ideal = results.get(idealId(senders)).report();
-                final XYChart goodput = Charts.xy(senders + " senders: flow goodput", "T0 (µs), T1 = 4 × T0", "mean goodput (Gb/s)");
+                final XYChart goodput = Charts.xy(senders + " senders: flow goodput", "T0 (µs), T1 = 4 × T0", "mean goodput over completion (Gb/s)");
                 final XYChart trims = Charts.xy(senders + " senders: trims vs ideal", "T0 (µs), T1 = 4 × T0", "trims / ideal's trims");
                 final XYChart dod = Charts.xy(senders + " senders: largest DoD queue", "T0 (µs), T1 = 4 × T0", "max DoD queue (packets)");
                 for (final String variant : VARIANTS) {
@@ -91,7 +91,7 @@ final class SensitivityExperiment implements Experiment {
                 final String name = "sensitivity-" + senders;
                 final List<String> svgs = Charts.save(dir, name, List.of(goodput, trims, dod), 3);
                 figures.add(new Figure("Sensitivity to T0, " + senders + " senders",
-                    "mod16:" + senders + " under tofino with the pessimistic period T0 from 0 (no response) to 30 µs and the halftimistic "
+                    "mod16:" + senders + " NDP flows of 1000 packets under tofino with the pessimistic period T0 from 0 (no response) to 30 µs and the halftimistic "
                         + "period lasting 3 × T0 after it; the variants drop the halftimistic state, trim everything while pessimistic, or notify "
                         + "only the pipeline the deflected packet came from.",
                     name + ".png", svgs, List.of("sensitivity.csv")));

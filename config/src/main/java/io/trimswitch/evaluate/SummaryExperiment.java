@@ -48,7 +48,7 @@ final class SummaryExperiment implements Experiment {
         final List<RunSpec> specs = new ArrayList<>();
         WORKLOADS.forEach((workload, packets) -> {
             for (final Mechanism mechanism : MECHANISMS) {
-                specs.add(new RunSpec(id(workload, mechanism), RunSpec.settings(workload, mechanism, packets), false, false));
+                specs.add(new RunSpec(id(workload, mechanism), RunSpec.settings("open-loop", workload, mechanism, packets), false, false));
             }
         });
         return specs;

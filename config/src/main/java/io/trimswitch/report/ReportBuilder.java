@@ -7,6 +7,7 @@ import io.trimswitch.pipeline.TrimStateTable;
 import io.trimswitch.recirc.RecirculationPort;
 import io.trimswitch.runtime.RunOutcome;
 import io.trimswitch.runtime.RunRecorder;
+import io.trimswitch.runtime.FlowLifetimes;
 import io.trimswitch.runtime.SwitchFabric;
 import io.trimswitch.runtime.TrafficSource;
 import io.trimswitch.runtime.VirtualTimeSwitch;
@@ -33,6 +34,7 @@ public final class ReportBuilder {
         final int packetBytes = sw.settings().workload.packetBytes;
         final int payloadBytes = packetBytes - Math.min(packetBytes, sw.settings().trim.sizeBytes);
         final TrafficSource source = sw.source();
+        final FlowLifetimes lifetimes = sw.flowLifetimes();
 
         long sent = 0;
         long whole = 0;
@@ -54,10 +56,16 @@ public final class ReportBuilder {
                 }
             }
             final long sending = source.sendingPicos(flow);
-            goodputs[flow] = sending == 0 ? 0 : recorder.wholeOf(flow) * payloadBytes * 8.0 / sending * 1000.0;
+            // NDP counts each of the flow's packets once (a duplicate adds nothing); open loop, every whole delivery.
+            final long payloadPackets = lifetimes != null ? lifetimes.size(flow) : recorder.wholeOf(flow);
+            goodputs[flow] = sending == 0 ? 0 : payloadPackets * payloadBytes * 8.0 / sending * 1000.0;
+            final long completion = lifetimes == null ? -1 : lifetimes.completionPicos(flow);
             flows.add(new RunReport.FlowReport(source.flowSource(flow), source.flowDestination(flow),
                 recorder.sentBy(flow), recorder.wholeOf(flow), recorder.headersOf(flow), headersBy, recorder.returnedOf(flow),
-                recorder.droppedOf(flow), dropsBy, round(goodputs[flow], 3), Picos.toNanos(recorder.lastArrivalOf(flow))));
+                recorder.droppedOf(flow), dropsBy, round(goodputs[flow], 3), Picos.toNanos(recorder.lastArrivalOf(flow)),
+                lifetimes == null ? null : lifetimes.size(flow),
+                lifetimes == null || completion < 0 ? null : Picos.toNanos(completion - lifetimes.startPicos(flow)),
+                lifetimes == null ? null : lifetimes.retransmissions(flow)));
             sent += recorder.sentBy(flow);
             whole += recorder.wholeOf(flow);
             headers += recorder.headersOf(flow);
@@ -95,9 +103,10 @@ public final class ReportBuilder {
                         Picos.toNanos(table.halftimisticTime(id, sw.durationPicos())), table.notifications(id)));
                 }
             }
+            final double busy = counters.txBytes * 8.0 * 1e12 / port.rate().bitsPerSecond();
             ports.add(new RunReport.PortReport(id, counters.rxPackets, counters.txPackets, counters.txBytes,
                 counters.trimPacketsTotal(), counters.txTrimPackets, counters.droppedTrimPackets,
-                port.dataQueue().maxDepth(), port.headerQueue().maxDepth(), states));
+                port.dataQueue().maxDepth(), port.headerQueue().maxDepth(), round(busy / Math.max(1, sw.lastPacketPicos()), 4), states));
         }
         long totalTrims = 0;
         for (final long count : trims) {
@@ -132,29 +141,33 @@ public final class ReportBuilder {
         }
 
         final long unattributed = drops.values().stream().mapToLong(Long::longValue).sum() - dropped;
-        final boolean conserved = sent == whole + headers + dropped && unattributed == 0 && outcome.leakedBuffers() == 0;
-        return new RunReport(sw.mechanism().label(), source.description(), sent, whole, headers, dropped, conserved,
+        final RunReport.Control control = lifetimes == null ? null
+            : new RunReport.Control(recorder.controlSentCount(), recorder.controlDeliveredCount(), recorder.controlDroppedCount());
+        final boolean conserved = sent == whole + headers + dropped && unattributed == 0 && outcome.leakedBuffers() == 0
+            && (control == null || control.sent() == control.delivered() + control.dropped());
+        return new RunReport(sw.mechanism().label(), source.description(), sw.transport(), sent, whole, headers, dropped, conserved,
             new RunReport.Trims(trims[TrimKind.INGRESS], trims[TrimKind.DOD], trims[TrimKind.MIRROR], trims[TrimKind.IDEAL],
                 totalTrims, null, null),
-            drops, goodput(goodputs), pipelines, flows, ports, headerLatency, arrivalNanos,
-            new RunReport.RunInfo(Picos.toNanos(sw.durationPicos()), Picos.toNanos(sw.lastEventPicos()), sw.eventsHandled(),
+            drops, goodput(goodputs), lifetimes == null ? null : lifetimes.completedFlows(), control,
+            pipelines, flows, ports, headerLatency, arrivalNanos,
+            new RunReport.RunInfo(Picos.toNanos(sw.durationPicos()), Picos.toNanos(sw.lastPacketPicos()), sw.eventsHandled(),
                 outcome.inFlightAtEnd(), outcome.leakedBuffers()),
             sw.settings());
     }
 
     /** The same report with its trims set against the ideal switch's on the same workload. */
     public static RunReport withIdealReference(final RunReport report, final long idealTrims) {
-        return new RunReport(report.mechanism(), report.pattern(), report.sent(), report.deliveredWhole(), report.deliveredHeader(),
-            report.dropped(), report.conservation(), report.trims().withIdeal(idealTrims), report.drops(), report.goodput(),
-            report.pipelines(), report.flows(), report.ports(), report.headerLatencyNs(), report.headerArrivalNs(), report.run(),
+        return new RunReport(report.mechanism(), report.pattern(), report.transport(), report.sent(), report.deliveredWhole(),
+            report.deliveredHeader(), report.dropped(), report.conservation(), report.trims().withIdeal(idealTrims), report.drops(),
+            report.goodput(), report.flowsCompleted(), report.control(), report.pipelines(), report.flows(), report.ports(), report.headerLatencyNs(), report.headerArrivalNs(), report.run(),
             report.config());
     }
 
     /** The same report without its header arrival times (they are large; sweeps do not need them). */
     public static RunReport withoutArrivals(final RunReport report) {
-        return new RunReport(report.mechanism(), report.pattern(), report.sent(), report.deliveredWhole(), report.deliveredHeader(),
-            report.dropped(), report.conservation(), report.trims(), report.drops(), report.goodput(),
-            report.pipelines(), report.flows(), report.ports(), report.headerLatencyNs(), null, report.run(),
+        return new RunReport(report.mechanism(), report.pattern(), report.transport(), report.sent(), report.deliveredWhole(),
+            report.deliveredHeader(), report.dropped(), report.conservation(), report.trims(), report.drops(),
+            report.goodput(), report.flowsCompleted(), report.control(), report.pipelines(), report.flows(), report.ports(), report.headerLatencyNs(), null, report.run(),
             report.config());
     }
 

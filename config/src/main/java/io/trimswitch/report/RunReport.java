@@ -14,6 +14,7 @@ import java.util.Map;
 public record RunReport(
     String mechanism,
     String pattern,
+    String transport,
     long sent,
     long deliveredWhole,
     long deliveredHeader,
@@ -22,6 +23,8 @@ public record RunReport(
     Trims trims,
     Map<String, Long> drops,
     Goodput goodput,
+    Integer flowsCompleted,
+    Control control,
     List<PipelineReport> pipelines,
     List<FlowReport> flows,
     List<PortReport> ports,
@@ -39,7 +42,14 @@ public record RunReport(
         }
     }
 
-    /** Flow goodput: payload of whole packets over the sender's blast duration. */
+    /** NDP's ACK, NACK and PULL packets through the switch: conserved like data. */
+    public record Control(long sent, long delivered, long dropped) {
+    }
+
+    /**
+     * Flow goodput: open loop, payload of whole packets over the sender's blast duration; NDP, the flow's
+     * payload over its completion time.
+     */
     public record Goodput(double meanGbps, double minGbps, double maxGbps, double jainFairness) {
     }
 
@@ -48,14 +58,17 @@ public record RunReport(
         long mirrored, int maxMirrorQueue, long mirrorOverflows) {
     }
 
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record FlowReport(
         int src, int dst, long sent, long whole, long headers, Map<String, Long> headersBy, long returnedToSender,
-        long dropped, Map<String, Long> dropsBy, double goodputGbps, double lastArrivalNs) {
+        long dropped, Map<String, Long> dropsBy, double goodputGbps, double lastArrivalNs,
+        Integer size, Double completionNs, Long retransmissions) {
     }
 
+    /** {@code utilisation}: the share of the run, until the switch went quiet, that the port spent transmitting. */
     public record PortReport(
         int id, long rxPackets, long txPackets, long txBytes, long trimPackets, long txTrimPackets, long droppedTrimPackets,
-        int maxDataQueue, int maxHeaderQueue, List<StateTime> stateTimeNs) {
+        int maxDataQueue, int maxHeaderQueue, double utilisation, List<StateTime> stateTimeNs) {
     }
 
     /** Time one pipeline held an egress port in each congested state. */
@@ -65,6 +78,7 @@ public record RunReport(
     public record Latency(long count, double mean, long p50, long p90, long p99, long max) {
     }
 
-    public record RunInfo(double durationNs, double lastEventNs, long events, long inFlightAtEnd, int leakedBuffers) {
+    /** {@code durationNs}: how long the run could last; {@code lastPacketNs}: when the last packet left the switch. */
+    public record RunInfo(double durationNs, double lastPacketNs, long events, long inFlightAtEnd, int leakedBuffers) {
     }
 }

@@ -38,10 +38,20 @@ public final class SummaryTable {
         rows.add(row("max header queue (pkts)", reports, r -> Integer.toString(r.ports().stream().mapToInt(RunReport.PortReport::maxHeaderQueue).max().orElse(0))));
         if (goodput) {
             rows.add(row("goodput mean (Gb/s)", reports, r -> String.format("%.2f", r.goodput().meanGbps())));
+            // open loop: over the blast; NDP: over each flow's completion time
             rows.add(row("goodput min–max (Gb/s)", reports, r -> String.format("%.2f–%.2f", r.goodput().minGbps(), r.goodput().maxGbps())));
             rows.add(row("Jain fairness", reports, r -> String.format("%.3f", r.goodput().jainFairness())));
         }
         rows.add(row("header latency p50/p99 (ns)", reports, r -> r.headerLatencyNs().p50() + " / " + r.headerLatencyNs().p99()));
+        if (reports.stream().anyMatch(r -> r.flowsCompleted() != null)) {
+            rows.add(row("flows completed", reports, r -> r.flowsCompleted() == null ? "-" : r.flowsCompleted() + " / " + r.flows().size()));
+            rows.add(row("completion time max (µs)", reports, r -> r.flows().stream().map(RunReport.FlowReport::completionNs)
+                .filter(java.util.Objects::nonNull).mapToDouble(Double::doubleValue).max().stream()
+                .mapToObj(v -> String.format("%.1f", v / 1000)).findFirst().orElse("-")));
+            rows.add(row("retransmissions", reports, r -> Long.toString(r.flows().stream().map(RunReport.FlowReport::retransmissions)
+                .filter(java.util.Objects::nonNull).mapToLong(Long::longValue).sum())));
+            rows.add(row("control packets (ACK/NACK/PULL)", reports, r -> r.control() == null ? "-" : Long.toString(r.control().sent())));
+        }
         rows.add(row("conservation", reports, r -> r.conservation() ? "ok" : "VIOLATED"));
 
         final int[] widths = new int[reports.size() + 1];

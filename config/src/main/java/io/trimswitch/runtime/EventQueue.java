@@ -6,11 +6,11 @@ package io.trimswitch.runtime;
  * events at the same instant run in (type, argument) order — a fixed order, hence a deterministic run
  * whatever order they were scheduled in. No objects, no boxing; the heap only grows.
  *
- * <p>Times up to {@link #MAX_TIME} (about 17 s of simulated time) fit.
+ * <p>Times up to {@link #MAX_TIME} (about 8.7 s of simulated time) fit.
  */
 public final class EventQueue {
     private static final int ARG_BITS = 16;
-    private static final int TYPE_BITS = 3;
+    private static final int TYPE_BITS = 4;
     private static final int TIME_SHIFT = ARG_BITS + TYPE_BITS;
     public static final int MAX_ARG = (1 << ARG_BITS) - 1;
     public static final int MAX_TYPE = (1 << TYPE_BITS) - 1;

@@ -23,8 +23,11 @@ public final class RunRecorder {
     private final long[] unattributedDrops = new long[REASONS];
     private final long[] lastArrival;
     private final Histogram headerLatencyNanos = new Histogram(10_000_000_000L, 3);
-    private final long[] headerArrivals;
+    private long[] headerArrivals;
     private int headerCount;
+    private long controlSent;
+    private long controlDelivered;
+    private final long[] controlDropped = new long[REASONS];
 
     public RunRecorder(final int flows, final int totalPackets) {
         this.flows = flows;
@@ -34,7 +37,7 @@ public final class RunRecorder {
         this.returned = new long[flows];
         this.dropped = new long[flows * REASONS];
         this.lastArrival = new long[flows];
-        this.headerArrivals = new long[totalPackets];
+        this.headerArrivals = new long[Math.max(16, totalPackets)];
     }
 
     public void sent(final int flow) {
@@ -56,9 +59,39 @@ public final class RunRecorder {
             returned[flow]++;
         }
         headerLatencyNanos.recordValue(Math.min((now - arrivedAtSwitch + 999) / 1000, 10_000_000_000L));
-        if (headerCount < headerArrivals.length) {
-            headerArrivals[headerCount++] = now;
+        if (headerCount == headerArrivals.length) {
+            headerArrivals = Arrays.copyOf(headerArrivals, headerCount * 2);
         }
+        headerArrivals[headerCount++] = now;
+    }
+
+    /** An NDP control packet (ACK, NACK, PULL) entered the switch. */
+    public void controlSent() {
+        controlSent++;
+    }
+
+    public void controlDelivered() {
+        controlDelivered++;
+    }
+
+    public void controlDropped(final DropReason reason) {
+        controlDropped[reason.ordinal()]++;
+    }
+
+    public long controlSentCount() {
+        return controlSent;
+    }
+
+    public long controlDeliveredCount() {
+        return controlDelivered;
+    }
+
+    public long controlDroppedCount() {
+        long total = 0;
+        for (final long count : controlDropped) {
+            total += count;
+        }
+        return total;
     }
 
     public void dropped(final int flow, final DropReason reason) {
@@ -139,5 +172,8 @@ public final class RunRecorder {
         Arrays.fill(lastArrival, 0);
         headerLatencyNanos.reset();
         headerCount = 0;
+        controlSent = 0;
+        controlDelivered = 0;
+        Arrays.fill(controlDropped, 0);
     }
 }

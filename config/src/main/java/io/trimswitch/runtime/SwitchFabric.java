@@ -34,6 +34,8 @@ public final class SwitchFabric {
     private final Mechanism mechanism;
     private final TrimSettings trimSettings;
     private final EgressPort[] ports;
+    private final int switchPorts;
+    private final int portsPerPipeline;
     private final TrafficManager trafficManager;
     private final IngressPipeline[] pipelines;
     private final CongestionSignals signals;
@@ -43,9 +45,11 @@ public final class SwitchFabric {
         final SwitchSettings settings, final PacketPool pool, final TrafficManagerEvents events,
         final CongestionSignals.Scheduled notifyScheduled) {
         this.mechanism = settings.mechanismValue();
+        this.switchPorts = settings.ports();
+        this.portsPerPipeline = settings.fabric.portsPerPipeline;
         final int pipelineCount = settings.fabric.pipelines;
         final int portsPerPipeline = settings.fabric.portsPerPipeline;
-        final int portCount = settings.ports();
+        final int portCount = settings.egressPorts();
         final LinkRate portRate = new LinkRate(settings.portRateBps());
         this.trimSettings = settings.trimSettings();
 
@@ -67,7 +71,7 @@ public final class SwitchFabric {
         }
         this.trafficManager = new TrafficManager(pool, ports, trimSettings, settings.trim.returnToSender, overflow, events);
 
-        final ForwardingStage forwarding = new PortSubnetForwarding(portCount);
+        final ForwardingStage forwarding = new PortSubnetForwarding(settings.ports(), settings.separateHosts());
         final long t0 = Picos.fromMicros(settings.control.t0Us);
         final long t1 = settings.control.halftimistic ? Picos.fromMicros(settings.control.t1Us) : t0;
         this.pipelines = new IngressPipeline[pipelineCount];
@@ -115,8 +119,14 @@ public final class SwitchFabric {
         return trimSettings;
     }
 
+    /** Egress ports: the switch's ports, and with separate NDP hosts one more per port for its sending host. */
     public int ports() {
         return ports.length;
+    }
+
+    /** The pipeline that owns ingress port {@code port} (a sending host's port belongs to its port's pipeline). */
+    public int pipelineOf(final int port) {
+        return (port % switchPorts) / portsPerPipeline;
     }
 
     public EgressPort port(final int id) {

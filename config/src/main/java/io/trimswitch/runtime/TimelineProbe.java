@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * An optional recorder of how a run unfolds: every congestion NOTIFY each pipeline received per egress
- * port (from which the trim-state intervals follow), and the depth of every DoD queue sampled at a fixed
- * period. Attached only when asked for, so the dataplane pays nothing for it otherwise.
+ * port (from which the trim-state intervals follow), and the depth of every DoD queue and every egress
+ * data queue sampled at a fixed period. Attached only when asked for, so the dataplane pays nothing for it otherwise.
  */
 public final class TimelineProbe implements StateProbe {
     /** A span of time during which a pipeline held a port in a congested state. */
@@ -21,6 +21,7 @@ public final class TimelineProbe implements StateProbe {
     private int[][] notifyCounts = new int[0][];
     private long[] sampleTimes = new long[256];
     private int[][] dodDepths = new int[0][];
+    private int[][] dataDepths = new int[0][];
     private int samples;
 
     public TimelineProbe(final long samplePeriodPicos) {
@@ -34,6 +35,7 @@ public final class TimelineProbe implements StateProbe {
         notifies = new long[pipelines][ports][];
         notifyCounts = new int[pipelines][ports];
         dodDepths = new int[pipelines][sampleTimes.length];
+        dataDepths = new int[ports][sampleTimes.length];
         samples = 0;
     }
 
@@ -55,11 +57,17 @@ public final class TimelineProbe implements StateProbe {
             for (int pipeline = 0; pipeline < dodDepths.length; pipeline++) {
                 dodDepths[pipeline] = Arrays.copyOf(dodDepths[pipeline], samples * 2);
             }
+            for (int port = 0; port < dataDepths.length; port++) {
+                dataDepths[port] = Arrays.copyOf(dataDepths[port], samples * 2);
+            }
         }
         sampleTimes[samples] = now;
         for (int pipeline = 0; pipeline < dodDepths.length; pipeline++) {
             final var port = fabric.recirculation(pipeline);
             dodDepths[pipeline][samples] = port == null ? 0 : port.queue().size();
+        }
+        for (int port = 0; port < dataDepths.length; port++) {
+            dataDepths[port][samples] = fabric.port(port).dataQueue().size();
         }
         samples++;
     }
@@ -78,6 +86,11 @@ public final class TimelineProbe implements StateProbe {
 
     public int dodDepth(final int pipeline, final int sample) {
         return dodDepths[pipeline][sample];
+    }
+
+    /** Packets in egress port {@code port}'s data queue at sample {@code sample}. */
+    public int dataDepth(final int port, final int sample) {
+        return dataDepths[port][sample];
     }
 
     public int pipelines() {

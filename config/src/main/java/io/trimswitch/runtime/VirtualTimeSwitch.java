@@ -4,6 +4,7 @@ import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Pattern;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.packet.PacketClass;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
@@ -17,7 +18,7 @@ import io.trimswitch.tm.TrafficManagerEvents;
  * receivers on the ports. Same input, same result, bit for bit. A switch can be {@link #run()} many
  * times; each run starts from scratch.
  */
-public final class VirtualTimeSwitch implements TrafficManagerEvents {
+public final class VirtualTimeSwitch implements TrafficManagerEvents, NdpHosts.Switch {
     private static final int EGRESS_DONE = 1;
     private static final int RECIRCULATION_DONE = 2;
     private static final int RECIRCULATION_RETURN = 3;
@@ -26,15 +27,17 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
 
     private final SwitchSettings settings;
     private final TrafficSource source;
+    /** The NDP end hosts when the transport is NDP, else null. */
+    private final NdpHosts ndp;
     private final SwitchFabric fabric;
     private final PacketPool pool;
     private final EventQueue events = new EventQueue();
     private final RunRecorder recorder;
-    private final int portsPerPipeline;
     private final long durationPicos;
     private FrameCapture captures;
     private TimelineProbe timeline;
     private long now;
+    private long lastPacketPicos;
     private long eventsHandled;
 
     /** The switch of {@code settings} with the open-loop senders of its workload. */
@@ -48,18 +51,39 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
      */
     public VirtualTimeSwitch(final SwitchSettings settings, final TrafficSource source, final long durationPicos) {
         this.settings = settings.copy().validate();
-        this.source = source != null ? source : openLoop(this.settings);
-        this.portsPerPipeline = this.settings.fabric.portsPerPipeline;
-        this.durationPicos = source == null ? Picos.fromMicros(this.settings.workload.durationUs)
-            : durationPicos < 0 ? EventQueue.MAX_TIME : durationPicos;
-        // A run never holds more packets than its source sends, nor more than the queues can hold.
-        this.pool = new PacketPool((int) Math.min(this.source.packets(), capacityBound(this.settings)) + 1);
+        if (source != null) {
+            // Traffic from outside (a replay) has hosts of its own: the model's transport does not apply.
+            this.settings.transport.kind = "open-loop";
+        }
+        this.ndp = source == null && this.settings.ndp() ? new NdpHosts(this.settings, pattern(this.settings)) : null;
+        this.source = source != null ? source : ndp != null ? ndp : openLoop(this.settings);
+        if (source != null) {
+            this.durationPicos = durationPicos < 0 ? EventQueue.MAX_TIME : durationPicos;
+        } else if (ndp != null) {
+            this.durationPicos = Picos.fromMicros(this.settings.transport.maxDurationUs);
+        } else {
+            this.durationPicos = Picos.fromMicros(this.settings.workload.durationUs);
+        }
+        // Open loop or replay: never more packets than the source sends, nor more than the queues can hold.
+        // NDP: the queues, plus frames on their way from the switch to the hosts.
+        final long bound = capacityBound(this.settings);
+        this.pool = new PacketPool((int) (ndp != null ? bound + hostLinkBound(this.settings) : Math.min(this.source.packets(), bound) + 1));
         this.fabric = new SwitchFabric(this.settings, pool, this, due -> events.schedule(due, NOTIFY, 0));
         this.recorder = new RunRecorder(this.source.flows(), (int) Math.min(this.source.packets(), Integer.MAX_VALUE - 8));
     }
 
+    private static Pattern pattern(final SwitchSettings settings) {
+        return Pattern.parse(settings.workload.pattern, settings.fabric.pipelines, settings.fabric.portsPerPipeline);
+    }
+
+    /** Frames between the switch and the hosts: each egress port's link holds at most a propagation delay's worth. */
+    private static long hostLinkBound(final SwitchSettings s) {
+        final long smallest = new LinkRate(s.portRateBps()).serialisation(64);
+        return (long) s.egressPorts() * (Picos.fromNanos(s.transport.propagationNs) / smallest + 2);
+    }
+
     private static OpenLoopSenders openLoop(final SwitchSettings settings) {
-        final Pattern pattern = Pattern.parse(settings.workload.pattern, settings.fabric.pipelines, settings.fabric.portsPerPipeline);
+        final Pattern pattern = pattern(settings);
         final long packetTime = new LinkRate(settings.portRateBps()).serialisation(settings.workload.packetBytes);
         final int dscp = settings.trim.trimmableDscp.isEmpty() ? 0 : settings.trim.trimmableDscp.get(0);
         return new OpenLoopSenders(pattern, settings.workload.packets, settings.workload.packetBytes, packetTime,
@@ -70,7 +94,7 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
     static long capacityBound(final SwitchSettings s) {
         final long minimumFrameTime = Math.max(1, new LinkRate(Math.round(s.recirculation.rateGbps * 1e9)).serialisation(14));
         final long looping = Picos.fromNanos(s.recirculation.latencyNs) / minimumFrameTime + 2;
-        return (long) s.ports() * (s.fabric.dataQueuePackets + s.fabric.headerQueuePackets + 1)
+        return (long) s.egressPorts() * (s.fabric.dataQueuePackets + s.fabric.headerQueuePackets + 1)
             + (long) s.fabric.pipelines * (Math.max(s.recirculation.dodQueuePackets, s.recirculation.mirrorQueuePackets) + looping + 1)
             + 1;
     }
@@ -94,6 +118,9 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
         if (timeline != null) {
             timeline.prepare(fabric.pipelines(), fabric.ports());
             events.schedule(0, SAMPLE, 0);
+        }
+        if (ndp != null) {
+            ndp.start(this);
         }
         while (true) {
             final long nextEvent = events.isEmpty() ? Long.MAX_VALUE : events.nextTime();
@@ -128,7 +155,16 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
                     break;
                 case SAMPLE:
                     timeline.sample(now, fabric);
-                    events.schedule(now + timeline.samplePeriodPicos(), SAMPLE, 0);
+                    // Sample while anything else can still happen.
+                    if (!events.isEmpty() || source.nextTime() != Long.MAX_VALUE) {
+                        events.schedule(now + timeline.samplePeriodPicos(), SAMPLE, 0);
+                    }
+                    break;
+                case NdpHosts.LINK_TO_SWITCH:
+                case NdpHosts.LINK_TO_HOST:
+                case NdpHosts.PULL_TICK:
+                case NdpHosts.RETRANSMIT_TIMEOUT:
+                    ndp.onEvent(EventQueue.type(tag), arg, now);
                     break;
                 default:
                     throw new IllegalStateException("unknown event type " + EventQueue.type(tag));
@@ -158,15 +194,75 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
         if (captures != null) {
             captures.received(port, now, pool.buffer(handle), pool.offset(handle), pool.length(handle));
         }
-        fabric.pipeline(port / portsPerPipeline).receive(handle, now);
+        fabric.pipeline(fabric.pipelineOf(port)).receive(handle, now);
     }
 
     private void deliver(final int port, final int handle) {
+        lastPacketPicos = now;
         if (captures != null) {
             captures.sent(port, now, pool.buffer(handle), pool.offset(handle), pool.length(handle));
         }
-        recorder.delivered(pool.flow(handle), pool.trimKind(handle), pool.returnedToSender(handle), pool.arrivalPicos(handle), now);
-        pool.free(handle);
+        if (PacketClass.isControl(pool.classification(handle))) {
+            recorder.controlDelivered();
+        } else {
+            recorder.delivered(pool.flow(handle), pool.trimKind(handle), pool.returnedToSender(handle), pool.arrivalPicos(handle), now);
+        }
+        if (ndp != null) {
+            ndp.onEgress(port, handle, now);
+        } else {
+            pool.free(handle);
+        }
+    }
+
+    @Override
+    public void schedule(final long time, final int type, final int arg) {
+        events.schedule(time, type, arg);
+    }
+
+    @Override
+    public int allocate() {
+        return pool.allocate();
+    }
+
+    @Override
+    public void inject(final int handle, final boolean control, final long time) {
+        if (control) {
+            recorder.controlSent();
+        } else {
+            recorder.sent(pool.flow(handle));
+        }
+        pool.arrivalPicos(handle, time);
+        final int port = pool.ingressPort(handle);
+        if (captures != null) {
+            captures.received(port, time, pool.buffer(handle), pool.offset(handle), pool.length(handle));
+        }
+        fabric.pipeline(fabric.pipelineOf(port)).receive(handle, time);
+    }
+
+    @Override
+    public void noBuffer(final int flow, final boolean control) {
+        if (control) {
+            recorder.controlSent();
+            recorder.controlDropped(DropReason.BUFFER_EXHAUSTED);
+        } else {
+            recorder.sent(flow);
+            recorder.dropped(flow, DropReason.BUFFER_EXHAUSTED);
+        }
+    }
+
+    @Override
+    public PacketPool pool() {
+        return pool;
+    }
+
+    /** How each flow's life went, when the transport has flows that finish (NDP); else null. */
+    public FlowLifetimes flowLifetimes() {
+        return ndp;
+    }
+
+    /** The transport: open-loop senders, NDP hosts, or a replay. */
+    public String transport() {
+        return ndp != null ? "ndp" : source instanceof OpenLoopSenders ? "open-loop" : "replay";
     }
 
     private void startEgress(final int port) {
@@ -185,7 +281,11 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
 
     @Override
     public void drop(final int handle, final DropReason reason, final long time) {
-        recorder.dropped(pool.flow(handle), reason);
+        if (PacketClass.isControl(pool.classification(handle))) {
+            recorder.controlDropped(reason);
+        } else {
+            recorder.dropped(pool.flow(handle), reason);
+        }
         pool.free(handle);
     }
 
@@ -217,6 +317,9 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
                 fabric.recirculation(pipeline).drainTo(asInFlight);
             }
         }
+        if (ndp != null) {
+            ndp.releaseInFlight(pool);
+        }
         return drained[0];
     }
 
@@ -227,6 +330,7 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
         recorder.reset();
         source.reset();
         now = 0;
+        lastPacketPicos = 0;
         eventsHandled = 0;
     }
 
@@ -254,9 +358,14 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents {
         return durationPicos;
     }
 
-    /** The time of the last event handled: when the switch went quiet, or the end of the run. */
+    /** The time of the last event handled (the end of the run at the latest). */
     public long lastEventPicos() {
         return now;
+    }
+
+    /** When the last packet left the switch. */
+    public long lastPacketPicos() {
+        return lastPacketPicos;
     }
 
     public long eventsHandled() {

@@ -43,7 +43,7 @@ class ScenarioCommandTest {
     @Test
     void aScenarioWritesTheReportWithTheKeysToolsRead() throws IOException {
         final Path json = dir.resolve("report.json");
-        final Result result = trimswitch("scenario", "--pattern", "incast:8->2", "--mechanism", "tofino", "--packets", "50", "--json", json.toString());
+        final Result result = trimswitch("scenario", "--transport", "open-loop", "--pattern", "incast:8->2", "--mechanism", "tofino", "--packets", "50", "--json", json.toString());
         assertEquals(0, result.exit(), result.err());
         assertTrue(result.out().contains("trims vs ideal"), result.out());
         final JsonNode report = new ObjectMapper().readTree(json.toFile());
@@ -83,7 +83,7 @@ class ScenarioCommandTest {
     @Test
     void settingsComeFromYamlAndOptionsOverrideThem() throws IOException {
         final Path json = dir.resolve("report.json");
-        final Path config = yaml("mechanism: dod\nworkload:\n  pattern: incast:4->1\n  packets: 10\ncontrol:\n  t0Us: 3\n  t1Us: 9\n");
+        final Path config = yaml("mechanism: dod\nworkload:\n  pattern: incast:4->1\n  packets: 10\ncontrol:\n  t0Us: 3\n  t1Us: 9\ntransport:\n  kind: open-loop\n");
         final Result result = trimswitch("scenario", "--config", config.toString(), "--packets", "12", "--json", json.toString());
         assertEquals(0, result.exit(), result.err());
         final JsonNode report = new ObjectMapper().readTree(json.toFile());
@@ -95,7 +95,7 @@ class ScenarioCommandTest {
     @Test
     void pcapDirHoldsWhatEachPortReceivedAndSent() {
         final Path pcaps = dir.resolve("pcaps");
-        final Result result = trimswitch("scenario", "--pattern", "pairs:1->2", "--mechanism", "tofino", "--no-ideal", "--packets", "3", "--pcap-dir", pcaps.toString());
+        final Result result = trimswitch("scenario", "--transport", "open-loop", "--pattern", "pairs:1->2", "--mechanism", "tofino", "--no-ideal", "--packets", "3", "--pcap-dir", pcaps.toString());
         assertEquals(0, result.exit(), result.err());
         assertEquals(24 + 3 * (16 + 1500), pcaps.resolve("tofino/port01-rx.pcap").toFile().length());
         assertEquals(24 + 3 * (16 + 1500), pcaps.resolve("tofino/port02-tx.pcap").toFile().length());

@@ -19,9 +19,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+/** The switch under open-loop senders: what the start-up phase of every transport looks like. */
 class ScenarioBehaviourTest {
     private static RunReport run(final String pattern, final Mechanism mechanism, final int packets) {
         final SwitchSettings settings = new SwitchSettings();
+        settings.transport.kind = "open-loop";
         settings.workload.pattern = pattern;
         settings.workload.packets = packets;
         settings.mechanism = mechanism.label();
@@ -114,6 +116,7 @@ class ScenarioBehaviourTest {
     @Test
     void theSameSeedGivesTheSameJsonAndADifferentSeedADifferentOne() {
         final SwitchSettings settings = new SwitchSettings();
+        settings.transport.kind = "open-loop";
         settings.workload.pattern = "incast:64->16";
         settings.workload.packets = 100;
         final String first = ReportJson.toJson(ReportBuilder.build(new VirtualTimeSwitch(settings).run()));

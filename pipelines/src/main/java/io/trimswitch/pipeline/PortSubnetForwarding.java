@@ -9,12 +9,23 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * The model's default table: 10.0.p.0/24 is behind port p. Frames that are not IPv4 go to the port
  * whose host MAC (02:00:00:00:00:pp) they are addressed to.
+ *
+ * <p>With separate sending hosts (NDP's evaluation set-up) port p has two hosts: 10.0.p.2 receives on
+ * egress port p, and 10.0.p.1, which sends, is reached through its own egress port {@code ports + p}.
  */
 public final class PortSubnetForwarding implements ForwardingStage {
+    private static final int SENDING_HOST = 1;
+
     private final int ports;
+    private final boolean separateSendingHosts;
 
     public PortSubnetForwarding(final int ports) {
+        this(ports, false);
+    }
+
+    public PortSubnetForwarding(final int ports, final boolean separateSendingHosts) {
         this.ports = ports;
+        this.separateSendingHosts = separateSendingHosts;
     }
 
     @Override
@@ -28,6 +39,9 @@ public final class PortSubnetForwarding implements ForwardingStage {
                 return NO_ROUTE;
             }
             port = (destination >>> 8) & 0xFFFF;
+            if (separateSendingHosts && port < ports && (destination & 0xFF) == SENDING_HOST) {
+                return ports + port;
+            }
         } else {
             final long mac = EthernetHeader.destination(buffer, frame);
             if ((mac & 0xFFFF_FFFF_0000L) != 0x0200_0000_0000L) {

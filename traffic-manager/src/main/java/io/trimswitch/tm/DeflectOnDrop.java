@@ -11,9 +11,11 @@ import io.trimswitch.dataplane.packet.PacketPool;
 public final class DeflectOnDrop implements DataQueueOverflow {
     private final PacketFifo[] dodQueues;
     private final int portsPerPipeline;
+    private final int switchPorts;
 
     public DeflectOnDrop(final int pipelines, final int portsPerPipeline, final int dodQueuePackets) {
         this.portsPerPipeline = portsPerPipeline;
+        this.switchPorts = pipelines * portsPerPipeline;
         this.dodQueues = new PacketFifo[pipelines];
         for (int pipeline = 0; pipeline < pipelines; pipeline++) {
             dodQueues[pipeline] = new PacketFifo(dodQueuePackets);
@@ -23,7 +25,7 @@ public final class DeflectOnDrop implements DataQueueOverflow {
     @Override
     public void onDataQueueFull(final TrafficManager trafficManager, final int handle, final EgressPort port, final long now) {
         final PacketPool pool = trafficManager.pool();
-        final int pipeline = pool.ingressPort(handle) / portsPerPipeline;
+        final int pipeline = pool.ingressPort(handle) % switchPorts / portsPerPipeline;
         trafficManager.recirculate(handle, dodQueues[pipeline], pipeline, DropReason.DOD_OVERFLOW, now);
     }
 

@@ -11,9 +11,11 @@ import io.trimswitch.dataplane.packet.TrimKind;
 public final class MirrorOnDrop implements DataQueueOverflow {
     private final PacketFifo[] mirrorQueues;
     private final int portsPerPipeline;
+    private final int switchPorts;
 
     public MirrorOnDrop(final int pipelines, final int portsPerPipeline, final int mirrorQueuePackets) {
         this.portsPerPipeline = portsPerPipeline;
+        this.switchPorts = pipelines * portsPerPipeline;
         this.mirrorQueues = new PacketFifo[pipelines];
         for (int pipeline = 0; pipeline < pipelines; pipeline++) {
             mirrorQueues[pipeline] = new PacketFifo(mirrorQueuePackets);
@@ -22,7 +24,7 @@ public final class MirrorOnDrop implements DataQueueOverflow {
 
     @Override
     public void onDataQueueFull(final TrafficManager trafficManager, final int handle, final EgressPort port, final long now) {
-        final int pipeline = trafficManager.pool().ingressPort(handle) / portsPerPipeline;
+        final int pipeline = trafficManager.pool().ingressPort(handle) % switchPorts / portsPerPipeline;
         // Cutting in place is the same as dropping the packet and mirroring a truncated copy.
         trafficManager.trim(handle, TrimKind.MIRROR);
         trafficManager.recirculate(handle, mirrorQueues[pipeline], pipeline, DropReason.MIRROR_OVERFLOW, now);

@@ -20,6 +20,8 @@ public final class PacketClass {
     public static final int TRIMMABLE = 1 << 20;
     /** Travels in the header queue: NDP control packets and packets already trimmed. */
     public static final int PRIORITY = 1 << 21;
+    /** An NDP ACK, NACK or PULL. */
+    public static final int CONTROL = 1 << 22;
 
     private PacketClass() {
     }
@@ -56,7 +58,10 @@ public final class PacketClass {
                 headersEnd += NdpHeader.LENGTH;
                 final int flags = NdpHeader.flags(buffer, udp + UdpHeader.LENGTH);
                 word |= NDP;
-                if ((flags & (NdpHeader.CONTROL_FLAGS | NdpHeader.FLAG_CHOPPED)) != 0) {
+                if ((flags & NdpHeader.CONTROL_FLAGS) != 0) {
+                    return word | PRIORITY | CONTROL | headersEnd;
+                }
+                if ((flags & NdpHeader.FLAG_CHOPPED) != 0) {
                     return word | PRIORITY | headersEnd;
                 }
                 return word | TRIMMABLE | headersEnd;
@@ -82,6 +87,10 @@ public final class PacketClass {
 
     public static boolean isTrimmable(final int packetClass) {
         return (packetClass & TRIMMABLE) != 0;
+    }
+
+    public static boolean isControl(final int packetClass) {
+        return (packetClass & CONTROL) != 0;
     }
 
     public static boolean isPriority(final int packetClass) {
