@@ -37,9 +37,8 @@ import java.util.SplittableRandom;
  */
 final class NdpHosts implements TrafficSource, FlowLifetimes {
     static final int LINK_TO_SWITCH = 6;
-    static final int LINK_TO_HOST = 7;
-    static final int PULL_TICK = 8;
-    static final int RETRANSMIT_TIMEOUT = 9;
+    static final int PULL_TICK = 7;
+    static final int RETRANSMIT_TIMEOUT = 8;
 
     private static final int CONTROL_BYTES = 64;
     /** Where the NDP shim starts in the frames the hosts build: Ethernet, a 20-byte IPv4 header, UDP. */
@@ -99,7 +98,6 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
 
     private final long[] linkFree;
     private final TimedPairFifo[] uplink;
-    private final TimedIntFifo[] downlink;
     private final TimedIntFifo[] pullRequests;
     private final long[] nextPull;
     private final boolean[] pullTickPending;
@@ -146,11 +144,9 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
         final int links = settings.egressPorts();
         linkFree = new long[links];
         uplink = new TimedPairFifo[links];
-        downlink = new TimedIntFifo[links];
         pullRequests = new TimedIntFifo[links];
         for (int link = 0; link < links; link++) {
             uplink[link] = new TimedPairFifo(64);
-            downlink[link] = new TimedIntFifo(64);
             pullRequests[link] = new TimedIntFifo(64);
         }
         nextPull = new long[links];
@@ -212,20 +208,15 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
     void onEvent(final int type, final int arg, final long now) {
         switch (type) {
             case LINK_TO_SWITCH -> arriveAtSwitch(arg, now);
-            case LINK_TO_HOST -> arriveAtHost(arg, now);
             case PULL_TICK -> pullTick(arg, now);
             case RETRANSMIT_TIMEOUT -> timeout(arg, now);
             default -> throw new IllegalStateException("not an NDP event: " + type);
         }
     }
 
-    /** A frame left egress port {@code port} towards its host; it arrives after the propagation delay. */
-    void onEgress(final int port, final int handle, final long now) {
-        final TimedIntFifo link = downlink[port];
-        link.add(now + propagation, handle);
-        if (link.size() == 1) {
-            sw.schedule(now + propagation, LINK_TO_HOST, port);
-        }
+    /** How long a frame takes from the switch to its host (and back). */
+    long propagationPicos() {
+        return propagation;
     }
 
     boolean done() {
@@ -288,12 +279,8 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
         sw.inject(handle, kind != DATA, now);
     }
 
-    private void arriveAtHost(final int port, final long now) {
-        final TimedIntFifo link = downlink[port];
-        final int handle = link.removeHead();
-        if (!link.isEmpty()) {
-            sw.schedule(link.headTime(), LINK_TO_HOST, port);
-        }
+    /** A frame that left the switch a propagation delay ago reaches its host, which consumes (and frees) it. */
+    void arriveAtHost(final int handle, final long now) {
         final PacketPool pool = sw.pool();
         final int flow = pool.flow(handle);
         final int sequence = pool.sequence(handle);
@@ -431,15 +418,6 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
         }
     }
 
-    /** Frees the frames still on their way to hosts when the run ends (they have already left the switch). */
-    void releaseInFlight(final PacketPool pool) {
-        for (final TimedIntFifo link : downlink) {
-            while (!link.isEmpty()) {
-                pool.free(link.removeHead());
-            }
-        }
-    }
-
     @Override
     public void reset() {
         for (int flow = 0; flow < size.length; flow++) {
@@ -462,7 +440,6 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
         Arrays.fill(pullTickPending, false);
         for (int link = 0; link < uplink.length; link++) {
             uplink[link].clear();
-            downlink[link].clear();
             pullRequests[link].clear();
         }
     }

@@ -8,6 +8,7 @@ import io.trimswitch.dataplane.packet.PacketClass;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
+import io.trimswitch.dataplane.util.TimedIntFifo;
 import io.trimswitch.recirc.CongestionSignals;
 import io.trimswitch.recirc.RecirculationPort;
 import io.trimswitch.tm.TrafficManagerEvents;
@@ -32,6 +33,12 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents, NdpHosts.S
     private final SwitchFabric fabric;
     private final PacketPool pool;
     private final EventQueue events = new EventQueue();
+    /**
+     * Frames on their way from the switch to NDP hosts. Every host link has the same delay and frames leave
+     * the switch in time order, so this FIFO is in arrival order: merged with the event queue, it costs no
+     * heap operation per frame.
+     */
+    private final TimedIntFifo toHosts = new TimedIntFifo(1024);
     private final RunRecorder recorder;
     private final long durationPicos;
     private FrameCapture captures;
@@ -125,14 +132,20 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents, NdpHosts.S
         while (true) {
             final long nextEvent = events.isEmpty() ? Long.MAX_VALUE : events.nextTime();
             final long nextSend = source.nextTime();
-            if (Math.min(nextEvent, nextSend) > durationPicos) {
+            final long nextHost = toHosts.isEmpty() ? Long.MAX_VALUE : toHosts.headTime();
+            if (Math.min(Math.min(nextEvent, nextSend), nextHost) > durationPicos) {
                 break;
             }
             eventsHandled++;
-            // A packet arriving at the same instant as an event is handled first.
-            if (nextSend <= nextEvent) {
+            // At the same instant: a packet arriving at the switch, then one arriving at a host, then events.
+            if (nextSend <= nextEvent && nextSend <= nextHost) {
                 now = nextSend;
                 receive();
+                continue;
+            }
+            if (nextHost <= nextEvent) {
+                now = nextHost;
+                ndp.arriveAtHost(toHosts.removeHead(), now);
                 continue;
             }
             now = nextEvent;
@@ -156,12 +169,11 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents, NdpHosts.S
                 case SAMPLE:
                     timeline.sample(now, fabric);
                     // Sample while anything else can still happen.
-                    if (!events.isEmpty() || source.nextTime() != Long.MAX_VALUE) {
+                    if (!events.isEmpty() || !toHosts.isEmpty() || source.nextTime() != Long.MAX_VALUE) {
                         events.schedule(now + timeline.samplePeriodPicos(), SAMPLE, 0);
                     }
                     break;
                 case NdpHosts.LINK_TO_SWITCH:
-                case NdpHosts.LINK_TO_HOST:
                 case NdpHosts.PULL_TICK:
                 case NdpHosts.RETRANSMIT_TIMEOUT:
                     ndp.onEvent(EventQueue.type(tag), arg, now);
@@ -208,7 +220,7 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents, NdpHosts.S
             recorder.delivered(pool.flow(handle), pool.trimKind(handle), pool.returnedToSender(handle), pool.arrivalPicos(handle), now);
         }
         if (ndp != null) {
-            ndp.onEgress(port, handle, now);
+            toHosts.add(now + ndp.propagationPicos(), handle);
         } else {
             pool.free(handle);
         }
@@ -317,14 +329,16 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents, NdpHosts.S
                 fabric.recirculation(pipeline).drainTo(asInFlight);
             }
         }
-        if (ndp != null) {
-            ndp.releaseInFlight(pool);
+        // Frames still on their way to hosts have left the switch already: only their buffers are freed.
+        while (!toHosts.isEmpty()) {
+            pool.free(toHosts.removeHead());
         }
         return drained[0];
     }
 
     private void reset() {
         events.clear();
+        toHosts.clear();
         pool.reset();
         fabric.reset();
         recorder.reset();

@@ -1,0 +1,51 @@
+package io.trimswitch.bench;
+
+import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.runtime.VirtualTimeSwitch;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Wall time of one run of {@code mod16:64} with 1000-packet flows under tofino: open-loop senders (the
+ * blast only) against NDP hosts (retransmitting until every flow completes, with every ACK, NACK and PULL
+ * through the switch). The goal is NDP within 3× open loop.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 3, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms2g", "-Xmx2g",
+    "-Dagrona.disable.bounds.checks=true"})
+public class TransportBenchmark {
+    @Param({"open-loop", "ndp"})
+    public String transport;
+
+    private VirtualTimeSwitch sweepPoint;
+
+    @Setup
+    public void setUp() {
+        final SwitchSettings settings = new SwitchSettings();
+        settings.transport.kind = transport;
+        settings.workload.pattern = "mod16:64";
+        settings.workload.packets = 1000;
+        sweepPoint = new VirtualTimeSwitch(settings);
+        sweepPoint.run();
+    }
+
+    @Benchmark
+    public long mod16x64() {
+        return sweepPoint.run().inFlightAtEnd();
+    }
+}
