@@ -15,7 +15,7 @@ final class IndexPage {
             .append("<style>body{font-family:sans-serif;max-width:1200px;margin:2em auto;color:#222}")
             .append("figure{margin:2em 0}img{max-width:100%;border:1px solid #eee}figcaption{color:#444;margin-top:.5em}")
             .append("table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:right}")
-            .append("td:first-child,th:first-child,td:nth-child(3){text-align:left}</style></head><body>\n")
+            .append("td:first-child,th:first-child,td:nth-child(3),td:nth-child(4){text-align:left}</style></head><body>\n")
             .append("<h1>trimswitch evaluation</h1>\n<p>Every run is in virtual time: the same command gives the same figures. ")
             .append("One JSON per run is under <a href=\"runs/\">runs/</a>.</p>\n");
         if (summaryMarkdown != null) {

@@ -8,27 +8,31 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /** The headline figures per mechanism and workload, against the ideal switch. */
 final class SummaryExperiment implements Experiment {
-    /** Workload → packets per sender: the worst case with long blasts, the incasts with start-up bursts. */
-    static final Map<String, Integer> WORKLOADS = new LinkedHashMap<>();
-
-    static {
-        WORKLOADS.put("shift", 1000);
-        WORKLOADS.put("incast:64->1", 30);
-        WORKLOADS.put("incast:64->4", 30);
-        WORKLOADS.put("incast:64->16", 30);
+    /** A workload of the summary: a pattern, packets per flow, and the transport that carries them. */
+    record Workload(String pattern, int packets, String transport) {
+        String id() {
+            return RunSpec.slug(pattern) + "-" + transport;
+        }
     }
+
+    /** The worst case run to completion by NDP and as an open-loop blast; the incasts' start-up bursts. */
+    static final List<Workload> WORKLOADS = List.of(
+        new Workload("shift", 1000, "ndp"),
+        new Workload("shift", 1000, "open-loop"),
+        new Workload("incast:64->1", 30, "open-loop"),
+        new Workload("incast:64->4", 30, "open-loop"),
+        new Workload("incast:64->16", 30, "open-loop"));
 
     static final Mechanism[] MECHANISMS = {Mechanism.TOFINO, Mechanism.DOD, Mechanism.MOD, Mechanism.IDEAL};
 
     /** One line of the summary. */
-    record Row(String workload, int packetsPerSender, String mechanism, double goodputVsIdeal, double trimsVsIdeal,
+    record Row(String workload, int packetsPerSender, String transport, String mechanism, double goodputVsIdeal, double trimsVsIdeal,
                int maxDodQueue, long losses, long inFlightAtEnd, double headerLatencyP99Ns) {
     }
 
@@ -39,29 +43,31 @@ final class SummaryExperiment implements Experiment {
         return "summary";
     }
 
-    static String id(final String workload, final Mechanism mechanism) {
-        return "summary-" + RunSpec.slug(workload) + "-" + mechanism.label();
+    static String id(final Workload workload, final Mechanism mechanism) {
+        return "summary-" + workload.id() + "-" + mechanism.label();
     }
 
     @Override
     public List<RunSpec> plan() {
         final List<RunSpec> specs = new ArrayList<>();
-        WORKLOADS.forEach((workload, packets) -> {
+        for (final Workload workload : WORKLOADS) {
             for (final Mechanism mechanism : MECHANISMS) {
-                specs.add(new RunSpec(id(workload, mechanism), RunSpec.settings("open-loop", workload, mechanism, packets), false, false));
+                specs.add(new RunSpec(id(workload, mechanism), RunSpec.settings(workload.transport(), workload.pattern(), mechanism,
+                    workload.packets()), false, false));
             }
-        });
+        }
         return specs;
     }
 
     @Override
     public List<Figure> write(final Map<String, RunResult> results, final Path dir) throws IOException {
         final List<Row> table = new ArrayList<>();
-        for (final Map.Entry<String, Integer> workload : WORKLOADS.entrySet()) {
-            final RunReport ideal = results.get(id(workload.getKey(), Mechanism.IDEAL)).report();
+        for (final Workload workload : WORKLOADS) {
+            final RunReport ideal = results.get(id(workload, Mechanism.IDEAL)).report();
             for (final Mechanism mechanism : MECHANISMS) {
-                final RunReport report = results.get(id(workload.getKey(), mechanism)).report();
-                table.add(new Row(workload.getKey(), workload.getValue(), mechanism.label(), round(Metrics.goodputVsIdeal(report, ideal)),
+                final RunReport report = results.get(id(workload, mechanism)).report();
+                table.add(new Row(workload.pattern(), workload.packets(), workload.transport(), mechanism.label(),
+                    round(Metrics.goodputVsIdeal(report, ideal)),
                     round(Metrics.trimsVsIdeal(report, ideal)), Metrics.maxDodQueue(report), Metrics.losses(report),
                     Metrics.inFlightAtEnd(report), report.headerLatencyNs().p99()));
             }
@@ -79,11 +85,11 @@ final class SummaryExperiment implements Experiment {
     /** The summary as a Markdown table. */
     String markdown() {
         final StringBuilder text = new StringBuilder();
-        text.append("| workload | packets/sender | mechanism | goodput vs ideal | trims vs ideal | max DoD queue | losses | in flight at end | header p99 (ns) |\n");
-        text.append("|---|---:|---|---:|---:|---:|---:|---:|---:|\n");
+        text.append("| workload | packets/flow | transport | mechanism | goodput vs ideal | trims vs ideal | max DoD queue | losses | in flight at end | header p99 (ns) |\n");
+        text.append("|---|---:|---|---|---:|---:|---:|---:|---:|---:|\n");
         for (final Row row : rows) {
-            text.append(String.format(Locale.ROOT, "| %s | %d | %s | %.3f | %.3f | %d | %d | %d | %.0f |%n", row.workload(),
-                row.packetsPerSender(), row.mechanism(), row.goodputVsIdeal(), row.trimsVsIdeal(), row.maxDodQueue(), row.losses(),
+            text.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %.3f | %.3f | %d | %d | %d | %.0f |%n", row.workload(),
+                row.packetsPerSender(), row.transport(), row.mechanism(), row.goodputVsIdeal(), row.trimsVsIdeal(), row.maxDodQueue(), row.losses(),
                 row.inFlightAtEnd(), row.headerLatencyP99Ns()));
         }
         return text.toString();

@@ -59,7 +59,7 @@ class EvaluateCommandTest {
         assertEquals(192, files(results.resolve("runs/sweep"), ".json"));
         assertEquals(3, files(results.resolve("runs/response"), ".json"));
         assertEquals(106, files(results.resolve("runs/sensitivity"), ".json"));
-        assertEquals(16, files(results.resolve("runs/summary"), ".json"));
+        assertEquals(20, files(results.resolve("runs/summary"), ".json"));
     }
 
     @Test
@@ -73,7 +73,7 @@ class EvaluateCommandTest {
         assertEquals("senders,pipeline,port,state,start_us,end_us", csv("response-states.csv").get(0));
         assertTrue(csv("response-states.csv").size() > 10);
         assertEquals(1 + 104, csv("sensitivity.csv").size());
-        assertEquals(2 + 16, Files.readAllLines(results.resolve("summary.md")).size());
+        assertEquals(2 + 20, Files.readAllLines(results.resolve("summary.md")).size());
         assertTrue(Files.readString(results.resolve("summary.json")).contains("\"goodputVsIdeal\""));
     }
 
@@ -110,12 +110,16 @@ class EvaluateCommandTest {
     @Test
     void theSummaryPutsTofinoCloseToIdealInTheWorstCase() throws IOException {
         final String tofino = Files.readAllLines(results.resolve("summary.md")).stream()
-            .filter(line -> line.startsWith("| shift | 1000 | tofino |")).findFirst().orElseThrow();
+            .filter(line -> line.startsWith("| shift | 1000 | ndp | tofino |")).findFirst().orElseThrow();
         final String[] cells = tofino.split("\\|");
-        assertEquals(1.0, Double.parseDouble(cells[5].trim()), 0.05, "trims vs ideal");
-        assertEquals(0, Long.parseLong(cells[7].trim()), "losses");
-        assertTrue(output.contains("| shift | 1000 | tofino |"), "the summary is printed");
+        assertEquals(1.0, Double.parseDouble(cells[5].trim()), 0.05, "goodput vs ideal");
+        assertEquals(1.0, Double.parseDouble(cells[6].trim()), 0.05, "trims vs ideal");
+        assertEquals(0, Long.parseLong(cells[8].trim()), "losses");
+        assertTrue(output.contains("| shift | 1000 | ndp | tofino |"), "the summary is printed");
         assertTrue(output.contains("sweep") && output.contains("192 runs"), output);
+        final String dod = Files.readAllLines(results.resolve("summary.md")).stream()
+            .filter(line -> line.startsWith("| shift | 1000 | ndp | dod |")).findFirst().orElseThrow();
+        assertTrue(Double.parseDouble(dod.split("\\|")[5].trim()) < 0.5, "without the control loop NDP flows finish far later: " + dod);
     }
 
     @Test
