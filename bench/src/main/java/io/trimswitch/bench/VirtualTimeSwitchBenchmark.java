@@ -43,6 +43,7 @@ public class VirtualTimeSwitchBenchmark {
     public void setUp() {
         final SwitchSettings settings = new SwitchSettings();
         settings.mechanism = mechanism;
+        settings.transport.kind = "open-loop";
         settings.workload.pattern = "shift";
         settings.workload.packets = PACKETS;
         shift = new VirtualTimeSwitch(settings);
