@@ -55,6 +55,13 @@ public final class ScenarioCommand implements Callable<Integer> {
     @Option(names = "--flow-sizes", paramLabel = "FILE.csv", description = "NDP: draw each flow's size in packets from this CSV (one per line)")
     String flowSizes;
 
+    @Option(names = "--background", paramLabel = "LOAD",
+        description = "NDP: every sending host also starts Poisson flows to random ports offering LOAD (0..1) of its line rate (default: 0)")
+    Double background;
+
+    @Option(names = "--background-us", paramLabel = "US", description = "NDP: background flows arrive during the first US µs (default: 500)")
+    Double backgroundUs;
+
     @Option(names = "--packet-bytes", description = "Data packet size on the wire, bytes (default: 1500)")
     Integer packetBytes;
 
@@ -176,6 +183,12 @@ public final class ScenarioCommand implements Callable<Integer> {
         }
         if (flowSizes != null) {
             s.transport.flowSizes = flowSizes;
+        }
+        if (background != null) {
+            s.transport.backgroundLoad = background;
+        }
+        if (backgroundUs != null) {
+            s.transport.backgroundUs = backgroundUs;
         }
         if (pattern != null) {
             s.workload.pattern = pattern;

@@ -83,6 +83,15 @@ final class SettingsValidation {
         if (s.transport.maxDurationUs > 8_000_000) {
             throw new ConfigException("transport.maxDurationUs must be at most 8000000 (eight seconds of switch time), got " + s.transport.maxDurationUs);
         }
+        if (!(s.transport.backgroundLoad >= 0 && s.transport.backgroundLoad < 1)) {
+            throw new ConfigException("transport.backgroundLoad must be a fraction of line rate in [0, 1), got " + s.transport.backgroundLoad);
+        }
+        if (!(s.transport.backgroundUs >= 0)) {
+            throw new ConfigException("transport.backgroundUs must be 0 or more, got " + s.transport.backgroundUs);
+        }
+        if (s.transport.backgroundLoad > 0 && !s.ndp()) {
+            throw new ConfigException("transport.backgroundLoad needs transport.kind ndp: open-loop senders have no background flows");
+        }
         if (s.ndp() && s.workload.packets > 65_535) {
             throw new ConfigException("workload.packets must be at most 65535 with NDP (its sequence numbers are 16 bits), got " + s.workload.packets);
         }

@@ -92,7 +92,8 @@ public final class SwitchSettings {
     }
 
     /** How the workload's senders behave: blasting open loop, or NDP end hosts with pull pacing. */
-    @JsonPropertyOrder({"kind", "initialWindowPackets", "hosts", "propagationNs", "rtoUs", "maxDurationUs", "flowSizes"})
+    @JsonPropertyOrder({"kind", "initialWindowPackets", "hosts", "propagationNs", "rtoUs", "maxDurationUs", "flowSizes",
+        "backgroundLoad", "backgroundUs"})
     public static final class Transport {
         /** ndp: NDP hosts that retransmit until every flow completes; open-loop: senders blast and stop. */
         public String kind = "ndp";
@@ -108,6 +109,13 @@ public final class SwitchSettings {
         public double maxDurationUs = 100_000;
         /** Null: every flow is workload.packets long; else a CSV of flow sizes in packets, one per line, drawn per flow (seeded). */
         public String flowSizes;
+        /**
+         * NDP background traffic: every sending host also starts flows to random other ports, Poisson arrivals
+         * offering this fraction of its line rate (0: none), with sizes as for the pattern's flows.
+         */
+        public double backgroundLoad = 0;
+        /** Background flows arrive during the first this-many microseconds of the run. */
+        public double backgroundUs = 500;
     }
 
     public boolean ndp() {

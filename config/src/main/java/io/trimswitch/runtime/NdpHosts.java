@@ -39,6 +39,9 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
     static final int LINK_TO_SWITCH = 6;
     static final int PULL_TICK = 7;
     static final int RETRANSMIT_TIMEOUT = 8;
+    static final int FLOW_START = 9;
+    /** Flow ids travel in 16 bits of a host-link descriptor and of an event argument. */
+    static final int MAX_FLOWS = 65_536;
 
     private static final int CONTROL_BYTES = 64;
     /** Where the NDP shim starts in the frames the hosts build: Ethernet, a 20-byte IPv4 header, UDP. */
@@ -68,7 +71,9 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
         PacketPool pool();
     }
 
-    private final Pattern pattern;
+    private final String description;
+    private final int[] src;
+    private final int[] dst;
     private final int ports;
     private final boolean separate;
     private final long propagation;
@@ -104,7 +109,6 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
     private Switch sw;
 
     NdpHosts(final SwitchSettings settings, final Pattern pattern) {
-        this.pattern = pattern;
         this.ports = settings.ports();
         this.separate = settings.separateHosts();
         this.propagation = Picos.fromNanos(settings.transport.propagationNs);
@@ -115,14 +119,28 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
         this.controlTime = rate.serialisation(CONTROL_BYTES);
         this.dscp = settings.trim.trimmableDscp.isEmpty() ? 0 : settings.trim.trimmableDscp.get(0);
         this.ndpUdpPort = settings.trim.ndpUdpPort;
-        final int flows = pattern.flows();
-        this.size = flowSizes(settings, flows);
-        this.window = new int[flows];
-        this.start = new long[flows];
+        final int[] sizeChoices = settings.transport.flowSizes == null ? new int[] {settings.workload.packets} : flowSizeChoices(settings);
+        final List<long[]> flowList = new ArrayList<>();
         final SplittableRandom jitter = new SplittableRandom(settings.workload.seed);
+        for (int flow = 0; flow < pattern.flows(); flow++) {
+            flowList.add(new long[] {pattern.sender(flow), pattern.receiver(flow),
+                settings.workload.startJitter ? jitter.nextLong(packetTime) : 0});
+        }
+        final int background = addBackground(settings, Arrays.stream(sizeChoices).average().orElseThrow(), flowList);
+        this.description = pattern.text() + " (ndp" + (background > 0 ? ", " + background + " background flows" : "") + ")";
+        final int flows = flowList.size();
+        this.src = new int[flows];
+        this.dst = new int[flows];
+        this.start = new long[flows];
+        for (int flow = 0; flow < flows; flow++) {
+            src[flow] = (int) flowList.get(flow)[0];
+            dst[flow] = (int) flowList.get(flow)[1];
+            start[flow] = flowList.get(flow)[2];
+        }
+        this.size = drawSizes(sizeChoices, flows, settings.workload.seed);
+        this.window = new int[flows];
         for (int flow = 0; flow < flows; flow++) {
             window[flow] = Math.min(size[flow], settings.transport.initialWindowPackets);
-            start[flow] = settings.workload.startJitter ? jitter.nextLong(packetTime) : 0;
         }
         sendState = new byte[flows][];
         received = new boolean[flows][];
@@ -153,12 +171,50 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
         pullTickPending = new boolean[links];
     }
 
-    private static int[] flowSizes(final SwitchSettings settings, final int flows) {
-        final int[] sizes = new int[flows];
-        if (settings.transport.flowSizes == null) {
-            Arrays.fill(sizes, settings.workload.packets);
-            return sizes;
+    /**
+     * Background traffic: each sending host starts flows to uniformly random other ports, with exponential
+     * gaps so that they offer {@code backgroundLoad} of its line rate (sizes: the mean of the size choices).
+     */
+    private int addBackground(final SwitchSettings settings, final double meanPackets, final List<long[]> flows) {
+        final double load = settings.transport.backgroundLoad;
+        if (load == 0) {
+            return 0;
         }
+        final double meanGap = meanPackets * packetTime / load;
+        final long horizon = Picos.fromMicros(settings.transport.backgroundUs);
+        final SplittableRandom arrivals = new SplittableRandom(settings.workload.seed ^ 0xB4C6_0F3A_77E1_25D9L);
+        int added = 0;
+        for (int host = 0; host < ports; host++) {
+            long time = (long) (-Math.log(1 - arrivals.nextDouble()) * meanGap);
+            while (time < horizon) {
+                int destination = arrivals.nextInt(ports - 1);
+                if (destination >= host) {
+                    destination++;
+                }
+                flows.add(new long[] {host, destination, time});
+                added++;
+                if (flows.size() > MAX_FLOWS) {
+                    throw new ConfigException("background traffic would make more than " + MAX_FLOWS
+                        + " flows; lower transport.backgroundLoad or transport.backgroundUs");
+                }
+                time += (long) (-Math.log(1 - arrivals.nextDouble()) * meanGap);
+            }
+        }
+        return added;
+    }
+
+    /** Each flow's size, drawn (seeded) from the choices; one choice means every flow is that long. */
+    private static int[] drawSizes(final int[] choices, final int flows, final long seed) {
+        final int[] sizes = new int[flows];
+        final SplittableRandom draw = new SplittableRandom(seed ^ 0x9E3779B97F4A7C15L);
+        for (int flow = 0; flow < flows; flow++) {
+            sizes[flow] = choices.length == 1 ? choices[0] : choices[draw.nextInt(choices.length)];
+        }
+        return sizes;
+    }
+
+    /** The flow sizes of the CSV file in {@code transport.flowSizes}, checked. */
+    private static int[] flowSizeChoices(final SwitchSettings settings) {
         final Path file = Path.of(settings.transport.flowSizes);
         final List<Integer> choices = new ArrayList<>();
         try {
@@ -187,22 +243,23 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
         if (choices.isEmpty()) {
             throw new ConfigException(file + ": no flow sizes in it");
         }
-        final SplittableRandom draw = new SplittableRandom(settings.workload.seed ^ 0x9E3779B97F4A7C15L);
-        for (int flow = 0; flow < flows; flow++) {
-            sizes[flow] = choices.get(draw.nextInt(choices.size()));
-        }
-        return sizes;
+        return choices.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    /** Starts every flow: its initial window goes onto the sending host's link. */
+    /** Schedules every flow's start. */
     void start(final Switch attached) {
         this.sw = attached;
         for (int flow = 0; flow < size.length; flow++) {
-            for (int seq = 0; seq < window[flow]; seq++) {
-                sendData(flow, seq, start[flow]);
-            }
-            nextNew[flow] = window[flow];
+            sw.schedule(start[flow], FLOW_START, flow);
         }
+    }
+
+    /** A flow starts: its initial window goes onto the sending host's link, behind whatever is already there. */
+    private void startFlow(final int flow, final long now) {
+        for (int seq = 0; seq < window[flow]; seq++) {
+            sendData(flow, seq, now);
+        }
+        nextNew[flow] = window[flow];
     }
 
     void onEvent(final int type, final int arg, final long now) {
@@ -210,6 +267,7 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
             case LINK_TO_SWITCH -> arriveAtSwitch(arg, now);
             case PULL_TICK -> pullTick(arg, now);
             case RETRANSMIT_TIMEOUT -> timeout(arg, now);
+            case FLOW_START -> startFlow(arg, now);
             default -> throw new IllegalStateException("not an NDP event: " + type);
         }
     }
@@ -226,11 +284,11 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
     // ---- host links --------------------------------------------------------------------------
 
     private int senderLink(final int flow) {
-        return pattern.sender(flow);
+        return src[flow];
     }
 
     private int receiverLink(final int flow) {
-        return separate ? ports + pattern.receiver(flow) : pattern.receiver(flow);
+        return separate ? ports + dst[flow] : dst[flow];
     }
 
     private void transmit(final int link, final long now, final int bytes, final int kindAndFlow, final int sequenceAndPull) {
@@ -260,8 +318,8 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
             return;
         }
         final PacketPool pool = sw.pool();
-        final int sender = pattern.sender(flow);
-        final int receiver = pattern.receiver(flow);
+        final int sender = src[flow];
+        final int receiver = dst[flow];
         final int receiverHost = separate ? WorkloadFrames.RECEIVER_HOST_ID : WorkloadFrames.HOST_ID;
         if (kind == DATA) {
             WorkloadFrames.write(pool.buffer(handle), pool.offset(handle), packetBytes, sender, WorkloadFrames.HOST_ID, receiver,
@@ -502,12 +560,12 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
 
     @Override
     public int flowSource(final int flow) {
-        return pattern.sender(flow);
+        return src[flow];
     }
 
     @Override
     public int flowDestination(final int flow) {
-        return pattern.receiver(flow);
+        return dst[flow];
     }
 
     /** Goodput over the flow's life: from its start to its completion. */
@@ -527,6 +585,6 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
 
     @Override
     public String description() {
-        return pattern.text() + " (ndp)";
+        return description;
     }
 }

@@ -176,6 +176,7 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents, NdpHosts.S
                 case NdpHosts.LINK_TO_SWITCH:
                 case NdpHosts.PULL_TICK:
                 case NdpHosts.RETRANSMIT_TIMEOUT:
+                case NdpHosts.FLOW_START:
                     ndp.onEvent(EventQueue.type(tag), arg, now);
                     break;
                 default:

@@ -159,6 +159,29 @@ class NdpHostsTest {
     }
 
     @Test
+    void backgroundFlowsArriveAsAPoissonProcessAtTheOfferedLoadAndAllComplete() {
+        final SwitchSettings settings = ndp("incast:16->1", Mechanism.TOFINO, 100);
+        settings.transport.backgroundLoad = 0.3;
+        settings.transport.backgroundUs = 200;
+        final RunReport report = run(settings);
+        // per host: 200 µs × 0.3 / (100 packets × 120 ns) = 5 flows; 64 hosts → 320, give or take 3 σ ≈ 54
+        final int background = report.flows().size() - 16;
+        assertEquals(320, background, 54);
+        assertEquals(report.flows().size(), report.flowsCompleted());
+        assertTrue(report.pattern().endsWith("(ndp, " + background + " background flows)"), report.pattern());
+        assertTrue(report.flows().subList(16, report.flows().size()).stream().allMatch(flow -> flow.src() != flow.dst()));
+        assertEquals(ReportJson.toJson(report), ReportJson.toJson(run(settings)), "seeded: the same flows every time");
+    }
+
+    @Test
+    void backgroundTrafficNeedsNdp() {
+        final SwitchSettings settings = ndp("incast:16->1", Mechanism.TOFINO, 100);
+        settings.transport.kind = "open-loop";
+        settings.transport.backgroundLoad = 0.3;
+        assertThrows(ConfigException.class, () -> new VirtualTimeSwitch(settings));
+    }
+
+    @Test
     void theSameSeedGivesTheSameReport() {
         final SwitchSettings settings = ndp("incast:32->4", Mechanism.TOFINO, 200);
         final String first = ReportJson.toJson(run(settings));
