@@ -34,8 +34,8 @@ public final class SwitchFabric {
     private final Mechanism mechanism;
     private final TrimSettings trimSettings;
     private final EgressPort[] ports;
-    private final int switchPorts;
-    private final int portsPerPipeline;
+    /** Ingress port → owning pipeline, looked up per packet instead of divided out. */
+    private final int[] pipelineOfPort;
     private final TrafficManager trafficManager;
     private final IngressPipeline[] pipelines;
     private final CongestionSignals signals;
@@ -45,8 +45,10 @@ public final class SwitchFabric {
         final SwitchSettings settings, final PacketPool pool, final TrafficManagerEvents events,
         final CongestionSignals.Scheduled notifyScheduled) {
         this.mechanism = settings.mechanismValue();
-        this.switchPorts = settings.ports();
-        this.portsPerPipeline = settings.fabric.portsPerPipeline;
+        this.pipelineOfPort = new int[settings.egressPorts()];
+        for (int port = 0; port < pipelineOfPort.length; port++) {
+            pipelineOfPort[port] = (port % settings.ports()) / settings.fabric.portsPerPipeline;
+        }
         final int pipelineCount = settings.fabric.pipelines;
         final int portsPerPipeline = settings.fabric.portsPerPipeline;
         final int portCount = settings.egressPorts();
@@ -126,7 +128,7 @@ public final class SwitchFabric {
 
     /** The pipeline that owns ingress port {@code port} (a sending host's port belongs to its port's pipeline). */
     public int pipelineOf(final int port) {
-        return (port % switchPorts) / portsPerPipeline;
+        return pipelineOfPort[port];
     }
 
     public EgressPort port(final int id) {
