@@ -3,6 +3,7 @@ package io.trimswitch.evaluate;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.report.ReportBuilder;
 import io.trimswitch.report.RunReport;
+import io.trimswitch.runtime.ParallelRuns;
 import io.trimswitch.runtime.TimelineProbe;
 import io.trimswitch.runtime.VirtualTimeSwitch;
 import me.tongfei.progressbar.ProgressBar;
@@ -11,10 +12,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /** Runs independent virtual-time runs on a pool of threads, one switch per run, and ticks a progress bar. */
 final class EvaluationRunner implements AutoCloseable {
@@ -32,32 +32,21 @@ final class EvaluationRunner implements AutoCloseable {
     }
 
     Map<String, RunResult> run(final List<RunSpec> specs, final ProgressBar progress) {
-        final List<Future<RunResult>> futures = new ArrayList<>();
+        final List<Callable<RunResult>> runs = new ArrayList<>();
         for (final RunSpec spec : specs) {
-            futures.add(executor.submit(() -> {
+            runs.add(() -> {
                 final RunResult result = runOne(spec);
                 if (progress != null) {
                     progress.step();
                 }
                 return result;
-            }));
+            });
         }
         final Map<String, RunResult> results = new LinkedHashMap<>();
-        try {
-            for (final Future<RunResult> future : futures) {
-                final RunResult result = future.get();
-                if (results.put(result.spec().id(), result) != null) {
-                    throw new IllegalStateException("two runs share the id " + result.spec().id());
-                }
+        for (final RunResult result : ParallelRuns.all(executor, runs)) {
+            if (results.put(result.spec().id(), result) != null) {
+                throw new IllegalStateException("two runs share the id " + result.spec().id());
             }
-        } catch (final ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new IllegalStateException(e.getCause());
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
         }
         return results;
     }

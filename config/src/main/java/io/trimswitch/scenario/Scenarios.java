@@ -1,20 +1,19 @@
 package io.trimswitch.scenario;
 
-import io.trimswitch.runtime.PortCaptures;
-import io.trimswitch.runtime.VirtualTimeSwitch;
-
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.report.ReportBuilder;
 import io.trimswitch.report.RunReport;
+import io.trimswitch.runtime.ParallelRuns;
+import io.trimswitch.runtime.PortCaptures;
+import io.trimswitch.runtime.VirtualTimeSwitch;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * Runs one workload under several mechanisms, side by side on the host's cores, and sets each run's
@@ -73,23 +72,11 @@ public final class Scenarios {
     private static List<RunReport> runAll(final List<VirtualTimeSwitch> switches, final Path pcapDir, final int threads) {
         final ExecutorService executor = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, switches.size())));
         try {
-            final List<Future<RunReport>> futures = new ArrayList<>();
+            final List<Callable<RunReport>> runs = new ArrayList<>();
             for (final VirtualTimeSwitch sw : switches) {
-                futures.add(executor.submit(() -> runOne(sw, pcapDir)));
+                runs.add(() -> runOne(sw, pcapDir));
             }
-            final List<RunReport> reports = new ArrayList<>();
-            for (final Future<RunReport> future : futures) {
-                reports.add(future.get());
-            }
-            return reports;
-        } catch (final ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new IllegalStateException(e.getCause());
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
+            return ParallelRuns.all(executor, runs);
         } finally {
             executor.shutdownNow();
         }

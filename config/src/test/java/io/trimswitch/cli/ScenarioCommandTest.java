@@ -6,11 +6,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import static io.trimswitch.cli.Cli.trimswitch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,17 +17,7 @@ class ScenarioCommandTest {
     @TempDir
     Path dir;
 
-    private record Result(int exit, String out, String err) {
-    }
-
-    private static Result trimswitch(final String... args) {
-        final StringWriter out = new StringWriter();
-        final StringWriter err = new StringWriter();
-        final int exit = TrimswitchCommand.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(exit, out.toString(), err.toString());
-    }
-
-    private static void assertOneLineError(final Result result, final String expected) {
+    private static void assertOneLineError(final Cli.Result result, final String expected) {
         assertEquals(TrimswitchCommand.EXIT_USAGE, result.exit(), result.err());
         assertEquals(1, result.err().strip().lines().count(), "one line: " + result.err());
         assertTrue(result.err().contains(expected), "expected '" + expected + "' in: " + result.err());
@@ -43,7 +32,7 @@ class ScenarioCommandTest {
     @Test
     void aScenarioWritesTheReportWithTheKeysToolsRead() throws IOException {
         final Path json = dir.resolve("report.json");
-        final Result result = trimswitch("scenario", "--transport", "open-loop", "--pattern", "incast:8->2", "--mechanism", "tofino", "--packets", "50", "--json", json.toString());
+        final Cli.Result result = trimswitch("scenario", "--transport", "open-loop", "--pattern", "incast:8->2", "--mechanism", "tofino", "--packets", "50", "--json", json.toString());
         assertEquals(0, result.exit(), result.err());
         assertTrue(result.out().contains("trims vs ideal"), result.out());
         final JsonNode report = new ObjectMapper().readTree(json.toFile());
@@ -72,7 +61,7 @@ class ScenarioCommandTest {
     @Test
     void severalMechanismsGiveAnArrayOfReports() throws IOException {
         final Path json = dir.resolve("reports.json");
-        final Result result = trimswitch("scenario", "--pattern", "pairs:0->1,2->1", "--mechanism", "dod,ideal", "--packets", "20", "--json", json.toString());
+        final Cli.Result result = trimswitch("scenario", "--pattern", "pairs:0->1,2->1", "--mechanism", "dod,ideal", "--packets", "20", "--json", json.toString());
         assertEquals(0, result.exit(), result.err());
         final JsonNode reports = new ObjectMapper().readTree(json.toFile());
         assertEquals(2, reports.size());
@@ -84,7 +73,7 @@ class ScenarioCommandTest {
     void settingsComeFromYamlAndOptionsOverrideThem() throws IOException {
         final Path json = dir.resolve("report.json");
         final Path config = yaml("mechanism: dod\nworkload:\n  pattern: incast:4->1\n  packets: 10\ncontrol:\n  t0Us: 3\n  t1Us: 9\ntransport:\n  kind: open-loop\n");
-        final Result result = trimswitch("scenario", "--config", config.toString(), "--packets", "12", "--json", json.toString());
+        final Cli.Result result = trimswitch("scenario", "--config", config.toString(), "--packets", "12", "--json", json.toString());
         assertEquals(0, result.exit(), result.err());
         final JsonNode report = new ObjectMapper().readTree(json.toFile());
         assertEquals("dod", report.get("mechanism").asText());
@@ -95,7 +84,7 @@ class ScenarioCommandTest {
     @Test
     void pcapDirHoldsWhatEachPortReceivedAndSent() {
         final Path pcaps = dir.resolve("pcaps");
-        final Result result = trimswitch("scenario", "--transport", "open-loop", "--pattern", "pairs:1->2", "--mechanism", "tofino", "--no-ideal", "--packets", "3", "--pcap-dir", pcaps.toString());
+        final Cli.Result result = trimswitch("scenario", "--transport", "open-loop", "--pattern", "pairs:1->2", "--mechanism", "tofino", "--no-ideal", "--packets", "3", "--pcap-dir", pcaps.toString());
         assertEquals(0, result.exit(), result.err());
         assertEquals(24 + 3 * (16 + 1500), pcaps.resolve("tofino/port01-rx.pcap").toFile().length());
         assertEquals(24 + 3 * (16 + 1500), pcaps.resolve("tofino/port02-tx.pcap").toFile().length());

@@ -1,13 +1,11 @@
 package io.trimswitch.evaluate;
 
-import io.trimswitch.cli.TrimswitchCommand;
+import io.trimswitch.cli.Cli;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -15,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import static io.trimswitch.cli.Cli.trimswitch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,20 +24,10 @@ class EvaluateCommandTest {
     static Path results;
     static String output;
 
-    private record Result(int exit, String out, String err) {
-    }
-
-    private static Result trimswitch(final String... args) {
-        final StringWriter out = new StringWriter();
-        final StringWriter err = new StringWriter();
-        final int exit = TrimswitchCommand.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(exit, out.toString(), err.toString());
-    }
-
     @BeforeAll
     static void evaluateEverything() {
         results = shared.resolve("results");
-        final Result result = trimswitch("evaluate", "--out", results.toString(), "--quiet");
+        final Cli.Result result = trimswitch("evaluate", "--out", results.toString(), "--quiet");
         assertEquals(0, result.exit(), result.err());
         output = result.out();
     }
@@ -125,7 +114,7 @@ class EvaluateCommandTest {
     @Test
     void onlyRunsTheNamedExperiments() throws IOException {
         final Path dir = shared.resolve("only");
-        final Result result = trimswitch("evaluate", "--out", dir.toString(), "--only", "response", "--quiet");
+        final Cli.Result result = trimswitch("evaluate", "--out", dir.toString(), "--only", "response", "--quiet");
         assertEquals(0, result.exit(), result.err());
         assertTrue(Files.exists(dir.resolve("response-18.png")));
         assertFalse(Files.exists(dir.resolve("sweep.csv")));
@@ -134,7 +123,7 @@ class EvaluateCommandTest {
 
     @Test
     void anUnknownExperimentIsOneClearLine() {
-        final Result result = trimswitch("evaluate", "--out", shared.resolve("x").toString(), "--only", "sweep,fairness");
+        final Cli.Result result = trimswitch("evaluate", "--out", shared.resolve("x").toString(), "--only", "sweep,fairness");
         assertEquals(2, result.exit());
         assertEquals("trimswitch: unknown experiment 'fairness': expected one of mechanisms, sweep, response, sensitivity, summary", result.err().strip());
     }
@@ -142,7 +131,7 @@ class EvaluateCommandTest {
     @Test
     void anUnwritableDirectoryIsOneClearLine() throws IOException {
         final Path file = Files.writeString(shared.resolve("not-a-dir"), "x");
-        final Result result = trimswitch("evaluate", "--out", file.resolve("results").toString(), "--only", "summary");
+        final Cli.Result result = trimswitch("evaluate", "--out", file.resolve("results").toString(), "--only", "summary");
         assertEquals(2, result.exit());
         assertEquals(1, result.err().strip().lines().count(), result.err());
         assertTrue(result.err().startsWith("trimswitch: cannot write results to "), result.err());

@@ -16,7 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import static io.trimswitch.replay.ReplayFixtures.trimswitch;
+import static io.trimswitch.cli.Cli.trimswitch;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,7 +25,7 @@ class ReplayCommandTest {
     @TempDir
     Path dir;
 
-    private void assertOneLineError(final ReplayFixtures.Result result, final String expected) {
+    private void assertOneLineError(final io.trimswitch.cli.Cli.Result result, final String expected) {
         assertEquals(2, result.exit(), result.err());
         assertEquals(1, result.err().strip().lines().count(), result.err());
         assertTrue(result.err().contains(expected), "expected '" + expected + "' in " + result.err());
@@ -36,7 +36,7 @@ class ReplayCommandTest {
     void replayingTheSameCaptureTwiceGivesIdenticalBytes() throws IOException {
         final Path input = ReplayFixtures.incast(dir.resolve("in.pcapng"), 4, 50, 0);
         for (final String run : new String[] {"a", "b"}) {
-            final ReplayFixtures.Result result = trimswitch("replay", "--in", input.toString(), "--out", dir.resolve(run + ".pcapng").toString(),
+            final io.trimswitch.cli.Cli.Result result = trimswitch("replay", "--in", input.toString(), "--out", dir.resolve(run + ".pcapng").toString(),
                 "--out-dir", dir.resolve(run).toString());
             assertEquals(0, result.exit(), result.err());
         }
@@ -47,7 +47,7 @@ class ReplayCommandTest {
     @Test
     void untrimmedPacketsLeaveByteIdenticalAndTrimmedOnesAsValid64ByteHeaders() throws IOException {
         final Path input = ReplayFixtures.incast(dir.resolve("in.pcapng"), 4, 50, 0);
-        final ReplayFixtures.Result result = trimswitch("replay", "--in", input.toString(), "--out", dir.resolve("out.pcapng").toString());
+        final io.trimswitch.cli.Cli.Result result = trimswitch("replay", "--in", input.toString(), "--out", dir.resolve("out.pcapng").toString());
         assertEquals(0, result.exit(), result.err());
 
         final List<List<byte[]>> in = ReplayFixtures.frames(input, 5);
@@ -99,7 +99,7 @@ class ReplayCommandTest {
     void aPcapPerPortReplaysExactlyLikeOnePcapngOfTheSamePackets() throws IOException {
         final Path input = ReplayFixtures.incast(dir.resolve("in.pcapng"), 2, 30, 0);
         assertEquals(0, trimswitch("replay", "--in", input.toString(), "--out", dir.resolve("one.pcapng").toString()).exit());
-        final ReplayFixtures.Result split = trimswitch("replay", "--in", input.toString(), "--out-dir", dir.resolve("split").toString());
+        final io.trimswitch.cli.Cli.Result split = trimswitch("replay", "--in", input.toString(), "--out-dir", dir.resolve("split").toString());
         assertEquals(0, split.exit(), split.err());
         assertEquals(60, ReplayFixtures.frames(dir.resolve("split/2_out.pcap"), 1).get(0).size());
     }
@@ -108,7 +108,7 @@ class ReplayCommandTest {
     void theSwitchConfigurationComesFromTheSameYamlAsRun() throws IOException {
         final Path input = ReplayFixtures.incast(dir.resolve("in.pcapng"), 4, 50, 0);
         final Path yaml = Files.writeString(dir.resolve("switch.yaml"), "mechanism: ideal\ntrim:\n  sizeBytes: 128\n");
-        final ReplayFixtures.Result result = trimswitch("replay", "--in", input.toString(), "--config", yaml.toString(),
+        final io.trimswitch.cli.Cli.Result result = trimswitch("replay", "--in", input.toString(), "--config", yaml.toString(),
             "--out", dir.resolve("out.pcapng").toString(), "--json", dir.resolve("report.json").toString());
         assertEquals(0, result.exit(), result.err());
         assertTrue(Files.readString(dir.resolve("report.json")).contains("\"mechanism\" : \"ideal\""));

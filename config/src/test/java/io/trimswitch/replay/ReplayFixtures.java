@@ -1,14 +1,11 @@
 package io.trimswitch.replay;
 
-import io.trimswitch.cli.TrimswitchCommand;
 import io.trimswitch.dataplane.io.CaptureIndex;
 import io.trimswitch.dataplane.io.PcapngWriter;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,17 +14,7 @@ import java.util.List;
 
 /** Captures built in the test and a way to read frames back, for the replay tests. */
 final class ReplayFixtures {
-    record Result(int exit, String out, String err) {
-    }
-
     private ReplayFixtures() {
-    }
-
-    static Result trimswitch(final String... args) {
-        final StringWriter out = new StringWriter();
-        final StringWriter err = new StringWriter();
-        final int exit = TrimswitchCommand.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(exit, out.toString(), err.toString());
     }
 
     /**

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import static io.trimswitch.replay.ReplayFixtures.trimswitch;
+import static io.trimswitch.cli.Cli.trimswitch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -75,7 +75,7 @@ class ReplayToolsTest {
     @Test
     void tsharkSeesEveryPacketOnItsEgressInterfaceAndTrimmedOnesAsValid64ByteHeadersWithTheTrimmedDscp() throws Exception {
         final Path out = dir.resolve("out.pcapng");
-        final ReplayFixtures.Result result = trimswitch("replay", "--in", dir.resolve("incast.pcapng").toString(), "--out", out.toString(),
+        final io.trimswitch.cli.Cli.Result result = trimswitch("replay", "--in", dir.resolve("incast.pcapng").toString(), "--out", out.toString(),
             "--out-dir", dir.resolve("ports").toString());
         assertEquals(0, result.exit(), result.err());
 

@@ -121,8 +121,4 @@ public final class TrTcmMeter {
         committedTokens = committedDepth;
         lastUpdate = 0;
     }
-
-    public static String colourName(final int colour) {
-        return colour == GREEN ? "GREEN" : colour == YELLOW ? "YELLOW" : "RED";
-    }
 }

@@ -96,10 +96,6 @@ public final class CongestionSignals {
         return raised[pipeline];
     }
 
-    public int inFlight() {
-        return inFlight.size();
-    }
-
     public void reset() {
         inFlight.clear();
         java.util.Arrays.fill(raised, 0);

@@ -78,16 +78,8 @@ public final class RecirculationPort {
         return returned;
     }
 
-    public int pipeline() {
-        return pipeline;
-    }
-
     public PacketFifo queue() {
         return queue;
-    }
-
-    public int looping() {
-        return looping.size();
     }
 
     public void reset() {

@@ -47,18 +47,6 @@ public final class EthernetHeader {
         return 0x0200_0000_0000L | (port & 0xFFFF_FFFFL);
     }
 
-    public static String format(final long mac) {
-        final StringBuilder text = new StringBuilder(17);
-        for (int shift = 40; shift >= 0; shift -= 8) {
-            final int octet = (int) (mac >>> shift) & 0xFF;
-            text.append(Character.forDigit(octet >>> 4, 16)).append(Character.forDigit(octet & 0xF, 16));
-            if (shift > 0) {
-                text.append(':');
-            }
-        }
-        return text.toString();
-    }
-
     private static long mac(final DirectBuffer buffer, final int index) {
         final long high = buffer.getShort(index, ByteOrder.BIG_ENDIAN) & 0xFFFFL;
         final long low = buffer.getInt(index + 2, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL;

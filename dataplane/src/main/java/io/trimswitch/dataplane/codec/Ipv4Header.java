@@ -163,8 +163,4 @@ public final class Ipv4Header {
     public static int portAddress(final int port, final int host) {
         return (10 << 24) | ((port >>> 8 & 0xFF) << 16) | ((port & 0xFF) << 8) | (host & 0xFF);
     }
-
-    public static String format(final int address) {
-        return (address >>> 24) + "." + (address >>> 16 & 0xFF) + "." + (address >>> 8 & 0xFF) + "." + (address & 0xFF);
-    }
 }

@@ -113,10 +113,6 @@ public final class PacketPool {
         return inUseCount;
     }
 
-    public boolean isInUse(final int handle) {
-        return inUse[handle];
-    }
-
     public UnsafeBuffer buffer(final int handle) {
         return slabs[handle >>> SLAB_SHIFT];
     }

@@ -40,10 +40,6 @@ public final class TimedIntFifo {
         return times[head];
     }
 
-    public int headValue() {
-        return values[head];
-    }
-
     public int removeHead() {
         final int value = values[head];
         head = (head + 1) & (times.length - 1);
