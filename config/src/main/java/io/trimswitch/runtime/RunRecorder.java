@@ -49,7 +49,8 @@ public final class RunRecorder {
         if (flow < 0) {
             return;
         }
-        lastArrival[flow] = Math.max(lastArrival[flow], now);
+        // deliveries come in time order
+        lastArrival[flow] = now;
         if (trimKind == TrimKind.NONE) {
             whole[flow]++;
             return;
