@@ -113,6 +113,62 @@ class ScenarioBehaviourTest {
         assertTrue(trimmedNotDelivered <= headerLosses, trimmedNotDelivered + " trimmed but not delivered, " + headerLosses + " header losses");
     }
 
+    private static RunReport shift(final java.util.function.Consumer<SwitchSettings> change) {
+        final SwitchSettings settings = new SwitchSettings();
+        settings.transport.kind = "open-loop";
+        settings.workload.pattern = "shift";
+        change.accept(settings);
+        return ReportBuilder.build(new VirtualTimeSwitch(settings).run());
+    }
+
+    @Test
+    void theTwoMeterProfileAlsoKeepsTheWorstCaseInCheck() {
+        final RunReport two = shift(s -> s.control.meters = "two");
+        assertTrue(maxDodQueue(two) < 500, "two meters: max DoD queue " + maxDodQueue(two));
+        assertEquals(0, two.dropped());
+        assertTrue(two.trims().ingress() > 10 * two.trims().dod());
+    }
+
+    @Test
+    void notifyingOnlyTheOriginPipelineLeavesLargerDodQueuesThanNotifyingAll() {
+        final RunReport all = shift(s -> { });
+        final RunReport origin = shift(s -> s.control.notify = "origin");
+        assertTrue(maxDodQueue(origin) > maxDodQueue(all), "origin " + maxDodQueue(origin) + " vs all " + maxDodQueue(all));
+        assertTrue(origin.pipelines().stream().mapToLong(RunReport.PipelineReport::signals).sum()
+            > all.pipelines().stream().mapToLong(RunReport.PipelineReport::signals).sum(), "more deflections, more signals");
+    }
+
+    @Test
+    void theBacklogTriggerRaisesFewerSignalsThanEveryDeflectedPacket() {
+        final RunReport every = shift(s -> { });
+        final RunReport backlog = shift(s -> {
+            s.control.signal = "backlog";
+            s.control.signalBacklog = 4;
+        });
+        final long everySignals = every.pipelines().stream().mapToLong(RunReport.PipelineReport::signals).sum();
+        final long backlogSignals = backlog.pipelines().stream().mapToLong(RunReport.PipelineReport::signals).sum();
+        final long backlogDeflections = backlog.pipelines().stream().mapToLong(RunReport.PipelineReport::dodDeflections).sum();
+        assertEquals(every.trims().dod(), everySignals, "every deflected packet signals once");
+        assertTrue(backlogSignals < backlogDeflections, backlogSignals + " signals for " + backlogDeflections + " deflections");
+    }
+
+    @Test
+    void returnToSenderSendsBackTheHeadersAFullHeaderQueueWouldDrop() {
+        final SwitchSettings settings = new SwitchSettings();
+        settings.transport.kind = "open-loop";
+        settings.workload.pattern = "incast:64->1";
+        settings.workload.packets = 30;
+        final RunReport dropping = ReportBuilder.build(new VirtualTimeSwitch(settings).run());
+        settings.trim.returnToSender = true;
+        final RunReport returning = ReportBuilder.build(new VirtualTimeSwitch(settings).run());
+        final long dropped = dropping.drops().getOrDefault("headerQueueFull", 0L);
+        final long returned = returning.flows().stream().mapToLong(RunReport.FlowReport::returnedToSender).sum();
+        assertTrue(dropped > 500, "64:1 overflows the header queue: " + dropped);
+        assertTrue(returned > 500, "those headers go back to their senders: " + returned);
+        assertTrue(returning.drops().getOrDefault("headerQueueFull", 0L) < dropped / 10);
+        assertTrue(returning.conservation());
+    }
+
     @Test
     void theSameSeedGivesTheSameJsonAndADifferentSeedADifferentOne() {
         final SwitchSettings settings = new SwitchSettings();
