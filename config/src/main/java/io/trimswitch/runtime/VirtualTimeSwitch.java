@@ -9,15 +9,16 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.dataplane.util.TimedIntFifo;
+import io.trimswitch.pipeline.StateProbe;
 import io.trimswitch.recirc.CongestionSignals;
 import io.trimswitch.recirc.RecirculationPort;
 import io.trimswitch.tm.TrafficManagerEvents;
 
 /**
  * The whole switch in deterministic virtual time: the dataplane's components driven by an event
- * queue, fed by a {@link TrafficSource} (open-loop senders, or a replayed capture) and with recording
- * receivers on the ports. Same input, same result, bit for bit. A switch can be {@link #run()} many
- * times; each run starts from scratch.
+ * queue, fed by a {@link TrafficSource} (open-loop senders, NDP end hosts, or a replayed capture), with
+ * every packet that leaves recorded. Same input, same result, bit for bit. A switch can be
+ * {@link #run()} many times; each run starts from scratch.
  */
 public final class VirtualTimeSwitch implements TrafficManagerEvents, NdpHosts.Switch {
     private static final int EGRESS_DONE = 1;
@@ -47,9 +48,9 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents, NdpHosts.S
     private long lastPacketPicos;
     private long eventsHandled;
 
-    /** The switch of {@code settings} with the open-loop senders of its workload. */
+    /** The switch of {@code settings} with the hosts of its workload: NDP end hosts or open-loop senders. */
     public VirtualTimeSwitch(final SwitchSettings settings) {
-        this(settings.copy().validate(), null, -1);
+        this(settings, null, -1);
     }
 
     /**
@@ -115,7 +116,7 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents, NdpHosts.S
     public void record(final TimelineProbe probe) {
         this.timeline = probe;
         for (int pipeline = 0; pipeline < fabric.pipelines(); pipeline++) {
-            fabric.pipeline(pipeline).trimStates().probe(pipeline, probe == null ? io.trimswitch.pipeline.StateProbe.NONE : probe);
+            fabric.pipeline(pipeline).trimStates().probe(pipeline, probe == null ? StateProbe.NONE : probe);
         }
     }
 
@@ -202,12 +203,17 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents, NdpHosts.S
             recorder.dropped(flow, DropReason.BUFFER_EXHAUSTED);
             return;
         }
-        pool.arrivalPicos(handle, now);
+        enterSwitch(handle, now);
+    }
+
+    /** A frame has fully arrived at its ingress port: the pipeline that owns the port takes it. */
+    private void enterSwitch(final int handle, final long time) {
+        pool.arrivalPicos(handle, time);
         final int port = pool.ingressPort(handle);
         if (captures != null) {
-            captures.received(port, now, pool.buffer(handle), pool.offset(handle), pool.length(handle));
+            captures.received(port, time, pool.buffer(handle), pool.offset(handle), pool.length(handle));
         }
-        fabric.pipeline(fabric.pipelineOf(port)).receive(handle, now);
+        fabric.pipeline(fabric.pipelineOf(port)).receive(handle, time);
     }
 
     private void deliver(final int port, final int handle) {
@@ -244,12 +250,7 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents, NdpHosts.S
         } else {
             recorder.sent(pool.flow(handle));
         }
-        pool.arrivalPicos(handle, time);
-        final int port = pool.ingressPort(handle);
-        if (captures != null) {
-            captures.received(port, time, pool.buffer(handle), pool.offset(handle), pool.length(handle));
-        }
-        fabric.pipeline(fabric.pipelineOf(port)).receive(handle, time);
+        enterSwitch(handle, time);
     }
 
     @Override
