@@ -13,7 +13,7 @@ import io.trimswitch.runtime.TrafficSource;
 import io.trimswitch.runtime.VirtualTimeSwitch;
 import io.trimswitch.tm.DeflectOnDrop;
 import io.trimswitch.tm.EgressPort;
-import io.trimswitch.tm.PacketFifo;
+import io.trimswitch.tm.HandleQueue;
 import io.trimswitch.tm.PortCounters;
 import org.HdrHistogram.Histogram;
 
@@ -116,7 +116,7 @@ public final class ReportBuilder {
         final List<RunReport.PipelineReport> pipelines = new ArrayList<>();
         for (int pipeline = 0; pipeline < fabric.pipelines(); pipeline++) {
             final RecirculationPort recirculation = fabric.recirculation(pipeline);
-            final PacketFifo queue = recirculation == null ? null : recirculation.queue();
+            final HandleQueue queue = recirculation == null ? null : recirculation.queue();
             final boolean deflecting = fabric.trafficManager().overflow() instanceof DeflectOnDrop;
             final long signals = fabric.signals() == null ? 0 : fabric.signals().raised(pipeline);
             if (queue != null && deflecting) {

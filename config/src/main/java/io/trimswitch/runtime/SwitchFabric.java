@@ -14,14 +14,19 @@ import io.trimswitch.pipeline.ThreeMeterProfile;
 import io.trimswitch.pipeline.TrimStateTable;
 import io.trimswitch.pipeline.TwoMeterProfile;
 import io.trimswitch.recirc.CongestionSignals;
+import io.trimswitch.recirc.DelayedNotifications;
+import io.trimswitch.recirc.NotifyChannel;
 import io.trimswitch.recirc.RecirculationPort;
 import io.trimswitch.tm.DataQueueOverflow;
 import io.trimswitch.tm.DeflectOnDrop;
 import io.trimswitch.tm.EgressPort;
 import io.trimswitch.tm.IdealTrimming;
 import io.trimswitch.tm.MirrorOnDrop;
+import io.trimswitch.tm.QueueFactory;
 import io.trimswitch.tm.TrafficManager;
 import io.trimswitch.tm.TrafficManagerEvents;
+
+import java.util.function.Function;
 
 /**
  * The switch's components wired for one mechanism, independent of the clock that drives them:
@@ -41,9 +46,38 @@ public final class SwitchFabric {
     private final CongestionSignals signals;
     private final RecirculationPort[] recirculation;
 
+    /** How the components' threads see the traffic manager: one shared instance, or one per thread. */
+    public interface TrafficManagerThreads {
+        /** One thread drives everything: every component uses the shared traffic manager. */
+        TrafficManagerThreads ONE = (component, pipeline, shared) -> shared;
+
+        /** The traffic manager ingress pipeline or recirculation port {@code pipeline} uses. */
+        TrafficManager of(Component component, int pipeline, TrafficManager shared);
+    }
+
+    /** The components that feed the traffic manager from a thread of their own in real time. */
+    public enum Component {
+        INGRESS,
+        RECIRCULATION
+    }
+
+    private final DelayedNotifications notifications;
+
+    /** The switch driven by one thread: single-threaded queues, NOTIFYs delivered when the runtime says. */
     public SwitchFabric(
         final SwitchSettings settings, final PacketPool pool, final TrafficManagerEvents events,
-        final CongestionSignals.Scheduled notifyScheduled) {
+        final DelayedNotifications.Scheduled notifyScheduled) {
+        this(settings, pool, QueueFactory.SINGLE_THREADED, events, TrafficManagerThreads.ONE,
+            pipelines -> new DelayedNotifications(pipelines, notifyScheduled));
+    }
+
+    /**
+     * The switch with queues from {@code queues}, each component's view of the traffic manager from
+     * {@code threads}, and NOTIFYs carried by the channel {@code notify} makes for the pipelines.
+     */
+    public SwitchFabric(
+        final SwitchSettings settings, final PacketPool pool, final QueueFactory queues, final TrafficManagerEvents events,
+        final TrafficManagerThreads threads, final Function<IngressPipeline[], NotifyChannel> notify) {
         this.mechanism = settings.mechanismValue();
         this.pipelineOfPort = new int[settings.egressPorts()];
         for (int port = 0; port < pipelineOfPort.length; port++) {
@@ -58,7 +92,7 @@ public final class SwitchFabric {
         this.ports = new EgressPort[portCount];
         for (int port = 0; port < portCount; port++) {
             ports[port] = new EgressPort(port, portRate, pool, settings.fabric.dataQueuePackets,
-                settings.fabric.headerQueuePackets, settings.fabric.headersPerData);
+                settings.fabric.headerQueuePackets, settings.fabric.headersPerData, queues);
         }
         final DataQueueOverflow overflow;
         switch (mechanism) {
@@ -66,10 +100,10 @@ public final class SwitchFabric {
                 overflow = new IdealTrimming(settings.workload.seed ^ IDEAL_COIN_SALT);
                 break;
             case MOD:
-                overflow = new MirrorOnDrop(pipelineCount, portsPerPipeline, settings.recirculation.mirrorQueuePackets);
+                overflow = new MirrorOnDrop(pipelineCount, portsPerPipeline, settings.recirculation.mirrorQueuePackets, queues);
                 break;
             default:
-                overflow = new DeflectOnDrop(pipelineCount, portsPerPipeline, settings.recirculation.dodQueuePackets);
+                overflow = new DeflectOnDrop(pipelineCount, portsPerPipeline, settings.recirculation.dodQueuePackets, queues);
         }
         this.trafficManager = new TrafficManager(pool, ports, trimSettings, settings.trim.returnToSender, overflow, events);
 
@@ -79,23 +113,25 @@ public final class SwitchFabric {
         this.pipelines = new IngressPipeline[pipelineCount];
         for (int pipeline = 0; pipeline < pipelineCount; pipeline++) {
             pipelines[pipeline] = new IngressPipeline(pipeline, pool, trimSettings, forwarding, meters(settings, portCount),
-                new TrimStateTable(portCount, t0, t1), trafficManager);
+                new TrimStateTable(portCount, t0, t1), threads.of(Component.INGRESS, pipeline, trafficManager));
         }
 
         final long latency = Picos.fromNanos(settings.recirculation.latencyNs);
+        final NotifyChannel channel = notify.apply(pipelines);
+        this.notifications = channel instanceof DelayedNotifications ? (DelayedNotifications) channel : null;
         this.signals = mechanism.raisesSignals()
             ? new CongestionSignals(
                 "backlog".equals(settings.control.signal) ? CongestionSignals.Trigger.BACKLOG : CongestionSignals.Trigger.EVERY,
                 settings.control.signalBacklog,
                 "origin".equals(settings.control.notify) ? CongestionSignals.Scope.ORIGIN : CongestionSignals.Scope.ALL,
-                latency, pipelines, notifyScheduled)
+                latency, pipelineCount, channel)
             : null;
         final LinkRate recirculationRate = new LinkRate(Math.round(settings.recirculation.rateGbps * 1e9));
         this.recirculation = new RecirculationPort[pipelineCount];
         for (int pipeline = 0; pipeline < pipelineCount; pipeline++) {
             if (overflow.recirculationQueue(pipeline) != null) {
                 recirculation[pipeline] = new RecirculationPort(pipeline, overflow.recirculationQueue(pipeline),
-                    recirculationRate, latency, trafficManager, signals);
+                    recirculationRate, latency, threads.of(Component.RECIRCULATION, pipeline, trafficManager), signals);
             }
         }
     }
@@ -147,6 +183,11 @@ public final class SwitchFabric {
         return trafficManager;
     }
 
+    /** NOTIFYs on their way when one thread drives the switch; null otherwise. */
+    public DelayedNotifications notifications() {
+        return notifications;
+    }
+
     /** Null when the mechanism raises no congestion signal. */
     public CongestionSignals signals() {
         return signals;
@@ -169,6 +210,9 @@ public final class SwitchFabric {
         }
         if (signals != null) {
             signals.reset();
+        }
+        if (notifications != null) {
+            notifications.reset();
         }
     }
 }

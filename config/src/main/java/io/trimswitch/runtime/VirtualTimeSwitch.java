@@ -165,7 +165,7 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents, NdpHosts.S
                     fabric.recirculation(arg).returnDue(now);
                     break;
                 case NOTIFY:
-                    fabric.signals().deliverDue(now);
+                    fabric.notifications().deliverDue(now);
                     break;
                 case SAMPLE:
                     timeline.sample(now, fabric);

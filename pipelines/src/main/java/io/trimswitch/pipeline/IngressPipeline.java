@@ -41,7 +41,7 @@ public final class IngressPipeline {
     /** A frame received whole on one of this pipeline's ports at {@code now}. */
     public void receive(final int handle, final long now) {
         final int length = pool.length(handle);
-        final PortCounters rx = trafficManager.port(pool.ingressPort(handle)).counters();
+        final PortCounters rx = trafficManager.counters(pool.ingressPort(handle));
         rx.rxPackets++;
         rx.rxBytes += length;
 

@@ -1,13 +1,11 @@
 package io.trimswitch.recirc;
 
-import io.trimswitch.dataplane.util.TimedIntFifo;
-import io.trimswitch.pipeline.IngressPipeline;
-
 /**
  * The congestion signal of the Tofino design. When a deflected packet for egress port e leaves a DoD
  * queue, egress raises an UPDATE; after the recirculation latency it reaches the ingress pipelines as
  * a NOTIFY for e, which makes them pessimistic about e. In hardware that is a control packet
- * recirculated and multicast; here it is a message with the same latency.
+ * recirculated and multicast; here it is a message with the same latency on a {@link NotifyChannel}.
+ * Each origin pipeline's count has one writer, its recirculation port.
  */
 public final class CongestionSignals {
     /** When a deflected packet raises a signal. */
@@ -24,39 +22,27 @@ public final class CongestionSignals {
         ORIGIN
     }
 
-    /** Told when a NOTIFY has been scheduled, so a virtual-time runtime can wake at its due time. */
-    @FunctionalInterface
-    public interface Scheduled {
-        void notifyDueAt(long time);
-    }
-
-    private static final int PIPELINE_BITS = 8;
-
     private final Trigger trigger;
     private final int signalBacklog;
     private final Scope scope;
     private final long latencyPicos;
-    private final IngressPipeline[] pipelines;
-    private final Scheduled scheduled;
-    private final TimedIntFifo inFlight = new TimedIntFifo(256);
+    private final int pipelines;
+    private final NotifyChannel channel;
     private final long[] raised;
 
     public CongestionSignals(
         final Trigger trigger, final int signalBacklog, final Scope scope, final long latencyPicos,
-        final IngressPipeline[] pipelines, final Scheduled scheduled) {
+        final int pipelines, final NotifyChannel channel) {
         if (signalBacklog < 0) {
             throw new IllegalArgumentException("signal backlog must be 0 or more packets, got " + signalBacklog);
-        }
-        if (pipelines.length > 1 << PIPELINE_BITS) {
-            throw new IllegalArgumentException("at most " + (1 << PIPELINE_BITS) + " pipelines");
         }
         this.trigger = trigger;
         this.signalBacklog = signalBacklog;
         this.scope = scope;
         this.latencyPicos = latencyPicos;
         this.pipelines = pipelines;
-        this.scheduled = scheduled;
-        this.raised = new long[pipelines.length];
+        this.channel = channel;
+        this.raised = new long[pipelines];
     }
 
     /**
@@ -69,26 +55,13 @@ public final class CongestionSignals {
         }
         raised[originPipeline]++;
         final long due = now + latencyPicos;
-        inFlight.add(due, (egressPort << PIPELINE_BITS) | originPipeline);
-        scheduled.notifyDueAt(due);
-    }
-
-    /** Delivers every NOTIFY due by {@code now}; returns how many. */
-    public int deliverDue(final long now) {
-        int delivered = 0;
-        while (!inFlight.isEmpty() && inFlight.headTime() <= now) {
-            final int signal = inFlight.removeHead();
-            final int egressPort = signal >>> PIPELINE_BITS;
-            if (scope == Scope.ALL) {
-                for (final IngressPipeline pipeline : pipelines) {
-                    pipeline.onCongestionNotify(egressPort, now);
-                }
-            } else {
-                pipelines[signal & ((1 << PIPELINE_BITS) - 1)].onCongestionNotify(egressPort, now);
+        if (scope == Scope.ALL) {
+            for (int pipeline = 0; pipeline < pipelines; pipeline++) {
+                channel.send(egressPort, pipeline, due);
             }
-            delivered++;
+        } else {
+            channel.send(egressPort, originPipeline, due);
         }
-        return delivered;
     }
 
     /** Signals raised by deflected packets of {@code pipeline}. */
@@ -96,8 +69,8 @@ public final class CongestionSignals {
         return raised[pipeline];
     }
 
+    /** Only the counts: NOTIFYs on their way belong to the channel. */
     public void reset() {
-        inFlight.clear();
         java.util.Arrays.fill(raised, 0);
     }
 }

@@ -4,7 +4,7 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.util.TimedIntFifo;
-import io.trimswitch.tm.PacketFifo;
+import io.trimswitch.tm.HandleQueue;
 import io.trimswitch.tm.TrafficManager;
 
 /**
@@ -15,7 +15,7 @@ import io.trimswitch.tm.TrafficManager;
  */
 public final class RecirculationPort {
     private final int pipeline;
-    private final PacketFifo queue;
+    private final HandleQueue queue;
     private final LinkRate rate;
     private final long latencyPicos;
     private final PacketPool pool;
@@ -28,7 +28,7 @@ public final class RecirculationPort {
      * @param signals null when this port raises no congestion signal (the {@code dod} mechanism, mirror ports)
      */
     public RecirculationPort(
-        final int pipeline, final PacketFifo queue, final LinkRate rate, final long latencyPicos,
+        final int pipeline, final HandleQueue queue, final LinkRate rate, final long latencyPicos,
         final TrafficManager trafficManager, final CongestionSignals signals) {
         this.pipeline = pipeline;
         this.queue = queue;
@@ -78,7 +78,7 @@ public final class RecirculationPort {
         return returned;
     }
 
-    public PacketFifo queue() {
+    public HandleQueue queue() {
         return queue;
     }
 

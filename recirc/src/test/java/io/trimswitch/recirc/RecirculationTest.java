@@ -70,8 +70,11 @@ class RecirculationTest {
         return handle;
     }
 
+    private DelayedNotifications notifications;
+
     private CongestionSignals signals(final CongestionSignals.Trigger trigger, final int backlog, final CongestionSignals.Scope scope) {
-        return new CongestionSignals(trigger, backlog, scope, LATENCY, pipelines, notifyTimes::add);
+        notifications = new DelayedNotifications(pipelines, notifyTimes::add);
+        return new CongestionSignals(trigger, backlog, scope, LATENCY, pipelines.length, notifications);
     }
 
     @Test
@@ -100,11 +103,11 @@ class RecirculationTest {
 
         port.startTransmission(10 * US);
         assertEquals(List.of(11 * US), notifyTimes);
-        assertEquals(0, signals.deliverDue(11 * US - 1));
+        assertEquals(0, notifications.deliverDue(11 * US - 1));
         for (final IngressPipeline pipeline : pipelines) {
             assertEquals(TrimState.OPTIMISTIC, pipeline.trimStates().state(2, 11 * US - 1));
         }
-        assertEquals(1, signals.deliverDue(11 * US));
+        assertEquals(pipelines.length, notifications.deliverDue(11 * US), "one NOTIFY for each pipeline");
         for (final IngressPipeline pipeline : pipelines) {
             assertEquals(TrimState.PESSIMISTIC, pipeline.trimStates().state(2, 11 * US));
             assertEquals(TrimState.OPTIMISTIC, pipeline.trimStates().state(3, 11 * US));
@@ -118,7 +121,7 @@ class RecirculationTest {
         final RecirculationPort port = new RecirculationPort(3, dod.recirculationQueue(3), LinkRate.gbps(100), LATENCY, tm, signals);
         deflected(13, 0);
         port.startTransmission(0);
-        signals.deliverDue(LATENCY);
+        notifications.deliverDue(LATENCY);
         for (int pipeline = 0; pipeline < 4; pipeline++) {
             assertEquals(pipeline == 3 ? TrimState.PESSIMISTIC : TrimState.OPTIMISTIC, pipelines[pipeline].trimStates().state(0, LATENCY));
         }

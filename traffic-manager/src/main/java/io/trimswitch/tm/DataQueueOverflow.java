@@ -8,7 +8,7 @@ public interface DataQueueOverflow {
     void onDataQueueFull(TrafficManager trafficManager, int handle, EgressPort port, long now);
 
     /** The queue each pipeline's recirculation port drains, or null when this mechanism recirculates nothing. */
-    PacketFifo recirculationQueue(int pipeline);
+    HandleQueue recirculationQueue(int pipeline);
 
     void reset();
 }

@@ -9,16 +9,21 @@ import io.trimswitch.dataplane.packet.PacketPool;
  * the congestion signal. A full DoD queue is a real loss, counted as a DoD overflow.
  */
 public final class DeflectOnDrop implements DataQueueOverflow {
-    private final PacketFifo[] dodQueues;
+    private final HandleQueue[] dodQueues;
     private final int portsPerPipeline;
     private final int switchPorts;
 
     public DeflectOnDrop(final int pipelines, final int portsPerPipeline, final int dodQueuePackets) {
+        this(pipelines, portsPerPipeline, dodQueuePackets, QueueFactory.SINGLE_THREADED);
+    }
+
+    /** DoD queues from {@code queues}; each has one producer, its pipeline. */
+    public DeflectOnDrop(final int pipelines, final int portsPerPipeline, final int dodQueuePackets, final QueueFactory queues) {
         this.portsPerPipeline = portsPerPipeline;
         this.switchPorts = pipelines * portsPerPipeline;
-        this.dodQueues = new PacketFifo[pipelines];
+        this.dodQueues = new HandleQueue[pipelines];
         for (int pipeline = 0; pipeline < pipelines; pipeline++) {
-            dodQueues[pipeline] = new PacketFifo(dodQueuePackets);
+            dodQueues[pipeline] = queues.create(dodQueuePackets, false);
         }
     }
 
@@ -30,7 +35,7 @@ public final class DeflectOnDrop implements DataQueueOverflow {
     }
 
     @Override
-    public PacketFifo recirculationQueue(final int pipeline) {
+    public HandleQueue recirculationQueue(final int pipeline) {
         return dodQueues[pipeline];
     }
 
@@ -41,7 +46,7 @@ public final class DeflectOnDrop implements DataQueueOverflow {
 
     @Override
     public void reset() {
-        for (final PacketFifo queue : dodQueues) {
+        for (final HandleQueue queue : dodQueues) {
             queue.reset();
         }
     }

@@ -14,8 +14,8 @@ public final class EgressPort {
     private final int id;
     private final LinkRate rate;
     private final PacketPool pool;
-    private final PacketFifo dataQueue;
-    private final PacketFifo headerQueue;
+    private final HandleQueue dataQueue;
+    private final HandleQueue headerQueue;
     private final HeaderDataScheduler scheduler;
     private final PortCounters counters = new PortCounters();
     private int inService = PacketPool.NO_PACKET;
@@ -24,11 +24,18 @@ public final class EgressPort {
     public EgressPort(
         final int id, final LinkRate rate, final PacketPool pool, final int dataQueuePackets,
         final int headerQueuePackets, final int headersPerData) {
+        this(id, rate, pool, dataQueuePackets, headerQueuePackets, headersPerData, QueueFactory.SINGLE_THREADED);
+    }
+
+    /** A port whose queues come from {@code queues}: rings that every pipeline's thread feeds, in real time. */
+    public EgressPort(
+        final int id, final LinkRate rate, final PacketPool pool, final int dataQueuePackets,
+        final int headerQueuePackets, final int headersPerData, final QueueFactory queues) {
         this.id = id;
         this.rate = rate;
         this.pool = pool;
-        this.dataQueue = new PacketFifo(dataQueuePackets);
-        this.headerQueue = new PacketFifo(headerQueuePackets);
+        this.dataQueue = queues.create(dataQueuePackets, true);
+        this.headerQueue = queues.create(headerQueuePackets, true);
         this.scheduler = new HeaderDataScheduler(headersPerData);
     }
 
@@ -79,11 +86,11 @@ public final class EgressPort {
         return rate;
     }
 
-    public PacketFifo dataQueue() {
+    public HandleQueue dataQueue() {
         return dataQueue;
     }
 
-    public PacketFifo headerQueue() {
+    public HandleQueue headerQueue() {
         return headerQueue;
     }
 

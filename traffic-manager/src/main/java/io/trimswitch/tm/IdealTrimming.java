@@ -24,7 +24,8 @@ public final class IdealTrimming implements DataQueueOverflow {
     public void onDataQueueFull(final TrafficManager trafficManager, final int handle, final EgressPort port, final long now) {
         int victim = handle;
         if (coin.nextBoolean()) {
-            final PacketFifo dataQueue = port.dataQueue();
+            // Taking back the tail needs the queue's only thread: ideal trimming is a virtual-time model.
+            final PacketFifo dataQueue = (PacketFifo) port.dataQueue();
             final int tail = dataQueue.removeTail();
             if (tail != PacketPool.NO_PACKET && PacketClass.isTrimmable(trafficManager.pool().classification(tail))) {
                 dataQueue.offer(handle);
@@ -38,7 +39,7 @@ public final class IdealTrimming implements DataQueueOverflow {
     }
 
     @Override
-    public PacketFifo recirculationQueue(final int pipeline) {
+    public HandleQueue recirculationQueue(final int pipeline) {
         return null;
     }
 

@@ -9,16 +9,21 @@ import io.trimswitch.dataplane.packet.TrimKind;
  * header queue after the recirculation latency. No ingress meters are involved.
  */
 public final class MirrorOnDrop implements DataQueueOverflow {
-    private final PacketFifo[] mirrorQueues;
+    private final HandleQueue[] mirrorQueues;
     private final int portsPerPipeline;
     private final int switchPorts;
 
     public MirrorOnDrop(final int pipelines, final int portsPerPipeline, final int mirrorQueuePackets) {
+        this(pipelines, portsPerPipeline, mirrorQueuePackets, QueueFactory.SINGLE_THREADED);
+    }
+
+    /** Mirror queues from {@code queues}; each has one producer, its pipeline. */
+    public MirrorOnDrop(final int pipelines, final int portsPerPipeline, final int mirrorQueuePackets, final QueueFactory queues) {
         this.portsPerPipeline = portsPerPipeline;
         this.switchPorts = pipelines * portsPerPipeline;
-        this.mirrorQueues = new PacketFifo[pipelines];
+        this.mirrorQueues = new HandleQueue[pipelines];
         for (int pipeline = 0; pipeline < pipelines; pipeline++) {
-            mirrorQueues[pipeline] = new PacketFifo(mirrorQueuePackets);
+            mirrorQueues[pipeline] = queues.create(mirrorQueuePackets, false);
         }
     }
 
@@ -31,13 +36,13 @@ public final class MirrorOnDrop implements DataQueueOverflow {
     }
 
     @Override
-    public PacketFifo recirculationQueue(final int pipeline) {
+    public HandleQueue recirculationQueue(final int pipeline) {
         return mirrorQueues[pipeline];
     }
 
     @Override
     public void reset() {
-        for (final PacketFifo queue : mirrorQueues) {
+        for (final HandleQueue queue : mirrorQueues) {
             queue.reset();
         }
     }

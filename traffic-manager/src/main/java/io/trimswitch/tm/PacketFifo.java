@@ -6,7 +6,7 @@ import io.trimswitch.dataplane.packet.PacketPool;
  * A bounded FIFO of packet handles with exact occupancy and its high-water mark. Single-threaded:
  * the virtual-time runtime and each real-time agent's private queues use it.
  */
-public final class PacketFifo {
+public final class PacketFifo implements HandleQueue {
     private final int capacity;
     private final int[] slots;
     private final int mask;
@@ -25,7 +25,7 @@ public final class PacketFifo {
         this.mask = slots.length - 1;
     }
 
-    /** Appends {@code handle}; false, and counted as rejected, when the queue already holds its capacity. */
+    @Override
     public boolean offer(final int handle) {
         final int depth = (int) (tail - head);
         if (depth >= capacity) {
@@ -40,6 +40,7 @@ public final class PacketFifo {
         return true;
     }
 
+    @Override
     public int poll() {
         if (head == tail) {
             return PacketPool.NO_PACKET;
@@ -47,6 +48,7 @@ public final class PacketFifo {
         return slots[(int) (head++ & mask)];
     }
 
+    @Override
     public int peek() {
         return head == tail ? PacketPool.NO_PACKET : slots[(int) (head & mask)];
     }
@@ -60,10 +62,12 @@ public final class PacketFifo {
         return slots[(int) (--tail & mask)];
     }
 
+    @Override
     public int size() {
         return (int) (tail - head);
     }
 
+    @Override
     public boolean isEmpty() {
         return head == tail;
     }
@@ -72,23 +76,27 @@ public final class PacketFifo {
         return tail - head >= capacity;
     }
 
+    @Override
     public int capacity() {
         return capacity;
     }
 
+    @Override
     public int maxDepth() {
         return maxDepth;
     }
 
+    @Override
     public long enqueued() {
         return enqueued;
     }
 
+    @Override
     public long rejected() {
         return rejected;
     }
 
-    /** Empties the queue and its statistics; the caller owns the handles it held. */
+    @Override
     public void reset() {
         head = 0;
         tail = 0;

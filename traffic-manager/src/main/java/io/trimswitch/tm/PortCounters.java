@@ -28,6 +28,22 @@ public final class PortCounters {
         return total;
     }
 
+    /** Adds {@code other}'s counts: a port's totals over the threads that counted for it. */
+    public void add(final PortCounters other) {
+        rxPackets += other.rxPackets;
+        rxBytes += other.rxBytes;
+        txPackets += other.txPackets;
+        txBytes += other.txBytes;
+        for (int kind = 0; kind < trimPackets.length; kind++) {
+            trimPackets[kind] += other.trimPackets[kind];
+        }
+        txTrimPackets += other.txTrimPackets;
+        droppedTrimPackets += other.droppedTrimPackets;
+        for (int reason = 0; reason < drops.length; reason++) {
+            drops[reason] += other.drops[reason];
+        }
+    }
+
     public void reset() {
         rxPackets = 0;
         rxBytes = 0;

@@ -21,16 +21,54 @@ public final class TrafficManager {
     private final boolean returnToSender;
     private final DataQueueOverflow overflow;
     private final TrafficManagerEvents events;
+    /** The counters this instance writes: the ports' own in one thread, a thread's private set in real time. */
+    private final PortCounters[] counters;
 
+    /** The traffic manager of one thread: it counts into the ports' own counters. */
     public TrafficManager(
         final PacketPool pool, final EgressPort[] ports, final TrimSettings trimSettings,
         final boolean returnToSender, final DataQueueOverflow overflow, final TrafficManagerEvents events) {
+        this(pool, ports, trimSettings, returnToSender, overflow, events, portCounters(ports));
+    }
+
+    /**
+     * One thread's entry into a traffic manager shared through its ports' rings: it counts into
+     * {@code counters} (one per port), which only that thread writes.
+     */
+    public TrafficManager(
+        final PacketPool pool, final EgressPort[] ports, final TrimSettings trimSettings,
+        final boolean returnToSender, final DataQueueOverflow overflow, final TrafficManagerEvents events,
+        final PortCounters[] counters) {
+        if (counters.length != ports.length) {
+            throw new IllegalArgumentException("one counter set per port: " + ports.length + ", got " + counters.length);
+        }
+        this.counters = counters;
         this.pool = pool;
         this.ports = ports;
         this.trimSettings = trimSettings;
         this.returnToSender = returnToSender;
         this.overflow = overflow;
         this.events = events;
+    }
+
+    /**
+     * The same traffic manager (ports, queues, overflow) as seen from another thread: its drops go to
+     * {@code threadEvents} and it counts into its own fresh counters.
+     */
+    public TrafficManager forThread(final TrafficManagerEvents threadEvents) {
+        final PortCounters[] own = new PortCounters[ports.length];
+        for (int port = 0; port < own.length; port++) {
+            own[port] = new PortCounters();
+        }
+        return new TrafficManager(pool, ports, trimSettings, returnToSender, overflow, threadEvents, own);
+    }
+
+    private static PortCounters[] portCounters(final EgressPort[] ports) {
+        final PortCounters[] counters = new PortCounters[ports.length];
+        for (int port = 0; port < ports.length; port++) {
+            counters[port] = ports[port].counters();
+        }
+        return counters;
     }
 
     /** A packet for its egress port's data queue. */
@@ -63,7 +101,7 @@ public final class TrafficManager {
             }
         }
         if (pool.trimKind(handle) != TrimKind.NONE) {
-            ports[pool.egressPort(handle)].counters().droppedTrimPackets++;
+            counters[pool.egressPort(handle)].droppedTrimPackets++;
         }
         drop(handle, DropReason.HEADER_QUEUE_FULL, now);
     }
@@ -72,16 +110,16 @@ public final class TrafficManager {
     public void trim(final int handle, final byte trimKind) {
         Trimmer.trim(pool, handle, trimSettings);
         pool.trimKind(handle, trimKind);
-        ports[pool.egressPort(handle)].counters().trimPackets[trimKind]++;
+        counters[pool.egressPort(handle)].trimPackets[trimKind]++;
     }
 
     /** Puts a packet into a recirculation queue, dropping it with {@code overflowReason} when that is full. */
-    public void recirculate(final int handle, final PacketFifo queue, final int pipeline, final DropReason overflowReason, final long now) {
+    public void recirculate(final int handle, final HandleQueue queue, final int pipeline, final DropReason overflowReason, final long now) {
         if (queue.offer(handle)) {
             events.recirculationPending(pipeline, now);
         } else {
             if (pool.trimKind(handle) != TrimKind.NONE) {
-                ports[pool.egressPort(handle)].counters().droppedTrimPackets++;
+                counters[pool.egressPort(handle)].droppedTrimPackets++;
             }
             drop(handle, overflowReason, now);
         }
@@ -90,7 +128,7 @@ public final class TrafficManager {
     public void drop(final int handle, final DropReason reason, final long now) {
         final int egress = pool.egressPort(handle);
         if (egress >= 0) {
-            ports[egress].counters().drops[reason.ordinal()]++;
+            counters[egress].drops[reason.ordinal()]++;
         }
         events.drop(handle, reason, now);
     }
@@ -103,6 +141,11 @@ public final class TrafficManager {
 
     public PacketPool pool() {
         return pool;
+    }
+
+    /** The counters this instance writes for port {@code id}. */
+    public PortCounters counters(final int id) {
+        return counters[id];
     }
 
     public EgressPort port(final int id) {
@@ -120,6 +163,9 @@ public final class TrafficManager {
     public void reset() {
         for (final EgressPort port : ports) {
             port.reset();
+        }
+        for (final PortCounters portCounters : counters) {
+            portCounters.reset();
         }
         overflow.reset();
     }

@@ -1,0 +1,171 @@
+package io.trimswitch.tm;
+
+import io.trimswitch.dataplane.packet.PacketPool;
+import org.agrona.BitUtil;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.ControlledMessageHandler;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RecordDescriptor;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A queue of packet handles between threads: an Agrona ring buffer (one-to-one, or many-to-one for
+ * queues several pipelines feed) carrying each handle as a four-byte message, never the frame.
+ * Agrona rings are sized in bytes; an occupancy counter that producers reserve with a CAS makes the
+ * capacity exact in packets, which is what a data queue of 16 packets means. One consumer thread.
+ */
+public final class HandleRing implements HandleQueue {
+    private static final int MESSAGE_TYPE = 1;
+    /** Record header plus the int payload, aligned: every record is the same size, so the ring never pads. */
+    private static final int RECORD_BYTES = BitUtil.align(RecordDescriptor.HEADER_LENGTH + Integer.BYTES, RecordDescriptor.ALIGNMENT);
+
+    private final int capacity;
+    private final RingBuffer ring;
+    private final AtomicInteger occupancy = new AtomicInteger();
+    private final AtomicInteger maxDepth = new AtomicInteger();
+    private final AtomicLong rejected = new AtomicLong();
+    /** Written by the consumer only. */
+    private long dequeued;
+    private int polled;
+    private HandleConsumer target;
+    private final MessageHandler toTarget = this::onMessage;
+    private final MessageHandler toPolled = (type, buffer, index, length) -> polled = buffer.getInt(index);
+    private final ControlledMessageHandler toPeeked = (type, buffer, index, length) -> {
+        polled = buffer.getInt(index);
+        return ControlledMessageHandler.Action.ABORT;
+    };
+
+    /** Receives handles drained in a batch. */
+    @FunctionalInterface
+    public interface HandleConsumer {
+        void accept(int handle);
+    }
+
+    public HandleRing(final int capacity, final boolean manyProducers) {
+        if (capacity <= 0) {
+            throw new IllegalArgumentException("queue capacity must be positive, got " + capacity);
+        }
+        this.capacity = capacity;
+        final int bytes = BitUtil.findNextPositivePowerOfTwo(Math.max(64, Math.multiplyExact(capacity, RECORD_BYTES)));
+        final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(bytes + RingBufferDescriptor.TRAILER_LENGTH));
+        this.ring = manyProducers ? new ManyToOneRingBuffer(buffer) : new OneToOneRingBuffer(buffer);
+    }
+
+    /** A factory for the real-time traffic manager. */
+    public static QueueFactory factory() {
+        return HandleRing::new;
+    }
+
+    @Override
+    public boolean offer(final int handle) {
+        int depth;
+        do {
+            depth = occupancy.get();
+            if (depth >= capacity) {
+                rejected.incrementAndGet();
+                return false;
+            }
+        } while (!occupancy.compareAndSet(depth, depth + 1));
+        if (depth + 1 > maxDepth.get()) {
+            raiseMaxDepth(depth + 1);
+        }
+        final int index = ring.tryClaim(MESSAGE_TYPE, Integer.BYTES);
+        if (index < 0) {
+            // The ring holds at least capacity records, so a reserved slot always fits.
+            throw new IllegalStateException("ring full below its packet capacity " + capacity);
+        }
+        ring.buffer().putInt(index, handle);
+        ring.commit(index);
+        return true;
+    }
+
+    private void raiseMaxDepth(final int depth) {
+        int seen = maxDepth.get();
+        while (depth > seen && !maxDepth.compareAndSet(seen, depth)) {
+            seen = maxDepth.get();
+        }
+    }
+
+    @Override
+    public int poll() {
+        polled = PacketPool.NO_PACKET;
+        if (ring.read(toPolled, 1) == 1) {
+            dequeued++;
+            occupancy.decrementAndGet();
+        }
+        return polled;
+    }
+
+    @Override
+    public int peek() {
+        polled = PacketPool.NO_PACKET;
+        ring.controlledRead(toPeeked, 1);
+        return polled;
+    }
+
+    /** Hands up to {@code limit} handles to {@code consumer} in FIFO order; returns how many. */
+    public int drain(final HandleConsumer consumer, final int limit) {
+        target = consumer;
+        final int count = ring.read(toTarget, limit);
+        if (count > 0) {
+            dequeued += count;
+            occupancy.addAndGet(-count);
+        }
+        return count;
+    }
+
+    private void onMessage(final int type, final MutableDirectBuffer buffer, final int index, final int length) {
+        target.accept(buffer.getInt(index));
+    }
+
+    /** Exact: packets accepted and not yet taken (a slot being written counts). */
+    @Override
+    public int size() {
+        return occupancy.get();
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return occupancy.get() == 0;
+    }
+
+    @Override
+    public int capacity() {
+        return capacity;
+    }
+
+    @Override
+    public int maxDepth() {
+        return maxDepth.get();
+    }
+
+    @Override
+    public long enqueued() {
+        return dequeued + occupancy.get();
+    }
+
+    @Override
+    public long rejected() {
+        return rejected.get();
+    }
+
+    /** Only while no thread uses the ring. */
+    @Override
+    public void reset() {
+        while (poll() != PacketPool.NO_PACKET) {
+            // discard: the caller owns what was queued
+        }
+        occupancy.set(0);
+        maxDepth.set(0);
+        rejected.set(0);
+        dequeued = 0;
+    }
+}
