@@ -7,6 +7,7 @@ import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.report.ReportJson;
 import io.trimswitch.report.RunReport;
 import io.trimswitch.report.SummaryTable;
+import io.trimswitch.runtime.RealTimeStats;
 import io.trimswitch.scenario.Scenarios;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -22,9 +23,12 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-        "Runs a workload through the switch in virtual time and reports trims, DoD queues, goodput and latency.",
+        "Runs a workload through the switch (virtual time, or real time with --clock real) and reports trims, DoD queues, goodput and latency.",
         "With no arguments: the worst case (shift, 16 parallel 4:1 incasts) of NDP flows under tofino next to dod and ideal."})
 public final class ScenarioCommand implements Callable<Integer> {
+    /** A real-time run whose pipelines ran this far behind (switch time) gets a warning: about a T0. */
+    private static final double LAG_WARNING_NS = 5000;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -41,6 +45,22 @@ public final class ScenarioCommand implements Callable<Integer> {
     @Option(names = "--transport", paramLabel = "ndp|open-loop",
         description = "ndp: NDP hosts with pull pacing and retransmission, run until every flow completes; open-loop: senders blast and stop (default: ndp)")
     String transport;
+
+    @Option(names = "--clock", paramLabel = "virtual|real",
+        description = "virtual: deterministic discrete-event time; real: agent threads paced by the host clock, dilated (implies --transport open-loop; default: virtual)")
+    String clock;
+
+    @Option(names = "--dilation", paramLabel = "D",
+        description = "With --clock real: one µs of switch time takes D µs of wall time (default: 2000)")
+    Double dilation;
+
+    @Option(names = "--placement", paramLabel = "split|per-role|per-agent|single",
+        description = "With --clock real: which agents share a thread (default: single)")
+    String placement;
+
+    @Option(names = "--idle", paramLabel = "busy-spin|yield|backoff|sleep",
+        description = "With --clock real: what a thread does when it had nothing to do (default: busy-spin)")
+    String idle;
 
     @Option(names = "--packets", description = "Data packets per flow (default: 1000)")
     Integer packets;
@@ -142,7 +162,10 @@ public final class ScenarioCommand implements Callable<Integer> {
         } else {
             toRun.add(Mechanism.TOFINO);
             toRun.add(Mechanism.DOD);
-            toRun.add(Mechanism.IDEAL);
+            if (!settings.realTime()) {
+                // In real time the ideal switch runs alongside in virtual time, as the reference.
+                toRun.add(Mechanism.IDEAL);
+            }
         }
         settings.validate();
         if (jobs != null && jobs < 1) {
@@ -161,6 +184,12 @@ public final class ScenarioCommand implements Callable<Integer> {
             ReportJson.write(json, reports.size() == 1 ? reports.get(0) : reports);
         }
         for (final RunReport report : shown) {
+            final RealTimeStats realTime = report.run().realTime();
+            if (realTime != null && realTime.maxIngressLagNs() > LAG_WARNING_NS) {
+                spec.commandLine().getErr().printf("trimswitch: the host fell behind the %s run by up to %.0f ns of switch time,"
+                    + " so it is less faithful; try a larger --dilation than %s%n", report.mechanism(), realTime.maxIngressLagNs(),
+                    realTime.dilation());
+            }
             if (!report.conservation()) {
                 spec.commandLine().getErr().println("trimswitch: packet conservation violated in the " + report.mechanism() + " run: "
                     + report.sent() + " sent != " + report.deliveredWhole() + " whole + " + report.deliveredHeader()
@@ -172,6 +201,21 @@ public final class ScenarioCommand implements Callable<Integer> {
     }
 
     private void applyOverrides(final SwitchSettings s) {
+        if (clock != null) {
+            s.clock = clock;
+            if ("real".equals(clock) && transport == null) {
+                s.transport.kind = "open-loop";
+            }
+        }
+        if (dilation != null) {
+            s.realtime.dilation = dilation;
+        }
+        if (placement != null) {
+            s.realtime.placement = placement;
+        }
+        if (idle != null) {
+            s.realtime.idle = idle;
+        }
         if (transport != null) {
             s.transport.kind = transport;
         }

@@ -92,8 +92,31 @@ final class SettingsValidation {
         if (s.transport.backgroundLoad > 0 && !s.ndp()) {
             throw new ConfigException("transport.backgroundLoad needs transport.kind ndp: open-loop senders have no background flows");
         }
+        validateRealTime(s);
         if (s.ndp() && s.workload.packets > 65_535) {
             throw new ConfigException("workload.packets must be at most 65535 with NDP (its sequence numbers are 16 bits), got " + s.workload.packets);
+        }
+    }
+
+    private static void validateRealTime(final SwitchSettings s) {
+        oneOf("clock", s.clock, "virtual", "real");
+        if (!(s.realtime.dilation >= 1) || Double.isInfinite(s.realtime.dilation)) {
+            throw new ConfigException("realtime.dilation must be at least 1 (1 runs the switch at its own speed), got " + s.realtime.dilation);
+        }
+        oneOf("realtime.placement", s.realtime.placement, "split", "per-role", "per-agent", "single");
+        oneOf("realtime.idle", s.realtime.idle, "busy-spin", "yield", "backoff", "sleep");
+        atLeast("realtime.batchPackets", s.realtime.batchPackets, 1);
+        atMost("realtime.batchPackets", s.realtime.batchPackets, 4096);
+        atLeast("realtime.rxRingPackets", s.realtime.rxRingPackets, 1);
+        atMost("realtime.rxRingPackets", s.realtime.rxRingPackets, 1 << 20);
+        if (!s.realTime()) {
+            return;
+        }
+        if (s.mechanismValue() == Mechanism.IDEAL) {
+            throw new ConfigException("mechanism ideal is the output-queued reference and runs only with clock virtual");
+        }
+        if (s.ndp()) {
+            throw new ConfigException("clock real runs open-loop senders; NDP end hosts run only with clock virtual (set transport.kind open-loop)");
         }
     }
 

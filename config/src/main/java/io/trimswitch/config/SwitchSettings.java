@@ -9,16 +9,19 @@ import java.util.List;
  * Everything a run of the switch is made of, as the YAML file spells it. Defaults are SPEC §2's; units
  * are in the names. {@link #validate()} turns any impossible value into a {@link ConfigException}.
  */
-@JsonPropertyOrder({"mechanism", "fabric", "recirculation", "trim", "control", "workload", "transport"})
+@JsonPropertyOrder({"mechanism", "clock", "fabric", "recirculation", "trim", "control", "workload", "transport", "realtime"})
 public final class SwitchSettings {
     /** ideal | mod | dod | tofino */
     public String mechanism = "tofino";
+    /** virtual: the deterministic discrete-event runtime; real: agent threads paced by the host clock. */
+    public String clock = "virtual";
     public Fabric fabric = new Fabric();
     public Recirculation recirculation = new Recirculation();
     public Trim trim = new Trim();
     public Control control = new Control();
     public Workload workload = new Workload();
     public Transport transport = new Transport();
+    public RealTime realtime = new RealTime();
 
     /** The switch: pipelines, ports, the traffic manager's queues and scheduler. */
     @JsonPropertyOrder({"pipelines", "portsPerPipeline", "portRateGbps", "dataQueuePackets", "headerQueuePackets", "headersPerData"})
@@ -116,6 +119,33 @@ public final class SwitchSettings {
         public double backgroundLoad = 0;
         /** Background flows arrive during the first this-many microseconds of the run. */
         public double backgroundUs = 500;
+    }
+
+    /** How the real-time runtime runs: time dilation, threads, and how idle threads wait. */
+    @JsonPropertyOrder({"dilation", "placement", "idle", "warmUp", "batchPackets", "rxRingPackets"})
+    public static final class RealTime {
+        /**
+         * Every rate is divided and every time constant multiplied by this, so that the switch fits the host:
+         * one microsecond of switch time takes {@code dilation} microseconds of wall time.
+         */
+        public double dilation = 2000;
+        /**
+         * single (every agent on one thread: on a two-core host the other core stays free for the JVM and the OS),
+         * split (ports and ingress | egress and recirculation), per-role (four threads) or per-agent.
+         */
+        public String placement = "single";
+        /** busy-spin | yield | backoff | sleep: what a thread does when its agents had nothing to do. */
+        public String idle = "busy-spin";
+        /** Run the workload once before the measured run, so that the JIT has compiled the dataplane. */
+        public boolean warmUp = true;
+        /** Packets an agent takes from one ring per duty cycle. */
+        public int batchPackets = 32;
+        /** Capacity of each ingress pipeline's receive ring. */
+        public int rxRingPackets = 4096;
+    }
+
+    public boolean realTime() {
+        return "real".equals(clock);
     }
 
     public boolean ndp() {

@@ -10,7 +10,8 @@ import io.trimswitch.runtime.RunRecorder;
 import io.trimswitch.runtime.FlowLifetimes;
 import io.trimswitch.runtime.SwitchFabric;
 import io.trimswitch.runtime.TrafficSource;
-import io.trimswitch.runtime.VirtualTimeSwitch;
+import io.trimswitch.runtime.RealTimeStats;
+import io.trimswitch.runtime.SwitchRun;
 import io.trimswitch.tm.DeflectOnDrop;
 import io.trimswitch.tm.EgressPort;
 import io.trimswitch.tm.HandleQueue;
@@ -28,7 +29,7 @@ public final class ReportBuilder {
     }
 
     public static RunReport build(final RunOutcome outcome) {
-        final VirtualTimeSwitch sw = outcome.source();
+        final SwitchRun sw = outcome.source();
         final SwitchFabric fabric = sw.fabric();
         final RunRecorder recorder = sw.recorder();
         final int packetBytes = sw.settings().workload.packetBytes;
@@ -150,8 +151,8 @@ public final class ReportBuilder {
                 totalTrims, null, null),
             drops, goodput(goodputs), lifetimes == null ? null : lifetimes.completedFlows(), control,
             pipelines, flows, ports, headerLatency, arrivalNanos,
-            new RunReport.RunInfo(Picos.toNanos(sw.durationPicos()), Picos.toNanos(sw.lastPacketPicos()), sw.eventsHandled(),
-                outcome.inFlightAtEnd(), outcome.leakedBuffers()),
+            new RunReport.RunInfo(sw.settings().clock, Picos.toNanos(sw.durationPicos()), Picos.toNanos(sw.lastPacketPicos()), sw.eventsHandled(),
+                outcome.inFlightAtEnd(), outcome.leakedBuffers(), sw.realTimeStats()),
             sw.settings());
     }
 

@@ -2,6 +2,7 @@ package io.trimswitch.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.runtime.RealTimeStats;
 
 import java.util.List;
 import java.util.Map;
@@ -78,7 +79,12 @@ public record RunReport(
     public record Latency(long count, double mean, long p50, long p90, long p99, long max) {
     }
 
-    /** {@code durationNs}: how long the run could last; {@code lastPacketNs}: when the last packet left the switch. */
-    public record RunInfo(double durationNs, double lastPacketNs, long events, long inFlightAtEnd, int leakedBuffers) {
+    /**
+     * {@code clock}: virtual or real; {@code durationNs}: how long the run could last; {@code lastPacketNs}: when the last
+     * packet left the switch (switch time); {@code realTime}: how the host kept up, for a real-time run.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record RunInfo(
+        String clock, double durationNs, double lastPacketNs, long events, long inFlightAtEnd, int leakedBuffers, RealTimeStats realTime) {
     }
 }

@@ -1,8 +1,10 @@
 package io.trimswitch.runtime;
 
 import io.trimswitch.config.Pattern;
+import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
+import io.trimswitch.dataplane.time.LinkRate;
 
 import java.util.SplittableRandom;
 
@@ -35,6 +37,15 @@ public final class OpenLoopSenders implements TrafficSource {
             firstArrival[flow] = start + packetTime;
         }
         this.schedule = new SenderSchedule(firstArrival, packetTime, packets);
+    }
+
+    /** The senders of {@code settings}' workload, blasting frames of its first trimmable DSCP. */
+    public static OpenLoopSenders forWorkload(final SwitchSettings settings) {
+        final Pattern pattern = Pattern.parse(settings.workload.pattern, settings.fabric.pipelines, settings.fabric.portsPerPipeline);
+        final long packetTime = new LinkRate(settings.portRateBps()).serialisation(settings.workload.packetBytes);
+        final int dscp = settings.trim.trimmableDscp.isEmpty() ? 0 : settings.trim.trimmableDscp.get(0);
+        return new OpenLoopSenders(pattern, settings.workload.packets, settings.workload.packetBytes, packetTime,
+            settings.workload.startJitter, settings.workload.seed, dscp, settings.trim.ndpUdpPort);
     }
 
     @Override

@@ -163,6 +163,37 @@ public final class RunRecorder {
         return copy;
     }
 
+    /** Adds what {@code other} recorded: a real-time run's view, gathered from the threads that each kept one. */
+    public void add(final RunRecorder other) {
+        if (other.flows != flows) {
+            throw new IllegalArgumentException("recorders of " + flows + " and " + other.flows + " flows");
+        }
+        addAll(sent, other.sent);
+        addAll(whole, other.whole);
+        addAll(headersByKind, other.headersByKind);
+        addAll(returned, other.returned);
+        addAll(dropped, other.dropped);
+        addAll(unattributedDrops, other.unattributedDrops);
+        addAll(controlDropped, other.controlDropped);
+        for (int flow = 0; flow < flows; flow++) {
+            lastArrival[flow] = Math.max(lastArrival[flow], other.lastArrival[flow]);
+        }
+        headerLatencyNanos.add(other.headerLatencyNanos);
+        if (headerCount + other.headerCount > headerArrivals.length) {
+            headerArrivals = Arrays.copyOf(headerArrivals, headerCount + other.headerCount);
+        }
+        System.arraycopy(other.headerArrivals, 0, headerArrivals, headerCount, other.headerCount);
+        headerCount += other.headerCount;
+        controlSent += other.controlSent;
+        controlDelivered += other.controlDelivered;
+    }
+
+    private static void addAll(final long[] into, final long[] from) {
+        for (int i = 0; i < into.length; i++) {
+            into[i] += from[i];
+        }
+    }
+
     public void reset() {
         Arrays.fill(sent, 0);
         Arrays.fill(whole, 0);

@@ -20,7 +20,7 @@ import io.trimswitch.tm.TrafficManagerEvents;
  * every packet that leaves recorded. Same input, same result, bit for bit. A switch can be
  * {@link #run()} many times; each run starts from scratch.
  */
-public final class VirtualTimeSwitch implements TrafficManagerEvents, NdpHosts.Switch {
+public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents, NdpHosts.Switch {
     private static final int EGRESS_DONE = 1;
     private static final int RECIRCULATION_DONE = 2;
     private static final int RECIRCULATION_RETURN = 3;
@@ -64,7 +64,7 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents, NdpHosts.S
             this.settings.transport.kind = "open-loop";
         }
         this.ndp = source == null && this.settings.ndp() ? new NdpHosts(this.settings, pattern(this.settings)) : null;
-        this.source = source != null ? source : ndp != null ? ndp : openLoop(this.settings);
+        this.source = source != null ? source : ndp != null ? ndp : OpenLoopSenders.forWorkload(this.settings);
         if (source != null) {
             this.durationPicos = durationPicos < 0 ? EventQueue.MAX_TIME : durationPicos;
         } else if (ndp != null) {
@@ -90,16 +90,8 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents, NdpHosts.S
         return (long) s.egressPorts() * (Picos.fromNanos(s.transport.propagationNs) / smallest + 2);
     }
 
-    private static OpenLoopSenders openLoop(final SwitchSettings settings) {
-        final Pattern pattern = pattern(settings);
-        final long packetTime = new LinkRate(settings.portRateBps()).serialisation(settings.workload.packetBytes);
-        final int dscp = settings.trim.trimmableDscp.isEmpty() ? 0 : settings.trim.trimmableDscp.get(0);
-        return new OpenLoopSenders(pattern, settings.workload.packets, settings.workload.packetBytes, packetTime,
-            settings.workload.startJitter, settings.workload.seed, dscp, settings.trim.ndpUdpPort);
-    }
-
     /** The most packets the switch's queues, recirculation loops and in-service slots can hold at once. */
-    static long capacityBound(final SwitchSettings s) {
+    public static long capacityBound(final SwitchSettings s) {
         final long minimumFrameTime = Math.max(1, new LinkRate(Math.round(s.recirculation.rateGbps * 1e9)).serialisation(14));
         final long looping = Picos.fromNanos(s.recirculation.latencyNs) / minimumFrameTime + 2;
         return (long) s.egressPorts() * (s.fabric.dataQueuePackets + s.fabric.headerQueuePackets + 1)
@@ -269,11 +261,13 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents, NdpHosts.S
         return pool;
     }
 
+    @Override
     /** How each flow's life went, when the transport has flows that finish (NDP); else null. */
     public FlowLifetimes flowLifetimes() {
         return ndp;
     }
 
+    @Override
     /** The transport: open-loop senders, NDP hosts, or a replay. */
     public String transport() {
         return ndp != null ? "ndp" : source instanceof OpenLoopSenders ? "open-loop" : "replay";
@@ -350,26 +344,32 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents, NdpHosts.S
         eventsHandled = 0;
     }
 
+    @Override
     public SwitchSettings settings() {
         return settings;
     }
 
+    @Override
     public Mechanism mechanism() {
         return fabric.mechanism();
     }
 
+    @Override
     public TrafficSource source() {
         return source;
     }
 
+    @Override
     public SwitchFabric fabric() {
         return fabric;
     }
 
+    @Override
     public RunRecorder recorder() {
         return recorder;
     }
 
+    @Override
     public long durationPicos() {
         return durationPicos;
     }
@@ -379,11 +379,13 @@ public final class VirtualTimeSwitch implements TrafficManagerEvents, NdpHosts.S
         return now;
     }
 
+    @Override
     /** When the last packet left the switch. */
     public long lastPacketPicos() {
         return lastPacketPicos;
     }
 
+    @Override
     public long eventsHandled() {
         return eventsHandled;
     }

@@ -1,7 +1,9 @@
 package io.trimswitch.scenario;
 
+import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.realtime.RealTimeSwitch;
 import io.trimswitch.report.ReportBuilder;
 import io.trimswitch.report.RunReport;
 import io.trimswitch.runtime.ParallelRuns;
@@ -46,13 +48,37 @@ public final class Scenarios {
         if (idealAdded) {
             toRun.add(Mechanism.IDEAL);
         }
+        if (base.realTime() && pcapDir != null) {
+            throw new ConfigException("--pcap-dir captures virtual-time runs only (use --clock virtual)");
+        }
         final List<VirtualTimeSwitch> switches = new ArrayList<>();
+        final List<SwitchSettings> realTime = new ArrayList<>();
         for (final Mechanism mechanism : toRun) {
             final SwitchSettings settings = base.copy();
             settings.mechanism = mechanism.label();
-            switches.add(new VirtualTimeSwitch(settings));
+            if (settings.realTime() && idealAdded && mechanism == Mechanism.IDEAL) {
+                // The ideal switch is the output-queued model: the reference runs in virtual time.
+                settings.clock = "virtual";
+            }
+            if (settings.realTime()) {
+                realTime.add(settings.validate());
+                switches.add(null);
+            } else {
+                switches.add(new VirtualTimeSwitch(settings));
+            }
         }
-        final List<RunReport> reports = runAll(switches, pcapDir, threads);
+        // Real-time runs need the host's cores to themselves: one after the other, before the rest.
+        final List<RunReport> realReports = new ArrayList<>();
+        for (final SwitchSettings settings : realTime) {
+            realReports.add(ReportBuilder.build(new RealTimeSwitch(settings).run()));
+        }
+        final List<RunReport> virtualReports = runAll(switches.stream().filter(sw -> sw != null).toList(), pcapDir, threads);
+        final List<RunReport> reports = new ArrayList<>();
+        int real = 0;
+        int virtual = 0;
+        for (final VirtualTimeSwitch sw : switches) {
+            reports.add(sw == null ? realReports.get(real++) : virtualReports.get(virtual++));
+        }
         long idealTrims = -1;
         for (final RunReport report : reports) {
             if (report.mechanism().equals(Mechanism.IDEAL.label())) {

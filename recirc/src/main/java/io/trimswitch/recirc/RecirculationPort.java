@@ -68,11 +68,13 @@ public final class RecirculationPort {
     public int returnDue(final long now) {
         int returned = 0;
         while (!looping.isEmpty() && looping.headTime() <= now) {
+            // Back in the pipeline when its loop ended, even if a real-time thread looks a little later.
+            final long back = looping.headTime();
             final int handle = looping.removeHead();
             if (pool.trimKind(handle) == TrimKind.NONE) {
                 trafficManager.trim(handle, TrimKind.DOD);
             }
-            trafficManager.enqueueHeader(handle, now);
+            trafficManager.enqueueHeader(handle, back);
             returned++;
         }
         return returned;

@@ -61,6 +61,25 @@ public final class EgressPort {
         return busyUntil;
     }
 
+    /**
+     * Real time: the port finished a packet at {@code finishedAt} (or went idle then) and its runtime looks
+     * later; the next packet starts when both the port and the packet were there, never before it was
+     * queued. Returns when it will have left, or -1 when nothing waits.
+     */
+    public long startTransmissionAfter(final long finishedAt) {
+        final int choice = scheduler.choose(!headerQueue.isEmpty(), !dataQueue.isEmpty());
+        if (choice == HeaderDataScheduler.NOTHING) {
+            return -1;
+        }
+        inService = choice == HeaderDataScheduler.HEADER ? headerQueue.poll() : dataQueue.poll();
+        if (inService == PacketPool.NO_PACKET) {
+            // A producer has reserved the slot but not yet written it: look again on the next turn.
+            return -1;
+        }
+        busyUntil = Math.max(finishedAt, pool.queuedPicos(inService)) + rate.serialisation(pool.length(inService));
+        return busyUntil;
+    }
+
     /** The packet in service has left the port: count it and hand it over. */
     public int finishTransmission() {
         final int handle = inService;

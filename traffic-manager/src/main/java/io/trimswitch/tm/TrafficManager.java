@@ -74,6 +74,8 @@ public final class TrafficManager {
     /** A packet for its egress port's data queue. */
     public void enqueueData(final int handle, final long now) {
         final EgressPort port = ports[pool.egressPort(handle)];
+        // Stamped before the offer: once queued, the packet may belong to another thread.
+        pool.queuedPicos(handle, now);
         if (port.dataQueue().offer(handle)) {
             wake(port, now);
         } else if (PacketClass.isTrimmable(pool.classification(handle))) {
@@ -86,6 +88,7 @@ public final class TrafficManager {
     /** A trimmed header or a control packet for its egress port's high-priority header queue. */
     public void enqueueHeader(final int handle, final long now) {
         final EgressPort port = ports[pool.egressPort(handle)];
+        pool.queuedPicos(handle, now);
         if (port.headerQueue().offer(handle)) {
             wake(port, now);
             return;
@@ -115,6 +118,7 @@ public final class TrafficManager {
 
     /** Puts a packet into a recirculation queue, dropping it with {@code overflowReason} when that is full. */
     public void recirculate(final int handle, final HandleQueue queue, final int pipeline, final DropReason overflowReason, final long now) {
+        pool.queuedPicos(handle, now);
         if (queue.offer(handle)) {
             events.recirculationPending(pipeline, now);
         } else {

@@ -16,6 +16,8 @@ public enum DropReason {
     DOD_OVERFLOW("dodOverflow"),
     /** A mirrored header met a full mirror queue. */
     MIRROR_OVERFLOW("mirrorOverflow"),
+    /** Real time: the ingress pipeline's receive ring was full (the pipeline's thread fell behind its ports). */
+    RX_OVERFLOW("rxOverflow"),
     /** The packet pool had no free buffer. */
     BUFFER_EXHAUSTED("bufferExhausted"),
     /** Still inside the switch when the run ended. */

@@ -44,6 +44,7 @@ public final class PacketPool {
     private static final int RETURNED = 7;
     private final int[] meta;
     private final long[] arrivalPicos;
+    private final long[] queuedPicos;
 
     public PacketPool(final int capacity) {
         if (capacity <= 0) {
@@ -55,6 +56,7 @@ public final class PacketPool {
         this.inUse = new boolean[capacity];
         this.meta = new int[Math.multiplyExact(capacity, META_STRIDE)];
         this.arrivalPicos = new long[capacity];
+        this.queuedPicos = new long[capacity];
     }
 
     /** Takes a free buffer, or returns {@link #NO_PACKET} when all {@link #capacity()} are in use. */
@@ -181,6 +183,15 @@ public final class PacketPool {
 
     public void arrivalPicos(final int handle, final long time) {
         arrivalPicos[handle] = time;
+    }
+
+    /** When the packet last entered a queue of the traffic manager, in picoseconds. */
+    public long queuedPicos(final int handle) {
+        return queuedPicos[handle];
+    }
+
+    public void queuedPicos(final int handle, final long time) {
+        queuedPicos[handle] = time;
     }
 
     public byte trimKind(final int handle) {

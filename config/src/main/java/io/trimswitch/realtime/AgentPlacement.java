@@ -1,0 +1,96 @@
+package io.trimswitch.realtime;
+
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.CompositeAgent;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingIdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Which agents share a thread. On a host with a core per agent each gets its own ({@code per-agent});
+ * on a small host they are grouped: {@code split} puts the ports and ingress pipelines on one thread and
+ * the egress groups and recirculation ports on another, so the two halves of the switch each have a core.
+ */
+final class AgentPlacement {
+    /** One thread's agents, and the name its thread takes. */
+    record ThreadPlan(String name, Agent agent, int agents) {
+    }
+
+    private AgentPlacement() {
+    }
+
+    static List<ThreadPlan> place(
+        final String placement, final Agent ports, final List<? extends Agent> ingress, final List<? extends Agent> egress,
+        final List<? extends Agent> recirculation) {
+        final List<List<Agent>> groups = new ArrayList<>();
+        final List<String> names = new ArrayList<>();
+        switch (placement) {
+            case "single":
+                groups.add(concat(List.of(ports), ingress, egress, recirculation));
+                names.add("switch");
+                break;
+            case "split":
+                groups.add(concat(List.of(ports), ingress));
+                names.add("ports+ingress");
+                groups.add(concat(egress, recirculation));
+                names.add("egress+recirculation");
+                break;
+            case "per-role":
+                groups.add(List.of(ports));
+                names.add("ports");
+                groups.add(concat(ingress));
+                names.add("ingress");
+                groups.add(concat(egress));
+                names.add("egress");
+                if (!recirculation.isEmpty()) {
+                    groups.add(concat(recirculation));
+                    names.add("recirculation");
+                }
+                break;
+            case "per-agent":
+                for (final Agent agent : concat(List.of(ports), ingress, egress, recirculation)) {
+                    groups.add(List.of(agent));
+                    names.add(agent.roleName());
+                }
+                break;
+            default:
+                throw new IllegalArgumentException("unknown placement '" + placement + "'");
+        }
+        final List<ThreadPlan> plans = new ArrayList<>();
+        for (int i = 0; i < groups.size(); i++) {
+            final List<Agent> group = groups.get(i);
+            plans.add(new ThreadPlan("trimswitch-" + names.get(i), group.size() == 1 ? group.get(0) : new CompositeAgent(group), group.size()));
+        }
+        return plans;
+    }
+
+    @SafeVarargs
+    private static List<Agent> concat(final List<? extends Agent>... lists) {
+        final List<Agent> all = new ArrayList<>();
+        for (final List<? extends Agent> list : lists) {
+            all.addAll(list);
+        }
+        return all;
+    }
+
+    /** A fresh idle strategy per thread: they keep state. */
+    static IdleStrategy idleStrategy(final String idle) {
+        switch (idle) {
+            case "busy-spin":
+                return new BusySpinIdleStrategy();
+            case "yield":
+                return new YieldingIdleStrategy();
+            case "backoff":
+                return new BackoffIdleStrategy();
+            case "sleep":
+                return new SleepingIdleStrategy();
+            default:
+                throw new IllegalArgumentException("unknown idle strategy '" + idle + "'");
+        }
+    }
+}

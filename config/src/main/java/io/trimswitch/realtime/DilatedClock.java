@@ -1,0 +1,36 @@
+package io.trimswitch.realtime;
+
+import org.agrona.concurrent.NanoClock;
+
+/**
+ * Switch time read off a host clock, slowed down by the dilation: one picosecond of switch time takes
+ * {@code dilation} picoseconds of wall time. Rates and time constants stay the model's own; only the
+ * mapping to the host changes. Agents read it and pass the time in; components never read a clock.
+ */
+public final class DilatedClock {
+    private final NanoClock host;
+    private final double picosPerHostNano;
+    private volatile long epochNanos;
+
+    public DilatedClock(final NanoClock host, final double dilation) {
+        if (!(dilation > 0) || Double.isInfinite(dilation)) {
+            throw new IllegalArgumentException("dilation must be positive, got " + dilation);
+        }
+        this.host = host;
+        this.picosPerHostNano = 1000.0 / dilation;
+    }
+
+    /** Switch time zero is {@code delayNanos} of host time from now (negative until then). */
+    public void startIn(final long delayNanos) {
+        epochNanos = host.nanoTime() + delayNanos;
+    }
+
+    public long nowPicos() {
+        return (long) ((host.nanoTime() - epochNanos) * picosPerHostNano);
+    }
+
+    /** Host nanoseconds that {@code picos} of switch time take. */
+    public long hostNanos(final long picos) {
+        return (long) (picos / picosPerHostNano);
+    }
+}

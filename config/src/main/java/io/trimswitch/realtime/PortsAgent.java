@@ -1,0 +1,99 @@
+package io.trimswitch.realtime;
+
+import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.runtime.RunRecorder;
+import io.trimswitch.runtime.SwitchFabric;
+import io.trimswitch.runtime.TrafficSource;
+import io.trimswitch.tm.HandleRing;
+import org.agrona.concurrent.Agent;
+
+/**
+ * The switch's in-memory generator ports: each packet of the workload is written into a pooled buffer
+ * when its last bit is due, by the dilated clock, and put on the receive ring of the pipeline that owns
+ * its ingress port. This agent owns the packet pool: buffers freed by other threads come back through a
+ * ring and are reclaimed here, so the pool itself has one writer.
+ */
+final class PortsAgent implements Agent {
+    private final TrafficSource source;
+    private final PacketPool pool;
+    private final SwitchFabric fabric;
+    private final HandleRing[] rxRings;
+    private final HandleRing returns;
+    private final RunRecorder recorder;
+    private final DilatedClock clock;
+    private final int batch;
+    private final HandleRing.HandleConsumer reclaim;
+    private long maxLagPicos;
+    private long workCycles;
+
+    PortsAgent(
+        final TrafficSource source, final PacketPool pool, final SwitchFabric fabric, final HandleRing[] rxRings,
+        final HandleRing returns, final RunRecorder recorder, final DilatedClock clock, final int batch) {
+        this.source = source;
+        this.pool = pool;
+        this.fabric = fabric;
+        this.rxRings = rxRings;
+        this.returns = returns;
+        this.recorder = recorder;
+        this.clock = clock;
+        this.batch = batch;
+        this.reclaim = pool::free;
+    }
+
+    @Override
+    public int doWork() {
+        int work = returns.drain(reclaim, Integer.MAX_VALUE);
+        final long now = clock.nowPicos();
+        for (int emitted = 0; emitted < batch && source.nextTime() <= now; emitted++) {
+            emit(now);
+            work++;
+        }
+        if (work > 0) {
+            workCycles++;
+        }
+        return work;
+    }
+
+    private void emit(final long now) {
+        final long due = source.nextTime();
+        final int flow = source.nextFlow();
+        recorder.sent(flow);
+        if (source.nextLength() > PacketPool.SLOT_BYTES) {
+            source.emit(pool, PacketPool.NO_PACKET);
+            recorder.dropped(flow, DropReason.OVERSIZE);
+            return;
+        }
+        final int handle = pool.allocate();
+        source.emit(pool, handle);
+        if (handle == PacketPool.NO_PACKET) {
+            recorder.dropped(flow, DropReason.BUFFER_EXHAUSTED);
+            return;
+        }
+        pool.arrivalPicos(handle, due);
+        maxLagPicos = Math.max(maxLagPicos, now - due);
+        if (!rxRings[fabric.pipelineOf(pool.ingressPort(handle))].offer(handle)) {
+            recorder.dropped(flow, DropReason.RX_OVERFLOW);
+            pool.free(handle);
+        }
+    }
+
+    /** How late, at worst, a packet was put on its receive ring after it was due. */
+    long maxLagPicos() {
+        return maxLagPicos;
+    }
+
+    long workCycles() {
+        return workCycles;
+    }
+
+    void reset() {
+        maxLagPicos = 0;
+        workCycles = 0;
+    }
+
+    @Override
+    public String roleName() {
+        return "ports";
+    }
+}

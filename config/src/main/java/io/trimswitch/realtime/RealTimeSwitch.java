@@ -1,0 +1,344 @@
+package io.trimswitch.realtime;
+
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.time.Picos;
+import io.trimswitch.recirc.RecirculationPort;
+import io.trimswitch.runtime.FlowLifetimes;
+import io.trimswitch.runtime.OpenLoopSenders;
+import io.trimswitch.runtime.RealTimeStats;
+import io.trimswitch.runtime.RunOutcome;
+import io.trimswitch.runtime.RunRecorder;
+import io.trimswitch.runtime.SwitchFabric;
+import io.trimswitch.runtime.SwitchRun;
+import io.trimswitch.runtime.TrafficSource;
+import io.trimswitch.runtime.VirtualTimeSwitch;
+import io.trimswitch.tm.EgressPort;
+import io.trimswitch.tm.HandleRing;
+import io.trimswitch.tm.TrafficManager;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The switch in real time: the same components as {@link VirtualTimeSwitch}, driven by agent threads
+ * paced by the host clock, dilated so the modelled switch fits the host. Generator ports feed each
+ * ingress pipeline's receive ring; pipelines meter, decide and offer packet handles to the traffic
+ * manager's rings (a data ring per egress port of exactly its capacity, a header ring, a DoD ring per
+ * pipeline); egress groups drain and pace the ports; recirculation threads drain the DoD rings, trim and
+ * raise NOTIFYs through lock-free inboxes. Each thread counts into its own counters and recorder; the
+ * run's report totals them once every thread has stopped.
+ */
+public final class RealTimeSwitch implements SwitchRun {
+    /** Switch time zero comes this long after the threads are started, so all of them see it begin. */
+    private static final long START_DELAY_NANOS = 20_000_000;
+
+    private final SwitchSettings settings;
+    private final TrafficSource source;
+    private final PacketPool pool;
+    private final HandleRing returns;
+    private final HandleRing[] rxRings;
+    private final NotifyInboxes inboxes;
+    private final DilatedClock clock;
+    private final SwitchFabric fabric;
+    private final RunRecorder recorder;
+    private final List<TrafficManager> threadTrafficManagers = new ArrayList<>();
+    private final List<RunRecorder> threadRecorders = new ArrayList<>();
+    private final PortsAgent ports;
+    private final List<IngressAgent> ingress = new ArrayList<>();
+    private final List<EgressAgent> egress = new ArrayList<>();
+    private final List<RecirculationAgent> recirculation = new ArrayList<>();
+    private final long durationPicos;
+    private long lastPacketPicos;
+    private long workCycles;
+    private RealTimeStats stats;
+    private boolean warmedUp;
+
+    /** The switch of {@code settings}, whose clock must be {@code real}, with its workload's open-loop senders. */
+    public RealTimeSwitch(final SwitchSettings settings) {
+        this(settings, null, -1);
+    }
+
+    /**
+     * The switch of {@code settings} fed by {@code source} (null: the workload's open-loop senders) for
+     * {@code durationPicos} of switch time (negative: the workload's duration).
+     */
+    public RealTimeSwitch(final SwitchSettings settings, final TrafficSource source, final long durationPicos) {
+        this.settings = settings.copy().validate();
+        if (!this.settings.realTime()) {
+            throw new ConfigException("the real-time switch needs clock real, got '" + this.settings.clock + "'");
+        }
+        this.source = source != null ? source : OpenLoopSenders.forWorkload(this.settings);
+        this.durationPicos = durationPicos >= 0 ? durationPicos : Picos.fromMicros(this.settings.workload.durationUs);
+        final NanoClock hostClock = SystemNanoClock.INSTANCE;
+        final int pipelines = this.settings.fabric.pipelines;
+        final int batch = this.settings.realtime.batchPackets;
+        // The queues, the receive rings, and buffers on their way back to the pool.
+        final long bound = VirtualTimeSwitch.capacityBound(this.settings) + (long) pipelines * this.settings.realtime.rxRingPackets;
+        this.pool = new PacketPool((int) Math.min(this.source.packets() + 1, bound + 1));
+        this.returns = new HandleRing(pool.capacity(), true);
+        this.clock = new DilatedClock(hostClock, this.settings.realtime.dilation);
+        this.inboxes = new NotifyInboxes(pipelines);
+        final int flows = this.source.flows();
+        final int packets = (int) Math.min(this.source.packets(), Integer.MAX_VALUE - 8);
+        this.recorder = new RunRecorder(flows, packets);
+
+        final AgentEvents.Release toPool = returns::offer;
+        this.fabric = new SwitchFabric(this.settings, pool, HandleRing.factory(), new AgentEvents(pool, threadRecorder(flows, 16), toPool),
+            (component, pipeline, shared) -> {
+                final TrafficManager own = shared.forThread(new AgentEvents(pool, threadRecorder(flows, 16), toPool));
+                threadTrafficManagers.add(own);
+                return own;
+            },
+            pipelineArray -> inboxes);
+
+        this.rxRings = new HandleRing[pipelines];
+        final RunRecorder portsRecorder = threadRecorder(flows, 16);
+        for (int pipeline = 0; pipeline < pipelines; pipeline++) {
+            rxRings[pipeline] = new HandleRing(this.settings.realtime.rxRingPackets, false);
+        }
+        this.ports = new PortsAgent(this.source, pool, fabric, rxRings, returns, portsRecorder, clock, batch);
+        final int portsPerPipeline = this.settings.fabric.portsPerPipeline;
+        for (int pipeline = 0; pipeline < pipelines; pipeline++) {
+            ingress.add(new IngressAgent(fabric.pipeline(pipeline), pool, rxRings[pipeline], inboxes.reader(pipeline), clock, batch));
+            final EgressPort[] group = new EgressPort[portsPerPipeline];
+            for (int i = 0; i < portsPerPipeline; i++) {
+                group[i] = fabric.port(pipeline * portsPerPipeline + i);
+            }
+            egress.add(new EgressAgent("egress-" + pipeline, group, pool, threadRecorder(flows, packets), toPool, clock));
+            final RecirculationPort port = fabric.recirculation(pipeline);
+            if (port != null) {
+                recirculation.add(new RecirculationAgent(pipeline, port, pool, clock));
+            }
+        }
+    }
+
+    private RunRecorder threadRecorder(final int flows, final int headerArrivals) {
+        final RunRecorder threadRecorder = new RunRecorder(flows, headerArrivals);
+        threadRecorders.add(threadRecorder);
+        return threadRecorder;
+    }
+
+    /**
+     * Runs the workload in real time for the run's duration of switch time, stops every thread, and
+     * counts whatever is still inside the switch as in flight at the end. Unless warm-up is off, the
+     * first run of a switch is run twice and only the second reported.
+     *
+     * @throws RealTimeFault when an agent threw; the other threads are stopped first
+     */
+    public RunOutcome run() {
+        if (settings.realtime.warmUp && !warmedUp) {
+            // The first run in a JVM is interpreted code racing the clock; it only teaches the JIT.
+            runOnce();
+            warmedUp = true;
+        }
+        return runOnce();
+    }
+
+    private RunOutcome runOnce() {
+        reset();
+        final List<AgentPlacement.ThreadPlan> plans = AgentPlacement.place(settings.realtime.placement, ports, ingress, egress, recirculation);
+        final AtomicReference<RuntimeException> fault = new AtomicReference<>();
+        final List<AgentRunner> runners = new ArrayList<>();
+        final long wallStart = System.nanoTime();
+        clock.startIn(START_DELAY_NANOS);
+        try {
+            for (final AgentPlacement.ThreadPlan plan : plans) {
+                final AgentRunner runner = new AgentRunner(AgentPlacement.idleStrategy(settings.realtime.idle),
+                    error -> fault.compareAndSet(null, new RealTimeFault(plan.name(), error)), null, plan.agent());
+                runners.add(runner);
+                AgentRunner.startOnThread(runner, task -> {
+                    final Thread thread = new Thread(task, plan.name());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+            }
+            awaitEnd(fault);
+        } finally {
+            for (final AgentRunner runner : runners) {
+                runner.close();
+            }
+        }
+        if (fault.get() != null) {
+            throw fault.get();
+        }
+        final double wallMs = (System.nanoTime() - wallStart) / 1e6;
+        final long inFlight = drainInFlight();
+        total();
+        long maxLag = ports.maxLagPicos();
+        for (final IngressAgent agent : ingress) {
+            maxLag = Math.max(maxLag, agent.maxLagPicos());
+        }
+        stats = new RealTimeStats(settings.realtime.dilation, settings.realtime.placement, settings.realtime.idle, plans.size(),
+            Math.round(wallMs * 10) / 10.0, Math.round(maxLag / 100.0) / 10.0);
+        return new RunOutcome(this, inFlight, pool.inUse());
+    }
+
+    private void awaitEnd(final AtomicReference<RuntimeException> fault) {
+        while (fault.get() == null && clock.nowPicos() < durationPicos) {
+            final long remainingNanos = clock.hostNanos(durationPicos - Math.max(0, clock.nowPicos()));
+            try {
+                Thread.sleep(Math.max(1, Math.min(50, remainingNanos / 1_000_000)));
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** Every thread has stopped: what is still queued, serialising, looping or received is counted, never lost. */
+    private long drainInFlight() {
+        final RunRecorder endRecorder = threadRecorder(source.flows(), 16);
+        final long[] drained = new long[1];
+        final java.util.function.IntConsumer asInFlight = handle -> {
+            drained[0]++;
+            endRecorder.dropped(pool.flow(handle), DropReason.IN_FLIGHT_AT_END);
+            pool.free(handle);
+        };
+        returns.drain(pool::free, Integer.MAX_VALUE);
+        for (final HandleRing ring : rxRings) {
+            for (int handle = ring.poll(); handle != PacketPool.NO_PACKET; handle = ring.poll()) {
+                asInFlight.accept(handle);
+            }
+        }
+        for (int port = 0; port < fabric.ports(); port++) {
+            fabric.port(port).drainTo(asInFlight);
+        }
+        for (int pipeline = 0; pipeline < fabric.pipelines(); pipeline++) {
+            if (fabric.recirculation(pipeline) != null) {
+                fabric.recirculation(pipeline).drainTo(asInFlight);
+            }
+        }
+        // Buffers freed by the last drops come back through the ring too.
+        returns.drain(pool::free, Integer.MAX_VALUE);
+        // NOTIFYs due within the run reach their pipelines, as they would have.
+        for (final IngressAgent agent : ingress) {
+            agent.applyNotifiesBefore(durationPicos + 1);
+        }
+        return drained[0];
+    }
+
+    /** Totals the threads' counters into the ports' and their recorders into the run's. */
+    private void total() {
+        for (final TrafficManager threadTm : threadTrafficManagers) {
+            for (int port = 0; port < fabric.ports(); port++) {
+                fabric.port(port).counters().add(threadTm.counters(port));
+            }
+        }
+        for (final RunRecorder threadRecorder : threadRecorders) {
+            recorder.add(threadRecorder);
+        }
+        lastPacketPicos = 0;
+        workCycles = ports.workCycles();
+        for (final EgressAgent agent : egress) {
+            lastPacketPicos = Math.max(lastPacketPicos, agent.lastPacketPicos());
+            workCycles += agent.workCycles();
+        }
+        for (final IngressAgent agent : ingress) {
+            workCycles += agent.workCycles();
+        }
+        for (final RecirculationAgent agent : recirculation) {
+            workCycles += agent.workCycles();
+        }
+    }
+
+    private void reset() {
+        pool.reset();
+        fabric.reset();
+        for (final TrafficManager threadTm : threadTrafficManagers) {
+            for (int port = 0; port < fabric.ports(); port++) {
+                threadTm.counters(port).reset();
+            }
+        }
+        for (final RunRecorder threadRecorder : threadRecorders) {
+            threadRecorder.reset();
+        }
+        recorder.reset();
+        source.reset();
+        returns.reset();
+        for (final HandleRing ring : rxRings) {
+            ring.reset();
+        }
+        ports.reset();
+        ingress.forEach(IngressAgent::reset);
+        egress.forEach(EgressAgent::reset);
+        recirculation.forEach(RecirculationAgent::reset);
+        stats = null;
+    }
+
+    /** Buffers in the pool: after a run every one is back (none leaked). */
+    public int freeBuffers() {
+        return pool.capacity() - pool.inUse();
+    }
+
+    public int bufferCapacity() {
+        return pool.capacity();
+    }
+
+    @Override
+    public SwitchSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public Mechanism mechanism() {
+        return fabric.mechanism();
+    }
+
+    @Override
+    public TrafficSource source() {
+        return source;
+    }
+
+    @Override
+    public SwitchFabric fabric() {
+        return fabric;
+    }
+
+    @Override
+    public RunRecorder recorder() {
+        return recorder;
+    }
+
+    @Override
+    public long durationPicos() {
+        return durationPicos;
+    }
+
+    @Override
+    public long lastPacketPicos() {
+        return lastPacketPicos;
+    }
+
+    @Override
+    public long eventsHandled() {
+        return workCycles;
+    }
+
+    @Override
+    public FlowLifetimes flowLifetimes() {
+        return null;
+    }
+
+    @Override
+    public String transport() {
+        return "open-loop";
+    }
+
+    @Override
+    public RealTimeStats realTimeStats() {
+        return stats;
+    }
+
+    /** NOTIFYs that found a pipeline's inbox full (the pipeline's thread could not keep up). */
+    public long lostNotifies() {
+        return inboxes.lost();
+    }
+}

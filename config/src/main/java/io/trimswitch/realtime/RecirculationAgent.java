@@ -1,0 +1,73 @@
+package io.trimswitch.realtime;
+
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.recirc.RecirculationPort;
+import io.trimswitch.tm.HandleQueue;
+import org.agrona.concurrent.Agent;
+
+/**
+ * A pipeline's recirculation port on a thread: it drains the pipeline's DoD (or mirror) ring at the
+ * port's rate, raising the congestion signal as each deflected packet leaves the ring, and after the
+ * recirculation latency trims it into its egress port's header ring.
+ */
+final class RecirculationAgent implements Agent {
+    private final int pipeline;
+    private final RecirculationPort port;
+    private final PacketPool pool;
+    private final DilatedClock clock;
+    private long busyUntil;
+    private long workCycles;
+
+    RecirculationAgent(final int pipeline, final RecirculationPort port, final PacketPool pool, final DilatedClock clock) {
+        this.pipeline = pipeline;
+        this.port = port;
+        this.pool = pool;
+        this.clock = clock;
+    }
+
+    @Override
+    public int doWork() {
+        final long now = clock.nowPicos();
+        int work = 0;
+        while (true) {
+            if (!port.isIdle()) {
+                if (now < busyUntil) {
+                    break;
+                }
+                port.finishTransmission(busyUntil);
+                work++;
+            }
+            final HandleQueue queue = port.queue();
+            final int next = queue.peek();
+            if (next == PacketPool.NO_PACKET) {
+                break;
+            }
+            // Back to back while the queue holds packets; otherwise from the moment the packet was queued.
+            final long start = Math.min(now, Math.max(busyUntil, pool.queuedPicos(next)));
+            final long done = port.startTransmission(start);
+            if (done < 0) {
+                break;
+            }
+            busyUntil = done;
+        }
+        work += port.returnDue(now);
+        if (work > 0) {
+            workCycles++;
+        }
+        return work;
+    }
+
+    long workCycles() {
+        return workCycles;
+    }
+
+    void reset() {
+        busyUntil = 0;
+        workCycles = 0;
+    }
+
+    @Override
+    public String roleName() {
+        return "recirculation-" + pipeline;
+    }
+}

@@ -1,0 +1,198 @@
+package io.trimswitch.realtime;
+
+import io.trimswitch.cli.Cli;
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.time.Picos;
+import io.trimswitch.report.ReportBuilder;
+import io.trimswitch.report.RunReport;
+import io.trimswitch.runtime.OpenLoopSenders;
+import io.trimswitch.runtime.RunOutcome;
+import io.trimswitch.runtime.TrafficSource;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RealTimeSwitchTest {
+    /** Eight ports in two pipelines, a 6:1 incast whose receiver overflows: trims at ingress and by DoD. */
+    private static SwitchSettings small() {
+        final SwitchSettings settings = new SwitchSettings();
+        settings.clock = "real";
+        settings.transport.kind = "open-loop";
+        settings.fabric.pipelines = 2;
+        settings.fabric.portsPerPipeline = 4;
+        settings.workload.pattern = "pairs:1->0,2->0,3->0,4->0,5->0,6->0";
+        settings.workload.packets = 300;
+        settings.workload.durationUs = 120;
+        settings.realtime.dilation = 2000;
+        settings.realtime.warmUp = false;
+        return settings;
+    }
+
+    @Test
+    void aRunDeliversEveryPacketWholeOrAsAHeaderAndEveryBufferGoesBackToThePool() {
+        final RealTimeSwitch sw = new RealTimeSwitch(small());
+        final RunReport report = ReportBuilder.build(sw.run());
+
+        assertEquals(1800, report.sent());
+        assertTrue(report.conservation());
+        assertEquals(report.sent(), report.deliveredWhole() + report.deliveredHeader(), "nothing lost: " + report.drops());
+        assertTrue(report.trims().total() > 0, "six senders into one port must trim");
+        assertEquals(sw.bufferCapacity(), sw.freeBuffers(), "the pool is full again");
+        assertEquals(0, report.run().leakedBuffers());
+        assertEquals("real", report.run().clock());
+        assertEquals(1, report.run().realTime().threads());
+        assertEquals(report.deliveredWhole() + report.deliveredHeader(), report.ports().stream()
+            .mapToLong(RunReport.PortReport::txPackets).sum(), "the ports' counters agree with the receivers");
+    }
+
+    @Test
+    void stoppingUnderLoadCountsWhatWasInsideAsInFlightAndLosesNothing() {
+        final SwitchSettings settings = small();
+        // The senders need 36 µs; the receiver's port far longer: the run ends with queues full.
+        settings.workload.durationUs = 20;
+        final RealTimeSwitch sw = new RealTimeSwitch(settings);
+        final RunOutcome outcome = sw.run();
+        final RunReport report = ReportBuilder.build(outcome);
+
+        assertTrue(outcome.inFlightAtEnd() > 0, "packets were inside the switch at the end");
+        assertEquals(outcome.inFlightAtEnd(), report.drops().get("inFlightAtEnd"));
+        assertEquals(report.sent(), report.deliveredWhole() + report.deliveredHeader() + report.dropped());
+        assertTrue(report.conservation());
+        assertEquals(sw.bufferCapacity(), sw.freeBuffers());
+    }
+
+    @Test
+    void everyPlacementRunsTheSameSwitchOnItsOwnNumberOfThreads() {
+        for (final Map.Entry<String, Integer> placement : Map.of("split", 2, "per-role", 4, "per-agent", 7).entrySet()) {
+            final SwitchSettings settings = small();
+            settings.realtime.placement = placement.getKey();
+            settings.realtime.idle = "yield";
+            final RunReport report = ReportBuilder.build(new RealTimeSwitch(settings).run());
+            assertEquals(placement.getValue(), report.run().realTime().threads(), placement.getKey());
+            assertTrue(report.conservation(), placement.getKey());
+            assertEquals(report.sent(), report.deliveredWhole() + report.deliveredHeader(), placement.getKey() + ": " + report.drops());
+        }
+    }
+
+    @Test
+    void aFaultInAnAgentStopsTheRunAndNamesTheThreadAndTheCause() {
+        final SwitchSettings settings = small();
+        final TrafficSource failing = new FailingSource(OpenLoopSenders.forWorkload(settings.copy()), 100);
+        final RealTimeSwitch sw = new RealTimeSwitch(settings, failing, Picos.fromMicros(120));
+
+        final RealTimeFault fault = assertThrows(RealTimeFault.class, sw::run);
+        assertTrue(fault.getMessage().contains("trimswitch-switch"), fault.getMessage());
+        assertTrue(fault.getMessage().contains("generator broke at packet 100"), fault.getMessage());
+    }
+
+    @Test
+    void settingsTheRealTimeSwitchCannotHonourAreRefusedByName() {
+        final SwitchSettings ideal = small();
+        ideal.mechanism = "ideal";
+        assertTrue(assertThrows(ConfigException.class, () -> new RealTimeSwitch(ideal)).getMessage().contains("ideal"));
+        final SwitchSettings ndp = small();
+        ndp.transport.kind = "ndp";
+        assertTrue(assertThrows(ConfigException.class, () -> new RealTimeSwitch(ndp)).getMessage().contains("transport.kind open-loop"));
+        final SwitchSettings slow = small();
+        slow.realtime.dilation = 0.5;
+        assertTrue(assertThrows(ConfigException.class, () -> new RealTimeSwitch(slow)).getMessage().contains("realtime.dilation"));
+    }
+
+    @Test
+    void theScenarioCommandRunsInRealTimeAndRefusesWhatOnlyVirtualTimeCanDo() {
+        final Cli.Result run = Cli.trimswitch("scenario", "--clock", "real", "--mechanism", "tofino", "--pattern", "incast:4->1",
+            "--packets", "100", "--duration-us", "60", "--dilation", "2000", "--no-ideal");
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().contains("conservation") && run.out().contains("ok"), run.out());
+
+        final Cli.Result ideal = Cli.trimswitch("scenario", "--clock", "real", "--mechanism", "ideal");
+        assertEquals(2, ideal.exit());
+        assertEquals(1, ideal.err().strip().lines().count(), ideal.err());
+        assertTrue(ideal.err().contains("ideal"), ideal.err());
+
+        final Cli.Result dilation = Cli.trimswitch("scenario", "--clock", "real", "--dilation", "0");
+        assertEquals(2, dilation.exit());
+        assertTrue(dilation.err().contains("realtime.dilation"), dilation.err());
+
+        final Cli.Result clock = Cli.trimswitch("scenario", "--clock", "wall");
+        assertEquals(2, clock.exit());
+        assertTrue(clock.err().contains("clock must be one of virtual, real"), clock.err());
+    }
+
+    /** Open-loop senders whose generator throws at one packet: a fault inside an agent. */
+    private static final class FailingSource implements TrafficSource {
+        private final TrafficSource inner;
+        private final int failAt;
+        private int emitted;
+
+        FailingSource(final TrafficSource inner, final int failAt) {
+            this.inner = inner;
+            this.failAt = failAt;
+        }
+
+        @Override
+        public long nextTime() {
+            return inner.nextTime();
+        }
+
+        @Override
+        public int nextFlow() {
+            return inner.nextFlow();
+        }
+
+        @Override
+        public int nextLength() {
+            return inner.nextLength();
+        }
+
+        @Override
+        public void emit(final PacketPool pool, final int handle) {
+            if (++emitted == failAt) {
+                throw new IllegalStateException("generator broke at packet " + failAt);
+            }
+            inner.emit(pool, handle);
+        }
+
+        @Override
+        public void reset() {
+            inner.reset();
+            emitted = 0;
+        }
+
+        @Override
+        public int flows() {
+            return inner.flows();
+        }
+
+        @Override
+        public int flowSource(final int flow) {
+            return inner.flowSource(flow);
+        }
+
+        @Override
+        public int flowDestination(final int flow) {
+            return inner.flowDestination(flow);
+        }
+
+        @Override
+        public long sendingPicos(final int flow) {
+            return inner.sendingPicos(flow);
+        }
+
+        @Override
+        public long packets() {
+            return inner.packets();
+        }
+
+        @Override
+        public String description() {
+            return "failing " + inner.description();
+        }
+    }
+}
