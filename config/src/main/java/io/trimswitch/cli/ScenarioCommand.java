@@ -62,6 +62,9 @@ public final class ScenarioCommand implements Callable<Integer> {
         description = "With --clock real: what a thread does when it had nothing to do (default: busy-spin)")
     String idle;
 
+    @Option(names = "--compare-virtual", description = "With --clock real: run each mechanism in virtual time too, in the next column.")
+    boolean compareVirtual;
+
     @Option(names = "--packets", description = "Data packets per flow (default: 1000)")
     Integer packets;
 
@@ -173,8 +176,19 @@ public final class ScenarioCommand implements Callable<Integer> {
         }
         final int threads = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
         final Scenarios.Result result = Scenarios.run(settings, toRun, !noIdeal, pcapDir, threads);
-        final List<RunReport> reports = result.runs();
-        final List<RunReport> shown = result.all();
+        final List<RunReport> reports = new ArrayList<>(result.runs());
+        if (compareVirtual && settings.realTime()) {
+            final SwitchSettings virtual = settings.copy();
+            virtual.clock = "virtual";
+            final List<RunReport> references = Scenarios.run(virtual, toRun, false, null, threads).runs();
+            for (int i = references.size() - 1; i >= 0; i--) {
+                reports.add(i + 1, references.get(i));
+            }
+        }
+        final List<RunReport> shown = new ArrayList<>(reports);
+        if (result.idealReference() != null) {
+            shown.add(result.idealReference());
+        }
         spec.commandLine().getOut().print(SummaryTable.render(shown));
         if (result.idealReference() != null) {
             spec.commandLine().getOut().println("(the ideal run is the reference for trims vs ideal)");

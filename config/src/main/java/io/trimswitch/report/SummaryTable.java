@@ -17,7 +17,8 @@ public final class SummaryTable {
     /** With {@code goodput} false the goodput rows are left out (replays have no senders to measure). */
     public static String render(final List<RunReport> reports, final boolean goodput) {
         final List<String[]> rows = new ArrayList<>();
-        rows.add(row("", reports, RunReport::mechanism));
+        final boolean realTime = reports.stream().anyMatch(r -> r.run().realTime() != null);
+        rows.add(row("", reports, r -> realTime ? r.mechanism() + " (" + r.run().clock() + ")" : r.mechanism()));
         rows.add(row("pattern", reports, RunReport::pattern));
         rows.add(row("packets sent", reports, r -> Long.toString(r.sent())));
         rows.add(row("delivered whole", reports, r -> Long.toString(r.deliveredWhole())));
@@ -51,6 +52,12 @@ public final class SummaryTable {
             rows.add(row("retransmissions", reports, r -> Long.toString(r.flows().stream().map(RunReport.FlowReport::retransmissions)
                 .filter(java.util.Objects::nonNull).mapToLong(Long::longValue).sum())));
             rows.add(row("control packets (ACK/NACK/PULL)", reports, r -> r.control() == null ? "-" : Long.toString(r.control().sent())));
+        }
+        if (realTime) {
+            rows.add(row("dilation", reports, r -> r.run().realTime() == null ? "-" : String.format("%.0f", r.run().realTime().dilation())));
+            rows.add(row("threads", reports, r -> r.run().realTime() == null ? "-" : Integer.toString(r.run().realTime().threads())));
+            rows.add(row("max ingress lag (ns)", reports, r -> r.run().realTime() == null ? "-"
+                : String.format("%.0f", r.run().realTime().maxIngressLagNs())));
         }
         rows.add(row("conservation", reports, r -> r.conservation() ? "ok" : "VIOLATED"));
 

@@ -1,0 +1,57 @@
+package io.trimswitch.realtime;
+
+import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.report.ReportBuilder;
+import io.trimswitch.report.RunReport;
+import io.trimswitch.runtime.VirtualTimeSwitch;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The real-time switch, dilated to what this host sustains, reproduces the virtual-time switch: total
+ * trims within 10 %, the ingress/DoD split within 5 percentage points, every flow's goodput within 10 %,
+ * and no losses, for the worst case, a 64:16 incast and the hardware validation's two 4:1 incasts.
+ */
+class RealTimeFidelityTest {
+    static final double DILATION = 2000;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"shift", "incast:64->16", "pairs:0->1,16->1,32->1,48->1,2->3,18->3,34->3,50->3"})
+    void theDilatedRealTimeRunAgreesWithVirtualTime(final String pattern) {
+        final SwitchSettings settings = new SwitchSettings();
+        settings.mechanism = "tofino";
+        settings.transport.kind = "open-loop";
+        settings.workload.pattern = pattern;
+        settings.realtime.dilation = DILATION;
+        final RunReport virtual = ReportBuilder.build(new VirtualTimeSwitch(settings).run());
+        settings.clock = "real";
+        final RunReport real = ReportBuilder.build(new RealTimeSwitch(settings).run());
+        final String figures = pattern + ": real " + summary(real) + " vs virtual " + summary(virtual);
+
+        assertEquals(virtual.sent(), real.sent(), figures);
+        assertEquals(0, real.dropped(), "no losses: " + real.drops() + "; " + figures);
+        assertTrue(real.conservation(), figures);
+        assertTrue(virtual.trims().total() > 0, figures);
+        assertEquals(virtual.trims().total(), real.trims().total(), 0.10 * virtual.trims().total(), "total trims; " + figures);
+        assertEquals(ingressShare(virtual), ingressShare(real), 0.05, "ingress/DoD split; " + figures);
+        for (int flow = 0; flow < virtual.flows().size(); flow++) {
+            final double expected = virtual.flows().get(flow).goodputGbps();
+            final double actual = real.flows().get(flow).goodputGbps();
+            assertEquals(expected, actual, 0.10 * expected, "goodput of flow " + flow + "; " + figures);
+        }
+    }
+
+    private static double ingressShare(final RunReport report) {
+        return report.trims().total() == 0 ? 0 : (double) report.trims().ingress() / report.trims().total();
+    }
+
+    private static String summary(final RunReport report) {
+        return String.format("trims %d (ingress %d, DoD %d), whole %d, goodput %.2f [%.2f..%.2f] Gb/s%s",
+            report.trims().total(), report.trims().ingress(), report.trims().dod(), report.deliveredWhole(), report.goodput().meanGbps(),
+            report.goodput().minGbps(), report.goodput().maxGbps(),
+            report.run().realTime() == null ? "" : ", lag " + report.run().realTime().maxIngressLagNs() + " ns");
+    }
+}
