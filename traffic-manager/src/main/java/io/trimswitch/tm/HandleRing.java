@@ -15,12 +15,14 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * A queue of packet handles between threads: an Agrona ring buffer (one-to-one, or many-to-one for
  * queues several pipelines feed) carrying each handle as a four-byte message, never the frame.
- * Agrona rings are sized in bytes; an occupancy counter that producers reserve with a CAS makes the
- * capacity exact in packets, which is what a data queue of 16 packets means. One consumer thread.
+ * Agrona rings are sized in bytes; counting reserved slots against consumed ones (a CAS only when
+ * several threads produce) makes the capacity exact in packets, which is what a data queue of 16
+ * packets means. One consumer thread.
  */
 public final class HandleRing implements HandleQueue {
     private static final int MESSAGE_TYPE = 1;
@@ -29,11 +31,20 @@ public final class HandleRing implements HandleQueue {
 
     private final int capacity;
     private final RingBuffer ring;
-    private final AtomicInteger occupancy = new AtomicInteger();
+    private final boolean manyProducers;
+    /**
+     * The two positions, each on a cache line of its own so producers and the consumer do not evict each
+     * other's: slots the producers have reserved (every packet ever accepted; a CAS only when there are
+     * several), and packets the consumer has taken (only it writes).
+     */
+    private final AtomicLongArray positions = new AtomicLongArray(RESERVED + 2 * LINE_LONGS);
+    private static final int LINE_LONGS = 8;
+    private static final int CONSUMED = LINE_LONGS;
+    private static final int RESERVED = 3 * LINE_LONGS;
+    /** One producer only: the consumer's position as last read, re-read only when the ring looks full. */
+    private long consumedSeen;
     private final AtomicInteger maxDepth = new AtomicInteger();
     private final AtomicLong rejected = new AtomicLong();
-    /** Written by the consumer only. */
-    private long dequeued;
     private int polled;
     private HandleConsumer target;
     private final MessageHandler toTarget = this::onMessage;
@@ -54,7 +65,9 @@ public final class HandleRing implements HandleQueue {
             throw new IllegalArgumentException("queue capacity must be positive, got " + capacity);
         }
         this.capacity = capacity;
-        final int bytes = BitUtil.findNextPositivePowerOfTwo(Math.max(64, Math.multiplyExact(capacity, RECORD_BYTES)));
+        this.manyProducers = manyProducers;
+        // One record more than the capacity: a one-to-one ring keeps a record's room free between tail and head.
+        final int bytes = BitUtil.findNextPositivePowerOfTwo(Math.max(64, Math.multiplyExact(capacity + 1, RECORD_BYTES)));
         final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(bytes + RingBufferDescriptor.TRAILER_LENGTH));
         this.ring = manyProducers ? new ManyToOneRingBuffer(buffer) : new OneToOneRingBuffer(buffer);
     }
@@ -66,25 +79,53 @@ public final class HandleRing implements HandleQueue {
 
     @Override
     public boolean offer(final int handle) {
-        int depth;
-        do {
-            depth = occupancy.get();
-            if (depth >= capacity) {
-                rejected.incrementAndGet();
-                return false;
-            }
-        } while (!occupancy.compareAndSet(depth, depth + 1));
+        long depth = manyProducers ? reserveShared() : reserveOwn();
+        if (depth < 0) {
+            rejected.incrementAndGet();
+            return false;
+        }
         if (depth + 1 > maxDepth.get()) {
-            raiseMaxDepth(depth + 1);
+            if (!manyProducers) {
+                // The cached consumer position may be old: count against the current one.
+                consumedSeen = positions.get(CONSUMED);
+                depth = positions.getPlain(RESERVED) - 1 - consumedSeen;
+            }
+            raiseMaxDepth((int) depth + 1);
         }
         final int index = ring.tryClaim(MESSAGE_TYPE, Integer.BYTES);
         if (index < 0) {
-            // The ring holds at least capacity records, so a reserved slot always fits.
+            // The ring holds more than capacity records, so a reserved slot always fits.
             throw new IllegalStateException("ring full below its packet capacity " + capacity);
         }
         ring.buffer().putInt(index, handle);
         ring.commit(index);
         return true;
+    }
+
+    /** One producer: it alone moves {@code reserved}, so no CAS. Returns the depth before, or -1 when full. */
+    private long reserveOwn() {
+        final long mine = positions.getPlain(RESERVED);
+        if (mine - consumedSeen >= capacity) {
+            consumedSeen = positions.get(CONSUMED);
+            if (mine - consumedSeen >= capacity) {
+                return -1;
+            }
+        }
+        positions.setRelease(RESERVED, mine + 1);
+        return mine - consumedSeen;
+    }
+
+    private long reserveShared() {
+        while (true) {
+            final long seen = positions.get(RESERVED);
+            final long depth = seen - positions.get(CONSUMED);
+            if (depth >= capacity) {
+                return -1;
+            }
+            if (positions.compareAndSet(RESERVED, seen, seen + 1)) {
+                return depth;
+            }
+        }
     }
 
     private void raiseMaxDepth(final int depth) {
@@ -98,8 +139,7 @@ public final class HandleRing implements HandleQueue {
     public int poll() {
         polled = PacketPool.NO_PACKET;
         if (ring.read(toPolled, 1) == 1) {
-            dequeued++;
-            occupancy.decrementAndGet();
+            positions.setRelease(CONSUMED, positions.getPlain(CONSUMED) + 1);
         }
         return polled;
     }
@@ -116,8 +156,7 @@ public final class HandleRing implements HandleQueue {
         target = consumer;
         final int count = ring.read(toTarget, limit);
         if (count > 0) {
-            dequeued += count;
-            occupancy.addAndGet(-count);
+            positions.setRelease(CONSUMED, positions.getPlain(CONSUMED) + count);
         }
         return count;
     }
@@ -129,12 +168,12 @@ public final class HandleRing implements HandleQueue {
     /** Exact: packets accepted and not yet taken (a slot being written counts). */
     @Override
     public int size() {
-        return occupancy.get();
+        return (int) (positions.get(RESERVED) - positions.get(CONSUMED));
     }
 
     @Override
     public boolean isEmpty() {
-        return occupancy.get() == 0;
+        return positions.get(RESERVED) == positions.get(CONSUMED);
     }
 
     @Override
@@ -149,7 +188,7 @@ public final class HandleRing implements HandleQueue {
 
     @Override
     public long enqueued() {
-        return dequeued + occupancy.get();
+        return positions.get(RESERVED);
     }
 
     @Override
@@ -163,9 +202,10 @@ public final class HandleRing implements HandleQueue {
         while (poll() != PacketPool.NO_PACKET) {
             // discard: the caller owns what was queued
         }
-        occupancy.set(0);
+        positions.set(RESERVED, 0);
+        positions.set(CONSUMED, 0);
+        consumedSeen = 0;
         maxDepth.set(0);
         rejected.set(0);
-        dequeued = 0;
     }
 }

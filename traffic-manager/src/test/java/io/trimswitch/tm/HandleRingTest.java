@@ -62,6 +62,29 @@ class HandleRingTest {
     }
 
     @Test
+    void aRingWhoseCapacityIsAPowerOfTwoTakesItsFullCapacityWhereverItsHeadIs() {
+        for (final boolean manyProducers : new boolean[] {false, true}) {
+            final HandleRing ring = new HandleRing(32, manyProducers);
+            final java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+            int expectedNext = 0;
+            int nextHandle = 0;
+            for (int step = 0; step < 200_000; step++) {
+                if (random.nextInt(10) < 7) {
+                    final boolean room = ring.size() < 32;
+                    assertEquals(room, ring.offer(nextHandle), "offer at size " + ring.size());
+                    if (room) {
+                        nextHandle++;
+                    }
+                } else {
+                    final int[] seen = {expectedNext};
+                    ring.drain(handle -> assertEquals(seen[0]++, handle), 1 + random.nextInt(32));
+                    expectedNext = seen[0];
+                }
+            }
+        }
+    }
+
+    @Test
     void producersOnSeveralThreadsNeverOverfillItAndLoseNothing() throws InterruptedException {
         final int producers = 3;
         final int perProducer = 200_000;
