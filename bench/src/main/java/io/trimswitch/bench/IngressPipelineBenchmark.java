@@ -1,0 +1,169 @@
+package io.trimswitch.bench;
+
+import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.WorkloadFrames;
+import io.trimswitch.dataplane.time.LinkRate;
+import io.trimswitch.dataplane.time.Picos;
+import io.trimswitch.pipeline.IngressMeters;
+import io.trimswitch.pipeline.ThreeMeterProfile;
+import io.trimswitch.pipeline.TrimStateTable;
+import io.trimswitch.realtime.DilatedClock;
+import io.trimswitch.realtime.IngressAgent;
+import io.trimswitch.realtime.NotifyInboxes;
+import io.trimswitch.runtime.SwitchFabric;
+import io.trimswitch.tm.HandleRing;
+import io.trimswitch.tm.TrafficManagerEvents;
+import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One real-time ingress pipeline on one core, in packets per second. Before each invocation a burst of
+ * frames waits on its receive ring (the port threads' work) and the egress rings are empty (the egress
+ * threads' work); timed is only the pipeline's own: the agent's duty cycles, batch by batch, taking each
+ * frame through parse, forwarding lookup, meters, trim decision and the offer to its egress port's ring.
+ * Beside it, the meters and trim decision alone, and the baseline: a loop that only copies each frame.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 3, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms2g", "-Xmx2g",
+    "-Dagrona.disable.bounds.checks=true"})
+public class IngressPipelineBenchmark {
+    static final int BATCH = 32;
+    /** Frames per invocation: long enough that timing an invocation costs nothing. */
+    static final int BURST = 1024;
+    /** Egress ports the batch spreads over, so that no port's meter sees more than its rate. */
+    private static final int EGRESS_PORTS = 16;
+
+    @Param({"64", "1500"})
+    public int packetBytes;
+
+    private PacketPool pool;
+    private SwitchFabric fabric;
+    private HandleRing rxRing;
+    private IngressAgent agent;
+    private final int[] handles = new int[BURST];
+    private long packetTime;
+    private int firstEgressPort;
+    private long now;
+    private final HandleRing.HandleConsumer discard = handle -> { };
+    private IngressMeters meters;
+    private TrimStateTable states;
+    private final UnsafeBuffer transmit = new UnsafeBuffer(ByteBuffer.allocateDirect(PacketPool.SLOT_BYTES));
+
+    @Setup
+    public void setUp() {
+        final SwitchSettings settings = new SwitchSettings();
+        settings.transport.kind = "open-loop";
+        settings.workload.packetBytes = packetBytes;
+        // Room for a whole burst in the egress rings: nothing is deflected, every packet is forwarded.
+        settings.fabric.dataQueuePackets = BURST;
+        settings.control.meterBurstBytes = 16 * packetBytes;
+        pool = new PacketPool(BURST);
+        final TrafficManagerEvents unexpected = new TrafficManagerEvents() {
+            @Override
+            public void drop(final int handle, final io.trimswitch.dataplane.packet.DropReason reason, final long time) {
+                throw new IllegalStateException("the benchmark's packets are never dropped, got " + reason);
+            }
+
+            @Override
+            public void egressPending(final int port, final long time) {
+            }
+
+            @Override
+            public void recirculationPending(final int pipeline, final long time) {
+            }
+        };
+        final NotifyInboxes inboxes = new NotifyInboxes(settings.fabric.pipelines);
+        fabric = new SwitchFabric(settings, pool, HandleRing.factory(), unexpected, SwitchFabric.TrafficManagerThreads.ONE,
+            pipelines -> inboxes);
+        rxRing = new HandleRing(BURST, false);
+        firstEgressPort = settings.fabric.portsPerPipeline;
+        agent = new IngressAgent(fabric.pipeline(0), pool, rxRing, inboxes.reader(0),
+            new DilatedClock(SystemNanoClock.INSTANCE, 1), BATCH);
+        for (int i = 0; i < BURST; i++) {
+            handles[i] = pool.allocate();
+            final int ingressPort = i % settings.fabric.portsPerPipeline;
+            final int egressPort = firstEgressPort + i % EGRESS_PORTS;
+            WorkloadFrames.writeData(pool.buffer(handles[i]), pool.offset(handles[i]), packetBytes, ingressPort, egressPort, i, 0, 10,
+                settings.trim.ndpUdpPort);
+            pool.length(handles[i], packetBytes);
+            pool.ingressPort(handles[i], ingressPort);
+            pool.flow(handles[i], i);
+        }
+        packetTime = new LinkRate(settings.portRateBps()).serialisation(packetBytes);
+        meters = new ThreeMeterProfile(64, settings.portRateBps(), settings.halftimisticRateBps(), settings.pessimisticRateBps(),
+            settings.meterBurstBytes());
+        states = new TrimStateTable(64, Picos.fromMicros(6), Picos.fromMicros(24));
+    }
+
+    /** The port and egress threads' part, untimed: a burst waits on the receive ring, the egress rings are empty. */
+    @Setup(Level.Invocation)
+    public void burstArrives() {
+        for (int port = 0; port < EGRESS_PORTS; port++) {
+            ((HandleRing) fabric.port(firstEgressPort + port).dataQueue()).drain(discard, BURST);
+        }
+        for (final int handle : handles) {
+            now += packetTime;
+            pool.arrivalPicos(handle, now);
+            rxRing.offer(handle);
+        }
+    }
+
+    /** The pipeline takes the burst off its receive ring, a batch per duty cycle, into the traffic manager. */
+    @Benchmark
+    @OperationsPerInvocation(BURST)
+    public int ingressAgent() {
+        int work = 0;
+        for (int cycle = 0; cycle < BURST / BATCH; cycle++) {
+            work += agent.doWork();
+        }
+        return work;
+    }
+
+    /** The per-packet decision alone: the trim state at this instant, and the meter for it. */
+    @Benchmark
+    @OperationsPerInvocation(BURST)
+    public int meterAndTrimDecision() {
+        int trims = 0;
+        for (int i = 0; i < BURST; i++) {
+            now += packetTime;
+            final int egress = i % EGRESS_PORTS;
+            if (meters.shouldTrim(egress, states.state(egress, now), packetBytes, now)) {
+                trims++;
+            }
+        }
+        return trims;
+    }
+
+    /** Baseline: the least a forwarder does with a packet, copy it once. */
+    @Benchmark
+    @OperationsPerInvocation(BURST)
+    public int baselineCopyOnly() {
+        int copied = 0;
+        for (final int handle : handles) {
+            transmit.putBytes(0, pool.buffer(handle), pool.offset(handle), pool.length(handle));
+            copied += pool.length(handle);
+        }
+        return copied;
+    }
+}

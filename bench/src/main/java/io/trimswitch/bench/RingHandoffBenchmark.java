@@ -1,0 +1,107 @@
+package io.trimswitch.bench;
+
+import io.trimswitch.tm.HandleRing;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Group;
+import org.openjdk.jmh.annotations.GroupThreads;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Packet handles handed from one thread to another: the traffic manager's rings (one producer, and
+ * the many-producer ring with its exact capacity that egress queues use) next to the baseline, a plain
+ * {@link ArrayBlockingQueue}. The consumer takes up to 32 at a time; counted: handles that arrived, per second.
+ */
+@State(Scope.Group)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 3, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms2g", "-Xmx2g",
+    "-Dagrona.disable.bounds.checks=true"})
+public class RingHandoffBenchmark {
+    private static final int CAPACITY = 1024;
+    /** Consumers take what waits in batches, as the agents do. */
+    private static final int BATCH = 32;
+
+    private HandleRing oneToOne;
+    private HandleRing manyToOne;
+    private ArrayBlockingQueue<Integer> blocking;
+    private final java.util.List<Integer> drained = new java.util.ArrayList<>(BATCH);
+    private final HandleRing.HandleConsumer received = handle -> { };
+
+    /** Handles that reached the consumer. */
+    @AuxCounters(AuxCounters.Type.OPERATIONS)
+    @State(Scope.Thread)
+    public static class Received {
+        public long handles;
+
+        @Setup(Level.Iteration)
+        public void clear() {
+            handles = 0;
+        }
+    }
+
+    @Setup
+    public void setUp() {
+        oneToOne = new HandleRing(CAPACITY, false);
+        manyToOne = new HandleRing(CAPACITY, true);
+        blocking = new ArrayBlockingQueue<>(CAPACITY);
+    }
+
+    @Benchmark
+    @Group("oneToOneRing")
+    @GroupThreads(1)
+    public boolean oneToOneOffer() {
+        return oneToOne.offer(7);
+    }
+
+    @Benchmark
+    @Group("oneToOneRing")
+    @GroupThreads(1)
+    public void oneToOneDrain(final Received count) {
+        count.handles += oneToOne.drain(received, BATCH);
+    }
+
+    @Benchmark
+    @Group("manyToOneExactRing")
+    @GroupThreads(1)
+    public boolean manyToOneOffer() {
+        return manyToOne.offer(7);
+    }
+
+    @Benchmark
+    @Group("manyToOneExactRing")
+    @GroupThreads(1)
+    public void manyToOneDrain(final Received count) {
+        count.handles += manyToOne.drain(received, BATCH);
+    }
+
+    /** Baseline: the JDK's bounded queue (small boxed handles come from the Integer cache: no allocation). */
+    @Benchmark
+    @Group("baselineArrayBlockingQueue")
+    @GroupThreads(1)
+    public boolean blockingOffer() {
+        return blocking.offer(7);
+    }
+
+    @Benchmark
+    @Group("baselineArrayBlockingQueue")
+    @GroupThreads(1)
+    public void blockingDrain(final Received count) {
+        drained.clear();
+        count.handles += blocking.drainTo(drained, BATCH);
+    }
+}

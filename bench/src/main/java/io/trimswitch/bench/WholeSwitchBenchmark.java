@@ -1,0 +1,144 @@
+package io.trimswitch.bench;
+
+import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.realtime.RealTimeSwitch;
+import io.trimswitch.runtime.OpenLoopSenders;
+import io.trimswitch.tm.HandleRing;
+import org.agrona.concurrent.Agent;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Group;
+import org.openjdk.jmh.annotations.GroupThreads;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The whole real-time switch on two cores, undilated: 64 ports each sending to the next (no port is
+ * oversubscribed, so every packet is forwarded whole) as fast as the host can, with the {@code split}
+ * placement: one thread runs the generator ports and the four ingress pipelines, the other the egress
+ * groups and recirculation ports. Counted: packets out of the egress ports per second. The baseline,
+ * measured alongside, is the same two threads doing only the generator's work and the hand-off: frames
+ * written into pooled buffers, passed through a ring, and given back.
+ */
+@State(Scope.Group)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 3, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms4g", "-Xmx4g",
+    "-Dagrona.disable.bounds.checks=true"})
+public class WholeSwitchBenchmark {
+    private static final int PORTS = 64;
+
+    @Param({"64", "1500"})
+    public int packetBytes;
+
+    private Agent portsAndIngress;
+    private Agent egressAndRecirculation;
+
+    private OpenLoopSenders generator;
+    private PacketPool pool;
+    private HandleRing handOff;
+    private HandleRing returns;
+    private final HandleRing.HandleConsumer giveBack = handle -> returns.offer(handle);
+    private HandleRing.HandleConsumer reclaim;
+
+    /** Packets that left the switch (or, for the baseline, reached the other thread). */
+    @AuxCounters(AuxCounters.Type.OPERATIONS)
+    @State(Scope.Thread)
+    public static class Forwarded {
+        public long packets;
+
+        @Setup(Level.Iteration)
+        public void clear() {
+            packets = 0;
+        }
+    }
+
+    @Setup
+    public void setUp() {
+        final SwitchSettings settings = new SwitchSettings();
+        settings.clock = "real";
+        settings.transport.kind = "open-loop";
+        settings.realtime.dilation = 1;
+        settings.realtime.placement = "split";
+        settings.workload.packetBytes = packetBytes;
+        // Undilated, the generator runs behind its schedule; deep data queues keep a moment's lag of the
+        // egress thread from turning into deflections, so what is measured is forwarding.
+        settings.fabric.dataQueuePackets = 1024;
+        settings.control.meterBurstBytes = 16 * packetBytes;
+        settings.workload.packets = 50_000_000;
+        settings.workload.durationUs = 1_000_000;
+        final StringBuilder ring = new StringBuilder("pairs:");
+        for (int port = 0; port < PORTS; port++) {
+            ring.append(port == 0 ? "" : ",").append(port).append("->").append((port + 1) % PORTS);
+        }
+        settings.workload.pattern = ring.toString();
+        final List<Agent> threads = new RealTimeSwitch(settings).startDrivenByCaller();
+        portsAndIngress = threads.get(0);
+        egressAndRecirculation = threads.get(1);
+
+        generator = OpenLoopSenders.forWorkload(settings.validate());
+        pool = new PacketPool(8192);
+        handOff = new HandleRing(4096, false);
+        returns = new HandleRing(8192, false);
+        reclaim = pool::free;
+    }
+
+    @Benchmark
+    @Group("switch")
+    @GroupThreads(1)
+    public int switchPortsAndIngress() throws Exception {
+        return portsAndIngress.doWork();
+    }
+
+    @Benchmark
+    @Group("switch")
+    @GroupThreads(1)
+    public void switchEgressAndRecirculation(final Forwarded forwarded) throws Exception {
+        forwarded.packets += egressAndRecirculation.doWork();
+    }
+
+    /** Baseline, first thread: reclaim buffers, write up to a batch of frames, hand them over. */
+    @Benchmark
+    @Group("baselineGeneratorAndHandOff")
+    @GroupThreads(1)
+    public int baselineGenerate() {
+        returns.drain(reclaim, Integer.MAX_VALUE);
+        int handed = 0;
+        for (int i = 0; i < 32; i++) {
+            final int handle = pool.allocate();
+            if (handle == PacketPool.NO_PACKET) {
+                break;
+            }
+            generator.emit(pool, handle);
+            if (!handOff.offer(handle)) {
+                pool.free(handle);
+                break;
+            }
+            handed++;
+        }
+        return handed;
+    }
+
+    /** Baseline, second thread: take what was handed over and give the buffers back. */
+    @Benchmark
+    @Group("baselineGeneratorAndHandOff")
+    @GroupThreads(1)
+    public void baselineReceive(final Forwarded forwarded) {
+        forwarded.packets += handOff.drain(giveBack, 32);
+    }
+}
