@@ -15,6 +15,7 @@ import io.trimswitch.runtime.PcapngCapture;
 import io.trimswitch.runtime.ReplaySource;
 import io.trimswitch.runtime.TeeCapture;
 import io.trimswitch.runtime.VirtualTimeSwitch;
+import io.trimswitch.realtime.RealTimeSwitch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -31,8 +32,9 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-        "Replays pcap/pcapng captures through the switch in virtual time and writes what each port sent.",
-        "The same captures and settings always give byte-identical output."})
+        "Replays pcap/pcapng captures through the switch and writes what each port sent.",
+        "In virtual time (the default) the same captures and settings always give byte-identical output;",
+        "with --clock real they go through the real-time dataplane, paced by the host clock."})
 public final class ReplayCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -63,12 +65,33 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Write the run report as JSON")
     Path json;
 
+    @Option(names = "--clock", paramLabel = "virtual|real",
+        description = "virtual: deterministic, byte-identical output; real: through the real-time dataplane, paced by the host clock (default: the config's, else virtual)")
+    String clock;
+
+    @Option(names = "--dilation", paramLabel = "D", description = "With --clock real: one µs of switch time takes D µs of wall time (default: 2000)")
+    Double dilation;
+
+    @Option(names = "--placement", paramLabel = "single|split|per-role|per-agent", description = "With --clock real: which agents share a thread (default: single)")
+    String placement;
+
     @Override
     public Integer call() {
         final SwitchSettings settings = config == null ? new SwitchSettings() : SettingsFiles.load(config);
         if (mechanism != null) {
             settings.mechanism = Mechanism.parse(mechanism).label();
         }
+        if (clock != null) {
+            settings.clock = clock;
+        }
+        if (dilation != null) {
+            settings.realtime.dilation = dilation;
+        }
+        if (placement != null) {
+            settings.realtime.placement = placement;
+        }
+        // A capture brings its own hosts: the model's transport does not apply.
+        settings.transport.kind = "open-loop";
         settings.validate();
         final ReplaySource.Timing mode = switch (timing) {
             case "capture" -> ReplaySource.Timing.CAPTURE;
@@ -80,7 +103,8 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         final LinkRate rate = new LinkRate(settings.portRateBps());
         final ReplaySource source = new ReplaySource(parseInputs(settings.ports()), settings.ports(), rate, mode, speed);
-        final VirtualTimeSwitch sw = new VirtualTimeSwitch(settings, source, -1);
+        final VirtualTimeSwitch sw = settings.realTime() ? null : new VirtualTimeSwitch(settings, source, -1);
+        final RealTimeSwitch realTime = settings.realTime() ? new RealTimeSwitch(settings, source, -1) : null;
 
         final List<FrameCapture> captures = new ArrayList<>();
         try {
@@ -92,8 +116,13 @@ public final class ReplayCommand implements Callable<Integer> {
             }
             final RunReport report;
             try (FrameCapture capture = new TeeCapture(captures)) {
-                sw.capture(capture);
-                report = ReportBuilder.build(sw.run());
+                if (realTime != null) {
+                    realTime.capture(capture);
+                    report = ReportBuilder.build(realTime.run());
+                } else {
+                    sw.capture(capture);
+                    report = ReportBuilder.build(sw.run());
+                }
             }
             final PrintWriter log = spec.commandLine().getOut();
             log.print(SummaryTable.render(List.of(report), false));
@@ -109,7 +138,9 @@ public final class ReplayCommand implements Callable<Integer> {
             }
             return report.conservation() ? 0 : TrimswitchCommand.EXIT_RUN_FAILED;
         } finally {
-            sw.capture(null);
+            if (sw != null) {
+                sw.capture(null);
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package io.trimswitch.realtime;
 
 import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.runtime.FrameCapture;
 import io.trimswitch.runtime.RunRecorder;
 import io.trimswitch.tm.EgressPort;
 import org.agrona.concurrent.Agent;
@@ -20,6 +21,7 @@ final class EgressAgent implements Agent {
     private final DilatedClock clock;
     private long lastPacketPicos;
     private long workCycles;
+    private FrameCapture capture;
 
     EgressAgent(
         final String name, final EgressPort[] ports, final PacketPool pool, final RunRecorder recorder,
@@ -43,7 +45,7 @@ final class EgressAgent implements Agent {
                     continue;
                 }
                 freeSince = port.busyUntil();
-                deliver(port.finishTransmission(), freeSince);
+                deliver(port.id(), port.finishTransmission(), freeSince);
                 work++;
             }
             // Several packets may have finished since the last look: each starts when the one before it ended.
@@ -52,7 +54,7 @@ final class EgressAgent implements Agent {
                 if (done < 0 || done > now) {
                     break;
                 }
-                deliver(port.finishTransmission(), done);
+                deliver(port.id(), port.finishTransmission(), done);
                 freeSince = done;
                 work++;
             }
@@ -63,10 +65,17 @@ final class EgressAgent implements Agent {
         return work;
     }
 
-    private void deliver(final int handle, final long time) {
+    private void deliver(final int port, final int handle, final long time) {
         lastPacketPicos = Math.max(lastPacketPicos, time);
+        if (capture != null) {
+            capture.sent(port, time, pool.buffer(handle), pool.offset(handle), pool.length(handle));
+        }
         recorder.delivered(pool.flow(handle), pool.trimKind(handle), pool.returnedToSender(handle), pool.arrivalPicos(handle), time);
         release.release(handle);
+    }
+
+    void capture(final FrameCapture frames) {
+        this.capture = frames;
     }
 
     long lastPacketPicos() {

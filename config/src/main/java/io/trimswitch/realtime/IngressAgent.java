@@ -12,7 +12,7 @@ import org.agrona.concurrent.Agent;
  * the recirculation threads wait in its inbox and are applied at their due time, between packets, in the
  * order virtual time applies them: a packet arriving at the instant a NOTIFY is due is metered first.
  */
-final class IngressAgent implements Agent, HandleRing.HandleConsumer {
+public final class IngressAgent implements Agent, HandleRing.HandleConsumer {
     private final IngressPipeline pipeline;
     private final PacketPool pool;
     private final HandleRing rxRing;
@@ -22,7 +22,7 @@ final class IngressAgent implements Agent, HandleRing.HandleConsumer {
     private long workCycles;
     private long maxLagPicos;
 
-    IngressAgent(
+    public IngressAgent(
         final IngressPipeline pipeline, final PacketPool pool, final HandleRing rxRing, final NotifyInboxes.Reader inbox,
         final DilatedClock clock, final int batch) {
         this.clock = clock;

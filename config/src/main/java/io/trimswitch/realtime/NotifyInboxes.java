@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * every recirculation thread writes and only that pipeline's thread reads. A message is the congested
  * egress port and the switch time the NOTIFY is due.
  */
-final class NotifyInboxes implements NotifyChannel {
+public final class NotifyInboxes implements NotifyChannel {
     private static final int MESSAGE_TYPE = 1;
     private static final int MESSAGE_BYTES = Long.BYTES + Integer.BYTES;
     private static final int INBOX_BYTES = 1 << 20;
@@ -25,7 +25,7 @@ final class NotifyInboxes implements NotifyChannel {
     private final ManyToOneRingBuffer[] inboxes;
     private final AtomicLong lost = new AtomicLong();
 
-    NotifyInboxes(final int pipelines) {
+    public NotifyInboxes(final int pipelines) {
         this.inboxes = new ManyToOneRingBuffer[pipelines];
         for (int pipeline = 0; pipeline < pipelines; pipeline++) {
             inboxes[pipeline] = new ManyToOneRingBuffer(
@@ -48,12 +48,12 @@ final class NotifyInboxes implements NotifyChannel {
     }
 
     /** The reading side of {@code pipeline}'s inbox, for that pipeline's thread only. */
-    Reader reader(final int pipeline) {
+    public Reader reader(final int pipeline) {
         return new Reader(inboxes[pipeline]);
     }
 
     /** Moves what waits in one inbox into a FIFO its pipeline's thread owns, in arrival order. */
-    static final class Reader implements MessageHandler {
+    public static final class Reader implements MessageHandler {
         private final ManyToOneRingBuffer inbox;
         private final TimedIntFifo pending = new TimedIntFifo(1024);
 

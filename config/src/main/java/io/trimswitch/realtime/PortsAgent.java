@@ -2,6 +2,7 @@ package io.trimswitch.realtime;
 
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.runtime.FrameCapture;
 import io.trimswitch.runtime.RunRecorder;
 import io.trimswitch.runtime.SwitchFabric;
 import io.trimswitch.runtime.TrafficSource;
@@ -26,6 +27,9 @@ final class PortsAgent implements Agent {
     private final HandleRing.HandleConsumer reclaim;
     private long maxLagPicos;
     private long workCycles;
+    private FrameCapture capture;
+    /** Published each cycle for the thread that waits for the run to end: the source is done and every buffer is back. */
+    private volatile boolean quiet;
 
     PortsAgent(
         final TrafficSource source, final PacketPool pool, final SwitchFabric fabric, final HandleRing[] rxRings,
@@ -49,6 +53,7 @@ final class PortsAgent implements Agent {
             emit(now);
             work++;
         }
+        quiet = source.nextTime() == Long.MAX_VALUE && pool.inUse() == 0;
         if (work > 0) {
             workCycles++;
         }
@@ -72,6 +77,9 @@ final class PortsAgent implements Agent {
         }
         pool.arrivalPicos(handle, due);
         maxLagPicos = Math.max(maxLagPicos, now - due);
+        if (capture != null) {
+            capture.received(pool.ingressPort(handle), due, pool.buffer(handle), pool.offset(handle), pool.length(handle));
+        }
         if (!rxRings[fabric.pipelineOf(pool.ingressPort(handle))].offer(handle)) {
             recorder.dropped(flow, DropReason.RX_OVERFLOW);
             pool.free(handle);
@@ -87,9 +95,19 @@ final class PortsAgent implements Agent {
         return workCycles;
     }
 
+    /** Every workload packet has been sent and every buffer has come back: nothing is left in the switch. */
+    boolean quiet() {
+        return quiet;
+    }
+
+    void capture(final FrameCapture frames) {
+        this.capture = frames;
+    }
+
     void reset() {
         maxLagPicos = 0;
         workCycles = 0;
+        quiet = false;
     }
 
     @Override

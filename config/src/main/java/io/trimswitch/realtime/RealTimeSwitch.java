@@ -8,6 +8,7 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.recirc.RecirculationPort;
 import io.trimswitch.runtime.FlowLifetimes;
+import io.trimswitch.runtime.FrameCapture;
 import io.trimswitch.runtime.OpenLoopSenders;
 import io.trimswitch.runtime.RealTimeStats;
 import io.trimswitch.runtime.RunOutcome;
@@ -19,6 +20,7 @@ import io.trimswitch.runtime.VirtualTimeSwitch;
 import io.trimswitch.tm.EgressPort;
 import io.trimswitch.tm.HandleRing;
 import io.trimswitch.tm.TrafficManager;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -60,6 +62,7 @@ public final class RealTimeSwitch implements SwitchRun {
     private long workCycles;
     private RealTimeStats stats;
     private boolean warmedUp;
+    private FrameCapture capture;
 
     /** The switch of {@code settings}, whose clock must be {@code real}, with its workload's open-loop senders. */
     public RealTimeSwitch(final SwitchSettings settings) {
@@ -68,7 +71,8 @@ public final class RealTimeSwitch implements SwitchRun {
 
     /**
      * The switch of {@code settings} fed by {@code source} (null: the workload's open-loop senders) for
-     * {@code durationPicos} of switch time (negative: the workload's duration).
+     * {@code durationPicos} of switch time; negative: the workload's duration for open-loop senders, and
+     * for another source until it has sent everything and the switch is empty.
      */
     public RealTimeSwitch(final SwitchSettings settings, final TrafficSource source, final long durationPicos) {
         this.settings = settings.copy().validate();
@@ -76,7 +80,8 @@ public final class RealTimeSwitch implements SwitchRun {
             throw new ConfigException("the real-time switch needs clock real, got '" + this.settings.clock + "'");
         }
         this.source = source != null ? source : OpenLoopSenders.forWorkload(this.settings);
-        this.durationPicos = durationPicos >= 0 ? durationPicos : Picos.fromMicros(this.settings.workload.durationUs);
+        this.durationPicos = durationPicos >= 0 ? durationPicos
+            : source == null ? Picos.fromMicros(this.settings.workload.durationUs) : Long.MAX_VALUE;
         final NanoClock hostClock = SystemNanoClock.INSTANCE;
         final int pipelines = this.settings.fabric.pipelines;
         final int batch = this.settings.realtime.batchPackets;
@@ -87,7 +92,8 @@ public final class RealTimeSwitch implements SwitchRun {
         this.clock = new DilatedClock(hostClock, this.settings.realtime.dilation);
         this.inboxes = new NotifyInboxes(pipelines);
         final int flows = this.source.flows();
-        final int packets = (int) Math.min(this.source.packets(), Integer.MAX_VALUE - 8);
+        // Header arrival times are kept per packet; the recorders grow if a run trims more than this.
+        final int packets = (int) Math.min(this.source.packets(), 1 << 20);
         this.recorder = new RunRecorder(flows, packets);
 
         final AgentEvents.Release toPool = returns::offer;
@@ -136,10 +142,16 @@ public final class RealTimeSwitch implements SwitchRun {
     public RunOutcome run() {
         if (settings.realtime.warmUp && !warmedUp) {
             // The first run in a JVM is interpreted code racing the clock; it only teaches the JIT.
+            attachCapture(null);
             runOnce();
             warmedUp = true;
         }
-        return runOnce();
+        attachCapture(capture);
+        try {
+            return runOnce();
+        } finally {
+            attachCapture(null);
+        }
     }
 
     private RunOutcome runOnce() {
@@ -181,11 +193,43 @@ public final class RealTimeSwitch implements SwitchRun {
         return new RunOutcome(this, inFlight, pool.inUse());
     }
 
+    /**
+     * For benchmarks that drive the threads themselves: resets the switch, starts its clock now, and
+     * returns one agent per thread of the placement, each to be driven by one caller thread calling
+     * {@link Agent#doWork()} in a loop. The run's figures are not gathered.
+     */
+    public List<Agent> startDrivenByCaller() {
+        reset();
+        clock.startIn(0);
+        final List<Agent> agents = new ArrayList<>();
+        for (final AgentPlacement.ThreadPlan plan : AgentPlacement.place(settings.realtime.placement, ports, ingress, egress, recirculation)) {
+            agents.add(plan.agent());
+        }
+        return agents;
+    }
+
+    /** Hands every frame a port receives and sends to {@code capture} (null: none); shared by the threads, so it is locked. */
+    public void capture(final FrameCapture capture) {
+        this.capture = capture == null ? null : new LockedCapture(capture);
+    }
+
+    private void attachCapture(final FrameCapture frames) {
+        ports.capture(frames);
+        for (final EgressAgent agent : egress) {
+            agent.capture(frames);
+        }
+    }
+
+    /** Until the run's duration of switch time has passed, or with no duration until the switch is empty. */
     private void awaitEnd(final AtomicReference<RuntimeException> fault) {
-        while (fault.get() == null && clock.nowPicos() < durationPicos) {
-            final long remainingNanos = clock.hostNanos(durationPicos - Math.max(0, clock.nowPicos()));
+        while (fault.get() == null) {
+            final long now = clock.nowPicos();
+            if (durationPicos == Long.MAX_VALUE ? ports.quiet() : now >= durationPicos) {
+                return;
+            }
+            final long remainingMillis = durationPicos == Long.MAX_VALUE ? 1 : clock.hostNanos(durationPicos - Math.max(0, now)) / 1_000_000;
             try {
-                Thread.sleep(Math.max(1, Math.min(50, remainingNanos / 1_000_000)));
+                Thread.sleep(Math.max(1, Math.min(50, remainingMillis)));
             } catch (final InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

@@ -78,6 +78,23 @@ class ReplayCommandTest {
     }
 
     @Test
+    void throughTheRealTimeDataplaneEveryPacketLeavesWholeOrTrimmedMuchAsInVirtualTime() throws IOException {
+        final Path input = ReplayFixtures.incast(dir.resolve("in.pcapng"), 4, 50, 0);
+        final io.trimswitch.cli.Cli.Result virtual = trimswitch("replay", "--in", input.toString(), "--out", dir.resolve("virtual.pcapng").toString());
+        final io.trimswitch.cli.Cli.Result real = trimswitch("replay", "--in", input.toString(), "--clock", "real", "--dilation", "2000",
+            "--out", dir.resolve("real.pcapng").toString());
+        assertEquals(0, real.exit(), real.err());
+
+        final List<List<byte[]>> out = ReplayFixtures.frames(dir.resolve("real.pcapng"), 64);
+        assertEquals(200, out.get(4).size(), "every incast packet reaches port 4, whole or trimmed");
+        assertEquals(5, out.get(9).size());
+        final long trimmedReal = out.get(4).stream().filter(frame -> frame.length == 64).count();
+        final long trimmedVirtual = ReplayFixtures.frames(dir.resolve("virtual.pcapng"), 64).get(4).stream().filter(frame -> frame.length == 64).count();
+        assertEquals(trimmedVirtual, trimmedReal, 0.1 * trimmedVirtual, "trims within 10 % of virtual time's; " + virtual.out() + real.out());
+        assertTrue(real.out().contains("real"), real.out());
+    }
+
+    @Test
     void lineRateTimingSendsBackToBackWhateverTheCaptureTimestamps() throws IOException {
         final Path input = ReplayFixtures.incast(dir.resolve("in.pcapng"), 1, 20, 10_000);
         assertEquals(0, trimswitch("replay", "--in", input.toString(), "--out", dir.resolve("capture.pcapng").toString()).exit());
