@@ -69,7 +69,7 @@ public final class ReplayCommand implements Callable<Integer> {
         description = "virtual: deterministic, byte-identical output; real: through the real-time dataplane, paced by the host clock (default: the config's, else virtual)")
     String clock;
 
-    @Option(names = "--dilation", paramLabel = "D", description = "With --clock real: one µs of switch time takes D µs of wall time (default: 2000)")
+    @Option(names = "--dilation", paramLabel = "D", description = "With --clock real: one µs of switch time takes D µs of wall time (default: 4000)")
     Double dilation;
 
     @Option(names = "--placement", paramLabel = "single|split|per-role|per-agent", description = "With --clock real: which agents share a thread (default: single)")

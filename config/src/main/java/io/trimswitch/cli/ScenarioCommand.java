@@ -51,7 +51,7 @@ public final class ScenarioCommand implements Callable<Integer> {
     String clock;
 
     @Option(names = "--dilation", paramLabel = "D",
-        description = "With --clock real: one µs of switch time takes D µs of wall time (default: 2000)")
+        description = "With --clock real: one µs of switch time takes D µs of wall time (default: 4000)")
     Double dilation;
 
     @Option(names = "--placement", paramLabel = "split|per-role|per-agent|single",

@@ -128,7 +128,7 @@ public final class SwitchSettings {
          * Every rate is divided and every time constant multiplied by this, so that the switch fits the host:
          * one microsecond of switch time takes {@code dilation} microseconds of wall time.
          */
-        public double dilation = 2000;
+        public double dilation = 4000;
         /**
          * single (every agent on one thread: on a two-core host the other core stays free for the JVM and the OS),
          * split (ports and ingress | egress and recirculation), per-role (four threads) or per-agent.

@@ -14,9 +14,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The real-time switch, dilated to what this host sustains, reproduces the virtual-time switch: total
  * trims within 10 %, the ingress/DoD split within 5 percentage points, every flow's goodput within 10 %,
  * and no losses, for the worst case, a 64:16 incast and the hardware validation's two 4:1 incasts.
+ * A run in which the host fell behind (a safepoint, a preempted thread: it shows as ingress lag) did
+ * not run at the dilation and is not a sample; such a run is repeated, at most twice.
  */
 class RealTimeFidelityTest {
-    static final double DILATION = 2000;
+    static final double DILATION = 4000;
+    /** Switch time a pipeline may run behind its ports: a quarter of a T0. */
+    static final double SUSTAINED_LAG_NS = 1500;
+    static final int ATTEMPTS = 3;
 
     @ParameterizedTest
     @ValueSource(strings = {"shift", "incast:64->16", "pairs:0->1,16->1,32->1,48->1,2->3,18->3,34->3,50->3"})
@@ -28,7 +33,15 @@ class RealTimeFidelityTest {
         settings.realtime.dilation = DILATION;
         final RunReport virtual = ReportBuilder.build(new VirtualTimeSwitch(settings).run());
         settings.clock = "real";
-        final RunReport real = ReportBuilder.build(new RealTimeSwitch(settings).run());
+        final RealTimeSwitch sw = new RealTimeSwitch(settings);
+        RunReport real = ReportBuilder.build(sw.run());
+        final StringBuilder lags = new StringBuilder();
+        for (int attempt = 1; attempt < ATTEMPTS && real.run().realTime().maxIngressLagNs() > SUSTAINED_LAG_NS; attempt++) {
+            lags.append(real.run().realTime().maxIngressLagNs()).append(" ns; ");
+            real = ReportBuilder.build(sw.run());
+        }
+        assertTrue(real.run().realTime().maxIngressLagNs() <= SUSTAINED_LAG_NS,
+            "the host did not sustain dilation " + DILATION + " in " + ATTEMPTS + " runs; lags " + lags + real.run().realTime().maxIngressLagNs());
         final String figures = pattern + ": real " + summary(real) + " vs virtual " + summary(virtual);
 
         assertEquals(virtual.sent(), real.sent(), figures);
