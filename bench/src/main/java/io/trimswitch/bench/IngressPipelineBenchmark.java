@@ -95,7 +95,7 @@ public class IngressPipelineBenchmark {
         };
         final NotifyInboxes inboxes = new NotifyInboxes(settings.fabric.pipelines);
         fabric = new SwitchFabric(settings, pool, HandleRing.factory(), unexpected, SwitchFabric.TrafficManagerThreads.ONE,
-            pipelines -> inboxes);
+            pipelines -> inboxes, SwitchFabric.defaultForwarding(settings));
         rxRing = new HandleRing(BURST, false);
         firstEgressPort = settings.fabric.portsPerPipeline;
         agent = new IngressAgent(fabric.pipeline(0), pool, rxRing, inboxes.reader(0),

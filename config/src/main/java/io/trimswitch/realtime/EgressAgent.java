@@ -1,36 +1,32 @@
 package io.trimswitch.realtime;
 
-import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.runtime.FrameCapture;
-import io.trimswitch.runtime.RunRecorder;
 import io.trimswitch.tm.EgressPort;
 import org.agrona.concurrent.Agent;
 
 /**
  * A group of egress ports on a thread: each port serialises one packet at a time at its rate, choosing
- * between its header and data rings with the port's scheduler, and hands what has left to its sink,
- * which records it for the receivers. A port that stays busy starts its next packet the instant the last
+ * between its header and data rings with the port's scheduler, and hands what has left to its
+ * {@link Departures}: the receivers' records in a run, the port's socket in a live switch. A port that stays busy starts its next packet the instant the last
  * one finished, however late the thread looks, so the link's rate is kept exactly.
  */
 final class EgressAgent implements Agent {
+    /** Where a packet goes once its last bit has left its port; the packet's buffer goes with it. */
+    @FunctionalInterface
+    interface Departures {
+        void departed(int port, int handle, long time);
+    }
+
     private final String name;
     private final EgressPort[] ports;
-    private final PacketPool pool;
-    private final RunRecorder recorder;
-    private final AgentEvents.Release release;
+    private final Departures departures;
     private final DilatedClock clock;
     private long lastPacketPicos;
     private long workCycles;
-    private FrameCapture capture;
 
-    EgressAgent(
-        final String name, final EgressPort[] ports, final PacketPool pool, final RunRecorder recorder,
-        final AgentEvents.Release release, final DilatedClock clock) {
+    EgressAgent(final String name, final EgressPort[] ports, final Departures departures, final DilatedClock clock) {
         this.name = name;
         this.ports = ports;
-        this.pool = pool;
-        this.recorder = recorder;
-        this.release = release;
+        this.departures = departures;
         this.clock = clock;
     }
 
@@ -67,15 +63,7 @@ final class EgressAgent implements Agent {
 
     private void deliver(final int port, final int handle, final long time) {
         lastPacketPicos = Math.max(lastPacketPicos, time);
-        if (capture != null) {
-            capture.sent(port, time, pool.buffer(handle), pool.offset(handle), pool.length(handle));
-        }
-        recorder.delivered(pool.flow(handle), pool.trimKind(handle), pool.returnedToSender(handle), pool.arrivalPicos(handle), time);
-        release.release(handle);
-    }
-
-    void capture(final FrameCapture frames) {
-        this.capture = frames;
+        departures.departed(port, handle, time);
     }
 
     long lastPacketPicos() {

@@ -6,7 +6,6 @@ import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.Picos;
-import io.trimswitch.recirc.RecirculationPort;
 import io.trimswitch.runtime.FlowLifetimes;
 import io.trimswitch.runtime.FrameCapture;
 import io.trimswitch.runtime.OpenLoopSenders;
@@ -17,13 +16,9 @@ import io.trimswitch.runtime.SwitchFabric;
 import io.trimswitch.runtime.SwitchRun;
 import io.trimswitch.runtime.TrafficSource;
 import io.trimswitch.runtime.VirtualTimeSwitch;
-import io.trimswitch.tm.EgressPort;
 import io.trimswitch.tm.HandleRing;
-import io.trimswitch.tm.TrafficManager;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.SystemNanoClock;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -47,16 +42,16 @@ public final class RealTimeSwitch implements SwitchRun {
     private final PacketPool pool;
     private final HandleRing returns;
     private final HandleRing[] rxRings;
-    private final NotifyInboxes inboxes;
     private final DilatedClock clock;
+    private final RealTimeDataplane dataplane;
     private final SwitchFabric fabric;
     private final RunRecorder recorder;
-    private final List<TrafficManager> threadTrafficManagers = new ArrayList<>();
     private final List<RunRecorder> threadRecorders = new ArrayList<>();
+    private final List<RecordedDepartures> departures = new ArrayList<>();
     private final PortsAgent ports;
-    private final List<IngressAgent> ingress = new ArrayList<>();
-    private final List<EgressAgent> egress = new ArrayList<>();
-    private final List<RecirculationAgent> recirculation = new ArrayList<>();
+    private final List<IngressAgent> ingress;
+    private final List<EgressAgent> egress;
+    private final List<RecirculationAgent> recirculation;
     private final long durationPicos;
     private long lastPacketPicos;
     private long workCycles;
@@ -82,47 +77,55 @@ public final class RealTimeSwitch implements SwitchRun {
         this.source = source != null ? source : OpenLoopSenders.forWorkload(this.settings);
         this.durationPicos = durationPicos >= 0 ? durationPicos
             : source == null ? Picos.fromMicros(this.settings.workload.durationUs) : Long.MAX_VALUE;
-        final NanoClock hostClock = SystemNanoClock.INSTANCE;
         final int pipelines = this.settings.fabric.pipelines;
-        final int batch = this.settings.realtime.batchPackets;
         // The queues, the receive rings, and buffers on their way back to the pool.
         final long bound = VirtualTimeSwitch.capacityBound(this.settings) + (long) pipelines * this.settings.realtime.rxRingPackets;
-        this.pool = new PacketPool((int) Math.min(this.source.packets() + 1, bound + 1));
-        this.returns = new HandleRing(pool.capacity(), true);
-        this.clock = new DilatedClock(hostClock, this.settings.realtime.dilation);
-        this.inboxes = new NotifyInboxes(pipelines);
         final int flows = this.source.flows();
         // Header arrival times are kept per packet; the recorders grow if a run trims more than this.
         final int packets = (int) Math.min(this.source.packets(), 1 << 20);
         this.recorder = new RunRecorder(flows, packets);
-
+        this.pool = new PacketPool((int) Math.min(this.source.packets() + 1, bound + 1));
+        this.returns = new HandleRing(pool.capacity(), true);
         final AgentEvents.Release toPool = returns::offer;
-        this.fabric = new SwitchFabric(this.settings, pool, HandleRing.factory(), new AgentEvents(pool, threadRecorder(flows, 16), toPool),
-            (component, pipeline, shared) -> {
-                final TrafficManager own = shared.forThread(new AgentEvents(pool, threadRecorder(flows, 16), toPool));
-                threadTrafficManagers.add(own);
-                return own;
-            },
-            pipelineArray -> inboxes);
+        this.dataplane = new RealTimeDataplane(this.settings, pool, returns, SwitchFabric.defaultForwarding(this.settings),
+            () -> new AgentEvents(pool, threadRecorder(flows, 16), toPool),
+            group -> new RecordedDepartures(pool, threadRecorder(flows, packets), toPool));
+        this.rxRings = dataplane.rxRings;
+        this.clock = dataplane.clock;
+        this.fabric = dataplane.fabric;
+        this.ingress = dataplane.ingress;
+        this.egress = dataplane.egress;
+        this.recirculation = dataplane.recirculation;
+        this.ports = new PortsAgent(this.source, pool, fabric, rxRings, returns, threadRecorder(flows, 16), clock,
+            this.settings.realtime.batchPackets);
+    }
 
-        this.rxRings = new HandleRing[pipelines];
-        final RunRecorder portsRecorder = threadRecorder(flows, 16);
-        for (int pipeline = 0; pipeline < pipelines; pipeline++) {
-            rxRings[pipeline] = new HandleRing(this.settings.realtime.rxRingPackets, false);
+    /** Sent packets are recorded for the receivers, captured if asked, and their buffers given back. */
+    private final class RecordedDepartures implements EgressAgent.Departures {
+        private final PacketPool packets;
+        private final RunRecorder delivered;
+        private final AgentEvents.Release release;
+        private FrameCapture frames;
+
+        RecordedDepartures(final PacketPool packets, final RunRecorder delivered, final AgentEvents.Release release) {
+            this.packets = packets;
+            this.delivered = delivered;
+            this.release = release;
+            departures.add(this);
         }
-        this.ports = new PortsAgent(this.source, pool, fabric, rxRings, returns, portsRecorder, clock, batch);
-        final int portsPerPipeline = this.settings.fabric.portsPerPipeline;
-        for (int pipeline = 0; pipeline < pipelines; pipeline++) {
-            ingress.add(new IngressAgent(fabric.pipeline(pipeline), pool, rxRings[pipeline], inboxes.reader(pipeline), clock, batch));
-            final EgressPort[] group = new EgressPort[portsPerPipeline];
-            for (int i = 0; i < portsPerPipeline; i++) {
-                group[i] = fabric.port(pipeline * portsPerPipeline + i);
+
+        @Override
+        public void departed(final int port, final int handle, final long time) {
+            if (frames != null) {
+                frames.sent(port, time, packets.buffer(handle), packets.offset(handle), packets.length(handle));
             }
-            egress.add(new EgressAgent("egress-" + pipeline, group, pool, threadRecorder(flows, packets), toPool, clock));
-            final RecirculationPort port = fabric.recirculation(pipeline);
-            if (port != null) {
-                recirculation.add(new RecirculationAgent(pipeline, port, pool, clock));
-            }
+            delivered.delivered(packets.flow(handle), packets.trimKind(handle), packets.returnedToSender(handle),
+                packets.arrivalPicos(handle), time);
+            release.release(handle);
+        }
+
+        void capture(final FrameCapture capture) {
+            this.frames = capture;
         }
     }
 
@@ -156,7 +159,7 @@ public final class RealTimeSwitch implements SwitchRun {
 
     private RunOutcome runOnce() {
         reset();
-        final List<AgentPlacement.ThreadPlan> plans = AgentPlacement.place(settings.realtime.placement, ports, ingress, egress, recirculation);
+        final List<AgentPlacement.ThreadPlan> plans = dataplane.threads(ports);
         final AtomicReference<RuntimeException> fault = new AtomicReference<>();
         final List<AgentRunner> runners = new ArrayList<>();
         final long wallStart = System.nanoTime();
@@ -202,7 +205,7 @@ public final class RealTimeSwitch implements SwitchRun {
         reset();
         clock.startIn(0);
         final List<Agent> agents = new ArrayList<>();
-        for (final AgentPlacement.ThreadPlan plan : AgentPlacement.place(settings.realtime.placement, ports, ingress, egress, recirculation)) {
+        for (final AgentPlacement.ThreadPlan plan : dataplane.threads(ports)) {
             agents.add(plan.agent());
         }
         return agents;
@@ -215,8 +218,8 @@ public final class RealTimeSwitch implements SwitchRun {
 
     private void attachCapture(final FrameCapture frames) {
         ports.capture(frames);
-        for (final EgressAgent agent : egress) {
-            agent.capture(frames);
+        for (final RecordedDepartures departed : departures) {
+            departed.capture(frames);
         }
     }
 
@@ -247,19 +250,7 @@ public final class RealTimeSwitch implements SwitchRun {
             pool.free(handle);
         };
         returns.drain(pool::free, Integer.MAX_VALUE);
-        for (final HandleRing ring : rxRings) {
-            for (int handle = ring.poll(); handle != PacketPool.NO_PACKET; handle = ring.poll()) {
-                asInFlight.accept(handle);
-            }
-        }
-        for (int port = 0; port < fabric.ports(); port++) {
-            fabric.port(port).drainTo(asInFlight);
-        }
-        for (int pipeline = 0; pipeline < fabric.pipelines(); pipeline++) {
-            if (fabric.recirculation(pipeline) != null) {
-                fabric.recirculation(pipeline).drainTo(asInFlight);
-            }
-        }
+        dataplane.drainTo(asInFlight);
         // Buffers freed by the last drops come back through the ring too.
         returns.drain(pool::free, Integer.MAX_VALUE);
         // NOTIFYs due within the run reach their pipelines, as they would have.
@@ -271,11 +262,7 @@ public final class RealTimeSwitch implements SwitchRun {
 
     /** Totals the threads' counters into the ports' and their recorders into the run's. */
     private void total() {
-        for (final TrafficManager threadTm : threadTrafficManagers) {
-            for (int port = 0; port < fabric.ports(); port++) {
-                fabric.port(port).counters().add(threadTm.counters(port));
-            }
-        }
+        dataplane.foldCountersIntoPorts();
         for (final RunRecorder threadRecorder : threadRecorders) {
             recorder.add(threadRecorder);
         }
@@ -294,26 +281,13 @@ public final class RealTimeSwitch implements SwitchRun {
     }
 
     private void reset() {
-        pool.reset();
-        fabric.reset();
-        for (final TrafficManager threadTm : threadTrafficManagers) {
-            for (int port = 0; port < fabric.ports(); port++) {
-                threadTm.counters(port).reset();
-            }
-        }
+        dataplane.reset();
         for (final RunRecorder threadRecorder : threadRecorders) {
             threadRecorder.reset();
         }
         recorder.reset();
         source.reset();
-        returns.reset();
-        for (final HandleRing ring : rxRings) {
-            ring.reset();
-        }
         ports.reset();
-        ingress.forEach(IngressAgent::reset);
-        egress.forEach(EgressAgent::reset);
-        recirculation.forEach(RecirculationAgent::reset);
         stats = null;
     }
 
@@ -383,6 +357,6 @@ public final class RealTimeSwitch implements SwitchRun {
 
     /** NOTIFYs that found a pipeline's inbox full (the pipeline's thread could not keep up). */
     public long lostNotifies() {
-        return inboxes.lost();
+        return dataplane.lostNotifies();
     }
 }

@@ -68,16 +68,17 @@ public final class SwitchFabric {
         final SwitchSettings settings, final PacketPool pool, final TrafficManagerEvents events,
         final DelayedNotifications.Scheduled notifyScheduled) {
         this(settings, pool, QueueFactory.SINGLE_THREADED, events, TrafficManagerThreads.ONE,
-            pipelines -> new DelayedNotifications(pipelines, notifyScheduled));
+            pipelines -> new DelayedNotifications(pipelines, notifyScheduled), defaultForwarding(settings));
     }
 
     /**
      * The switch with queues from {@code queues}, each component's view of the traffic manager from
-     * {@code threads}, and NOTIFYs carried by the channel {@code notify} makes for the pipelines.
+     * {@code threads}, NOTIFYs carried by the channel {@code notify} makes for the pipelines, and the
+     * pipelines' forwarding stage.
      */
     public SwitchFabric(
         final SwitchSettings settings, final PacketPool pool, final QueueFactory queues, final TrafficManagerEvents events,
-        final TrafficManagerThreads threads, final Function<IngressPipeline[], NotifyChannel> notify) {
+        final TrafficManagerThreads threads, final Function<IngressPipeline[], NotifyChannel> notify, final ForwardingStage forwarding) {
         this.mechanism = settings.mechanismValue();
         this.pipelineOfPort = new int[settings.egressPorts()];
         for (int port = 0; port < pipelineOfPort.length; port++) {
@@ -107,7 +108,6 @@ public final class SwitchFabric {
         }
         this.trafficManager = new TrafficManager(pool, ports, trimSettings, settings.trim.returnToSender, overflow, events);
 
-        final ForwardingStage forwarding = new PortSubnetForwarding(settings.ports(), settings.separateHosts());
         final long t0 = Picos.fromMicros(settings.control.t0Us);
         final long t1 = settings.control.halftimistic ? Picos.fromMicros(settings.control.t1Us) : t0;
         this.pipelines = new IngressPipeline[pipelineCount];
@@ -134,6 +134,11 @@ public final class SwitchFabric {
                     recirculationRate, latency, threads.of(Component.RECIRCULATION, pipeline, trafficManager), signals);
             }
         }
+    }
+
+    /** The model's table: 10.0.p.0/24 is port p (SPEC §3). */
+    public static ForwardingStage defaultForwarding(final SwitchSettings settings) {
+        return new PortSubnetForwarding(settings.ports(), settings.separateHosts());
     }
 
     private IngressMeters meters(final SwitchSettings settings, final int portCount) {

@@ -1,0 +1,143 @@
+package io.trimswitch.realtime;
+
+import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.pipeline.ForwardingStage;
+import io.trimswitch.recirc.RecirculationPort;
+import io.trimswitch.runtime.SwitchFabric;
+import io.trimswitch.tm.EgressPort;
+import io.trimswitch.tm.HandleRing;
+import io.trimswitch.tm.PortCounters;
+import io.trimswitch.tm.TrafficManager;
+import io.trimswitch.tm.TrafficManagerEvents;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
+
+/**
+ * The real-time switch's threads and what connects them, whatever its ports are: the packet pool and
+ * the ring that returns buffers to its owner, a receive ring per ingress pipeline, the fabric with its
+ * queues on rings and a traffic manager view per thread, the NOTIFY inboxes, and the ingress, egress and
+ * recirculation agents. The ports (generators, or UDP sockets) are the one part that differs.
+ */
+final class RealTimeDataplane {
+    final SwitchSettings settings;
+    final PacketPool pool;
+    /** Buffers freed on any thread, on their way back to the pool's owner (the ports). */
+    final HandleRing returns;
+    final HandleRing[] rxRings;
+    final DilatedClock clock;
+    final SwitchFabric fabric;
+    final List<TrafficManager> threadTrafficManagers = new ArrayList<>();
+    final List<IngressAgent> ingress = new ArrayList<>();
+    final List<EgressAgent> egress = new ArrayList<>();
+    final List<RecirculationAgent> recirculation = new ArrayList<>();
+    private final NotifyInboxes inboxes;
+
+    /**
+     * @param pool         owned by the ports' thread
+     * @param returns      buffers freed on other threads, back to the pool's owner: holds the whole pool
+     * @param threadEvents a fresh sink for one thread's drops, called once per thread that feeds the traffic manager
+     * @param departures   for egress group {@code g} (pipeline g's ports), where its packets go once sent
+     */
+    RealTimeDataplane(
+        final SwitchSettings settings, final PacketPool pool, final HandleRing returns, final ForwardingStage forwarding,
+        final Supplier<TrafficManagerEvents> threadEvents, final IntFunction<EgressAgent.Departures> departures) {
+        this.settings = settings;
+        final int pipelines = settings.fabric.pipelines;
+        final int batch = settings.realtime.batchPackets;
+        this.pool = pool;
+        this.returns = returns;
+        this.clock = new DilatedClock(SystemNanoClock.INSTANCE, settings.realtime.dilation);
+        this.inboxes = new NotifyInboxes(pipelines);
+        this.fabric = new SwitchFabric(settings, pool, HandleRing.factory(), threadEvents.get(),
+            (component, pipeline, shared) -> {
+                final TrafficManager own = shared.forThread(threadEvents.get());
+                threadTrafficManagers.add(own);
+                return own;
+            },
+            pipelineArray -> inboxes, forwarding);
+        this.rxRings = new HandleRing[pipelines];
+        final int portsPerPipeline = settings.fabric.portsPerPipeline;
+        for (int pipeline = 0; pipeline < pipelines; pipeline++) {
+            rxRings[pipeline] = new HandleRing(settings.realtime.rxRingPackets, false);
+            ingress.add(new IngressAgent(fabric.pipeline(pipeline), pool, rxRings[pipeline], inboxes.reader(pipeline), clock, batch));
+            final EgressPort[] group = new EgressPort[portsPerPipeline];
+            for (int i = 0; i < portsPerPipeline; i++) {
+                group[i] = fabric.port(pipeline * portsPerPipeline + i);
+            }
+            egress.add(new EgressAgent("egress-" + pipeline, group, departures.apply(pipeline), clock));
+            final RecirculationPort port = fabric.recirculation(pipeline);
+            if (port != null) {
+                recirculation.add(new RecirculationAgent(pipeline, port, pool, clock));
+            }
+        }
+    }
+
+    /** The agents' threads for the settings' placement, the ports' own agent (may be null) first. */
+    List<AgentPlacement.ThreadPlan> threads(final Agent ports) {
+        return AgentPlacement.place(settings.realtime.placement, ports, ingress, egress, recirculation);
+    }
+
+    /** A port's counters totalled over the threads that count for it, read while they run (a moment's snapshot). */
+    PortCounters totals(final int port) {
+        final PortCounters total = new PortCounters();
+        total.add(fabric.port(port).counters());
+        for (final TrafficManager threadTm : threadTrafficManagers) {
+            total.add(threadTm.counters(port));
+        }
+        return total;
+    }
+
+    /** Once the threads have stopped: every thread's counts into the ports' own counters. */
+    void foldCountersIntoPorts() {
+        for (final TrafficManager threadTm : threadTrafficManagers) {
+            for (int port = 0; port < fabric.ports(); port++) {
+                fabric.port(port).counters().add(threadTm.counters(port));
+            }
+        }
+    }
+
+    /** Every packet still inside (received, queued, serialising, looping) to {@code inFlight}; threads stopped. */
+    void drainTo(final java.util.function.IntConsumer inFlight) {
+        for (final HandleRing ring : rxRings) {
+            for (int handle = ring.poll(); handle != PacketPool.NO_PACKET; handle = ring.poll()) {
+                inFlight.accept(handle);
+            }
+        }
+        for (int port = 0; port < fabric.ports(); port++) {
+            fabric.port(port).drainTo(inFlight);
+        }
+        for (int pipeline = 0; pipeline < fabric.pipelines(); pipeline++) {
+            if (fabric.recirculation(pipeline) != null) {
+                fabric.recirculation(pipeline).drainTo(inFlight);
+            }
+        }
+    }
+
+    /** NOTIFYs that found a pipeline's inbox full. */
+    long lostNotifies() {
+        return inboxes.lost();
+    }
+
+    void reset() {
+        pool.reset();
+        fabric.reset();
+        for (final TrafficManager threadTm : threadTrafficManagers) {
+            for (int port = 0; port < fabric.ports(); port++) {
+                threadTm.counters(port).reset();
+            }
+        }
+        returns.reset();
+        for (final HandleRing ring : rxRings) {
+            ring.reset();
+        }
+        ingress.forEach(IngressAgent::reset);
+        egress.forEach(EgressAgent::reset);
+        recirculation.forEach(RecirculationAgent::reset);
+    }
+}

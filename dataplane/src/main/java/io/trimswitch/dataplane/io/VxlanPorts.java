@@ -1,0 +1,299 @@
+package io.trimswitch.dataplane.io;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.socket.DatagramPacket;
+import io.trimswitch.dataplane.codec.EthernetHeader;
+import io.trimswitch.dataplane.codec.VxlanHeader;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Switch ports as UDP endpoints over Netty's epoll transport: a frame on a port is an Ethernet frame in
+ * a UDP datagram behind a VXLAN header (RFC 7348), so a Linux host attaches with a vxlan interface whose
+ * remote is the port's address. Every port's channel lives on one I/O thread, which reads in batches
+ * (recvmmsg), hands each valid frame to the {@link FrameHandler} while Netty's buffer is still held, and
+ * sends what it is given, flushing a batch at once (sendmmsg). A datagram that is not a frame for this
+ * port is counted by reason and dropped.
+ */
+public final class VxlanPorts implements AutoCloseable {
+    /** Largest frame a port carries (the switch's packet buffers are 2048 bytes). */
+    public static final int MAX_FRAME = 2048;
+    private static final int DATAGRAMS_PER_READ = 32;
+    private static final int SOCKET_BUFFER_BYTES = 4 << 20;
+
+    /** Why a datagram was dropped before it became a frame. */
+    public enum Malformed {
+        TOO_SHORT("tooShort"),
+        BAD_VXLAN_FLAGS("badVxlanFlags"),
+        WRONG_VNI("wrongVni"),
+        OVERSIZE("oversize"),
+        NO_REMOTE("noRemote"),
+        TX_BUSY("txBusy");
+
+        private final String label;
+
+        Malformed(final String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    /**
+     * One port: where it listens, its VNI, and its host's VTEP; a null {@code remote} is learned from the
+     * first datagram (its source address, at {@code remotePort}).
+     */
+    public record Endpoint(int port, InetSocketAddress bind, InetSocketAddress remote, int remotePort, int vni) {
+    }
+
+    /** Where frames go, on the I/O thread. */
+    public interface FrameHandler {
+        /** A frame arrived on {@code port}; the bytes are valid only during the call. */
+        void onFrame(int port, DirectBuffer buffer, int offset, int length);
+
+        /** The I/O thread has handed over a batch; a good moment for housekeeping. */
+        void onBatchEnd();
+    }
+
+    private final List<Endpoint> endpoints;
+    private final FrameHandler handler;
+    private final Channel[] channels;
+    private final InetSocketAddress[] remotes;
+    private final boolean[] unflushed;
+    private final long[][] malformed;
+    private final long[] received;
+    private final long[] sent;
+    private final UnsafeBuffer rxView = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer txView = new UnsafeBuffer(0, 0);
+    private final byte[] heapCopy = new byte[MAX_FRAME + VxlanHeader.LENGTH];
+    private final UnsafeBuffer heapView = new UnsafeBuffer(heapCopy);
+    private final Endpoint[] byPort;
+    private EventLoopGroup group;
+
+    public VxlanPorts(final List<Endpoint> endpoints, final FrameHandler handler) {
+        this.endpoints = List.copyOf(endpoints);
+        this.handler = handler;
+        int ports = 0;
+        for (final Endpoint endpoint : endpoints) {
+            ports = Math.max(ports, endpoint.port() + 1);
+        }
+        this.channels = new Channel[ports];
+        this.byPort = new Endpoint[ports];
+        this.remotes = new InetSocketAddress[ports];
+        this.unflushed = new boolean[ports];
+        this.malformed = new long[ports][Malformed.values().length];
+        this.received = new long[ports];
+        this.sent = new long[ports];
+        for (final Endpoint endpoint : endpoints) {
+            remotes[endpoint.port()] = endpoint.remote();
+            byPort[endpoint.port()] = endpoint;
+        }
+    }
+
+    /**
+     * Binds every port on one I/O thread named {@code threadName}.
+     *
+     * @throws IllegalStateException naming the port and address when one cannot be bound
+     */
+    public void start(final String threadName) {
+        if (!Epoll.isAvailable()) {
+            throw new IllegalStateException("the epoll transport is not available here: " + Epoll.unavailabilityCause());
+        }
+        final ThreadFactory threads = task -> {
+            final Thread thread = new Thread(task, threadName);
+            thread.setDaemon(true);
+            return thread;
+        };
+        group = new MultiThreadIoEventLoopGroup(1, threads, EpollIoHandler.newFactory());
+        for (final Endpoint endpoint : endpoints) {
+            final Bootstrap bootstrap = new Bootstrap().group(group).channel(EpollDatagramChannel.class)
+                .option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_FRAME + VxlanHeader.LENGTH)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator((MAX_FRAME + VxlanHeader.LENGTH) * DATAGRAMS_PER_READ))
+                .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
+                .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
+                .handler(new PortHandler(endpoint));
+            try {
+                channels[endpoint.port()] = bootstrap.bind(endpoint.bind()).sync().channel();
+            } catch (final Exception e) {
+                close();
+                throw new IllegalStateException("port " + endpoint.port() + ": cannot bind " + endpoint.bind() + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Runs {@code task} on the I/O thread. */
+    public void execute(final Runnable task) {
+        group.execute(task);
+    }
+
+    /**
+     * On the I/O thread: sends a frame out of {@code port} to its host, to go with the next {@link #flush()}.
+     * Returns false, counted, when the port has no host yet or its socket is backed up.
+     */
+    public boolean send(final int port, final DirectBuffer frame, final int offset, final int length) {
+        final InetSocketAddress remote = remotes[port];
+        final Channel channel = channels[port];
+        if (remote == null || channel == null) {
+            malformed[port][Malformed.NO_REMOTE.ordinal()]++;
+            return false;
+        }
+        if (!channel.isWritable()) {
+            malformed[port][Malformed.TX_BUSY.ordinal()]++;
+            return false;
+        }
+        final Endpoint endpoint = byPort[port];
+        final ByteBuf datagram = channel.alloc().directBuffer(VxlanHeader.LENGTH + length);
+        if (datagram.hasMemoryAddress()) {
+            txView.wrap(datagram.memoryAddress(), datagram.capacity());
+            VxlanHeader.write(txView, 0, endpoint.vni());
+            txView.putBytes(VxlanHeader.LENGTH, frame, offset, length);
+            datagram.writerIndex(VxlanHeader.LENGTH + length);
+        } else {
+            final UnsafeBuffer copy = heapView;
+            VxlanHeader.write(copy, 0, endpoint.vni());
+            frame.getBytes(offset, heapCopy, VxlanHeader.LENGTH, length);
+            datagram.writeBytes(heapCopy, 0, VxlanHeader.LENGTH + length);
+        }
+        channel.write(new DatagramPacket(datagram, remote), channel.voidPromise());
+        unflushed[port] = true;
+        sent[port]++;
+        return true;
+    }
+
+    /** On the I/O thread: sends everything written since the last flush, a batch per port. */
+    public void flush() {
+        for (int port = 0; port < channels.length; port++) {
+            if (unflushed[port]) {
+                unflushed[port] = false;
+                channels[port].flush();
+            }
+        }
+    }
+
+    /** The address a port listens on (its actual port when it was bound to port 0). */
+    public InetSocketAddress localAddress(final int port) {
+        return (InetSocketAddress) channels[port].localAddress();
+    }
+
+    /** Its host's VTEP, configured or learned; null until known. */
+    public InetSocketAddress remote(final int port) {
+        return remotes[port];
+    }
+
+    public long malformed(final int port, final Malformed reason) {
+        return malformed[port][reason.ordinal()];
+    }
+
+    public long receivedDatagrams(final int port) {
+        return received[port];
+    }
+
+    public long sentDatagrams(final int port) {
+        return sent[port];
+    }
+
+    public List<Endpoint> endpoints() {
+        return endpoints;
+    }
+
+    @Override
+    public void close() {
+        for (final Channel channel : channels) {
+            if (channel != null) {
+                channel.close().awaitUninterruptibly();
+            }
+        }
+        if (group != null) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+            group = null;
+        }
+    }
+
+    /** One port's receive side. */
+    private final class PortHandler extends SimpleChannelInboundHandler<DatagramPacket> {
+        private final Endpoint endpoint;
+        private final int port;
+
+        PortHandler(final Endpoint endpoint) {
+            this.endpoint = endpoint;
+            this.port = endpoint.port();
+        }
+
+        @Override
+        protected void channelRead0(final ChannelHandlerContext context, final DatagramPacket packet) {
+            received[port]++;
+            final ByteBuf content = packet.content();
+            final int length = content.readableBytes();
+            if (length < VxlanHeader.LENGTH + EthernetHeader.LENGTH) {
+                malformed[port][Malformed.TOO_SHORT.ordinal()]++;
+                return;
+            }
+            if (length - VxlanHeader.LENGTH > MAX_FRAME) {
+                malformed[port][Malformed.OVERSIZE.ordinal()]++;
+                return;
+            }
+            final DirectBuffer bytes;
+            final int start;
+            if (content.hasMemoryAddress()) {
+                rxView.wrap(content.memoryAddress() + content.readerIndex(), length);
+                bytes = rxView;
+                start = 0;
+            } else {
+                content.getBytes(content.readerIndex(), heapCopy, 0, length);
+                rxView.wrap(heapCopy, 0, length);
+                bytes = rxView;
+                start = 0;
+            }
+            if ((VxlanHeader.flags(bytes, start) & VxlanHeader.FLAG_VNI_VALID) == 0) {
+                malformed[port][Malformed.BAD_VXLAN_FLAGS.ordinal()]++;
+                return;
+            }
+            if (VxlanHeader.vni(bytes, start) != endpoint.vni()) {
+                malformed[port][Malformed.WRONG_VNI.ordinal()]++;
+                return;
+            }
+            if (endpoint.remote() == null) {
+                learnRemote(packet.sender().getAddress());
+            }
+            handler.onFrame(port, bytes, start + VxlanHeader.LENGTH, length - VxlanHeader.LENGTH);
+        }
+
+        private void learnRemote(final InetAddress host) {
+            final InetSocketAddress known = remotes[port];
+            if (known == null || !known.getAddress().equals(host)) {
+                remotes[port] = new InetSocketAddress(host, endpoint.remotePort());
+            }
+        }
+
+        @Override
+        public void channelReadComplete(final ChannelHandlerContext context) {
+            handler.onBatchEnd();
+        }
+
+        @Override
+        public void exceptionCaught(final ChannelHandlerContext context, final Throwable cause) {
+            // A failed datagram (an ICMP unreachable from a host that went away) is not a reason to stop the port.
+            malformed[port][Malformed.NO_REMOTE.ordinal()]++;
+        }
+    }
+}
