@@ -13,7 +13,8 @@ import java.io.PrintWriter;
     mixinStandardHelpOptions = true,
     versionProvider = TrimswitchCommand.Version.class,
     description = "A userspace packet-trimming switch that reproduces a Tofino-style trimming design.",
-    subcommands = {ScenarioCommand.class, EvaluateCommand.class, ReplayCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {ScenarioCommand.class, EvaluateCommand.class, ReplayCommand.class, RunCommand.class, StatsCommand.class,
+        GenCommand.class, CommandLine.HelpCommand.class})
 public final class TrimswitchCommand implements Runnable {
     /** Exit code for a run that completed but broke packet conservation (a bug). */
     public static final int EXIT_RUN_FAILED = 1;
@@ -54,6 +55,10 @@ public final class TrimswitchCommand implements Runnable {
                 || exception instanceof java.io.UncheckedIOException) {
                 err.println("trimswitch: " + exception.getMessage());
                 return EXIT_USAGE;
+            }
+            if (exception instanceof io.trimswitch.realtime.RealTimeFault) {
+                err.println("trimswitch: " + exception.getMessage());
+                return EXIT_RUN_FAILED;
             }
             throw exception;
         });

@@ -146,7 +146,7 @@ final class SettingsValidation {
         }
     }
 
-    private static void oneOf(final String name, final String value, final String... allowed) {
+    static void oneOf(final String name, final String value, final String... allowed) {
         for (final String candidate : allowed) {
             if (candidate.equals(value)) {
                 return;

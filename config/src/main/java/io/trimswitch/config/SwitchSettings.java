@@ -9,7 +9,7 @@ import java.util.List;
  * Everything a run of the switch is made of, as the YAML file spells it. Defaults are SPEC §2's; units
  * are in the names. {@link #validate()} turns any impossible value into a {@link ConfigException}.
  */
-@JsonPropertyOrder({"mechanism", "clock", "fabric", "recirculation", "trim", "control", "workload", "transport", "realtime"})
+@JsonPropertyOrder({"mechanism", "clock", "fabric", "recirculation", "trim", "control", "workload", "transport", "realtime", "ports", "forwarding", "metrics"})
 public final class SwitchSettings {
     /** ideal | mod | dod | tofino */
     public String mechanism = "tofino";
@@ -22,6 +22,10 @@ public final class SwitchSettings {
     public Workload workload = new Workload();
     public Transport transport = new Transport();
     public RealTime realtime = new RealTime();
+    /** {@code trimswitch run}: the switch's UDP/VXLAN ports, port 0 first; empty for the model's runs. */
+    public List<UdpPort> ports = new ArrayList<>();
+    public Forwarding forwarding = new Forwarding();
+    public Metrics metrics = new Metrics();
 
     /** The switch: pipelines, ports, the traffic manager's queues and scheduler. */
     @JsonPropertyOrder({"pipelines", "portsPerPipeline", "portRateGbps", "dataQueuePackets", "headerQueuePackets", "headersPerData"})
@@ -142,6 +146,49 @@ public final class SwitchSettings {
         public int batchPackets = 32;
         /** Capacity of each ingress pipeline's receive ring. */
         public int rxRingPackets = 4096;
+    }
+
+    /** One switch port as a UDP endpoint carrying VXLAN. */
+    @JsonPropertyOrder({"bind", "remote", "remotePort", "vni"})
+    public static final class UdpPort {
+        /** host:port the port listens on. */
+        public String bind;
+        /** host:port of the attached host's VTEP; null: learned from the first datagram. */
+        public String remote;
+        /** With the remote learned, the UDP port to send to; null: the bind port (what Linux vxlan's dstport does). */
+        public Integer remotePort;
+        /** The VXLAN network identifier the port's datagrams carry. */
+        public int vni = 42;
+    }
+
+    /** How {@code run} forwards: a learning bridge, IPv4 routes, or the model's table. */
+    @JsonPropertyOrder({"mode", "agingSeconds", "staticMacs", "routes"})
+    public static final class Forwarding {
+        /** l2: learning bridge, flooding unknown and broadcast | routed: longest prefix match | subnet: 10.0.p.0/24 → port p */
+        public String mode = "l2";
+        public double agingSeconds = 300;
+        public List<StaticMac> staticMacs = new ArrayList<>();
+        public List<Route> routes = new ArrayList<>();
+    }
+
+    /** A MAC address that always lives on one port. */
+    public static final class StaticMac {
+        public String mac;
+        public int port;
+    }
+
+    /** Routed forwarding: a prefix leaves by a port towards a next hop's MAC. */
+    public static final class Route {
+        /** a.b.c.d/len */
+        public String prefix;
+        public int port;
+        public String nextHopMac;
+    }
+
+    /** The live counters' HTTP endpoint (Prometheus text format). */
+    public static final class Metrics {
+        /** host:port; loopback unless set otherwise; null: no endpoint. */
+        public String address = "127.0.0.1:9464";
     }
 
     public boolean realTime() {

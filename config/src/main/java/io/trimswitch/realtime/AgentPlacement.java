@@ -29,20 +29,24 @@ final class AgentPlacement {
         final List<? extends Agent> recirculation) {
         final List<List<Agent>> groups = new ArrayList<>();
         final List<String> names = new ArrayList<>();
+        // Sockets bring their own I/O thread: then there is no ports agent.
+        final List<Agent> portsAgent = ports == null ? List.of() : List.of(ports);
         switch (placement) {
             case "single":
-                groups.add(concat(List.of(ports), ingress, egress, recirculation));
+                groups.add(concat(portsAgent, ingress, egress, recirculation));
                 names.add("switch");
                 break;
             case "split":
-                groups.add(concat(List.of(ports), ingress));
-                names.add("ports+ingress");
+                groups.add(concat(portsAgent, ingress));
+                names.add(ports == null ? "ingress" : "ports+ingress");
                 groups.add(concat(egress, recirculation));
                 names.add("egress+recirculation");
                 break;
             case "per-role":
-                groups.add(List.of(ports));
-                names.add("ports");
+                if (ports != null) {
+                    groups.add(List.of(ports));
+                    names.add("ports");
+                }
                 groups.add(concat(ingress));
                 names.add("ingress");
                 groups.add(concat(egress));
@@ -53,7 +57,7 @@ final class AgentPlacement {
                 }
                 break;
             case "per-agent":
-                for (final Agent agent : concat(List.of(ports), ingress, egress, recirculation)) {
+                for (final Agent agent : concat(portsAgent, ingress, egress, recirculation)) {
                     groups.add(List.of(agent));
                     names.add(agent.roleName());
                 }

@@ -52,8 +52,8 @@ public final class IngressPipeline {
             return;
         }
         final int egress = forwarding.egressPort(pool, handle, packetClass);
-        if (egress == ForwardingStage.NO_ROUTE) {
-            trafficManager.drop(handle, DropReason.NO_ROUTE, now);
+        if (egress < 0) {
+            trafficManager.drop(handle, egress == ForwardingStage.TTL_EXPIRED ? DropReason.TTL_EXPIRED : DropReason.NO_ROUTE, now);
             return;
         }
         pool.egressPort(handle, egress);

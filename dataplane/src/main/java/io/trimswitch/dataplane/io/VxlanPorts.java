@@ -9,6 +9,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDatagramChannel;
@@ -38,6 +39,7 @@ public final class VxlanPorts implements AutoCloseable {
     public static final int MAX_FRAME = 2048;
     private static final int DATAGRAMS_PER_READ = 32;
     private static final int SOCKET_BUFFER_BYTES = 4 << 20;
+    private static final int FLUSH_BATCH = 32;
 
     /** Why a datagram was dropped before it became a frame. */
     public enum Malformed {
@@ -79,7 +81,7 @@ public final class VxlanPorts implements AutoCloseable {
     private final FrameHandler handler;
     private final Channel[] channels;
     private final InetSocketAddress[] remotes;
-    private final boolean[] unflushed;
+    private final int[] unflushedCount;
     private final long[][] malformed;
     private final long[] received;
     private final long[] sent;
@@ -100,7 +102,7 @@ public final class VxlanPorts implements AutoCloseable {
         this.channels = new Channel[ports];
         this.byPort = new Endpoint[ports];
         this.remotes = new InetSocketAddress[ports];
-        this.unflushed = new boolean[ports];
+        this.unflushedCount = new int[ports];
         this.malformed = new long[ports][Malformed.values().length];
         this.received = new long[ports];
         this.sent = new long[ports];
@@ -131,6 +133,7 @@ public final class VxlanPorts implements AutoCloseable {
                 .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator((MAX_FRAME + VxlanHeader.LENGTH) * DATAGRAMS_PER_READ))
                 .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
                 .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(SOCKET_BUFFER_BYTES / 4, SOCKET_BUFFER_BYTES))
                 .handler(new PortHandler(endpoint));
             try {
                 channels[endpoint.port()] = bootstrap.bind(endpoint.bind()).sync().channel();
@@ -158,8 +161,12 @@ public final class VxlanPorts implements AutoCloseable {
             return false;
         }
         if (!channel.isWritable()) {
-            malformed[port][Malformed.TX_BUSY.ordinal()]++;
-            return false;
+            // Send what is queued, then look again: only a socket the kernel cannot drain refuses.
+            channel.flush();
+            if (!channel.isWritable()) {
+                malformed[port][Malformed.TX_BUSY.ordinal()]++;
+                return false;
+            }
         }
         final Endpoint endpoint = byPort[port];
         final ByteBuf datagram = channel.alloc().directBuffer(VxlanHeader.LENGTH + length);
@@ -175,16 +182,20 @@ public final class VxlanPorts implements AutoCloseable {
             datagram.writeBytes(heapCopy, 0, VxlanHeader.LENGTH + length);
         }
         channel.write(new DatagramPacket(datagram, remote), channel.voidPromise());
-        unflushed[port] = true;
         sent[port]++;
+        if (++unflushedCount[port] == FLUSH_BATCH) {
+            // One sendmmsg per batch; a long burst goes out batch by batch.
+            channel.flush();
+            unflushedCount[port] = 0;
+        }
         return true;
     }
 
     /** On the I/O thread: sends everything written since the last flush, a batch per port. */
     public void flush() {
         for (int port = 0; port < channels.length; port++) {
-            if (unflushed[port]) {
-                unflushed[port] = false;
+            if (unflushedCount[port] > 0) {
+                unflushedCount[port] = 0;
                 channels[port].flush();
             }
         }

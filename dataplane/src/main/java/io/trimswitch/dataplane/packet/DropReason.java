@@ -8,6 +8,8 @@ public enum DropReason {
     OVERSIZE("oversize"),
     /** No forwarding entry for the destination. */
     NO_ROUTE("noRoute"),
+    /** Routed: the IPv4 TTL would have reached zero. */
+    TTL_EXPIRED("ttlExpired"),
     /** A packet that may not be trimmed met a full data queue. */
     DATA_QUEUE_FULL("dataQueueFull"),
     /** A header (trimmed, or an NDP control packet) met a full header queue; for trimmed packets SAI calls it a dropped trim packet. */

@@ -1,0 +1,101 @@
+package io.trimswitch.realtime;
+
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToLongFunction;
+
+/**
+ * The live switch's counters in Prometheus text format at {@code /metrics}, read at each scrape without
+ * stopping the dataplane. Names follow SAI's port counters (trim packets, tx trim packets, dropped trim
+ * packets) with the usual rx/tx and drops by reason.
+ */
+public final class SwitchMetrics implements MultiCollector, AutoCloseable {
+    private final LiveSwitch live;
+    private final HTTPServer server;
+
+    public SwitchMetrics(final LiveSwitch live, final InetSocketAddress address) throws IOException {
+        this.live = live;
+        final PrometheusRegistry registry = new PrometheusRegistry();
+        registry.register(this);
+        this.server = HTTPServer.builder().inetAddress(address.getAddress()).port(address.getPort()).registry(registry).buildAndStart();
+    }
+
+    /** The port it listens on (useful when configured as 0). */
+    public int port() {
+        return server.getPort();
+    }
+
+    @Override
+    public MetricSnapshots collect() {
+        final List<LiveSwitch.PortStats> stats = live.stats();
+        final List<MetricSnapshot> snapshots = new ArrayList<>();
+        snapshots.add(counter("trimswitch_port_rx_packets", "Frames received by the port's pipeline", stats, LiveSwitch.PortStats::rxPackets));
+        snapshots.add(counter("trimswitch_port_rx_bytes", "Bytes received by the port's pipeline", stats, LiveSwitch.PortStats::rxBytes));
+        snapshots.add(counter("trimswitch_port_rx_datagrams", "UDP datagrams that reached the port's socket", stats, LiveSwitch.PortStats::rxDatagrams));
+        snapshots.add(counter("trimswitch_port_tx_packets", "Frames the port sent", stats, LiveSwitch.PortStats::txPackets));
+        snapshots.add(counter("trimswitch_port_tx_bytes", "Bytes the port sent", stats, LiveSwitch.PortStats::txBytes));
+        snapshots.add(counter("trimswitch_port_trim_packets", "SAI TRIM_PACKETS: packets to the port cut to their header", stats,
+            LiveSwitch.PortStats::trimPackets));
+        snapshots.add(counter("trimswitch_port_ingress_trim_packets", "Packets to the port trimmed by the ingress meters", stats,
+            LiveSwitch.PortStats::ingressTrims));
+        snapshots.add(counter("trimswitch_port_dod_trim_packets", "Packets to the port trimmed after deflect-on-drop", stats,
+            LiveSwitch.PortStats::dodTrims));
+        snapshots.add(counter("trimswitch_port_tx_trim_packets", "SAI TX_TRIM_PACKETS: trimmed packets the port sent", stats,
+            LiveSwitch.PortStats::txTrimPackets));
+        snapshots.add(counter("trimswitch_port_dropped_trim_packets", "SAI DROPPED_TRIM_PACKETS: trimmed packets dropped", stats,
+            LiveSwitch.PortStats::droppedTrimPackets));
+        snapshots.add(counter("trimswitch_port_flooded_packets", "Copies made flooding frames that arrived on the port", stats,
+            LiveSwitch.PortStats::flooded));
+        final CounterSnapshot.Builder drops = CounterSnapshot.builder().name("trimswitch_port_drops").help("Packets dropped, by reason");
+        for (final LiveSwitch.PortStats port : stats) {
+            for (final Map.Entry<String, Long> reason : port.drops().entrySet()) {
+                drops.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+                    .labels(Labels.of("port", Integer.toString(port.port()), "reason", reason.getKey())).value(reason.getValue()).build());
+            }
+        }
+        snapshots.add(drops.build());
+        final GaugeSnapshot.Builder depth = GaugeSnapshot.builder().name("trimswitch_queue_depth_packets").help("Packets in a port's queue now");
+        final GaugeSnapshot.Builder maxDepth = GaugeSnapshot.builder().name("trimswitch_queue_max_depth_packets").help("Most packets a port's queue has held");
+        for (final LiveSwitch.PortStats port : stats) {
+            final String id = Integer.toString(port.port());
+            depth.dataPoint(gauge(id, "data", port.dataQueue()));
+            depth.dataPoint(gauge(id, "header", port.headerQueue()));
+            maxDepth.dataPoint(gauge(id, "data", port.maxDataQueue()));
+            maxDepth.dataPoint(gauge(id, "header", port.maxHeaderQueue()));
+        }
+        snapshots.add(depth.build());
+        snapshots.add(maxDepth.build());
+        return new MetricSnapshots(snapshots);
+    }
+
+    private static GaugeSnapshot.GaugeDataPointSnapshot gauge(final String port, final String queue, final double value) {
+        return GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(Labels.of("port", port, "queue", queue)).value(value).build();
+    }
+
+    private static CounterSnapshot counter(
+        final String name, final String help, final List<LiveSwitch.PortStats> stats, final ToLongFunction<LiveSwitch.PortStats> value) {
+        final CounterSnapshot.Builder builder = CounterSnapshot.builder().name(name).help(help);
+        for (final LiveSwitch.PortStats port : stats) {
+            builder.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+                .labels(Labels.of("port", Integer.toString(port.port()))).value(value.applyAsLong(port)).build());
+        }
+        return builder.build();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Five Linux hosts, each in its own network namespace with a vxlan interface, attached to a trimswitch
+# running in a sixth namespace: ping between every pair, an iperf3 TCP transfer, and a 4:1 incast with
+# `trimswitch gen` in which every packet must arrive whole or as a trimmed header, with the switch's
+# counters agreeing with the receiver. Needs root, iproute2, iputils-ping, ethtool, iperf3.
+#
+# TRIMSWITCH is the command that runs the tool (e.g. "java -jar config/target/trimswitch.jar").
+# Everything it creates is removed on exit, whatever happens.
+set -euo pipefail
+
+: "${TRIMSWITCH:?set TRIMSWITCH to the command that runs trimswitch}"
+HOSTS=5
+PACKETS=${E2E_PACKETS:-2000}
+RATE=${E2E_RATE:-20000}
+TAG="ts$$"
+SW="${TAG}sw"
+WORK=$(mktemp -d)
+SWITCH_PID=""
+
+log() { echo "e2e: $*"; }
+
+cleanup() {
+    set +e
+    if [ -n "$SWITCH_PID" ]; then
+        kill -TERM "$SWITCH_PID" 2>/dev/null
+        wait "$SWITCH_PID" 2>/dev/null
+    fi
+    for i in $(seq 1 $HOSTS); do
+        ip netns pids "${TAG}h$i" 2>/dev/null | xargs -r kill 2>/dev/null
+        ip netns del "${TAG}h$i" 2>/dev/null
+    done
+    ip netns pids "$SW" 2>/dev/null | xargs -r kill 2>/dev/null
+    ip netns del "$SW" 2>/dev/null
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+in_sw() { ip netns exec "$SW" "$@"; }
+in_host() { local host=$1; shift; ip netns exec "${TAG}h$host" "$@"; }
+
+ip netns add "$SW"
+in_sw ip link set lo up
+for i in $(seq 1 $HOSTS); do
+    ns="${TAG}h$i"
+    ip netns add "$ns"
+    ip netns exec "$ns" ip link set lo up
+    ip link add "${TAG}v$i" type veth peer name eth0 netns "$ns"
+    ip link set "${TAG}v$i" netns "$SW"
+    in_sw ip addr add "172.31.$i.1/24" dev "${TAG}v$i"
+    in_sw ip link set "${TAG}v$i" up
+    ip netns exec "$ns" ip addr add "172.31.$i.2/24" dev eth0
+    ip netns exec "$ns" ip link set eth0 up
+    # The host's side of switch port i-1: VNI 42, to the switch's UDP port 4790+i-1.
+    ip netns exec "$ns" ip link add vx0 type vxlan id 42 remote "172.31.$i.1" local "172.31.$i.2" dstport $((4789 + i)) nolearning
+    ip netns exec "$ns" ip addr add "10.9.0.$i/24" dev vx0
+    ip netns exec "$ns" ip link set vx0 up
+    # Relayed by a userspace switch, frames keep whatever checksums the sender left to offload.
+    ip netns exec "$ns" ethtool -K vx0 tx off >/dev/null
+done
+
+cat > "$WORK/switch.yaml" <<YAML
+mechanism: tofino
+fabric:
+  pipelines: 2
+  portsPerPipeline: 4
+  portRateGbps: 0.1
+realtime:
+  idle: backoff
+ports:
+$(for i in $(seq 1 $HOSTS); do echo "  - bind: 0.0.0.0:$((4789 + i))"; done)
+forwarding:
+  mode: l2
+metrics:
+  address: 127.0.0.1:9464
+YAML
+
+log "starting the switch"
+# Not through a shell function: the background job must be the switch itself, for the signal to reach it.
+ip netns exec "$SW" $TRIMSWITCH run --config "$WORK/switch.yaml" > "$WORK/switch.log" 2>&1 &
+SWITCH_PID=$!
+for _ in $(seq 1 100); do
+    grep -q "running $HOSTS ports" "$WORK/switch.log" 2>/dev/null && break
+    kill -0 "$SWITCH_PID" 2>/dev/null || { cat "$WORK/switch.log"; echo "e2e: the switch did not start" >&2; exit 1; }
+    sleep 0.1
+done
+cat "$WORK/switch.log"
+
+log "ping between every pair of hosts"
+for i in $(seq 1 $HOSTS); do
+    for j in $(seq 1 $HOSTS); do
+        [ "$i" = "$j" ] && continue
+        in_host "$i" ping -q -c 2 -i 0.2 -W 2 "10.9.0.$j" > /dev/null || { echo "e2e: host $i cannot ping 10.9.0.$j" >&2; exit 1; }
+    done
+done
+log "every pair pings"
+
+log "iperf3 TCP from host 1 to host 2"
+in_host 2 iperf3 -s -1 -D -p 5201 --logfile "$WORK/iperf3-server.log"
+sleep 0.5
+in_host 1 iperf3 -c 10.9.0.2 -p 5201 -t 3 -J > "$WORK/iperf3.json"
+BYTES=$(python3 -c "import json,sys; print(int(json.load(open('$WORK/iperf3.json'))['end']['sum_received']['bytes']))")
+[ "$BYTES" -gt 100000 ] || { echo "e2e: iperf3 moved only $BYTES bytes" >&2; exit 1; }
+log "iperf3 moved $BYTES bytes"
+
+log "4:1 incast of $PACKETS datagrams per sender at $RATE/s into host 5"
+in_host 5 $TRIMSWITCH gen receive --bind 10.9.0.5:666 --expect $((4 * PACKETS)) --idle-s 5 --timeout-s 60 --json "$WORK/received.json" > "$WORK/receiver.log" 2>&1 &
+RECEIVER=$!
+sleep 1
+for i in 1 2 3 4; do
+    in_host "$i" ping -q -c 1 -W 2 10.9.0.5 > /dev/null
+    in_host "$i" $TRIMSWITCH gen send --to 10.9.0.5:666 --count "$PACKETS" --rate "$RATE" --flow "$i" > "$WORK/sender$i.log" 2>&1 &
+done
+wait $(jobs -p | grep -v "^$SWITCH_PID$" | grep -v "^$RECEIVER$") || true
+wait "$RECEIVER"
+cat "$WORK/receiver.log"
+in_sw $TRIMSWITCH stats --json > "$WORK/stats.json"
+in_sw $TRIMSWITCH stats
+
+python3 - "$WORK/received.json" "$WORK/stats.json" "$PACKETS" <<'PY'
+import json, sys
+received = json.load(open(sys.argv[1]))
+stats = {p["port"]: p for p in json.load(open(sys.argv[2]))}
+packets = int(sys.argv[3])
+flows = received["flows"]
+assert len(flows) == 4, f"expected 4 flows at the receiver, got {len(flows)}: {flows}"
+for sender, flow in flows.items():
+    arrived = flow["whole"] + flow["trimmed"]
+    assert arrived == packets and flow["gaps"] == 0, f"{sender}: {flow['whole']} whole + {flow['trimmed']} trimmed of {packets}, {flow['gaps']} missing"
+trimmed = received["trimmed"]
+assert trimmed > 0, "a 4:1 incast into a port at a tenth of a gigabit must trim"
+port = stats[4]
+assert port["txTrimPackets"] == trimmed, f"the switch sent {port['txTrimPackets']} trimmed packets out of port 4, the receiver saw {trimmed}"
+assert port["droppedTrimPackets"] == 0, f"trimmed packets dropped: {port}"
+print(f"e2e: incast: {received['whole']} whole + {trimmed} trimmed of {4 * packets}, none lost; the switch counted {port['txTrimPackets']} trimmed out of port 4")
+PY
+
+kill -TERM "$SWITCH_PID"
+STATUS=0
+wait "$SWITCH_PID" || STATUS=$?
+SWITCH_PID=""
+# A JVM that ran its shutdown to the end after SIGTERM exits with 128 + 15.
+[ "$STATUS" = 0 ] || [ "$STATUS" = 143 ] || { echo "e2e: the switch exited with $STATUS on SIGTERM" >&2; cat "$WORK/switch.log"; exit 1; }
+tail -1 "$WORK/switch.log"
+grep -q "stopped;" "$WORK/switch.log" || { echo "e2e: no clean stop in the switch's log" >&2; exit 1; }
+log "passed"
