@@ -67,7 +67,7 @@ fabric:
 realtime:
   idle: backoff
 ports:
-$(for i in $(seq 1 $HOSTS); do echo "  - bind: 0.0.0.0:$((4789 + i))"; done)
+$(for i in $(seq 1 $HOSTS); do printf '  - bind: 0.0.0.0:%d\n    remote: 172.31.%d.2:%d\n' $((4789 + i)) "$i" $((4789 + i)); done)
 forwarding:
   mode: l2
 metrics:

@@ -202,6 +202,11 @@ public final class LiveSwitch implements AutoCloseable {
         return stats;
     }
 
+    /** The ports' sockets: where they listen, what they counted. */
+    public VxlanPorts sockets() {
+        return sockets;
+    }
+
     /** Packets that were inside the switch when it stopped. */
     public long inFlightAtStop() {
         return inFlightAtStop.get();

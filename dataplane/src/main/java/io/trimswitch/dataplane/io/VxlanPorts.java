@@ -48,7 +48,8 @@ public final class VxlanPorts implements AutoCloseable {
         WRONG_VNI("wrongVni"),
         OVERSIZE("oversize"),
         NO_REMOTE("noRemote"),
-        TX_BUSY("txBusy");
+        TX_BUSY("txBusy"),
+        SOCKET_ERROR("socketError");
 
         private final String label;
 
@@ -304,7 +305,7 @@ public final class VxlanPorts implements AutoCloseable {
         @Override
         public void exceptionCaught(final ChannelHandlerContext context, final Throwable cause) {
             // A failed datagram (an ICMP unreachable from a host that went away) is not a reason to stop the port.
-            malformed[port][Malformed.NO_REMOTE.ordinal()]++;
+            malformed[port][Malformed.SOCKET_ERROR.ordinal()]++;
         }
     }
 }

@@ -1,0 +1,61 @@
+package io.trimswitch.realtime;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Real Linux hosts through {@code trimswitch run}: {@code src/test/sh/linux_hosts_e2e.sh} makes five hosts in
+ * network namespaces with vxlan interfaces and checks ping between every pair, an iperf3 TCP transfer and a
+ * 4:1 incast from {@code trimswitch gen} in which nothing is lost. It needs root and iproute2, ping, ethtool
+ * and iperf3; CI has them (installed by .ci/run), so there it must run; elsewhere it is skipped without them.
+ */
+class LinuxHostsEndToEndTest {
+    @Test
+    void linuxHostsPingEachOtherRunTcpAndAnIncastArrivesWholeOrTrimmed() throws IOException, InterruptedException {
+        final boolean root = "root".equals(System.getProperty("user.name"));
+        final boolean tools = List.of("ip", "ping", "ethtool", "iperf3", "python3").stream().allMatch(LinuxHostsEndToEndTest::onPath);
+        assertTrue((root && tools) || !"true".equals(System.getenv("CI")), "CI runs as root with iproute2, ping, ethtool and iperf3");
+        assumeTrue(root && tools, "needs root, iproute2, ping, ethtool and iperf3 (installed by .ci/run)");
+
+        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        final String tool = java + " --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -cp " + System.getProperty("java.class.path")
+            + " io.trimswitch.cli.TrimswitchCommand";
+        final Path log = Files.createTempFile("linux-hosts-e2e", ".log");
+        final ProcessBuilder script = new ProcessBuilder("bash", Path.of("src/test/sh/linux_hosts_e2e.sh").toString())
+            .redirectErrorStream(true).redirectOutput(log.toFile());
+        script.environment().put("TRIMSWITCH", tool);
+        final Process process = script.start();
+        final boolean finished = process.waitFor(5, TimeUnit.MINUTES);
+        if (!finished) {
+            // The script's trap removes the namespaces when it is told to stop.
+            process.destroy();
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
+        final String output = Files.readString(log);
+        Files.deleteIfExists(log);
+        assertTrue(finished, "the end-to-end script did not finish in 5 minutes:\n" + output);
+        assertEquals(0, process.exitValue(), output);
+        assertTrue(output.contains("e2e: every pair pings"), output);
+        assertTrue(output.contains("none lost"), output);
+        assertTrue(output.contains("e2e: passed"), output);
+    }
+
+    private static boolean onPath(final String command) {
+        for (final String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            if (Files.isExecutable(Path.of(dir, command))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
