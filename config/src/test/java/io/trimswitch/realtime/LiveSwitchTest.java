@@ -168,6 +168,15 @@ class LiveSwitchTest {
         assertTrue(stats.err().contains("no switch answers at 127.0.0.1:1"), stats.err());
     }
 
+    @Test
+    void theShippedExamplesAreValidSwitches() {
+        for (final String example : new String[] {"examples/switch.yaml", "examples/routed.yaml"}) {
+            final SwitchSettings settings = io.trimswitch.config.SettingsFiles.load(Path.of(example));
+            io.trimswitch.config.LiveSettings.validate(settings);
+            assertTrue(!settings.ports.isEmpty(), example);
+        }
+    }
+
     private void assertRunFails(final String yaml, final String expected) throws IOException {
         final Path config = dir.resolve("switch-" + Math.abs(yaml.hashCode()) + ".yaml");
         Files.writeString(config, yaml);
