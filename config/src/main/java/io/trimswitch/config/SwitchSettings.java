@@ -76,7 +76,7 @@ public final class SwitchSettings {
         public Double halftimisticRateGbps;
         /** Null: a quarter of the port rate; 0 trims everything while pessimistic. */
         public Double pessimisticRateGbps;
-        /** Null: the data queue's capacity in bytes (the meter plays the egress buffer). */
+        /** Null: the data queue's capacity in bytes (the meter plays the egress buffer), at most 512 KiB. */
         public Integer meterBurstBytes;
         /** all | origin: which pipelines a NOTIFY reaches. */
         public String notify = "all";
@@ -225,7 +225,10 @@ public final class SwitchSettings {
     }
 
     public int meterBurstBytes() {
-        return control.meterBurstBytes == null ? fabric.dataQueuePackets * workload.packetBytes : control.meterBurstBytes;
+        // The meter plays the egress buffer; a deep data queue is capped at the largest bucket a meter has.
+        return control.meterBurstBytes == null
+            ? (int) Math.min((long) fabric.dataQueuePackets * workload.packetBytes, io.trimswitch.pipeline.TrTcmMeter.MAX_BURST_BYTES)
+            : control.meterBurstBytes;
     }
 
     /** The dataplane's view of the trim settings. */
