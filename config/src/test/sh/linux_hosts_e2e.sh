@@ -63,11 +63,12 @@ mechanism: tofino
 fabric:
   pipelines: 2
   portsPerPipeline: 4
-  portRateGbps: 0.1
+  portRateGbps: 1
 realtime:
   idle: backoff
 ports:
 $(for i in $(seq 1 $HOSTS); do printf '  - bind: 0.0.0.0:%d\n    remote: 172.31.%d.2:%d\n' $((4789 + i)) "$i" $((4789 + i)); done)
+    rateGbps: 0.1    # the receiver's port, a tenth of the others
 forwarding:
   mode: l2
 metrics:

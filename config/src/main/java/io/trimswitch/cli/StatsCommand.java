@@ -103,6 +103,10 @@ public final class StatsCommand implements java.util.concurrent.Callable<Integer
                 @SuppressWarnings("unchecked")
                 final Map<String, Long> drops = (Map<String, Long>) port.computeIfAbsent("drops", key -> new TreeMap<String, Long>());
                 drops.put(labels.get("reason"), value);
+            } else if (labels.containsKey("queue") && labels.containsKey("quantile")) {
+                final double fraction = Double.parseDouble(labels.get("quantile"));
+                final String quantile = fraction == 1.0 ? "max" : "p" + Math.round(fraction * 100);
+                port.put(camel(labels.get("queue") + "_queue_depth_" + quantile), value);
             } else if (labels.containsKey("queue")) {
                 port.put(camel(name.replace("queue_", labels.get("queue") + "_queue_").replace("_packets", "")), value);
             } else {

@@ -68,6 +68,14 @@ public final class LiveSettings {
                 throw new ConfigException(name + ".remotePort must be 1..65535, got " + remotePort
                     + (entry.remotePort == null ? " (the bind port: set remotePort when binding port 0)" : ""));
             }
+            if (entry.rateGbps != null) {
+                if (!(entry.rateGbps > 0) || Double.isInfinite(entry.rateGbps)) {
+                    throw new ConfigException(name + ".rateGbps must be positive, got " + entry.rateGbps);
+                }
+                if (s.halftimisticRateBps(port) > s.portRateBps(port) || s.pessimisticRateBps(port) > s.halftimisticRateBps(port)) {
+                    throw new ConfigException(name + ".rateGbps " + entry.rateGbps + " is below control.halftimisticRateGbps or control.pessimisticRateGbps");
+                }
+            }
             endpoints.add(new VxlanPorts.Endpoint(port, bind, remote, remotePort, entry.vni));
         }
         return endpoints;

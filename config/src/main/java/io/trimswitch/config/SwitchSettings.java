@@ -149,7 +149,7 @@ public final class SwitchSettings {
     }
 
     /** One switch port as a UDP endpoint carrying VXLAN. */
-    @JsonPropertyOrder({"bind", "remote", "remotePort", "vni"})
+    @JsonPropertyOrder({"bind", "remote", "remotePort", "vni", "rateGbps"})
     public static final class UdpPort {
         /** host:port the port listens on. */
         public String bind;
@@ -159,6 +159,8 @@ public final class SwitchSettings {
         public Integer remotePort;
         /** The VXLAN network identifier the port's datagrams carry. */
         public int vni = 42;
+        /** The port's rate limit; null: fabric.portRateGbps. */
+        public Double rateGbps;
     }
 
     /** How {@code run} forwards: a learning bridge, IPv4 routes, or the model's table. */
@@ -214,6 +216,21 @@ public final class SwitchSettings {
 
     public long portRateBps() {
         return Math.round(fabric.portRateGbps * 1e9);
+    }
+
+    /** Egress port {@code port}'s rate: its own limit when {@code run} sets one, else the fabric's. */
+    public long portRateBps(final int port) {
+        final int switchPort = port % ports();
+        final Double own = switchPort < ports.size() && ports.get(switchPort) != null ? ports.get(switchPort).rateGbps : null;
+        return own == null ? portRateBps() : Math.round(own * 1e9);
+    }
+
+    public long halftimisticRateBps(final int port) {
+        return control.halftimisticRateGbps == null ? portRateBps(port) / 2 : Math.round(control.halftimisticRateGbps * 1e9);
+    }
+
+    public long pessimisticRateBps(final int port) {
+        return control.pessimisticRateGbps == null ? portRateBps(port) / 4 : Math.round(control.pessimisticRateGbps * 1e9);
     }
 
     public long halftimisticRateBps() {

@@ -165,7 +165,7 @@ public final class LiveSwitch implements AutoCloseable {
             final int port = endpoint.port();
             lines.add(String.format("port %d: udp %s vni %d, host %s, %.1f Gb/s, pipeline %d", port, sockets.localAddress(port),
                 endpoint.vni(), endpoint.remote() == null ? "learned from its first datagram (sent to port " + endpoint.remotePort() + ")"
-                    : endpoint.remote().toString(), settings.fabric.portRateGbps, dataplane.fabric.pipelineOf(port)));
+                    : endpoint.remote().toString(), settings.portRateBps(port) / 1e9, dataplane.fabric.pipelineOf(port)));
         }
         return lines;
     }
@@ -197,7 +197,7 @@ public final class LiveSwitch implements AutoCloseable {
                 counters.txBytes, counters.trimPacketsTotal(), counters.trimPackets[io.trimswitch.dataplane.packet.TrimKind.INGRESS],
                 counters.trimPackets[io.trimswitch.dataplane.packet.TrimKind.DOD], counters.txTrimPackets, counters.droppedTrimPackets,
                 egress.dataQueue().size(), egress.dataQueue().maxDepth(), egress.headerQueue().size(), egress.headerQueue().maxDepth(),
-                ports.flooded(port), drops));
+                ports.flooded(port), ports.depths(port, true), ports.depths(port, false), drops));
         }
         return stats;
     }
@@ -225,6 +225,7 @@ public final class LiveSwitch implements AutoCloseable {
     public record PortStats(
         int port, long rxDatagrams, long rxPackets, long rxBytes, long txPackets, long txBytes, long trimPackets,
         long ingressTrims, long dodTrims, long txTrimPackets, long droppedTrimPackets, int dataQueue, int maxDataQueue,
-        int headerQueue, int maxHeaderQueue, long flooded, java.util.Map<String, Long> drops) {
+        int headerQueue, int maxHeaderQueue, long flooded, org.HdrHistogram.Histogram dataQueueDepths,
+        org.HdrHistogram.Histogram headerQueueDepths, java.util.Map<String, Long> drops) {
     }
 }

@@ -6,6 +6,8 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.pipeline.LearningBridge;
 import io.trimswitch.runtime.SwitchFabric;
 import io.trimswitch.tm.HandleRing;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 import org.agrona.DirectBuffer;
 
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -47,6 +49,11 @@ final class SocketPorts implements VxlanPorts.FrameHandler, EgressAgent.Departur
     private final int[] attachedPorts;
     private final long[][] refused;
     private final long[] flooded;
+    /** Written by the port's egress thread, read by whoever asks for the counters. */
+    private final Recorder[] dataDepths;
+    private final Recorder[] headerDepths;
+    private final Histogram[] dataDepthTotals;
+    private final Histogram[] headerDepthTotals;
     private final AtomicBoolean transmitScheduled = new AtomicBoolean();
     private final HandleRing.HandleConsumer reclaim;
     private final HandleRing.HandleConsumer transmit = this::transmit;
@@ -70,6 +77,16 @@ final class SocketPorts implements VxlanPorts.FrameHandler, EgressAgent.Departur
         }
         this.refused = new long[fabric.ports()][Refused.values().length];
         this.flooded = new long[fabric.ports()];
+        this.dataDepths = new Recorder[fabric.ports()];
+        this.headerDepths = new Recorder[fabric.ports()];
+        this.dataDepthTotals = new Histogram[fabric.ports()];
+        this.headerDepthTotals = new Histogram[fabric.ports()];
+        for (int port = 0; port < txRings.length; port++) {
+            dataDepths[port] = new Recorder(1 << 20, 2);
+            headerDepths[port] = new Recorder(1 << 20, 2);
+            dataDepthTotals[port] = new Histogram(1 << 20, 2);
+            headerDepthTotals[port] = new Histogram(1 << 20, 2);
+        }
         this.reclaim = pool::free;
     }
 
@@ -134,6 +151,9 @@ final class SocketPorts implements VxlanPorts.FrameHandler, EgressAgent.Departur
     /** On an egress thread: the packet has left its port; this thread sends it. */
     @Override
     public void departed(final int port, final int handle, final long time) {
+        // The queues' depths as each packet leaves: their distribution over the switch's life.
+        dataDepths[port].recordValue(fabric.port(port).dataQueue().size());
+        headerDepths[port].recordValue(fabric.port(port).headerQueue().size());
         if (!txRings[port].offer(handle)) {
             refused[port][Refused.TX_OVERFLOW.ordinal()]++;
             returns.offer(handle);
@@ -156,6 +176,13 @@ final class SocketPorts implements VxlanPorts.FrameHandler, EgressAgent.Departur
     private void transmit(final int handle) {
         sockets.send(transmitting, pool.buffer(handle), pool.offset(handle), pool.length(handle));
         pool.free(handle);
+    }
+
+    /** The depth distribution of {@code port}'s data (or header) queue seen by departing packets, so far. */
+    synchronized Histogram depths(final int port, final boolean data) {
+        final Histogram total = data ? dataDepthTotals[port] : headerDepthTotals[port];
+        total.add((data ? dataDepths : headerDepths)[port].getIntervalHistogram());
+        return total.copy();
     }
 
     long refused(final int port, final Refused reason) {

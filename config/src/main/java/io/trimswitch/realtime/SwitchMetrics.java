@@ -77,6 +77,20 @@ public final class SwitchMetrics implements MultiCollector, AutoCloseable {
         }
         snapshots.add(depth.build());
         snapshots.add(maxDepth.build());
+        final GaugeSnapshot.Builder quantiles = GaugeSnapshot.builder().name("trimswitch_queue_depth_quantile_packets")
+            .help("Queue depth seen by departing packets since the switch started, by quantile");
+        for (final LiveSwitch.PortStats port : stats) {
+            final String id = Integer.toString(port.port());
+            for (final double quantile : new double[] {0.5, 0.9, 0.99, 1.0}) {
+                quantiles.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+                    .labels(Labels.of("port", id, "queue", "data", "quantile", Double.toString(quantile)))
+                    .value(port.dataQueueDepths().getValueAtPercentile(quantile * 100)).build());
+                quantiles.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+                    .labels(Labels.of("port", id, "queue", "header", "quantile", Double.toString(quantile)))
+                    .value(port.headerQueueDepths().getValueAtPercentile(quantile * 100)).build());
+            }
+        }
+        snapshots.add(quantiles.build());
         return new MetricSnapshots(snapshots);
     }
 

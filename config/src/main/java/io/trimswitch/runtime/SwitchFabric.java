@@ -87,12 +87,11 @@ public final class SwitchFabric {
         final int pipelineCount = settings.fabric.pipelines;
         final int portsPerPipeline = settings.fabric.portsPerPipeline;
         final int portCount = settings.egressPorts();
-        final LinkRate portRate = new LinkRate(settings.portRateBps());
         this.trimSettings = settings.trimSettings();
 
         this.ports = new EgressPort[portCount];
         for (int port = 0; port < portCount; port++) {
-            ports[port] = new EgressPort(port, portRate, pool, settings.fabric.dataQueuePackets,
+            ports[port] = new EgressPort(port, new LinkRate(settings.portRateBps(port)), pool, settings.fabric.dataQueuePackets,
                 settings.fabric.headerQueuePackets, settings.fabric.headersPerData, queues);
         }
         final DataQueueOverflow overflow;
@@ -145,13 +144,18 @@ public final class SwitchFabric {
         if (!mechanism.hasIngressMeters()) {
             return null;
         }
-        final long rate = settings.portRateBps();
-        final long half = settings.halftimisticRateBps();
-        final long pessimistic = settings.pessimisticRateBps();
+        final long[] rate = new long[portCount];
+        final long[] half = new long[portCount];
+        final long[] pessimistic = new long[portCount];
+        for (int port = 0; port < portCount; port++) {
+            rate[port] = settings.portRateBps(port);
+            half[port] = settings.halftimisticRateBps(port);
+            pessimistic[port] = settings.pessimisticRateBps(port);
+        }
         final int burst = settings.meterBurstBytes();
         return "two".equals(settings.control.meters)
-            ? new TwoMeterProfile(portCount, rate, half, pessimistic, burst)
-            : new ThreeMeterProfile(portCount, rate, half, pessimistic, burst);
+            ? new TwoMeterProfile(rate, half, pessimistic, burst)
+            : new ThreeMeterProfile(rate, half, pessimistic, burst);
     }
 
     public Mechanism mechanism() {

@@ -143,6 +143,7 @@ class LiveSwitchTest {
         assertEquals(1, port0.get("drops").get("tooShort").asLong());
         assertEquals(1, port0.get("drops").get("badVxlanFlags").asLong());
         assertEquals(1, port0.get("drops").get("wrongVni").asLong());
+        assertTrue(port0.has("dataQueueDepthP99") && port0.has("headerQueueDepthMax"), "queue depth quantiles: " + port0);
         final long malformed = new ObjectMapper().readTree(stats.out()).findValues("malformed").stream().mapToLong(JsonNode::asLong).sum();
         assertEquals(2, malformed, "the bad-checksum frame, flooded to two ports, is dropped by the pipeline as malformed: " + stats.out());
         assertNull(receive(1, 100));
@@ -162,6 +163,7 @@ class LiveSwitchTest {
         assertRunFails("fabric:\n  portRateGbps: 0\nports:\n  - bind: 127.0.0.1:4790\n", "fabric.portRateGbps must be positive");
         assertRunFails("mechanism: tofino\n", "ports: a switch to run needs at least one port");
         assertRunFails("ports:\n  - bind: 127.0.0.1:4790\nforwarding:\n  mode: hub\n", "forwarding.mode must be one of l2, routed, subnet");
+        assertRunFails("ports:\n  - bind: 127.0.0.1:4790\n    rateGbps: 0\n", "ports[0].rateGbps must be positive");
 
         final Cli.Result stats = Cli.trimswitch("stats", "--metrics", "127.0.0.1:1");
         assertEquals(2, stats.exit());

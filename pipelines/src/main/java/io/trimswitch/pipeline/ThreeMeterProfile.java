@@ -9,12 +9,23 @@ public final class ThreeMeterProfile implements IngressMeters {
 
     public ThreeMeterProfile(
         final int ports, final long optimisticRate, final long halftimisticRate, final long pessimisticRate, final int burstBytes) {
-        meters = new TrTcmMeter[ports][TrimState.COUNT];
-        for (int port = 0; port < ports; port++) {
-            meters[port][TrimState.OPTIMISTIC] = TrTcmMeter.singleRate(optimisticRate, burstBytes);
-            meters[port][TrimState.HALFTIMISTIC] = TrTcmMeter.singleRate(halftimisticRate, burstBytes);
-            meters[port][TrimState.PESSIMISTIC] = TrTcmMeter.singleRate(pessimisticRate, burstBytes);
+        this(filled(ports, optimisticRate), filled(ports, halftimisticRate), filled(ports, pessimisticRate), burstBytes);
+    }
+
+    /** Rates per egress port (bits per second), for switches whose ports run at different rates. */
+    public ThreeMeterProfile(final long[] optimisticRate, final long[] halftimisticRate, final long[] pessimisticRate, final int burstBytes) {
+        meters = new TrTcmMeter[optimisticRate.length][TrimState.COUNT];
+        for (int port = 0; port < optimisticRate.length; port++) {
+            meters[port][TrimState.OPTIMISTIC] = TrTcmMeter.singleRate(optimisticRate[port], burstBytes);
+            meters[port][TrimState.HALFTIMISTIC] = TrTcmMeter.singleRate(halftimisticRate[port], burstBytes);
+            meters[port][TrimState.PESSIMISTIC] = TrTcmMeter.singleRate(pessimisticRate[port], burstBytes);
         }
+    }
+
+    static long[] filled(final int ports, final long rate) {
+        final long[] rates = new long[ports];
+        java.util.Arrays.fill(rates, rate);
+        return rates;
     }
 
     @Override

@@ -19,11 +19,17 @@ public final class TwoMeterProfile implements IngressMeters {
 
     public TwoMeterProfile(
         final int ports, final long optimisticRate, final long halftimisticRate, final long pessimisticRate, final int burstBytes) {
-        opti = new TrTcmMeter[ports];
-        pesi = new TrTcmMeter[ports];
-        for (int port = 0; port < ports; port++) {
-            opti[port] = new TrTcmMeter(optimisticRate, burstBytes, halftimisticRate, burstBytes);
-            pesi[port] = TrTcmMeter.singleRate(pessimisticRate, burstBytes);
+        this(ThreeMeterProfile.filled(ports, optimisticRate), ThreeMeterProfile.filled(ports, halftimisticRate),
+            ThreeMeterProfile.filled(ports, pessimisticRate), burstBytes);
+    }
+
+    /** Rates per egress port (bits per second), for switches whose ports run at different rates. */
+    public TwoMeterProfile(final long[] optimisticRate, final long[] halftimisticRate, final long[] pessimisticRate, final int burstBytes) {
+        opti = new TrTcmMeter[optimisticRate.length];
+        pesi = new TrTcmMeter[optimisticRate.length];
+        for (int port = 0; port < optimisticRate.length; port++) {
+            opti[port] = new TrTcmMeter(optimisticRate[port], burstBytes, halftimisticRate[port], burstBytes);
+            pesi[port] = TrTcmMeter.singleRate(pessimisticRate[port], burstBytes);
         }
     }
 
