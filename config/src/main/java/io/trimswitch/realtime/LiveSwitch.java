@@ -36,7 +36,7 @@ public final class LiveSwitch implements AutoCloseable {
     private final SocketPorts ports;
     private final VxlanPorts sockets;
     private final List<AgentRunner> runners = new ArrayList<>();
-    private final AtomicReference<Throwable> fault = new AtomicReference<>();
+    private final AtomicReference<RuntimeException> fault = new AtomicReference<>();
     private final AtomicLong inFlightAtStop = new AtomicLong();
     private final List<RunRecorder> dropRecorders = new ArrayList<>();
     private volatile boolean running;
@@ -97,16 +97,7 @@ public final class LiveSwitch implements AutoCloseable {
     public void start() {
         dataplane.clock.startIn(0);
         sockets.start("trimswitch-ports");
-        for (final AgentPlacement.ThreadPlan plan : dataplane.threads(null)) {
-            final AgentRunner runner = new AgentRunner(AgentPlacement.idleStrategy(settings.realtime.idle),
-                error -> fault.compareAndSet(null, new RealTimeFault(plan.name(), error)), null, plan.agent());
-            runners.add(runner);
-            AgentRunner.startOnThread(runner, task -> {
-                final Thread thread = new Thread(task, plan.name());
-                thread.setDaemon(true);
-                return thread;
-            });
-        }
+        runners.addAll(dataplane.start(dataplane.threads(null), fault));
         running = true;
     }
 

@@ -11,10 +11,12 @@ import io.trimswitch.tm.PortCounters;
 import io.trimswitch.tm.TrafficManager;
 import io.trimswitch.tm.TrafficManagerEvents;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
@@ -81,6 +83,25 @@ final class RealTimeDataplane {
     /** The agents' threads for the settings' placement, the ports' own agent (may be null) first. */
     List<AgentPlacement.ThreadPlan> threads(final Agent ports) {
         return AgentPlacement.place(settings.realtime.placement, ports, ingress, egress, recirculation);
+    }
+
+    /**
+     * Starts one named thread per thread of the placement, each running its agents with the settings' idle
+     * strategy; the first agent to throw is reported to {@code fault}.
+     */
+    List<AgentRunner> start(final List<AgentPlacement.ThreadPlan> plans, final AtomicReference<RuntimeException> fault) {
+        final List<AgentRunner> runners = new ArrayList<>();
+        for (final AgentPlacement.ThreadPlan plan : plans) {
+            final AgentRunner runner = new AgentRunner(AgentPlacement.idleStrategy(settings.realtime.idle),
+                error -> fault.compareAndSet(null, new RealTimeFault(plan.name(), error)), null, plan.agent());
+            runners.add(runner);
+            AgentRunner.startOnThread(runner, task -> {
+                final Thread thread = new Thread(task, plan.name());
+                thread.setDaemon(true);
+                return thread;
+            });
+        }
+        return runners;
     }
 
     /** A port's counters totalled over the threads that count for it, read while they run (a moment's snapshot). */

@@ -165,16 +165,7 @@ public final class RealTimeSwitch implements SwitchRun {
         final long wallStart = System.nanoTime();
         clock.startIn(START_DELAY_NANOS);
         try {
-            for (final AgentPlacement.ThreadPlan plan : plans) {
-                final AgentRunner runner = new AgentRunner(AgentPlacement.idleStrategy(settings.realtime.idle),
-                    error -> fault.compareAndSet(null, new RealTimeFault(plan.name(), error)), null, plan.agent());
-                runners.add(runner);
-                AgentRunner.startOnThread(runner, task -> {
-                    final Thread thread = new Thread(task, plan.name());
-                    thread.setDaemon(true);
-                    return thread;
-                });
-            }
+            runners.addAll(dataplane.start(plans, fault));
             awaitEnd(fault);
         } finally {
             for (final AgentRunner runner : runners) {
