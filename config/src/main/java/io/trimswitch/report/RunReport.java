@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one run reports (SPEC §4), in the JSON shape tools read. Deterministic: nothing in it depends on
- * the host (no wall-clock times), so the same settings and seed give the same JSON.
+ * What one run reports (SPEC §4), in the JSON shape tools read. A virtual-time report is deterministic:
+ * nothing in it depends on the host, so the same settings and seed give the same JSON. A real-time report
+ * adds how the host kept up ({@code run.realTime}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunReport(
