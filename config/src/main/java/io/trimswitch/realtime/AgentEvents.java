@@ -39,8 +39,4 @@ final class AgentEvents implements TrafficManagerEvents {
     @Override
     public void recirculationPending(final int pipeline, final long now) {
     }
-
-    RunRecorder recorder() {
-        return recorder;
-    }
 }

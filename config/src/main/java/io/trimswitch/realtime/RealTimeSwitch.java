@@ -183,7 +183,7 @@ public final class RealTimeSwitch implements SwitchRun {
             maxLag = Math.max(maxLag, agent.maxLagPicos());
         }
         stats = new RealTimeStats(settings.realtime.dilation, settings.realtime.placement, settings.realtime.idle, plans.size(),
-            Math.round(wallMs * 10) / 10.0, Math.round(maxLag / 100.0) / 10.0);
+            Math.round(wallMs * 10) / 10.0, Math.round(maxLag / 100.0) / 10.0, dataplane.lostNotifies());
         return new RunOutcome(this, inFlight, pool.inUse());
     }
 
@@ -346,8 +346,4 @@ public final class RealTimeSwitch implements SwitchRun {
         return stats;
     }
 
-    /** NOTIFYs that found a pipeline's inbox full (the pipeline's thread could not keep up). */
-    public long lostNotifies() {
-        return dataplane.lostNotifies();
-    }
 }

@@ -85,7 +85,6 @@ public final class VxlanPorts implements AutoCloseable {
     private final int[] unflushedCount;
     private final long[][] malformed;
     private final long[] received;
-    private final long[] sent;
     private final UnsafeBuffer rxView = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer txView = new UnsafeBuffer(0, 0);
     private final byte[] heapCopy = new byte[MAX_FRAME + VxlanHeader.LENGTH];
@@ -106,7 +105,6 @@ public final class VxlanPorts implements AutoCloseable {
         this.unflushedCount = new int[ports];
         this.malformed = new long[ports][Malformed.values().length];
         this.received = new long[ports];
-        this.sent = new long[ports];
         for (final Endpoint endpoint : endpoints) {
             remotes[endpoint.port()] = endpoint.remote();
             byPort[endpoint.port()] = endpoint;
@@ -183,7 +181,6 @@ public final class VxlanPorts implements AutoCloseable {
             datagram.writeBytes(heapCopy, 0, VxlanHeader.LENGTH + length);
         }
         channel.write(new DatagramPacket(datagram, remote), channel.voidPromise());
-        sent[port]++;
         if (++unflushedCount[port] == FLUSH_BATCH) {
             // One sendmmsg per batch; a long burst goes out batch by batch.
             channel.flush();
@@ -207,21 +204,12 @@ public final class VxlanPorts implements AutoCloseable {
         return (InetSocketAddress) channels[port].localAddress();
     }
 
-    /** Its host's VTEP, configured or learned; null until known. */
-    public InetSocketAddress remote(final int port) {
-        return remotes[port];
-    }
-
     public long malformed(final int port, final Malformed reason) {
         return malformed[port][reason.ordinal()];
     }
 
     public long receivedDatagrams(final int port) {
         return received[port];
-    }
-
-    public long sentDatagrams(final int port) {
-        return sent[port];
     }
 
     public List<Endpoint> endpoints() {
