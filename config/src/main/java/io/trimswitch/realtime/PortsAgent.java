@@ -62,17 +62,8 @@ final class PortsAgent implements Agent {
 
     private void emit(final long now) {
         final long due = source.nextTime();
-        final int flow = source.nextFlow();
-        recorder.sent(flow);
-        if (source.nextLength() > PacketPool.SLOT_BYTES) {
-            source.emit(pool, PacketPool.NO_PACKET);
-            recorder.dropped(flow, DropReason.OVERSIZE);
-            return;
-        }
-        final int handle = pool.allocate();
-        source.emit(pool, handle);
+        final int handle = TrafficSource.take(source, pool, recorder);
         if (handle == PacketPool.NO_PACKET) {
-            recorder.dropped(flow, DropReason.BUFFER_EXHAUSTED);
             return;
         }
         pool.arrivalPicos(handle, due);
@@ -81,7 +72,7 @@ final class PortsAgent implements Agent {
             capture.received(pool.ingressPort(handle), due, pool.buffer(handle), pool.offset(handle), pool.length(handle));
         }
         if (!rxRings[fabric.pipelineOf(pool.ingressPort(handle))].offer(handle)) {
-            recorder.dropped(flow, DropReason.RX_OVERFLOW);
+            recorder.dropped(pool.flow(handle), DropReason.RX_OVERFLOW);
             pool.free(handle);
         }
     }

@@ -39,4 +39,25 @@ public interface TrafficSource {
 
     /** Names the traffic in reports: a pattern, or the captures replayed. */
     String description();
+
+    /**
+     * Takes {@code source}'s next packet into a fresh buffer of {@code pool}, recording it as sent; one that
+     * cannot be taken (larger than a buffer, or no buffer free) is recorded as dropped and
+     * {@link PacketPool#NO_PACKET} returned. Both clocks take packets this way.
+     */
+    static int take(final TrafficSource source, final PacketPool pool, final RunRecorder recorder) {
+        final int flow = source.nextFlow();
+        recorder.sent(flow);
+        if (source.nextLength() > PacketPool.SLOT_BYTES) {
+            source.emit(pool, PacketPool.NO_PACKET);
+            recorder.dropped(flow, io.trimswitch.dataplane.packet.DropReason.OVERSIZE);
+            return PacketPool.NO_PACKET;
+        }
+        final int handle = pool.allocate();
+        source.emit(pool, handle);
+        if (handle == PacketPool.NO_PACKET) {
+            recorder.dropped(flow, io.trimswitch.dataplane.packet.DropReason.BUFFER_EXHAUSTED);
+        }
+        return handle;
+    }
 }

@@ -182,20 +182,10 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
 
     /** The source's next packet has fully arrived at its ingress port. */
     private void receive() {
-        final int flow = source.nextFlow();
-        recorder.sent(flow);
-        if (source.nextLength() > PacketPool.SLOT_BYTES) {
-            source.emit(pool, PacketPool.NO_PACKET);
-            recorder.dropped(flow, DropReason.OVERSIZE);
-            return;
+        final int handle = TrafficSource.take(source, pool, recorder);
+        if (handle != PacketPool.NO_PACKET) {
+            enterSwitch(handle, now);
         }
-        final int handle = pool.allocate();
-        source.emit(pool, handle);
-        if (handle == PacketPool.NO_PACKET) {
-            recorder.dropped(flow, DropReason.BUFFER_EXHAUSTED);
-            return;
-        }
-        enterSwitch(handle, now);
     }
 
     /** A frame has fully arrived at its ingress port: the pipeline that owns the port takes it. */
