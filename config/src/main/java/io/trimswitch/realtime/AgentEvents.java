@@ -39,4 +39,9 @@ final class AgentEvents implements TrafficManagerEvents {
     @Override
     public void recirculationPending(final int pipeline, final long now) {
     }
+
+    @Override
+    public boolean wantsWakeUps() {
+        return false;
+    }
 }

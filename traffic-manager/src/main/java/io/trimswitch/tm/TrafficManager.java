@@ -23,6 +23,7 @@ public final class TrafficManager {
     private final TrafficManagerEvents events;
     /** The counters this instance writes: the ports' own in one thread, a thread's private set in real time. */
     private final PortCounters[] counters;
+    private final boolean wakeUps;
 
     /** The traffic manager of one thread: it counts into the ports' own counters. */
     public TrafficManager(
@@ -43,6 +44,7 @@ public final class TrafficManager {
             throw new IllegalArgumentException("one counter set per port: " + ports.length + ", got " + counters.length);
         }
         this.counters = counters;
+        this.wakeUps = events.wantsWakeUps();
         this.pool = pool;
         this.ports = ports;
         this.trimSettings = trimSettings;
@@ -138,7 +140,7 @@ public final class TrafficManager {
     }
 
     private void wake(final EgressPort port, final long now) {
-        if (port.isIdle()) {
+        if (wakeUps && port.isIdle()) {
             events.egressPending(port.id(), now);
         }
     }

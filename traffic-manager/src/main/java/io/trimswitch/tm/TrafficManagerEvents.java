@@ -15,4 +15,12 @@ public interface TrafficManagerEvents {
 
     /** The recirculation (DoD or mirror) queue of {@code pipeline} has a packet waiting. */
     void recirculationPending(int pipeline, long now);
+
+    /**
+     * Whether this runtime wants {@link #egressPending} at all. A runtime whose threads poll says no, and
+     * the traffic manager then never reads the egress port's state, which another thread writes.
+     */
+    default boolean wantsWakeUps() {
+        return true;
+    }
 }
