@@ -14,10 +14,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -27,7 +29,7 @@ import java.util.regex.Pattern;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = "Shows a running switch's port counters: rx/tx, trims (SAI-style), queue depths and drops by reason.")
-public final class StatsCommand implements java.util.concurrent.Callable<Integer> {
+public final class StatsCommand implements Callable<Integer> {
     private static final Pattern SAMPLE = Pattern.compile("^(trimswitch_[a-z_]+?)(?:_total)?\\{([^}]*)\\} (\\S+)$");
     private static final Pattern LABEL = Pattern.compile("(\\w+)=\"([^\"]*)\"");
 
@@ -93,7 +95,7 @@ public final class StatsCommand implements java.util.concurrent.Callable<Integer
                 continue;
             }
             final Map<String, Object> port = byPort.computeIfAbsent(Integer.parseInt(labels.get("port")), id -> {
-                final Map<String, Object> fresh = new java.util.LinkedHashMap<>();
+                final Map<String, Object> fresh = new LinkedHashMap<>();
                 fresh.put("port", id);
                 return fresh;
             });

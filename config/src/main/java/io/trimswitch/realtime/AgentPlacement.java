@@ -15,6 +15,8 @@ import java.util.List;
  * Which agents share a thread. On a host with a core per agent each gets its own ({@code per-agent});
  * on a small host they are grouped: {@code split} puts the ports and ingress pipelines on one thread and
  * the egress groups and recirculation ports on another, so the two halves of the switch each have a core.
+ * With {@code single}, one thread runs them all, and keeps them in virtual time's order: before a pipeline
+ * meters a packet, recirculation and egress are brought up to its arrival.
  */
 final class AgentPlacement {
     /** One thread's agents, and the name its thread takes. */
@@ -33,13 +35,14 @@ final class AgentPlacement {
         final List<Agent> portsAgent = ports == null ? List.of() : List.of(ports);
         switch (placement) {
             case "single":
-                groups.add(concat(portsAgent, ingress, egress, recirculation));
+                // Recirculation before egress: a header back from its loop is in its queue when egress chooses.
+                groups.add(concat(portsAgent, ingress, recirculation, egress));
                 names.add("switch");
                 break;
             case "split":
                 groups.add(concat(portsAgent, ingress));
                 names.add(ports == null ? "ingress" : "ports+ingress");
-                groups.add(concat(egress, recirculation));
+                groups.add(concat(recirculation, egress));
                 names.add("egress+recirculation");
                 break;
             case "per-role":

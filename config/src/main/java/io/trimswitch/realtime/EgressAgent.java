@@ -32,7 +32,11 @@ final class EgressAgent implements Agent {
 
     @Override
     public int doWork() {
-        final long now = clock.nowPicos();
+        return advanceTo(clock.nowPicos());
+    }
+
+    /** Does everything due by switch time {@code now}; returns how much. */
+    int advanceTo(final long now) {
         int work = 0;
         for (final EgressPort port : ports) {
             long freeSince = port.busyUntil();
@@ -46,7 +50,7 @@ final class EgressAgent implements Agent {
             }
             // Several packets may have finished since the last look: each starts when the one before it ended.
             while (port.hasWaiting()) {
-                final long done = port.startTransmissionAfter(freeSince);
+                final long done = port.startTransmissionAfter(freeSince, now);
                 if (done < 0 || done > now) {
                     break;
                 }

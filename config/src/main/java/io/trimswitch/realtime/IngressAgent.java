@@ -21,6 +21,14 @@ public final class IngressAgent implements Agent, HandleRing.HandleConsumer {
     private final int batch;
     private long workCycles;
     private long maxLagPicos;
+    /** Null unless the agents share this thread: then egress and recirculation are brought up to each arrival. */
+    private ArrivalBarrier barrier;
+
+    /** Brings the other agents of this thread up to a switch time. */
+    @FunctionalInterface
+    interface ArrivalBarrier {
+        void advanceTo(long time);
+    }
 
     public IngressAgent(
         final IngressPipeline pipeline, final PacketPool pool, final HandleRing rxRing, final NotifyInboxes.Reader inbox,
@@ -51,6 +59,11 @@ public final class IngressAgent implements Agent, HandleRing.HandleConsumer {
     @Override
     public void accept(final int handle) {
         final long arrival = pool.arrivalPicos(handle);
+        if (barrier != null) {
+            // Virtual time's order: whatever happens before the arrival, then the arrival, then the instant's events.
+            barrier.advanceTo(arrival - 1);
+            inbox.drain();
+        }
         applyNotifiesBefore(arrival);
         pipeline.receive(handle, arrival);
     }
@@ -62,6 +75,10 @@ public final class IngressAgent implements Agent, HandleRing.HandleConsumer {
             final long due = pending.headTime();
             pipeline.onCongestionNotify(pending.removeHead(), due);
         }
+    }
+
+    void barrier(final ArrivalBarrier before) {
+        this.barrier = before;
     }
 
     /** How late, at worst, a packet was metered after it had arrived. */

@@ -3,7 +3,9 @@ package io.trimswitch.realtime;
 import io.trimswitch.config.LiveSettings;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.io.VxlanPorts;
+import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.pipeline.ForwardingStage;
 import io.trimswitch.pipeline.LearningBridge;
 import io.trimswitch.pipeline.LpmForwarding;
@@ -11,12 +13,18 @@ import io.trimswitch.pipeline.PresetForwarding;
 import io.trimswitch.runtime.RunRecorder;
 import io.trimswitch.runtime.SwitchFabric;
 import io.trimswitch.runtime.VirtualTimeSwitch;
+import io.trimswitch.tm.EgressPort;
 import io.trimswitch.tm.HandleRing;
 import io.trimswitch.tm.PortCounters;
+import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.AgentRunner;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -38,7 +46,6 @@ public final class LiveSwitch implements AutoCloseable {
     private final List<AgentRunner> runners = new ArrayList<>();
     private final AtomicReference<RuntimeException> fault = new AtomicReference<>();
     private final AtomicLong inFlightAtStop = new AtomicLong();
-    private final List<RunRecorder> dropRecorders = new ArrayList<>();
     private volatile boolean running;
 
     public LiveSwitch(final SwitchSettings configured) {
@@ -58,11 +65,8 @@ public final class LiveSwitch implements AutoCloseable {
             ? new LearningBridge(Math.round(settings.forwarding.agingSeconds * 1e9), LiveSettings.staticMacs(settings)) : null;
         final SocketPorts[] portsHolder = new SocketPorts[1];
         this.dataplane = new RealTimeDataplane(settings, pool, returns, forwarding(settings),
-            () -> {
-                final RunRecorder drops = new RunRecorder(0, 16);
-                dropRecorders.add(drops);
-                return new AgentEvents(pool, drops, toPool);
-            },
+            // Drops are counted per port by each thread's traffic manager; the recorders only take what has no flow.
+            () -> new AgentEvents(pool, new RunRecorder(0, 16), toPool),
             group -> (port, handle, time) -> portsHolder[0].departed(port, handle, time));
         final int[] attached = new int[settings.ports.size()];
         for (int port = 0; port < attached.length; port++) {
@@ -118,7 +122,7 @@ public final class LiveSwitch implements AutoCloseable {
         for (final AgentRunner runner : runners) {
             runner.close();
         }
-        final java.util.concurrent.CountDownLatch sent = new java.util.concurrent.CountDownLatch(1);
+        final CountDownLatch sent = new CountDownLatch(1);
         sockets.execute(() -> {
             dataplane.drainTo(handle -> {
                 inFlightAtStop.incrementAndGet();
@@ -137,7 +141,7 @@ public final class LiveSwitch implements AutoCloseable {
             sent.countDown();
         });
         try {
-            sent.await(5, java.util.concurrent.TimeUnit.SECONDS);
+            sent.await(5, TimeUnit.SECONDS);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -167,8 +171,8 @@ public final class LiveSwitch implements AutoCloseable {
         for (final VxlanPorts.Endpoint endpoint : sockets.endpoints()) {
             final int port = endpoint.port();
             final PortCounters counters = dataplane.totals(port);
-            final java.util.Map<String, Long> drops = new java.util.LinkedHashMap<>();
-            for (final io.trimswitch.dataplane.packet.DropReason reason : io.trimswitch.dataplane.packet.DropReason.values()) {
+            final Map<String, Long> drops = new LinkedHashMap<>();
+            for (final DropReason reason : DropReason.values()) {
                 if (counters.drops[reason.ordinal()] > 0) {
                     drops.put(reason.label(), counters.drops[reason.ordinal()]);
                 }
@@ -183,10 +187,10 @@ public final class LiveSwitch implements AutoCloseable {
                     drops.put(reason.label(), ports.refused(port, reason));
                 }
             }
-            final io.trimswitch.tm.EgressPort egress = dataplane.fabric.port(port);
+            final EgressPort egress = dataplane.fabric.port(port);
             stats.add(new PortStats(port, sockets.receivedDatagrams(port), counters.rxPackets, counters.rxBytes, counters.txPackets,
-                counters.txBytes, counters.trimPacketsTotal(), counters.trimPackets[io.trimswitch.dataplane.packet.TrimKind.INGRESS],
-                counters.trimPackets[io.trimswitch.dataplane.packet.TrimKind.DOD], counters.txTrimPackets, counters.droppedTrimPackets,
+                counters.txBytes, counters.trimPacketsTotal(), counters.trimPackets[TrimKind.INGRESS],
+                counters.trimPackets[TrimKind.DOD], counters.txTrimPackets, counters.droppedTrimPackets,
                 egress.dataQueue().size(), egress.dataQueue().maxDepth(), egress.headerQueue().size(), egress.headerQueue().maxDepth(),
                 ports.flooded(port), ports.depths(port, true), ports.depths(port, false), drops));
         }
@@ -216,7 +220,7 @@ public final class LiveSwitch implements AutoCloseable {
     public record PortStats(
         int port, long rxDatagrams, long rxPackets, long rxBytes, long txPackets, long txBytes, long trimPackets,
         long ingressTrims, long dodTrims, long txTrimPackets, long droppedTrimPackets, int dataQueue, int maxDataQueue,
-        int headerQueue, int maxHeaderQueue, long flooded, org.HdrHistogram.Histogram dataQueueDepths,
-        org.HdrHistogram.Histogram headerQueueDepths, java.util.Map<String, Long> drops) {
+        int headerQueue, int maxHeaderQueue, long flooded, Histogram dataQueueDepths,
+        Histogram headerQueueDepths, Map<String, Long> drops) {
     }
 }

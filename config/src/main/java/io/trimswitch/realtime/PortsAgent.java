@@ -28,6 +28,7 @@ final class PortsAgent implements Agent {
     private long maxLagPicos;
     private long workCycles;
     private FrameCapture capture;
+    private long horizonPicos = Long.MIN_VALUE;
     /** Published each cycle for the thread that waits for the run to end: the source is done and every buffer is back. */
     private volatile boolean quiet;
 
@@ -47,13 +48,20 @@ final class PortsAgent implements Agent {
 
     @Override
     public int doWork() {
+        return emit(batch);
+    }
+
+    /** Puts up to {@code limit} packets that are due on their receive rings; returns the work done. */
+    int emit(final int limit) {
         int work = returns.drain(reclaim, Integer.MAX_VALUE);
         final long now = clock.nowPicos();
-        for (int emitted = 0; emitted < batch && source.nextTime() <= now; emitted++) {
+        for (int emitted = 0; emitted < limit && source.nextTime() <= now; emitted++) {
             emit(now);
             work++;
         }
         quiet = source.nextTime() == Long.MAX_VALUE && pool.inUse() == 0;
+        // Every arrival up to here has been handed to the pipelines.
+        horizonPicos = source.nextTime() > now ? now : source.nextTime() - 1;
         if (work > 0) {
             workCycles++;
         }
@@ -86,6 +94,11 @@ final class PortsAgent implements Agent {
         return workCycles;
     }
 
+    /** The switch time up to which every arrival is on a receive ring. */
+    long horizonPicos() {
+        return horizonPicos;
+    }
+
     /** Every workload packet has been sent and every buffer has come back: nothing is left in the switch. */
     boolean quiet() {
         return quiet;
@@ -99,6 +112,7 @@ final class PortsAgent implements Agent {
         maxLagPicos = 0;
         workCycles = 0;
         quiet = false;
+        horizonPicos = Long.MIN_VALUE;
     }
 
     @Override

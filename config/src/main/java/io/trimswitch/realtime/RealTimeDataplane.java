@@ -80,9 +80,35 @@ final class RealTimeDataplane {
         }
     }
 
-    /** The agents' threads for the settings' placement, the ports' own agent (may be null) first. */
+    /**
+     * The agents' threads for the settings' placement, the ports' own agent (may be null) first. Generator
+     * ports and every agent on one thread run in lockstep, in virtual time's order.
+     */
     List<AgentPlacement.ThreadPlan> threads(final Agent ports) {
+        final boolean oneThread = "single".equals(settings.realtime.placement);
+        if (oneThread && ports instanceof PortsAgent) {
+            barrierOnArrival(true);
+            return List.of(new AgentPlacement.ThreadPlan("trimswitch-switch",
+                new LockstepAgent((PortsAgent) ports, ingress, recirculation, egress, rxRings, pool, settings.realtime.batchPackets),
+                1 + ingress.size() + recirculation.size() + egress.size()));
+        }
+        barrierOnArrival(false);
         return AgentPlacement.place(settings.realtime.placement, ports, ingress, egress, recirculation);
+    }
+
+    /** With every agent on one thread, recirculation and egress are brought up to each arrival before it is metered. */
+    private void barrierOnArrival(final boolean oneThread) {
+        final IngressAgent.ArrivalBarrier barrier = time -> {
+            for (final RecirculationAgent agent : recirculation) {
+                agent.advanceTo(time);
+            }
+            for (final EgressAgent agent : egress) {
+                agent.advanceTo(time);
+            }
+        };
+        for (final IngressAgent agent : ingress) {
+            agent.barrier(oneThread ? barrier : null);
+        }
     }
 
     /**

@@ -27,7 +27,11 @@ final class RecirculationAgent implements Agent {
 
     @Override
     public int doWork() {
-        final long now = clock.nowPicos();
+        return advanceTo(clock.nowPicos());
+    }
+
+    /** Does everything due by switch time {@code now}; returns how much. */
+    int advanceTo(final long now) {
         int work = 0;
         while (true) {
             if (!port.isIdle()) {
@@ -42,8 +46,12 @@ final class RecirculationAgent implements Agent {
             if (next == PacketPool.NO_PACKET) {
                 break;
             }
-            // Back to back while the queue holds packets; otherwise from the moment the packet was queued.
-            final long start = Math.min(now, Math.max(busyUntil, pool.queuedPicos(next)));
+            // Back to back while the queue holds packets; otherwise from the moment the packet was queued,
+            // once the runtime has reached it.
+            final long start = Math.max(busyUntil, pool.queuedPicos(next));
+            if (start > now) {
+                break;
+            }
             final long done = port.startTransmission(start);
             if (done < 0) {
                 break;

@@ -1,5 +1,6 @@
 package io.trimswitch.runtime;
 
+import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 
 /**
@@ -50,13 +51,13 @@ public interface TrafficSource {
         recorder.sent(flow);
         if (source.nextLength() > PacketPool.SLOT_BYTES) {
             source.emit(pool, PacketPool.NO_PACKET);
-            recorder.dropped(flow, io.trimswitch.dataplane.packet.DropReason.OVERSIZE);
+            recorder.dropped(flow, DropReason.OVERSIZE);
             return PacketPool.NO_PACKET;
         }
         final int handle = pool.allocate();
         source.emit(pool, handle);
         if (handle == PacketPool.NO_PACKET) {
-            recorder.dropped(flow, io.trimswitch.dataplane.packet.DropReason.BUFFER_EXHAUSTED);
+            recorder.dropped(flow, DropReason.BUFFER_EXHAUSTED);
         }
         return handle;
     }

@@ -64,19 +64,28 @@ public final class EgressPort {
     /**
      * Real time: the port finished a packet at {@code finishedAt} (or went idle then) and its runtime looks
      * later; the next packet starts when both the port and the packet were there, never before it was
-     * queued. Returns when it will have left, or -1 when nothing waits.
+     * queued, and is chosen among the packets queued by then; never later than {@code now}, the time the
+     * runtime has reached. Returns when it will have left, or -1 when nothing can start yet.
      */
-    public long startTransmissionAfter(final long finishedAt) {
-        final int choice = scheduler.choose(!headerQueue.isEmpty(), !dataQueue.isEmpty());
-        if (choice == HeaderDataScheduler.NOTHING) {
+    public long startTransmissionAfter(final long finishedAt, final long now) {
+        final int header = headerQueue.peek();
+        final int data = dataQueue.peek();
+        final long headerQueued = header == PacketPool.NO_PACKET ? Long.MAX_VALUE : pool.queuedPicos(header);
+        final long dataQueued = data == PacketPool.NO_PACKET ? Long.MAX_VALUE : pool.queuedPicos(data);
+        if (headerQueued == Long.MAX_VALUE && dataQueued == Long.MAX_VALUE) {
+            // Empty, or a producer has reserved a slot but not yet written it: look again on the next turn.
             return -1;
         }
+        // The scheduler chooses among what had been queued when the port became free, as virtual time does,
+        // not among what a late look finds.
+        final long start = Math.max(finishedAt, Math.min(headerQueued, dataQueued));
+        if (start > now) {
+            // Not yet: packets arriving at that instant come first, and may change the choice.
+            return -1;
+        }
+        final int choice = scheduler.choose(headerQueued <= start, dataQueued <= start);
         inService = choice == HeaderDataScheduler.HEADER ? headerQueue.poll() : dataQueue.poll();
-        if (inService == PacketPool.NO_PACKET) {
-            // A producer has reserved the slot but not yet written it: look again on the next turn.
-            return -1;
-        }
-        busyUntil = Math.max(finishedAt, pool.queuedPicos(inService)) + rate.serialisation(pool.length(inService));
+        busyUntil = start + rate.serialisation(pool.length(inService));
         return busyUntil;
     }
 
