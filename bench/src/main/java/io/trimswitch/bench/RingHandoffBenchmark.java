@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Packet handles handed from one thread to another: the traffic manager's rings (one producer, and
- * the many-producer ring with its exact capacity that egress queues use) next to the baseline, a plain
+ * the many-producer ring with its exact capacity that egress queues use) next to two baselines: the
+ * same rings built on Agrona's byte ring buffers ({@link AgronaHandleRing}), and a plain
  * {@link ArrayBlockingQueue}. The consumer takes up to 32 at a time; counted: handles that arrived, per second.
  */
 @State(Scope.Group)
@@ -38,6 +39,8 @@ public class RingHandoffBenchmark {
 
     private HandleRing oneToOne;
     private HandleRing manyToOne;
+    private AgronaHandleRing agronaOneToOne;
+    private AgronaHandleRing agronaManyToOne;
     private ArrayBlockingQueue<Integer> blocking;
     private final java.util.List<Integer> drained = new java.util.ArrayList<>(BATCH);
     private final HandleRing.HandleConsumer received = handle -> { };
@@ -58,6 +61,8 @@ public class RingHandoffBenchmark {
     public void setUp() {
         oneToOne = new HandleRing(CAPACITY, false);
         manyToOne = new HandleRing(CAPACITY, true);
+        agronaOneToOne = new AgronaHandleRing(CAPACITY, false);
+        agronaManyToOne = new AgronaHandleRing(CAPACITY, true);
         blocking = new ArrayBlockingQueue<>(CAPACITY);
     }
 
@@ -87,6 +92,36 @@ public class RingHandoffBenchmark {
     @GroupThreads(1)
     public void manyToOneDrain(final Received count) {
         count.handles += manyToOne.drain(received, BATCH);
+    }
+
+    /** Baseline: the one-producer ring on Agrona's {@code OneToOneRingBuffer}. */
+    @Benchmark
+    @Group("baselineAgronaOneToOne")
+    @GroupThreads(1)
+    public boolean agronaOneToOneOffer() {
+        return agronaOneToOne.offer(7);
+    }
+
+    @Benchmark
+    @Group("baselineAgronaOneToOne")
+    @GroupThreads(1)
+    public void agronaOneToOneDrain(final Received count) {
+        count.handles += agronaOneToOne.drain(received, BATCH);
+    }
+
+    /** Baseline: the exact many-producer ring on Agrona's {@code ManyToOneRingBuffer}. */
+    @Benchmark
+    @Group("baselineAgronaManyToOne")
+    @GroupThreads(1)
+    public boolean agronaManyToOneOffer() {
+        return agronaManyToOne.offer(7);
+    }
+
+    @Benchmark
+    @Group("baselineAgronaManyToOne")
+    @GroupThreads(1)
+    public void agronaManyToOneDrain(final Received count) {
+        count.handles += agronaManyToOne.drain(received, BATCH);
     }
 
     /** Baseline: the JDK's bounded queue (small boxed handles come from the Integer cache: no allocation). */

@@ -2,57 +2,48 @@ package io.trimswitch.tm;
 
 import io.trimswitch.dataplane.packet.PacketPool;
 import org.agrona.BitUtil;
-import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.ControlledMessageHandler;
-import org.agrona.concurrent.MessageHandler;
-import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.RecordDescriptor;
-import org.agrona.concurrent.ringbuffer.RingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
-import java.nio.ByteBuffer;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * A queue of packet handles between threads: an Agrona ring buffer (one-to-one, or many-to-one for
- * queues several pipelines feed) carrying each handle as a four-byte message, never the frame.
- * Agrona rings are sized in bytes; counting reserved slots against consumed ones (a CAS only when
- * several threads produce) makes the capacity exact in packets, which is what a data queue of 16
- * packets means. One consumer thread.
+ * A queue of packet handles between threads, with exactly {@code capacity} places and one consumer;
+ * one producer thread, or several when {@code manyProducers} (the egress queues every pipeline feeds).
+ *
+ * <p>Handles sit in an {@code int} array, one slot each, stored as {@code handle + 1} so that 0 marks an
+ * empty slot. A producer first reserves an index (a CAS only when there are several producers), then
+ * publishes the handle into the slot with a release store; the consumer takes a slot once it is non-zero,
+ * clears it and moves its position on. Reserving against the consumer's position makes the capacity
+ * exact in packets, which is what a data queue of 16 packets means; one CAS per packet at most, where a
+ * byte-sized ring buffer needs a second one to claim its bytes.
  */
 public final class HandleRing implements HandleQueue {
-    private static final int MESSAGE_TYPE = 1;
-    /** Record header plus the int payload, aligned: every record is the same size, so the ring never pads. */
-    private static final int RECORD_BYTES = BitUtil.align(RecordDescriptor.HEADER_LENGTH + Integer.BYTES, RecordDescriptor.ALIGNMENT);
+    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final int EMPTY = 0;
 
     private final int capacity;
-    private final RingBuffer ring;
+    private final int mask;
+    private final int[] slots;
     private final boolean manyProducers;
     /**
-     * The two positions, each on a cache line of its own so producers and the consumer do not evict each
-     * other's: slots the producers have reserved (every packet ever accepted; a CAS only when there are
-     * several), and packets the consumer has taken (only it writes).
+     * The positions, each on a cache line of its own so producers and the consumer do not evict each
+     * other's: packets the consumer has taken (only it writes); slots the producers have reserved (every
+     * packet ever accepted); and, for several producers, the limit they may reserve up to without
+     * reading the consumer's position (the consumer's position as one of them last saw it, plus the
+     * capacity).
      */
-    private final AtomicLongArray positions = new AtomicLongArray(RESERVED + 2 * LINE_LONGS);
+    private final AtomicLongArray positions = new AtomicLongArray(LIMIT + 2 * LINE_LONGS);
     private static final int LINE_LONGS = 8;
     private static final int CONSUMED = LINE_LONGS;
     private static final int RESERVED = 3 * LINE_LONGS;
+    private static final int LIMIT = 5 * LINE_LONGS;
     /** One producer only: the consumer's position as last read, re-read only when the ring looks full. */
     private long consumedSeen;
     private final AtomicInteger maxDepth = new AtomicInteger();
     private final AtomicLong rejected = new AtomicLong();
-    private int polled;
-    private HandleConsumer target;
-    private final MessageHandler toTarget = this::onMessage;
-    private final MessageHandler toPolled = (type, buffer, index, length) -> polled = buffer.getInt(index);
-    private final ControlledMessageHandler toPeeked = (type, buffer, index, length) -> {
-        polled = buffer.getInt(index);
-        return ControlledMessageHandler.Action.ABORT;
-    };
 
     /** Receives handles drained in a batch. */
     @FunctionalInterface
@@ -61,15 +52,14 @@ public final class HandleRing implements HandleQueue {
     }
 
     public HandleRing(final int capacity, final boolean manyProducers) {
-        if (capacity <= 0) {
-            throw new IllegalArgumentException("queue capacity must be positive, got " + capacity);
+        if (capacity <= 0 || capacity > 1 << 30) {
+            throw new IllegalArgumentException("queue capacity must be 1.." + (1 << 30) + ", got " + capacity);
         }
         this.capacity = capacity;
         this.manyProducers = manyProducers;
-        // One record more than the capacity: a one-to-one ring keeps a record's room free between tail and head.
-        final int bytes = BitUtil.findNextPositivePowerOfTwo(Math.max(64, Math.multiplyExact(capacity + 1, RECORD_BYTES)));
-        final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(bytes + RingBufferDescriptor.TRAILER_LENGTH));
-        this.ring = manyProducers ? new ManyToOneRingBuffer(buffer) : new OneToOneRingBuffer(buffer);
+        this.slots = new int[BitUtil.findNextPositivePowerOfTwo(capacity)];
+        this.mask = slots.length - 1;
+        positions.set(LIMIT, capacity);
     }
 
     /** A factory for the real-time traffic manager. */
@@ -79,51 +69,56 @@ public final class HandleRing implements HandleQueue {
 
     @Override
     public boolean offer(final int handle) {
-        long depth = manyProducers ? reserveShared() : reserveOwn();
-        if (depth < 0) {
+        if (handle < 0) {
+            throw new IllegalArgumentException("not a packet handle: " + handle);
+        }
+        final long index = manyProducers ? reserveShared() : reserveOwn();
+        if (index < 0) {
             rejected.incrementAndGet();
             return false;
         }
-        if (depth + 1 > maxDepth.get()) {
-            if (!manyProducers) {
-                // The cached consumer position may be old: count against the current one.
-                consumedSeen = positions.get(CONSUMED);
-                depth = positions.getPlain(RESERVED) - 1 - consumedSeen;
-            }
-            raiseMaxDepth((int) depth + 1);
-        }
-        final int index = ring.tryClaim(MESSAGE_TYPE, Integer.BYTES);
-        if (index < 0) {
-            // The ring holds more than capacity records, so a reserved slot always fits.
-            throw new IllegalStateException("ring full below its packet capacity " + capacity);
-        }
-        ring.buffer().putInt(index, handle);
-        ring.commit(index);
+        SLOT.setRelease(slots, (int) index & mask, handle + 1);
         return true;
     }
 
-    /** One producer: it alone moves {@code reserved}, so no CAS. Returns the depth before, or -1 when full. */
+    /** One producer: it alone moves {@code reserved}, so no CAS. Returns the index reserved, or -1 when full. */
     private long reserveOwn() {
         final long mine = positions.getPlain(RESERVED);
         if (mine - consumedSeen >= capacity) {
-            consumedSeen = positions.get(CONSUMED);
+            consumedSeen = positions.getAcquire(CONSUMED);
             if (mine - consumedSeen >= capacity) {
                 return -1;
             }
         }
         positions.setRelease(RESERVED, mine + 1);
-        return mine - consumedSeen;
+        final long depth = mine + 1 - consumedSeen;
+        if (depth > maxDepth.getPlain()) {
+            // The cached consumer position may be old: count against the current one.
+            consumedSeen = positions.getAcquire(CONSUMED);
+            raiseMaxDepth((int) (mine + 1 - consumedSeen));
+        }
+        return mine;
     }
 
+    /** Several producers: a CAS on {@code reserved}, below a limit read from the consumer only when reached. */
     private long reserveShared() {
         while (true) {
             final long seen = positions.get(RESERVED);
-            final long depth = seen - positions.get(CONSUMED);
-            if (depth >= capacity) {
-                return -1;
+            long limit = positions.getAcquire(LIMIT);
+            if (seen >= limit) {
+                limit = positions.getAcquire(CONSUMED) + capacity;
+                if (seen >= limit) {
+                    return -1;
+                }
+                // Racy but safe: the consumer only moves forward, so any limit written is one that held.
+                positions.setRelease(LIMIT, limit);
             }
             if (positions.compareAndSet(RESERVED, seen, seen + 1)) {
-                return depth;
+                // limit - capacity is a position the consumer has passed: this bounds the depth from above.
+                if (seen + 1 - (limit - capacity) > maxDepth.getPlain()) {
+                    raiseMaxDepth((int) (seen + 1 - positions.getAcquire(CONSUMED)));
+                }
+                return seen;
             }
         }
     }
@@ -137,38 +132,50 @@ public final class HandleRing implements HandleQueue {
 
     @Override
     public int poll() {
-        polled = PacketPool.NO_PACKET;
-        if (ring.read(toPolled, 1) == 1) {
-            positions.setRelease(CONSUMED, positions.getPlain(CONSUMED) + 1);
+        final long next = positions.getPlain(CONSUMED);
+        final int slot = (int) next & mask;
+        final int stored = (int) SLOT.getAcquire(slots, slot);
+        if (stored == EMPTY) {
+            return PacketPool.NO_PACKET;
         }
-        return polled;
+        SLOT.setOpaque(slots, slot, EMPTY);
+        // Release: the slot is seen empty by any producer that sees the place free.
+        positions.setRelease(CONSUMED, next + 1);
+        return stored - 1;
     }
 
+    /** The oldest handle, or {@link PacketPool#NO_PACKET} when empty or while its producer is still writing it. */
     @Override
     public int peek() {
-        polled = PacketPool.NO_PACKET;
-        ring.controlledRead(toPeeked, 1);
-        return polled;
+        final int stored = (int) SLOT.getAcquire(slots, (int) positions.getPlain(CONSUMED) & mask);
+        return stored == EMPTY ? PacketPool.NO_PACKET : stored - 1;
     }
 
     /** Hands up to {@code limit} handles to {@code consumer} in FIFO order; returns how many. */
     public int drain(final HandleConsumer consumer, final int limit) {
-        target = consumer;
-        final int count = ring.read(toTarget, limit);
+        final long first = positions.getPlain(CONSUMED);
+        int count = 0;
+        while (count < limit) {
+            final int slot = (int) (first + count) & mask;
+            final int stored = (int) SLOT.getAcquire(slots, slot);
+            if (stored == EMPTY) {
+                break;
+            }
+            SLOT.setOpaque(slots, slot, EMPTY);
+            count++;
+            consumer.accept(stored - 1);
+        }
         if (count > 0) {
-            positions.setRelease(CONSUMED, positions.getPlain(CONSUMED) + count);
+            positions.setRelease(CONSUMED, first + count);
         }
         return count;
-    }
-
-    private void onMessage(final int type, final MutableDirectBuffer buffer, final int index, final int length) {
-        target.accept(buffer.getInt(index));
     }
 
     /** Exact: packets accepted and not yet taken (a slot being written counts). */
     @Override
     public int size() {
-        return (int) (positions.get(RESERVED) - positions.get(CONSUMED));
+        final long consumed = positions.get(CONSUMED);
+        return (int) (positions.get(RESERVED) - consumed);
     }
 
     @Override
@@ -199,13 +206,13 @@ public final class HandleRing implements HandleQueue {
     /** Only while no thread uses the ring. */
     @Override
     public void reset() {
-        while (poll() != PacketPool.NO_PACKET) {
-            // discard: the caller owns what was queued
-        }
+        java.util.Arrays.fill(slots, EMPTY);
         positions.set(RESERVED, 0);
         positions.set(CONSUMED, 0);
+        positions.set(LIMIT, capacity);
         consumedSeen = 0;
         maxDepth.set(0);
         rejected.set(0);
+        VarHandle.fullFence();
     }
 }

@@ -138,4 +138,22 @@ class HandleRingTest {
         assertEquals(rejected, ring.rejected());
         assertEquals((long) producers * perProducer, ring.enqueued());
     }
+
+    @Test
+    void refusesSomethingThatIsNoHandleInsteadOfLosingIt() {
+        final HandleRing ring = new HandleRing(4, true);
+        final IllegalArgumentException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> ring.offer(PacketPool.NO_PACKET));
+        assertEquals("not a packet handle: -1", refused.getMessage());
+        assertTrue(ring.isEmpty());
+    }
+
+    @Test
+    void handleZeroIsAPacketLikeAnyOther() {
+        final HandleRing ring = new HandleRing(2, false);
+        assertTrue(ring.offer(0));
+        assertEquals(0, ring.peek());
+        assertEquals(0, ring.poll());
+        assertEquals(PacketPool.NO_PACKET, ring.peek());
+    }
 }
