@@ -53,20 +53,41 @@ public final class EventQueue {
         return keys[0] >>> TIME_SHIFT;
     }
 
+    /** The earliest event's key without removing it; only when not empty. */
+    public long peek() {
+        return keys[0];
+    }
+
     /** Removes the earliest event and returns its key; decode it with {@link #type} and {@link #arg}. */
     public long poll() {
         final long head = keys[0];
         final int last = --size;
-        final long key = keys[last];
+        siftDown(keys[last], last);
+        return head;
+    }
+
+    /**
+     * Removes the earliest event and schedules another in one pass: what a port does when its packet
+     * ends and the next one starts. Cheaper than {@link #poll} then {@link #schedule}.
+     */
+    public void replaceHead(final long time, final int type, final int arg) {
+        if (time < 0 || time > MAX_TIME) {
+            throw new IllegalArgumentException("event time " + time + " ps outside 0.." + MAX_TIME + " ps");
+        }
+        siftDown((time << TIME_SHIFT) | ((long) type << ARG_BITS) | arg, size);
+    }
+
+    /** Puts {@code key} at the root of a heap of {@code size} keys and lets it sink to its place. */
+    private void siftDown(final long key, final int size) {
         int parent = 0;
         while (true) {
             final int first = 4 * parent + 1;
-            if (first >= last) {
+            if (first >= size) {
                 break;
             }
             int smallest = first;
             long smallestKey = keys[first];
-            final int end = Math.min(first + 4, last);
+            final int end = Math.min(first + 4, size);
             for (int child = first + 1; child < end; child++) {
                 final long childKey = keys[child];
                 if (childKey < smallestKey) {
@@ -81,7 +102,10 @@ public final class EventQueue {
             parent = smallest;
         }
         keys[parent] = key;
-        return head;
+    }
+
+    public static long time(final long key) {
+        return key >>> TIME_SHIFT;
     }
 
     public static int type(final long key) {

@@ -3,7 +3,7 @@ package io.trimswitch.runtime;
 import io.trimswitch.config.Pattern;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.dataplane.packet.WorkloadFrames;
+import io.trimswitch.dataplane.packet.DataFrameTemplates;
 import io.trimswitch.dataplane.time.LinkRate;
 
 import java.util.SplittableRandom;
@@ -17,9 +17,8 @@ public final class OpenLoopSenders implements TrafficSource {
     private final int packetBytes;
     private final int packets;
     private final long packetTime;
-    private final int dscp;
-    private final int ndpUdpPort;
     private final SenderSchedule schedule;
+    private final DataFrameTemplates frames;
 
     public OpenLoopSenders(
         final Pattern pattern, final int packets, final int packetBytes, final long packetTime, final boolean startJitter,
@@ -28,8 +27,6 @@ public final class OpenLoopSenders implements TrafficSource {
         this.packets = packets;
         this.packetBytes = packetBytes;
         this.packetTime = packetTime;
-        this.dscp = dscp;
-        this.ndpUdpPort = ndpUdpPort;
         final long[] firstArrival = new long[pattern.flows()];
         final SplittableRandom jitter = new SplittableRandom(seed);
         for (int flow = 0; flow < pattern.flows(); flow++) {
@@ -37,6 +34,13 @@ public final class OpenLoopSenders implements TrafficSource {
             firstArrival[flow] = start + packetTime;
         }
         this.schedule = new SenderSchedule(firstArrival, packetTime, packets);
+        final int[] senders = new int[pattern.flows()];
+        final int[] receivers = new int[pattern.flows()];
+        for (int flow = 0; flow < senders.length; flow++) {
+            senders[flow] = pattern.sender(flow);
+            receivers[flow] = pattern.receiver(flow);
+        }
+        this.frames = new DataFrameTemplates(senders, receivers, packetBytes, dscp, ndpUdpPort);
     }
 
     /** The senders of {@code settings}' workload, blasting frames of its first trimmable DSCP. */
@@ -71,11 +75,9 @@ public final class OpenLoopSenders implements TrafficSource {
         if (handle == PacketPool.NO_PACKET) {
             return;
         }
-        final int sender = pattern.sender(flow);
-        WorkloadFrames.writeData(pool.buffer(handle), pool.offset(handle), packetBytes, sender, pattern.receiver(flow),
-            flow, sequence, dscp, ndpUdpPort);
+        frames.write(pool.buffer(handle), pool.offset(handle), flow, sequence);
         pool.length(handle, packetBytes);
-        pool.ingressPort(handle, sender);
+        pool.ingressPort(handle, pattern.sender(flow));
         pool.flow(handle, flow);
         pool.sequence(handle, sequence);
     }

@@ -12,6 +12,7 @@ import io.trimswitch.dataplane.util.TimedIntFifo;
 import io.trimswitch.pipeline.StateProbe;
 import io.trimswitch.recirc.CongestionSignals;
 import io.trimswitch.recirc.RecirculationPort;
+import io.trimswitch.tm.EgressPort;
 import io.trimswitch.tm.TrafficManagerEvents;
 
 /**
@@ -142,13 +143,23 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
                 continue;
             }
             now = nextEvent;
-            final long tag = events.poll();
+            final long tag = events.peek();
             final int arg = EventQueue.arg(tag);
+            if (EventQueue.type(tag) == EGRESS_DONE) {
+                // The port's next packet starts as this one ends: one heap operation for both.
+                final EgressPort port = fabric.port(arg);
+                final int sent = port.finishTransmission();
+                final long done = port.startTransmission(now);
+                if (done >= 0) {
+                    events.replaceHead(done, EGRESS_DONE, arg);
+                } else {
+                    events.poll();
+                }
+                deliver(arg, sent);
+                continue;
+            }
+            events.poll();
             switch (EventQueue.type(tag)) {
-                case EGRESS_DONE:
-                    deliver(arg, fabric.port(arg).finishTransmission());
-                    startEgress(arg);
-                    break;
                 case RECIRCULATION_DONE:
                     events.schedule(fabric.recirculation(arg).finishTransmission(now), RECIRCULATION_RETURN, arg);
                     startRecirculation(arg);

@@ -44,6 +44,32 @@ class EventQueueTest {
     }
 
     @Test
+    void replacingTheHeadIsTheSameAsTakingItAndSchedulingAnother() {
+        final SplittableRandom random = new SplittableRandom(5);
+        final EventQueue replaced = new EventQueue();
+        final EventQueue twoSteps = new EventQueue();
+        for (int i = 0; i < 100; i++) {
+            final long time = random.nextInt(10_000);
+            replaced.schedule(time, 1, i);
+            twoSteps.schedule(time, 1, i);
+        }
+        for (int step = 0; step < 100_000; step++) {
+            final long head = replaced.peek();
+            assertEquals(twoSteps.poll(), head, "step " + step);
+            final long later = EventQueue.time(head) + 1 + random.nextInt(20_000);
+            final int arg = random.nextInt(64);
+            replaced.replaceHead(later, 2, arg);
+            twoSteps.schedule(later, 2, arg);
+            assertEquals(twoSteps.size(), replaced.size());
+        }
+        while (!twoSteps.isEmpty()) {
+            assertEquals(twoSteps.poll(), replaced.poll());
+        }
+        assertTrue(replaced.isEmpty());
+        assertThrows(IllegalArgumentException.class, () -> twoSteps.replaceHead(-1, 0, 0));
+    }
+
+    @Test
     void aTimeOutsideTheRepresentableRangeIsRefused() {
         final EventQueue queue = new EventQueue();
         assertThrows(IllegalArgumentException.class, () -> queue.schedule(-1, 0, 0));
