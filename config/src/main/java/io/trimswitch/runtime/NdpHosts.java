@@ -5,6 +5,7 @@ import io.trimswitch.config.Pattern;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.packet.PacketClass;
+import io.trimswitch.dataplane.packet.FrameTemplates;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
@@ -106,6 +107,8 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
     private final TimedIntFifo[] pullRequests;
     private final long[] nextPull;
     private final boolean[] pullTickPending;
+    /** Per flow, its data frames (template 2 × flow) and the control frames back to its sender (2 × flow + 1). */
+    private final FrameTemplates frames;
     private Switch sw;
 
     NdpHosts(final SwitchSettings settings, final Pattern pattern) {
@@ -169,6 +172,12 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
         }
         nextPull = new long[links];
         pullTickPending = new boolean[links];
+        frames = new FrameTemplates(2 * flows);
+        final int receiverHost = separate ? WorkloadFrames.RECEIVER_HOST_ID : WorkloadFrames.HOST_ID;
+        for (int flow = 0; flow < flows; flow++) {
+            frames.define(2 * flow, packetBytes, src[flow], WorkloadFrames.HOST_ID, dst[flow], receiverHost, flow, dscp, ndpUdpPort);
+            frames.define(2 * flow + 1, CONTROL_BYTES, dst[flow], receiverHost, src[flow], WorkloadFrames.HOST_ID, flow, dscp, ndpUdpPort);
+        }
     }
 
     /**
@@ -318,17 +327,12 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
             return;
         }
         final PacketPool pool = sw.pool();
-        final int sender = src[flow];
-        final int receiver = dst[flow];
-        final int receiverHost = separate ? WorkloadFrames.RECEIVER_HOST_ID : WorkloadFrames.HOST_ID;
         if (kind == DATA) {
-            WorkloadFrames.write(pool.buffer(handle), pool.offset(handle), packetBytes, sender, WorkloadFrames.HOST_ID, receiver,
-                receiverHost, flow, NdpHeader.FLAG_DATA, sequence, 0, dscp, ndpUdpPort);
+            frames.write(pool.buffer(handle), pool.offset(handle), 2 * flow, NdpHeader.FLAG_DATA, sequence, 0);
             pool.length(handle, packetBytes);
         } else {
             final int flags = kind == ACK ? NdpHeader.FLAG_ACK : kind == NACK ? NdpHeader.FLAG_NACK : NdpHeader.FLAG_PULL;
-            WorkloadFrames.write(pool.buffer(handle), pool.offset(handle), CONTROL_BYTES, receiver, receiverHost, sender,
-                WorkloadFrames.HOST_ID, flow, flags, sequence, pull, dscp, ndpUdpPort);
+            frames.write(pool.buffer(handle), pool.offset(handle), 2 * flow + 1, flags, sequence, pull);
             pool.length(handle, CONTROL_BYTES);
         }
         pool.ingressPort(handle, link);

@@ -3,7 +3,9 @@ package io.trimswitch.runtime;
 import io.trimswitch.config.Pattern;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.dataplane.packet.DataFrameTemplates;
+import io.trimswitch.dataplane.codec.NdpHeader;
+import io.trimswitch.dataplane.packet.FrameTemplates;
+import io.trimswitch.dataplane.packet.WorkloadFrames;
 import io.trimswitch.dataplane.time.LinkRate;
 
 import java.util.SplittableRandom;
@@ -18,7 +20,8 @@ public final class OpenLoopSenders implements TrafficSource {
     private final int packets;
     private final long packetTime;
     private final SenderSchedule schedule;
-    private final DataFrameTemplates frames;
+    /** One per flow. */
+    private final FrameTemplates frames;
 
     public OpenLoopSenders(
         final Pattern pattern, final int packets, final int packetBytes, final long packetTime, final boolean startJitter,
@@ -34,13 +37,13 @@ public final class OpenLoopSenders implements TrafficSource {
             firstArrival[flow] = start + packetTime;
         }
         this.schedule = new SenderSchedule(firstArrival, packetTime, packets);
-        final int[] senders = new int[pattern.flows()];
-        final int[] receivers = new int[pattern.flows()];
-        for (int flow = 0; flow < senders.length; flow++) {
-            senders[flow] = pattern.sender(flow);
-            receivers[flow] = pattern.receiver(flow);
+        this.frames = new FrameTemplates(pattern.flows());
+        if (packetBytes <= PacketPool.SLOT_BYTES) {
+            for (int flow = 0; flow < pattern.flows(); flow++) {
+                frames.define(flow, packetBytes, pattern.sender(flow), WorkloadFrames.HOST_ID, pattern.receiver(flow), WorkloadFrames.HOST_ID,
+                    flow, dscp, ndpUdpPort);
+            }
         }
-        this.frames = new DataFrameTemplates(senders, receivers, packetBytes, dscp, ndpUdpPort);
     }
 
     /** The senders of {@code settings}' workload, blasting frames of its first trimmable DSCP. */
@@ -75,7 +78,7 @@ public final class OpenLoopSenders implements TrafficSource {
         if (handle == PacketPool.NO_PACKET) {
             return;
         }
-        frames.write(pool.buffer(handle), pool.offset(handle), flow, sequence);
+        frames.write(pool.buffer(handle), pool.offset(handle), flow, NdpHeader.FLAG_DATA, sequence, 0);
         pool.length(handle, packetBytes);
         pool.ingressPort(handle, pattern.sender(flow));
         pool.flow(handle, flow);

@@ -12,7 +12,6 @@ import io.trimswitch.dataplane.util.TimedIntFifo;
 import io.trimswitch.pipeline.StateProbe;
 import io.trimswitch.recirc.CongestionSignals;
 import io.trimswitch.recirc.RecirculationPort;
-import io.trimswitch.tm.EgressPort;
 import io.trimswitch.tm.TrafficManagerEvents;
 
 /**
@@ -48,6 +47,8 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
     private long now;
     private long lastPacketPicos;
     private long eventsHandled;
+    /** The event at the heap's head is being handled and has not been removed yet. */
+    private boolean headHandled;
 
     /** The switch of {@code settings} with the hosts of its workload: NDP end hosts or open-loop senders. */
     public VirtualTimeSwitch(final SwitchSettings settings) {
@@ -77,7 +78,7 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
         // NDP: the queues, plus frames on their way from the switch to the hosts.
         final long bound = capacityBound(this.settings);
         this.pool = new PacketPool((int) (ndp != null ? bound + hostLinkBound(this.settings) : Math.min(this.source.packets(), bound) + 1));
-        this.fabric = new SwitchFabric(this.settings, pool, this, due -> events.schedule(due, NOTIFY, 0));
+        this.fabric = new SwitchFabric(this.settings, pool, this, due -> schedule(due, NOTIFY, 0));
         this.recorder = new RunRecorder(this.source.flows(), (int) Math.min(this.source.packets(), Integer.MAX_VALUE - 8));
     }
 
@@ -145,23 +146,16 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
             now = nextEvent;
             final long tag = events.peek();
             final int arg = EventQueue.arg(tag);
-            if (EventQueue.type(tag) == EGRESS_DONE) {
-                // The port's next packet starts as this one ends: one heap operation for both.
-                final EgressPort port = fabric.port(arg);
-                final int sent = port.finishTransmission();
-                final long done = port.startTransmission(now);
-                if (done >= 0) {
-                    events.replaceHead(done, EGRESS_DONE, arg);
-                } else {
-                    events.poll();
-                }
-                deliver(arg, sent);
-                continue;
-            }
-            events.poll();
+            // The event stays at the heap's head while it is handled: the first event it schedules takes its
+            // place in one heap operation (a port's next packet, a host link's next frame), else it is removed.
+            headHandled = true;
             switch (EventQueue.type(tag)) {
+                case EGRESS_DONE:
+                    deliver(arg, fabric.port(arg).finishTransmission());
+                    startEgress(arg);
+                    break;
                 case RECIRCULATION_DONE:
-                    events.schedule(fabric.recirculation(arg).finishTransmission(now), RECIRCULATION_RETURN, arg);
+                    schedule(fabric.recirculation(arg).finishTransmission(now), RECIRCULATION_RETURN, arg);
                     startRecirculation(arg);
                     break;
                 case RECIRCULATION_RETURN:
@@ -172,9 +166,10 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
                     break;
                 case SAMPLE:
                     timeline.sample(now, fabric);
+                    retireHandledHead();
                     // Sample while anything else can still happen.
                     if (!events.isEmpty() || !toHosts.isEmpty() || source.nextTime() != Long.MAX_VALUE) {
-                        events.schedule(now + timeline.samplePeriodPicos(), SAMPLE, 0);
+                        schedule(now + timeline.samplePeriodPicos(), SAMPLE, 0);
                     }
                     break;
                 case NdpHosts.LINK_TO_SWITCH:
@@ -186,6 +181,7 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
                 default:
                     throw new IllegalStateException("unknown event type " + EventQueue.type(tag));
             }
+            retireHandledHead();
         }
         final long inFlight = drainInFlight();
         return new RunOutcome(this, inFlight, pool.inUse());
@@ -228,7 +224,20 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
 
     @Override
     public void schedule(final long time, final int type, final int arg) {
-        events.schedule(time, type, arg);
+        if (headHandled) {
+            headHandled = false;
+            events.replaceHead(time, type, arg);
+        } else {
+            events.schedule(time, type, arg);
+        }
+    }
+
+    /** The event being handled scheduled nothing: remove it from the heap's head. */
+    private void retireHandledHead() {
+        if (headHandled) {
+            headHandled = false;
+            events.poll();
+        }
     }
 
     @Override
@@ -277,14 +286,14 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
     private void startEgress(final int port) {
         final long done = fabric.port(port).startTransmission(now);
         if (done >= 0) {
-            events.schedule(done, EGRESS_DONE, port);
+            schedule(done, EGRESS_DONE, port);
         }
     }
 
     private void startRecirculation(final int pipeline) {
         final long done = fabric.recirculation(pipeline).startTransmission(now);
         if (done >= 0) {
-            events.schedule(done, RECIRCULATION_DONE, pipeline);
+            schedule(done, RECIRCULATION_DONE, pipeline);
         }
     }
 
@@ -335,6 +344,7 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
 
     private void reset() {
         events.clear();
+        headHandled = false;
         toHosts.clear();
         pool.reset();
         fabric.reset();

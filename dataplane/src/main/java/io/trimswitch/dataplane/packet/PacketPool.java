@@ -1,8 +1,7 @@
 package io.trimswitch.dataplane.packet;
 
+import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
-
-import java.nio.ByteBuffer;
 
 /**
  * Off-heap packet buffers addressed by an {@code int} handle, so queues carry handles and never
@@ -19,7 +18,8 @@ public final class PacketPool {
      * Slots start 33 cache lines apart, not 32: with a power-of-two stride every frame's headers would
      * fall into the same few cache sets and evict each other (the reason DPDK staggers its mbufs).
      */
-    private static final int SLOT_STRIDE = SLOT_BYTES + 64;
+    private static final int CACHE_LINE = 64;
+    private static final int SLOT_STRIDE = SLOT_BYTES + CACHE_LINE;
     private static final int SLAB_SHIFT = 10;
     private static final int SLOTS_PER_SLAB = 1 << SLAB_SHIFT;
     private static final int SLOT_MASK = SLOTS_PER_SLAB - 1;
@@ -68,7 +68,8 @@ public final class PacketPool {
             handle = neverUsed++;
             final int slab = handle >>> SLAB_SHIFT;
             if (slabs[slab] == null) {
-                slabs[slab] = new UnsafeBuffer(ByteBuffer.allocateDirect(SLOT_STRIDE * SLOTS_PER_SLAB));
+                // Cache-line aligned, so a frame's headers start a line instead of straddling two.
+                slabs[slab] = new UnsafeBuffer(BufferUtil.allocateDirectAligned(SLOT_STRIDE * SLOTS_PER_SLAB, CACHE_LINE));
             }
         } else {
             return NO_PACKET;
