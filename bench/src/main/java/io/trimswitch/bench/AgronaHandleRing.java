@@ -1,11 +1,8 @@
 package io.trimswitch.bench;
 
-import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.tm.HandleQueue;
 import io.trimswitch.tm.HandleRing.HandleConsumer;
 import org.agrona.BitUtil;
 import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
@@ -20,13 +17,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * The traffic manager's first ring, kept as a baseline for {@link io.trimswitch.tm.HandleRing}: an Agrona ring buffer (one-to-one, or many-to-one for
- * queues several pipelines feed) carrying each handle as a four-byte message, never the frame.
- * Agrona rings are sized in bytes; counting reserved slots against consumed ones (a CAS only when
- * several threads produce) makes the capacity exact in packets, which is what a data queue of 16
- * packets means. One consumer thread.
+ * The baseline for {@link io.trimswitch.tm.HandleRing}: the traffic manager's first ring, an Agrona ring
+ * buffer (one-to-one, or many-to-one) carrying each handle as a four-byte message. Agrona rings are sized
+ * in bytes, so a packet is counted in twice: a reservation against the consumed count (a CAS with several
+ * producers) makes the capacity exact in packets, then the ring claims the record's bytes (a second CAS in
+ * the many-to-one ring). Only what the hand-off benchmark uses: offer and drain.
  */
-public final class AgronaHandleRing implements HandleQueue {
+public final class AgronaHandleRing {
     private static final int MESSAGE_TYPE = 1;
     /** Record header plus the int payload, aligned: every record is the same size, so the ring never pads. */
     private static final int RECORD_BYTES = BitUtil.align(RecordDescriptor.HEADER_LENGTH + Integer.BYTES, RecordDescriptor.ALIGNMENT);
@@ -47,14 +44,8 @@ public final class AgronaHandleRing implements HandleQueue {
     private long consumedSeen;
     private final AtomicInteger maxDepth = new AtomicInteger();
     private final AtomicLong rejected = new AtomicLong();
-    private int polled;
     private HandleConsumer target;
     private final MessageHandler toTarget = this::onMessage;
-    private final MessageHandler toPolled = (type, buffer, index, length) -> polled = buffer.getInt(index);
-    private final ControlledMessageHandler toPeeked = (type, buffer, index, length) -> {
-        polled = buffer.getInt(index);
-        return ControlledMessageHandler.Action.ABORT;
-    };
 
     public AgronaHandleRing(final int capacity, final boolean manyProducers) {
         if (capacity <= 0) {
@@ -68,7 +59,6 @@ public final class AgronaHandleRing implements HandleQueue {
         this.ring = manyProducers ? new ManyToOneRingBuffer(buffer) : new OneToOneRingBuffer(buffer);
     }
 
-    @Override
     public boolean offer(final int handle) {
         long depth = manyProducers ? reserveShared() : reserveOwn();
         if (depth < 0) {
@@ -126,22 +116,6 @@ public final class AgronaHandleRing implements HandleQueue {
         }
     }
 
-    @Override
-    public int poll() {
-        polled = PacketPool.NO_PACKET;
-        if (ring.read(toPolled, 1) == 1) {
-            positions.setRelease(CONSUMED, positions.getPlain(CONSUMED) + 1);
-        }
-        return polled;
-    }
-
-    @Override
-    public int peek() {
-        polled = PacketPool.NO_PACKET;
-        ring.controlledRead(toPeeked, 1);
-        return polled;
-    }
-
     /** Hands up to {@code limit} handles to {@code consumer} in FIFO order; returns how many. */
     public int drain(final HandleConsumer consumer, final int limit) {
         target = consumer;
@@ -154,49 +128,5 @@ public final class AgronaHandleRing implements HandleQueue {
 
     private void onMessage(final int type, final MutableDirectBuffer buffer, final int index, final int length) {
         target.accept(buffer.getInt(index));
-    }
-
-    /** Exact: packets accepted and not yet taken (a slot being written counts). */
-    @Override
-    public int size() {
-        return (int) (positions.get(RESERVED) - positions.get(CONSUMED));
-    }
-
-    @Override
-    public boolean isEmpty() {
-        return positions.get(RESERVED) == positions.get(CONSUMED);
-    }
-
-    @Override
-    public int capacity() {
-        return capacity;
-    }
-
-    @Override
-    public int maxDepth() {
-        return maxDepth.get();
-    }
-
-    @Override
-    public long enqueued() {
-        return positions.get(RESERVED);
-    }
-
-    @Override
-    public long rejected() {
-        return rejected.get();
-    }
-
-    /** Only while no thread uses the ring. */
-    @Override
-    public void reset() {
-        while (poll() != PacketPool.NO_PACKET) {
-            // discard: the caller owns what was queued
-        }
-        positions.set(RESERVED, 0);
-        positions.set(CONSUMED, 0);
-        consumedSeen = 0;
-        maxDepth.set(0);
-        rejected.set(0);
     }
 }
