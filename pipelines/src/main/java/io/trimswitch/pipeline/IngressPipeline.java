@@ -48,7 +48,7 @@ public final class IngressPipeline {
         final int packetClass = PacketClass.classify(pool.buffer(handle), pool.offset(handle), length, trimSettings);
         pool.classification(handle, packetClass);
         if (PacketClass.isMalformed(packetClass)) {
-            trafficManager.drop(handle, DropReason.MALFORMED, now);
+            trafficManager.drop(handle, PacketClass.dropReason(packetClass), now);
             return;
         }
         final int egress = forwarding.egressPort(pool, handle, packetClass);

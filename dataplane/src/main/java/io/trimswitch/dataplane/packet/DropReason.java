@@ -2,8 +2,12 @@ package io.trimswitch.dataplane.packet;
 
 /** Every way a packet can leave the switch other than being delivered; each has its own counter. */
 public enum DropReason {
-    /** The frame could not be parsed (too short, bad IPv4 header, lengths that lie). */
-    MALFORMED("malformed"),
+    /** Shorter than its headers: the Ethernet or IPv4 header is cut, or the IPv4 total length runs past the frame. */
+    TRUNCATED("truncated"),
+    /** An IPv4 ethertype over a header that is not IPv4: version not 4, header length below 20 B or above the total length. */
+    BAD_IPV4_HEADER("badIpv4Header"),
+    /** The IPv4 header checksum does not add up. */
+    BAD_IPV4_CHECKSUM("badIpv4Checksum"),
     /** Larger than the switch's packet buffers. */
     OVERSIZE("oversize"),
     /** No forwarding entry for the destination. */

@@ -12,7 +12,11 @@ import org.agrona.DirectBuffer;
  */
 public final class PacketClass {
     private static final int HEADERS_END_MASK = 0xFFF;
+    /** The frame cannot be parsed; the low bits then say why (see {@link #dropReason}). */
     public static final int MALFORMED = 1 << 16;
+    private static final int TRUNCATED = MALFORMED | 1;
+    private static final int BAD_IPV4_HEADER = MALFORMED | 2;
+    private static final int BAD_IPV4_CHECKSUM = MALFORMED | 3;
     public static final int IPV4 = 1 << 17;
     public static final int UDP = 1 << 18;
     public static final int NDP = 1 << 19;
@@ -28,14 +32,14 @@ public final class PacketClass {
 
     public static int classify(final DirectBuffer buffer, final int frame, final int length, final TrimSettings settings) {
         if (length < EthernetHeader.LENGTH) {
-            return MALFORMED;
+            return TRUNCATED;
         }
         if (EthernetHeader.etherType(buffer, frame) != EthernetHeader.ETHER_TYPE_IPV4) {
             return EthernetHeader.LENGTH;
         }
         final int ip = frame + EthernetHeader.LENGTH;
         if (length < EthernetHeader.LENGTH + Ipv4Header.MIN_LENGTH) {
-            return MALFORMED;
+            return TRUNCATED;
         }
         // The fixed header in three loads: version/IHL, TOS, total length, id, flags/fragment; TTL,
         // protocol, checksum, source; destination.
@@ -44,10 +48,14 @@ public final class PacketClass {
         final int versionIhl = (int) (first >>> 56) & 0xFF;
         final int ipHeader = (versionIhl & 0xF) << 2;
         final int totalLength = (int) (first >>> 32) & 0xFFFF;
-        if ((versionIhl >>> 4) != 4 || ipHeader < Ipv4Header.MIN_LENGTH || totalLength < ipHeader
-            || EthernetHeader.LENGTH + totalLength > length
-            || !checksumValid(buffer, ip, ipHeader, first, second)) {
-            return MALFORMED;
+        if ((versionIhl >>> 4) != 4 || ipHeader < Ipv4Header.MIN_LENGTH || totalLength < ipHeader) {
+            return BAD_IPV4_HEADER;
+        }
+        if (EthernetHeader.LENGTH + totalLength > length) {
+            return TRUNCATED;
+        }
+        if (!checksumValid(buffer, ip, ipHeader, first, second)) {
+            return BAD_IPV4_CHECKSUM;
         }
         final int dscp = (int) (first >>> 50) & 0x3F;
         int headersEnd = EthernetHeader.LENGTH + ipHeader;
@@ -106,6 +114,20 @@ public final class PacketClass {
 
     public static boolean isMalformed(final int packetClass) {
         return (packetClass & MALFORMED) != 0;
+    }
+
+    /** Why a malformed frame is dropped: {@link DropReason#TRUNCATED}, {@link DropReason#BAD_IPV4_HEADER} or {@link DropReason#BAD_IPV4_CHECKSUM}. */
+    public static DropReason dropReason(final int packetClass) {
+        switch (packetClass) {
+            case TRUNCATED:
+                return DropReason.TRUNCATED;
+            case BAD_IPV4_HEADER:
+                return DropReason.BAD_IPV4_HEADER;
+            case BAD_IPV4_CHECKSUM:
+                return DropReason.BAD_IPV4_CHECKSUM;
+            default:
+                throw new IllegalArgumentException("not a malformed frame's class: 0x" + Integer.toHexString(packetClass));
+        }
     }
 
     public static boolean isTrimmable(final int packetClass) {

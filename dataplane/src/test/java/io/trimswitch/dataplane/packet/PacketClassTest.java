@@ -11,6 +11,7 @@ import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PacketClassTest {
@@ -60,16 +61,29 @@ class PacketClassTest {
     }
 
     @Test
-    void framesWhoseHeadersLieAreMalformed() {
-        assertTrue(PacketClass.isMalformed(PacketClass.classify(frame(1500, 10, 666), 0, 10, SETTINGS)), "shorter than Ethernet");
-        assertTrue(PacketClass.isMalformed(PacketClass.classify(frame(1500, 10, 666), 0, 30, SETTINGS)), "truncated IPv4");
-        assertTrue(PacketClass.isMalformed(PacketClass.classify(frame(1500, 10, 666), 0, 1000, SETTINGS)), "total length beyond the frame");
+    void framesWhoseHeadersLieAreMalformedAndSayWhy() {
+        assertMalformed(DropReason.TRUNCATED, frame(1500, 10, 666), 10, "shorter than Ethernet");
+        assertMalformed(DropReason.TRUNCATED, frame(1500, 10, 666), 30, "truncated IPv4");
+        assertMalformed(DropReason.TRUNCATED, frame(1500, 10, 666), 1000, "total length beyond the frame");
         final UnsafeBuffer badChecksum = frame(1500, 10, 666);
         badChecksum.putByte(IP + Ipv4Header.TTL_FIELD_OFFSET, (byte) 3);
-        assertTrue(PacketClass.isMalformed(PacketClass.classify(badChecksum, 0, 1500, SETTINGS)), "bad checksum");
+        assertMalformed(DropReason.BAD_IPV4_CHECKSUM, badChecksum, 1500, "bad checksum");
         final UnsafeBuffer badVersion = frame(1500, 10, 666);
         badVersion.putByte(IP, (byte) 0x65);
-        assertTrue(PacketClass.isMalformed(PacketClass.classify(badVersion, 0, 1500, SETTINGS)), "IPv6 under an IPv4 ethertype");
+        assertMalformed(DropReason.BAD_IPV4_HEADER, badVersion, 1500, "IPv6 under an IPv4 ethertype");
+        final UnsafeBuffer shortHeader = frame(1500, 10, 666);
+        shortHeader.putByte(IP, (byte) 0x44);
+        assertMalformed(DropReason.BAD_IPV4_HEADER, shortHeader, 1500, "IHL below five words");
+        final UnsafeBuffer totalBelowHeader = frame(1500, 10, 666);
+        Ipv4Header.totalLength(totalBelowHeader, IP, 12);
+        assertMalformed(DropReason.BAD_IPV4_HEADER, totalBelowHeader, 1500, "total length below the header");
+        assertThrows(IllegalArgumentException.class, () -> PacketClass.dropReason(PacketClass.classify(frame(1500, 10, 666), 0, 1500, SETTINGS)));
+    }
+
+    private static void assertMalformed(final DropReason expected, final UnsafeBuffer frame, final int length, final String what) {
+        final int packetClass = PacketClass.classify(frame, 0, length, SETTINGS);
+        assertTrue(PacketClass.isMalformed(packetClass), what);
+        assertEquals(expected, PacketClass.dropReason(packetClass), what);
     }
 
     @Test
