@@ -2,9 +2,9 @@ package io.trimswitch.runtime;
 
 import io.trimswitch.config.Pattern;
 import io.trimswitch.config.SwitchSettings;
-import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.packet.FrameTemplates;
+import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
 import io.trimswitch.dataplane.time.LinkRate;
 
@@ -38,6 +38,7 @@ public final class OpenLoopSenders implements TrafficSource {
         }
         this.schedule = new SenderSchedule(firstArrival, packetTime, packets);
         this.frames = new FrameTemplates(pattern.flows());
+        // Frames larger than a buffer are never written: they are dropped as oversize when taken.
         if (packetBytes <= PacketPool.SLOT_BYTES) {
             for (int flow = 0; flow < pattern.flows(); flow++) {
                 frames.define(flow, packetBytes, pattern.sender(flow), WorkloadFrames.HOST_ID, pattern.receiver(flow), WorkloadFrames.HOST_ID,
