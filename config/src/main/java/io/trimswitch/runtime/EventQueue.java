@@ -20,13 +20,10 @@ public final class EventQueue {
     private int size;
 
     public void schedule(final long time, final int type, final int arg) {
-        if (time < 0 || time > MAX_TIME) {
-            throw new IllegalArgumentException("event time " + time + " ps outside 0.." + MAX_TIME + " ps");
-        }
+        final long key = key(time, type, arg);
         if (size == keys.length) {
             keys = java.util.Arrays.copyOf(keys, size * 2);
         }
-        final long key = (time << TIME_SHIFT) | ((long) type << ARG_BITS) | arg;
         int child = size++;
         while (child > 0) {
             final int parent = (child - 1) >>> 2;
@@ -71,10 +68,14 @@ public final class EventQueue {
      * ends and the next one starts. Cheaper than {@link #poll} then {@link #schedule}.
      */
     public void replaceHead(final long time, final int type, final int arg) {
+        siftDown(key(time, type, arg), size);
+    }
+
+    private static long key(final long time, final int type, final int arg) {
         if (time < 0 || time > MAX_TIME) {
             throw new IllegalArgumentException("event time " + time + " ps outside 0.." + MAX_TIME + " ps");
         }
-        siftDown((time << TIME_SHIFT) | ((long) type << ARG_BITS) | arg, size);
+        return (time << TIME_SHIFT) | ((long) type << ARG_BITS) | arg;
     }
 
     /** Puts {@code key} at the root of a heap of {@code size} keys and lets it sink to its place. */

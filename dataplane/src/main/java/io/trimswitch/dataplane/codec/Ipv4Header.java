@@ -128,9 +128,24 @@ public final class Ipv4Header {
         buffer.putShort(ip + CHECKSUM_FIELD_OFFSET, (short) computeChecksum(buffer, ip), ByteOrder.BIG_ENDIAN);
     }
 
-    /** True when the header's one's-complement sum, checksum included, is 0xFFFF. */
+    /** True when the header's one's-complement sum, checksum included, is 0xFFFF (never for a header below 20 B). */
     public static boolean checksumValid(final DirectBuffer buffer, final int ip) {
-        return onesComplementSum(buffer, ip, headerLength(buffer, ip)) == 0xFFFF;
+        final int headerLength = headerLength(buffer, ip);
+        return headerLength >= MIN_LENGTH && checksumValid(buffer, ip, headerLength,
+            buffer.getLong(ip, ByteOrder.BIG_ENDIAN), buffer.getLong(ip + 8, ByteOrder.BIG_ENDIAN));
+    }
+
+    /**
+     * The same check for a parser that has already loaded the header's first sixteen bytes (big-endian, as
+     * {@code firstWords} and {@code secondWords}): only the destination and any options are read again.
+     */
+    public static boolean checksumValid(
+        final DirectBuffer buffer, final int ip, final int headerLength, final long firstWords, final long secondWords) {
+        long sum = (firstWords >>> 32) + (firstWords & 0xFFFF_FFFFL) + (secondWords >>> 32) + (secondWords & 0xFFFF_FFFFL);
+        for (int i = 16; i < headerLength; i += 4) {
+            sum += buffer.getInt(ip + i, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL;
+        }
+        return foldLong(sum) == 0xFFFF;
     }
 
     /** The checksum the header should carry, computed with the checksum field taken as zero. */
@@ -145,7 +160,12 @@ public final class Ipv4Header {
         for (int i = 0; i < length; i += 4) {
             sum += buffer.getInt(ip + i, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL;
         }
-        sum = (sum & 0xFFFF_FFFFL) + (sum >>> 32);
+        return foldLong(sum);
+    }
+
+    /** Folds a sum of 32-bit words to 16 bits, end-around carries included. */
+    private static int foldLong(final long wordSum) {
+        long sum = (wordSum & 0xFFFF_FFFFL) + (wordSum >>> 32);
         sum = (sum & 0xFFFF) + (sum >>> 16);
         sum = (sum & 0xFFFF) + (sum >>> 16);
         return fold((int) sum);

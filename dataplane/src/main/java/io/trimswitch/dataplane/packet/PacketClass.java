@@ -54,7 +54,7 @@ public final class PacketClass {
         if (EthernetHeader.LENGTH + totalLength > length) {
             return TRUNCATED;
         }
-        if (!checksumValid(buffer, ip, ipHeader, first, second)) {
+        if (!Ipv4Header.checksumValid(buffer, ip, ipHeader, first, second)) {
             return BAD_IPV4_CHECKSUM;
         }
         final int dscp = (int) (first >>> 50) & 0x3F;
@@ -88,23 +88,6 @@ public final class PacketClass {
             return word | PRIORITY | headersEnd;
         }
         return word | headersEnd;
-    }
-
-    /**
-     * RFC 1071: the header's 16-bit words, checksum included, sum to 0xFFFF. Summed 32 bits at a time from
-     * the two loads already made, plus the destination and any options.
-     */
-    private static boolean checksumValid(
-        final DirectBuffer buffer, final int ip, final int ipHeader, final long first, final long second) {
-        long sum = (first >>> 32) + (first & 0xFFFF_FFFFL) + (second >>> 32) + (second & 0xFFFF_FFFFL);
-        for (int i = 16; i < ipHeader; i += 4) {
-            sum += buffer.getInt(ip + i, java.nio.ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL;
-        }
-        sum = (sum & 0xFFFF_FFFFL) + (sum >>> 32);
-        sum = (sum & 0xFFFF) + (sum >>> 16);
-        sum = (sum & 0xFFFF) + (sum >>> 16);
-        sum = (sum & 0xFFFF) + (sum >>> 16);
-        return sum == 0xFFFF;
     }
 
     /** Bytes from the frame's start to the end of the last header a trim keeps. */
