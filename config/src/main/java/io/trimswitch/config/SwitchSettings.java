@@ -241,6 +241,11 @@ public final class SwitchSettings {
         return control.pessimisticRateGbps == null ? portRateBps() / 4 : Math.round(control.pessimisticRateGbps * 1e9);
     }
 
+    /** The DSCP the workload's data frames carry: the first trimmable one, or 0 when none is. */
+    public int workloadDscp() {
+        return trim.trimmableDscp.isEmpty() ? 0 : trim.trimmableDscp.get(0);
+    }
+
     public int meterBurstBytes() {
         // The meter plays the egress buffer; a deep data queue is capped at the largest bucket a meter has.
         return control.meterBurstBytes == null

@@ -4,8 +4,8 @@ import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Pattern;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.codec.NdpHeader;
-import io.trimswitch.dataplane.packet.PacketClass;
 import io.trimswitch.dataplane.packet.FrameTemplates;
+import io.trimswitch.dataplane.packet.PacketClass;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
@@ -82,8 +82,6 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
     private final int packetBytes;
     private final long packetTime;
     private final long controlTime;
-    private final int dscp;
-    private final int ndpUdpPort;
     private final int[] size;
     private final int[] window;
     private final long[] start;
@@ -120,8 +118,6 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
         final LinkRate rate = new LinkRate(settings.portRateBps());
         this.packetTime = rate.serialisation(packetBytes);
         this.controlTime = rate.serialisation(CONTROL_BYTES);
-        this.dscp = settings.trim.trimmableDscp.isEmpty() ? 0 : settings.trim.trimmableDscp.get(0);
-        this.ndpUdpPort = settings.trim.ndpUdpPort;
         final int[] sizeChoices = settings.transport.flowSizes == null ? new int[] {settings.workload.packets} : flowSizeChoices(settings);
         final List<long[]> flowList = new ArrayList<>();
         final SplittableRandom jitter = new SplittableRandom(settings.workload.seed);
@@ -173,6 +169,8 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
         nextPull = new long[links];
         pullTickPending = new boolean[links];
         frames = new FrameTemplates(2 * flows);
+        final int dscp = settings.workloadDscp();
+        final int ndpUdpPort = settings.trim.ndpUdpPort;
         final int receiverHost = separate ? WorkloadFrames.RECEIVER_HOST_ID : WorkloadFrames.HOST_ID;
         for (int flow = 0; flow < flows; flow++) {
             frames.define(2 * flow, packetBytes, src[flow], WorkloadFrames.HOST_ID, dst[flow], receiverHost, flow, dscp, ndpUdpPort);

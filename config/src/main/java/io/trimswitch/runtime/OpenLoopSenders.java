@@ -51,7 +51,7 @@ public final class OpenLoopSenders implements TrafficSource {
     public static OpenLoopSenders forWorkload(final SwitchSettings settings) {
         final Pattern pattern = Pattern.parse(settings.workload.pattern, settings.fabric.pipelines, settings.fabric.portsPerPipeline);
         final long packetTime = new LinkRate(settings.portRateBps()).serialisation(settings.workload.packetBytes);
-        final int dscp = settings.trim.trimmableDscp.isEmpty() ? 0 : settings.trim.trimmableDscp.get(0);
+        final int dscp = settings.workloadDscp();
         return new OpenLoopSenders(pattern, settings.workload.packets, settings.workload.packetBytes, packetTime,
             settings.workload.startJitter, settings.workload.seed, dscp, settings.trim.ndpUdpPort);
     }
