@@ -49,8 +49,8 @@ public final class RunRecorder {
         if (flow < 0) {
             return;
         }
-        // deliveries come in time order
-        lastArrival[flow] = now;
+        // Each port delivers in time order, but a run may record one port after another.
+        lastArrival[flow] = Math.max(lastArrival[flow], now);
         if (trimKind == TrimKind.NONE) {
             whole[flow]++;
             return;

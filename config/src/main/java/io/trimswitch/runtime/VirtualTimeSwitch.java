@@ -12,6 +12,7 @@ import io.trimswitch.dataplane.util.TimedIntFifo;
 import io.trimswitch.pipeline.StateProbe;
 import io.trimswitch.recirc.CongestionSignals;
 import io.trimswitch.recirc.RecirculationPort;
+import io.trimswitch.tm.EgressPort;
 import io.trimswitch.tm.TrafficManagerEvents;
 
 /**
@@ -49,6 +50,13 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
     private long eventsHandled;
     /** The event at the heap's head is being handled and has not been removed yet. */
     private boolean headHandled;
+    /**
+     * Egress ports finish their transmissions when someone next looks at them instead of by event: see
+     * {@link #beforeEnqueue}. Only when nothing watches the order of deliveries across ports.
+     */
+    private boolean lazyEgress;
+    /** A packet from the source is being handled: at its instant it comes before any transmission ending. */
+    private boolean handlingArrival;
 
     /** The switch of {@code settings} with the hosts of its workload: NDP end hosts or open-loop senders. */
     public VirtualTimeSwitch(final SwitchSettings settings) {
@@ -117,6 +125,8 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
     /** Runs the workload from time zero to the end of the run and returns the raw outcome. */
     public RunOutcome run() {
         reset();
+        // NDP hosts react to every delivery, and captures and the timeline see all ports in time order.
+        lazyEgress = ndp == null && captures == null && timeline == null;
         if (timeline != null) {
             timeline.prepare(fabric.pipelines(), fabric.ports());
             events.schedule(0, SAMPLE, 0);
@@ -151,7 +161,7 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
             headHandled = true;
             switch (EventQueue.type(tag)) {
                 case EGRESS_DONE:
-                    deliver(arg, fabric.port(arg).finishTransmission());
+                    deliver(arg, fabric.port(arg).finishTransmission(), now);
                     startEgress(arg);
                     break;
                 case RECIRCULATION_DONE:
@@ -183,6 +193,11 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
             }
             retireHandledHead();
         }
+        if (lazyEgress) {
+            for (int port = 0; port < fabric.ports(); port++) {
+                finishTransmissionsUntil(port, durationPicos);
+            }
+        }
         final long inFlight = drainInFlight();
         return new RunOutcome(this, inFlight, pool.inUse());
     }
@@ -191,7 +206,9 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
     private void receive() {
         final int handle = TrafficSource.take(source, pool, recorder);
         if (handle != PacketPool.NO_PACKET) {
+            handlingArrival = true;
             enterSwitch(handle, now);
+            handlingArrival = false;
         }
     }
 
@@ -205,18 +222,19 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
         fabric.pipeline(fabric.pipelineOf(port)).receive(handle, time);
     }
 
-    private void deliver(final int port, final int handle) {
-        lastPacketPicos = now;
+    /** The last bit of {@code handle} left egress port {@code port} at {@code time}. */
+    private void deliver(final int port, final int handle, final long time) {
+        lastPacketPicos = Math.max(lastPacketPicos, time);
         if (captures != null) {
-            captures.sent(port, now, pool.buffer(handle), pool.offset(handle), pool.length(handle));
+            captures.sent(port, time, pool.buffer(handle), pool.offset(handle), pool.length(handle));
         }
         if (PacketClass.isControl(pool.classification(handle))) {
             recorder.controlDelivered();
         } else {
-            recorder.delivered(pool.flow(handle), pool.trimKind(handle), pool.returnedToSender(handle), pool.arrivalPicos(handle), now);
+            recorder.delivered(pool.flow(handle), pool.trimKind(handle), pool.returnedToSender(handle), pool.arrivalPicos(handle), time);
         }
         if (ndp != null) {
-            toHosts.add(now + ndp.propagationPicos(), handle);
+            toHosts.add(time + ndp.propagationPicos(), handle);
         } else {
             pool.free(handle);
         }
@@ -307,9 +325,38 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
         pool.free(handle);
     }
 
+    /**
+     * Lazily, a port's transmissions end when the traffic manager next looks at its queues, or at the end
+     * of the run: a port's packets go nowhere but out, so no heap event per packet is needed, and each
+     * transmission ends exactly when its event would have. A packet from the source comes before a
+     * transmission that ends at its instant; any other event comes after it.
+     */
+    @Override
+    public void beforeEnqueue(final int port, final long time) {
+        if (lazyEgress) {
+            finishTransmissionsUntil(port, handlingArrival ? time - 1 : time);
+        }
+    }
+
+    /** Ends every transmission of {@code port} done by {@code time}, starting the next as each ends. */
+    private void finishTransmissionsUntil(final int port, final long time) {
+        final EgressPort egress = fabric.port(port);
+        while (!egress.isIdle() && egress.busyUntil() <= time) {
+            final long ended = egress.busyUntil();
+            // Counted as the event it replaces, so a lazy run reports what an eager one does.
+            eventsHandled++;
+            deliver(port, egress.finishTransmission(), ended);
+            egress.startTransmission(ended);
+        }
+    }
+
     @Override
     public void egressPending(final int port, final long time) {
-        startEgress(port);
+        if (lazyEgress) {
+            fabric.port(port).startTransmission(time);
+        } else {
+            startEgress(port);
+        }
     }
 
     @Override
@@ -345,6 +392,7 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
     private void reset() {
         events.clear();
         headHandled = false;
+        handlingArrival = false;
         toHosts.clear();
         pool.reset();
         fabric.reset();

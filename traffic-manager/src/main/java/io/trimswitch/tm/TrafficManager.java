@@ -76,6 +76,7 @@ public final class TrafficManager {
     /** A packet for its egress port's data queue. */
     public void enqueueData(final int handle, final long now) {
         final EgressPort port = ports[pool.egressPort(handle)];
+        events.beforeEnqueue(port.id(), now);
         // Stamped before the offer: once queued, the packet may belong to another thread.
         pool.queuedPicos(handle, now);
         if (port.dataQueue().offer(handle)) {
@@ -90,6 +91,7 @@ public final class TrafficManager {
     /** A trimmed header or a control packet for its egress port's high-priority header queue. */
     public void enqueueHeader(final int handle, final long now) {
         final EgressPort port = ports[pool.egressPort(handle)];
+        events.beforeEnqueue(port.id(), now);
         pool.queuedPicos(handle, now);
         if (port.headerQueue().offer(handle)) {
             wake(port, now);
@@ -100,6 +102,7 @@ public final class TrafficManager {
             pool.returnedToSender(handle, true);
             final EgressPort back = ports[pool.ingressPort(handle)];
             pool.egressPort(handle, back.id());
+            events.beforeEnqueue(back.id(), now);
             if (back.headerQueue().offer(handle)) {
                 wake(back, now);
                 return;

@@ -10,6 +10,13 @@ public interface TrafficManagerEvents {
     /** The packet leaves the switch here: count it under {@code reason} and free its buffer. */
     void drop(int handle, DropReason reason, long now);
 
+    /**
+     * The traffic manager is about to look at egress port {@code port}'s queues at {@code now}. A runtime
+     * that finishes transmissions lazily, when someone looks, brings the port up to {@code now} here.
+     */
+    default void beforeEnqueue(final int port, final long now) {
+    }
+
     /** Egress port {@code port} was idle and now has a packet waiting. */
     void egressPending(int port, long now);
 
