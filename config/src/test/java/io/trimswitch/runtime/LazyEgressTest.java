@@ -68,6 +68,9 @@ class LazyEgressTest {
         final String eventReport = ReportJson.toJson(ReportBuilder.build(outcome));
 
         assertTrue(capture.sent > 0, "the capture saw the run");
+        if (durationUs > 0) {
+            assertTrue(outcome.inFlightAtEnd() > 0, "the run ends with packets inside");
+        }
         assertEquals(eventReport, lazyReport);
     }
 }
