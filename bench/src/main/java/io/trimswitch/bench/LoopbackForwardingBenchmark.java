@@ -82,7 +82,7 @@ public final class LoopbackForwardingBenchmark {
             if (throughSwitch) {
                 live = new LiveSwitch(switchSettings(receiverAddress));
                 live.start();
-                ingress = live.sockets().localAddress(0);
+                ingress = live.localAddress(0);
             } else {
                 ingress = bareForwarder(forwarderLoop, receiverAddress);
             }

@@ -109,6 +109,8 @@ final class SettingsValidation {
         atMost("realtime.batchPackets", s.realtime.batchPackets, 4096);
         atLeast("realtime.rxRingPackets", s.realtime.rxRingPackets, 1);
         atMost("realtime.rxRingPackets", s.realtime.rxRingPackets, 1 << 20);
+        atLeast("realtime.pipelineThreads", s.realtime.pipelineThreads, 1);
+        atMost("realtime.pipelineThreads", s.realtime.pipelineThreads, s.fabric.pipelines);
         if (!s.realTime()) {
             return;
         }

@@ -126,7 +126,7 @@ public final class SwitchSettings {
     }
 
     /** How the real-time runtime runs: time dilation, threads, and how idle threads wait. */
-    @JsonPropertyOrder({"dilation", "placement", "idle", "warmUp", "batchPackets", "rxRingPackets"})
+    @JsonPropertyOrder({"dilation", "placement", "idle", "warmUp", "batchPackets", "rxRingPackets", "pipelineThreads"})
     public static final class RealTime {
         /**
          * Every rate is divided and every time constant multiplied by this, so that the switch fits the host:
@@ -146,6 +146,11 @@ public final class SwitchSettings {
         public int batchPackets = 32;
         /** Capacity of each ingress pipeline's receive ring. */
         public int rxRingPackets = 4096;
+        /**
+         * {@code run}: busy-polling threads that share out the pipelines (pipeline p on thread p mod N), each
+         * reading and sending its pipelines' ports itself.
+         */
+        public int pipelineThreads = 1;
     }
 
     /** One switch port as a UDP endpoint carrying VXLAN. */

@@ -5,7 +5,10 @@ import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.io.VxlanPorts;
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.PoolPartition;
 import io.trimswitch.dataplane.packet.TrimKind;
+import io.trimswitch.dataplane.time.IngressLinks;
+import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.pipeline.ForwardingStage;
 import io.trimswitch.pipeline.LearningBridge;
 import io.trimswitch.pipeline.LpmForwarding;
@@ -17,8 +20,8 @@ import io.trimswitch.tm.EgressPort;
 import io.trimswitch.tm.HandleRing;
 import io.trimswitch.tm.PortCounters;
 import org.HdrHistogram.Histogram;
-import org.agrona.concurrent.AgentRunner;
 
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,20 +33,21 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The switch on a Linux host: its ports are UDP/VXLAN sockets, its pipelines, traffic manager and
- * recirculation the real-time dataplane's, undilated (one second of switch time is one second).
- * {@link #start()} binds and starts every thread; {@link #stop()} stops them, sends what had already
- * left the egress ports, and counts what was still inside.
+ * recirculation the real-time dataplane's, undilated (one second of switch time is one second). The
+ * pipelines are shared out over {@code realtime.pipelineThreads} busy-polling threads, each of which owns
+ * its pipelines' ports: it reads their sockets, runs the pipelines, recirculation and egress, and sends
+ * (see {@link PipelineThread}). {@link #start()} binds and starts every thread; {@link #stop()} stops
+ * them, sends what had already left the egress ports, and counts what was still inside.
  */
 public final class LiveSwitch implements AutoCloseable {
-    private static final int TX_RING_PACKETS = 4096;
-
     private final SwitchSettings settings;
     private final PacketPool pool;
-    private final HandleRing returns;
     private final RealTimeDataplane dataplane;
-    private final SocketPorts ports;
-    private final VxlanPorts sockets;
-    private final List<AgentRunner> runners = new ArrayList<>();
+    private final PipelineThread[] threads;
+    private final VxlanPorts[] sockets;
+    /** Which thread owns each port. */
+    private final int[] ownerOf;
+    private final AgentEvents.Release release;
     private final AtomicReference<RuntimeException> fault = new AtomicReference<>();
     private final AtomicLong inFlightAtStop = new AtomicLong();
     private volatile boolean running;
@@ -56,26 +60,61 @@ public final class LiveSwitch implements AutoCloseable {
         settings.realtime.dilation = 1;
         settings.realtime.warmUp = false;
         final int pipelines = settings.fabric.pipelines;
-        final long capacity = VirtualTimeSwitch.capacityBound(settings) + (long) pipelines * settings.realtime.rxRingPackets
-            + (long) settings.ports() * TX_RING_PACKETS;
-        this.pool = new PacketPool((int) Math.min(capacity, 1 << 20));
-        this.returns = new HandleRing(pool.capacity(), true);
-        final AgentEvents.Release toPool = returns::offer;
-        final LearningBridge bridge = "l2".equals(settings.forwarding.mode)
-            ? new LearningBridge(Math.round(settings.forwarding.agingSeconds * 1e9), LiveSettings.staticMacs(settings)) : null;
-        final SocketPorts[] portsHolder = new SocketPorts[1];
-        this.dataplane = new RealTimeDataplane(settings, pool, returns, forwarding(settings),
+        final int threadCount = Math.min(settings.realtime.pipelineThreads, pipelines);
+        // Every queue full, every link's backlog full: a buffer for each, split evenly between the threads.
+        final long bound = VirtualTimeSwitch.capacityBound(settings) + (long) settings.ports.size() * PipelineThread.LINK_BACKLOG_PACKETS;
+        final int perThread = partitionSize(bound, threadCount);
+        this.pool = new PacketPool(perThread * threadCount);
+        final HandleRing[] returned = new HandleRing[threadCount];
+        for (int thread = 0; thread < threadCount; thread++) {
+            returned[thread] = new HandleRing(perThread, threadCount > 1);
+        }
+        // A buffer goes back to the thread whose partition it came from, whichever thread is done with it.
+        this.release = handle -> returned[handle / perThread].offer(handle);
+        this.threads = new PipelineThread[threadCount];
+        this.dataplane = new RealTimeDataplane(settings, pool, forwarding(settings),
             // Drops are counted per port by each thread's traffic manager; the recorders only take what has no flow.
-            () -> new AgentEvents(pool, new RunRecorder(0, 16), toPool),
-            group -> (port, handle, time) -> portsHolder[0].departed(port, handle, time));
+            () -> new AgentEvents(pool, new RunRecorder(0, 16), release),
+            pipeline -> (port, handle, time) -> threads[pipeline % threadCount].departed(port, handle, time));
         final int[] attached = new int[settings.ports.size()];
+        final LinkRate[] rates = new LinkRate[settings.ports()];
         for (int port = 0; port < attached.length; port++) {
             attached[port] = port;
+            rates[port] = new LinkRate(settings.portRateBps(port));
         }
-        this.ports = new SocketPorts(pool, returns, dataplane.rxRings, dataplane.fabric, dataplane.clock, bridge, attached, TX_RING_PACKETS);
-        portsHolder[0] = ports;
-        this.sockets = new VxlanPorts(LiveSettings.endpoints(settings), ports);
-        ports.sockets(sockets);
+        final LearningBridge[] bridges = new LearningBridge[threadCount];
+        final long agingNanos = Math.round(settings.forwarding.agingSeconds * 1e9);
+        for (int thread = 0; thread < threadCount && "l2".equals(settings.forwarding.mode); thread++) {
+            bridges[thread] = new LearningBridge(agingNanos, LiveSettings.staticMacs(settings));
+        }
+        final BridgeNews[] news = bridges[0] == null ? new BridgeNews[threadCount] : BridgeNews.between(bridges, agingNanos);
+        this.ownerOf = new int[settings.ports()];
+        this.sockets = new VxlanPorts[threadCount];
+        final List<VxlanPorts.Endpoint> endpoints = LiveSettings.endpoints(settings);
+        for (int thread = 0; thread < threadCount; thread++) {
+            final List<Integer> own = new ArrayList<>();
+            for (int pipeline = thread; pipeline < pipelines; pipeline += threadCount) {
+                own.add(pipeline);
+            }
+            threads[thread] = new PipelineThread(thread, pool, new PoolPartition(pool, thread * perThread, perThread), returned[thread],
+                release, dataplane, own.stream().mapToInt(Integer::intValue).toArray(), new IngressLinks(rates), attached,
+                bridges[thread], news[thread]);
+            final List<VxlanPorts.Endpoint> ownEndpoints = new ArrayList<>();
+            for (final int port : threads[thread].ports()) {
+                ownerOf[port] = thread;
+                ownEndpoints.add(endpoints.get(port));
+            }
+            sockets[thread] = new VxlanPorts(ownEndpoints, threads[thread]);
+            threads[thread].sockets(sockets[thread]);
+        }
+    }
+
+    /** Buffers per thread: whole slabs, and the pool within what a handle's metadata arrays can hold. */
+    private static int partitionSize(final long bound, final int threads) {
+        final int slab = PacketPool.SLOTS_PER_SLAB;
+        final long wanted = (bound / threads + slab) / slab * slab;
+        final long most = (1 << 20) / threads / slab * slab;
+        return (int) Math.max(slab, Math.min(wanted, most));
     }
 
     private static ForwardingStage forwarding(final SwitchSettings settings) {
@@ -100,9 +139,12 @@ public final class LiveSwitch implements AutoCloseable {
      */
     public void start() {
         dataplane.clock.startIn(0);
-        sockets.start("trimswitch-ports");
-        runners.addAll(dataplane.start(dataplane.threads(null), fault));
         running = true;
+        for (int thread = 0; thread < threads.length; thread++) {
+            final String name = "trimswitch-pipelines-" + thread;
+            sockets[thread].start(name, threads[thread], AgentPlacement.idleStrategy(settings.realtime.idle),
+                error -> fault.compareAndSet(null, new RealTimeFault(name, error)));
+        }
     }
 
     /** The first fault of a thread, or null while all is well. */
@@ -111,41 +153,41 @@ public final class LiveSwitch implements AutoCloseable {
     }
 
     /**
-     * Stops the pipelines and egress first, then sends what had already left its egress port, then closes
-     * the sockets; what was still queued inside is counted as in flight at the stop.
+     * Stops every thread's work, sends what had already left its egress port, closes the sockets, and
+     * counts what was still inside as in flight at the stop.
      */
     public void stop() {
         if (!running) {
             return;
         }
         running = false;
-        for (final AgentRunner runner : runners) {
-            runner.close();
-        }
-        final CountDownLatch sent = new CountDownLatch(1);
-        sockets.execute(() -> {
-            dataplane.drainTo(handle -> {
-                inFlightAtStop.incrementAndGet();
-                pool.free(handle);
+        final CountDownLatch flushed = new CountDownLatch(threads.length);
+        for (int thread = 0; thread < threads.length; thread++) {
+            final PipelineThread owner = threads[thread];
+            final VxlanPorts ports = sockets[thread];
+            owner.stop();
+            // On the thread itself, after its last turn: what departed in that turn goes out.
+            ports.execute(() -> {
+                ports.flush();
+                flushed.countDown();
             });
-            for (int port = 0; port < dataplane.fabric.ports(); port++) {
-                final HandleRing ring = ports.txRing(port);
-                final int id = port;
-                ring.drain(handle -> {
-                    sockets.send(id, pool.buffer(handle), pool.offset(handle), pool.length(handle));
-                    pool.free(handle);
-                }, Integer.MAX_VALUE);
-            }
-            sockets.flush();
-            returns.drain(pool::free, Integer.MAX_VALUE);
-            sent.countDown();
-        });
+        }
         try {
-            sent.await(5, TimeUnit.SECONDS);
+            flushed.await(5, TimeUnit.SECONDS);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        sockets.close();
+        for (final VxlanPorts ports : sockets) {
+            ports.close();
+        }
+        final java.util.function.IntConsumer inside = handle -> {
+            inFlightAtStop.incrementAndGet();
+            release.release(handle);
+        };
+        dataplane.drainTo(inside);
+        for (final PipelineThread thread : threads) {
+            thread.drainWaiting(inside);
+        }
     }
 
     @Override
@@ -156,20 +198,26 @@ public final class LiveSwitch implements AutoCloseable {
     /** One line per port, as the switch logs them at start. */
     public List<String> describePorts() {
         final List<String> lines = new ArrayList<>();
-        for (final VxlanPorts.Endpoint endpoint : sockets.endpoints()) {
+        for (final VxlanPorts.Endpoint endpoint : LiveSettings.endpoints(settings)) {
             final int port = endpoint.port();
-            lines.add(String.format("port %d: udp %s vni %d, host %s, %.1f Gb/s, pipeline %d", port, sockets.localAddress(port),
+            lines.add(String.format("port %d: udp %s vni %d, host %s, %.1f Gb/s, pipeline %d on thread %d", port, localAddress(port),
                 endpoint.vni(), endpoint.remote() == null ? "learned from its first datagram (sent to port " + endpoint.remotePort() + ")"
-                    : endpoint.remote().toString(), settings.portRateBps(port) / 1e9, dataplane.fabric.pipelineOf(port)));
+                    : endpoint.remote().toString(), settings.portRateBps(port) / 1e9, dataplane.fabric.pipelineOf(port), ownerOf[port]));
         }
         return lines;
+    }
+
+    /** The address a port listens on (its actual port when it was bound to port 0). */
+    public InetSocketAddress localAddress(final int port) {
+        return sockets[ownerOf[port]].localAddress(port);
     }
 
     /** A moment's view of every attached port's counters, read while the switch runs. */
     public List<PortStats> stats() {
         final List<PortStats> stats = new ArrayList<>();
-        for (final VxlanPorts.Endpoint endpoint : sockets.endpoints()) {
-            final int port = endpoint.port();
+        for (int port = 0; port < settings.ports.size(); port++) {
+            final PipelineThread owner = threads[ownerOf[port]];
+            final VxlanPorts ports = sockets[ownerOf[port]];
             final PortCounters counters = dataplane.totals(port);
             final Map<String, Long> drops = new LinkedHashMap<>();
             for (final DropReason reason : DropReason.values()) {
@@ -178,28 +226,23 @@ public final class LiveSwitch implements AutoCloseable {
                 }
             }
             for (final VxlanPorts.Malformed reason : VxlanPorts.Malformed.values()) {
-                if (sockets.malformed(port, reason) > 0) {
-                    drops.put(reason.label(), sockets.malformed(port, reason));
+                if (ports.malformed(port, reason) > 0) {
+                    drops.put(reason.label(), ports.malformed(port, reason));
                 }
             }
-            for (final SocketPorts.Refused reason : SocketPorts.Refused.values()) {
-                if (ports.refused(port, reason) > 0) {
-                    drops.put(reason.label(), ports.refused(port, reason));
+            for (final PipelineThread.Refused reason : PipelineThread.Refused.values()) {
+                if (owner.refused(port, reason) > 0) {
+                    drops.put(reason.label(), owner.refused(port, reason));
                 }
             }
             final EgressPort egress = dataplane.fabric.port(port);
-            stats.add(new PortStats(port, sockets.receivedDatagrams(port), counters.rxPackets, counters.rxBytes, counters.txPackets,
+            stats.add(new PortStats(port, ports.receivedDatagrams(port), counters.rxPackets, counters.rxBytes, counters.txPackets,
                 counters.txBytes, counters.trimPacketsTotal(), counters.trimPackets[TrimKind.INGRESS],
                 counters.trimPackets[TrimKind.DOD], counters.txTrimPackets, counters.droppedTrimPackets,
                 egress.dataQueue().size(), egress.dataQueue().maxDepth(), egress.headerQueue().size(), egress.headerQueue().maxDepth(),
-                ports.flooded(port), ports.depths(port, true), ports.depths(port, false), drops));
+                owner.flooded(port), owner.depths(port, true), owner.depths(port, false), drops));
         }
         return stats;
-    }
-
-    /** The ports' sockets: where they listen, what they counted. */
-    public VxlanPorts sockets() {
-        return sockets;
     }
 
     /** Packets that were inside the switch when it stopped. */
@@ -209,7 +252,11 @@ public final class LiveSwitch implements AutoCloseable {
 
     /** Buffers not back in the pool (after {@link #stop()}: 0). */
     public int buffersInUse() {
-        return pool.inUse();
+        int inUse = 0;
+        for (final PipelineThread thread : threads) {
+            inUse += thread.buffersInUse();
+        }
+        return inUse;
     }
 
     public SwitchSettings settings() {

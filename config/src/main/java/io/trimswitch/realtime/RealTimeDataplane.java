@@ -21,16 +21,14 @@ import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
- * The real-time switch's threads and what connects them, whatever its ports are: the packet pool and
- * the ring that returns buffers to its owner, a receive ring per ingress pipeline, the fabric with its
+ * The real-time switch's threads and what connects them, whatever its ports are: the packet pool, a
+ * receive ring per ingress pipeline, the fabric with its
  * queues on rings and a traffic manager view per thread, the NOTIFY inboxes, and the ingress, egress and
  * recirculation agents. The ports (generators, or UDP sockets) are the one part that differs.
  */
 final class RealTimeDataplane {
     final SwitchSettings settings;
     final PacketPool pool;
-    /** Buffers freed on any thread, on their way back to the pool's owner (the ports). */
-    final HandleRing returns;
     final HandleRing[] rxRings;
     final DilatedClock clock;
     final SwitchFabric fabric;
@@ -41,19 +39,17 @@ final class RealTimeDataplane {
     private final NotifyInboxes inboxes;
 
     /**
-     * @param pool         owned by the ports' thread
-     * @param returns      buffers freed on other threads, back to the pool's owner: holds the whole pool
+     * @param pool         owned by the ports' thread(s)
      * @param threadEvents a fresh sink for one thread's drops, called once per thread that feeds the traffic manager
      * @param departures   for egress group {@code g} (pipeline g's ports), where its packets go once sent
      */
     RealTimeDataplane(
-        final SwitchSettings settings, final PacketPool pool, final HandleRing returns, final ForwardingStage forwarding,
+        final SwitchSettings settings, final PacketPool pool, final ForwardingStage forwarding,
         final Supplier<TrafficManagerEvents> threadEvents, final IntFunction<EgressAgent.Departures> departures) {
         this.settings = settings;
         final int pipelines = settings.fabric.pipelines;
         final int batch = settings.realtime.batchPackets;
         this.pool = pool;
-        this.returns = returns;
         this.clock = new DilatedClock(SystemNanoClock.INSTANCE, settings.realtime.dilation);
         this.inboxes = new NotifyInboxes(pipelines);
         this.fabric = new SwitchFabric(settings, pool, HandleRing.factory(), threadEvents.get(),
@@ -179,7 +175,6 @@ final class RealTimeDataplane {
                 threadTm.counters(port).reset();
             }
         }
-        returns.reset();
         for (final HandleRing ring : rxRings) {
             ring.reset();
         }

@@ -87,7 +87,7 @@ public final class RealTimeSwitch implements SwitchRun {
         this.pool = new PacketPool((int) Math.min(this.source.packets() + 1, bound + 1));
         this.returns = new HandleRing(pool.capacity(), true);
         final AgentEvents.Release toPool = returns::offer;
-        this.dataplane = new RealTimeDataplane(this.settings, pool, returns, SwitchFabric.defaultForwarding(this.settings),
+        this.dataplane = new RealTimeDataplane(this.settings, pool, SwitchFabric.defaultForwarding(this.settings),
             () -> new AgentEvents(pool, threadRecorder(flows, 16), toPool),
             group -> new RecordedDepartures(pool, threadRecorder(flows, packets), toPool));
         this.rxRings = dataplane.rxRings;
@@ -273,6 +273,7 @@ public final class RealTimeSwitch implements SwitchRun {
 
     private void reset() {
         dataplane.reset();
+        returns.reset();
         for (final RunRecorder threadRecorder : threadRecorders) {
             threadRecorder.reset();
         }

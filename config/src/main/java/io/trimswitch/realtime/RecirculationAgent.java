@@ -74,6 +74,10 @@ final class RecirculationAgent implements Agent {
         workCycles = 0;
     }
 
+    int pipeline() {
+        return pipeline;
+    }
+
     @Override
     public String roleName() {
         return "recirculation-" + pipeline;

@@ -88,7 +88,7 @@ class LiveSwitchTest {
         VxlanHeader.write(header, 0, vni);
         header.putByte(0, (byte) flags);
         datagram.position(VxlanHeader.LENGTH).put(frame).flip();
-        hosts[fromPort].send(datagram, live.sockets().localAddress(fromPort));
+        hosts[fromPort].send(datagram, live.localAddress(fromPort));
     }
 
     /** The next datagram the host on {@code port} receives, or null within the time. */

@@ -8,14 +8,15 @@ import java.util.Map;
 /**
  * An Ethernet learning bridge: source MACs are learned per port and forgotten after the aging time;
  * static entries never age and are never relearned; broadcast, multicast and unknown destinations are
- * flooded. One thread owns it (the ports' receive thread), so it needs no locking and allocates nothing
- * once its table has grown.
+ * flooded. One thread owns it (a pipeline thread of the live switch), so it needs no locking and allocates
+ * nothing once its table has grown; with several threads, each keeps a copy and tells the others its news.
  */
 public final class LearningBridge {
     /** The destination is unknown, broadcast or multicast: send to every port but the ingress. */
     public static final int FLOOD = -2;
     private static final long MISSING = -1;
     private static final int PORT_BITS = 16;
+    private static final long PORT_MASK = (1 << PORT_BITS) - 1;
 
     private final long agingNanos;
     private final Long2LongHashMap learned = new Long2LongHashMap(1024, 0.6f, MISSING);
@@ -30,12 +31,16 @@ public final class LearningBridge {
         staticEntries.forEach((mac, port) -> fixed.put(mac, port));
     }
 
-    /** A frame from {@code mac} arrived on {@code port} at {@code nowNanos}. */
-    public void learn(final long mac, final int port, final long nowNanos) {
+    /**
+     * A frame from {@code mac} arrived on {@code port} at {@code nowNanos}. Returns true when that is news:
+     * the address was unknown (or aged out) or has moved to another port.
+     */
+    public boolean learn(final long mac, final int port, final long nowNanos) {
         if (isGroup(mac) || fixed.containsKey(mac)) {
-            return;
+            return false;
         }
-        learned.put(mac, (nowNanos << PORT_BITS) | port);
+        final long previous = learned.put(mac, (nowNanos << PORT_BITS) | port);
+        return previous == MISSING || (previous & PORT_MASK) != port || nowNanos - (previous >>> PORT_BITS) > agingNanos;
     }
 
     /** The port for {@code mac}, or {@link #FLOOD}. */
@@ -55,7 +60,7 @@ public final class LearningBridge {
             learned.remove(mac);
             return FLOOD;
         }
-        return (int) (entry & ((1 << PORT_BITS) - 1));
+        return (int) (entry & PORT_MASK);
     }
 
     /** Learned entries, aged or not. */

@@ -18,6 +18,8 @@ import io.netty.channel.socket.DatagramPacket;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.InetAddress;
@@ -25,18 +27,21 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Switch ports as UDP endpoints over Netty's epoll transport: a frame on a port is an Ethernet frame in
  * a UDP datagram behind a VXLAN header (RFC 7348), so a Linux host attaches with a vxlan interface whose
- * remote is the port's address. Every port's channel lives on one I/O thread, which reads in batches
- * (recvmmsg), hands each valid frame to the {@link FrameHandler} while Netty's buffer is still held, and
- * sends what it is given, flushing a batch at once (sendmmsg). A datagram that is not a frame for this
- * port is counted by reason and dropped.
+ * remote is the port's address. A group of ports lives on one thread, which polls their sockets in
+ * batches (recvmmsg), hands each valid frame to the {@link FrameHandler} while Netty's buffer is still
+ * held, runs the group's owner, and sends what it is given, flushing a batch at once (sendmmsg). A
+ * datagram that is not a frame for this port, or that comes from another host than the port's, is
+ * counted by reason and dropped.
  */
 public final class VxlanPorts implements AutoCloseable {
     /** Largest frame a port carries (the switch's packet buffers are 2048 bytes). */
     public static final int MAX_FRAME = 2048;
+    private static final int MAX_DATAGRAM = MAX_FRAME + VxlanHeader.LENGTH;
     private static final int DATAGRAMS_PER_READ = 32;
     private static final int SOCKET_BUFFER_BYTES = 4 << 20;
     private static final int FLUSH_BATCH = 32;
@@ -46,6 +51,7 @@ public final class VxlanPorts implements AutoCloseable {
         TOO_SHORT("tooShort"),
         BAD_VXLAN_FLAGS("badVxlanFlags"),
         WRONG_VNI("wrongVni"),
+        WRONG_SOURCE("wrongSource"),
         OVERSIZE("oversize"),
         NO_REMOTE("noRemote"),
         TX_BUSY("txBusy"),
@@ -112,11 +118,13 @@ public final class VxlanPorts implements AutoCloseable {
     }
 
     /**
-     * Binds every port on one I/O thread named {@code threadName}.
+     * Binds every port on one thread named {@code threadName}, which polls the sockets without blocking and
+     * runs {@code owner} between polls, idling by {@code idle} when neither had work; what {@code owner}
+     * throws goes to {@code faults}.
      *
      * @throws IllegalStateException naming the port and address when one cannot be bound
      */
-    public void start(final String threadName) {
+    public void start(final String threadName, final Agent owner, final IdleStrategy idle, final Consumer<Throwable> faults) {
         if (!Epoll.isAvailable()) {
             throw new IllegalStateException("the epoll transport is not available here: " + Epoll.unavailabilityCause());
         }
@@ -125,11 +133,12 @@ public final class VxlanPorts implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         };
-        group = new MultiThreadIoEventLoopGroup(1, threads, EpollIoHandler.newFactory());
+        group = new MultiThreadIoEventLoopGroup(1, threads, PollingIoHandler.factory(owner, idle, faults));
         for (final Endpoint endpoint : endpoints) {
+            // One byte more than the largest datagram a port takes: the kernel cuts a longer one to this, and it is counted as oversize.
             final Bootstrap bootstrap = new Bootstrap().group(group).channel(EpollDatagramChannel.class)
-                .option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_FRAME + VxlanHeader.LENGTH)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator((MAX_FRAME + VxlanHeader.LENGTH) * DATAGRAMS_PER_READ))
+                .option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM + 1)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator((MAX_DATAGRAM + 1) * DATAGRAMS_PER_READ))
                 .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
                 .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(SOCKET_BUFFER_BYTES / 4, SOCKET_BUFFER_BYTES))
@@ -143,7 +152,7 @@ public final class VxlanPorts implements AutoCloseable {
         }
     }
 
-    /** Runs {@code task} on the I/O thread. */
+    /** Runs {@code task} on the ports' thread. */
     public void execute(final Runnable task) {
         group.execute(task);
     }
@@ -248,7 +257,7 @@ public final class VxlanPorts implements AutoCloseable {
                 malformed[port][Malformed.TOO_SHORT.ordinal()]++;
                 return;
             }
-            if (length - VxlanHeader.LENGTH > MAX_FRAME) {
+            if (length > MAX_DATAGRAM) {
                 malformed[port][Malformed.OVERSIZE.ordinal()]++;
                 return;
             }
@@ -272,17 +281,17 @@ public final class VxlanPorts implements AutoCloseable {
                 malformed[port][Malformed.WRONG_VNI.ordinal()]++;
                 return;
             }
-            if (endpoint.remote() == null) {
-                learnRemote(packet.sender().getAddress());
+            final InetAddress source = packet.sender().getAddress();
+            final InetSocketAddress remote = remotes[port];
+            if (remote == null) {
+                // Learned once, from the first frame that passed the checks; it never moves after that.
+                remotes[port] = new InetSocketAddress(source, endpoint.remotePort());
+            } else if (!remote.getAddress().equals(source)) {
+                // Only the port's host may speak on it: one datagram from elsewhere must not take the port over.
+                malformed[port][Malformed.WRONG_SOURCE.ordinal()]++;
+                return;
             }
             handler.onFrame(port, bytes, start + VxlanHeader.LENGTH, length - VxlanHeader.LENGTH);
-        }
-
-        private void learnRemote(final InetAddress host) {
-            final InetSocketAddress known = remotes[port];
-            if (known == null || !known.getAddress().equals(host)) {
-                remotes[port] = new InetSocketAddress(host, endpoint.remotePort());
-            }
         }
 
         @Override

@@ -9,10 +9,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  * is allocated the first time the pool's working set reaches it, never per packet. Per-packet
  * metadata sits in parallel primitive arrays indexed by the same handle.
  *
- * <p>A pool has one owner thread: the runtime that allocates and frees its packets.
+ * <p>A pool has one owner thread: the runtime that allocates and frees its packets; or, split into
+ * {@link PoolPartition}s, one owner per partition.
  */
 public final class PacketPool {
     public static final int SLOT_BYTES = 2048;
+    /** Handles per slab: a {@link PoolPartition} starts and ends on a slab's edge. */
+    public static final int SLOTS_PER_SLAB = 1 << 10;
     public static final int NO_PACKET = -1;
     /**
      * Slots start 33 cache lines apart, not 32: with a power-of-two stride every frame's headers would
@@ -21,7 +24,6 @@ public final class PacketPool {
     private static final int CACHE_LINE = 64;
     private static final int SLOT_STRIDE = SLOT_BYTES + CACHE_LINE;
     private static final int SLAB_SHIFT = 10;
-    private static final int SLOTS_PER_SLAB = 1 << SLAB_SHIFT;
     private static final int SLOT_MASK = SLOTS_PER_SLAB - 1;
 
     private final int capacity;
@@ -66,16 +68,27 @@ public final class PacketPool {
             handle = freeStack[--freeCount];
         } else if (neverUsed < capacity) {
             handle = neverUsed++;
-            final int slab = handle >>> SLAB_SHIFT;
-            if (slabs[slab] == null) {
-                // Cache-line aligned, so a frame's headers start a line instead of straddling two.
-                slabs[slab] = new UnsafeBuffer(BufferUtil.allocateDirectAligned(SLOT_STRIDE * SLOTS_PER_SLAB, CACHE_LINE));
-            }
+            ensureSlab(handle);
         } else {
             return NO_PACKET;
         }
         inUse[handle] = true;
         inUseCount++;
+        clearMetadata(handle);
+        return handle;
+    }
+
+    /** The slab that holds {@code handle}, allocated the first time a handle in it is used. */
+    void ensureSlab(final int handle) {
+        final int slab = handle >>> SLAB_SHIFT;
+        if (slabs[slab] == null) {
+            // Cache-line aligned, so a frame's headers start a line instead of straddling two.
+            slabs[slab] = new UnsafeBuffer(BufferUtil.allocateDirectAligned(SLOT_STRIDE * SLOTS_PER_SLAB, CACHE_LINE));
+        }
+    }
+
+    /** A fresh packet's metadata: no ports, no flow, not trimmed. */
+    void clearMetadata(final int handle) {
         final int row = handle * META_STRIDE;
         meta[row + LENGTH] = 0;
         meta[row + INGRESS_PORT] = -1;
@@ -86,7 +99,6 @@ public final class PacketPool {
         meta[row + TRIM_KIND] = TrimKind.NONE;
         meta[row + RETURNED] = 0;
         arrivalPicos[handle] = 0;
-        return handle;
     }
 
     /** Gives a buffer back. Freeing twice is a bookkeeping bug and fails loudly. */
