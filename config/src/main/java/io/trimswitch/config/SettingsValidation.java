@@ -104,7 +104,7 @@ final class SettingsValidation {
             throw new ConfigException("realtime.dilation must be at least 1 (1 runs the switch at its own speed), got " + s.realtime.dilation);
         }
         oneOf("realtime.placement", s.realtime.placement, "split", "per-role", "per-agent", "single");
-        oneOf("realtime.idle", s.realtime.idle, "busy-spin", "yield", "backoff", "sleep");
+        oneOf("realtime.idle", s.realtime.idle, "busy-spin", "yield", "backoff", "sleep", "block");
         atLeast("realtime.batchPackets", s.realtime.batchPackets, 1);
         atMost("realtime.batchPackets", s.realtime.batchPackets, 4096);
         atLeast("realtime.rxRingPackets", s.realtime.rxRingPackets, 1);

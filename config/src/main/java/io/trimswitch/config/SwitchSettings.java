@@ -138,7 +138,10 @@ public final class SwitchSettings {
          * split (ports and ingress | egress and recirculation), per-role (four threads) or per-agent.
          */
         public String placement = "single";
-        /** busy-spin | yield | backoff | sleep: what a thread does when its agents had nothing to do. */
+        /**
+         * busy-spin | yield | backoff | sleep | block: what a thread does when its agents had nothing to do; block:
+         * a live switch's thread with nothing inside sleeps in epoll_wait until a socket has data (elsewhere: backoff).
+         */
         public String idle = "busy-spin";
         /** Run the workload once before the measured run, so that the JIT has compiled the dataplane. */
         public boolean warmUp = true;

@@ -93,6 +93,8 @@ final class AgentPlacement {
             case "yield":
                 return new YieldingIdleStrategy();
             case "backoff":
+            case "block":
+                // Only the live switch's threads can sleep in epoll_wait; agents without sockets back off.
                 return new BackoffIdleStrategy();
             case "sleep":
                 return new SleepingIdleStrategy();

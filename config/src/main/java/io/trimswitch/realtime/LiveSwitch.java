@@ -142,7 +142,8 @@ public final class LiveSwitch implements AutoCloseable {
         running = true;
         for (int thread = 0; thread < threads.length; thread++) {
             final String name = "trimswitch-pipelines-" + thread;
-            sockets[thread].start(name, threads[thread], AgentPlacement.idleStrategy(settings.realtime.idle),
+            threads[thread].peers(threads);
+            sockets[thread].start(name, threads[thread], "block".equals(settings.realtime.idle) ? null : AgentPlacement.idleStrategy(settings.realtime.idle),
                 error -> fault.compareAndSet(null, new RealTimeFault(name, error)));
         }
     }
@@ -167,10 +168,12 @@ public final class LiveSwitch implements AutoCloseable {
             final VxlanPorts ports = sockets[thread];
             owner.stop();
             // On the thread itself, after its last turn: what departed in that turn goes out.
-            ports.execute(() -> {
+            if (!ports.execute(() -> {
                 ports.flush();
                 flushed.countDown();
-            });
+            })) {
+                flushed.countDown();
+            }
         }
         try {
             flushed.await(5, TimeUnit.SECONDS);

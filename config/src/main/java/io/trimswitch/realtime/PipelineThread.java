@@ -1,6 +1,7 @@
 package io.trimswitch.realtime;
 
 import io.trimswitch.dataplane.codec.EthernetHeader;
+import io.trimswitch.dataplane.io.PortsOwner;
 import io.trimswitch.dataplane.io.VxlanPorts;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.PoolPartition;
@@ -8,12 +9,13 @@ import io.trimswitch.dataplane.time.IngressLinks;
 import io.trimswitch.dataplane.util.TimedIntFifo;
 import io.trimswitch.pipeline.LearningBridge;
 import io.trimswitch.runtime.SwitchFabric;
+import io.trimswitch.tm.EgressPort;
 import io.trimswitch.tm.HandleRing;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.Agent;
 
+import java.lang.invoke.VarHandle;
 import java.util.List;
 
 /**
@@ -24,7 +26,7 @@ import java.util.List;
  * switch keeps virtual time's order; then its egress ports send what has left them, straight to their
  * sockets, one flush per turn. The traffic manager's rings are the only thing between threads.
  */
-final class PipelineThread implements Agent, VxlanPorts.FrameHandler, EgressAgent.Departures {
+final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, EgressAgent.Departures {
     /** Frames a port holds that arrived faster than its link: a host's burst; beyond this they are dropped as rxOverflow. */
     static final int LINK_BACKLOG_PACKETS = 1024;
 
@@ -74,6 +76,10 @@ final class PipelineThread implements Agent, VxlanPorts.FrameHandler, EgressAgen
     private final HandleRing.HandleConsumer reclaim;
     private VxlanPorts sockets;
     private volatile boolean stopped;
+    /** Set while the thread sleeps in epoll_wait: another thread that queues a packet for it wakes it. */
+    private volatile boolean asleep;
+    private PipelineThread[] peers = new PipelineThread[0];
+    private final List<EgressPort> ownEgress = new java.util.ArrayList<>();
 
     PipelineThread(
         final int id, final PacketPool pool, final PoolPartition buffers, final HandleRing returned, final AgentEvents.Release release,
@@ -108,6 +114,11 @@ final class PipelineThread implements Agent, VxlanPorts.FrameHandler, EgressAgen
             agent.barrier(this::advanceTo);
         }
         this.ownPorts = java.util.Arrays.stream(allPorts).filter(port -> ingressByPipeline[fabric.pipelineOf(port)] != null).toArray();
+        for (int port = 0; port < fabric.ports(); port++) {
+            if (ingressByPipeline[fabric.pipelineOf(port)] != null) {
+                ownEgress.add(fabric.port(port));
+            }
+        }
         final int ports = fabric.ports();
         this.arriving = new TimedIntFifo[ports];
         this.refused = new long[ports][Refused.values().length];
@@ -128,6 +139,11 @@ final class PipelineThread implements Agent, VxlanPorts.FrameHandler, EgressAgen
 
     void sockets(final VxlanPorts ports) {
         this.sockets = ports;
+    }
+
+    /** The switch's other threads, which may queue packets for this one's ports while it sleeps. */
+    void peers(final PipelineThread[] all) {
+        this.peers = java.util.Arrays.stream(all).filter(thread -> thread != this).toArray(PipelineThread[]::new);
     }
 
     /** The ports whose sockets this thread polls. */
@@ -197,6 +213,7 @@ final class PipelineThread implements Agent, VxlanPorts.FrameHandler, EgressAgen
         if (stopped) {
             return 0;
         }
+        asleep = false;
         final long now = clock.nowPicos();
         int work = returned.drain(reclaim, Integer.MAX_VALUE);
         if (news != null) {
@@ -213,7 +230,66 @@ final class PipelineThread implements Agent, VxlanPorts.FrameHandler, EgressAgen
         }
         work += advanceTo(horizon(now));
         sockets.flush();
+        if (work > 0 && peers.length > 0) {
+            wakePeersWithWork();
+        }
         return work;
+    }
+
+    @Override
+    public boolean readyToSleep() {
+        asleep = true;
+        // Dekker's handshake with wakePeersWithWork: either this thread sees the packet queued for it, or the
+        // thread that queued it sees this one asleep.
+        VarHandle.fullFence();
+        if (stopped || hasQueuedInput()) {
+            asleep = false;
+            return false;
+        }
+        for (final int port : ownPorts) {
+            if (!arriving[port].isEmpty()) {
+                asleep = false;
+                return false;
+            }
+        }
+        for (final EgressPort port : ownEgress) {
+            if (!port.isIdle()) {
+                asleep = false;
+                return false;
+            }
+        }
+        for (final RecirculationAgent loop : recirculation) {
+            if (!loop.isEmpty()) {
+                asleep = false;
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Packets in this thread's rings, which any thread may fill: its egress queues and its DoD queues. */
+    private boolean hasQueuedInput() {
+        for (final EgressPort port : ownEgress) {
+            if (!port.dataQueue().isEmpty() || !port.headerQueue().isEmpty()) {
+                return true;
+            }
+        }
+        for (final RecirculationAgent loop : recirculation) {
+            if (!loop.queueIsEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void wakePeersWithWork() {
+        VarHandle.fullFence();
+        for (final PipelineThread peer : peers) {
+            if (peer.asleep && peer.hasQueuedInput()) {
+                peer.asleep = false;
+                peer.sockets.wakeup();
+            }
+        }
     }
 
     /** The port whose waiting frame arrives first, if it has arrived by {@code now}; else -1. */

@@ -78,6 +78,16 @@ final class RecirculationAgent implements Agent {
         return pipeline;
     }
 
+    /** Nothing queued, in service or looping; on this agent's thread only. */
+    boolean isEmpty() {
+        return port.isEmpty();
+    }
+
+    /** Nothing queued for the port: safe to ask from any thread. */
+    boolean queueIsEmpty() {
+        return port.queue().isEmpty();
+    }
+
     @Override
     public String roleName() {
         return "recirculation-" + pipeline;

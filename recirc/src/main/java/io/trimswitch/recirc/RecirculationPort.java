@@ -84,6 +84,11 @@ public final class RecirculationPort {
         return queue;
     }
 
+    /** Nothing queued, in service or looping: on the owning thread only (the queue may be read from anywhere). */
+    public boolean isEmpty() {
+        return inService == PacketPool.NO_PACKET && looping.isEmpty() && queue.isEmpty();
+    }
+
     public void reset() {
         looping.clear();
         inService = PacketPool.NO_PACKET;

@@ -18,7 +18,6 @@ import io.netty.channel.socket.DatagramPacket;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -45,6 +44,7 @@ public final class VxlanPorts implements AutoCloseable {
     private static final int DATAGRAMS_PER_READ = 32;
     private static final int SOCKET_BUFFER_BYTES = 4 << 20;
     private static final int FLUSH_BATCH = 32;
+    private static final Runnable NOTHING = () -> { };
 
     /** Why a datagram was dropped before it became a frame. */
     public enum Malformed {
@@ -96,7 +96,7 @@ public final class VxlanPorts implements AutoCloseable {
     private final byte[] heapCopy = new byte[MAX_FRAME + VxlanHeader.LENGTH];
     private final UnsafeBuffer heapView = new UnsafeBuffer(heapCopy);
     private final Endpoint[] byPort;
-    private EventLoopGroup group;
+    private volatile EventLoopGroup group;
 
     public VxlanPorts(final List<Endpoint> endpoints, final FrameHandler handler) {
         this.endpoints = List.copyOf(endpoints);
@@ -119,12 +119,13 @@ public final class VxlanPorts implements AutoCloseable {
 
     /**
      * Binds every port on one thread named {@code threadName}, which polls the sockets without blocking and
-     * runs {@code owner} between polls, idling by {@code idle} when neither had work; what {@code owner}
-     * throws goes to {@code faults}.
+     * runs {@code owner} between polls, idling by {@code idle} when neither had work, or with a null
+     * {@code idle} sleeping in epoll_wait while the owner has nothing inside; what {@code owner} throws goes
+     * to {@code faults}.
      *
      * @throws IllegalStateException naming the port and address when one cannot be bound
      */
-    public void start(final String threadName, final Agent owner, final IdleStrategy idle, final Consumer<Throwable> faults) {
+    public void start(final String threadName, final PortsOwner owner, final IdleStrategy idle, final Consumer<Throwable> faults) {
         if (!Epoll.isAvailable()) {
             throw new IllegalStateException("the epoll transport is not available here: " + Epoll.unavailabilityCause());
         }
@@ -152,9 +153,19 @@ public final class VxlanPorts implements AutoCloseable {
         }
     }
 
-    /** Runs {@code task} on the ports' thread. */
-    public void execute(final Runnable task) {
-        group.execute(task);
+    /** Wakes the ports' thread if it sleeps in epoll_wait. */
+    public void wakeup() {
+        execute(NOTHING);
+    }
+
+    /** Runs {@code task} on the ports' thread; false when the ports were never started or are closed. */
+    public boolean execute(final Runnable task) {
+        final EventLoopGroup running = group;
+        if (running == null || running.isShuttingDown()) {
+            return false;
+        }
+        running.execute(task);
+        return true;
     }
 
     /**

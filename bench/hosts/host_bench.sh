@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# Host-level benchmark of the live switch: two Linux hosts in network namespaces, each behind a vxlan
+# interface, reach each other through one of
+#   kernel      the kernel forwarding the same vxlan traffic (ip_forward between the veths): the host's limit
+#   relay       bench/hosts/relay.c, one thread relaying the datagrams with recvmmsg/sendmmsg: the userspace limit
+#   trimswitch  `trimswitch run`, two 100 Gb/s ports with the default queues, 1 busy-polling pipeline thread
+#   trimswitch2 the same with 2 pipeline threads, one port each
+#   trimswitch-block, trimswitch2-block: the same with `idle: block` (a thread with nothing inside sleeps in epoll_wait)
+# and measures, alternating the forwarders trial by trial: iperf3 TCP throughput and retransmissions,
+# iperf3 64-byte UDP forwarding rate, ping RTT p50/p99, and the switch's drops. Prints medians and the
+# ratios to the relay. Needs root, gcc, iproute2, iputils-ping, ethtool, iperf3, python3 and a built jar.
+#
+#   bench/hosts/host_bench.sh [TRIALS [SECONDS]]        (from the repository root; default 3 trials of 5 s)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+TRIALS=${1:-3}
+SECS=${2:-5}
+MODES=${MODES:-"kernel relay trimswitch trimswitch-block trimswitch2-block"}
+JAR=${JAR:-config/target/trimswitch.jar}
+JAVA_OPTS=${JAVA_OPTS:-"--add-exports java.base/jdk.internal.misc=ALL-UNNAMED"}
+TAG="hb$$"
+SW="${TAG}sw"
+WORK=$(mktemp -d)
+FORWARDER=""
+
+[ -f "$JAR" ] || { echo "host_bench: build first: mvn -B -q package -DskipTests" >&2; exit 2; }
+gcc -O2 -o "$WORK/relay" bench/hosts/relay.c
+
+cleanup() {
+    set +e
+    stop_forwarder
+    for ns in "${TAG}h1" "${TAG}h2" "$SW"; do
+        ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
+        ip netns del "$ns" 2>/dev/null
+    done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+in_sw() { ip netns exec "$SW" "$@"; }
+in_host() { local host=$1; shift; ip netns exec "${TAG}h$host" "$@"; }
+
+ip netns add "$SW"
+in_sw ip link set lo up
+for i in 1 2; do
+    ip netns add "${TAG}h$i"
+    in_host "$i" ip link set lo up
+    ip link add "${TAG}v$i" type veth peer name eth0 netns "${TAG}h$i"
+    ip link set "${TAG}v$i" netns "$SW"
+    in_sw ip addr add "172.31.$i.1/24" dev "${TAG}v$i"
+    in_sw ip link set "${TAG}v$i" up
+    in_host "$i" ip addr add "172.31.$i.2/24" dev eth0
+    in_host "$i" ip link set eth0 up
+    in_host "$i" ip route add 172.31.0.0/16 via "172.31.$i.1"
+done
+in_sw sysctl -qw net.ipv4.ip_forward=1
+
+# Each host's vxlan interface: to the other host itself (kernel), or to its port on the forwarder.
+tunnel() {
+    local mode=$1
+    for i in 1 2; do
+        local other=$((3 - i))
+        in_host "$i" ip link del vx0 2>/dev/null || true
+        if [ "$mode" = kernel ]; then
+            in_host "$i" ip link add vx0 type vxlan id 42 remote "172.31.$other.2" local "172.31.$i.2" dstport 4789 nolearning
+        else
+            in_host "$i" ip link add vx0 type vxlan id 42 remote "172.31.$i.1" local "172.31.$i.2" dstport $((4790 + i)) nolearning
+        fi
+        in_host "$i" ip addr add "10.9.0.$i/24" dev vx0
+        in_host "$i" ip link set vx0 up
+        in_host "$i" ethtool -K vx0 tx off >/dev/null
+    done
+}
+
+stop_forwarder() {
+    if [ -n "$FORWARDER" ]; then
+        kill -TERM "$FORWARDER" 2>/dev/null || true
+        wait "$FORWARDER" 2>/dev/null || true
+        FORWARDER=""
+    fi
+}
+
+start_forwarder() {
+    local mode=$1
+    case "$mode" in
+        kernel) return ;;
+        relay)
+            ip netns exec "$SW" "$WORK/relay" 172.31.1.1 4791 172.31.1.2 172.31.2.1 4792 172.31.2.2 > "$WORK/forwarder.log" 2>&1 &
+            FORWARDER=$! ;;
+        trimswitch*)
+            local threads=1 idle=busy-spin
+            case "$mode" in trimswitch2*) threads=2 ;; esac
+            case "$mode" in *-block) idle=block ;; esac
+            cat > "$WORK/switch.yaml" <<YAML
+fabric:
+  pipelines: 2
+  portsPerPipeline: 1
+realtime:
+  pipelineThreads: $threads
+  idle: $idle
+ports:
+  - bind: 172.31.1.1:4791
+    remote: 172.31.1.2:4791
+  - bind: 172.31.2.1:4792
+    remote: 172.31.2.2:4792
+metrics:
+  address: 127.0.0.1:9465
+YAML
+            # Not through a function: the background job must be the JVM itself, for the signal to reach it.
+            ip netns exec "$SW" java $JAVA_OPTS -jar "$JAR" run --config "$WORK/switch.yaml" > "$WORK/forwarder.log" 2>&1 &
+            FORWARDER=$! ;;
+    esac
+    for _ in $(seq 1 100); do
+        grep -q "running" "$WORK/forwarder.log" 2>/dev/null && return
+        kill -0 "$FORWARDER" 2>/dev/null || break
+        sleep 0.1
+    done
+    cat "$WORK/forwarder.log" >&2
+    echo "host_bench: $mode did not start" >&2
+    exit 1
+}
+
+# One trial of one forwarder: "mode tcp_gbps retransmits udp_kpps ping_p50_ms ping_p99_ms switch_drops"
+measure() {
+    local mode=$1
+    tunnel "$mode"
+    start_forwarder "$mode"
+    in_host 1 ping -q -c 3 -i 0.2 -W 2 10.9.0.2 > /dev/null || { echo "host_bench: $mode: no ping" >&2; exit 1; }
+    in_host 2 iperf3 -s -D -p 5201 --pidfile "$WORK/iperf3.pid"
+    sleep 0.3
+    # Warm-up: the JIT compiles the switch's paths before anything is measured.
+    in_host 1 iperf3 -c 10.9.0.2 -p 5201 -t 2 > /dev/null
+    in_host 1 iperf3 -c 10.9.0.2 -p 5201 -u -l 64 -b 0 -t 1 > /dev/null
+    in_host 1 ping -c 300 -i 0.005 -W 1 10.9.0.2 > "$WORK/ping.txt" || true
+    in_host 1 iperf3 -c 10.9.0.2 -p 5201 -t "$SECS" -J > "$WORK/tcp.json"
+    in_host 1 iperf3 -c 10.9.0.2 -p 5201 -u -l 64 -b 0 -t "$SECS" -J > "$WORK/udp.json"
+    local drops=-
+    if [ "${mode#trimswitch}" != "$mode" ]; then
+        in_sw java $JAVA_OPTS -jar "$JAR" stats --json --metrics 127.0.0.1:9465 > "$WORK/stats.json"
+        drops=$(python3 -c "import json; print(sum(sum(p.get('drops', {}).values()) for p in json.load(open('$WORK/stats.json'))))")
+    fi
+    kill "$(cat "$WORK/iperf3.pid")" 2>/dev/null || true
+    stop_forwarder
+    python3 - "$mode" "$drops" "$WORK" <<'PY'
+import json, re, sys
+mode, drops, work = sys.argv[1], sys.argv[2], sys.argv[3]
+tcp = json.load(open(f"{work}/tcp.json"))["end"]
+udp = json.load(open(f"{work}/udp.json"))["end"]
+udp_sum = udp.get("sum_received") if "packets" in udp.get("sum_received", {}) else udp["sum"]
+received = udp_sum["packets"] - udp_sum.get("lost_packets", 0)
+rtts = sorted(float(m) for m in re.findall(r"time=([0-9.]+) ms", open(f"{work}/ping.txt").read()))
+pct = lambda q: rtts[min(len(rtts) - 1, int(q * len(rtts)))] if rtts else float("nan")
+print(mode, f"{tcp['sum_received']['bits_per_second'] / 1e9:.3f}", tcp["sum_sent"].get("retransmits", 0),
+      f"{received / udp_sum['seconds'] / 1e3:.1f}", f"{pct(0.5):.3f}", f"{pct(0.99):.3f}", drops)
+PY
+}
+
+echo "host_bench: $TRIALS trials of $SECS s, forwarders alternating: $MODES"
+for trial in $(seq 1 "$TRIALS"); do
+    for mode in $MODES; do
+        measure "$mode" | tee -a "$WORK/results.txt"
+    done
+done
+
+python3 - "$WORK/results.txt" <<'PY'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    mode, *values = line.split()
+    rows.setdefault(mode, []).append(values)
+med = lambda mode, i: statistics.median(float(v[i]) for v in rows[mode])
+print()
+print(f"{'forwarder':<12} {'TCP Gb/s':>9} {'retransmits':>12} {'64 B UDP kpps':>14} {'ping p50 ms':>12} {'ping p99 ms':>12} {'switch drops':>13}")
+for mode in rows:
+    drops = "-" if rows[mode][0][5] == "-" else str(int(med(mode, 5)))
+    print(f"{mode:<12} {med(mode, 0):>9.3f} {int(med(mode, 1)):>12} {med(mode, 2):>14.1f} {med(mode, 3):>12.3f} {med(mode, 4):>12.3f} {drops:>13}")
+if "relay" in rows:
+    print()
+    for mode in rows:
+        if mode.startswith("trimswitch"):
+            print(f"{mode} / relay: TCP {med(mode, 0) / med('relay', 0):.2f}, 64 B UDP {med(mode, 2) / med('relay', 2):.2f}, "
+                  f"ping p50 {med(mode, 3) / med('relay', 3):.2f} (goals: >= 0.9, >= 0.8, <= 1.5)")
+    if "kernel" in rows:
+        print(f"relay / kernel: TCP {med('relay', 0) / med('kernel', 0):.2f}, 64 B UDP {med('relay', 2) / med('kernel', 2):.2f}")
+PY
