@@ -14,12 +14,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Real Linux hosts through {@code trimswitch run}: {@code src/test/sh/linux_hosts_e2e.sh} makes five hosts in
- * network namespaces with vxlan interfaces and checks ping between every pair, an iperf3 TCP transfer and a
- * 4:1 incast from {@code trimswitch gen} in which nothing is lost. It needs root and iproute2, ping, ethtool
+ * Real Linux hosts through {@code trimswitch run}: {@code src/test/sh/linux_hosts_e2e.sh} makes seven hosts in
+ * network namespaces with vxlan interfaces and checks ping between every pair, iperf3 TCP through idle ports with
+ * no switch drop, and a 4:1 incast from {@code trimswitch gen} senders at full speed in which nothing is lost,
+ * while a TCP flow across two other ports sees no switch drop. It needs root and iproute2, ping, ethtool
  * and iperf3; CI has them (installed by .ci/run), so there it must run; elsewhere it is skipped without them.
  */
 class LinuxHostsEndToEndTest {
+    /** The script's exit code when the senders could not fill the incast port: the host, not the switch, fell short. */
+    private static final int HOST_TOO_SLOW = 3;
+
     @Test
     void linuxHostsPingEachOtherRunTcpAndAnIncastArrivesWholeOrTrimmed() throws IOException, InterruptedException {
         final boolean root = "root".equals(System.getProperty("user.name"));
@@ -44,8 +48,11 @@ class LinuxHostsEndToEndTest {
         final String output = Files.readString(log);
         Files.deleteIfExists(log);
         assertTrue(finished, "the end-to-end script did not finish in 5 minutes:\n" + output);
+        assumeTrue(process.exitValue() != HOST_TOO_SLOW, output);
         assertEquals(0, process.exitValue(), output);
         assertTrue(output.contains("e2e: every pair pings"), output);
+        assertTrue(output.contains("no switch drop on the TCP flow's ports, with 16-packet data queues"), output);
+        assertTrue(output.contains("no switch drop on the TCP flow's ports during the incast"), output);
         assertTrue(output.contains("none lost"), output);
         assertTrue(output.contains("e2e: passed"), output);
     }
