@@ -6,6 +6,7 @@
 #   trimswitch  `trimswitch run`, two 100 Gb/s ports with the default queues, 1 busy-polling pipeline thread
 #   trimswitch2 the same with 2 pipeline threads, one port each
 #   trimswitch-block, trimswitch2-block: the same with `idle: block` (a thread with nothing inside sleeps in epoll_wait)
+#   trimswitch-nogso: one thread, busy-spin, each datagram sent on its own (realtime.udpGso false), as the relay does
 # and measures, alternating the forwarders trial by trial: iperf3 TCP throughput and retransmissions,
 # iperf3 64-byte UDP forwarding rate, ping RTT p50/p99, and the switch's drops. Prints medians and the
 # ratios to the relay. Needs root, gcc, iproute2, iputils-ping, ethtool, iperf3, python3 and a built jar.
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/../.."
 
 TRIALS=${1:-3}
 SECS=${2:-5}
-MODES=${MODES:-"kernel relay trimswitch trimswitch-block trimswitch2-block"}
+MODES=${MODES:-"kernel relay trimswitch trimswitch-nogso trimswitch-block trimswitch2-block"}
 JAR=${JAR:-config/target/trimswitch.jar}
 JAVA_OPTS=${JAVA_OPTS:-"--add-exports java.base/jdk.internal.misc=ALL-UNNAMED"}
 TAG="hb$$"
@@ -67,6 +68,8 @@ tunnel() {
         else
             in_host "$i" ip link add vx0 type vxlan id 42 remote "172.31.$i.1" local "172.31.$i.2" dstport $((4790 + i)) nolearning
         fi
+        # 1450: a 1500-byte underlay less the 50 bytes of VXLAN, UDP, IPv4 and Ethernet headers.
+        in_host "$i" ip link set vx0 mtu 1450
         in_host "$i" ip addr add "10.9.0.$i/24" dev vx0
         in_host "$i" ip link set vx0 up
         in_host "$i" ethtool -K vx0 tx off >/dev/null
@@ -91,7 +94,9 @@ start_forwarder() {
         trimswitch*)
             local threads=1 idle=busy-spin
             case "$mode" in trimswitch2*) threads=2 ;; esac
-            case "$mode" in *-block) idle=block ;; esac
+            case "$mode" in *-block*) idle=block ;; esac
+            local gso=true
+            case "$mode" in *-nogso*) gso=false ;; esac
             cat > "$WORK/switch.yaml" <<YAML
 fabric:
   pipelines: 2
@@ -99,6 +104,7 @@ fabric:
 realtime:
   pipelineThreads: $threads
   idle: $idle
+  udpGso: $gso
 ports:
   - bind: 172.31.1.1:4791
     remote: 172.31.1.2:4791
@@ -138,7 +144,15 @@ measure() {
     local drops=-
     if [ "${mode#trimswitch}" != "$mode" ]; then
         in_sw java $JAVA_OPTS -jar "$JAR" stats --json --metrics 127.0.0.1:9465 > "$WORK/stats.json"
-        drops=$(python3 -c "import json; print(sum(sum(p.get('drops', {}).values()) for p in json.load(open('$WORK/stats.json'))))")
+        drops=$(python3 - "$WORK/stats.json" <<'PY'
+import json, sys
+ports = json.load(open(sys.argv[1]))
+for port in ports:
+    if port.get("drops"):
+        print(f"host_bench: port {port['port']} dropped {port['drops']}", file=sys.stderr)
+print(sum(sum(port.get("drops", {}).values()) for port in ports))
+PY
+)
     fi
     kill "$(cat "$WORK/iperf3.pid")" 2>/dev/null || true
     stop_forwarder

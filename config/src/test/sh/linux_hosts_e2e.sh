@@ -24,7 +24,12 @@ SWITCH_PID=""
 log() { echo "e2e: $*"; }
 
 cleanup() {
+    local status=$?
     set +e
+    if [ "$status" != 0 ] && [ -f "$WORK/switch.log" ]; then
+        echo "e2e: the switch's log:"
+        cat "$WORK/switch.log"
+    fi
     if [ -n "$SWITCH_PID" ]; then
         kill -TERM "$SWITCH_PID" 2>/dev/null
         wait "$SWITCH_PID" 2>/dev/null

@@ -19,7 +19,9 @@ import io.trimswitch.realtime.RealTimeSwitch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,20 +104,22 @@ public final class ReplayCommand implements Callable<Integer> {
             throw new ConfigException("--speed applies to --timing capture; at line rate packets already go back to back");
         }
         final LinkRate rate = new LinkRate(settings.portRateBps());
-        final ReplaySource source = new ReplaySource(parseInputs(settings.ports()), settings.ports(), rate, mode, speed);
+        final List<ReplaySource.Input> captures = parseInputs(settings.ports());
+        refuseOutputsOverInputs(captures);
+        final ReplaySource source = new ReplaySource(captures, settings.ports(), rate, mode, speed);
         final VirtualTimeSwitch sw = settings.realTime() ? null : new VirtualTimeSwitch(settings, source, -1);
         final RealTimeSwitch realTime = settings.realTime() ? new RealTimeSwitch(settings, source, -1) : null;
 
-        final List<FrameCapture> captures = new ArrayList<>();
+        final List<FrameCapture> outputs = new ArrayList<>();
         try {
             if (out != null) {
-                captures.add(new PcapngCapture(out, settings.ports(), settings.portRateBps(), source.baseNanos()));
+                outputs.add(new PcapngCapture(out, settings.ports(), settings.portRateBps(), source.baseNanos()));
             }
             if (outDir != null) {
-                captures.add(new EgressPcaps(outDir, settings.ports(), source.baseNanos()));
+                outputs.add(new EgressPcaps(outDir, settings.ports(), source.baseNanos()));
             }
             final RunReport report;
-            try (FrameCapture capture = new TeeCapture(captures)) {
+            try (FrameCapture capture = new TeeCapture(outputs)) {
                 if (realTime != null) {
                     realTime.capture(capture);
                     report = ReportBuilder.build(realTime.run());
@@ -141,6 +145,28 @@ public final class ReplayCommand implements Callable<Integer> {
             if (sw != null) {
                 sw.capture(null);
             }
+        }
+    }
+
+    /** Writing a capture that is being read would overwrite it under the reader's feet. */
+    private void refuseOutputsOverInputs(final List<ReplaySource.Input> captures) {
+        for (final ReplaySource.Input input : captures) {
+            final Path read = input.file().toAbsolutePath().normalize();
+            if (out != null && (read.equals(out.toAbsolutePath().normalize()) || sameFile(out, input.file()))) {
+                throw new ConfigException("--out " + out + " is also an input: write the output elsewhere");
+            }
+            if (outDir != null && read.getParent() != null && read.getParent().equals(outDir.toAbsolutePath().normalize())
+                && read.getFileName().toString().matches("\\d+_out\\.pcap")) {
+                throw new ConfigException("--out-dir " + outDir + " would overwrite the input " + input.file() + ": write the output elsewhere");
+            }
+        }
+    }
+
+    private static boolean sameFile(final Path a, final Path b) {
+        try {
+            return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);
+        } catch (final IOException e) {
+            return false;
         }
     }
 

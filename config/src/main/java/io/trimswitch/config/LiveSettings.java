@@ -141,12 +141,26 @@ public final class LiveSettings {
             throw new ConfigException(name + ": port must be 0..65535, got " + port);
         }
         final String host = text.substring(0, colon);
+        final boolean bracketed = host.startsWith("[");
+        if (bracketed != host.endsWith("]") || bracketed && host.length() < 3) {
+            throw new ConfigException(name + " must be host:port or [IPv6]:port, got '" + text + "'");
+        }
+        final String bare = bracketed ? host.substring(1, host.length() - 1) : host;
+        final InetAddress address;
         try {
-            return new InetSocketAddress(InetAddress.getByName(host.startsWith("[") ? host.substring(1, host.length() - 1) : host), port);
+            address = InetAddress.getByName(bare);
         } catch (final UnknownHostException e) {
             throw new ConfigException(name + ": unknown host '" + host + "' in '" + text + "'");
         }
+        if (address.isAnyLocalAddress() && !EVERY_INTERFACE.contains(bare)) {
+            // Listening beyond loopback must be asked for in so many words, not by an address that happens to mean it.
+            throw new ConfigException(name + ": '" + host + "' means every interface; write 0.0.0.0 or [::] to listen on all of them, got '" + text + "'");
+        }
+        return new InetSocketAddress(address, port);
     }
+
+    /** The only spellings of the all-interfaces address that are taken as meaning it. */
+    private static final java.util.Set<String> EVERY_INTERFACE = java.util.Set.of("0.0.0.0", "::");
 
     static long mac(final String name, final String text) {
         if (text == null || !text.matches("\\p{XDigit}{2}(:\\p{XDigit}{2}){5}")) {

@@ -126,7 +126,7 @@ public final class SwitchSettings {
     }
 
     /** How the real-time runtime runs: time dilation, threads, and how idle threads wait. */
-    @JsonPropertyOrder({"dilation", "placement", "idle", "warmUp", "batchPackets", "rxRingPackets", "pipelineThreads"})
+    @JsonPropertyOrder({"dilation", "placement", "idle", "warmUp", "batchPackets", "rxRingPackets", "pipelineThreads", "udpGso"})
     public static final class RealTime {
         /**
          * Every rate is divided and every time constant multiplied by this, so that the switch fits the host:
@@ -154,6 +154,11 @@ public final class SwitchSettings {
          * reading and sending its pipelines' ports itself.
          */
         public int pipelineThreads = 1;
+        /**
+         * {@code run}: a run of equal-size datagrams to a port's host goes to the kernel as one UDP GSO send, which
+         * the kernel cuts apart; false sends each datagram on its own (still batched, sendmmsg).
+         */
+        public boolean udpGso = true;
     }
 
     /** One switch port as a UDP endpoint carrying VXLAN. */

@@ -72,10 +72,25 @@ public final class LiveSwitch implements AutoCloseable {
         // A buffer goes back to the thread whose partition it came from, whichever thread is done with it.
         this.release = handle -> returned[handle / perThread].offer(handle);
         this.threads = new PipelineThread[threadCount];
+        // With several threads, each queues only into its own ports and hands the others' their packets.
+        final PortHandoff[] handoffs = new PortHandoff[threadCount];
+        for (int thread = 0; thread < threadCount && threadCount > 1; thread++) {
+            handoffs[thread] = new PortHandoff(pool.capacity());
+        }
+        final int portsPerPipeline = settings.fabric.portsPerPipeline;
+        final RealTimeDataplane.PipelineView views = threadCount == 1 ? (pipeline, view) -> view : (pipeline, view) -> {
+            final int thread = pipeline % threadCount;
+            final EgressPort[] ports = new EgressPort[settings.egressPorts()];
+            for (int port = 0; port < ports.length; port++) {
+                final int owner = (port % settings.ports()) / portsPerPipeline % threadCount;
+                ports[port] = owner == thread ? view.port(port) : handoffs[owner].standIn(view.port(port), pool, settings.fabric.headersPerData);
+            }
+            return view.withPorts(ports);
+        };
         this.dataplane = new RealTimeDataplane(settings, pool, forwarding(settings),
             // Drops are counted per port by each thread's traffic manager; the recorders only take what has no flow.
             () -> new AgentEvents(pool, new RunRecorder(0, 16), release),
-            pipeline -> (port, handle, time) -> threads[pipeline % threadCount].departed(port, handle, time));
+            pipeline -> (port, handle, time) -> threads[pipeline % threadCount].departed(port, handle, time), views);
         final int[] attached = new int[settings.ports.size()];
         final LinkRate[] rates = new LinkRate[settings.ports()];
         for (int port = 0; port < attached.length; port++) {
@@ -98,13 +113,13 @@ public final class LiveSwitch implements AutoCloseable {
             }
             threads[thread] = new PipelineThread(thread, pool, new PoolPartition(pool, thread * perThread, perThread), returned[thread],
                 release, dataplane, own.stream().mapToInt(Integer::intValue).toArray(), new IngressLinks(rates), attached,
-                bridges[thread], news[thread]);
+                bridges[thread], news[thread], handoffs[thread], handoffs[thread] == null ? null : dataplane.newThreadView());
             final List<VxlanPorts.Endpoint> ownEndpoints = new ArrayList<>();
             for (final int port : threads[thread].ports()) {
                 ownerOf[port] = thread;
                 ownEndpoints.add(endpoints.get(port));
             }
-            sockets[thread] = new VxlanPorts(ownEndpoints, threads[thread]);
+            sockets[thread] = new VxlanPorts(ownEndpoints, threads[thread], settings.realtime.udpGso);
             threads[thread].sockets(sockets[thread]);
         }
     }

@@ -11,6 +11,7 @@ import io.trimswitch.pipeline.LearningBridge;
 import io.trimswitch.runtime.SwitchFabric;
 import io.trimswitch.tm.EgressPort;
 import io.trimswitch.tm.HandleRing;
+import io.trimswitch.tm.TrafficManager;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.agrona.DirectBuffer;
@@ -67,6 +68,9 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
     /** Null unless the switch bridges. */
     private final LearningBridge bridge;
     private final BridgeNews news;
+    /** Null with one thread: packets other threads hand over for this thread's ports, and how it queues them. */
+    private final PortHandoff handoff;
+    private final TrafficManager handedOver;
     private final long[][] refused;
     private final long[] flooded;
     private final Recorder[] dataDepths;
@@ -84,7 +88,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
     PipelineThread(
         final int id, final PacketPool pool, final PoolPartition buffers, final HandleRing returned, final AgentEvents.Release release,
         final RealTimeDataplane dataplane, final int[] pipelines, final IngressLinks links, final int[] allPorts,
-        final LearningBridge bridge, final BridgeNews news) {
+        final LearningBridge bridge, final BridgeNews news, final PortHandoff handoff, final TrafficManager handedOver) {
         this.id = id;
         this.pool = pool;
         this.buffers = buffers;
@@ -96,6 +100,8 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
         this.allPorts = allPorts.clone();
         this.bridge = bridge;
         this.news = news;
+        this.handoff = handoff;
+        this.handedOver = handedOver;
         this.ingressByPipeline = new IngressAgent[fabric.pipelines()];
         this.ingress = new java.util.ArrayList<>();
         this.recirculation = new java.util.ArrayList<>();
@@ -223,6 +229,9 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
             // NOTIFYs from the recirculation ports; nothing comes through its receive ring here.
             work += agent.doWork();
         }
+        if (handoff != null) {
+            work += queueHandedOver();
+        }
         // Arrivals in time order across this thread's ports; each is metered once everything before it has happened.
         for (int port = nextDue(now); port >= 0; port = nextDue(now)) {
             ingressByPipeline[fabric.pipelineOf(port)].accept(arriving[port].removeHead());
@@ -269,6 +278,9 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
 
     /** Packets in this thread's rings, which any thread may fill: its egress queues and its DoD queues. */
     private boolean hasQueuedInput() {
+        if (handoff != null && !handoff.isEmpty()) {
+            return true;
+        }
         for (final EgressPort port : ownEgress) {
             if (!port.dataQueue().isEmpty() || !port.headerQueue().isEmpty()) {
                 return true;
@@ -290,6 +302,23 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
                 peer.sockets.wakeup();
             }
         }
+    }
+
+    /** Queues what other threads handed over, each at the instant it reached the traffic manager. */
+    private int queueHandedOver() {
+        int work = 0;
+        for (int entry = handoff.poll(); entry != PacketPool.NO_PACKET; entry = handoff.poll()) {
+            final int handle = PortHandoff.handle(entry);
+            final long time = pool.queuedPicos(handle);
+            advanceTo(time - 1);
+            if (PortHandoff.isHeader(entry)) {
+                handedOver.enqueueHeader(handle, time);
+            } else {
+                handedOver.enqueueData(handle, time);
+            }
+            work++;
+        }
+        return work;
     }
 
     /** The port whose waiting frame arrives first, if it has arrived by {@code now}; else -1. */
@@ -344,8 +373,11 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
         stopped = true;
     }
 
-    /** Once stopped: every frame still waiting on a link, to {@code inFlight}. */
+    /** Once stopped: every frame still waiting on a link or handed over, to {@code inFlight}. */
     void drainWaiting(final java.util.function.IntConsumer inFlight) {
+        for (int entry = handoff == null ? PacketPool.NO_PACKET : handoff.poll(); entry != PacketPool.NO_PACKET; entry = handoff.poll()) {
+            inFlight.accept(PortHandoff.handle(entry));
+        }
         for (final int port : ownPorts) {
             while (!arriving[port].isEmpty()) {
                 inFlight.accept(arriving[port].removeHead());

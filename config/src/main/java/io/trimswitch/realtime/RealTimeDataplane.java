@@ -37,6 +37,7 @@ final class RealTimeDataplane {
     final List<EgressAgent> egress = new ArrayList<>();
     final List<RecirculationAgent> recirculation = new ArrayList<>();
     private final NotifyInboxes inboxes;
+    private final Supplier<TrafficManagerEvents> threadEvents;
 
     /**
      * @param pool         owned by the ports' thread(s)
@@ -46,6 +47,21 @@ final class RealTimeDataplane {
     RealTimeDataplane(
         final SwitchSettings settings, final PacketPool pool, final ForwardingStage forwarding,
         final Supplier<TrafficManagerEvents> threadEvents, final IntFunction<EgressAgent.Departures> departures) {
+        this(settings, pool, forwarding, threadEvents, departures, (pipeline, view) -> view);
+    }
+
+    /** How pipeline {@code pipeline}'s components see the traffic manager, given their thread's own view of it. */
+    @FunctionalInterface
+    interface PipelineView {
+        TrafficManager of(int pipeline, TrafficManager threadView);
+    }
+
+    /** @param views how each pipeline's ingress and recirculation see the traffic manager */
+    RealTimeDataplane(
+        final SwitchSettings settings, final PacketPool pool, final ForwardingStage forwarding,
+        final Supplier<TrafficManagerEvents> threadEvents, final IntFunction<EgressAgent.Departures> departures,
+        final PipelineView views) {
+        this.threadEvents = threadEvents;
         this.settings = settings;
         final int pipelines = settings.fabric.pipelines;
         final int batch = settings.realtime.batchPackets;
@@ -56,7 +72,7 @@ final class RealTimeDataplane {
             (component, pipeline, shared) -> {
                 final TrafficManager own = shared.forThread(threadEvents.get());
                 threadTrafficManagers.add(own);
-                return own;
+                return views.of(pipeline, own);
             },
             pipelineArray -> inboxes, forwarding);
         this.rxRings = new HandleRing[pipelines];
@@ -124,6 +140,13 @@ final class RealTimeDataplane {
             });
         }
         return runners;
+    }
+
+    /** A view of the traffic manager for one more thread, with counters of its own that the totals include. */
+    TrafficManager newThreadView() {
+        final TrafficManager own = fabric.trafficManager().forThread(threadEvents.get());
+        threadTrafficManagers.add(own);
+        return own;
     }
 
     /** A port's counters totalled over the threads that count for it, read while they run (a moment's snapshot). */

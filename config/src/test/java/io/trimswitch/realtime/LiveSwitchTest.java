@@ -55,6 +55,11 @@ class LiveSwitchTest {
     }
 
     private void start() throws IOException {
+        start(settings -> { });
+    }
+
+    /** Three hosts on ports 0..2 with their remotes configured, then whatever {@code more} changes. */
+    private void start(final java.util.function.Consumer<SwitchSettings> more) throws IOException {
         final SwitchSettings settings = new SwitchSettings();
         settings.fabric.pipelines = 1;
         settings.fabric.portsPerPipeline = 4;
@@ -62,19 +67,43 @@ class LiveSwitchTest {
         for (int port = 0; port < hosts.length; port++) {
             hosts[port] = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
             hosts[port].configureBlocking(false);
+            hosts[port].setOption(java.net.StandardSocketOptions.SO_RCVBUF, 4 << 20);
             final SwitchSettings.UdpPort entry = new SwitchSettings.UdpPort();
             entry.bind = "127.0.0.1:0";
             entry.remote = "127.0.0.1:" + ((InetSocketAddress) hosts[port].getLocalAddress()).getPort();
             entry.vni = VNI;
             settings.ports.add(entry);
         }
+        more.accept(settings);
         live = new LiveSwitch(settings);
         live.start();
         metrics = new SwitchMetrics(live, new InetSocketAddress("127.0.0.1", 0));
     }
 
+    private JsonNode portStats(final int port) throws IOException {
+        final Cli.Result stats = Cli.trimswitch("stats", "--metrics", "127.0.0.1:" + metrics.port(), "--json");
+        assertEquals(0, stats.exit(), stats.err());
+        return new ObjectMapper().readTree(stats.out()).get(port);
+    }
+
+    /** Polls the switch's counters until {@code done} holds, at most two seconds. */
+    private JsonNode awaitStats(final int port, final java.util.function.Predicate<JsonNode> done) throws IOException, InterruptedException {
+        final long deadline = System.nanoTime() + 2_000_000_000L;
+        JsonNode stats = portStats(port);
+        while (!done.test(stats) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            stats = portStats(port);
+        }
+        return stats;
+    }
+
     private byte[] frame(final long source, final long destination) {
-        final byte[] frame = new byte[200];
+        return frame(source, destination, 200);
+    }
+
+    /** A UDP/IPv4 frame from 10.0.0.1 to 10.0.1.1, DSCP 0: not trimmable. */
+    private byte[] frame(final long source, final long destination, final int length) {
+        final byte[] frame = new byte[length];
         final UnsafeBuffer buffer = new UnsafeBuffer(frame);
         WorkloadFrames.writeData(buffer, 0, frame.length, 0, 1, 0, 0, 0, 9999);
         EthernetHeader.source(buffer, 0, source);
@@ -155,6 +184,159 @@ class LiveSwitchTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Tag("host-timing")
+    void aBurstFasterThanItsLinkIsPacedInNotDroppedAtAnIdlePortOfTheSameRate() throws Exception {
+        // 1 Gb/s links: a 1400 B frame takes 11.2 µs, and the host sends faster than that. Entering as fast as the
+        // socket hands them over, the burst would overflow the 16-packet queue of the idle egress port.
+        start(settings -> settings.fabric.portRateGbps = 1.0);
+        send(1, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_B, EthernetHeader.BROADCAST));
+        assertTrue(receive(0, 2000) != null, "host B is learned on port 1");
+        final int burst = 150;
+        for (int i = 0; i < burst; i++) {
+            send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, HOST_B, 1400));
+        }
+        int arrived = 0;
+        while (arrived < burst && receive(1, 2000) != null) {
+            arrived++;
+        }
+        final JsonNode egress = portStats(1);
+        final JsonNode ingress = portStats(0);
+        if (ingress.get("rxDatagrams").asLong() < burst) {
+            org.junit.jupiter.api.Assumptions.abort("host too slow: the switch's socket received " + ingress.get("rxDatagrams") + " of " + burst);
+        }
+        assertEquals(burst, arrived, "every frame of the burst is forwarded: " + egress);
+        assertTrue(!egress.has("drops") && !ingress.has("drops"), "nothing dropped: " + ingress + egress);
+        assertTrue(egress.get("dataQueueMaxDepth").asInt() <= 2, "paced at the link's rate, the burst never queues: " + egress);
+    }
+
+    @Test
+    @org.junit.jupiter.api.Tag("host-timing")
+    void twoPipelineThreadsForwardAcrossEachOtherWithoutDropsAndShareWhatTheyLearn() throws Exception {
+        // Ports 0 and 1 on pipeline 0 (thread 0), port 2 on pipeline 1 (thread 1); 1 Gb/s links.
+        start(settings -> {
+            settings.fabric.pipelines = 2;
+            settings.fabric.portsPerPipeline = 2;
+            settings.fabric.portRateGbps = 1.0;
+            settings.realtime.pipelineThreads = 2;
+        });
+        send(2, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_B, EthernetHeader.BROADCAST));
+        assertTrue(receive(0, 2000) != null && receive(1, 2000) != null, "thread 1 floods to thread 0's ports");
+        // Thread 1 learned host B on port 2 and told thread 0: what port 0 sends to B is not flooded.
+        final long deadline = System.nanoTime() + 2_000_000_000L;
+        byte[] toB = null;
+        while (toB == null && System.nanoTime() < deadline) {
+            send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, HOST_B));
+            toB = receive(2, 100);
+        }
+        assertTrue(toB != null, "thread 0 forwards to thread 1's port");
+        while (receive(1, 100) != null) {
+            // Frames flooded before thread 0 heard of host B.
+        }
+        final int burst = 150;
+        for (int i = 0; i < burst; i++) {
+            send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, HOST_B, 1400));
+        }
+        int arrived = 0;
+        while (arrived < burst && receive(2, 2000) != null) {
+            arrived++;
+        }
+        assertNull(receive(1, 100), "host B's frames are not flooded once thread 0 knows where it is");
+        final JsonNode ingress = portStats(0);
+        final JsonNode egress = portStats(2);
+        if (ingress.get("rxDatagrams").asLong() < burst) {
+            org.junit.jupiter.api.Assumptions.abort("host too slow: the switch's socket received " + ingress.get("rxDatagrams"));
+        }
+        assertEquals(burst, arrived, "every frame crosses to the other thread's port: " + egress);
+        assertTrue(!egress.has("drops") && !ingress.has("drops"), "nothing dropped: " + ingress + egress);
+        live.stop();
+        assertEquals(0, live.buffersInUse(), "every buffer is back in its thread's share of the pool");
+    }
+
+    @Test
+    void aPortTakesFramesOnlyFromItsOwnHost() throws Exception {
+        start();
+        try (DatagramChannel stranger = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.2", 0))) {
+            final ByteBuffer datagram = ByteBuffer.allocate(VxlanHeader.LENGTH + 200);
+            VxlanHeader.write(new UnsafeBuffer(datagram), 0, VNI);
+            datagram.position(VxlanHeader.LENGTH).put(frame(HOST_A, EthernetHeader.BROADCAST)).flip();
+            stranger.send(datagram, live.localAddress(0));
+            final JsonNode port0 = awaitStats(0, stats -> stats.has("drops"));
+            assertEquals(1, port0.get("drops").get("wrongSource").asLong(), port0.toString());
+            assertEquals(0, port0.get("rxPackets").asLong(), "nothing from the stranger enters the switch");
+        }
+        assertNull(receive(1, 100), "nor is it flooded");
+        send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, EthernetHeader.BROADCAST));
+        assertTrue(receive(1, 2000) != null, "the port's own host still gets through");
+    }
+
+    @Test
+    void aPortWithoutARemoteLearnsItsHostOnceAndThenRefusesAnyOther() throws Exception {
+        start(settings -> {
+            final SwitchSettings.UdpPort learned = settings.ports.get(2);
+            learned.remotePort = Integer.parseInt(learned.remote.substring(learned.remote.lastIndexOf(':') + 1));
+            learned.remote = null;
+        });
+        send(2, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_B, EthernetHeader.BROADCAST));
+        assertTrue(receive(0, 2000) != null, "the first host is learned and forwarded");
+        try (DatagramChannel stranger = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.3", 0))) {
+            final ByteBuffer datagram = ByteBuffer.allocate(VxlanHeader.LENGTH + 200);
+            VxlanHeader.write(new UnsafeBuffer(datagram), 0, VNI);
+            datagram.position(VxlanHeader.LENGTH).put(frame(HOST_A, EthernetHeader.BROADCAST)).flip();
+            stranger.send(datagram, live.localAddress(2));
+            final JsonNode port2 = awaitStats(2, stats -> stats.has("drops"));
+            assertEquals(1, port2.get("drops").get("wrongSource").asLong(), port2.toString());
+        }
+        send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, HOST_B));
+        assertTrue(receive(2, 2000) != null, "traffic for port 2 still goes to the host it learned first");
+    }
+
+    @Test
+    void aFrameLargerThanTheLargestAPortTakesIsCountedAsOversizeAndNeverCut() throws Exception {
+        start();
+        send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, EthernetHeader.BROADCAST, 2049));
+        send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, EthernetHeader.BROADCAST, 9000));
+        final JsonNode port0 = awaitStats(0, stats -> stats.has("drops") && stats.get("drops").path("oversize").asLong() == 2);
+        assertEquals(2, port0.get("drops").get("oversize").asLong(), port0.toString());
+        assertNull(receive(1, 200), "nothing cut to size comes out");
+        send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, EthernetHeader.BROADCAST, 2048));
+        final byte[] largest = receive(1, 2000);
+        assertTrue(largest != null && largest.length == VxlanHeader.LENGTH + 2048, "the largest frame goes whole");
+    }
+
+    @Test
+    void routedDropsAreCountedWhereTheFrameCameIn() throws Exception {
+        start(settings -> {
+            settings.forwarding.mode = "routed";
+            final SwitchSettings.Route route = new SwitchSettings.Route();
+            route.prefix = "10.0.1.0/24";
+            route.port = 1;
+            route.nextHopMac = "02:00:00:00:00:bb";
+            settings.forwarding.routes.add(route);
+        });
+        final byte[] lastHop = frame(HOST_A, LiveSettingsMac.PORT0);
+        final UnsafeBuffer bytes = new UnsafeBuffer(lastHop);
+        Ipv4Header.ttl(bytes, EthernetHeader.LENGTH, 1);
+        Ipv4Header.updateChecksum(bytes, EthernetHeader.LENGTH);
+        send(0, VxlanHeader.FLAG_VNI_VALID, VNI, lastHop);
+        final byte[] nowhere = frame(HOST_A, LiveSettingsMac.PORT0);
+        final UnsafeBuffer nowhereBytes = new UnsafeBuffer(nowhere);
+        Ipv4Header.destination(nowhereBytes, EthernetHeader.LENGTH, 0xC0000201);
+        Ipv4Header.updateChecksum(nowhereBytes, EthernetHeader.LENGTH);
+        send(0, VxlanHeader.FLAG_VNI_VALID, VNI, nowhere);
+        send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, LiveSettingsMac.PORT0));
+        assertTrue(receive(1, 2000) != null, "a routable frame is routed");
+        final JsonNode port0 = awaitStats(0, stats -> stats.path("drops").size() == 2);
+        assertEquals(1, port0.get("drops").get("ttlExpired").asLong(), port0.toString());
+        assertEquals(1, port0.get("drops").get("noRoute").asLong(), port0.toString());
+        assertEquals(3, port0.get("rxPackets").asLong());
+    }
+
+    /** Port 0's own MAC in routed mode, where routed frames are addressed. */
+    private static final class LiveSettingsMac {
+        static final long PORT0 = io.trimswitch.config.LiveSettings.portMac(0);
+    }
+
+    @Test
     void badRunConfigurationsAreOneClearLineAndStatsWithNoSwitchSaysSo() throws IOException {
         assertRunFails("ports:\n  - bind: 127.0.0.1:4790\n  - bind: 127.0.0.1:4790\n", "ports[1].bind 127.0.0.1:4790 clashes with ports[0].bind");
         assertRunFails("ports:\n  - bind: 127.0.0.1\n", "ports[0].bind must be host:port");
@@ -164,6 +346,11 @@ class LiveSwitchTest {
         assertRunFails("mechanism: tofino\n", "ports: a switch to run needs at least one port");
         assertRunFails("ports:\n  - bind: 127.0.0.1:4790\nforwarding:\n  mode: hub\n", "forwarding.mode must be one of l2, routed, subnet");
         assertRunFails("ports:\n  - bind: 127.0.0.1:4790\n    rateGbps: 0\n", "ports[0].rateGbps must be positive");
+        assertRunFails("ports:\n  - bind: '[:4790'\n", "ports[0].bind must be host:port or [IPv6]:port");
+        assertRunFails("ports:\n  - bind: 0:4790\n", "ports[0].bind: '0' means every interface; write 0.0.0.0 or [::]");
+        assertRunFails("ports:\n  - bind: 127.0.0.1:4790\nmetrics:\n  address: 0:9464\n", "metrics.address: '0' means every interface");
+        assertRunFails("ports:\n  - bind: 127.0.0.1:4790\nmetrics:\n  address: '[::ffff:0.0.0.0]:9464'\n", "means every interface");
+        assertRunFails("ports:\n  - bind: 127.0.0.1:4790\nrealtime:\n  pipelineThreads: 5\n", "realtime.pipelineThreads must be at most 4");
 
         final Cli.Result stats = Cli.trimswitch("stats", "--metrics", "127.0.0.1:1");
         assertEquals(2, stats.exit());

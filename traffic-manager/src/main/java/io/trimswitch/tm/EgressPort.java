@@ -31,11 +31,18 @@ public final class EgressPort {
     public EgressPort(
         final int id, final LinkRate rate, final PacketPool pool, final int dataQueuePackets,
         final int headerQueuePackets, final int headersPerData, final QueueFactory queues) {
+        this(id, rate, pool, queues.create(dataQueuePackets, true), queues.create(headerQueuePackets, true), headersPerData);
+    }
+
+    /** A port with the queues it is given. */
+    public EgressPort(
+        final int id, final LinkRate rate, final PacketPool pool, final HandleQueue dataQueue, final HandleQueue headerQueue,
+        final int headersPerData) {
         this.id = id;
         this.rate = rate;
         this.pool = pool;
-        this.dataQueue = queues.create(dataQueuePackets, true);
-        this.headerQueue = queues.create(headerQueuePackets, true);
+        this.dataQueue = dataQueue;
+        this.headerQueue = headerQueue;
         this.scheduler = new HeaderDataScheduler(headersPerData);
     }
 

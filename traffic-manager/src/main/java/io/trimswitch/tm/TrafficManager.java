@@ -65,6 +65,18 @@ public final class TrafficManager {
         return new TrafficManager(pool, ports, trimSettings, returnToSender, overflow, threadEvents, own);
     }
 
+    /**
+     * This traffic manager with the ports it queues into replaced by {@code view}, port for port: a thread
+     * whose view holds a stand-in for another thread's port hands packets for that port over to it. It counts
+     * into the same counters.
+     */
+    public TrafficManager withPorts(final EgressPort[] view) {
+        if (view.length != ports.length) {
+            throw new IllegalArgumentException("a view of " + ports.length + " ports, got " + view.length);
+        }
+        return new TrafficManager(pool, view.clone(), trimSettings, returnToSender, overflow, events, counters);
+    }
+
     private static PortCounters[] portCounters(final EgressPort[] ports) {
         final PortCounters[] counters = new PortCounters[ports.length];
         for (int port = 0; port < ports.length; port++) {
@@ -136,8 +148,10 @@ public final class TrafficManager {
 
     public void drop(final int handle, final DropReason reason, final long now) {
         final int egress = pool.egressPort(handle);
-        if (egress >= 0) {
-            counters[egress].drops[reason.ordinal()]++;
+        // A packet that never had an egress port (unparsable, no route, TTL expired) counts where it came in.
+        final int port = egress >= 0 ? egress : pool.ingressPort(handle);
+        if (port >= 0) {
+            counters[port].drops[reason.ordinal()]++;
         }
         events.drop(handle, reason, now);
     }

@@ -15,6 +15,7 @@ import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.unix.SegmentedDatagramPacket;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import org.agrona.DirectBuffer;
@@ -44,6 +45,14 @@ public final class VxlanPorts implements AutoCloseable {
     private static final int DATAGRAMS_PER_READ = 32;
     private static final int SOCKET_BUFFER_BYTES = 4 << 20;
     private static final int FLUSH_BATCH = 32;
+    /** The kernel's limit on segments in one UDP GSO send, and a total that stays within one datagram. */
+    private static final int MAX_SEGMENTS = 64;
+    private static final int MAX_SEGMENTED_BYTES = 60_000;
+    /**
+     * Segments must each fit the path's MTU unfragmented: within a 1500-byte IPv4 packet, unless a send
+     * shows that the path takes less.
+     */
+    private static final int STANDARD_MTU_DATAGRAM = 1500 - 20 - 8;
     private static final Runnable NOTHING = () -> { };
 
     /** Why a datagram was dropped before it became a frame. */
@@ -89,6 +98,14 @@ public final class VxlanPorts implements AutoCloseable {
     private final Channel[] channels;
     private final InetSocketAddress[] remotes;
     private final int[] unflushedCount;
+    /** Per port: datagrams of one size gathered for one segmented send, their size and how many. */
+    private final ByteBuf[] pending;
+    private final int[] segmentSize;
+    private final int[] segments;
+    /** Per port: the largest datagram sent in segments; a larger one goes alone, and the kernel may fragment it. */
+    private final int[] largestSegment;
+    private final boolean segmented;
+    private final boolean[] errorReported;
     private final long[][] malformed;
     private final long[] received;
     private final UnsafeBuffer rxView = new UnsafeBuffer(0, 0);
@@ -98,7 +115,8 @@ public final class VxlanPorts implements AutoCloseable {
     private final Endpoint[] byPort;
     private volatile EventLoopGroup group;
 
-    public VxlanPorts(final List<Endpoint> endpoints, final FrameHandler handler) {
+    /** @param segmentedSends send datagrams of one size in a row as one UDP GSO send where the kernel offers it */
+    public VxlanPorts(final List<Endpoint> endpoints, final FrameHandler handler, final boolean segmentedSends) {
         this.endpoints = List.copyOf(endpoints);
         this.handler = handler;
         int ports = 0;
@@ -109,6 +127,13 @@ public final class VxlanPorts implements AutoCloseable {
         this.byPort = new Endpoint[ports];
         this.remotes = new InetSocketAddress[ports];
         this.unflushedCount = new int[ports];
+        this.pending = new ByteBuf[ports];
+        this.segmentSize = new int[ports];
+        this.segments = new int[ports];
+        this.largestSegment = new int[ports];
+        this.errorReported = new boolean[ports];
+        java.util.Arrays.fill(largestSegment, STANDARD_MTU_DATAGRAM);
+        this.segmented = segmentedSends && EpollDatagramChannel.isSegmentedDatagramPacketSupported();
         this.malformed = new long[ports][Malformed.values().length];
         this.received = new long[ports];
         for (final Endpoint endpoint : endpoints) {
@@ -169,7 +194,8 @@ public final class VxlanPorts implements AutoCloseable {
     }
 
     /**
-     * On the I/O thread: sends a frame out of {@code port} to its host, to go with the next {@link #flush()}.
+     * On the ports' thread: sends a frame out of {@code port} to its host, to go with the next {@link #flush()}.
+     * Datagrams of one size in a row go to the kernel as one segmented send (UDP GSO) where it is offered.
      * Returns false, counted, when the port has no host yet or its socket is backed up.
      */
     public boolean send(final int port, final DirectBuffer frame, final int offset, final int length) {
@@ -179,39 +205,79 @@ public final class VxlanPorts implements AutoCloseable {
             malformed[port][Malformed.NO_REMOTE.ordinal()]++;
             return false;
         }
-        if (!channel.isWritable()) {
-            // Send what is queued, then look again: only a socket the kernel cannot drain refuses.
-            channel.flush();
+        final int size = VxlanHeader.LENGTH + length;
+        ByteBuf batch = pending[port];
+        if (batch != null && (size != segmentSize[port] || segments[port] == MAX_SEGMENTS || batch.writableBytes() < size
+            || size > largestSegment[port])) {
+            emit(port);
+            batch = null;
+        }
+        if (batch == null) {
             if (!channel.isWritable()) {
-                malformed[port][Malformed.TX_BUSY.ordinal()]++;
-                return false;
+                // Send what is queued, then look again: only a socket the kernel cannot drain refuses.
+                channel.flush();
+                if (!channel.isWritable()) {
+                    malformed[port][Malformed.TX_BUSY.ordinal()]++;
+                    return false;
+                }
             }
+            batch = channel.alloc().directBuffer(segmented && size <= largestSegment[port] ? MAX_SEGMENTED_BYTES : size);
+            pending[port] = batch;
+            segmentSize[port] = size;
+            segments[port] = 0;
         }
-        final Endpoint endpoint = byPort[port];
-        final ByteBuf datagram = channel.alloc().directBuffer(VxlanHeader.LENGTH + length);
-        if (datagram.hasMemoryAddress()) {
-            txView.wrap(datagram.memoryAddress(), datagram.capacity());
-            VxlanHeader.write(txView, 0, endpoint.vni());
+        final int at = batch.writerIndex();
+        if (batch.hasMemoryAddress()) {
+            txView.wrap(batch.memoryAddress() + at, size);
+            VxlanHeader.write(txView, 0, byPort[port].vni());
             txView.putBytes(VxlanHeader.LENGTH, frame, offset, length);
-            datagram.writerIndex(VxlanHeader.LENGTH + length);
+            batch.writerIndex(at + size);
         } else {
-            final UnsafeBuffer copy = heapView;
-            VxlanHeader.write(copy, 0, endpoint.vni());
+            VxlanHeader.write(heapView, 0, byPort[port].vni());
             frame.getBytes(offset, heapCopy, VxlanHeader.LENGTH, length);
-            datagram.writeBytes(heapCopy, 0, VxlanHeader.LENGTH + length);
+            batch.writeBytes(heapCopy, 0, size);
         }
-        channel.write(new DatagramPacket(datagram, remote), channel.voidPromise());
+        segments[port]++;
+        if (!segmented || size > largestSegment[port]) {
+            emit(port);
+        }
+        return true;
+    }
+
+    /** Hands the port's datagrams gathered so far to its channel, one segmented send if there are several. */
+    private void emit(final int port) {
+        final ByteBuf batch = pending[port];
+        if (batch == null) {
+            return;
+        }
+        pending[port] = null;
+        final Channel channel = channels[port];
+        final int count = segments[port];
+        if (count == 1) {
+            channel.write(new DatagramPacket(batch, remotes[port]), channel.voidPromise());
+        } else {
+            // A segmented send fails whole: each of its datagrams is counted, and a path that will not take
+            // segments of this size (its MTU is smaller) gets no more of them.
+            final int size = segmentSize[port];
+            channel.write(new SegmentedDatagramPacket(batch, size, remotes[port])).addListener(future -> {
+                if (!future.isSuccess()) {
+                    malformed[port][Malformed.SOCKET_ERROR.ordinal()] += count;
+                    largestSegment[port] = Math.min(largestSegment[port], size - 1);
+                    reportOnce(port, future.cause());
+                }
+            });
+        }
         if (++unflushedCount[port] == FLUSH_BATCH) {
             // One sendmmsg per batch; a long burst goes out batch by batch.
             channel.flush();
             unflushedCount[port] = 0;
         }
-        return true;
     }
 
-    /** On the I/O thread: sends everything written since the last flush, a batch per port. */
+    /** On the ports' thread: sends everything written since the last flush, a batch per port. */
     public void flush() {
         for (int port = 0; port < channels.length; port++) {
+            emit(port);
             if (unflushedCount[port] > 0) {
                 unflushedCount[port] = 0;
                 channels[port].flush();
@@ -238,6 +304,12 @@ public final class VxlanPorts implements AutoCloseable {
 
     @Override
     public void close() {
+        for (int port = 0; port < pending.length; port++) {
+            if (pending[port] != null) {
+                pending[port].release();
+                pending[port] = null;
+            }
+        }
         for (final Channel channel : channels) {
             if (channel != null) {
                 channel.close().awaitUninterruptibly();
@@ -246,6 +318,14 @@ public final class VxlanPorts implements AutoCloseable {
         if (group != null) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
             group = null;
+        }
+    }
+
+    /** The first socket error of a port is logged; the rest are only counted. */
+    private void reportOnce(final int port, final Throwable cause) {
+        if (!errorReported[port]) {
+            errorReported[port] = true;
+            System.err.println("trimswitch: port " + port + ": socket error: " + cause.getMessage() + " (counted as socketError; later ones only counted)");
         }
     }
 
@@ -314,6 +394,7 @@ public final class VxlanPorts implements AutoCloseable {
         public void exceptionCaught(final ChannelHandlerContext context, final Throwable cause) {
             // A failed datagram (an ICMP unreachable from a host that went away) is not a reason to stop the port.
             malformed[port][Malformed.SOCKET_ERROR.ordinal()]++;
+            reportOnce(port, cause);
         }
     }
 }

@@ -1,0 +1,105 @@
+package io.trimswitch.realtime;
+
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.tm.EgressPort;
+import io.trimswitch.tm.HandleQueue;
+import io.trimswitch.tm.HandleRing;
+
+/**
+ * Packets for the ports of another pipeline thread, handed over to it instead of queued by the thread
+ * that decided them. A port's data queue holds 16 packets in switch time; queued from one thread and
+ * drained by another that the OS has not run for a while, it would fill in wall time although its port
+ * was never busy in switch time. So only the thread that owns a port queues into it: others hand it each
+ * packet, stamped with the instant it reached the traffic manager, and the owner queues it at that
+ * instant, after bringing its egress up to it, as the traffic manager would have.
+ */
+final class PortHandoff {
+    private static final int HEADER = 1;
+
+    private final HandleRing inbox;
+
+    /** @param capacity at least the pool: every packet could be on its way to one thread */
+    PortHandoff(final int capacity) {
+        this.inbox = new HandleRing(capacity, true);
+    }
+
+    /** A stand-in for {@code port} in another thread's view of the traffic manager: its queues hand packets over. */
+    EgressPort standIn(final EgressPort port, final PacketPool pool, final int headersPerData) {
+        return new EgressPort(port.id(), port.rate(), pool, new Sender(0), new Sender(HEADER), headersPerData);
+    }
+
+    /** Takes the next handed-over packet: its handle, or {@link PacketPool#NO_PACKET}. */
+    int poll() {
+        return inbox.poll();
+    }
+
+    static int handle(final int entry) {
+        return entry >>> 1;
+    }
+
+    static boolean isHeader(final int entry) {
+        return (entry & HEADER) != 0;
+    }
+
+    boolean isEmpty() {
+        return inbox.isEmpty();
+    }
+
+    /** One of a stand-in's queues: what it is offered goes to the owner; nothing is ever taken from it here. */
+    private final class Sender implements HandleQueue {
+        private final int kind;
+
+        Sender(final int kind) {
+            this.kind = kind;
+        }
+
+        @Override
+        public boolean offer(final int handle) {
+            return inbox.offer(handle << 1 | kind);
+        }
+
+        @Override
+        public int poll() {
+            return PacketPool.NO_PACKET;
+        }
+
+        @Override
+        public int peek() {
+            return PacketPool.NO_PACKET;
+        }
+
+        @Override
+        public int size() {
+            return 0;
+        }
+
+        @Override
+        public boolean isEmpty() {
+            return true;
+        }
+
+        @Override
+        public int capacity() {
+            return inbox.capacity();
+        }
+
+        @Override
+        public int maxDepth() {
+            return 0;
+        }
+
+        @Override
+        public long enqueued() {
+            return 0;
+        }
+
+        @Override
+        public long rejected() {
+            return 0;
+        }
+
+        @Override
+        public void reset() {
+        }
+    }
+}
