@@ -69,9 +69,7 @@ public final class LiveSettings {
                     + (entry.remotePort == null ? " (the bind port: set remotePort when binding port 0)" : ""));
             }
             if (entry.rateGbps != null) {
-                if (!(entry.rateGbps > 0) || Double.isInfinite(entry.rateGbps)) {
-                    throw new ConfigException(name + ".rateGbps must be positive, got " + entry.rateGbps);
-                }
+                SettingsValidation.rate(name + ".rateGbps", entry.rateGbps);
                 if (s.halftimisticRateBps(port) > s.portRateBps(port) || s.pessimisticRateBps(port) > s.halftimisticRateBps(port)) {
                     throw new ConfigException(name + ".rateGbps " + entry.rateGbps + " is below control.halftimisticRateGbps or control.pessimisticRateGbps");
                 }

@@ -1,16 +1,23 @@
 package io.trimswitch.config;
 
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.InvalidNullException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Collectors;
 
 /** Reads and writes {@link SwitchSettings} as YAML; any mistake becomes one line naming file, key and problem. */
@@ -18,7 +25,11 @@ public final class SettingsFiles {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
         .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
         .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-        .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+        .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+        .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+        // A section, a list or a list element written as null is a mistake, not "the default"; the few settings
+        // whose null means something say so themselves.
+        .setDefaultSetterInfo(JsonSetter.Value.construct(Nulls.FAIL, Nulls.FAIL));
 
     private SettingsFiles() {
     }
@@ -29,7 +40,12 @@ public final class SettingsFiles {
             text = Files.readString(file);
         } catch (final NoSuchFileException e) {
             throw new ConfigException(file + ": no such file");
+        } catch (final CharacterCodingException e) {
+            throw new ConfigException(file + ": not UTF-8 text");
         } catch (final IOException e) {
+            if (Files.isDirectory(file)) {
+                throw new ConfigException(file + ": a directory, not a settings file");
+            }
             throw new ConfigException(file + ": cannot read: " + e.getMessage());
         }
         return parse(text, file.toString());
@@ -37,12 +53,21 @@ public final class SettingsFiles {
 
     public static SwitchSettings parse(final String yaml, final String source) {
         try {
-            final com.fasterxml.jackson.databind.JsonNode document = YAML.readTree(yaml);
+            final List<JsonNode> documents = YAML.readerFor(JsonNode.class).<JsonNode>readValues(yaml).readAll();
+            if (documents.size() > 1) {
+                throw new ConfigException(source + ": " + documents.size() + " YAML documents; a settings file holds one");
+            }
+            final JsonNode document = documents.isEmpty() ? null : documents.get(0);
             if (document == null || document.isMissingNode() || document.isNull()) {
                 // An empty file (or one of comments only) means every default.
                 return new SwitchSettings();
             }
+            if (!document.isObject()) {
+                throw new ConfigException(source + ": settings are a YAML mapping of sections (fabric:, trim:, ...), got " + document.getNodeType().toString().toLowerCase(java.util.Locale.ROOT));
+            }
             return YAML.readValue(yaml, SwitchSettings.class);
+        } catch (final InvalidNullException e) {
+            throw new ConfigException(source + ": '" + path(e) + "' may not be null" + line(e) + "; leave it out for its default");
         } catch (final UnrecognizedPropertyException e) {
             throw new ConfigException(source + ": unknown key '" + path(e) + "'" + line(e)
                 + "; known keys here: " + e.getKnownPropertyIds().stream().map(Object::toString).sorted().collect(Collectors.joining(", ")));
@@ -50,6 +75,8 @@ public final class SettingsFiles {
             throw new ConfigException(source + ": bad value for '" + path(e) + "'" + line(e) + ": " + firstLine(e.getOriginalMessage()));
         } catch (final JsonProcessingException e) {
             throw new ConfigException(source + ": not valid YAML" + line(e) + ": " + firstLine(e.getOriginalMessage()));
+        } catch (final IOException e) {
+            throw new ConfigException(source + ": cannot read: " + e.getMessage());
         }
     }
 

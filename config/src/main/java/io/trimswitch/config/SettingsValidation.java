@@ -9,23 +9,36 @@ final class SettingsValidation {
     private SettingsValidation() {
     }
 
+    /** Rates, Gb/s: from a megabit to ten terabits. */
+    static final double MIN_RATE_GBPS = 0.001;
+    static final double MAX_RATE_GBPS = 10_000;
+    /** Packets any one queue may hold, and all of them together (every packet has a buffer). */
+    private static final long MAX_QUEUE_PACKETS = 1 << 20;
+    private static final long MAX_TOTAL_PACKETS = 1 << 24;
+
     static void validate(final SwitchSettings s) {
         Mechanism.parse(s.mechanism);
         atLeast("fabric.pipelines", s.fabric.pipelines, 1);
         atMost("fabric.pipelines", s.fabric.pipelines, 256);
         atLeast("fabric.portsPerPipeline", s.fabric.portsPerPipeline, 1);
         atMost("fabric ports (pipelines × portsPerPipeline)", (long) s.fabric.pipelines * s.fabric.portsPerPipeline, 4096);
-        positive("fabric.portRateGbps", s.fabric.portRateGbps);
-        atLeast("fabric.dataQueuePackets", s.fabric.dataQueuePackets, 1);
-        atLeast("fabric.headerQueuePackets", s.fabric.headerQueuePackets, 1);
-        atLeast("fabric.headersPerData", s.fabric.headersPerData, 0);
+        rate("fabric.portRateGbps", s.fabric.portRateGbps);
+        within("fabric.dataQueuePackets", s.fabric.dataQueuePackets, 1, MAX_QUEUE_PACKETS);
+        within("fabric.headerQueuePackets", s.fabric.headerQueuePackets, 1, MAX_QUEUE_PACKETS);
+        within("fabric.headersPerData", s.fabric.headersPerData, 0, MAX_QUEUE_PACKETS);
 
-        positive("recirculation.rateGbps", s.recirculation.rateGbps);
-        if (!(s.recirculation.latencyNs >= 0)) {
-            throw new ConfigException("recirculation.latencyNs must be 0 or more, got " + s.recirculation.latencyNs);
+        rate("recirculation.rateGbps", s.recirculation.rateGbps);
+        within("recirculation.latencyNs", s.recirculation.latencyNs, 0, 1e9, "ns");
+        within("recirculation.dodQueuePackets", s.recirculation.dodQueuePackets, 1, MAX_QUEUE_PACKETS);
+        within("recirculation.mirrorQueuePackets", s.recirculation.mirrorQueuePackets, 1, MAX_QUEUE_PACKETS);
+        final long queued = (long) s.egressPorts() * (s.fabric.dataQueuePackets + s.fabric.headerQueuePackets)
+            + (long) s.fabric.pipelines * Math.max(s.recirculation.dodQueuePackets, s.recirculation.mirrorQueuePackets);
+        if (queued > MAX_TOTAL_PACKETS) {
+            throw new ConfigException("the queues together would hold " + queued + " packets, more than the " + MAX_TOTAL_PACKETS
+                + " a switch may buffer: make fabric.dataQueuePackets, fabric.headerQueuePackets or recirculation.dodQueuePackets smaller");
         }
-        atLeast("recirculation.dodQueuePackets", s.recirculation.dodQueuePackets, 1);
-        atLeast("recirculation.mirrorQueuePackets", s.recirculation.mirrorQueuePackets, 1);
+        // The workload's frame size first: the meters' default bucket is derived from it.
+        within("workload.packetBytes", s.workload.packetBytes, TrimSettings.NDP_HEADERS, PacketPool.SLOT_BYTES);
 
         if (s.trim.trimmableDscp == null) {
             throw new ConfigException("trim.trimmableDscp must be a list of DSCP values (may be empty)");
@@ -35,22 +48,29 @@ final class SettingsValidation {
                 throw new ConfigException("trim.trimmableDscp values must be 0..63, got " + dscp);
             }
         }
+        within("trim.sizeBytes", s.trim.sizeBytes, TrimSettings.NDP_HEADERS, PacketPool.SLOT_BYTES);
         try {
             trimSettings(s);
         } catch (final IllegalArgumentException e) {
             throw new ConfigException("trim: " + e.getMessage());
         }
 
-        if (!(s.control.t0Us >= 0)) {
-            throw new ConfigException("control.t0Us must be 0 or more, got " + s.control.t0Us);
-        }
+        within("control.t0Us", s.control.t0Us, 0, 1e6, "µs");
+        within("control.t1Us", s.control.t1Us, 0, 1e6, "µs");
         if (s.control.halftimistic && !(s.control.t1Us >= s.control.t0Us)) {
             throw new ConfigException("control.t1Us (" + s.control.t1Us + ") must not be below control.t0Us (" + s.control.t0Us + ")");
         }
         oneOf("control.meters", s.control.meters, "three", "two");
         oneOf("control.notify", s.control.notify, "all", "origin");
         oneOf("control.signal", s.control.signal, "every", "backlog");
-        atLeast("control.signalBacklog", s.control.signalBacklog, 0);
+        within("control.signalBacklog", s.control.signalBacklog, 0, MAX_QUEUE_PACKETS);
+        // A rate is checked as written: NaN would round to a rate of 0 and trim everything.
+        if (s.control.halftimisticRateGbps != null) {
+            within("control.halftimisticRateGbps", s.control.halftimisticRateGbps, 0, s.fabric.portRateGbps, "Gb/s");
+        }
+        if (s.control.pessimisticRateGbps != null) {
+            within("control.pessimisticRateGbps", s.control.pessimisticRateGbps, 0, s.fabric.portRateGbps, "Gb/s");
+        }
         final long rate = s.portRateBps();
         final long half = s.halftimisticRateBps();
         final long pessimistic = s.pessimisticRateBps();
@@ -63,9 +83,7 @@ final class SettingsValidation {
         atLeast("control.meterBurstBytes", s.meterBurstBytes(), 1);
         atMost("control.meterBurstBytes", s.meterBurstBytes(), TrTcmMeter.MAX_BURST_BYTES);
 
-        atLeast("workload.packets", s.workload.packets, 1);
-        atLeast("workload.packetBytes", s.workload.packetBytes, TrimSettings.NDP_HEADERS);
-        atMost("workload.packetBytes", s.workload.packetBytes, PacketPool.SLOT_BYTES);
+        within("workload.packets", s.workload.packets, 1, 1_000_000);
         positive("workload.durationUs", s.workload.durationUs);
         if (s.workload.durationUs > 1_000_000) {
             throw new ConfigException("workload.durationUs must be at most 1000000 (one second of switch time), got " + s.workload.durationUs);
@@ -74,11 +92,10 @@ final class SettingsValidation {
 
         oneOf("transport.kind", s.transport.kind, "open-loop", "ndp");
         oneOf("transport.hosts", s.transport.hosts, "separate", "shared");
-        atLeast("transport.initialWindowPackets", s.transport.initialWindowPackets, 1);
-        if (!(s.transport.propagationNs >= 0)) {
-            throw new ConfigException("transport.propagationNs must be 0 or more, got " + s.transport.propagationNs);
-        }
+        within("transport.initialWindowPackets", s.transport.initialWindowPackets, 1, MAX_QUEUE_PACKETS);
+        within("transport.propagationNs", s.transport.propagationNs, 0, 1e9, "ns");
         positive("transport.rtoUs", s.transport.rtoUs);
+        within("transport.rtoUs", s.transport.rtoUs, 0.001, 1e7, "µs");
         positive("transport.maxDurationUs", s.transport.maxDurationUs);
         if (s.transport.maxDurationUs > 8_000_000) {
             throw new ConfigException("transport.maxDurationUs must be at most 8000000 (eight seconds of switch time), got " + s.transport.maxDurationUs);
@@ -86,9 +103,7 @@ final class SettingsValidation {
         if (!(s.transport.backgroundLoad >= 0 && s.transport.backgroundLoad < 1)) {
             throw new ConfigException("transport.backgroundLoad must be a fraction of line rate in [0, 1), got " + s.transport.backgroundLoad);
         }
-        if (!(s.transport.backgroundUs >= 0)) {
-            throw new ConfigException("transport.backgroundUs must be 0 or more, got " + s.transport.backgroundUs);
-        }
+        within("transport.backgroundUs", s.transport.backgroundUs, 0, s.transport.maxDurationUs, "µs");
         if (s.transport.backgroundLoad > 0 && !s.ndp()) {
             throw new ConfigException("transport.backgroundLoad needs transport.kind ndp: open-loop senders have no background flows");
         }
@@ -100,8 +115,8 @@ final class SettingsValidation {
 
     private static void validateRealTime(final SwitchSettings s) {
         oneOf("clock", s.clock, "virtual", "real");
-        if (!(s.realtime.dilation >= 1) || Double.isInfinite(s.realtime.dilation)) {
-            throw new ConfigException("realtime.dilation must be at least 1 (1 runs the switch at its own speed), got " + s.realtime.dilation);
+        if (!(s.realtime.dilation >= 1) || !(s.realtime.dilation <= 1e6)) {
+            throw new ConfigException("realtime.dilation must be 1..1000000 (1 runs the switch at its own speed), got " + s.realtime.dilation);
         }
         oneOf("realtime.placement", s.realtime.placement, "split", "per-role", "per-agent", "single");
         oneOf("realtime.idle", s.realtime.idle, "busy-spin", "yield", "backoff", "sleep", "block");
@@ -140,6 +155,27 @@ final class SettingsValidation {
         if (value > max) {
             throw new ConfigException(name + " must be at most " + max + ", got " + value);
         }
+    }
+
+    private static void within(final String name, final long value, final long min, final long max) {
+        if (value < min || value > max) {
+            throw new ConfigException(name + " must be " + min + ".." + max + ", got " + value);
+        }
+    }
+
+    /** Finite and in [min, max]: NaN and infinity are refused like any value out of range. */
+    static void within(final String name, final double value, final double min, final double max, final String unit) {
+        if (!(value >= min && value <= max)) {
+            throw new ConfigException(name + " must be " + plain(min) + ".." + plain(max) + " " + unit + ", got " + value);
+        }
+    }
+
+    static void rate(final String name, final double gbps) {
+        within(name, gbps, MIN_RATE_GBPS, MAX_RATE_GBPS, "Gb/s");
+    }
+
+    private static String plain(final double value) {
+        return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : Double.toString(value);
     }
 
     private static void positive(final String name, final double value) {

@@ -1,6 +1,8 @@
 package io.trimswitch.config;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -73,10 +75,13 @@ public final class SwitchSettings {
         /** false: pessimistic goes straight back to optimistic. */
         public boolean halftimistic = true;
         /** Null: half the port rate. */
+        @JsonSetter(nulls = Nulls.SET)
         public Double halftimisticRateGbps;
         /** Null: a quarter of the port rate; 0 trims everything while pessimistic. */
+        @JsonSetter(nulls = Nulls.SET)
         public Double pessimisticRateGbps;
         /** Null: the data queue's capacity in bytes (the meter plays the egress buffer), at most 512 KiB. */
+        @JsonSetter(nulls = Nulls.SET)
         public Integer meterBurstBytes;
         /** all | origin: which pipelines a NOTIFY reaches. */
         public String notify = "all";
@@ -115,6 +120,7 @@ public final class SwitchSettings {
         /** An NDP run ends when every flow has completed, or after this long. */
         public double maxDurationUs = 100_000;
         /** Null: every flow is workload.packets long; else a CSV of flow sizes in packets, one per line, drawn per flow (seeded). */
+        @JsonSetter(nulls = Nulls.SET)
         public String flowSizes;
         /**
          * NDP background traffic: every sending host also starts flows to random other ports, Poisson arrivals
@@ -165,14 +171,18 @@ public final class SwitchSettings {
     @JsonPropertyOrder({"bind", "remote", "remotePort", "vni", "rateGbps"})
     public static final class UdpPort {
         /** host:port the port listens on. */
+        @JsonSetter(nulls = Nulls.SET)
         public String bind;
         /** host:port of the attached host's VTEP; null: learned from the first datagram. */
+        @JsonSetter(nulls = Nulls.SET)
         public String remote;
         /** With the remote learned, the UDP port to send to; null: the bind port (what Linux vxlan's dstport does). */
+        @JsonSetter(nulls = Nulls.SET)
         public Integer remotePort;
         /** The VXLAN network identifier the port's datagrams carry. */
         public int vni = 42;
         /** The port's rate limit; null: fabric.portRateGbps. */
+        @JsonSetter(nulls = Nulls.SET)
         public Double rateGbps;
     }
 
@@ -188,6 +198,7 @@ public final class SwitchSettings {
 
     /** A MAC address that always lives on one port. */
     public static final class StaticMac {
+        @JsonSetter(nulls = Nulls.SET)
         public String mac;
         public int port;
     }
@@ -195,14 +206,17 @@ public final class SwitchSettings {
     /** Routed forwarding: a prefix leaves by a port towards a next hop's MAC. */
     public static final class Route {
         /** a.b.c.d/len */
+        @JsonSetter(nulls = Nulls.SET)
         public String prefix;
         public int port;
+        @JsonSetter(nulls = Nulls.SET)
         public String nextHopMac;
     }
 
     /** The live counters' HTTP endpoint (Prometheus text format). */
     public static final class Metrics {
         /** host:port; loopback unless set otherwise; null: no endpoint. */
+        @JsonSetter(nulls = Nulls.SET)
         public String address = "127.0.0.1:9464";
     }
 

@@ -2,6 +2,7 @@ package io.trimswitch.realtime;
 
 import io.trimswitch.config.LiveSettings;
 import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.dataplane.io.KernelSocketDrops;
 import io.trimswitch.dataplane.io.VxlanPorts;
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
@@ -233,6 +234,7 @@ public final class LiveSwitch implements AutoCloseable {
     /** A moment's view of every attached port's counters, read while the switch runs. */
     public List<PortStats> stats() {
         final List<PortStats> stats = new ArrayList<>();
+        final Map<Integer, Long> kernelDrops = KernelSocketDrops.byLocalPort();
         for (int port = 0; port < settings.ports.size(); port++) {
             final PipelineThread owner = threads[ownerOf[port]];
             final VxlanPorts ports = sockets[ownerOf[port]];
@@ -247,6 +249,10 @@ public final class LiveSwitch implements AutoCloseable {
                 if (ports.malformed(port, reason) > 0) {
                     drops.put(reason.label(), ports.malformed(port, reason));
                 }
+            }
+            final long overflowed = kernelDrops.getOrDefault(localAddress(port).getPort(), 0L);
+            if (overflowed > 0) {
+                drops.put("socketOverflow", overflowed);
             }
             for (final PipelineThread.Refused reason : PipelineThread.Refused.values()) {
                 if (owner.refused(port, reason) > 0) {

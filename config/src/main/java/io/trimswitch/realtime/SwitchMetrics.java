@@ -1,6 +1,7 @@
 package io.trimswitch.realtime;
 
-import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import com.sun.net.httpserver.HttpServer;
+import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
@@ -14,6 +15,8 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.ToLongFunction;
 
 /**
@@ -22,19 +25,42 @@ import java.util.function.ToLongFunction;
  * packets) with the usual rx/tx and drops by reason.
  */
 public final class SwitchMetrics implements MultiCollector, AutoCloseable {
+    /** Connections waiting to be accepted: a scraper is not refused because a few clients came at once. */
+    private static final int BACKLOG = 64;
+    /** Threads that read requests: a client that connects and says nothing holds one, not the endpoint. */
+    private static final int READERS = 16;
+    /** Seconds a client may take to send its request before its connection is closed. */
+    private static final String REQUEST_SECONDS = "5";
+
+    static {
+        // The JDK's HTTP server reads this once; without it, a silent client holds a thread for ever.
+        if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+            System.setProperty("sun.net.httpserver.maxReqTime", REQUEST_SECONDS);
+        }
+    }
+
     private final LiveSwitch live;
-    private final HTTPServer server;
+    private final HttpServer server;
+    private final ExecutorService readers;
 
     public SwitchMetrics(final LiveSwitch live, final InetSocketAddress address) throws IOException {
         this.live = live;
         final PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(this);
-        this.server = HTTPServer.builder().inetAddress(address.getAddress()).port(address.getPort()).registry(registry).buildAndStart();
+        this.server = HttpServer.create(address, BACKLOG);
+        server.createContext("/metrics", new MetricsHandler(registry));
+        this.readers = Executors.newFixedThreadPool(READERS, task -> {
+            final Thread thread = new Thread(task, "trimswitch-metrics");
+            thread.setDaemon(true);
+            return thread;
+        });
+        server.setExecutor(readers);
+        server.start();
     }
 
     /** The port it listens on (useful when configured as 0). */
     public int port() {
-        return server.getPort();
+        return server.getAddress().getPort();
     }
 
     @Override
@@ -110,6 +136,7 @@ public final class SwitchMetrics implements MultiCollector, AutoCloseable {
 
     @Override
     public void close() {
-        server.close();
+        server.stop(0);
+        readers.shutdownNow();
     }
 }

@@ -112,7 +112,7 @@ class ScenarioCommandTest {
 
     @Test
     void aZeroPortRateIsOneClearLine() throws IOException {
-        assertOneLineError(trimswitch("scenario", "--config", yaml("fabric:\n  portRateGbps: 0\n").toString()), "fabric.portRateGbps must be positive, got 0.0");
+        assertOneLineError(trimswitch("scenario", "--config", yaml("fabric:\n  portRateGbps: 0\n").toString()), "fabric.portRateGbps must be 0.001..10000 Gb/s, got 0.0");
     }
 
     @Test

@@ -253,6 +253,27 @@ class LiveSwitchTest {
     }
 
     @Test
+    void clientsThatConnectToTheMetricsEndpointAndSayNothingStarveNeitherItNorForwarding() throws Exception {
+        start();
+        final java.util.List<java.net.Socket> silent = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 20; i++) {
+                silent.add(new java.net.Socket("127.0.0.1", metrics.port()));
+            }
+            final long started = System.nanoTime();
+            final Cli.Result stats = Cli.trimswitch("stats", "--metrics", "127.0.0.1:" + metrics.port(), "--json");
+            assertEquals(0, stats.exit(), stats.err());
+            assertTrue(System.nanoTime() - started < 3_000_000_000L, "stats answered while 20 clients held connections open");
+            send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, EthernetHeader.BROADCAST));
+            assertTrue(receive(1, 2000) != null, "forwarding goes on");
+        } finally {
+            for (final java.net.Socket socket : silent) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
     void aPortTakesFramesOnlyFromItsOwnHost() throws Exception {
         start();
         try (DatagramChannel stranger = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.2", 0))) {
@@ -342,10 +363,10 @@ class LiveSwitchTest {
         assertRunFails("ports:\n  - bind: 127.0.0.1\n", "ports[0].bind must be host:port");
         assertRunFails("ports:\n  - bind: no.such.host.invalid:4790\n", "unknown host");
         assertRunFails("ports:\n  - bind: 127.0.0.1:4790\n    vnii: 3\n", "unknown key");
-        assertRunFails("fabric:\n  portRateGbps: 0\nports:\n  - bind: 127.0.0.1:4790\n", "fabric.portRateGbps must be positive");
+        assertRunFails("fabric:\n  portRateGbps: 0\nports:\n  - bind: 127.0.0.1:4790\n", "fabric.portRateGbps must be 0.001..10000 Gb/s, got 0.0");
         assertRunFails("mechanism: tofino\n", "ports: a switch to run needs at least one port");
         assertRunFails("ports:\n  - bind: 127.0.0.1:4790\nforwarding:\n  mode: hub\n", "forwarding.mode must be one of l2, routed, subnet");
-        assertRunFails("ports:\n  - bind: 127.0.0.1:4790\n    rateGbps: 0\n", "ports[0].rateGbps must be positive");
+        assertRunFails("ports:\n  - bind: 127.0.0.1:4790\n    rateGbps: 0\n", "ports[0].rateGbps must be 0.001..10000 Gb/s, got 0.0");
         assertRunFails("ports:\n  - bind: '[:4790'\n", "ports[0].bind must be host:port or [IPv6]:port");
         assertRunFails("ports:\n  - bind: 0:4790\n", "ports[0].bind: '0' means every interface; write 0.0.0.0 or [::]");
         assertRunFails("ports:\n  - bind: 127.0.0.1:4790\nmetrics:\n  address: 0:9464\n", "metrics.address: '0' means every interface");
