@@ -1,5 +1,6 @@
 package io.trimswitch.config;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
@@ -131,7 +132,11 @@ public final class SwitchSettings {
         public double backgroundUs = 500;
     }
 
-    /** How the real-time runtime runs: time dilation, threads, and how idle threads wait. */
+    /**
+     * How the real-time runtime runs: time dilation, threads, and how idle threads wait. The live switch's own
+     * settings appear in a report's echo of its settings only when they differ from their defaults, so that the
+     * reports of runs that cannot use them stay as they were.
+     */
     @JsonPropertyOrder({"dilation", "placement", "idle", "warmUp", "batchPackets", "rxRingPackets", "pipelineThreads", "udpGso"})
     public static final class RealTime {
         /**
@@ -159,12 +164,40 @@ public final class SwitchSettings {
          * {@code run}: busy-polling threads that share out the pipelines (pipeline p on thread p mod N), each
          * reading and sending its pipelines' ports itself.
          */
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = OneThread.class)
         public int pipelineThreads = 1;
         /**
          * {@code run}: a run of equal-size datagrams to a port's host goes to the kernel as one UDP GSO send, which
          * the kernel cuts apart; false sends each datagram on its own (still batched, sendmmsg).
          */
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = GsoOn.class)
         public boolean udpGso = true;
+    }
+
+    /** Leaves {@code realtime.pipelineThreads} out of a written report while it has its default. */
+    static final class OneThread {
+        @Override
+        public boolean equals(final Object value) {
+            return Integer.valueOf(1).equals(value);
+        }
+
+        @Override
+        public int hashCode() {
+            return 1;
+        }
+    }
+
+    /** Leaves {@code realtime.udpGso} out of a written report while it has its default. */
+    static final class GsoOn {
+        @Override
+        public boolean equals(final Object value) {
+            return Boolean.TRUE.equals(value);
+        }
+
+        @Override
+        public int hashCode() {
+            return 1;
+        }
     }
 
     /** One switch port as a UDP endpoint carrying VXLAN. */
