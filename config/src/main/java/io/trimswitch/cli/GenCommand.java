@@ -81,8 +81,8 @@ public final class GenCommand implements Runnable {
             if (count < 1) {
                 throw new ConfigException("--count must be at least 1, got " + count);
             }
-            if (!(rate > 0)) {
-                throw new ConfigException("--rate must be positive, got " + rate);
+            if (!(rate > 0 && rate <= 1e9)) {
+                throw new ConfigException("--rate must be above 0 and at most 1000000000 datagrams/s, got " + rate);
             }
             if (size < MIN_PAYLOAD || size > 65_000) {
                 throw new ConfigException("--size must be " + MIN_PAYLOAD + "..65000 bytes (the shim, flow and sequence need " + MIN_PAYLOAD + "), got " + size);
@@ -100,9 +100,13 @@ public final class GenCommand implements Runnable {
                 channel.setOption(StandardSocketOptions.IP_TOS, dscp << 2);
                 channel.setOption(StandardSocketOptions.SO_SNDBUF, 4 << 20);
                 if (bind != null) {
-                    channel.bind(bind.contains(":") ? address("--bind", bind) : new InetSocketAddress(bind, 0));
+                    bind(channel, "--bind", bind.contains(":") ? address("--bind", bind) : address("--bind", bind + ":0"));
                 }
-                channel.connect(target);
+                try {
+                    channel.connect(target);
+                } catch (final IOException e) {
+                    throw new ConfigException("--to " + to + ": cannot send there: " + message(e));
+                }
                 final long start = System.nanoTime();
                 for (long sequence = 0; sequence < count; sequence++) {
                     final long due = start + sequence * gapNanos;
@@ -152,13 +156,26 @@ public final class GenCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
+            if (!(idleSeconds > 0 && idleSeconds <= 86_400)) {
+                throw new ConfigException("--idle-s must be above 0 and at most 86400, got " + idleSeconds);
+            }
+            if (!(timeoutSeconds > 0 && timeoutSeconds <= 86_400)) {
+                throw new ConfigException("--timeout-s must be above 0 and at most 86400, got " + timeoutSeconds);
+            }
+            if (expect != null && expect < 1) {
+                throw new ConfigException("--expect must be at least 1, got " + expect);
+            }
+            if (json != null) {
+                OutputFiles.requireWritable("--json", json);
+            }
+            final InetSocketAddress local = address("--bind", bind);
             final Map<String, Flow> flows = new LinkedHashMap<>();
             final ByteBuffer datagram = ByteBuffer.allocateDirect(65_536);
             final UnsafeBuffer view = new UnsafeBuffer(datagram);
             long received = 0;
             try (DatagramChannel channel = DatagramChannel.open()) {
                 channel.setOption(StandardSocketOptions.SO_RCVBUF, 16 << 20);
-                channel.bind(address("--bind", bind));
+                bind(channel, "--bind", local);
                 channel.configureBlocking(false);
                 final long start = System.nanoTime();
                 long last = start;
@@ -259,10 +276,27 @@ public final class GenCommand implements Runnable {
         if (colon <= 0) {
             throw new ConfigException(option + " must be HOST:PORT, got '" + text + "'");
         }
+        final InetSocketAddress address;
         try {
-            return new InetSocketAddress(text.substring(0, colon), Integer.parseInt(text.substring(colon + 1)));
+            address = new InetSocketAddress(text.substring(0, colon), Integer.parseInt(text.substring(colon + 1)));
         } catch (final IllegalArgumentException e) {
             throw new ConfigException(option + ": '" + text + "' is not HOST:PORT (" + e.getMessage() + ")");
         }
+        if (address.isUnresolved()) {
+            throw new ConfigException(option + ": unknown host '" + text.substring(0, colon) + "'");
+        }
+        return address;
+    }
+
+    private static void bind(final DatagramChannel channel, final String option, final InetSocketAddress address) {
+        try {
+            channel.bind(address);
+        } catch (final IOException e) {
+            throw new ConfigException(option + " " + address + ": cannot bind: " + message(e));
+        }
+    }
+
+    private static String message(final Exception e) {
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 }

@@ -106,6 +106,12 @@ public final class ReplayCommand implements Callable<Integer> {
         final LinkRate rate = new LinkRate(settings.portRateBps());
         final List<ReplaySource.Input> captures = parseInputs(settings.ports());
         refuseOutputsOverInputs(captures);
+        if (json != null) {
+            OutputFiles.requireWritable("--json", json);
+        }
+        if (out != null) {
+            OutputFiles.requireWritable("--out", out);
+        }
         final ReplaySource source = new ReplaySource(captures, settings.ports(), rate, mode, speed);
         final VirtualTimeSwitch sw = settings.realTime() ? null : new VirtualTimeSwitch(settings, source, -1);
         final RealTimeSwitch realTime = settings.realTime() ? new RealTimeSwitch(settings, source, -1) : null;
@@ -174,8 +180,15 @@ public final class ReplayCommand implements Callable<Integer> {
         final List<ReplaySource.Input> parsed = new ArrayList<>();
         for (final String input : inputs) {
             final int equals = input.indexOf('=');
+            final Path file = Path.of(input.substring(equals + 1));
+            if (!Files.exists(file)) {
+                throw new ConfigException("--in " + input + ": no such file");
+            }
+            if (Files.isDirectory(file)) {
+                throw new ConfigException("--in " + input + ": a directory, not a capture");
+            }
             if (equals < 0) {
-                parsed.add(new ReplaySource.Input(Path.of(input), null));
+                parsed.add(new ReplaySource.Input(file, null));
                 continue;
             }
             final String port = input.substring(0, equals);

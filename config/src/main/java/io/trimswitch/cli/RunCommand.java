@@ -25,6 +25,9 @@ import java.util.concurrent.TimeUnit;
         "Runs the switch on this host: each port is a UDP endpoint carrying VXLAN, so Linux hosts attach with a vxlan interface.",
         "Stops cleanly on SIGINT or SIGTERM. Live counters: 'trimswitch stats', or Prometheus at metrics.address."})
 public final class RunCommand implements java.util.concurrent.Callable<Integer> {
+    /** A year: longer is "until stopped", which is what leaving the option out says. */
+    private static final double MAX_DURATION_SECONDS = 365 * 86_400;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -43,8 +46,8 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         if (metrics != null) {
             settings.metrics.address = "off".equals(metrics) ? null : metrics;
         }
-        if (durationSeconds != null && !(durationSeconds > 0)) {
-            throw new ConfigException("--duration-s must be positive, got " + durationSeconds);
+        if (durationSeconds != null && !(durationSeconds > 0 && durationSeconds <= MAX_DURATION_SECONDS)) {
+            throw new ConfigException("--duration-s must be above 0 and at most " + (long) MAX_DURATION_SECONDS + " (leave it out to run until stopped), got " + durationSeconds);
         }
         final LiveSwitch live = new LiveSwitch(settings);
         final InetSocketAddress metricsAddress = LiveSettings.metricsAddress(live.settings());

@@ -153,7 +153,14 @@ public final class ScenarioCommand implements Callable<Integer> {
         final SwitchSettings settings = config == null ? new SwitchSettings() : SettingsFiles.load(config);
         applyOverrides(settings);
         final List<Mechanism> toRun = new ArrayList<>();
+        if (json != null) {
+            OutputFiles.requireWritable("--json", json);
+        }
         if (mechanisms != null) {
+            if (mechanisms.isEmpty() || mechanisms.stream().anyMatch(String::isBlank)) {
+                throw new ConfigException("--mechanism takes one or more of ideal, mod, dod, tofino separated by commas, got '"
+                    + String.join(",", mechanisms) + "'");
+            }
             for (final String name : mechanisms) {
                 final Mechanism mechanism = Mechanism.parse(name);
                 if (!toRun.contains(mechanism)) {

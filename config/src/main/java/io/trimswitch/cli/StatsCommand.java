@@ -47,8 +47,8 @@ public final class StatsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        if (watch != null && !(watch > 0)) {
-            throw new ConfigException("--watch must be positive, got " + watch);
+        if (watch != null && !(watch > 0 && watch <= 86_400)) {
+            throw new ConfigException("--watch must be 0..86400 seconds (and above 0), got " + watch);
         }
         final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         final PrintWriter out = spec.commandLine().getOut();
@@ -78,7 +78,8 @@ public final class StatsCommand implements Callable<Integer> {
             }
             body = response.body();
         } catch (final IOException | IllegalArgumentException e) {
-            throw new ConfigException("no switch answers at " + metrics + " (is 'trimswitch run' up with metrics.address there?): " + e.getMessage());
+            throw new ConfigException("no switch answers at " + metrics + " (is 'trimswitch run' up with metrics.address there?): "
+                + (e instanceof java.net.ConnectException ? "connection refused" : e.getMessage() != null ? e.getMessage() : "no answer"));
         }
         final Map<Integer, Map<String, Object>> byPort = new TreeMap<>();
         for (final String line : body.split("\n")) {

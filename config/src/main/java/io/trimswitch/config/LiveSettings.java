@@ -32,9 +32,7 @@ public final class LiveSettings {
         }
         endpoints(s);
         SettingsValidation.oneOf("forwarding.mode", s.forwarding.mode, "l2", "routed", "subnet");
-        if (!(s.forwarding.agingSeconds > 0)) {
-            throw new ConfigException("forwarding.agingSeconds must be positive, got " + s.forwarding.agingSeconds);
-        }
+        SettingsValidation.within("forwarding.agingSeconds", s.forwarding.agingSeconds, 0.001, 365 * 86_400, "s");
         staticMacs(s);
         if ("routed".equals(s.forwarding.mode)) {
             routes(s);

@@ -58,7 +58,10 @@ public final class Pattern {
                 flows.add(new int[] {sender, sender % 16});
             }
         } else if (text.startsWith("pairs:")) {
-            for (final String pair : text.substring("pairs:".length()).split(",")) {
+            for (final String pair : text.substring("pairs:".length()).split(",", -1)) {
+                if (pair.isBlank()) {
+                    throw new ConfigException("pattern '" + pattern + "': an empty pair; expected pairs:S->D,S->D,...");
+                }
                 final String[] sides = arrow(pair, pattern);
                 final int sender = number(sides[0], pattern, "sender port");
                 final int receiver = number(sides[1], pattern, "receiver port");

@@ -49,6 +49,8 @@ final class SettingsValidation {
             }
         }
         within("trim.sizeBytes", s.trim.sizeBytes, TrimSettings.NDP_HEADERS, PacketPool.SLOT_BYTES);
+        within("trim.dscp", s.trim.dscp, 0, 63);
+        within("trim.ndpUdpPort", s.trim.ndpUdpPort, 1, 65535);
         try {
             trimSettings(s);
         } catch (final IllegalArgumentException e) {
@@ -78,7 +80,8 @@ final class SettingsValidation {
             throw new ConfigException("control.halftimisticRateGbps must be 0.." + s.fabric.portRateGbps + " Gb/s, got " + half / 1e9);
         }
         if (pessimistic < 0 || pessimistic > half) {
-            throw new ConfigException("control.pessimisticRateGbps must be 0.." + half / 1e9 + " Gb/s (the halftimistic rate), got " + pessimistic / 1e9);
+            throw new ConfigException("control.pessimisticRateGbps (" + pessimistic / 1e9 + " Gb/s) must not be above control.halftimisticRateGbps ("
+                + half / 1e9 + " Gb/s)");
         }
         atLeast("control.meterBurstBytes", s.meterBurstBytes(), 1);
         atMost("control.meterBurstBytes", s.meterBurstBytes(), TrTcmMeter.MAX_BURST_BYTES);

@@ -13,9 +13,9 @@ import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.pipeline.ForwardingStage;
 import io.trimswitch.pipeline.LearningBridge;
 import io.trimswitch.pipeline.LpmForwarding;
+import io.trimswitch.pipeline.PortSubnetForwarding;
 import io.trimswitch.pipeline.PresetForwarding;
 import io.trimswitch.runtime.RunRecorder;
-import io.trimswitch.runtime.SwitchFabric;
 import io.trimswitch.runtime.VirtualTimeSwitch;
 import io.trimswitch.tm.EgressPort;
 import io.trimswitch.tm.HandleRing;
@@ -144,7 +144,8 @@ public final class LiveSwitch implements AutoCloseable {
                 }
                 return new LpmForwarding(LiveSettings.routes(settings), macs);
             default:
-                return SwitchFabric.defaultForwarding(settings);
+                // Only the ports that have a socket: a frame for a port the fabric has but the host does not is not routed.
+                return new PortSubnetForwarding(settings.ports.size());
         }
     }
 

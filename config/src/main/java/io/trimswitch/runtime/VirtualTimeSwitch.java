@@ -228,7 +228,8 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
         if (captures != null) {
             captures.sent(port, time, pool.buffer(handle), pool.offset(handle), pool.length(handle));
         }
-        if (PacketClass.isControl(pool.classification(handle))) {
+        // Without end hosts a control packet is just a replayed frame of its flow, delivered like any other.
+        if (ndp != null && PacketClass.isControl(pool.classification(handle))) {
             recorder.controlDelivered();
         } else {
             recorder.delivered(pool.flow(handle), pool.trimKind(handle), pool.returnedToSender(handle), pool.arrivalPicos(handle), time);
@@ -317,7 +318,7 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
 
     @Override
     public void drop(final int handle, final DropReason reason, final long time) {
-        if (PacketClass.isControl(pool.classification(handle))) {
+        if (ndp != null && PacketClass.isControl(pool.classification(handle))) {
             recorder.controlDropped(reason);
         } else {
             recorder.dropped(pool.flow(handle), reason);

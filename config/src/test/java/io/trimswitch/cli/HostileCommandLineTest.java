@@ -1,0 +1,63 @@
+package io.trimswitch.cli;
+
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Command lines a user can get wrong: each is refused at once with exit code 2 and one line that says
+ * what is wrong, before any run, never with a stack trace, a hang or a run that silently does something else.
+ * {@code DIR} stands for a folder of the test's own, {@code FILE} for a file in it.
+ */
+class HostileCommandLineTest {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "scenario --mechanism ,                               | --mechanism takes one or more of ideal, mod, dod, tofino",
+        "scenario --pattern pairs:,                           | an empty pair",
+        "scenario --pattern pairs:0->1,                       | an empty pair",
+        "scenario --pessimistic-rate NaN                      | control.pessimisticRateGbps must be",
+        "scenario --halftimistic-rate NaN                     | control.halftimisticRateGbps must be",
+        "scenario --packet-bytes 0                            | workload.packetBytes must be",
+        "scenario --packets 2147483647                        | workload.packets must be 1..1000000",
+        "scenario --data-queue 100000000                      | fabric.dataQueuePackets must be 1..1048576",
+        "scenario --clock real --dilation 1e300               | realtime.dilation must be 1..1000000",
+        "scenario --json DIR/missing/report.json              | its folder",
+        "scenario --json DIR                                  | a directory; name a file",
+        "replay --in DIR                                      | a directory, not a capture",
+        "replay --in 0=DIR/none.pcap                          | no such file",
+        "replay --in 0=FILE --out FILE                        | is also an input",
+        "gen receive --timeout-s NaN                          | --timeout-s must be above 0",
+        "gen receive --timeout-s 0                            | --timeout-s must be above 0",
+        "gen receive --idle-s -1                              | --idle-s must be above 0",
+        "gen receive --expect -1                              | --expect must be at least 1",
+        "gen receive --bind no.such.host.invalid:666          | unknown host",
+        "gen receive --bind 192.0.2.77:666                    | cannot bind",
+        "gen send --to no.such.host.invalid:666               | unknown host",
+        "gen send --to 127.0.0.1:666 --rate NaN               | --rate must be above 0",
+        "run --config FILE --duration-s 1e10                  | --duration-s must be above 0 and at most",
+        "run --config FILE --duration-s Infinity              | --duration-s must be above 0 and at most",
+        "run --config FILE --metrics [:9464                   | must be host:port or [IPv6]:port",
+        "run --config FILE --metrics 0:9464                   | means every interface",
+        "stats --metrics 127.0.0.1:1                          | no switch answers at 127.0.0.1:1",
+        "stats --watch NaN                                    | --watch must be"})
+    void isRefusedInOneLine(final String commandLine, final String expected) throws IOException {
+        final Path file = dir.resolve("input");
+        Files.writeString(file, "ports:\n  - bind: 127.0.0.1:0\n    remote: 127.0.0.1:9\n");
+        final String[] args = commandLine.strip().replace("DIR", dir.toString()).replace("FILE", file.toString()).split("\\s+");
+        final Cli.Result result = Cli.trimswitch(args);
+        assertEquals(TrimswitchCommand.EXIT_USAGE, result.exit(), commandLine + "\n" + result.out() + result.err());
+        assertEquals(1, result.err().strip().lines().count(), "one line: " + result.err());
+        assertTrue(result.err().contains(expected), "expected '" + expected + "' in: " + result.err());
+        assertTrue(!result.err().contains("Exception"), "no exception's name: " + result.err());
+    }
+}
