@@ -157,4 +157,26 @@ class ReplayCommandTest {
         assertOneLineError(trimswitch("replay", "--in", "64=" + input), "the switch has ports 0..63");
         assertOneLineError(trimswitch("replay"), "Missing required option: '--in=[PORT=]FILE'");
     }
+
+    @Test
+    void aReplayedFrameThatLooksLikeAnNdpControlPacketIsDeliveredAndCountedLikeAnyOther() throws IOException {
+        final Path input = dir.resolve("control.pcapng");
+        final org.agrona.concurrent.UnsafeBuffer frame = new org.agrona.concurrent.UnsafeBuffer(new byte[200]);
+        try (io.trimswitch.dataplane.io.PcapngWriter writer = new io.trimswitch.dataplane.io.PcapngWriter(input, new String[] {"host"},
+            new long[] {100_000_000_000L}, 1_700_000_000_000_000_000L)) {
+            for (int seq = 0; seq < 3; seq++) {
+                // UDP port 666 with the ACK, NACK or PULL bit in the shim's flags: control packets, had an NDP host sent them.
+                io.trimswitch.dataplane.packet.WorkloadFrames.write(frame, 0, 200, 0, 1, 1, 1, 0,
+                    io.trimswitch.dataplane.codec.NdpHeader.FLAG_ACK << seq, seq, 0, 0, 666);
+                writer.write(0, seq * 1_000_000L, frame, 0, 200);
+            }
+        }
+        final Path json = dir.resolve("control.json");
+        final io.trimswitch.cli.Cli.Result result = trimswitch("replay", "--in", input.toString(), "--json", json.toString());
+        assertEquals(0, result.exit(), result.out() + result.err());
+        final com.fasterxml.jackson.databind.JsonNode report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.toFile());
+        assertEquals(3, report.get("sent").asLong());
+        assertEquals(3, report.get("deliveredWhole").asLong() + report.get("deliveredHeader").asLong(), report.toString());
+        assertTrue(report.get("conservation").asBoolean(), "nothing unaccounted for");
+    }
 }

@@ -87,7 +87,9 @@ public final class CaptureIndex {
 
     private void readPcapng(final DirectBuffer buffer, final long length) {
         ByteOrder order = null;
-        long[] resolution = new long[0];
+        // Grown by doubling: a capture may describe hundreds of thousands of interfaces.
+        long[] resolution = new long[8];
+        int described = 0;
         long offset = 0;
         long lastTimestamp = 0;
         while (offset < length) {
@@ -104,7 +106,7 @@ public final class CaptureIndex {
                 } else {
                     throw new CaptureFormatException(source, offset + 8, String.format("bad byte-order magic 0x%08x in section header", magicLe));
                 }
-                resolution = new long[0];
+                described = 0;
             } else if (order == null) {
                 throw new CaptureFormatException(source, offset, "pcapng data before any section header block");
             }
@@ -125,20 +127,22 @@ public final class CaptureIndex {
                     need(bodyEnd - body, 8, body, "interface description block");
                     final int linkType = buffer.getShort((int) body, order) & 0xFFFF;
                     if (linkType != LINKTYPE_ETHERNET) {
-                        throw new CaptureFormatException(source, body, "interface " + resolution.length + " has link type " + linkType
+                        throw new CaptureFormatException(source, body, "interface " + described + " has link type " + linkType
                             + ", not Ethernet (1): the switch carries Ethernet frames");
                     }
-                    resolution = Arrays.copyOf(resolution, resolution.length + 1);
-                    resolution[resolution.length - 1] = timestampResolution(buffer, order, body + 8, bodyEnd);
-                    interfaces = Math.max(interfaces, resolution.length);
+                    if (described == resolution.length) {
+                        resolution = Arrays.copyOf(resolution, resolution.length * 2);
+                    }
+                    resolution[described++] = timestampResolution(buffer, order, body + 8, bodyEnd);
+                    interfaces = Math.max(interfaces, described);
                 }
                 case PCAPNG_EPB, PCAPNG_OBSOLETE_PB -> {
                     need(bodyEnd - body, 20, body, "packet block");
                     final int b = (int) body;
                     final int iface = type == PCAPNG_EPB ? buffer.getInt(b, order) : buffer.getShort(b, order) & 0xFFFF;
-                    if (iface < 0 || iface >= resolution.length) {
+                    if (iface < 0 || iface >= described) {
                         throw new CaptureFormatException(source, body, "packet on interface " + (iface & 0xFFFF_FFFFL)
-                            + ", but the section describes " + resolution.length + " interface(s)");
+                            + ", but the section describes " + described + " interface(s)");
                     }
                     final long ticks = ((buffer.getInt(b + 4, order) & 0xFFFF_FFFFL) << 32) | (buffer.getInt(b + 8, order) & 0xFFFF_FFFFL);
                     final long captured = buffer.getInt(b + 12, order) & 0xFFFF_FFFFL;
@@ -150,7 +154,7 @@ public final class CaptureIndex {
                 }
                 case PCAPNG_SPB -> {
                     need(bodyEnd - body, 4, body, "simple packet block");
-                    if (resolution.length == 0) {
+                    if (described == 0) {
                         throw new CaptureFormatException(source, body, "simple packet block, but the section describes no interface");
                     }
                     final long original = buffer.getInt((int) body, order) & 0xFFFF_FFFFL;
