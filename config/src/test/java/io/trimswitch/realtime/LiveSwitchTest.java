@@ -80,6 +80,28 @@ class LiveSwitchTest {
         metrics = new SwitchMetrics(live, new InetSocketAddress("127.0.0.1", 0));
     }
 
+    /** Host A sends {@code frames} 1400-byte frames to host B at once; returns how many the host on {@code port} got. */
+    private int burstFromPort0To(final int port, final int frames) throws IOException, InterruptedException {
+        for (int i = 0; i < frames; i++) {
+            send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, HOST_B, 1400));
+        }
+        int arrived = 0;
+        while (arrived < frames && receive(port, 2000) != null) {
+            arrived++;
+        }
+        return arrived;
+    }
+
+    /** A valid frame for {@code port}, sent from an address that is not its host's. */
+    private void sendFromStranger(final String address, final int port) throws IOException {
+        try (DatagramChannel stranger = DatagramChannel.open().bind(new InetSocketAddress(address, 0))) {
+            final ByteBuffer datagram = ByteBuffer.allocate(VxlanHeader.LENGTH + 200);
+            VxlanHeader.write(new UnsafeBuffer(datagram), 0, VNI);
+            datagram.position(VxlanHeader.LENGTH).put(frame(HOST_A, EthernetHeader.BROADCAST)).flip();
+            stranger.send(datagram, live.localAddress(port));
+        }
+    }
+
     private JsonNode portStats(final int port) throws IOException {
         final Cli.Result stats = Cli.trimswitch("stats", "--metrics", "127.0.0.1:" + metrics.port(), "--json");
         assertEquals(0, stats.exit(), stats.err());
@@ -192,13 +214,7 @@ class LiveSwitchTest {
         send(1, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_B, EthernetHeader.BROADCAST));
         assertTrue(receive(0, 2000) != null, "host B is learned on port 1");
         final int burst = 150;
-        for (int i = 0; i < burst; i++) {
-            send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, HOST_B, 1400));
-        }
-        int arrived = 0;
-        while (arrived < burst && receive(1, 2000) != null) {
-            arrived++;
-        }
+        final int arrived = burstFromPort0To(1, burst);
         final JsonNode egress = portStats(1);
         final JsonNode ingress = portStats(0);
         if (ingress.get("rxDatagrams").asLong() < burst) {
@@ -233,13 +249,7 @@ class LiveSwitchTest {
             // Frames flooded before thread 0 heard of host B.
         }
         final int burst = 150;
-        for (int i = 0; i < burst; i++) {
-            send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, HOST_B, 1400));
-        }
-        int arrived = 0;
-        while (arrived < burst && receive(2, 2000) != null) {
-            arrived++;
-        }
+        final int arrived = burstFromPort0To(2, burst);
         assertNull(receive(1, 100), "host B's frames are not flooded once thread 0 knows where it is");
         final JsonNode ingress = portStats(0);
         final JsonNode egress = portStats(2);
@@ -276,15 +286,10 @@ class LiveSwitchTest {
     @Test
     void aPortTakesFramesOnlyFromItsOwnHost() throws Exception {
         start();
-        try (DatagramChannel stranger = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.2", 0))) {
-            final ByteBuffer datagram = ByteBuffer.allocate(VxlanHeader.LENGTH + 200);
-            VxlanHeader.write(new UnsafeBuffer(datagram), 0, VNI);
-            datagram.position(VxlanHeader.LENGTH).put(frame(HOST_A, EthernetHeader.BROADCAST)).flip();
-            stranger.send(datagram, live.localAddress(0));
-            final JsonNode port0 = awaitStats(0, stats -> stats.has("drops"));
-            assertEquals(1, port0.get("drops").get("wrongSource").asLong(), port0.toString());
-            assertEquals(0, port0.get("rxPackets").asLong(), "nothing from the stranger enters the switch");
-        }
+        sendFromStranger("127.0.0.2", 0);
+        final JsonNode port0 = awaitStats(0, stats -> stats.has("drops"));
+        assertEquals(1, port0.get("drops").get("wrongSource").asLong(), port0.toString());
+        assertEquals(0, port0.get("rxPackets").asLong(), "nothing from the stranger enters the switch");
         assertNull(receive(1, 100), "nor is it flooded");
         send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, EthernetHeader.BROADCAST));
         assertTrue(receive(1, 2000) != null, "the port's own host still gets through");
@@ -299,14 +304,9 @@ class LiveSwitchTest {
         });
         send(2, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_B, EthernetHeader.BROADCAST));
         assertTrue(receive(0, 2000) != null, "the first host is learned and forwarded");
-        try (DatagramChannel stranger = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.3", 0))) {
-            final ByteBuffer datagram = ByteBuffer.allocate(VxlanHeader.LENGTH + 200);
-            VxlanHeader.write(new UnsafeBuffer(datagram), 0, VNI);
-            datagram.position(VxlanHeader.LENGTH).put(frame(HOST_A, EthernetHeader.BROADCAST)).flip();
-            stranger.send(datagram, live.localAddress(2));
-            final JsonNode port2 = awaitStats(2, stats -> stats.has("drops"));
-            assertEquals(1, port2.get("drops").get("wrongSource").asLong(), port2.toString());
-        }
+        sendFromStranger("127.0.0.3", 2);
+        final JsonNode port2 = awaitStats(2, stats -> stats.has("drops"));
+        assertEquals(1, port2.get("drops").get("wrongSource").asLong(), port2.toString());
         send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, HOST_B));
         assertTrue(receive(2, 2000) != null, "traffic for port 2 still goes to the host it learned first");
     }
