@@ -67,4 +67,31 @@ class SettingsFilesTest {
         assertEquals(3, incast.receiver(63));
         assertEquals(0, incast.receiver(4));
     }
+
+    @Test
+    void aKeyGivenTwiceIsRefusedRatherThanTheLastOneWinning() {
+        final ConfigException error = assertThrows(ConfigException.class, () -> SettingsFiles.parse("fabric:\n  pipelines: 2\n  pipelines: 3\n", "twice.yaml"));
+        assertTrue(error.getMessage().contains("Duplicate field 'pipelines'"), error.getMessage());
+    }
+
+    @Test
+    void aFileOfSeveralYamlDocumentsIsRefusedRatherThanReadInPart() {
+        final ConfigException error = assertThrows(ConfigException.class, () -> SettingsFiles.parse("mechanism: dod\n---\nmechanism: ideal\n", "two.yaml"));
+        assertEquals("two.yaml: 2 YAML documents; a settings file holds one", error.getMessage());
+    }
+
+    @Test
+    void aNullSectionIsRefusedNamingIt() {
+        final ConfigException error = assertThrows(ConfigException.class, () -> SettingsFiles.parse("fabric: null\n", "null.yaml"));
+        assertTrue(error.getMessage().startsWith("null.yaml: 'fabric' may not be null"), error.getMessage());
+        final ConfigException element = assertThrows(ConfigException.class, () -> SettingsFiles.parse("ports:\n  - null\n", "null.yaml"));
+        assertTrue(element.getMessage().contains("'ports[0]' may not be null"), element.getMessage());
+    }
+
+    @Test
+    void aFileThatIsNotUtf8OrIsAFolderIsSaidSo(@org.junit.jupiter.api.io.TempDir final Path dir) throws java.io.IOException {
+        final Path latin1 = java.nio.file.Files.write(dir.resolve("latin1.yaml"), new byte[] {'m', ':', ' ', (byte) 0xE9, '\n'});
+        assertEquals(latin1 + ": not UTF-8 text", assertThrows(ConfigException.class, () -> SettingsFiles.load(latin1)).getMessage());
+        assertEquals(dir + ": a directory, not a settings file", assertThrows(ConfigException.class, () -> SettingsFiles.load(dir)).getMessage());
+    }
 }
