@@ -20,6 +20,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * while a TCP flow across two other ports sees no switch drop. It needs root and iproute2, ping, ethtool
  * and iperf3; CI has them (installed by .ci/run), so there it must run; elsewhere it is skipped without them.
  */
+@org.junit.jupiter.api.Tag("host-timing")
 class LinuxHostsEndToEndTest {
     /** The script's exit code when the senders could not fill the incast port: the host, not the switch, fell short. */
     private static final int HOST_TOO_SLOW = 3;

@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A run in which the host fell behind (a safepoint, a preempted thread: it shows as ingress lag) did
  * not run at the dilation and is not a sample; such a run is repeated, at most twice.
  */
+@org.junit.jupiter.api.Tag("host-timing")
 class RealTimeFidelityTest {
     /**
      * A dilation this host sustains with room to spare: the check below asks that it kept up, so that the
