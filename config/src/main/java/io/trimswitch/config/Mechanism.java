@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** The switch-wide trimming mechanism (SPEC §2.3). */
+/** The switch-wide trimming mechanism (ideal, mod, dod, tofino). */
 public enum Mechanism {
     /** Output-queued trimming at TM enqueue: the reference. */
     IDEAL,

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A named traffic pattern (SPEC §3), resolved to sender → receiver port pairs. Each port hosts at most
+ * A named traffic pattern (incast, mod16, shift, pairs), resolved to sender → receiver port pairs. Each port hosts at most
  * one sender; a port may receive from many.
  *
  * <ul>

@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Everything a run of the switch is made of, as the YAML file spells it. Defaults are SPEC §2's; units
- * are in the names. {@link #validate()} turns any impossible value into a {@link ConfigException}.
+ * Everything a run of the switch is made of, as the YAML file spells it. Defaults are the reproduced
+ * switch's (64 × 100 Gb/s, 16-packet data queues); units are in the names. {@link #validate()} turns any impossible value into a {@link ConfigException}.
  */
 @JsonPropertyOrder({"mechanism", "clock", "fabric", "recirculation", "trim", "control", "workload", "transport", "realtime", "ports", "forwarding", "metrics"})
 public final class SwitchSettings {
@@ -91,7 +91,7 @@ public final class SwitchSettings {
         public int signalBacklog = 1;
     }
 
-    /** The traffic offered: a named pattern of open-loop senders (SPEC §3). */
+    /** The traffic offered: a named pattern of open-loop senders (incast, mod16, shift, pairs). */
     @JsonPropertyOrder({"pattern", "packets", "packetBytes", "durationUs", "startJitter", "seed"})
     public static final class Workload {
         /** incast:N->K | mod16:N | shift | pairs:S->D,... */

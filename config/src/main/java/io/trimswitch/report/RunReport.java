@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one run reports (SPEC §4), in the JSON shape tools read. A virtual-time report is deterministic:
+ * What one run reports (per flow, totals, pipelines, ports, header latency, conservation), in the JSON shape tools read. A virtual-time report is deterministic:
  * nothing in it depends on the host, so the same settings and seed give the same JSON. A real-time report
  * adds how the host kept up ({@code run.realTime}).
  */

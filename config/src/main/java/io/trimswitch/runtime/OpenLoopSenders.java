@@ -11,7 +11,7 @@ import io.trimswitch.dataplane.time.LinkRate;
 import java.util.SplittableRandom;
 
 /**
- * The workloads of SPEC §3: one sender per flow blasting {@code packets} data frames at line rate from a
+ * The open-loop workloads: one sender per flow blasting {@code packets} data frames at line rate from a
  * start offset (seeded, within one packet time, unless jitter is off).
  */
 public final class OpenLoopSenders implements TrafficSource {

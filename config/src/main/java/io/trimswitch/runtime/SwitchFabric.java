@@ -135,7 +135,7 @@ public final class SwitchFabric {
         }
     }
 
-    /** The model's table: 10.0.p.0/24 is port p (SPEC §3). */
+    /** The model's table: 10.0.p.0/24 is port p (the host on port p has addresses 10.0.p.0/24). */
     public static ForwardingStage defaultForwarding(final SwitchSettings settings) {
         return new PortSubnetForwarding(settings.ports(), settings.separateHosts());
     }

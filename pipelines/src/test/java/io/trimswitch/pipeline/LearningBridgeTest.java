@@ -42,4 +42,15 @@ class LearningBridgeTest {
         assertEquals(7, bridge.lookup(HOST_A, 1000 * SECOND));
         assertThrows(IllegalArgumentException.class, () -> new LearningBridge(0, Map.of()));
     }
+
+    @org.junit.jupiter.api.Test
+    void learningSaysWhenItIsNewsANewAddressAMoveOrOneThatHadAgedOut() {
+        final LearningBridge bridge = new LearningBridge(1_000, java.util.Map.of());
+        final long mac = 0x0200_0000_0001L;
+        org.junit.jupiter.api.Assertions.assertTrue(bridge.learn(mac, 1, 0), "a new address");
+        org.junit.jupiter.api.Assertions.assertFalse(bridge.learn(mac, 1, 500), "seen again on the same port");
+        org.junit.jupiter.api.Assertions.assertTrue(bridge.learn(mac, 2, 600), "moved to another port");
+        org.junit.jupiter.api.Assertions.assertTrue(bridge.learn(mac, 2, 5_000), "back after it had aged out");
+        org.junit.jupiter.api.Assertions.assertFalse(bridge.learn(0xFFFF_FFFF_FFFFL, 1, 0), "broadcast is never learned");
+    }
 }
