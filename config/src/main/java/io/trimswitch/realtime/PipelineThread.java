@@ -251,29 +251,31 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
         // Dekker's handshake with wakePeersWithWork: either this thread sees the packet queued for it, or the
         // thread that queued it sees this one asleep.
         VarHandle.fullFence();
-        if (stopped || hasQueuedInput()) {
+        if (stopped || hasQueuedInput() || hasPacketsInside()) {
             asleep = false;
             return false;
         }
+        return true;
+    }
+
+    /** Frames waiting for their arrival, packets being sent or looping: time alone moves them on. */
+    private boolean hasPacketsInside() {
         for (final int port : ownPorts) {
             if (!arriving[port].isEmpty()) {
-                asleep = false;
-                return false;
+                return true;
             }
         }
         for (final EgressPort port : ownEgress) {
             if (!port.isIdle()) {
-                asleep = false;
-                return false;
+                return true;
             }
         }
         for (final RecirculationAgent loop : recirculation) {
             if (!loop.isEmpty()) {
-                asleep = false;
-                return false;
+                return true;
             }
         }
-        return true;
+        return false;
     }
 
     /** Packets in this thread's rings, which any thread may fill: its egress queues and its DoD queues. */

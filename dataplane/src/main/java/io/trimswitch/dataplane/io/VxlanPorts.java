@@ -15,6 +15,7 @@ import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.unix.Errors;
 import io.netty.channel.unix.SegmentedDatagramPacket;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.VxlanHeader;
@@ -53,6 +54,8 @@ public final class VxlanPorts implements AutoCloseable {
      * shows that the path takes less.
      */
     private static final int STANDARD_MTU_DATAGRAM = 1500 - 20 - 8;
+    /** Linux's errno for a message too long for the path. */
+    private static final int EMSGSIZE = 90;
     private static final Runnable NOTHING = () -> { };
 
     /** Why a datagram was dropped before it became a frame. */
@@ -262,7 +265,9 @@ public final class VxlanPorts implements AutoCloseable {
             channel.write(new SegmentedDatagramPacket(batch, size, remotes[port])).addListener(future -> {
                 if (!future.isSuccess()) {
                     malformed[port][Malformed.SOCKET_ERROR.ordinal()] += count;
-                    largestSegment[port] = Math.min(largestSegment[port], size - 1);
+                    if (tooLongForThePath(future.cause())) {
+                        largestSegment[port] = Math.min(largestSegment[port], size - 1);
+                    }
                     reportOnce(port, future.cause());
                 }
             });
@@ -319,6 +324,11 @@ public final class VxlanPorts implements AutoCloseable {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
             group = null;
         }
+    }
+
+    /** EMSGSIZE: a segment does not fit the path's MTU. */
+    private static boolean tooLongForThePath(final Throwable cause) {
+        return cause instanceof Errors.NativeIoException && Math.abs(((Errors.NativeIoException) cause).expectedErr()) == EMSGSIZE;
     }
 
     /** The first socket error of a port is logged; the rest are only counted. */
