@@ -8,8 +8,9 @@
 #   trimswitch-block, trimswitch2-block: the same with `idle: block` (a thread with nothing inside sleeps in epoll_wait)
 #   trimswitch-nogso: one thread, busy-spin, each datagram sent on its own (realtime.udpGso false), as the relay does
 # and measures, alternating the forwarders trial by trial: iperf3 TCP throughput and retransmissions,
-# iperf3 64-byte UDP forwarding rate, ping RTT p50/p99, and the switch's drops. Prints medians and the
-# ratios to the relay. Needs root, gcc, iproute2, iputils-ping, ethtool, iperf3, python3 and a built jar.
+# iperf3 64-byte UDP forwarding rate, ping RTT p50/p99, and what the forwarder dropped during the TCP
+# transfer and during the 64-byte flood (the switch's count by reason; for the relay, its sockets'
+# overflows as the kernel counts them). Prints medians and the ratios to the relay. Needs root, gcc, iproute2, iputils-ping, ethtool, iperf3, python3 and a built jar.
 #
 #   bench/hosts/host_bench.sh [TRIALS [SECONDS]]        (from the repository root; default 3 trials of 5 s)
 set -euo pipefail
@@ -127,7 +128,37 @@ YAML
     exit 1
 }
 
-# One trial of one forwarder: "mode tcp_gbps retransmits udp_kpps ping_p50_ms ping_p99_ms switch_drops"
+# What a userspace forwarder dropped so far: the switch's own count by reason (which includes its sockets'
+# overflows), or for the relay its sockets' overflows as the kernel counts them; "-" for the kernel.
+forwarder_drops() {
+    local mode=$1
+    case "$mode" in
+        kernel) echo - ;;
+        relay) in_sw python3 - <<'PY'
+total = 0
+for table in ("/proc/self/net/udp", "/proc/self/net/udp6"):
+    for line in open(table).read().splitlines()[1:]:
+        fields = line.split()
+        if int(fields[1].rsplit(":", 1)[1], 16) in (4791, 4792):
+            total += int(fields[-1])
+print(total)
+PY
+            ;;
+        *)
+            in_sw java $JAVA_OPTS -jar "$JAR" stats --json --metrics 127.0.0.1:9465 > "$WORK/stats.json"
+            python3 - "$WORK/stats.json" <<'PY'
+import json, sys
+ports = json.load(open(sys.argv[1]))
+for port in ports:
+    if port.get("drops"):
+        print(f"host_bench: port {port['port']} dropped {port['drops']}", file=sys.stderr)
+print(sum(sum(port.get("drops", {}).values()) for port in ports))
+PY
+            ;;
+    esac
+}
+
+# One trial of one forwarder: "mode tcp_gbps retransmits udp_kpps ping_p50_ms ping_p99_ms tcp_drops flood_drops"
 measure() {
     local mode=$1
     tunnel "$mode"
@@ -138,35 +169,30 @@ measure() {
     # Warm-up: the JIT compiles the switch's paths before anything is measured.
     in_host 1 iperf3 -c 10.9.0.2 -p 5201 -t 2 > /dev/null
     in_host 1 iperf3 -c 10.9.0.2 -p 5201 -u -l 64 -b 0 -t 1 > /dev/null
+    local before
+    before=$(forwarder_drops "$mode")
     in_host 1 ping -c 300 -i 0.005 -W 1 10.9.0.2 > "$WORK/ping.txt" || true
     in_host 1 iperf3 -c 10.9.0.2 -p 5201 -t "$SECS" -J > "$WORK/tcp.json"
+    local after_tcp
+    after_tcp=$(forwarder_drops "$mode")
     in_host 1 iperf3 -c 10.9.0.2 -p 5201 -u -l 64 -b 0 -t "$SECS" -J > "$WORK/udp.json"
-    local drops=-
-    if [ "${mode#trimswitch}" != "$mode" ]; then
-        in_sw java $JAVA_OPTS -jar "$JAR" stats --json --metrics 127.0.0.1:9465 > "$WORK/stats.json"
-        drops=$(python3 - "$WORK/stats.json" <<'PY'
-import json, sys
-ports = json.load(open(sys.argv[1]))
-for port in ports:
-    if port.get("drops"):
-        print(f"host_bench: port {port['port']} dropped {port['drops']}", file=sys.stderr)
-print(sum(sum(port.get("drops", {}).values()) for port in ports))
-PY
-)
-    fi
+    local after_flood
+    after_flood=$(forwarder_drops "$mode")
     kill "$(cat "$WORK/iperf3.pid")" 2>/dev/null || true
     stop_forwarder
-    python3 - "$mode" "$drops" "$WORK" <<'PY'
+    python3 - "$mode" "$before" "$after_tcp" "$after_flood" "$WORK" <<'PY'
 import json, re, sys
-mode, drops, work = sys.argv[1], sys.argv[2], sys.argv[3]
+mode, before, after_tcp, after_flood, work = sys.argv[1:6]
 tcp = json.load(open(f"{work}/tcp.json"))["end"]
 udp = json.load(open(f"{work}/udp.json"))["end"]
 udp_sum = udp.get("sum_received") if "packets" in udp.get("sum_received", {}) else udp["sum"]
 received = udp_sum["packets"] - udp_sum.get("lost_packets", 0)
 rtts = sorted(float(m) for m in re.findall(r"time=([0-9.]+) ms", open(f"{work}/ping.txt").read()))
 pct = lambda q: rtts[min(len(rtts) - 1, int(q * len(rtts)))] if rtts else float("nan")
+drops = (lambda a, b: "-" if "-" in (a, b) else str(int(b) - int(a)))
 print(mode, f"{tcp['sum_received']['bits_per_second'] / 1e9:.3f}", tcp["sum_sent"].get("retransmits", 0),
-      f"{received / udp_sum['seconds'] / 1e3:.1f}", f"{pct(0.5):.3f}", f"{pct(0.99):.3f}", drops)
+      f"{received / udp_sum['seconds'] / 1e3:.1f}", f"{pct(0.5):.3f}", f"{pct(0.99):.3f}",
+      drops(before, after_tcp), drops(after_tcp, after_flood))
 PY
 }
 
@@ -185,10 +211,11 @@ for line in open(sys.argv[1]):
     rows.setdefault(mode, []).append(values)
 med = lambda mode, i: statistics.median(float(v[i]) for v in rows[mode])
 print()
-print(f"{'forwarder':<12} {'TCP Gb/s':>9} {'retransmits':>12} {'64 B UDP kpps':>14} {'ping p50 ms':>12} {'ping p99 ms':>12} {'switch drops':>13}")
+print(f"{'forwarder':<18} {'TCP Gb/s':>9} {'retransmits':>12} {'64 B UDP kpps':>14} {'ping p50 ms':>12} {'ping p99 ms':>12} {'drops in TCP':>13} {'drops in flood':>15}")
 for mode in rows:
-    drops = "-" if rows[mode][0][5] == "-" else str(int(med(mode, 5)))
-    print(f"{mode:<12} {med(mode, 0):>9.3f} {int(med(mode, 1)):>12} {med(mode, 2):>14.1f} {med(mode, 3):>12.3f} {med(mode, 4):>12.3f} {drops:>13}")
+    tcp_drops = "-" if rows[mode][0][5] == "-" else str(int(med(mode, 5)))
+    flood_drops = "-" if rows[mode][0][6] == "-" else str(int(med(mode, 6)))
+    print(f"{mode:<18} {med(mode, 0):>9.3f} {int(med(mode, 1)):>12} {med(mode, 2):>14.1f} {med(mode, 3):>12.3f} {med(mode, 4):>12.3f} {tcp_drops:>13} {flood_drops:>15}")
 if "relay" in rows:
     print()
     for mode in rows:

@@ -163,6 +163,9 @@ public final class LiveSwitch implements AutoCloseable {
             sockets[thread].start(name, threads[thread], "block".equals(settings.realtime.idle) ? null : AgentPlacement.idleStrategy(settings.realtime.idle),
                 error -> fault.compareAndSet(null, new RealTimeFault(name, error)));
         }
+        for (final PipelineThread thread : threads) {
+            thread.go();
+        }
     }
 
     /** The first fault of a thread, or null while all is well. */

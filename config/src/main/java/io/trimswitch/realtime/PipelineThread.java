@@ -79,6 +79,8 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
     private final Histogram[] headerDepthTotals;
     private final HandleRing.HandleConsumer reclaim;
     private VxlanPorts sockets;
+    /** Until every socket of the switch is bound, frames only wait: a frame for a port not yet open must not be lost. */
+    private volatile boolean started;
     private volatile boolean stopped;
     /** Set while the thread sleeps in epoll_wait: another thread that queues a packet for it wakes it. */
     private volatile boolean asleep;
@@ -216,7 +218,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
 
     @Override
     public int doWork() {
-        if (stopped) {
+        if (stopped || !started) {
             return 0;
         }
         asleep = false;
@@ -251,7 +253,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
         // Dekker's handshake with wakePeersWithWork: either this thread sees the packet queued for it, or the
         // thread that queued it sees this one asleep.
         VarHandle.fullFence();
-        if (stopped || hasQueuedInput() || hasPacketsInside()) {
+        if (stopped || !started || hasQueuedInput() || hasPacketsInside()) {
             asleep = false;
             return false;
         }
@@ -368,6 +370,11 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
         headerDepths[port].recordValue(fabric.port(port).headerQueue().size());
         sockets.send(port, pool.buffer(handle), pool.offset(handle), pool.length(handle));
         release.release(handle);
+    }
+
+    /** Every socket is bound: the thread may forward. */
+    void go() {
+        started = true;
     }
 
     /** Stops taking work; the loop itself goes on until its sockets are closed. */
