@@ -1,27 +1,24 @@
 #!/usr/bin/env bash
 # Whole-process timings of the CLI as a user feels them, side by side with `java -version` in the same run:
 # warm-up runs first, then the commands alternate run by run; medians of wall time and of peak resident
-# memory. Prints each command's median and its ratio to `java -version`.
+# memory. Prints each command's median and its ratio to `java -version`. Each command is started both as
+# `java -jar config/target/trimswitch.jar` and through the launcher `config/trimswitch`.
 #
-#   bench/process/process_bench.sh [RUNS [LAUNCHER]]      (from the repository root, after the build)
-#
-# LAUNCHER is how trimswitch is started (default: java -jar config/target/trimswitch.jar).
+#   bench/process/process_bench.sh [RUNS]      (from the repository root, after the build)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 RUNS=${1:-5}
-LAUNCHER=${2:-"java -jar config/target/trimswitch.jar"}
 [ -x /usr/bin/time ] || { echo "process_bench: needs GNU time (Debian package 'time')" >&2; exit 2; }
 
-python3 - "$RUNS" "$LAUNCHER" <<'PY'
-import shlex, statistics, subprocess, sys, tempfile, time
+python3 - "$RUNS" <<'PY'
+import statistics, subprocess, sys, tempfile, time
 
-runs, launcher = int(sys.argv[1]), shlex.split(sys.argv[2])
-commands = {
-    "java -version": ["java", "-version"],
-    "scenario --packets 1": launcher + ["scenario", "--packets", "1"],
-    "scenario": launcher + ["scenario"],
-}
+runs = int(sys.argv[1])
+commands = {"java -version": ["java", "-version"]}
+for launcher in (["java", "-jar", "config/target/trimswitch.jar"], ["config/trimswitch"]):
+    for args in (["scenario", "--packets", "1"], ["scenario"]):
+        commands[" ".join(launcher + args)] = launcher + args
 
 def once(argv):
     with tempfile.NamedTemporaryFile("r") as rss:
@@ -38,10 +35,10 @@ for _ in range(runs):
         samples[name].append(once(argv))
 
 base = statistics.median(wall for wall, _ in samples["java -version"])
-print(f"{runs} alternating runs each after one warm-up, launcher: {' '.join(launcher)}")
-print(f"{'command':<24} {'median wall':>12} {'vs java -version':>17} {'median peak RSS':>16}")
+print(f"{runs} alternating runs each after one warm-up")
+print(f"{'command':<58} {'median wall':>12} {'vs java -version':>17} {'median peak RSS':>16}")
 for name, values in samples.items():
     wall = statistics.median(w for w, _ in values)
     rss = statistics.median(r for _, r in values)
-    print(f"{name:<24} {wall * 1000:>9.0f} ms {wall / base:>16.1f}× {rss:>12.0f} MiB")
+    print(f"{name:<58} {wall * 1000:>9.0f} ms {wall / base:>16.1f}× {rss:>12.0f} MiB")
 PY
