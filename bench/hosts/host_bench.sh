@@ -19,7 +19,7 @@ cd "$(dirname "$0")/../.."
 TRIALS=${1:-3}
 SECS=${2:-5}
 MODES=${MODES:-"kernel relay trimswitch trimswitch-nogso trimswitch-block trimswitch2-block"}
-JAR=${JAR:-config/target/trimswitch.jar}
+JAR=${JAR:-cli/target/trimswitch.jar}
 JAVA_OPTS=${JAVA_OPTS:-"--add-exports java.base/jdk.internal.misc=ALL-UNNAMED"}
 TAG="hb$$"
 SW="${TAG}sw"

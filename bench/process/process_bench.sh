@@ -2,7 +2,7 @@
 # Whole-process timings of the CLI as a user feels them, side by side with `java -version` in the same run:
 # warm-up runs first, then the commands alternate run by run; medians of wall time and of peak resident
 # memory. Prints each command's median and its ratio to `java -version`. Each command is started both as
-# `java -jar config/target/trimswitch.jar` and through the launcher `config/trimswitch`.
+# `java -jar cli/target/trimswitch.jar` and through the launcher `cli/trimswitch`.
 #
 #   bench/process/process_bench.sh [RUNS]      (from the repository root, after the build)
 set -euo pipefail
@@ -16,7 +16,7 @@ import statistics, subprocess, sys, tempfile, time
 
 runs = int(sys.argv[1])
 commands = {"java -version": ["java", "-version"]}
-for launcher in (["java", "-jar", "config/target/trimswitch.jar"], ["config/trimswitch"]):
+for launcher in (["java", "-jar", "cli/target/trimswitch.jar"], ["cli/trimswitch"]):
     for args in (["scenario", "--packets", "1"], ["scenario"]):
         commands[" ".join(launcher + args)] = launcher + args
 

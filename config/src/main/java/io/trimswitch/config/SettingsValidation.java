@@ -5,7 +5,7 @@ import io.trimswitch.dataplane.packet.TrimSettings;
 import io.trimswitch.pipeline.TrTcmMeter;
 
 /** The checks that keep impossible switches from starting; each failure names the setting. */
-final class SettingsValidation {
+public final class SettingsValidation {
     private SettingsValidation() {
     }
 
@@ -167,13 +167,13 @@ final class SettingsValidation {
     }
 
     /** Finite and in [min, max]: NaN and infinity are refused like any value out of range. */
-    static void within(final String name, final double value, final double min, final double max, final String unit) {
+    public static void within(final String name, final double value, final double min, final double max, final String unit) {
         if (!(value >= min && value <= max)) {
             throw new ConfigException(name + " must be " + plain(min) + ".." + plain(max) + " " + unit + ", got " + value);
         }
     }
 
-    static void rate(final String name, final double gbps) {
+    public static void rate(final String name, final double gbps) {
         within(name, gbps, MIN_RATE_GBPS, MAX_RATE_GBPS, "Gb/s");
     }
 
@@ -187,7 +187,7 @@ final class SettingsValidation {
         }
     }
 
-    static void oneOf(final String name, final String value, final String... allowed) {
+    public static void oneOf(final String name, final String value, final String... allowed) {
         for (final String candidate : allowed) {
             if (candidate.equals(value)) {
                 return;

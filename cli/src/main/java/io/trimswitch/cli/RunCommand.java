@@ -1,0 +1,108 @@
+package io.trimswitch.cli;
+
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.realtime.LiveSettings;
+import io.trimswitch.config.SettingsFiles;
+import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.realtime.LiveSwitch;
+import io.trimswitch.realtime.SwitchMetrics;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** {@code trimswitch run}: the switch on this host, its ports UDP/VXLAN endpoints, until SIGINT or SIGTERM. */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+        "Runs the switch on this host: each port is a UDP endpoint carrying VXLAN, so Linux hosts attach with a vxlan interface.",
+        "Stops cleanly on SIGINT or SIGTERM. Live counters: 'trimswitch stats', or Prometheus at metrics.address."})
+public final class RunCommand implements java.util.concurrent.Callable<Integer> {
+    /** A year: longer is "until stopped", which is what leaving the option out says. */
+    private static final double MAX_DURATION_SECONDS = 365 * 86_400;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--config", required = true, paramLabel = "FILE", description = "The switch: ports, forwarding, queues, meters, T0/T1 (YAML)")
+    Path config;
+
+    @Option(names = "--metrics", paramLabel = "HOST:PORT|off", description = "Where the Prometheus endpoint listens (default: the config's metrics.address, 127.0.0.1:9464)")
+    String metrics;
+
+    @Option(names = "--duration-s", paramLabel = "S", description = "Stop by itself after S seconds (default: run until stopped)")
+    Double durationSeconds;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        final SwitchSettings settings = SettingsFiles.load(config);
+        if (metrics != null) {
+            settings.metrics.address = "off".equals(metrics) ? null : metrics;
+        }
+        if (durationSeconds != null && !(durationSeconds > 0 && durationSeconds <= MAX_DURATION_SECONDS)) {
+            throw new ConfigException("--duration-s must be above 0 and at most " + (long) MAX_DURATION_SECONDS + " (leave it out to run until stopped), got " + durationSeconds);
+        }
+        final LiveSwitch live = new LiveSwitch(settings);
+        final InetSocketAddress metricsAddress = LiveSettings.metricsAddress(live.settings());
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        try {
+            live.start();
+        } catch (final IllegalStateException e) {
+            live.stop();
+            throw new ConfigException(e.getMessage());
+        }
+        SwitchMetrics endpoint = null;
+        final CountDownLatch stopRequested = new CountDownLatch(1);
+        final CountDownLatch stopped = new CountDownLatch(1);
+        final Thread hook = new Thread(() -> {
+            stopRequested.countDown();
+            try {
+                stopped.await(10, TimeUnit.SECONDS);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "trimswitch-stop");
+        try {
+            if (metricsAddress != null) {
+                try {
+                    endpoint = new SwitchMetrics(live, metricsAddress);
+                } catch (final IOException e) {
+                    throw new ConfigException("metrics.address " + metricsAddress + ": cannot listen: " + e.getMessage());
+                }
+            }
+            out.printf("trimswitch: running %d ports, forwarding %s, mechanism %s%s%n", live.settings().ports.size(),
+                live.settings().forwarding.mode, live.settings().mechanism,
+                endpoint == null ? "" : ", metrics http://" + metricsAddress.getAddress().getHostAddress() + ":" + endpoint.port() + "/metrics");
+            live.describePorts().forEach(line -> out.println("trimswitch: " + line));
+            out.flush();
+            Runtime.getRuntime().addShutdownHook(hook);
+            final long deadline = durationSeconds == null ? Long.MAX_VALUE : System.nanoTime() + (long) (durationSeconds * 1e9);
+            while (!stopRequested.await(100, TimeUnit.MILLISECONDS) && System.nanoTime() < deadline) {
+                if (live.fault() != null) {
+                    err.println("trimswitch: " + live.fault().getMessage());
+                    return TrimswitchCommand.EXIT_RUN_FAILED;
+                }
+            }
+            return 0;
+        } finally {
+            if (endpoint != null) {
+                endpoint.close();
+            }
+            live.stop();
+            out.printf("trimswitch: stopped; %d packets still inside were counted as dropped (inFlightAtEnd)%n", live.inFlightAtStop());
+            out.flush();
+            stopped.countDown();
+            if (stopRequested.getCount() > 0) {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            }
+        }
+    }
+}

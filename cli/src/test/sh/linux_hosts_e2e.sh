@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# Seven Linux hosts, each in its own network namespace with a vxlan interface, attached to a trimswitch
+# running in an eighth namespace with the default 16-packet data queues: ping between every pair; iperf3
+# TCP through two 100 Gb/s ports with no switch drop at all; then a 4:1 incast, four `trimswitch gen`
+# senders as fast as they can into a port limited to 0.2 Gb/s, while TCP crosses two other ports. Every
+# incast packet must arrive whole or as a trimmed header, the switch's trim counts must agree with the
+# receiver's, and the TCP flow must see no switch drop. Needs root, iproute2, iputils-ping, ethtool, iperf3.
+# Exits 3, saying "host too slow", when the senders could not even fill the 0.2 Gb/s port.
+#
+# TRIMSWITCH is the command that runs the tool (e.g. "java -jar cli/target/trimswitch.jar").
+# Everything it creates is removed on exit, whatever happens.
+set -euo pipefail
+
+: "${TRIMSWITCH:?set TRIMSWITCH to the command that runs trimswitch}"
+HOSTS=7
+PACKETS=${E2E_PACKETS:-3000}
+# As fast as a sender can: the pacing gap is shorter than one datagram's send.
+RATE=${E2E_RATE:-10000000}
+TAG="ts$$"
+SW="${TAG}sw"
+WORK=$(mktemp -d)
+SWITCH_PID=""
+
+log() { echo "e2e: $*"; }
+
+cleanup() {
+    local status=$?
+    set +e
+    if [ "$status" != 0 ] && [ -f "$WORK/switch.log" ]; then
+        echo "e2e: the switch's log:"
+        cat "$WORK/switch.log"
+    fi
+    if [ -n "$SWITCH_PID" ]; then
+        kill -TERM "$SWITCH_PID" 2>/dev/null
+        wait "$SWITCH_PID" 2>/dev/null
+    fi
+    for i in $(seq 1 $HOSTS); do
+        ip netns pids "${TAG}h$i" 2>/dev/null | xargs -r kill 2>/dev/null
+        ip netns del "${TAG}h$i" 2>/dev/null
+    done
+    ip netns pids "$SW" 2>/dev/null | xargs -r kill 2>/dev/null
+    ip netns del "$SW" 2>/dev/null
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+in_sw() { ip netns exec "$SW" "$@"; }
+in_host() { local host=$1; shift; ip netns exec "${TAG}h$host" "$@"; }
+
+ip netns add "$SW"
+in_sw ip link set lo up
+for i in $(seq 1 $HOSTS); do
+    ns="${TAG}h$i"
+    ip netns add "$ns"
+    ip netns exec "$ns" ip link set lo up
+    ip link add "${TAG}v$i" type veth peer name eth0 netns "$ns"
+    ip link set "${TAG}v$i" netns "$SW"
+    in_sw ip addr add "172.31.$i.1/24" dev "${TAG}v$i"
+    in_sw ip link set "${TAG}v$i" up
+    ip netns exec "$ns" ip addr add "172.31.$i.2/24" dev eth0
+    ip netns exec "$ns" ip link set eth0 up
+    # The host's side of switch port i-1: VNI 42, to the switch's UDP port 4790+i-1.
+    ip netns exec "$ns" ip link add vx0 type vxlan id 42 remote "172.31.$i.1" local "172.31.$i.2" dstport $((4789 + i)) nolearning
+    ip netns exec "$ns" ip addr add "10.9.0.$i/24" dev vx0
+    ip netns exec "$ns" ip link set vx0 up
+    # Relayed by a userspace switch, frames keep whatever checksums the sender left to offload.
+    ip netns exec "$ns" ethtool -K vx0 tx off >/dev/null
+done
+
+cat > "$WORK/switch.yaml" <<YAML
+mechanism: tofino
+fabric:
+  pipelines: 2
+  portsPerPipeline: 4
+realtime:
+  idle: block
+ports:
+$(for i in $(seq 1 $HOSTS); do printf '  - bind: 0.0.0.0:%d\n    remote: 172.31.%d.2:%d\n' $((4789 + i)) "$i" $((4789 + i)); [ "$i" = 5 ] && printf '    rateGbps: 0.2    # the incast receiver'"'"'s port\n'; done)
+forwarding:
+  mode: l2
+metrics:
+  address: 127.0.0.1:9464
+YAML
+
+log "starting the switch"
+# Not through a shell function: the background job must be the switch itself, for the signal to reach it.
+ip netns exec "$SW" $TRIMSWITCH run --config "$WORK/switch.yaml" > "$WORK/switch.log" 2>&1 &
+SWITCH_PID=$!
+for _ in $(seq 1 100); do
+    grep -q "running $HOSTS ports" "$WORK/switch.log" 2>/dev/null && break
+    kill -0 "$SWITCH_PID" 2>/dev/null || { cat "$WORK/switch.log"; echo "e2e: the switch did not start" >&2; exit 1; }
+    sleep 0.1
+done
+cat "$WORK/switch.log"
+
+log "ping between every pair of hosts"
+for i in $(seq 1 $HOSTS); do
+    for j in $(seq 1 $HOSTS); do
+        [ "$i" = "$j" ] && continue
+        in_host "$i" ping -q -c 2 -i 0.2 -W 2 "10.9.0.$j" > /dev/null || { echo "e2e: host $i cannot ping 10.9.0.$j" >&2; exit 1; }
+    done
+done
+log "every pair pings"
+
+stats() { in_sw $TRIMSWITCH stats --json > "$1"; }
+# The drops the switch counted on some ports, by reason: none is the only right answer for TCP below line rate.
+no_drops() {
+    python3 - "$@" <<'PY'
+import json, sys
+stats = {p["port"]: p for p in json.load(open(sys.argv[1]))}
+for port in map(int, sys.argv[2:]):
+    drops = stats[port].get("drops", {})
+    assert not drops, f"port {port} dropped {drops}"
+PY
+}
+
+log "iperf3 TCP from host 1 to host 2 through two idle 100 Gb/s ports"
+in_host 2 iperf3 -s -D -p 5201 --logfile "$WORK/iperf3-server.log"
+in_host 7 iperf3 -s -D -p 5201 --logfile "$WORK/iperf3-server7.log"
+sleep 0.5
+in_host 1 iperf3 -c 10.9.0.2 -p 5201 -t 3 -J > "$WORK/iperf3.json"
+python3 - "$WORK/iperf3.json" <<'PY'
+import json, sys
+end = json.load(open(sys.argv[1]))["end"]
+moved = int(end["sum_received"]["bytes"])
+assert moved > 100000, f"iperf3 moved only {moved} bytes"
+print(f"e2e: iperf3 moved {moved} bytes at {end['sum_received']['bits_per_second'] / 1e9:.2f} Gb/s, {end['sum_sent'].get('retransmits', 0)} retransmissions")
+PY
+stats "$WORK/stats-tcp.json"
+no_drops "$WORK/stats-tcp.json" 0 1
+log "no switch drop on the TCP flow's ports, with 16-packet data queues"
+
+log "4:1 incast of $PACKETS datagrams per sender, as fast as they can, into host 5's 0.2 Gb/s port, with TCP from host 6 to host 7"
+in_host 5 $TRIMSWITCH gen receive --bind 10.9.0.5:666 --expect $((4 * PACKETS)) --idle-s 5 --timeout-s 60 --json "$WORK/received.json" > "$WORK/receiver.log" 2>&1 &
+RECEIVER=$!
+for i in 1 2 3 4; do
+    in_host "$i" ping -q -c 1 -W 2 10.9.0.5 > /dev/null
+done
+sleep 1
+in_host 6 iperf3 -c 10.9.0.7 -p 5201 -t 4 -J > "$WORK/iperf3-incast.json" &
+TCP=$!
+sleep 1
+SENDERS=()
+for i in 1 2 3 4; do
+    in_host "$i" $TRIMSWITCH gen send --to 10.9.0.5:666 --count "$PACKETS" --rate "$RATE" --flow "$i" > "$WORK/sender$i.log" 2>&1 &
+    SENDERS+=($!)
+done
+wait "${SENDERS[@]}"
+cat "$WORK"/sender*.log
+wait "$RECEIVER"
+wait "$TCP"
+cat "$WORK/receiver.log"
+stats "$WORK/stats.json"
+in_sw $TRIMSWITCH stats
+no_drops "$WORK/stats.json" 5 6
+log "no switch drop on the TCP flow's ports during the incast"
+
+python3 - "$WORK/received.json" "$WORK/stats.json" "$PACKETS" <<'PY'
+import json, sys
+received = json.load(open(sys.argv[1]))
+stats = {p["port"]: p for p in json.load(open(sys.argv[2]))}
+packets = int(sys.argv[3])
+flows = received["flows"]
+assert len(flows) == 4, f"expected 4 flows at the receiver, got {len(flows)}: {flows}"
+for sender, flow in flows.items():
+    arrived = flow["whole"] + flow["trimmed"]
+    assert arrived == packets and flow["gaps"] == 0, f"{sender}: {flow['whole']} whole + {flow['trimmed']} trimmed of {packets}, {flow['gaps']} missing"
+trimmed = received["trimmed"]
+if trimmed == 0:
+    print("e2e: host too slow: four senders did not even fill a 0.2 Gb/s port")
+    sys.exit(3)
+port = stats[4]
+assert port["txTrimPackets"] == trimmed, f"the switch sent {port['txTrimPackets']} trimmed packets out of port 4, the receiver saw {trimmed}"
+assert port["droppedTrimPackets"] == 0, f"trimmed packets dropped: {port}"
+print(f"e2e: incast: {received['whole']} whole + {trimmed} trimmed of {4 * packets}, none lost; the switch counted "
+      f"{port['txTrimPackets']} trimmed out of port 4: {port['ingressTrimPackets']} at the ingress meters, {port['dodTrimPackets']} deflected on drop")
+PY
+
+kill -TERM "$SWITCH_PID"
+STATUS=0
+wait "$SWITCH_PID" || STATUS=$?
+SWITCH_PID=""
+# A JVM that ran its shutdown to the end after SIGTERM exits with 128 + 15.
+[ "$STATUS" = 0 ] || [ "$STATUS" = 143 ] || { echo "e2e: the switch exited with $STATUS on SIGTERM" >&2; cat "$WORK/switch.log"; exit 1; }
+tail -1 "$WORK/switch.log"
+grep -q "stopped;" "$WORK/switch.log" || { echo "e2e: no clean stop in the switch's log" >&2; exit 1; }
+log "passed"

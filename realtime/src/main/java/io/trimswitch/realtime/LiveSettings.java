@@ -1,0 +1,197 @@
+package io.trimswitch.realtime;
+
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.SettingsValidation;
+import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.dataplane.codec.VxlanHeader;
+import io.trimswitch.pipeline.LpmForwarding;
+import io.trimswitch.realtime.sockets.VxlanPorts;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The settings {@code trimswitch run} adds (ports, forwarding, metrics), checked and turned into what
+ * the live switch is built from. Every failure names the setting.
+ */
+public final class LiveSettings {
+    private LiveSettings() {
+    }
+
+    /** Fails with one clear line on the first impossible value of a live switch. */
+    public static void validate(final SwitchSettings s) {
+        s.validate();
+        if (s.ports.isEmpty()) {
+            throw new ConfigException("ports: a switch to run needs at least one port (ports: [{bind: 0.0.0.0:4790}, ...])");
+        }
+        if (s.ports.size() > s.ports()) {
+            throw new ConfigException("ports: " + s.ports.size() + " ports, but fabric.pipelines × fabric.portsPerPipeline is " + s.ports());
+        }
+        endpoints(s);
+        SettingsValidation.oneOf("forwarding.mode", s.forwarding.mode, "l2", "routed", "subnet");
+        SettingsValidation.within("forwarding.agingSeconds", s.forwarding.agingSeconds, 0.001, 365 * 86_400, "s");
+        staticMacs(s);
+        if ("routed".equals(s.forwarding.mode)) {
+            routes(s);
+        }
+        metricsAddress(s);
+    }
+
+    /** The ports as UDP endpoints; two ports may not listen on the same address. */
+    public static List<VxlanPorts.Endpoint> endpoints(final SwitchSettings s) {
+        final List<VxlanPorts.Endpoint> endpoints = new ArrayList<>();
+        final Map<String, Integer> bound = new HashMap<>();
+        for (int port = 0; port < s.ports.size(); port++) {
+            final SwitchSettings.UdpPort entry = s.ports.get(port);
+            final String name = "ports[" + port + "]";
+            if (entry == null || entry.bind == null) {
+                throw new ConfigException(name + ".bind is missing: the host:port the port listens on");
+            }
+            final InetSocketAddress bind = socket(name + ".bind", entry.bind);
+            if (bind.getPort() != 0) {
+                final Integer clash = bound.put(bind.getAddress().getHostAddress() + ":" + bind.getPort(), port);
+                if (clash != null) {
+                    throw new ConfigException(name + ".bind " + entry.bind + " clashes with ports[" + clash + "].bind");
+                }
+            }
+            if (entry.vni < 0 || entry.vni > VxlanHeader.MAX_VNI) {
+                throw new ConfigException(name + ".vni must be 0.." + VxlanHeader.MAX_VNI + ", got " + entry.vni);
+            }
+            final InetSocketAddress remote = entry.remote == null ? null : socket(name + ".remote", entry.remote);
+            final int remotePort = entry.remotePort != null ? entry.remotePort : remote != null ? remote.getPort() : bind.getPort();
+            if (remotePort < 1 || remotePort > 65535) {
+                throw new ConfigException(name + ".remotePort must be 1..65535, got " + remotePort
+                    + (entry.remotePort == null ? " (the bind port: set remotePort when binding port 0)" : ""));
+            }
+            if (entry.rateGbps != null) {
+                SettingsValidation.rate(name + ".rateGbps", entry.rateGbps);
+                if (s.halftimisticRateBps(port) > s.portRateBps(port) || s.pessimisticRateBps(port) > s.halftimisticRateBps(port)) {
+                    throw new ConfigException(name + ".rateGbps " + entry.rateGbps + " is below control.halftimisticRateGbps or control.pessimisticRateGbps");
+                }
+            }
+            endpoints.add(new VxlanPorts.Endpoint(port, bind, remote, remotePort, entry.vni));
+        }
+        return endpoints;
+    }
+
+    public static Map<Long, Integer> staticMacs(final SwitchSettings s) {
+        final Map<Long, Integer> macs = new LinkedHashMap<>();
+        for (int i = 0; i < s.forwarding.staticMacs.size(); i++) {
+            final SwitchSettings.StaticMac entry = s.forwarding.staticMacs.get(i);
+            final String name = "forwarding.staticMacs[" + i + "]";
+            port(name + ".port", entry.port, s.ports.size());
+            macs.put(mac(name + ".mac", entry.mac), entry.port);
+        }
+        return macs;
+    }
+
+    public static List<LpmForwarding.Route> routes(final SwitchSettings s) {
+        final List<LpmForwarding.Route> routes = new ArrayList<>();
+        for (int i = 0; i < s.forwarding.routes.size(); i++) {
+            final SwitchSettings.Route entry = s.forwarding.routes.get(i);
+            final String name = "forwarding.routes[" + i + "]";
+            if (entry.prefix == null || !entry.prefix.contains("/")) {
+                throw new ConfigException(name + ".prefix must be a.b.c.d/len, got '" + entry.prefix + "'");
+            }
+            final String[] parts = entry.prefix.split("/", 2);
+            final int length;
+            try {
+                length = Integer.parseInt(parts[1]);
+            } catch (final NumberFormatException e) {
+                throw new ConfigException(name + ".prefix length '" + parts[1] + "' is not a number");
+            }
+            if (length < 0 || length > 32) {
+                throw new ConfigException(name + ".prefix length must be 0..32, got " + length);
+            }
+            port(name + ".port", entry.port, s.ports.size());
+            routes.add(new LpmForwarding.Route(ipv4(name + ".prefix", parts[0]), length, entry.port, mac(name + ".nextHopMac", entry.nextHopMac)));
+        }
+        return routes;
+    }
+
+    /** Each port's own MAC in routed mode: 02:54:53:00:pp:pp. */
+    public static long portMac(final int port) {
+        return 0x0254_5300_0000L | port;
+    }
+
+    /** The metrics endpoint, or null for none. */
+    public static InetSocketAddress metricsAddress(final SwitchSettings s) {
+        return s.metrics.address == null ? null : socket("metrics.address", s.metrics.address);
+    }
+
+    static InetSocketAddress socket(final String name, final String text) {
+        final int colon = text.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new ConfigException(name + " must be host:port, got '" + text + "'");
+        }
+        final int port;
+        try {
+            port = Integer.parseInt(text.substring(colon + 1));
+        } catch (final NumberFormatException e) {
+            throw new ConfigException(name + ": '" + text.substring(colon + 1) + "' is not a port number in '" + text + "'");
+        }
+        if (port < 0 || port > 65535) {
+            throw new ConfigException(name + ": port must be 0..65535, got " + port);
+        }
+        final String host = text.substring(0, colon);
+        final boolean bracketed = host.startsWith("[");
+        if (bracketed != host.endsWith("]") || bracketed && host.length() < 3) {
+            throw new ConfigException(name + " must be host:port or [IPv6]:port, got '" + text + "'");
+        }
+        final String bare = bracketed ? host.substring(1, host.length() - 1) : host;
+        final InetAddress address;
+        try {
+            address = InetAddress.getByName(bare);
+        } catch (final UnknownHostException e) {
+            throw new ConfigException(name + ": unknown host '" + host + "' in '" + text + "'");
+        }
+        if (address.isAnyLocalAddress() && !EVERY_INTERFACE.contains(bare)) {
+            // Listening beyond loopback must be asked for in so many words, not by an address that happens to mean it.
+            throw new ConfigException(name + ": '" + host + "' means every interface; write 0.0.0.0 or [::] to listen on all of them, got '" + text + "'");
+        }
+        return new InetSocketAddress(address, port);
+    }
+
+    /** The only spellings of the all-interfaces address that are taken as meaning it. */
+    private static final java.util.Set<String> EVERY_INTERFACE = java.util.Set.of("0.0.0.0", "::");
+
+    static long mac(final String name, final String text) {
+        if (text == null || !text.matches("\\p{XDigit}{2}(:\\p{XDigit}{2}){5}")) {
+            throw new ConfigException(name + " must be a MAC address like 02:00:00:00:00:01, got '" + text + "'");
+        }
+        return Long.parseLong(text.replace(":", ""), 16);
+    }
+
+    static int ipv4(final String name, final String text) {
+        final String[] octets = text.split("\\.");
+        if (octets.length != 4) {
+            throw new ConfigException(name + ": '" + text + "' is not an IPv4 address");
+        }
+        int address = 0;
+        for (final String octet : octets) {
+            final int value;
+            try {
+                value = Integer.parseInt(octet);
+            } catch (final NumberFormatException e) {
+                throw new ConfigException(name + ": '" + text + "' is not an IPv4 address");
+            }
+            if (value < 0 || value > 255) {
+                throw new ConfigException(name + ": '" + text + "' is not an IPv4 address");
+            }
+            address = (address << 8) | value;
+        }
+        return address;
+    }
+
+    private static void port(final String name, final int port, final int ports) {
+        if (port < 0 || port >= ports) {
+            throw new ConfigException(name + " must be one of the switch's ports 0.." + (ports - 1) + ", got " + port);
+        }
+    }
+}

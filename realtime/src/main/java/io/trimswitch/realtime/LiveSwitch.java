@@ -1,0 +1,301 @@
+package io.trimswitch.realtime;
+
+import io.trimswitch.realtime.LiveSettings;
+import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.realtime.sockets.KernelSocketDrops;
+import io.trimswitch.realtime.sockets.VxlanPorts;
+import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.PoolPartition;
+import io.trimswitch.dataplane.packet.TrimKind;
+import io.trimswitch.dataplane.time.IngressLinks;
+import io.trimswitch.dataplane.time.LinkRate;
+import io.trimswitch.pipeline.ForwardingStage;
+import io.trimswitch.pipeline.LearningBridge;
+import io.trimswitch.pipeline.LpmForwarding;
+import io.trimswitch.pipeline.PortSubnetForwarding;
+import io.trimswitch.pipeline.PresetForwarding;
+import io.trimswitch.runtime.RunRecorder;
+import io.trimswitch.runtime.VirtualTimeSwitch;
+import io.trimswitch.tm.EgressPort;
+import io.trimswitch.tm.HandleRing;
+import io.trimswitch.tm.PortCounters;
+import org.HdrHistogram.Histogram;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The switch on a Linux host: its ports are UDP/VXLAN sockets, its pipelines, traffic manager and
+ * recirculation the real-time dataplane's, undilated (one second of switch time is one second). The
+ * pipelines are shared out over {@code realtime.pipelineThreads} busy-polling threads, each of which owns
+ * its pipelines' ports: it reads their sockets, runs the pipelines, recirculation and egress, and sends
+ * (see {@link PipelineThread}). {@link #start()} binds and starts every thread; {@link #stop()} stops
+ * them, sends what had already left the egress ports, and counts what was still inside.
+ */
+public final class LiveSwitch implements AutoCloseable {
+    private final SwitchSettings settings;
+    private final PacketPool pool;
+    private final RealTimeDataplane dataplane;
+    private final PipelineThread[] threads;
+    private final VxlanPorts[] sockets;
+    /** Which thread owns each port. */
+    private final int[] ownerOf;
+    private final AgentEvents.Release release;
+    private final AtomicReference<RuntimeException> fault = new AtomicReference<>();
+    private final AtomicLong inFlightAtStop = new AtomicLong();
+    private volatile boolean running;
+
+    public LiveSwitch(final SwitchSettings configured) {
+        LiveSettings.validate(configured);
+        this.settings = configured.copy();
+        settings.clock = "real";
+        settings.transport.kind = "open-loop";
+        settings.realtime.dilation = 1;
+        settings.realtime.warmUp = false;
+        final int pipelines = settings.fabric.pipelines;
+        final int threadCount = Math.min(settings.realtime.pipelineThreads, pipelines);
+        // Every queue full, every link's backlog full: a buffer for each, split evenly between the threads.
+        final long bound = VirtualTimeSwitch.capacityBound(settings) + (long) settings.ports.size() * PipelineThread.LINK_BACKLOG_PACKETS;
+        final int perThread = partitionSize(bound, threadCount);
+        this.pool = new PacketPool(perThread * threadCount);
+        final HandleRing[] returned = new HandleRing[threadCount];
+        for (int thread = 0; thread < threadCount; thread++) {
+            returned[thread] = new HandleRing(perThread, threadCount > 1);
+        }
+        // A buffer goes back to the thread whose partition it came from, whichever thread is done with it.
+        this.release = handle -> returned[handle / perThread].offer(handle);
+        this.threads = new PipelineThread[threadCount];
+        // With several threads, each queues only into its own ports and hands the others' their packets.
+        final PortHandoff[] handoffs = new PortHandoff[threadCount];
+        for (int thread = 0; thread < threadCount && threadCount > 1; thread++) {
+            handoffs[thread] = new PortHandoff(pool.capacity());
+        }
+        final int portsPerPipeline = settings.fabric.portsPerPipeline;
+        final RealTimeDataplane.PipelineView views = threadCount == 1 ? (pipeline, view) -> view : (pipeline, view) -> {
+            final int thread = pipeline % threadCount;
+            final EgressPort[] ports = new EgressPort[settings.egressPorts()];
+            for (int port = 0; port < ports.length; port++) {
+                final int owner = (port % settings.ports()) / portsPerPipeline % threadCount;
+                ports[port] = owner == thread ? view.port(port) : handoffs[owner].standIn(view.port(port), pool, settings.fabric.headersPerData);
+            }
+            return view.withPorts(ports);
+        };
+        this.dataplane = new RealTimeDataplane(settings, pool, forwarding(settings),
+            // Drops are counted per port by each thread's traffic manager; the recorders only take what has no flow.
+            () -> new AgentEvents(pool, new RunRecorder(0, 16), release),
+            pipeline -> (port, handle, time) -> threads[pipeline % threadCount].departed(port, handle, time), views);
+        final int[] attached = new int[settings.ports.size()];
+        final LinkRate[] rates = new LinkRate[settings.ports()];
+        for (int port = 0; port < attached.length; port++) {
+            attached[port] = port;
+            rates[port] = new LinkRate(settings.portRateBps(port));
+        }
+        final LearningBridge[] bridges = new LearningBridge[threadCount];
+        final long agingNanos = Math.round(settings.forwarding.agingSeconds * 1e9);
+        for (int thread = 0; thread < threadCount && "l2".equals(settings.forwarding.mode); thread++) {
+            bridges[thread] = new LearningBridge(agingNanos, LiveSettings.staticMacs(settings));
+        }
+        final BridgeNews[] news = bridges[0] == null ? new BridgeNews[threadCount] : BridgeNews.between(bridges, agingNanos);
+        this.ownerOf = new int[settings.ports()];
+        this.sockets = new VxlanPorts[threadCount];
+        final List<VxlanPorts.Endpoint> endpoints = LiveSettings.endpoints(settings);
+        for (int thread = 0; thread < threadCount; thread++) {
+            final List<Integer> own = new ArrayList<>();
+            for (int pipeline = thread; pipeline < pipelines; pipeline += threadCount) {
+                own.add(pipeline);
+            }
+            threads[thread] = new PipelineThread(thread, pool, new PoolPartition(pool, thread * perThread, perThread), returned[thread],
+                release, dataplane, own.stream().mapToInt(Integer::intValue).toArray(), new IngressLinks(rates), attached,
+                bridges[thread], news[thread], handoffs[thread], handoffs[thread] == null ? null : dataplane.newThreadView());
+            final List<VxlanPorts.Endpoint> ownEndpoints = new ArrayList<>();
+            for (final int port : threads[thread].ports()) {
+                ownerOf[port] = thread;
+                ownEndpoints.add(endpoints.get(port));
+            }
+            sockets[thread] = new VxlanPorts(ownEndpoints, threads[thread], settings.realtime.udpGso);
+            threads[thread].sockets(sockets[thread]);
+        }
+    }
+
+    /** Buffers per thread: whole slabs, and the pool within what a handle's metadata arrays can hold. */
+    private static int partitionSize(final long bound, final int threads) {
+        final int slab = PacketPool.SLOTS_PER_SLAB;
+        final long wanted = (bound / threads + slab) / slab * slab;
+        final long most = (1 << 20) / threads / slab * slab;
+        return (int) Math.max(slab, Math.min(wanted, most));
+    }
+
+    private static ForwardingStage forwarding(final SwitchSettings settings) {
+        switch (settings.forwarding.mode) {
+            case "l2":
+                return new PresetForwarding();
+            case "routed":
+                final long[] macs = new long[settings.ports()];
+                for (int port = 0; port < macs.length; port++) {
+                    macs[port] = LiveSettings.portMac(port);
+                }
+                return new LpmForwarding(LiveSettings.routes(settings), macs);
+            default:
+                // Only the ports that have a socket: a frame for a port the fabric has but the host does not is not routed.
+                return new PortSubnetForwarding(settings.ports.size());
+        }
+    }
+
+    /**
+     * Binds every port and starts the threads.
+     *
+     * @throws IllegalStateException naming the port when one cannot be bound
+     */
+    public void start() {
+        dataplane.clock.startIn(0);
+        running = true;
+        for (int thread = 0; thread < threads.length; thread++) {
+            final String name = "trimswitch-pipelines-" + thread;
+            threads[thread].peers(threads);
+            sockets[thread].start(name, threads[thread], "block".equals(settings.realtime.idle) ? null : AgentPlacement.idleStrategy(settings.realtime.idle),
+                error -> fault.compareAndSet(null, new RealTimeFault(name, error)));
+        }
+        for (final PipelineThread thread : threads) {
+            thread.go();
+        }
+    }
+
+    /** The first fault of a thread, or null while all is well. */
+    public Throwable fault() {
+        return fault.get();
+    }
+
+    /**
+     * Stops every thread's work, sends what had already left its egress port, closes the sockets, and
+     * counts what was still inside as in flight at the stop.
+     */
+    public void stop() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        final CountDownLatch flushed = new CountDownLatch(threads.length);
+        for (int thread = 0; thread < threads.length; thread++) {
+            final PipelineThread owner = threads[thread];
+            final VxlanPorts ports = sockets[thread];
+            owner.stop();
+            // On the thread itself, after its last turn: what departed in that turn goes out.
+            if (!ports.execute(() -> {
+                ports.flush();
+                flushed.countDown();
+            })) {
+                flushed.countDown();
+            }
+        }
+        try {
+            flushed.await(5, TimeUnit.SECONDS);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (final VxlanPorts ports : sockets) {
+            ports.close();
+        }
+        final java.util.function.IntConsumer inside = handle -> {
+            inFlightAtStop.incrementAndGet();
+            release.release(handle);
+        };
+        dataplane.drainTo(inside);
+        for (final PipelineThread thread : threads) {
+            thread.drainWaiting(inside);
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    /** One line per port, as the switch logs them at start. */
+    public List<String> describePorts() {
+        final List<String> lines = new ArrayList<>();
+        for (final VxlanPorts.Endpoint endpoint : LiveSettings.endpoints(settings)) {
+            final int port = endpoint.port();
+            lines.add(String.format("port %d: udp %s vni %d, host %s, %.1f Gb/s, pipeline %d on thread %d", port, localAddress(port),
+                endpoint.vni(), endpoint.remote() == null ? "learned from its first datagram (sent to port " + endpoint.remotePort() + ")"
+                    : endpoint.remote().toString(), settings.portRateBps(port) / 1e9, dataplane.fabric.pipelineOf(port), ownerOf[port]));
+        }
+        return lines;
+    }
+
+    /** The address a port listens on (its actual port when it was bound to port 0). */
+    public InetSocketAddress localAddress(final int port) {
+        return sockets[ownerOf[port]].localAddress(port);
+    }
+
+    /** A moment's view of every attached port's counters, read while the switch runs. */
+    public List<PortStats> stats() {
+        final List<PortStats> stats = new ArrayList<>();
+        final Map<Integer, Long> kernelDrops = KernelSocketDrops.byLocalPort();
+        for (int port = 0; port < settings.ports.size(); port++) {
+            final PipelineThread owner = threads[ownerOf[port]];
+            final VxlanPorts ports = sockets[ownerOf[port]];
+            final PortCounters counters = dataplane.totals(port);
+            final Map<String, Long> drops = new LinkedHashMap<>();
+            for (final DropReason reason : DropReason.values()) {
+                if (counters.drops[reason.ordinal()] > 0) {
+                    drops.put(reason.label(), counters.drops[reason.ordinal()]);
+                }
+            }
+            for (final VxlanPorts.Malformed reason : VxlanPorts.Malformed.values()) {
+                if (ports.malformed(port, reason) > 0) {
+                    drops.put(reason.label(), ports.malformed(port, reason));
+                }
+            }
+            final long overflowed = kernelDrops.getOrDefault(localAddress(port).getPort(), 0L);
+            if (overflowed > 0) {
+                drops.put("socketOverflow", overflowed);
+            }
+            for (final PipelineThread.Refused reason : PipelineThread.Refused.values()) {
+                if (owner.refused(port, reason) > 0) {
+                    drops.put(reason.label(), owner.refused(port, reason));
+                }
+            }
+            final EgressPort egress = dataplane.fabric.port(port);
+            stats.add(new PortStats(port, ports.receivedDatagrams(port), counters.rxPackets, counters.rxBytes, counters.txPackets,
+                counters.txBytes, counters.trimPacketsTotal(), counters.trimPackets[TrimKind.INGRESS],
+                counters.trimPackets[TrimKind.DOD], counters.txTrimPackets, counters.droppedTrimPackets,
+                egress.dataQueue().size(), egress.dataQueue().maxDepth(), egress.headerQueue().size(), egress.headerQueue().maxDepth(),
+                owner.flooded(port), owner.depths(port, true), owner.depths(port, false), drops));
+        }
+        return stats;
+    }
+
+    /** Packets that were inside the switch when it stopped. */
+    public long inFlightAtStop() {
+        return inFlightAtStop.get();
+    }
+
+    /** Buffers not back in the pool (after {@link #stop()}: 0). */
+    public int buffersInUse() {
+        int inUse = 0;
+        for (final PipelineThread thread : threads) {
+            inUse += thread.buffersInUse();
+        }
+        return inUse;
+    }
+
+    public SwitchSettings settings() {
+        return settings;
+    }
+
+    /** A port's counters as {@code stats} and the metrics endpoint show them. */
+    public record PortStats(
+        int port, long rxDatagrams, long rxPackets, long rxBytes, long txPackets, long txBytes, long trimPackets,
+        long ingressTrims, long dodTrims, long txTrimPackets, long droppedTrimPackets, int dataQueue, int maxDataQueue,
+        int headerQueue, int maxHeaderQueue, long flooded, Histogram dataQueueDepths,
+        Histogram headerQueueDepths, Map<String, Long> drops) {
+    }
+}

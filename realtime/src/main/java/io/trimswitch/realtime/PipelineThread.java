@@ -1,0 +1,426 @@
+package io.trimswitch.realtime;
+
+import io.trimswitch.dataplane.codec.EthernetHeader;
+import io.trimswitch.realtime.sockets.PortsOwner;
+import io.trimswitch.realtime.sockets.VxlanPorts;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.PoolPartition;
+import io.trimswitch.dataplane.time.IngressLinks;
+import io.trimswitch.dataplane.util.TimedIntFifo;
+import io.trimswitch.pipeline.LearningBridge;
+import io.trimswitch.runtime.SwitchFabric;
+import io.trimswitch.tm.EgressPort;
+import io.trimswitch.tm.HandleRing;
+import io.trimswitch.tm.TrafficManager;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+import org.agrona.DirectBuffer;
+
+import java.lang.invoke.VarHandle;
+import java.util.List;
+
+/**
+ * One busy-polling thread of the live switch, DPDK style: it owns a group of pipelines and their ports'
+ * sockets. Each turn it reads its sockets in batches, copies each frame once into a buffer of its own
+ * partition of the pool, and lets it arrive no faster than the port's link allows; it meters arrivals as
+ * they come due, bringing its recirculation and egress up to each one first, so that on one thread the
+ * switch keeps virtual time's order; then its egress ports send what has left them, straight to their
+ * sockets, one flush per turn. The traffic manager's rings are the only thing between threads.
+ */
+final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, EgressAgent.Departures {
+    /** Frames a port holds that arrived faster than its link: a host's burst; beyond this they are dropped as rxOverflow. */
+    static final int LINK_BACKLOG_PACKETS = 1024;
+
+    /** Why a frame did not make it into the switch, besides the datagram-level reasons. */
+    enum Refused {
+        BUFFER_EXHAUSTED("bufferExhausted"),
+        RX_OVERFLOW("rxOverflow"),
+        FILTERED("filtered");
+
+        private final String label;
+
+        Refused(final String label) {
+            this.label = label;
+        }
+
+        String label() {
+            return label;
+        }
+    }
+
+    private final int id;
+    private final PacketPool pool;
+    private final PoolPartition buffers;
+    /** This partition's buffers freed on any thread, on their way back. */
+    private final HandleRing returned;
+    private final AgentEvents.Release release;
+    private final SwitchFabric fabric;
+    private final DilatedClock clock;
+    private final IngressLinks links;
+    /** Per port of this thread: frames waiting for their arrival time, in arrival order. */
+    private final TimedIntFifo[] arriving;
+    private final int[] ownPorts;
+    private final int[] allPorts;
+    private final IngressAgent[] ingressByPipeline;
+    private final List<IngressAgent> ingress;
+    private final List<RecirculationAgent> recirculation;
+    private final List<EgressAgent> egress;
+    /** Null unless the switch bridges. */
+    private final LearningBridge bridge;
+    private final BridgeNews news;
+    /** Null with one thread: packets other threads hand over for this thread's ports, and how it queues them. */
+    private final PortHandoff handoff;
+    private final TrafficManager handedOver;
+    private final long[][] refused;
+    private final long[] flooded;
+    private final Recorder[] dataDepths;
+    private final Recorder[] headerDepths;
+    private final Histogram[] dataDepthTotals;
+    private final Histogram[] headerDepthTotals;
+    private final HandleRing.HandleConsumer reclaim;
+    private VxlanPorts sockets;
+    /** Until every socket of the switch is bound, frames only wait: a frame for a port not yet open must not be lost. */
+    private volatile boolean started;
+    private volatile boolean stopped;
+    /** Set while the thread sleeps in epoll_wait: another thread that queues a packet for it wakes it. */
+    private volatile boolean asleep;
+    private PipelineThread[] peers = new PipelineThread[0];
+    private final List<EgressPort> ownEgress = new java.util.ArrayList<>();
+
+    PipelineThread(
+        final int id, final PacketPool pool, final PoolPartition buffers, final HandleRing returned, final AgentEvents.Release release,
+        final RealTimeDataplane dataplane, final int[] pipelines, final IngressLinks links, final int[] allPorts,
+        final LearningBridge bridge, final BridgeNews news, final PortHandoff handoff, final TrafficManager handedOver) {
+        this.id = id;
+        this.pool = pool;
+        this.buffers = buffers;
+        this.returned = returned;
+        this.release = release;
+        this.fabric = dataplane.fabric;
+        this.clock = dataplane.clock;
+        this.links = links;
+        this.allPorts = allPorts.clone();
+        this.bridge = bridge;
+        this.news = news;
+        this.handoff = handoff;
+        this.handedOver = handedOver;
+        this.ingressByPipeline = new IngressAgent[fabric.pipelines()];
+        this.ingress = new java.util.ArrayList<>();
+        this.recirculation = new java.util.ArrayList<>();
+        this.egress = new java.util.ArrayList<>();
+        for (final int pipeline : pipelines) {
+            final IngressAgent agent = dataplane.ingress.get(pipeline);
+            ingressByPipeline[pipeline] = agent;
+            ingress.add(agent);
+            egress.add(dataplane.egress.get(pipeline));
+            for (final RecirculationAgent loop : dataplane.recirculation) {
+                if (loop.pipeline() == pipeline) {
+                    recirculation.add(loop);
+                }
+            }
+            // Before a packet is metered, this thread's recirculation and egress catch up with its arrival.
+            agent.barrier(this::advanceTo);
+        }
+        this.ownPorts = java.util.Arrays.stream(allPorts).filter(port -> ingressByPipeline[fabric.pipelineOf(port)] != null).toArray();
+        for (int port = 0; port < fabric.ports(); port++) {
+            if (ingressByPipeline[fabric.pipelineOf(port)] != null) {
+                ownEgress.add(fabric.port(port));
+            }
+        }
+        final int ports = fabric.ports();
+        this.arriving = new TimedIntFifo[ports];
+        this.refused = new long[ports][Refused.values().length];
+        this.flooded = new long[ports];
+        this.dataDepths = new Recorder[ports];
+        this.headerDepths = new Recorder[ports];
+        this.dataDepthTotals = new Histogram[ports];
+        this.headerDepthTotals = new Histogram[ports];
+        for (final int port : ownPorts) {
+            arriving[port] = new TimedIntFifo(LINK_BACKLOG_PACKETS);
+            dataDepths[port] = new Recorder(1 << 20, 2);
+            headerDepths[port] = new Recorder(1 << 20, 2);
+            dataDepthTotals[port] = new Histogram(1 << 20, 2);
+            headerDepthTotals[port] = new Histogram(1 << 20, 2);
+        }
+        this.reclaim = buffers::free;
+    }
+
+    void sockets(final VxlanPorts ports) {
+        this.sockets = ports;
+    }
+
+    /** The switch's other threads, which may queue packets for this one's ports while it sleeps. */
+    void peers(final PipelineThread[] all) {
+        this.peers = java.util.Arrays.stream(all).filter(thread -> thread != this).toArray(PipelineThread[]::new);
+    }
+
+    /** The ports whose sockets this thread polls. */
+    int[] ports() {
+        return ownPorts.clone();
+    }
+
+    @Override
+    public void onFrame(final int port, final DirectBuffer buffer, final int offset, final int length) {
+        final long now = clock.nowPicos();
+        final long arrival = links.arrival(port, length, now);
+        if (bridge == null) {
+            admit(port, buffer, offset, length, -1, arrival);
+            return;
+        }
+        final long nowNanos = now / 1000;
+        final long source = EthernetHeader.source(buffer, offset);
+        news.learned(source, port, nowNanos, bridge.learn(source, port, nowNanos));
+        final int egress = bridge.lookup(EthernetHeader.destination(buffer, offset), nowNanos);
+        if (egress == port) {
+            // The destination lives behind the port it came from: nothing to forward.
+            refused[port][Refused.FILTERED.ordinal()]++;
+            return;
+        }
+        if (egress != LearningBridge.FLOOD) {
+            admit(port, buffer, offset, length, egress, arrival);
+            return;
+        }
+        for (final int other : allPorts) {
+            if (other != port) {
+                flooded[port]++;
+                admit(port, buffer, offset, length, other, arrival);
+            }
+        }
+    }
+
+    /** Copies the frame into a buffer of this thread's own and lets it wait for its arrival time. */
+    private void admit(final int port, final DirectBuffer buffer, final int offset, final int length, final int egress, final long arrival) {
+        final TimedIntFifo waiting = arriving[port];
+        if (waiting.size() >= LINK_BACKLOG_PACKETS) {
+            refused[port][Refused.RX_OVERFLOW.ordinal()]++;
+            return;
+        }
+        int handle = buffers.allocate();
+        if (handle == PacketPool.NO_PACKET) {
+            returned.drain(reclaim, Integer.MAX_VALUE);
+            handle = buffers.allocate();
+            if (handle == PacketPool.NO_PACKET) {
+                refused[port][Refused.BUFFER_EXHAUSTED.ordinal()]++;
+                return;
+            }
+        }
+        pool.buffer(handle).putBytes(pool.offset(handle), buffer, offset, length);
+        pool.length(handle, length);
+        pool.ingressPort(handle, port);
+        pool.egressPort(handle, egress);
+        pool.arrivalPicos(handle, arrival);
+        waiting.add(arrival, handle);
+    }
+
+    @Override
+    public void onBatchEnd() {
+    }
+
+    @Override
+    public int doWork() {
+        if (stopped || !started) {
+            return 0;
+        }
+        asleep = false;
+        final long now = clock.nowPicos();
+        int work = returned.drain(reclaim, Integer.MAX_VALUE);
+        if (news != null) {
+            work += news.drain(now / 1000);
+        }
+        for (final IngressAgent agent : ingress) {
+            // NOTIFYs from the recirculation ports; nothing comes through its receive ring here.
+            work += agent.doWork();
+        }
+        if (handoff != null) {
+            work += queueHandedOver();
+        }
+        // Arrivals in time order across this thread's ports; each is metered once everything before it has happened.
+        for (int port = nextDue(now); port >= 0; port = nextDue(now)) {
+            ingressByPipeline[fabric.pipelineOf(port)].accept(arriving[port].removeHead());
+            work++;
+        }
+        work += advanceTo(horizon(now));
+        sockets.flush();
+        if (work > 0 && peers.length > 0) {
+            wakePeersWithWork();
+        }
+        return work;
+    }
+
+    @Override
+    public boolean readyToSleep() {
+        asleep = true;
+        // Dekker's handshake with wakePeersWithWork: either this thread sees the packet queued for it, or the
+        // thread that queued it sees this one asleep.
+        VarHandle.fullFence();
+        if (stopped || !started || hasQueuedInput() || hasPacketsInside()) {
+            asleep = false;
+            return false;
+        }
+        return true;
+    }
+
+    /** Frames waiting for their arrival, packets being sent or looping: time alone moves them on. */
+    private boolean hasPacketsInside() {
+        for (final int port : ownPorts) {
+            if (!arriving[port].isEmpty()) {
+                return true;
+            }
+        }
+        for (final EgressPort port : ownEgress) {
+            if (!port.isIdle()) {
+                return true;
+            }
+        }
+        for (final RecirculationAgent loop : recirculation) {
+            if (!loop.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Packets in this thread's rings, which any thread may fill: its egress queues and its DoD queues. */
+    private boolean hasQueuedInput() {
+        if (handoff != null && !handoff.isEmpty()) {
+            return true;
+        }
+        for (final EgressPort port : ownEgress) {
+            if (!port.dataQueue().isEmpty() || !port.headerQueue().isEmpty()) {
+                return true;
+            }
+        }
+        for (final RecirculationAgent loop : recirculation) {
+            if (!loop.queueIsEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void wakePeersWithWork() {
+        VarHandle.fullFence();
+        for (final PipelineThread peer : peers) {
+            if (peer.asleep && peer.hasQueuedInput()) {
+                peer.asleep = false;
+                peer.sockets.wakeup();
+            }
+        }
+    }
+
+    /** Queues what other threads handed over, each at the instant it reached the traffic manager. */
+    private int queueHandedOver() {
+        int work = 0;
+        for (int entry = handoff.poll(); entry != PacketPool.NO_PACKET; entry = handoff.poll()) {
+            final int handle = PortHandoff.handle(entry);
+            final long time = pool.queuedPicos(handle);
+            advanceTo(time - 1);
+            if (PortHandoff.isHeader(entry)) {
+                handedOver.enqueueHeader(handle, time);
+            } else {
+                handedOver.enqueueData(handle, time);
+            }
+            work++;
+        }
+        return work;
+    }
+
+    /** The port whose waiting frame arrives first, if it has arrived by {@code now}; else -1. */
+    private int nextDue(final long now) {
+        int due = -1;
+        long earliest = now;
+        for (final int port : ownPorts) {
+            final TimedIntFifo waiting = arriving[port];
+            if (!waiting.isEmpty() && waiting.headTime() <= earliest) {
+                earliest = waiting.headTime();
+                due = port;
+            }
+        }
+        return due;
+    }
+
+    /** As far as egress may go: up to {@code now}, but never past a frame still waiting to arrive. */
+    private long horizon(final long now) {
+        long horizon = now;
+        for (final int port : ownPorts) {
+            if (!arriving[port].isEmpty()) {
+                horizon = Math.min(horizon, arriving[port].headTime() - 1);
+            }
+        }
+        return horizon;
+    }
+
+    /** Recirculation first: a header back from its loop is in its queue when egress chooses. */
+    private int advanceTo(final long time) {
+        int work = 0;
+        for (final RecirculationAgent agent : recirculation) {
+            work += agent.advanceTo(time);
+        }
+        for (final EgressAgent agent : egress) {
+            work += agent.advanceTo(time);
+        }
+        return work;
+    }
+
+    /** The packet has left its port: its socket sends it with this turn's flush. */
+    @Override
+    public void departed(final int port, final int handle, final long time) {
+        // The queues' depths as each packet leaves: their distribution over the switch's life.
+        dataDepths[port].recordValue(fabric.port(port).dataQueue().size());
+        headerDepths[port].recordValue(fabric.port(port).headerQueue().size());
+        sockets.send(port, pool.buffer(handle), pool.offset(handle), pool.length(handle));
+        release.release(handle);
+    }
+
+    /** Every socket is bound: the thread may forward. */
+    void go() {
+        started = true;
+    }
+
+    /** Stops taking work; the loop itself goes on until its sockets are closed. */
+    void stop() {
+        stopped = true;
+    }
+
+    /** Once stopped: every frame still waiting on a link or handed over, to {@code inFlight}. */
+    void drainWaiting(final java.util.function.IntConsumer inFlight) {
+        for (int entry = handoff == null ? PacketPool.NO_PACKET : handoff.poll(); entry != PacketPool.NO_PACKET; entry = handoff.poll()) {
+            inFlight.accept(PortHandoff.handle(entry));
+        }
+        for (final int port : ownPorts) {
+            while (!arriving[port].isEmpty()) {
+                inFlight.accept(arriving[port].removeHead());
+            }
+        }
+    }
+
+    /** Once stopped: buffers of this partition still out. */
+    int buffersInUse() {
+        returned.drain(reclaim, Integer.MAX_VALUE);
+        return buffers.inUse();
+    }
+
+    /** The depth distribution of {@code port}'s data (or header) queue seen by departing packets, so far. */
+    synchronized Histogram depths(final int port, final boolean data) {
+        final Histogram total = data ? dataDepthTotals[port] : headerDepthTotals[port];
+        total.add((data ? dataDepths : headerDepths)[port].getIntervalHistogram());
+        return total.copy();
+    }
+
+    long refused(final int port, final Refused reason) {
+        return refused[port][reason.ordinal()];
+    }
+
+    long flooded(final int port) {
+        return flooded[port];
+    }
+
+    VxlanPorts sockets() {
+        return sockets;
+    }
+
+    @Override
+    public String roleName() {
+        return "pipelines-" + id;
+    }
+}

@@ -1,0 +1,107 @@
+package io.trimswitch.realtime.sockets;
+
+import io.netty.channel.IoHandle;
+import io.netty.channel.IoHandler;
+import io.netty.channel.IoHandlerContext;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.IoRegistration;
+import io.netty.channel.SelectStrategy;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.util.concurrent.ThreadAwareExecutor;
+import org.agrona.concurrent.IdleStrategy;
+
+import java.util.function.Consumer;
+
+/**
+ * An epoll event loop that is also a busy-polling duty cycle, DPDK style: each turn it polls its sockets
+ * without blocking (reading whatever is ready in batches, recvmmsg), then runs the owner of those
+ * sockets, then idles only when neither had anything to do. So the thread that reads a port is the one
+ * that forwards and sends, and no other thread has to be woken for a packet.
+ */
+final class PollingIoHandler implements IoHandler {
+    private final IoHandler epoll;
+    private final PortsOwner owner;
+    private final IdleStrategy idle;
+    private final Consumer<Throwable> faults;
+    /**
+     * How long a thread keeps polling after its last work before it may sleep: a reply or the next frame of
+     * a burst usually comes within it, and is then served without the cost of a wake-up.
+     */
+    private static final long POLL_BEFORE_SLEEP_NANOS = 50_000;
+    /** Set after a turn with nothing to do when the owner may sleep: the next poll waits in epoll_wait. */
+    private boolean sleepNext;
+    private long lastWorkNanos;
+
+    private PollingIoHandler(
+        final ThreadAwareExecutor executor, final PortsOwner owner, final IdleStrategy idle, final Consumer<Throwable> faults) {
+        this.owner = owner;
+        this.idle = idle;
+        this.faults = faults;
+        // epoll_wait with a zero timeout every turn, but for a turn after which the owner said it may sleep.
+        this.epoll = EpollIoHandler.newFactory(0, () -> (selectNow, hasTasks) -> sleepNext && !hasTasks ? SelectStrategy.SELECT : selectNow.get())
+            .newHandler(executor);
+    }
+
+    /**
+     * Loops that run {@code owner} between polls; what it throws goes to {@code faults}, and the loop goes on.
+     * With a null {@code idle}, a thread with nothing to do sleeps in epoll_wait when its owner says nothing is
+     * inside it, until a socket has data or it is woken; with an idle strategy it never sleeps in the kernel.
+     */
+    static IoHandlerFactory factory(final PortsOwner owner, final IdleStrategy idle, final Consumer<Throwable> faults) {
+        return executor -> new PollingIoHandler(executor, owner, idle, faults);
+    }
+
+    @Override
+    public void initialize() {
+        epoll.initialize();
+    }
+
+    @Override
+    public int run(final IoHandlerContext context) {
+        final int events = epoll.run(context);
+        sleepNext = false;
+        int work = 0;
+        try {
+            work = owner.doWork();
+            if (events + work == 0) {
+                if (idle == null) {
+                    sleepNext = System.nanoTime() - lastWorkNanos > POLL_BEFORE_SLEEP_NANOS && owner.readyToSleep();
+                } else {
+                    idle.idle(0);
+                }
+            } else if (idle != null) {
+                idle.reset();
+            } else {
+                lastWorkNanos = System.nanoTime();
+            }
+        } catch (final Throwable e) {
+            faults.accept(e);
+        }
+        return events + work;
+    }
+
+    @Override
+    public void prepareToDestroy() {
+        epoll.prepareToDestroy();
+    }
+
+    @Override
+    public void destroy() {
+        epoll.destroy();
+    }
+
+    @Override
+    public IoRegistration register(final IoHandle handle) throws Exception {
+        return epoll.register(handle);
+    }
+
+    @Override
+    public void wakeup() {
+        epoll.wakeup();
+    }
+
+    @Override
+    public boolean isCompatible(final Class<? extends IoHandle> handleType) {
+        return epoll.isCompatible(handleType);
+    }
+}

@@ -1,0 +1,410 @@
+package io.trimswitch.realtime.sockets;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.unix.Errors;
+import io.netty.channel.unix.SegmentedDatagramPacket;
+import io.trimswitch.dataplane.codec.EthernetHeader;
+import io.trimswitch.dataplane.codec.VxlanHeader;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Switch ports as UDP endpoints over Netty's epoll transport: a frame on a port is an Ethernet frame in
+ * a UDP datagram behind a VXLAN header (RFC 7348), so a Linux host attaches with a vxlan interface whose
+ * remote is the port's address. A group of ports lives on one thread, which polls their sockets in
+ * batches (recvmmsg), hands each valid frame to the {@link FrameHandler} while Netty's buffer is still
+ * held, runs the group's owner, and sends what it is given, flushing a batch at once (sendmmsg). A
+ * datagram that is not a frame for this port, or that comes from another host than the port's, is
+ * counted by reason and dropped.
+ */
+public final class VxlanPorts implements AutoCloseable {
+    /** Largest frame a port carries (the switch's packet buffers are 2048 bytes). */
+    public static final int MAX_FRAME = 2048;
+    private static final int MAX_DATAGRAM = MAX_FRAME + VxlanHeader.LENGTH;
+    private static final int DATAGRAMS_PER_READ = 32;
+    private static final int SOCKET_BUFFER_BYTES = 4 << 20;
+    private static final int FLUSH_BATCH = 32;
+    /** The kernel's limit on segments in one UDP GSO send, and a total that stays within one datagram. */
+    private static final int MAX_SEGMENTS = 64;
+    private static final int MAX_SEGMENTED_BYTES = 60_000;
+    /**
+     * Segments must each fit the path's MTU unfragmented: within a 1500-byte IPv4 packet, unless a send
+     * shows that the path takes less.
+     */
+    private static final int STANDARD_MTU_DATAGRAM = 1500 - 20 - 8;
+    /** Linux's errno for a message too long for the path. */
+    private static final int EMSGSIZE = 90;
+    private static final Runnable NOTHING = () -> { };
+
+    /** Why a datagram was dropped before it became a frame. */
+    public enum Malformed {
+        TOO_SHORT("tooShort"),
+        BAD_VXLAN_FLAGS("badVxlanFlags"),
+        WRONG_VNI("wrongVni"),
+        WRONG_SOURCE("wrongSource"),
+        OVERSIZE("oversize"),
+        NO_REMOTE("noRemote"),
+        TX_BUSY("txBusy"),
+        SOCKET_ERROR("socketError");
+
+        private final String label;
+
+        Malformed(final String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    /**
+     * One port: where it listens, its VNI, and its host's VTEP; a null {@code remote} is learned from the
+     * first datagram (its source address, at {@code remotePort}).
+     */
+    public record Endpoint(int port, InetSocketAddress bind, InetSocketAddress remote, int remotePort, int vni) {
+    }
+
+    /** Where frames go, on the I/O thread. */
+    public interface FrameHandler {
+        /** A frame arrived on {@code port}; the bytes are valid only during the call. */
+        void onFrame(int port, DirectBuffer buffer, int offset, int length);
+
+        /** The I/O thread has handed over a batch; a good moment for housekeeping. */
+        void onBatchEnd();
+    }
+
+    private final List<Endpoint> endpoints;
+    private final FrameHandler handler;
+    private final Channel[] channels;
+    private final InetSocketAddress[] remotes;
+    private final int[] unflushedCount;
+    /** Per port: datagrams of one size gathered for one segmented send, their size and how many. */
+    private final ByteBuf[] pending;
+    private final int[] segmentSize;
+    private final int[] segments;
+    /** Per port: the largest datagram sent in segments; a larger one goes alone, and the kernel may fragment it. */
+    private final int[] largestSegment;
+    private final boolean segmented;
+    private final boolean[] errorReported;
+    private final long[][] malformed;
+    private final long[] received;
+    private final UnsafeBuffer rxView = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer txView = new UnsafeBuffer(0, 0);
+    private final byte[] heapCopy = new byte[MAX_FRAME + VxlanHeader.LENGTH];
+    private final UnsafeBuffer heapView = new UnsafeBuffer(heapCopy);
+    private final Endpoint[] byPort;
+    private volatile EventLoopGroup group;
+
+    /** @param segmentedSends send datagrams of one size in a row as one UDP GSO send where the kernel offers it */
+    public VxlanPorts(final List<Endpoint> endpoints, final FrameHandler handler, final boolean segmentedSends) {
+        this.endpoints = List.copyOf(endpoints);
+        this.handler = handler;
+        int ports = 0;
+        for (final Endpoint endpoint : endpoints) {
+            ports = Math.max(ports, endpoint.port() + 1);
+        }
+        this.channels = new Channel[ports];
+        this.byPort = new Endpoint[ports];
+        this.remotes = new InetSocketAddress[ports];
+        this.unflushedCount = new int[ports];
+        this.pending = new ByteBuf[ports];
+        this.segmentSize = new int[ports];
+        this.segments = new int[ports];
+        this.largestSegment = new int[ports];
+        this.errorReported = new boolean[ports];
+        java.util.Arrays.fill(largestSegment, STANDARD_MTU_DATAGRAM);
+        this.segmented = segmentedSends && EpollDatagramChannel.isSegmentedDatagramPacketSupported();
+        this.malformed = new long[ports][Malformed.values().length];
+        this.received = new long[ports];
+        for (final Endpoint endpoint : endpoints) {
+            remotes[endpoint.port()] = endpoint.remote();
+            byPort[endpoint.port()] = endpoint;
+        }
+    }
+
+    /**
+     * Binds every port on one thread named {@code threadName}, which polls the sockets without blocking and
+     * runs {@code owner} between polls, idling by {@code idle} when neither had work, or with a null
+     * {@code idle} sleeping in epoll_wait while the owner has nothing inside; what {@code owner} throws goes
+     * to {@code faults}.
+     *
+     * @throws IllegalStateException naming the port and address when one cannot be bound
+     */
+    public void start(final String threadName, final PortsOwner owner, final IdleStrategy idle, final Consumer<Throwable> faults) {
+        if (!Epoll.isAvailable()) {
+            throw new IllegalStateException("the epoll transport is not available here: " + Epoll.unavailabilityCause());
+        }
+        final ThreadFactory threads = task -> {
+            final Thread thread = new Thread(task, threadName);
+            thread.setDaemon(true);
+            return thread;
+        };
+        group = new MultiThreadIoEventLoopGroup(1, threads, PollingIoHandler.factory(owner, idle, faults));
+        for (final Endpoint endpoint : endpoints) {
+            // One byte more than the largest datagram a port takes: the kernel cuts a longer one to this, and it is counted as oversize.
+            final Bootstrap bootstrap = new Bootstrap().group(group).channel(EpollDatagramChannel.class)
+                .option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM + 1)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator((MAX_DATAGRAM + 1) * DATAGRAMS_PER_READ))
+                .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
+                .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(SOCKET_BUFFER_BYTES / 4, SOCKET_BUFFER_BYTES))
+                .handler(new PortHandler(endpoint));
+            try {
+                channels[endpoint.port()] = bootstrap.bind(endpoint.bind()).sync().channel();
+            } catch (final Exception e) {
+                close();
+                throw new IllegalStateException("port " + endpoint.port() + ": cannot bind " + endpoint.bind() + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Wakes the ports' thread if it sleeps in epoll_wait. */
+    public void wakeup() {
+        execute(NOTHING);
+    }
+
+    /** Runs {@code task} on the ports' thread; false when the ports were never started or are closed. */
+    public boolean execute(final Runnable task) {
+        final EventLoopGroup running = group;
+        if (running == null || running.isShuttingDown()) {
+            return false;
+        }
+        running.execute(task);
+        return true;
+    }
+
+    /**
+     * On the ports' thread: sends a frame out of {@code port} to its host, to go with the next {@link #flush()}.
+     * Datagrams of one size in a row go to the kernel as one segmented send (UDP GSO) where it is offered.
+     * Returns false, counted, when the port has no host yet or its socket is backed up.
+     */
+    public boolean send(final int port, final DirectBuffer frame, final int offset, final int length) {
+        final InetSocketAddress remote = remotes[port];
+        final Channel channel = channels[port];
+        if (remote == null || channel == null) {
+            malformed[port][Malformed.NO_REMOTE.ordinal()]++;
+            return false;
+        }
+        final int size = VxlanHeader.LENGTH + length;
+        ByteBuf batch = pending[port];
+        if (batch != null && (size != segmentSize[port] || segments[port] == MAX_SEGMENTS || batch.writableBytes() < size
+            || size > largestSegment[port])) {
+            emit(port);
+            batch = null;
+        }
+        if (batch == null) {
+            if (!channel.isWritable()) {
+                // Send what is queued, then look again: only a socket the kernel cannot drain refuses.
+                channel.flush();
+                if (!channel.isWritable()) {
+                    malformed[port][Malformed.TX_BUSY.ordinal()]++;
+                    return false;
+                }
+            }
+            batch = channel.alloc().directBuffer(segmented && size <= largestSegment[port] ? MAX_SEGMENTED_BYTES : size);
+            pending[port] = batch;
+            segmentSize[port] = size;
+            segments[port] = 0;
+        }
+        final int at = batch.writerIndex();
+        if (batch.hasMemoryAddress()) {
+            txView.wrap(batch.memoryAddress() + at, size);
+            VxlanHeader.write(txView, 0, byPort[port].vni());
+            txView.putBytes(VxlanHeader.LENGTH, frame, offset, length);
+            batch.writerIndex(at + size);
+        } else {
+            VxlanHeader.write(heapView, 0, byPort[port].vni());
+            frame.getBytes(offset, heapCopy, VxlanHeader.LENGTH, length);
+            batch.writeBytes(heapCopy, 0, size);
+        }
+        segments[port]++;
+        if (!segmented || size > largestSegment[port]) {
+            emit(port);
+        }
+        return true;
+    }
+
+    /** Hands the port's datagrams gathered so far to its channel, one segmented send if there are several. */
+    private void emit(final int port) {
+        final ByteBuf batch = pending[port];
+        if (batch == null) {
+            return;
+        }
+        pending[port] = null;
+        final Channel channel = channels[port];
+        final int count = segments[port];
+        if (count == 1) {
+            channel.write(new DatagramPacket(batch, remotes[port]), channel.voidPromise());
+        } else {
+            // A segmented send fails whole: each of its datagrams is counted, and a path that will not take
+            // segments of this size (its MTU is smaller) gets no more of them.
+            final int size = segmentSize[port];
+            channel.write(new SegmentedDatagramPacket(batch, size, remotes[port])).addListener(future -> {
+                if (!future.isSuccess()) {
+                    malformed[port][Malformed.SOCKET_ERROR.ordinal()] += count;
+                    if (tooLongForThePath(future.cause())) {
+                        largestSegment[port] = Math.min(largestSegment[port], size - 1);
+                    }
+                    reportOnce(port, future.cause());
+                }
+            });
+        }
+        if (++unflushedCount[port] == FLUSH_BATCH) {
+            // One sendmmsg per batch; a long burst goes out batch by batch.
+            channel.flush();
+            unflushedCount[port] = 0;
+        }
+    }
+
+    /** On the ports' thread: sends everything written since the last flush, a batch per port. */
+    public void flush() {
+        for (int port = 0; port < channels.length; port++) {
+            emit(port);
+            if (unflushedCount[port] > 0) {
+                unflushedCount[port] = 0;
+                channels[port].flush();
+            }
+        }
+    }
+
+    /** The address a port listens on (its actual port when it was bound to port 0). */
+    public InetSocketAddress localAddress(final int port) {
+        return (InetSocketAddress) channels[port].localAddress();
+    }
+
+    public long malformed(final int port, final Malformed reason) {
+        return malformed[port][reason.ordinal()];
+    }
+
+    public long receivedDatagrams(final int port) {
+        return received[port];
+    }
+
+    public List<Endpoint> endpoints() {
+        return endpoints;
+    }
+
+    @Override
+    public void close() {
+        for (int port = 0; port < pending.length; port++) {
+            if (pending[port] != null) {
+                pending[port].release();
+                pending[port] = null;
+            }
+        }
+        for (final Channel channel : channels) {
+            if (channel != null) {
+                channel.close().awaitUninterruptibly();
+            }
+        }
+        if (group != null) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+            group = null;
+        }
+    }
+
+    /** EMSGSIZE: a segment does not fit the path's MTU. */
+    private static boolean tooLongForThePath(final Throwable cause) {
+        return cause instanceof Errors.NativeIoException && Math.abs(((Errors.NativeIoException) cause).expectedErr()) == EMSGSIZE;
+    }
+
+    /** The first socket error of a port is logged; the rest are only counted. */
+    private void reportOnce(final int port, final Throwable cause) {
+        if (!errorReported[port]) {
+            errorReported[port] = true;
+            System.err.println("trimswitch: port " + port + ": socket error: " + cause.getMessage() + " (counted as socketError; later ones only counted)");
+        }
+    }
+
+    /** One port's receive side. */
+    private final class PortHandler extends SimpleChannelInboundHandler<DatagramPacket> {
+        private final Endpoint endpoint;
+        private final int port;
+
+        PortHandler(final Endpoint endpoint) {
+            this.endpoint = endpoint;
+            this.port = endpoint.port();
+        }
+
+        @Override
+        protected void channelRead0(final ChannelHandlerContext context, final DatagramPacket packet) {
+            received[port]++;
+            final ByteBuf content = packet.content();
+            final int length = content.readableBytes();
+            if (length < VxlanHeader.LENGTH + EthernetHeader.LENGTH) {
+                malformed[port][Malformed.TOO_SHORT.ordinal()]++;
+                return;
+            }
+            if (length > MAX_DATAGRAM) {
+                malformed[port][Malformed.OVERSIZE.ordinal()]++;
+                return;
+            }
+            final DirectBuffer bytes;
+            final int start;
+            if (content.hasMemoryAddress()) {
+                rxView.wrap(content.memoryAddress() + content.readerIndex(), length);
+                bytes = rxView;
+                start = 0;
+            } else {
+                content.getBytes(content.readerIndex(), heapCopy, 0, length);
+                rxView.wrap(heapCopy, 0, length);
+                bytes = rxView;
+                start = 0;
+            }
+            if ((VxlanHeader.flags(bytes, start) & VxlanHeader.FLAG_VNI_VALID) == 0) {
+                malformed[port][Malformed.BAD_VXLAN_FLAGS.ordinal()]++;
+                return;
+            }
+            if (VxlanHeader.vni(bytes, start) != endpoint.vni()) {
+                malformed[port][Malformed.WRONG_VNI.ordinal()]++;
+                return;
+            }
+            final InetAddress source = packet.sender().getAddress();
+            final InetSocketAddress remote = remotes[port];
+            if (remote == null) {
+                // Learned once, from the first frame that passed the checks; it never moves after that.
+                remotes[port] = new InetSocketAddress(source, endpoint.remotePort());
+            } else if (!remote.getAddress().equals(source)) {
+                // Only the port's host may speak on it: one datagram from elsewhere must not take the port over.
+                malformed[port][Malformed.WRONG_SOURCE.ordinal()]++;
+                return;
+            }
+            handler.onFrame(port, bytes, start + VxlanHeader.LENGTH, length - VxlanHeader.LENGTH);
+        }
+
+        @Override
+        public void channelReadComplete(final ChannelHandlerContext context) {
+            handler.onBatchEnd();
+        }
+
+        @Override
+        public void exceptionCaught(final ChannelHandlerContext context, final Throwable cause) {
+            // A failed datagram (an ICMP unreachable from a host that went away) is not a reason to stop the port.
+            malformed[port][Malformed.SOCKET_ERROR.ordinal()]++;
+            reportOnce(port, cause);
+        }
+    }
+}
