@@ -67,15 +67,8 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Write the run report as JSON")
     Path json;
 
-    @Option(names = "--clock", paramLabel = "virtual|real",
-        description = "virtual: deterministic, byte-identical output; real: through the real-time dataplane, paced by the host clock (default: the config's, else virtual)")
-    String clock;
-
-    @Option(names = "--dilation", paramLabel = "D", description = "With --clock real: one µs of switch time takes D µs of wall time (default: 4000)")
-    Double dilation;
-
-    @Option(names = "--placement", paramLabel = "single|split|per-role|per-agent", description = "With --clock real: which agents share a thread (default: single)")
-    String placement;
+    @picocli.CommandLine.Mixin
+    ClockOptions clockOptions = new ClockOptions();
 
     @Override
     public Integer call() {
@@ -83,15 +76,7 @@ public final class ReplayCommand implements Callable<Integer> {
         if (mechanism != null) {
             settings.mechanism = Mechanism.parse(mechanism).label();
         }
-        if (clock != null) {
-            settings.clock = clock;
-        }
-        if (dilation != null) {
-            settings.realtime.dilation = dilation;
-        }
-        if (placement != null) {
-            settings.realtime.placement = placement;
-        }
+        clockOptions.applyTo(settings);
         // A capture brings its own hosts: the model's transport does not apply.
         settings.transport.kind = "open-loop";
         settings.validate();

@@ -46,21 +46,8 @@ public final class ScenarioCommand implements Callable<Integer> {
         description = "ndp: NDP hosts with pull pacing and retransmission, run until every flow completes; open-loop: senders blast and stop (default: ndp)")
     String transport;
 
-    @Option(names = "--clock", paramLabel = "virtual|real",
-        description = "virtual: deterministic discrete-event time; real: agent threads paced by the host clock, dilated (implies --transport open-loop; default: virtual)")
-    String clock;
-
-    @Option(names = "--dilation", paramLabel = "D",
-        description = "With --clock real: one µs of switch time takes D µs of wall time (default: 4000)")
-    Double dilation;
-
-    @Option(names = "--placement", paramLabel = "split|per-role|per-agent|single",
-        description = "With --clock real: which agents share a thread (default: single)")
-    String placement;
-
-    @Option(names = "--idle", paramLabel = "busy-spin|yield|backoff|sleep",
-        description = "With --clock real: what a thread does when it had nothing to do (default: busy-spin)")
-    String idle;
+    @picocli.CommandLine.Mixin
+    ClockOptions clockOptions = new ClockOptions();
 
     @Option(names = "--compare-virtual", description = "With --clock real: run each mechanism in virtual time too, in the next column.")
     boolean compareVirtual;
@@ -223,20 +210,9 @@ public final class ScenarioCommand implements Callable<Integer> {
     }
 
     private void applyOverrides(final SwitchSettings s) {
-        if (clock != null) {
-            s.clock = clock;
-            if ("real".equals(clock) && transport == null) {
-                s.transport.kind = "open-loop";
-            }
-        }
-        if (dilation != null) {
-            s.realtime.dilation = dilation;
-        }
-        if (placement != null) {
-            s.realtime.placement = placement;
-        }
-        if (idle != null) {
-            s.realtime.idle = idle;
+        if (clockOptions.applyTo(s) && transport == null) {
+            // Real time runs open-loop senders.
+            s.transport.kind = "open-loop";
         }
         if (transport != null) {
             s.transport.kind = transport;
