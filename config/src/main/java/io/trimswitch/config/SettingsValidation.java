@@ -18,6 +18,22 @@ public final class SettingsValidation {
 
     static void validate(final SwitchSettings s) {
         Mechanism.parse(s.mechanism);
+        validateFabric(s);
+        validateRecirculation(s);
+        // The workload's frame size first: the meters' default bucket is derived from it.
+        within("workload.packetBytes", s.workload.packetBytes, TrimSettings.NDP_HEADERS, PacketPool.SLOT_BYTES);
+        validateTrim(s);
+        validateControl(s);
+        validateWorkload(s);
+        validateTransport(s);
+        validateRealTime(s);
+        if (s.ndp() && s.workload.packets > 65_535) {
+            throw new ConfigException("workload.packets must be at most 65535 with NDP (its sequence numbers are 16 bits), got " + s.workload.packets);
+        }
+    }
+
+    /** Pipelines, ports, their rate and queues. */
+    private static void validateFabric(final SwitchSettings s) {
         atLeast("fabric.pipelines", s.fabric.pipelines, 1);
         atMost("fabric.pipelines", s.fabric.pipelines, 256);
         atLeast("fabric.portsPerPipeline", s.fabric.portsPerPipeline, 1);
@@ -26,7 +42,10 @@ public final class SettingsValidation {
         within("fabric.dataQueuePackets", s.fabric.dataQueuePackets, 1, MAX_QUEUE_PACKETS);
         within("fabric.headerQueuePackets", s.fabric.headerQueuePackets, 1, MAX_QUEUE_PACKETS);
         within("fabric.headersPerData", s.fabric.headersPerData, 0, MAX_QUEUE_PACKETS);
+    }
 
+    /** Recirculation ports, and what all the queues together may hold. */
+    private static void validateRecirculation(final SwitchSettings s) {
         rate("recirculation.rateGbps", s.recirculation.rateGbps);
         within("recirculation.latencyNs", s.recirculation.latencyNs, 0, 1e9, "ns");
         within("recirculation.dodQueuePackets", s.recirculation.dodQueuePackets, 1, MAX_QUEUE_PACKETS);
@@ -37,9 +56,10 @@ public final class SettingsValidation {
             throw new ConfigException("the queues together would hold " + queued + " packets, more than the " + MAX_TOTAL_PACKETS
                 + " a switch may buffer: make fabric.dataQueuePackets, fabric.headerQueuePackets or recirculation.dodQueuePackets smaller");
         }
-        // The workload's frame size first: the meters' default bucket is derived from it.
-        within("workload.packetBytes", s.workload.packetBytes, TrimSettings.NDP_HEADERS, PacketPool.SLOT_BYTES);
+    }
 
+    /** What a trimmed packet keeps and how it is marked; which packets are trimmable. */
+    private static void validateTrim(final SwitchSettings s) {
         if (s.trim.trimmableDscp == null) {
             throw new ConfigException("trim.trimmableDscp must be a list of DSCP values (may be empty)");
         }
@@ -56,7 +76,10 @@ public final class SettingsValidation {
         } catch (final IllegalArgumentException e) {
             throw new ConfigException("trim: " + e.getMessage());
         }
+    }
 
+    /** The trim control loop: T0/T1, the meter profile and rates, the NOTIFY scope and trigger. */
+    private static void validateControl(final SwitchSettings s) {
         within("control.t0Us", s.control.t0Us, 0, 1e6, "µs");
         within("control.t1Us", s.control.t1Us, 0, 1e6, "µs");
         if (s.control.halftimistic && !(s.control.t1Us >= s.control.t0Us)) {
@@ -85,19 +108,24 @@ public final class SettingsValidation {
         }
         atLeast("control.meterBurstBytes", s.meterBurstBytes(), 1);
         atMost("control.meterBurstBytes", s.meterBurstBytes(), TrTcmMeter.MAX_BURST_BYTES);
+    }
 
+    /** The open-loop senders' packets, run length and pattern. */
+    private static void validateWorkload(final SwitchSettings s) {
         within("workload.packets", s.workload.packets, 1, 1_000_000);
         positive("workload.durationUs", s.workload.durationUs);
         if (s.workload.durationUs > 1_000_000) {
             throw new ConfigException("workload.durationUs must be at most 1000000 (one second of switch time), got " + s.workload.durationUs);
         }
         Pattern.parse(s.workload.pattern, s.fabric.pipelines, s.fabric.portsPerPipeline);
+    }
 
+    /** NDP end hosts and background traffic. */
+    private static void validateTransport(final SwitchSettings s) {
         oneOf("transport.kind", s.transport.kind, "open-loop", "ndp");
         oneOf("transport.hosts", s.transport.hosts, "separate", "shared");
         within("transport.initialWindowPackets", s.transport.initialWindowPackets, 1, MAX_QUEUE_PACKETS);
         within("transport.propagationNs", s.transport.propagationNs, 0, 1e9, "ns");
-        positive("transport.rtoUs", s.transport.rtoUs);
         within("transport.rtoUs", s.transport.rtoUs, 0.001, 1e7, "µs");
         positive("transport.maxDurationUs", s.transport.maxDurationUs);
         if (s.transport.maxDurationUs > 8_000_000) {
@@ -109,10 +137,6 @@ public final class SettingsValidation {
         within("transport.backgroundUs", s.transport.backgroundUs, 0, s.transport.maxDurationUs, "µs");
         if (s.transport.backgroundLoad > 0 && !s.ndp()) {
             throw new ConfigException("transport.backgroundLoad needs transport.kind ndp: open-loop senders have no background flows");
-        }
-        validateRealTime(s);
-        if (s.ndp() && s.workload.packets > 65_535) {
-            throw new ConfigException("workload.packets must be at most 65535 with NDP (its sequence numbers are 16 bits), got " + s.workload.packets);
         }
     }
 
