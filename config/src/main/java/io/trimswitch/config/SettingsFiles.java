@@ -63,8 +63,10 @@ public final class SettingsFiles {
                 return new SwitchSettings();
             }
             if (!document.isObject()) {
-                throw new ConfigException(source + ": settings are a YAML mapping of sections (fabric:, trim:, ...), got " + document.getNodeType().toString().toLowerCase(java.util.Locale.ROOT));
+                throw new ConfigException(source + ": settings are a YAML mapping of sections (fabric:, trim:, ...), got "
+                    + document.getNodeType().toString().toLowerCase(java.util.Locale.ROOT));
             }
+            // Read again from the text rather than the tree: a mistake's message then names its line.
             return YAML.readValue(yaml, SwitchSettings.class);
         } catch (final InvalidNullException e) {
             throw new ConfigException(source + ": '" + path(e) + "' may not be null" + line(e) + "; leave it out for its default");

@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * Everything a run of the switch is made of, as the YAML file spells it. Defaults are the reproduced
- * switch's (64 × 100 Gb/s, 16-packet data queues); units are in the names. {@link #validate()} turns any impossible value into a {@link ConfigException}.
+ * switch's (64 × 100 Gb/s, 16-packet data queues); units are in the names. {@link #validate()} turns
+ * any impossible value into a {@link ConfigException}.
  */
 @JsonPropertyOrder({"mechanism", "clock", "fabric", "recirculation", "trim", "control", "workload", "transport", "realtime", "ports", "forwarding", "metrics"})
 public final class SwitchSettings {
