@@ -32,17 +32,59 @@ public final class ReportBuilder {
         final SwitchRun sw = outcome.source();
         final SwitchFabric fabric = sw.fabric();
         final RunRecorder recorder = sw.recorder();
-        final int packetBytes = sw.settings().workload.packetBytes;
-        final int payloadBytes = packetBytes - Math.min(packetBytes, sw.settings().trim.sizeBytes);
         final TrafficSource source = sw.source();
         final FlowLifetimes lifetimes = sw.flowLifetimes();
 
+        final double[] goodputs = new double[recorder.flows()];
+        final List<RunReport.FlowReport> flows = flowReports(sw, goodputs);
         long sent = 0;
         long whole = 0;
         long headers = 0;
         long dropped = 0;
+        for (int flow = 0; flow < recorder.flows(); flow++) {
+            sent += recorder.sentBy(flow);
+            whole += recorder.wholeOf(flow);
+            headers += recorder.headersOf(flow);
+            dropped += recorder.droppedOf(flow);
+        }
+        final Map<String, Long> drops = dropsByReason(recorder);
+        final long[] trims = new long[TrimKind.COUNT];
+        final List<RunReport.PortReport> ports = portReports(sw, trims);
+        long totalTrims = 0;
+        for (final long count : trims) {
+            totalTrims += count;
+        }
+        final List<RunReport.PipelineReport> pipelines = pipelineReports(fabric);
+        final RunReport.Latency headerLatency = headerLatency(recorder);
+        final long[] arrivals = recorder.headerArrivalsSorted();
+        final double[] arrivalNanos = new double[arrivals.length];
+        for (int i = 0; i < arrivals.length; i++) {
+            arrivalNanos[i] = Picos.toNanos(arrivals[i]);
+        }
+
+        final long unattributed = drops.values().stream().mapToLong(Long::longValue).sum() - dropped;
+        final RunReport.Control control = lifetimes == null ? null
+            : new RunReport.Control(recorder.controlSentCount(), recorder.controlDeliveredCount(), recorder.controlDroppedCount());
+        final boolean conserved = sent == whole + headers + dropped && unattributed == 0 && outcome.leakedBuffers() == 0
+            && (control == null || control.sent() == control.delivered() + control.dropped());
+        return new RunReport(sw.mechanism().label(), source.description(), sw.transport(), sent, whole, headers, dropped, conserved,
+            new RunReport.Trims(trims[TrimKind.INGRESS], trims[TrimKind.DOD], trims[TrimKind.MIRROR], trims[TrimKind.IDEAL],
+                totalTrims, null, null),
+            drops, goodput(goodputs), lifetimes == null ? null : lifetimes.completedFlows(), control,
+            pipelines, flows, ports, headerLatency, arrivalNanos,
+            new RunReport.RunInfo(sw.settings().clock, Picos.toNanos(sw.durationPicos()), Picos.toNanos(sw.lastPacketPicos()), sw.eventsHandled(),
+                outcome.inFlightAtEnd(), outcome.leakedBuffers(), sw.realTimeStats()),
+            sw.settings());
+    }
+
+    /** Per flow: what it sent, how it arrived, what was dropped and why; each flow's goodput into {@code goodputs}. */
+    private static List<RunReport.FlowReport> flowReports(final SwitchRun sw, final double[] goodputs) {
+        final RunRecorder recorder = sw.recorder();
+        final int packetBytes = sw.settings().workload.packetBytes;
+        final int payloadBytes = packetBytes - Math.min(packetBytes, sw.settings().trim.sizeBytes);
+        final TrafficSource source = sw.source();
+        final FlowLifetimes lifetimes = sw.flowLifetimes();
         final List<RunReport.FlowReport> flows = new ArrayList<>();
-        final double[] goodputs = new double[recorder.flows()];
         for (int flow = 0; flow < recorder.flows(); flow++) {
             final Map<String, Long> headersBy = new LinkedHashMap<>();
             for (int kind = 1; kind < TrimKind.COUNT; kind++) {
@@ -67,12 +109,12 @@ public final class ReportBuilder {
                 lifetimes == null ? null : lifetimes.size(flow),
                 lifetimes == null || completion < 0 ? null : Picos.toNanos(completion - lifetimes.startPicos(flow)),
                 lifetimes == null ? null : lifetimes.retransmissions(flow)));
-            sent += recorder.sentBy(flow);
-            whole += recorder.wholeOf(flow);
-            headers += recorder.headersOf(flow);
-            dropped += recorder.droppedOf(flow);
         }
+        return flows;
+    }
 
+    /** Every drop by reason, the flows' and those no flow owns. */
+    private static Map<String, Long> dropsByReason(final RunRecorder recorder) {
         final Map<String, Long> drops = new LinkedHashMap<>();
         for (final DropReason reason : DropReason.values()) {
             long count = recorder.unattributedDrops(reason);
@@ -83,8 +125,12 @@ public final class ReportBuilder {
                 drops.put(reason.label(), count);
             }
         }
+        return drops;
+    }
 
-        final long[] trims = new long[TrimKind.COUNT];
+    /** Each port that saw traffic; every port's trims, by kind, added into {@code trims}. */
+    private static List<RunReport.PortReport> portReports(final SwitchRun sw, final long[] trims) {
+        final SwitchFabric fabric = sw.fabric();
         final List<RunReport.PortReport> ports = new ArrayList<>();
         for (int id = 0; id < fabric.ports(); id++) {
             final EgressPort port = fabric.port(id);
@@ -108,12 +154,11 @@ public final class ReportBuilder {
             ports.add(new RunReport.PortReport(id, counters.rxPackets, counters.txPackets, counters.txBytes,
                 counters.trimPacketsTotal(), counters.txTrimPackets, counters.droppedTrimPackets,
                 port.dataQueue().maxDepth(), port.headerQueue().maxDepth(), round(busy / Math.max(1, sw.lastPacketPicos()), 4), states));
-        }
-        long totalTrims = 0;
-        for (final long count : trims) {
-            totalTrims += count;
-        }
+        }        return ports;
+    }
 
+    /** Per pipeline: its recirculation port's deflections or mirrors, depth, overflows and signals. */
+    private static List<RunReport.PipelineReport> pipelineReports(final SwitchFabric fabric) {
         final List<RunReport.PipelineReport> pipelines = new ArrayList<>();
         for (int pipeline = 0; pipeline < fabric.pipelines(); pipeline++) {
             final RecirculationPort recirculation = fabric.recirculation(pipeline);
@@ -130,30 +175,14 @@ public final class ReportBuilder {
                 pipelines.add(new RunReport.PipelineReport(pipeline, 0, 0, 0, 0, 0, 0, 0));
             }
         }
+        return pipelines;
+    }
 
+    private static RunReport.Latency headerLatency(final RunRecorder recorder) {
         final Histogram latency = recorder.headerLatencyNanos();
-        final RunReport.Latency headerLatency = new RunReport.Latency(latency.getTotalCount(),
+        return new RunReport.Latency(latency.getTotalCount(),
             round(latency.getTotalCount() == 0 ? 0 : latency.getMean(), 1),
             latency.getValueAtPercentile(50), latency.getValueAtPercentile(90), latency.getValueAtPercentile(99), latency.getMaxValue());
-        final long[] arrivals = recorder.headerArrivalsSorted();
-        final double[] arrivalNanos = new double[arrivals.length];
-        for (int i = 0; i < arrivals.length; i++) {
-            arrivalNanos[i] = Picos.toNanos(arrivals[i]);
-        }
-
-        final long unattributed = drops.values().stream().mapToLong(Long::longValue).sum() - dropped;
-        final RunReport.Control control = lifetimes == null ? null
-            : new RunReport.Control(recorder.controlSentCount(), recorder.controlDeliveredCount(), recorder.controlDroppedCount());
-        final boolean conserved = sent == whole + headers + dropped && unattributed == 0 && outcome.leakedBuffers() == 0
-            && (control == null || control.sent() == control.delivered() + control.dropped());
-        return new RunReport(sw.mechanism().label(), source.description(), sw.transport(), sent, whole, headers, dropped, conserved,
-            new RunReport.Trims(trims[TrimKind.INGRESS], trims[TrimKind.DOD], trims[TrimKind.MIRROR], trims[TrimKind.IDEAL],
-                totalTrims, null, null),
-            drops, goodput(goodputs), lifetimes == null ? null : lifetimes.completedFlows(), control,
-            pipelines, flows, ports, headerLatency, arrivalNanos,
-            new RunReport.RunInfo(sw.settings().clock, Picos.toNanos(sw.durationPicos()), Picos.toNanos(sw.lastPacketPicos()), sw.eventsHandled(),
-                outcome.inFlightAtEnd(), outcome.leakedBuffers(), sw.realTimeStats()),
-            sw.settings());
     }
 
     /** The same report with its trims set against the ideal switch's on the same workload. */
