@@ -209,7 +209,15 @@ public final class ScenarioCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The options given, over the settings from the file or the defaults. */
     private void applyOverrides(final SwitchSettings s) {
+        applyClockAndTransport(s);
+        applyWorkload(s);
+        applyControl(s);
+        applyQueues(s);
+    }
+
+    private void applyClockAndTransport(final SwitchSettings s) {
         if (clockOptions.applyTo(s) && transport == null) {
             // Real time runs open-loop senders.
             s.transport.kind = "open-loop";
@@ -232,6 +240,9 @@ public final class ScenarioCommand implements Callable<Integer> {
         if (backgroundUs != null) {
             s.transport.backgroundUs = backgroundUs;
         }
+    }
+
+    private void applyWorkload(final SwitchSettings s) {
         if (pattern != null) {
             s.workload.pattern = pattern;
         }
@@ -250,6 +261,9 @@ public final class ScenarioCommand implements Callable<Integer> {
         if (noJitter) {
             s.workload.startJitter = false;
         }
+    }
+
+    private void applyControl(final SwitchSettings s) {
         if (t0Us != null) {
             s.control.t0Us = t0Us;
         }
@@ -277,6 +291,9 @@ public final class ScenarioCommand implements Callable<Integer> {
         if (meters != null) {
             s.control.meters = meters;
         }
+    }
+
+    private void applyQueues(final SwitchSettings s) {
         if (dataQueue != null) {
             s.fabric.dataQueuePackets = dataQueue;
         }
