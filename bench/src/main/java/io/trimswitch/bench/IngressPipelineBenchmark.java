@@ -1,5 +1,6 @@
 package io.trimswitch.bench;
 
+import io.trimswitch.config.Settings;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
@@ -72,12 +73,13 @@ public class IngressPipelineBenchmark {
 
     @Setup
     public void setUp() {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.transport.kind = "open-loop";
-        settings.workload.packetBytes = packetBytes;
+        final SwitchSettings edited = new SwitchSettings();
+        edited.transport.kind = Settings.TransportKind.OPEN_LOOP.label();
+        edited.workload.packetBytes = packetBytes;
         // Room for a whole burst in the egress rings: nothing is deflected, every packet is forwarded.
-        settings.fabric.dataQueuePackets = BURST;
-        settings.control.meterBurstBytes = 16 * packetBytes;
+        edited.fabric.dataQueuePackets = BURST;
+        edited.control.meterBurstBytes = 16 * packetBytes;
+        final Settings settings = edited.validate();
         pool = new PacketPool(BURST);
         final TrafficManagerEvents unexpected = new TrafficManagerEvents() {
             @Override
@@ -93,19 +95,19 @@ public class IngressPipelineBenchmark {
             public void recirculationPending(final int pipeline, final long time) {
             }
         };
-        final NotifyInboxes inboxes = new NotifyInboxes(settings.fabric.pipelines);
+        final NotifyInboxes inboxes = new NotifyInboxes(settings.fabric().pipelines());
         fabric = new SwitchFabric(settings, pool, HandleRing.factory(), unexpected, SwitchFabric.TrafficManagerThreads.ONE,
             pipelines -> inboxes, SwitchFabric.defaultForwarding(settings));
         rxRing = new HandleRing(BURST, false);
-        firstEgressPort = settings.fabric.portsPerPipeline;
+        firstEgressPort = settings.fabric().portsPerPipeline();
         agent = new IngressAgent(fabric.pipeline(0), pool, rxRing, inboxes.reader(0),
             new DilatedClock(SystemNanoClock.INSTANCE, 1), BATCH);
         for (int i = 0; i < BURST; i++) {
             handles[i] = pool.allocate();
-            final int ingressPort = i % settings.fabric.portsPerPipeline;
+            final int ingressPort = i % settings.fabric().portsPerPipeline();
             final int egressPort = firstEgressPort + i % EGRESS_PORTS;
             WorkloadFrames.writeData(pool.buffer(handles[i]), pool.offset(handles[i]), packetBytes, ingressPort, egressPort, i, 0, 10,
-                settings.trim.ndpUdpPort);
+                settings.trim().ndpUdpPort());
             pool.length(handles[i], packetBytes);
             pool.ingressPort(handles[i], ingressPort);
             pool.flow(handles[i], i);

@@ -15,6 +15,7 @@ import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.socket.DatagramPacket;
+import io.trimswitch.config.Settings;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.VxlanHeader;
@@ -164,7 +165,7 @@ public final class LoopbackForwardingBenchmark {
         settings.fabric.pipelines = 1;
         settings.fabric.portsPerPipeline = 2;
         settings.fabric.dataQueuePackets = 1024;
-        settings.realtime.idle = "yield";
+        settings.realtime.idle = Settings.Idle.YIELD.label();
         settings.metrics.address = null;
         for (final String remote : new String[] {null, "127.0.0.1:" + receiver.getPort()}) {
             final SwitchSettings.UdpPort port = new SwitchSettings.UdpPort();

@@ -1,5 +1,6 @@
 package io.trimswitch.bench;
 
+import io.trimswitch.config.Settings;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.io.PcapngWriter;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
@@ -50,7 +51,7 @@ public class ReplayBenchmark {
 
     private Path directory;
     private Path capture;
-    private SwitchSettings settings;
+    private Settings settings;
 
     @Setup
     public void writeCapture() throws IOException {
@@ -69,7 +70,7 @@ public class ReplayBenchmark {
                 writer.write(port, (long) (packet / PORTS) * 20_480, frame, 0, FRAME);
             }
         }
-        settings = new SwitchSettings();
+        settings = new SwitchSettings().validate();
     }
 
     private VirtualTimeSwitch replaySwitch() {

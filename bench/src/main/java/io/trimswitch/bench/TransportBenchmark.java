@@ -40,7 +40,7 @@ public class TransportBenchmark {
         settings.transport.kind = transport;
         settings.workload.pattern = "mod16:64";
         settings.workload.packets = 1000;
-        sweepPoint = new VirtualTimeSwitch(settings);
+        sweepPoint = new VirtualTimeSwitch(settings.validate());
         sweepPoint.run();
     }
 

@@ -1,5 +1,6 @@
 package io.trimswitch.bench;
 
+import io.trimswitch.config.Settings;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.runtime.VirtualTimeSwitch;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -43,10 +44,10 @@ public class VirtualTimeSwitchBenchmark {
     public void setUp() {
         final SwitchSettings settings = new SwitchSettings();
         settings.mechanism = mechanism;
-        settings.transport.kind = "open-loop";
+        settings.transport.kind = Settings.TransportKind.OPEN_LOOP.label();
         settings.workload.pattern = "shift";
         settings.workload.packets = PACKETS;
-        shift = new VirtualTimeSwitch(settings);
+        shift = new VirtualTimeSwitch(settings.validate());
         shift.run();
     }
 

@@ -1,5 +1,6 @@
 package io.trimswitch.bench;
 
+import io.trimswitch.config.Settings;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.realtime.RealTimeSwitch;
@@ -71,10 +72,10 @@ public class WholeSwitchBenchmark {
     @Setup
     public void setUp() {
         final SwitchSettings settings = new SwitchSettings();
-        settings.clock = "real";
-        settings.transport.kind = "open-loop";
+        settings.clock = Settings.Clock.REAL.label();
+        settings.transport.kind = Settings.TransportKind.OPEN_LOOP.label();
         settings.realtime.dilation = 1;
-        settings.realtime.placement = "split";
+        settings.realtime.placement = Settings.Placement.SPLIT.label();
         settings.workload.packetBytes = packetBytes;
         // Undilated, the generator runs behind its schedule; deep data queues keep a moment's lag of the
         // egress thread from turning into deflections, so what is measured is forwarding.
@@ -87,7 +88,7 @@ public class WholeSwitchBenchmark {
             ring.append(port == 0 ? "" : ",").append(port).append("->").append((port + 1) % PORTS);
         }
         settings.workload.pattern = ring.toString();
-        final List<Agent> threads = new RealTimeSwitch(settings).startDrivenByCaller();
+        final List<Agent> threads = new RealTimeSwitch(settings.validate()).startDrivenByCaller();
         portsAndIngress = threads.get(0);
         egressAndRecirculation = threads.get(1);
 

@@ -2,6 +2,7 @@ package io.trimswitch.cli;
 
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.Settings;
 import io.trimswitch.config.SettingsFiles;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.time.LinkRate;
@@ -72,14 +73,14 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        final SwitchSettings settings = config == null ? new SwitchSettings() : SettingsFiles.load(config);
+        final SwitchSettings edited = config == null ? new SwitchSettings() : SettingsFiles.load(config);
         if (mechanism != null) {
-            settings.mechanism = Mechanism.parse(mechanism).label();
+            edited.mechanism = Mechanism.parse(mechanism).label();
         }
-        clockOptions.applyTo(settings);
+        clockOptions.applyTo(edited);
         // A capture brings its own hosts: the model's transport does not apply.
-        settings.transport.kind = "open-loop";
-        settings.validate();
+        edited.transport.kind = Settings.TransportKind.OPEN_LOOP.label();
+        final Settings settings = edited.validate();
         final ReplaySource.Timing mode = switch (timing) {
             case "capture" -> ReplaySource.Timing.CAPTURE;
             case "line-rate" -> ReplaySource.Timing.LINE_RATE;
@@ -89,7 +90,7 @@ public final class ReplayCommand implements Callable<Integer> {
             throw new ConfigException("--speed applies to --timing capture; at line rate packets already go back to back");
         }
         final LinkRate rate = new LinkRate(settings.portRateBps());
-        final List<ReplaySource.Input> captures = parseInputs(settings.ports());
+        final List<ReplaySource.Input> captures = parseInputs(settings.portCount());
         refuseOutputsOverInputs(captures);
         if (json != null) {
             OutputFiles.requireWritable("--json", json);
@@ -97,17 +98,17 @@ public final class ReplayCommand implements Callable<Integer> {
         if (out != null) {
             OutputFiles.requireWritable("--out", out);
         }
-        final ReplaySource source = new ReplaySource(captures, settings.ports(), rate, mode, speed);
+        final ReplaySource source = new ReplaySource(captures, settings.portCount(), rate, mode, speed);
         final VirtualTimeSwitch sw = settings.realTime() ? null : new VirtualTimeSwitch(settings, source, -1);
         final RealTimeSwitch realTime = settings.realTime() ? new RealTimeSwitch(settings, source, -1) : null;
 
         final List<FrameCapture> outputs = new ArrayList<>();
         try {
             if (out != null) {
-                outputs.add(new PcapngCapture(out, settings.ports(), settings.portRateBps(), source.baseNanos()));
+                outputs.add(new PcapngCapture(out, settings.portCount(), settings.portRateBps(), source.baseNanos()));
             }
             if (outDir != null) {
-                outputs.add(new EgressPcaps(outDir, settings.ports(), source.baseNanos()));
+                outputs.add(new EgressPcaps(outDir, settings.portCount(), source.baseNanos()));
             }
             final RunReport report;
             try (FrameCapture capture = new TeeCapture(outputs)) {

@@ -78,8 +78,8 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                     throw new ConfigException("metrics.address " + metricsAddress + ": cannot listen: " + e.getMessage());
                 }
             }
-            out.printf("trimswitch: running %d ports, forwarding %s, mechanism %s%s%n", live.settings().ports.size(),
-                live.settings().forwarding.mode, live.settings().mechanism,
+            out.printf("trimswitch: running %d ports, forwarding %s, mechanism %s%s%n", live.settings().ports().size(),
+                live.settings().forwarding().mode().label(), live.settings().mechanism().label(),
                 endpoint == null ? "" : ", metrics http://" + metricsAddress.getAddress().getHostAddress() + ":" + endpoint.port() + "/metrics");
             live.describePorts().forEach(line -> out.println("trimswitch: " + line));
             out.flush();

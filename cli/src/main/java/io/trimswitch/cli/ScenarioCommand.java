@@ -2,6 +2,7 @@ package io.trimswitch.cli;
 
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.Settings;
 import io.trimswitch.config.SettingsFiles;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.report.ReportJson;
@@ -155,25 +156,25 @@ public final class ScenarioCommand implements Callable<Integer> {
                 }
             }
         } else if (config != null) {
-            toRun.add(settings.mechanismValue());
+            toRun.add(Mechanism.parse(settings.mechanism));
         } else {
             toRun.add(Mechanism.TOFINO);
             toRun.add(Mechanism.DOD);
-            if (!settings.realTime()) {
+            if (!settings.validate().realTime()) {
                 // In real time the ideal switch runs alongside in virtual time, as the reference.
                 toRun.add(Mechanism.IDEAL);
             }
         }
-        settings.validate();
+        final boolean realClock = settings.validate().realTime();
         if (jobs != null && jobs < 1) {
             throw new ConfigException("--jobs must be at least 1, got " + jobs);
         }
         final int threads = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
         final Scenarios.Result result = Scenarios.run(settings, toRun, !noIdeal, pcapDir, threads);
         final List<RunReport> reports = new ArrayList<>(result.runs());
-        if (compareVirtual && settings.realTime()) {
+        if (compareVirtual && realClock) {
             final SwitchSettings virtual = settings.copy();
-            virtual.clock = "virtual";
+            virtual.clock = Settings.Clock.VIRTUAL.label();
             final List<RunReport> references = Scenarios.run(virtual, toRun, false, null, threads).runs();
             for (int i = references.size() - 1; i >= 0; i--) {
                 reports.add(i + 1, references.get(i));

@@ -36,7 +36,7 @@ class RealTimeSwitchTest {
 
     @Test
     void aRunDeliversEveryPacketWholeOrAsAHeaderAndEveryBufferGoesBackToThePool() {
-        final RealTimeSwitch sw = new RealTimeSwitch(small());
+        final RealTimeSwitch sw = new RealTimeSwitch(small().validate());
         final RunReport report = ReportBuilder.build(sw.run());
 
         assertEquals(1800, report.sent());
@@ -56,7 +56,7 @@ class RealTimeSwitchTest {
         final SwitchSettings settings = small();
         // The senders need 36 µs; the receiver's port far longer: the run ends with queues full.
         settings.workload.durationUs = 20;
-        final RealTimeSwitch sw = new RealTimeSwitch(settings);
+        final RealTimeSwitch sw = new RealTimeSwitch(settings.validate());
         final RunOutcome outcome = sw.run();
         final RunReport report = ReportBuilder.build(outcome);
 
@@ -73,7 +73,7 @@ class RealTimeSwitchTest {
             final SwitchSettings settings = small();
             settings.realtime.placement = placement.getKey();
             settings.realtime.idle = "yield";
-            final RunReport report = ReportBuilder.build(new RealTimeSwitch(settings).run());
+            final RunReport report = ReportBuilder.build(new RealTimeSwitch(settings.validate()).run());
             assertEquals(placement.getValue(), report.run().realTime().threads(), placement.getKey());
             assertTrue(report.conservation(), placement.getKey());
             assertEquals(report.sent(), report.deliveredWhole() + report.deliveredHeader(), placement.getKey() + ": " + report.drops());
@@ -83,8 +83,8 @@ class RealTimeSwitchTest {
     @Test
     void aFaultInAnAgentStopsTheRunAndNamesTheThreadAndTheCause() {
         final SwitchSettings settings = small();
-        final TrafficSource failing = new FailingSource(OpenLoopSenders.forWorkload(settings.copy()), 100);
-        final RealTimeSwitch sw = new RealTimeSwitch(settings, failing, Picos.fromMicros(120));
+        final TrafficSource failing = new FailingSource(OpenLoopSenders.forWorkload(settings.validate()), 100);
+        final RealTimeSwitch sw = new RealTimeSwitch(settings.validate(), failing, Picos.fromMicros(120));
 
         final RealTimeFault fault = assertThrows(RealTimeFault.class, sw::run);
         assertTrue(fault.getMessage().contains("trimswitch-switch"), fault.getMessage());
@@ -95,13 +95,13 @@ class RealTimeSwitchTest {
     void settingsTheRealTimeSwitchCannotHonourAreRefusedByName() {
         final SwitchSettings ideal = small();
         ideal.mechanism = "ideal";
-        assertTrue(assertThrows(ConfigException.class, () -> new RealTimeSwitch(ideal)).getMessage().contains("ideal"));
+        assertTrue(assertThrows(ConfigException.class, () -> new RealTimeSwitch(ideal.validate())).getMessage().contains("ideal"));
         final SwitchSettings ndp = small();
         ndp.transport.kind = "ndp";
-        assertTrue(assertThrows(ConfigException.class, () -> new RealTimeSwitch(ndp)).getMessage().contains("transport.kind open-loop"));
+        assertTrue(assertThrows(ConfigException.class, () -> new RealTimeSwitch(ndp.validate())).getMessage().contains("transport.kind open-loop"));
         final SwitchSettings slow = small();
         slow.realtime.dilation = 0.5;
-        assertTrue(assertThrows(ConfigException.class, () -> new RealTimeSwitch(slow)).getMessage().contains("realtime.dilation"));
+        assertTrue(assertThrows(ConfigException.class, () -> new RealTimeSwitch(slow.validate())).getMessage().contains("realtime.dilation"));
     }
 
     @Test

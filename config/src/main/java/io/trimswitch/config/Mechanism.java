@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** The switch-wide trimming mechanism (ideal, mod, dod, tofino). */
-public enum Mechanism {
+public enum Mechanism implements Choice {
     /** Output-queued trimming at TM enqueue: the reference. */
     IDEAL,
     /** Mirror-on-drop: the header is mirrored through a mirror port; no ingress meters. */
@@ -14,10 +14,6 @@ public enum Mechanism {
     DOD,
     /** The full design: three trim states, DoD, congestion signal to the pipelines. */
     TOFINO;
-
-    public String label() {
-        return name().toLowerCase(Locale.ROOT);
-    }
 
     public static Mechanism parse(final String text) {
         for (final Mechanism mechanism : values()) {

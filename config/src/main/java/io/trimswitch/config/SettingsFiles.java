@@ -83,6 +83,15 @@ public final class SettingsFiles {
     }
 
     public static String toYaml(final SwitchSettings settings) {
+        return write(settings);
+    }
+
+    /** The typed settings in the same YAML as their editable form. */
+    public static String toYaml(final Settings settings) {
+        return write(settings);
+    }
+
+    private static String write(final Object settings) {
         try {
             return YAML.writeValueAsString(settings);
         } catch (final JsonProcessingException e) {

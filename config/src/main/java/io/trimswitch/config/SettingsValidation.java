@@ -16,42 +16,42 @@ public final class SettingsValidation {
     private static final long MAX_QUEUE_PACKETS = 1 << 20;
     private static final long MAX_TOTAL_PACKETS = 1 << 24;
 
-    static void validate(final SwitchSettings s) {
-        Mechanism.parse(s.mechanism);
+    static Settings validate(final Settings s) {
         validateFabric(s);
         validateRecirculation(s);
         // The workload's frame size first: the meters' default bucket is derived from it.
-        within("workload.packetBytes", s.workload.packetBytes, TrimSettings.NDP_HEADERS, PacketPool.SLOT_BYTES);
+        within("workload.packetBytes", s.workload().packetBytes(), TrimSettings.NDP_HEADERS, PacketPool.SLOT_BYTES);
         validateTrim(s);
         validateControl(s);
         validateWorkload(s);
         validateTransport(s);
         validateRealTime(s);
-        if (s.ndp() && s.workload.packets > 65_535) {
-            throw new ConfigException("workload.packets must be at most 65535 with NDP (its sequence numbers are 16 bits), got " + s.workload.packets);
+        if (s.ndp() && s.workload().packets() > 65_535) {
+            throw new ConfigException("workload.packets must be at most 65535 with NDP (its sequence numbers are 16 bits), got " + s.workload().packets());
         }
+        return s;
     }
 
     /** Pipelines, ports, their rate and queues. */
-    private static void validateFabric(final SwitchSettings s) {
-        atLeast("fabric.pipelines", s.fabric.pipelines, 1);
-        atMost("fabric.pipelines", s.fabric.pipelines, 256);
-        atLeast("fabric.portsPerPipeline", s.fabric.portsPerPipeline, 1);
-        atMost("fabric ports (pipelines × portsPerPipeline)", (long) s.fabric.pipelines * s.fabric.portsPerPipeline, 4096);
-        rate("fabric.portRateGbps", s.fabric.portRateGbps);
-        within("fabric.dataQueuePackets", s.fabric.dataQueuePackets, 1, MAX_QUEUE_PACKETS);
-        within("fabric.headerQueuePackets", s.fabric.headerQueuePackets, 1, MAX_QUEUE_PACKETS);
-        within("fabric.headersPerData", s.fabric.headersPerData, 0, MAX_QUEUE_PACKETS);
+    private static void validateFabric(final Settings s) {
+        atLeast("fabric.pipelines", s.fabric().pipelines(), 1);
+        atMost("fabric.pipelines", s.fabric().pipelines(), 256);
+        atLeast("fabric.portsPerPipeline", s.fabric().portsPerPipeline(), 1);
+        atMost("fabric ports (pipelines × portsPerPipeline)", (long) s.fabric().pipelines() * s.fabric().portsPerPipeline(), 4096);
+        rate("fabric.portRateGbps", s.fabric().portRateGbps());
+        within("fabric.dataQueuePackets", s.fabric().dataQueuePackets(), 1, MAX_QUEUE_PACKETS);
+        within("fabric.headerQueuePackets", s.fabric().headerQueuePackets(), 1, MAX_QUEUE_PACKETS);
+        within("fabric.headersPerData", s.fabric().headersPerData(), 0, MAX_QUEUE_PACKETS);
     }
 
     /** Recirculation ports, and what all the queues together may hold. */
-    private static void validateRecirculation(final SwitchSettings s) {
-        rate("recirculation.rateGbps", s.recirculation.rateGbps);
-        within("recirculation.latencyNs", s.recirculation.latencyNs, 0, 1e9, "ns");
-        within("recirculation.dodQueuePackets", s.recirculation.dodQueuePackets, 1, MAX_QUEUE_PACKETS);
-        within("recirculation.mirrorQueuePackets", s.recirculation.mirrorQueuePackets, 1, MAX_QUEUE_PACKETS);
-        final long queued = (long) s.egressPorts() * (s.fabric.dataQueuePackets + s.fabric.headerQueuePackets)
-            + (long) s.fabric.pipelines * Math.max(s.recirculation.dodQueuePackets, s.recirculation.mirrorQueuePackets);
+    private static void validateRecirculation(final Settings s) {
+        rate("recirculation.rateGbps", s.recirculation().rateGbps());
+        within("recirculation.latencyNs", s.recirculation().latencyNs(), 0, 1e9, "ns");
+        within("recirculation.dodQueuePackets", s.recirculation().dodQueuePackets(), 1, MAX_QUEUE_PACKETS);
+        within("recirculation.mirrorQueuePackets", s.recirculation().mirrorQueuePackets(), 1, MAX_QUEUE_PACKETS);
+        final long queued = (long) s.egressPorts() * (s.fabric().dataQueuePackets() + s.fabric().headerQueuePackets())
+            + (long) s.fabric().pipelines() * Math.max(s.recirculation().dodQueuePackets(), s.recirculation().mirrorQueuePackets());
         if (queued > MAX_TOTAL_PACKETS) {
             throw new ConfigException("the queues together would hold " + queued + " packets, more than the " + MAX_TOTAL_PACKETS
                 + " a switch may buffer: make fabric.dataQueuePackets, fabric.headerQueuePackets or recirculation.dodQueuePackets smaller");
@@ -59,48 +59,42 @@ public final class SettingsValidation {
     }
 
     /** What a trimmed packet keeps and how it is marked; which packets are trimmable. */
-    private static void validateTrim(final SwitchSettings s) {
-        if (s.trim.trimmableDscp == null) {
-            throw new ConfigException("trim.trimmableDscp must be a list of DSCP values (may be empty)");
-        }
-        for (final Integer dscp : s.trim.trimmableDscp) {
-            if (dscp == null || dscp < 0 || dscp > 63) {
+    private static void validateTrim(final Settings s) {
+        for (final int dscp : s.trim().trimmableDscp()) {
+            if (dscp < 0 || dscp > 63) {
                 throw new ConfigException("trim.trimmableDscp values must be 0..63, got " + dscp);
             }
         }
-        within("trim.sizeBytes", s.trim.sizeBytes, TrimSettings.NDP_HEADERS, PacketPool.SLOT_BYTES);
-        within("trim.dscp", s.trim.dscp, 0, 63);
-        within("trim.ndpUdpPort", s.trim.ndpUdpPort, 1, 65535);
+        within("trim.sizeBytes", s.trim().sizeBytes(), TrimSettings.NDP_HEADERS, PacketPool.SLOT_BYTES);
+        within("trim.dscp", s.trim().dscp(), 0, 63);
+        within("trim.ndpUdpPort", s.trim().ndpUdpPort(), 1, 65535);
         try {
-            trimSettings(s);
+            s.trimSettings();
         } catch (final IllegalArgumentException e) {
             throw new ConfigException("trim: " + e.getMessage());
         }
     }
 
     /** The trim control loop: T0/T1, the meter profile and rates, the NOTIFY scope and trigger. */
-    private static void validateControl(final SwitchSettings s) {
-        within("control.t0Us", s.control.t0Us, 0, 1e6, "µs");
-        within("control.t1Us", s.control.t1Us, 0, 1e6, "µs");
-        if (s.control.halftimistic && !(s.control.t1Us >= s.control.t0Us)) {
-            throw new ConfigException("control.t1Us (" + s.control.t1Us + ") must not be below control.t0Us (" + s.control.t0Us + ")");
+    private static void validateControl(final Settings s) {
+        within("control.t0Us", s.control().t0Us(), 0, 1e6, "µs");
+        within("control.t1Us", s.control().t1Us(), 0, 1e6, "µs");
+        if (s.control().halftimistic() && !(s.control().t1Us() >= s.control().t0Us())) {
+            throw new ConfigException("control.t1Us (" + s.control().t1Us() + ") must not be below control.t0Us (" + s.control().t0Us() + ")");
         }
-        oneOf("control.meters", s.control.meters, "three", "two");
-        oneOf("control.notify", s.control.notify, "all", "origin");
-        oneOf("control.signal", s.control.signal, "every", "backlog");
-        within("control.signalBacklog", s.control.signalBacklog, 0, MAX_QUEUE_PACKETS);
+        within("control.signalBacklog", s.control().signalBacklog(), 0, MAX_QUEUE_PACKETS);
         // A rate is checked as written: NaN would round to a rate of 0 and trim everything.
-        if (s.control.halftimisticRateGbps != null) {
-            within("control.halftimisticRateGbps", s.control.halftimisticRateGbps, 0, s.fabric.portRateGbps, "Gb/s");
+        if (s.control().halftimisticRateGbps() != null) {
+            within("control.halftimisticRateGbps", s.control().halftimisticRateGbps(), 0, s.fabric().portRateGbps(), "Gb/s");
         }
-        if (s.control.pessimisticRateGbps != null) {
-            within("control.pessimisticRateGbps", s.control.pessimisticRateGbps, 0, s.fabric.portRateGbps, "Gb/s");
+        if (s.control().pessimisticRateGbps() != null) {
+            within("control.pessimisticRateGbps", s.control().pessimisticRateGbps(), 0, s.fabric().portRateGbps(), "Gb/s");
         }
         final long rate = s.portRateBps();
         final long half = s.halftimisticRateBps();
         final long pessimistic = s.pessimisticRateBps();
         if (half < 0 || half > rate) {
-            throw new ConfigException("control.halftimisticRateGbps must be 0.." + s.fabric.portRateGbps + " Gb/s, got " + half / 1e9);
+            throw new ConfigException("control.halftimisticRateGbps must be 0.." + s.fabric().portRateGbps() + " Gb/s, got " + half / 1e9);
         }
         if (pessimistic < 0 || pessimistic > half) {
             throw new ConfigException("control.pessimisticRateGbps (" + pessimistic / 1e9 + " Gb/s) must not be above control.halftimisticRateGbps ("
@@ -111,65 +105,52 @@ public final class SettingsValidation {
     }
 
     /** The open-loop senders' packets, run length and pattern. */
-    private static void validateWorkload(final SwitchSettings s) {
-        within("workload.packets", s.workload.packets, 1, 1_000_000);
-        positive("workload.durationUs", s.workload.durationUs);
-        if (s.workload.durationUs > 1_000_000) {
-            throw new ConfigException("workload.durationUs must be at most 1000000 (one second of switch time), got " + s.workload.durationUs);
+    private static void validateWorkload(final Settings s) {
+        within("workload.packets", s.workload().packets(), 1, 1_000_000);
+        positive("workload.durationUs", s.workload().durationUs());
+        if (s.workload().durationUs() > 1_000_000) {
+            throw new ConfigException("workload.durationUs must be at most 1000000 (one second of switch time), got " + s.workload().durationUs());
         }
-        Pattern.parse(s.workload.pattern, s.fabric.pipelines, s.fabric.portsPerPipeline);
+        Pattern.parse(s.workload().pattern(), s.fabric().pipelines(), s.fabric().portsPerPipeline());
     }
 
     /** NDP end hosts and background traffic. */
-    private static void validateTransport(final SwitchSettings s) {
-        oneOf("transport.kind", s.transport.kind, "open-loop", "ndp");
-        oneOf("transport.hosts", s.transport.hosts, "separate", "shared");
-        within("transport.initialWindowPackets", s.transport.initialWindowPackets, 1, MAX_QUEUE_PACKETS);
-        within("transport.propagationNs", s.transport.propagationNs, 0, 1e9, "ns");
-        within("transport.rtoUs", s.transport.rtoUs, 0.001, 1e7, "µs");
-        positive("transport.maxDurationUs", s.transport.maxDurationUs);
-        if (s.transport.maxDurationUs > 8_000_000) {
-            throw new ConfigException("transport.maxDurationUs must be at most 8000000 (eight seconds of switch time), got " + s.transport.maxDurationUs);
+    private static void validateTransport(final Settings s) {
+        within("transport.initialWindowPackets", s.transport().initialWindowPackets(), 1, MAX_QUEUE_PACKETS);
+        within("transport.propagationNs", s.transport().propagationNs(), 0, 1e9, "ns");
+        within("transport.rtoUs", s.transport().rtoUs(), 0.001, 1e7, "µs");
+        positive("transport.maxDurationUs", s.transport().maxDurationUs());
+        if (s.transport().maxDurationUs() > 8_000_000) {
+            throw new ConfigException("transport.maxDurationUs must be at most 8000000 (eight seconds of switch time), got " + s.transport().maxDurationUs());
         }
-        if (!(s.transport.backgroundLoad >= 0 && s.transport.backgroundLoad < 1)) {
-            throw new ConfigException("transport.backgroundLoad must be a fraction of line rate in [0, 1), got " + s.transport.backgroundLoad);
+        if (!(s.transport().backgroundLoad() >= 0 && s.transport().backgroundLoad() < 1)) {
+            throw new ConfigException("transport.backgroundLoad must be a fraction of line rate in [0, 1), got " + s.transport().backgroundLoad());
         }
-        within("transport.backgroundUs", s.transport.backgroundUs, 0, s.transport.maxDurationUs, "µs");
-        if (s.transport.backgroundLoad > 0 && !s.ndp()) {
+        within("transport.backgroundUs", s.transport().backgroundUs(), 0, s.transport().maxDurationUs(), "µs");
+        if (s.transport().backgroundLoad() > 0 && !s.ndp()) {
             throw new ConfigException("transport.backgroundLoad needs transport.kind ndp: open-loop senders have no background flows");
         }
     }
 
-    private static void validateRealTime(final SwitchSettings s) {
-        oneOf("clock", s.clock, "virtual", "real");
-        if (!(s.realtime.dilation >= 1) || !(s.realtime.dilation <= 1e6)) {
-            throw new ConfigException("realtime.dilation must be 1..1000000 (1 runs the switch at its own speed), got " + s.realtime.dilation);
+    private static void validateRealTime(final Settings s) {
+        if (!(s.realtime().dilation() >= 1) || !(s.realtime().dilation() <= 1e6)) {
+            throw new ConfigException("realtime.dilation must be 1..1000000 (1 runs the switch at its own speed), got " + s.realtime().dilation());
         }
-        oneOf("realtime.placement", s.realtime.placement, "split", "per-role", "per-agent", "single");
-        oneOf("realtime.idle", s.realtime.idle, "busy-spin", "yield", "backoff", "sleep", "block");
-        atLeast("realtime.batchPackets", s.realtime.batchPackets, 1);
-        atMost("realtime.batchPackets", s.realtime.batchPackets, 4096);
-        atLeast("realtime.rxRingPackets", s.realtime.rxRingPackets, 1);
-        atMost("realtime.rxRingPackets", s.realtime.rxRingPackets, 1 << 20);
-        atLeast("realtime.pipelineThreads", s.realtime.pipelineThreads, 1);
-        atMost("realtime.pipelineThreads", s.realtime.pipelineThreads, s.fabric.pipelines);
+        atLeast("realtime.batchPackets", s.realtime().batchPackets(), 1);
+        atMost("realtime.batchPackets", s.realtime().batchPackets(), 4096);
+        atLeast("realtime.rxRingPackets", s.realtime().rxRingPackets(), 1);
+        atMost("realtime.rxRingPackets", s.realtime().rxRingPackets(), 1 << 20);
+        atLeast("realtime.pipelineThreads", s.realtime().pipelineThreads(), 1);
+        atMost("realtime.pipelineThreads", s.realtime().pipelineThreads(), s.fabric().pipelines());
         if (!s.realTime()) {
             return;
         }
-        if (s.mechanismValue() == Mechanism.IDEAL) {
+        if (s.mechanism() == Mechanism.IDEAL) {
             throw new ConfigException("mechanism ideal is the output-queued reference and runs only with clock virtual");
         }
         if (s.ndp()) {
             throw new ConfigException("clock real runs open-loop senders; NDP end hosts run only with clock virtual (set transport.kind open-loop)");
         }
-    }
-
-    static TrimSettings trimSettings(final SwitchSettings s) {
-        long mask = 0;
-        for (final Integer dscp : s.trim.trimmableDscp) {
-            mask |= 1L << dscp;
-        }
-        return new TrimSettings(s.trim.sizeBytes, s.trim.dscp, mask, s.trim.ndpUdpPort);
     }
 
     private static void atLeast(final String name, final long value, final long min) {

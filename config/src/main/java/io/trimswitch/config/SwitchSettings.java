@@ -10,8 +10,9 @@ import java.util.List;
 
 /**
  * Everything a run of the switch is made of, as the YAML file spells it. Defaults are the reproduced
- * switch's (64 × 100 Gb/s, 16-packet data queues); units are in the names. {@link #validate()} turns
- * any impossible value into a {@link ConfigException}.
+ * switch's (64 × 100 Gb/s, 16-packet data queues); units are in the names. This is the editable form that a
+ * file, the CLI's options and the experiments write; {@link #validate()} turns it into the {@link Settings} a run is
+ * built from, or any impossible value into a {@link ConfigException}.
  */
 @JsonPropertyOrder({"mechanism", "clock", "fabric", "recirculation", "trim", "control", "workload", "transport", "realtime", "ports", "forwarding", "metrics"})
 public final class SwitchSettings {
@@ -254,79 +255,9 @@ public final class SwitchSettings {
         public String address = "127.0.0.1:9464";
     }
 
-    public boolean realTime() {
-        return "real".equals(clock);
-    }
-
-    public boolean ndp() {
-        return "ndp".equals(transport.kind);
-    }
-
-    public boolean separateHosts() {
-        return ndp() && "separate".equals(transport.hosts);
-    }
-
-    /** Egress ports of the traffic manager: one per port, and with separate NDP hosts one more per port for its sending host. */
-    public int egressPorts() {
-        return separateHosts() ? 2 * ports() : ports();
-    }
-
-    public int ports() {
-        return fabric.pipelines * fabric.portsPerPipeline;
-    }
-
-    public long portRateBps() {
-        return Math.round(fabric.portRateGbps * 1e9);
-    }
-
-    /** Egress port {@code port}'s rate: its own limit when {@code run} sets one, else the fabric's. */
-    public long portRateBps(final int port) {
-        final int switchPort = port % ports();
-        final Double own = switchPort < ports.size() && ports.get(switchPort) != null ? ports.get(switchPort).rateGbps : null;
-        return own == null ? portRateBps() : Math.round(own * 1e9);
-    }
-
-    public long halftimisticRateBps(final int port) {
-        return control.halftimisticRateGbps == null ? portRateBps(port) / 2 : Math.round(control.halftimisticRateGbps * 1e9);
-    }
-
-    public long pessimisticRateBps(final int port) {
-        return control.pessimisticRateGbps == null ? portRateBps(port) / 4 : Math.round(control.pessimisticRateGbps * 1e9);
-    }
-
-    public long halftimisticRateBps() {
-        return control.halftimisticRateGbps == null ? portRateBps() / 2 : Math.round(control.halftimisticRateGbps * 1e9);
-    }
-
-    public long pessimisticRateBps() {
-        return control.pessimisticRateGbps == null ? portRateBps() / 4 : Math.round(control.pessimisticRateGbps * 1e9);
-    }
-
-    /** The DSCP the workload's data frames carry: the first trimmable one, or 0 when none is. */
-    public int workloadDscp() {
-        return trim.trimmableDscp.isEmpty() ? 0 : trim.trimmableDscp.get(0);
-    }
-
-    public int meterBurstBytes() {
-        // The meter plays the egress buffer; a deep data queue is capped at the largest bucket a meter has.
-        return control.meterBurstBytes == null
-            ? (int) Math.min((long) fabric.dataQueuePackets * workload.packetBytes, io.trimswitch.pipeline.TrTcmMeter.MAX_BURST_BYTES)
-            : control.meterBurstBytes;
-    }
-
-    /** The dataplane's view of the trim settings. */
-    public io.trimswitch.dataplane.packet.TrimSettings trimSettings() {
-        return SettingsValidation.trimSettings(this);
-    }
-
-    public Mechanism mechanismValue() {
-        return Mechanism.parse(mechanism);
-    }
-
-    /** Fails with one clear line on the first impossible value; returns this for chaining. */
-    public SwitchSettings validate() {
-        SettingsValidation.validate(this);
-        return this;
+    /** Fails with one clear line on the first impossible value; else the run's typed, immutable settings. */
+    public Settings validate() {
+        return SettingsValidation.validate(Settings.from(this));
     }
 
     /** A deep copy, so that one run's overrides never leak into another. */

@@ -11,8 +11,35 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SettingsFilesTest {
     @Test
     void theShippedExampleHoldsExactlyTheDefaults() {
-        final SwitchSettings example = SettingsFiles.load(Path.of("examples/scenario.yaml")).validate();
+        final SwitchSettings example = SettingsFiles.load(Path.of("examples/scenario.yaml"));
+        example.validate();
         assertEquals(SettingsFiles.toYaml(new SwitchSettings()), SettingsFiles.toYaml(example));
+    }
+
+    @Test
+    void theTypedSettingsAreWrittenWithTheFilesKeysAndSpellings() {
+        final SwitchSettings edited = new SwitchSettings();
+        edited.transport.kind = "open-loop";
+        edited.realtime.placement = "per-role";
+        edited.control.notify = "origin";
+        edited.realtime.pipelineThreads = 2;
+        assertEquals(SettingsFiles.toYaml(edited), SettingsFiles.toYaml(edited.validate()));
+        assertEquals(SettingsFiles.toYaml(new SwitchSettings()), SettingsFiles.toYaml(new SwitchSettings().validate()));
+    }
+
+    @Test
+    void aChoiceOutsideItsSetIsRefusedWithTheChoices() {
+        final SwitchSettings settings = new SwitchSettings();
+        settings.realtime.idle = "nap";
+        assertEquals("realtime.idle must be one of busy-spin, yield, backoff, sleep, block, got 'nap'",
+            assertThrows(ConfigException.class, settings::validate).getMessage());
+    }
+
+    @Test
+    void theTypedSettingsCannotBeChanged() {
+        final Settings settings = new SwitchSettings().validate();
+        assertThrows(UnsupportedOperationException.class, () -> settings.trim().trimmableDscp().add(12));
+        assertThrows(UnsupportedOperationException.class, () -> settings.forwarding().routes().clear());
     }
 
     @Test

@@ -52,7 +52,7 @@ final class EvaluationRunner implements AutoCloseable {
     }
 
     private static RunResult runOne(final RunSpec spec) {
-        final VirtualTimeSwitch sw = new VirtualTimeSwitch(spec.settings());
+        final VirtualTimeSwitch sw = new VirtualTimeSwitch(spec.settings().validate());
         TimelineProbe probe = null;
         if (spec.timeline()) {
             probe = new TimelineProbe(TIMELINE_SAMPLE_PICOS);

@@ -1,6 +1,7 @@
 package io.trimswitch.evaluate;
 
 import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.Settings.TransportKind;
 import io.trimswitch.report.RunReport;
 import org.knowm.xchart.XYChart;
 
@@ -34,7 +35,7 @@ final class MechanismsExperiment implements Experiment {
         final List<RunSpec> specs = new ArrayList<>();
         for (final String workload : WORKLOADS) {
             for (final Mechanism mechanism : MECHANISMS) {
-                specs.add(new RunSpec(id(workload, mechanism), RunSpec.settings("open-loop", workload, mechanism, PACKETS), true, false));
+                specs.add(new RunSpec(id(workload, mechanism), RunSpec.settings(TransportKind.OPEN_LOOP, workload, mechanism, PACKETS), true, false));
             }
         }
         return specs;

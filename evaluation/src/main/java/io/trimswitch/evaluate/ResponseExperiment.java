@@ -1,6 +1,7 @@
 package io.trimswitch.evaluate;
 
 import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.Settings.TransportKind;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.runtime.TimelineProbe;
 import org.knowm.xchart.XYChart;
@@ -35,7 +36,7 @@ final class ResponseExperiment implements Experiment {
     public List<RunSpec> plan() {
         final List<RunSpec> specs = new ArrayList<>();
         for (final int senders : SENDERS) {
-            specs.add(new RunSpec(id(senders), RunSpec.settings("open-loop", "mod16:" + senders, Mechanism.TOFINO, PACKETS), false, true));
+            specs.add(new RunSpec(id(senders), RunSpec.settings(TransportKind.OPEN_LOOP, "mod16:" + senders, Mechanism.TOFINO, PACKETS), false, true));
         }
         return specs;
     }
@@ -49,9 +50,9 @@ final class ResponseExperiment implements Experiment {
                 final RunResult result = results.get(id(senders));
                 final TimelineProbe probe = result.timeline();
                 final var settings = result.report().config();
-                final long t0 = Picos.fromMicros(settings.control.t0Us);
-                final long t1 = settings.control.halftimistic ? Picos.fromMicros(settings.control.t1Us) : t0;
-                final long runEnd = Picos.fromMicros(settings.workload.durationUs);
+                final long t0 = Picos.fromMicros(settings.control().t0Us());
+                final long t1 = settings.control().halftimistic() ? Picos.fromMicros(settings.control().t1Us()) : t0;
+                final long runEnd = Picos.fromMicros(settings.workload().durationUs());
 
                 long lastActivity = 0;
                 final List<TimelineProbe.Interval> intervals = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.trimswitch.evaluate;
 
 import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.Settings.TransportKind;
 import io.trimswitch.config.SwitchSettings;
 
 /**
@@ -9,9 +10,9 @@ import io.trimswitch.config.SwitchSettings;
  */
 public record RunSpec(String id, SwitchSettings settings, boolean keepArrivals, boolean timeline) {
     /** Default settings with a transport, pattern, mechanism and packet count set. */
-    public static SwitchSettings settings(final String transport, final String pattern, final Mechanism mechanism, final int packets) {
+    public static SwitchSettings settings(final TransportKind transport, final String pattern, final Mechanism mechanism, final int packets) {
         final SwitchSettings settings = new SwitchSettings();
-        settings.transport.kind = transport;
+        settings.transport.kind = transport.label();
         settings.workload.pattern = pattern;
         settings.mechanism = mechanism.label();
         settings.workload.packets = packets;

@@ -1,6 +1,8 @@
 package io.trimswitch.evaluate;
 
 import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.Settings;
+import io.trimswitch.config.Settings.TransportKind;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.report.RunReport;
 import org.knowm.xchart.XYChart;
@@ -40,16 +42,16 @@ final class SensitivityExperiment implements Experiment {
         final List<RunSpec> specs = new ArrayList<>();
         for (final int senders : SENDERS) {
             final String pattern = "mod16:" + senders;
-            specs.add(new RunSpec(idealId(senders), RunSpec.settings("ndp", pattern, Mechanism.IDEAL, PACKETS), false, false));
+            specs.add(new RunSpec(idealId(senders), RunSpec.settings(TransportKind.NDP, pattern, Mechanism.IDEAL, PACKETS), false, false));
             for (final String variant : VARIANTS) {
                 for (final double t0 : T0_US) {
-                    final SwitchSettings settings = RunSpec.settings("ndp", pattern, Mechanism.TOFINO, PACKETS);
+                    final SwitchSettings settings = RunSpec.settings(TransportKind.NDP, pattern, Mechanism.TOFINO, PACKETS);
                     settings.control.t0Us = t0;
                     settings.control.t1Us = t0 + 3 * t0;
                     switch (variant) {
                         case "no-halftimistic" -> settings.control.halftimistic = false;
                         case "pessimistic-rate-0" -> settings.control.pessimisticRateGbps = 0.0;
-                        case "notify-origin" -> settings.control.notify = "origin";
+                        case "notify-origin" -> settings.control.notify = Settings.NotifyScope.ORIGIN.label();
                         default -> { }
                     }
                     specs.add(new RunSpec(id(senders, variant, t0), settings, false, false));

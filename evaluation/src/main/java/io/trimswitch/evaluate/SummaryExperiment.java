@@ -1,6 +1,7 @@
 package io.trimswitch.evaluate;
 
 import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.Settings.TransportKind;
 import io.trimswitch.report.ReportJson;
 import io.trimswitch.report.RunReport;
 
@@ -15,19 +16,19 @@ import java.util.Map;
 /** The headline figures per mechanism and workload, against the ideal switch. */
 final class SummaryExperiment implements Experiment {
     /** A workload of the summary: a pattern, packets per flow, and the transport that carries them. */
-    record Workload(String pattern, int packets, String transport) {
+    record Workload(String pattern, int packets, TransportKind transport) {
         String id() {
-            return RunSpec.slug(pattern) + "-" + transport;
+            return RunSpec.slug(pattern) + "-" + transport.label();
         }
     }
 
     /** The worst case run to completion by NDP and as an open-loop blast; the incasts' start-up bursts. */
     static final List<Workload> WORKLOADS = List.of(
-        new Workload("shift", 1000, "ndp"),
-        new Workload("shift", 1000, "open-loop"),
-        new Workload("incast:64->1", 30, "open-loop"),
-        new Workload("incast:64->4", 30, "open-loop"),
-        new Workload("incast:64->16", 30, "open-loop"));
+        new Workload("shift", 1000, TransportKind.NDP),
+        new Workload("shift", 1000, TransportKind.OPEN_LOOP),
+        new Workload("incast:64->1", 30, TransportKind.OPEN_LOOP),
+        new Workload("incast:64->4", 30, TransportKind.OPEN_LOOP),
+        new Workload("incast:64->16", 30, TransportKind.OPEN_LOOP));
 
     static final Mechanism[] MECHANISMS = {Mechanism.TOFINO, Mechanism.DOD, Mechanism.MOD, Mechanism.IDEAL};
 
@@ -66,7 +67,7 @@ final class SummaryExperiment implements Experiment {
             final RunReport ideal = results.get(id(workload, Mechanism.IDEAL)).report();
             for (final Mechanism mechanism : MECHANISMS) {
                 final RunReport report = results.get(id(workload, mechanism)).report();
-                table.add(new Row(workload.pattern(), workload.packets(), workload.transport(), mechanism.label(),
+                table.add(new Row(workload.pattern(), workload.packets(), workload.transport().label(), mechanism.label(),
                     round(Metrics.goodputVsIdeal(report, ideal)),
                     round(Metrics.trimsVsIdeal(report, ideal)), Metrics.maxDodQueue(report), Metrics.losses(report),
                     Metrics.inFlightAtEnd(report), report.headerLatencyNs().p99()));

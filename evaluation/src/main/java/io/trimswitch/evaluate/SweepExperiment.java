@@ -1,6 +1,7 @@
 package io.trimswitch.evaluate;
 
 import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.Settings.TransportKind;
 import io.trimswitch.report.RunReport;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
@@ -37,7 +38,7 @@ final class SweepExperiment implements Experiment {
         final List<RunSpec> specs = new ArrayList<>();
         for (int senders = 1; senders <= MAX_SENDERS; senders++) {
             for (final Mechanism mechanism : MECHANISMS) {
-                specs.add(new RunSpec(id(senders, mechanism), RunSpec.settings("ndp", "mod16:" + senders, mechanism, PACKETS), false, false));
+                specs.add(new RunSpec(id(senders, mechanism), RunSpec.settings(TransportKind.NDP, "mod16:" + senders, mechanism, PACKETS), false, false));
             }
         }
         return specs;

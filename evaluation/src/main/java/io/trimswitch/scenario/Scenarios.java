@@ -2,6 +2,7 @@ package io.trimswitch.scenario;
 
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.Settings;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.realtime.RealTimeSwitch;
 import io.trimswitch.report.ReportBuilder;
@@ -48,20 +49,21 @@ public final class Scenarios {
         if (idealAdded) {
             toRun.add(Mechanism.IDEAL);
         }
-        if (base.realTime() && pcapDir != null) {
+        if (base.validate().realTime() && pcapDir != null) {
             throw new ConfigException("--pcap-dir captures virtual-time runs only (use --clock virtual)");
         }
         final List<VirtualTimeSwitch> switches = new ArrayList<>();
-        final List<SwitchSettings> realTime = new ArrayList<>();
+        final List<Settings> realTime = new ArrayList<>();
         for (final Mechanism mechanism : toRun) {
-            final SwitchSettings settings = base.copy();
-            settings.mechanism = mechanism.label();
-            if (settings.realTime() && idealAdded && mechanism == Mechanism.IDEAL) {
+            final SwitchSettings edited = base.copy();
+            edited.mechanism = mechanism.label();
+            if (idealAdded && mechanism == Mechanism.IDEAL) {
                 // The ideal switch is the output-queued model: the reference runs in virtual time.
-                settings.clock = "virtual";
+                edited.clock = Settings.Clock.VIRTUAL.label();
             }
+            final Settings settings = edited.validate();
             if (settings.realTime()) {
-                realTime.add(settings.validate());
+                realTime.add(settings);
                 switches.add(null);
             } else {
                 switches.add(new VirtualTimeSwitch(settings));
@@ -69,7 +71,7 @@ public final class Scenarios {
         }
         // Real-time runs need the host's cores to themselves: one after the other, before the rest.
         final List<RunReport> realReports = new ArrayList<>();
-        for (final SwitchSettings settings : realTime) {
+        for (final Settings settings : realTime) {
             realReports.add(ReportBuilder.build(new RealTimeSwitch(settings).run()));
         }
         final List<RunReport> virtualReports = runAll(switches.stream().filter(sw -> sw != null).toList(), pcapDir, threads);

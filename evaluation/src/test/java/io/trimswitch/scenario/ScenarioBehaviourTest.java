@@ -27,7 +27,7 @@ class ScenarioBehaviourTest {
         settings.workload.pattern = pattern;
         settings.workload.packets = packets;
         settings.mechanism = mechanism.label();
-        return ReportBuilder.build(new VirtualTimeSwitch(settings).run());
+        return ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
     }
 
     private static int maxDodQueue(final RunReport report) {
@@ -118,7 +118,7 @@ class ScenarioBehaviourTest {
         settings.transport.kind = "open-loop";
         settings.workload.pattern = "shift";
         change.accept(settings);
-        return ReportBuilder.build(new VirtualTimeSwitch(settings).run());
+        return ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
     }
 
     @Test
@@ -158,9 +158,9 @@ class ScenarioBehaviourTest {
         settings.transport.kind = "open-loop";
         settings.workload.pattern = "incast:64->1";
         settings.workload.packets = 30;
-        final RunReport dropping = ReportBuilder.build(new VirtualTimeSwitch(settings).run());
+        final RunReport dropping = ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
         settings.trim.returnToSender = true;
-        final RunReport returning = ReportBuilder.build(new VirtualTimeSwitch(settings).run());
+        final RunReport returning = ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
         final long dropped = dropping.drops().getOrDefault("headerQueueFull", 0L);
         final long returned = returning.flows().stream().mapToLong(RunReport.FlowReport::returnedToSender).sum();
         assertTrue(dropped > 500, "64:1 overflows the header queue: " + dropped);
@@ -175,14 +175,14 @@ class ScenarioBehaviourTest {
         settings.transport.kind = "open-loop";
         settings.workload.pattern = "incast:64->16";
         settings.workload.packets = 100;
-        final String first = ReportJson.toJson(ReportBuilder.build(new VirtualTimeSwitch(settings).run()));
-        final VirtualTimeSwitch reused = new VirtualTimeSwitch(settings);
+        final String first = ReportJson.toJson(ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run()));
+        final VirtualTimeSwitch reused = new VirtualTimeSwitch(settings.validate());
         reused.run();
         final String second = ReportJson.toJson(ReportBuilder.build(reused.run()));
         assertEquals(first, second, "a fresh switch and a reused one give identical reports");
 
         settings.workload.seed = 2;
-        final String otherSeed = ReportJson.toJson(ReportBuilder.build(new VirtualTimeSwitch(settings).run()));
+        final String otherSeed = ReportJson.toJson(ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run()));
         assertNotEquals(first, otherSeed);
     }
 }

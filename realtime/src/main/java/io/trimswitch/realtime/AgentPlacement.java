@@ -1,5 +1,6 @@
 package io.trimswitch.realtime;
 
+import io.trimswitch.config.Settings;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
@@ -7,6 +8,7 @@ import org.agrona.concurrent.CompositeAgent;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingIdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
+
 
 import java.util.ArrayList;
 import java.util.List;
@@ -27,25 +29,25 @@ final class AgentPlacement {
     }
 
     static List<ThreadPlan> place(
-        final String placement, final Agent ports, final List<? extends Agent> ingress, final List<? extends Agent> egress,
+        final Settings.Placement placement, final Agent ports, final List<? extends Agent> ingress, final List<? extends Agent> egress,
         final List<? extends Agent> recirculation) {
         final List<List<Agent>> groups = new ArrayList<>();
         final List<String> names = new ArrayList<>();
         // Sockets bring their own I/O thread: then there is no ports agent.
         final List<Agent> portsAgent = ports == null ? List.of() : List.of(ports);
         switch (placement) {
-            case "single":
+            case SINGLE:
                 // Recirculation before egress: a header back from its loop is in its queue when egress chooses.
                 groups.add(concat(portsAgent, ingress, recirculation, egress));
                 names.add("switch");
                 break;
-            case "split":
+            case SPLIT:
                 groups.add(concat(portsAgent, ingress));
                 names.add(ports == null ? "ingress" : "ports+ingress");
                 groups.add(concat(recirculation, egress));
                 names.add("egress+recirculation");
                 break;
-            case "per-role":
+            case PER_ROLE:
                 if (ports != null) {
                     groups.add(List.of(ports));
                     names.add("ports");
@@ -59,14 +61,14 @@ final class AgentPlacement {
                     names.add("recirculation");
                 }
                 break;
-            case "per-agent":
+            case PER_AGENT:
                 for (final Agent agent : concat(portsAgent, ingress, egress, recirculation)) {
                     groups.add(List.of(agent));
                     names.add(agent.roleName());
                 }
                 break;
             default:
-                throw new IllegalArgumentException("unknown placement '" + placement + "'");
+                throw new IllegalStateException("placement " + placement);
         }
         final List<ThreadPlan> plans = new ArrayList<>();
         for (int i = 0; i < groups.size(); i++) {
@@ -86,20 +88,20 @@ final class AgentPlacement {
     }
 
     /** A fresh idle strategy per thread: they keep state. */
-    static IdleStrategy idleStrategy(final String idle) {
+    static IdleStrategy idleStrategy(final Settings.Idle idle) {
         switch (idle) {
-            case "busy-spin":
+            case BUSY_SPIN:
                 return new BusySpinIdleStrategy();
-            case "yield":
+            case YIELD:
                 return new YieldingIdleStrategy();
-            case "backoff":
-            case "block":
+            case BACKOFF:
+            case BLOCK:
                 // Only the live switch's threads can sleep in epoll_wait; agents without sockets back off.
                 return new BackoffIdleStrategy();
-            case "sleep":
+            case SLEEP:
                 return new SleepingIdleStrategy();
             default:
-                throw new IllegalArgumentException("unknown idle strategy '" + idle + "'");
+                throw new IllegalStateException("idle " + idle);
         }
     }
 }

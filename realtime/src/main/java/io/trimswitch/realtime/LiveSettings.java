@@ -2,6 +2,7 @@ package io.trimswitch.realtime;
 
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.SettingsValidation;
+import io.trimswitch.config.Settings;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.pipeline.LpmForwarding;
@@ -24,82 +25,92 @@ public final class LiveSettings {
     private LiveSettings() {
     }
 
-    /** Fails with one clear line on the first impossible value of a live switch. */
-    public static void validate(final SwitchSettings s) {
-        s.validate();
-        if (s.ports.isEmpty()) {
+    /**
+     * The settings of a live switch: real time at the switch's own speed, with traffic from the attached hosts only.
+     * Fails with one clear line on the first impossible value.
+     */
+    public static Settings validate(final SwitchSettings configured) {
+        // As written first: a live switch ignores some settings, but an impossible value is still a mistake.
+        configured.validate();
+        final SwitchSettings live = configured.copy();
+        live.clock = Settings.Clock.REAL.label();
+        live.transport.kind = Settings.TransportKind.OPEN_LOOP.label();
+        live.realtime.dilation = 1;
+        live.realtime.warmUp = false;
+        final Settings s = live.validate();
+        if (s.ports().isEmpty()) {
             throw new ConfigException("ports: a switch to run needs at least one port (ports: [{bind: 0.0.0.0:4790}, ...])");
         }
-        if (s.ports.size() > s.ports()) {
-            throw new ConfigException("ports: " + s.ports.size() + " ports, but fabric.pipelines × fabric.portsPerPipeline is " + s.ports());
+        if (s.ports().size() > s.portCount()) {
+            throw new ConfigException("ports: " + s.ports().size() + " ports, but fabric.pipelines × fabric.portsPerPipeline is " + s.portCount());
         }
         endpoints(s);
-        SettingsValidation.oneOf("forwarding.mode", s.forwarding.mode, "l2", "routed", "subnet");
-        SettingsValidation.within("forwarding.agingSeconds", s.forwarding.agingSeconds, 0.001, 365 * 86_400, "s");
+        SettingsValidation.within("forwarding.agingSeconds", s.forwarding().agingSeconds(), 0.001, 365 * 86_400, "s");
         staticMacs(s);
-        if ("routed".equals(s.forwarding.mode)) {
+        if (s.forwarding().mode() == Settings.ForwardingMode.ROUTED) {
             routes(s);
         }
         metricsAddress(s);
+        return s;
     }
 
     /** The ports as UDP endpoints; two ports may not listen on the same address. */
-    public static List<VxlanPorts.Endpoint> endpoints(final SwitchSettings s) {
+    public static List<VxlanPorts.Endpoint> endpoints(final Settings s) {
         final List<VxlanPorts.Endpoint> endpoints = new ArrayList<>();
         final Map<String, Integer> bound = new HashMap<>();
-        for (int port = 0; port < s.ports.size(); port++) {
-            final SwitchSettings.UdpPort entry = s.ports.get(port);
+        for (int port = 0; port < s.ports().size(); port++) {
+            final Settings.UdpPort entry = s.ports().get(port);
             final String name = "ports[" + port + "]";
-            if (entry == null || entry.bind == null) {
+            if (entry == null || entry.bind() == null) {
                 throw new ConfigException(name + ".bind is missing: the host:port the port listens on");
             }
-            final InetSocketAddress bind = socket(name + ".bind", entry.bind);
+            final InetSocketAddress bind = socket(name + ".bind", entry.bind());
             if (bind.getPort() != 0) {
                 final Integer clash = bound.put(bind.getAddress().getHostAddress() + ":" + bind.getPort(), port);
                 if (clash != null) {
-                    throw new ConfigException(name + ".bind " + entry.bind + " clashes with ports[" + clash + "].bind");
+                    throw new ConfigException(name + ".bind " + entry.bind() + " clashes with ports[" + clash + "].bind");
                 }
             }
-            if (entry.vni < 0 || entry.vni > VxlanHeader.MAX_VNI) {
-                throw new ConfigException(name + ".vni must be 0.." + VxlanHeader.MAX_VNI + ", got " + entry.vni);
+            if (entry.vni() < 0 || entry.vni() > VxlanHeader.MAX_VNI) {
+                throw new ConfigException(name + ".vni must be 0.." + VxlanHeader.MAX_VNI + ", got " + entry.vni());
             }
-            final InetSocketAddress remote = entry.remote == null ? null : socket(name + ".remote", entry.remote);
-            final int remotePort = entry.remotePort != null ? entry.remotePort : remote != null ? remote.getPort() : bind.getPort();
+            final InetSocketAddress remote = entry.remote() == null ? null : socket(name + ".remote", entry.remote());
+            final int remotePort = entry.remotePort() != null ? entry.remotePort() : remote != null ? remote.getPort() : bind.getPort();
             if (remotePort < 1 || remotePort > 65535) {
                 throw new ConfigException(name + ".remotePort must be 1..65535, got " + remotePort
-                    + (entry.remotePort == null ? " (the bind port: set remotePort when binding port 0)" : ""));
+                    + (entry.remotePort() == null ? " (the bind port: set remotePort when binding port 0)" : ""));
             }
-            if (entry.rateGbps != null) {
-                SettingsValidation.rate(name + ".rateGbps", entry.rateGbps);
+            if (entry.rateGbps() != null) {
+                SettingsValidation.rate(name + ".rateGbps", entry.rateGbps());
                 if (s.halftimisticRateBps(port) > s.portRateBps(port) || s.pessimisticRateBps(port) > s.halftimisticRateBps(port)) {
-                    throw new ConfigException(name + ".rateGbps " + entry.rateGbps + " is below control.halftimisticRateGbps or control.pessimisticRateGbps");
+                    throw new ConfigException(name + ".rateGbps " + entry.rateGbps() + " is below control.halftimisticRateGbps or control.pessimisticRateGbps");
                 }
             }
-            endpoints.add(new VxlanPorts.Endpoint(port, bind, remote, remotePort, entry.vni));
+            endpoints.add(new VxlanPorts.Endpoint(port, bind, remote, remotePort, entry.vni()));
         }
         return endpoints;
     }
 
-    public static Map<Long, Integer> staticMacs(final SwitchSettings s) {
+    public static Map<Long, Integer> staticMacs(final Settings s) {
         final Map<Long, Integer> macs = new LinkedHashMap<>();
-        for (int i = 0; i < s.forwarding.staticMacs.size(); i++) {
-            final SwitchSettings.StaticMac entry = s.forwarding.staticMacs.get(i);
+        for (int i = 0; i < s.forwarding().staticMacs().size(); i++) {
+            final Settings.StaticMac entry = s.forwarding().staticMacs().get(i);
             final String name = "forwarding.staticMacs[" + i + "]";
-            port(name + ".port", entry.port, s.ports.size());
-            macs.put(mac(name + ".mac", entry.mac), entry.port);
+            port(name + ".port", entry.port(), s.ports().size());
+            macs.put(mac(name + ".mac", entry.mac()), entry.port());
         }
         return macs;
     }
 
-    public static List<LpmForwarding.Route> routes(final SwitchSettings s) {
+    public static List<LpmForwarding.Route> routes(final Settings s) {
         final List<LpmForwarding.Route> routes = new ArrayList<>();
-        for (int i = 0; i < s.forwarding.routes.size(); i++) {
-            final SwitchSettings.Route entry = s.forwarding.routes.get(i);
+        for (int i = 0; i < s.forwarding().routes().size(); i++) {
+            final Settings.Route entry = s.forwarding().routes().get(i);
             final String name = "forwarding.routes[" + i + "]";
-            if (entry.prefix == null || !entry.prefix.contains("/")) {
-                throw new ConfigException(name + ".prefix must be a.b.c.d/len, got '" + entry.prefix + "'");
+            if (entry.prefix() == null || !entry.prefix().contains("/")) {
+                throw new ConfigException(name + ".prefix must be a.b.c.d/len, got '" + entry.prefix() + "'");
             }
-            final String[] parts = entry.prefix.split("/", 2);
+            final String[] parts = entry.prefix().split("/", 2);
             final int length;
             try {
                 length = Integer.parseInt(parts[1]);
@@ -109,8 +120,8 @@ public final class LiveSettings {
             if (length < 0 || length > 32) {
                 throw new ConfigException(name + ".prefix length must be 0..32, got " + length);
             }
-            port(name + ".port", entry.port, s.ports.size());
-            routes.add(new LpmForwarding.Route(ipv4(name + ".prefix", parts[0]), length, entry.port, mac(name + ".nextHopMac", entry.nextHopMac)));
+            port(name + ".port", entry.port(), s.ports().size());
+            routes.add(new LpmForwarding.Route(ipv4(name + ".prefix", parts[0]), length, entry.port(), mac(name + ".nextHopMac", entry.nextHopMac())));
         }
         return routes;
     }
@@ -121,8 +132,8 @@ public final class LiveSettings {
     }
 
     /** The metrics endpoint, or null for none. */
-    public static InetSocketAddress metricsAddress(final SwitchSettings s) {
-        return s.metrics.address == null ? null : socket("metrics.address", s.metrics.address);
+    public static InetSocketAddress metricsAddress(final Settings s) {
+        return s.metrics().address() == null ? null : socket("metrics.address", s.metrics().address());
     }
 
     static InetSocketAddress socket(final String name, final String text) {

@@ -1,6 +1,7 @@
 package io.trimswitch.realtime;
 
 import io.trimswitch.realtime.LiveSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.realtime.sockets.KernelSocketDrops;
 import io.trimswitch.realtime.sockets.VxlanPorts;
@@ -41,7 +42,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * them, sends what had already left the egress ports, and counts what was still inside.
  */
 public final class LiveSwitch implements AutoCloseable {
-    private final SwitchSettings settings;
+    private final Settings settings;
     private final PacketPool pool;
     private final RealTimeDataplane dataplane;
     private final PipelineThread[] threads;
@@ -54,16 +55,11 @@ public final class LiveSwitch implements AutoCloseable {
     private volatile boolean running;
 
     public LiveSwitch(final SwitchSettings configured) {
-        LiveSettings.validate(configured);
-        this.settings = configured.copy();
-        settings.clock = "real";
-        settings.transport.kind = "open-loop";
-        settings.realtime.dilation = 1;
-        settings.realtime.warmUp = false;
-        final int pipelines = settings.fabric.pipelines;
-        final int threadCount = Math.min(settings.realtime.pipelineThreads, pipelines);
+        this.settings = LiveSettings.validate(configured);
+        final int pipelines = settings.fabric().pipelines();
+        final int threadCount = Math.min(settings.realtime().pipelineThreads(), pipelines);
         // Every queue full, every link's backlog full: a buffer for each, split evenly between the threads.
-        final long bound = VirtualTimeSwitch.capacityBound(settings) + (long) settings.ports.size() * PipelineThread.LINK_BACKLOG_PACKETS;
+        final long bound = VirtualTimeSwitch.capacityBound(settings) + (long) settings.ports().size() * PipelineThread.LINK_BACKLOG_PACKETS;
         final int perThread = partitionSize(bound, threadCount);
         this.pool = new PacketPool(perThread * threadCount);
         final HandleRing[] returned = new HandleRing[threadCount];
@@ -78,13 +74,13 @@ public final class LiveSwitch implements AutoCloseable {
         for (int thread = 0; thread < threadCount && threadCount > 1; thread++) {
             handoffs[thread] = new PortHandoff(pool.capacity());
         }
-        final int portsPerPipeline = settings.fabric.portsPerPipeline;
+        final int portsPerPipeline = settings.fabric().portsPerPipeline();
         final RealTimeDataplane.PipelineView views = threadCount == 1 ? (pipeline, view) -> view : (pipeline, view) -> {
             final int thread = pipeline % threadCount;
             final EgressPort[] ports = new EgressPort[settings.egressPorts()];
             for (int port = 0; port < ports.length; port++) {
-                final int owner = (port % settings.ports()) / portsPerPipeline % threadCount;
-                ports[port] = owner == thread ? view.port(port) : handoffs[owner].standIn(view.port(port), pool, settings.fabric.headersPerData);
+                final int owner = (port % settings.portCount()) / portsPerPipeline % threadCount;
+                ports[port] = owner == thread ? view.port(port) : handoffs[owner].standIn(view.port(port), pool, settings.fabric().headersPerData());
             }
             return view.withPorts(ports);
         };
@@ -92,19 +88,19 @@ public final class LiveSwitch implements AutoCloseable {
             // Drops are counted per port by each thread's traffic manager; the recorders only take what has no flow.
             () -> new AgentEvents(pool, new RunRecorder(0, 16), release),
             pipeline -> (port, handle, time) -> threads[pipeline % threadCount].departed(port, handle, time), views);
-        final int[] attached = new int[settings.ports.size()];
-        final LinkRate[] rates = new LinkRate[settings.ports()];
+        final int[] attached = new int[settings.ports().size()];
+        final LinkRate[] rates = new LinkRate[settings.portCount()];
         for (int port = 0; port < attached.length; port++) {
             attached[port] = port;
             rates[port] = new LinkRate(settings.portRateBps(port));
         }
         final LearningBridge[] bridges = new LearningBridge[threadCount];
-        final long agingNanos = Math.round(settings.forwarding.agingSeconds * 1e9);
-        for (int thread = 0; thread < threadCount && "l2".equals(settings.forwarding.mode); thread++) {
+        final long agingNanos = Math.round(settings.forwarding().agingSeconds() * 1e9);
+        for (int thread = 0; thread < threadCount && settings.forwarding().mode() == Settings.ForwardingMode.L2; thread++) {
             bridges[thread] = new LearningBridge(agingNanos, LiveSettings.staticMacs(settings));
         }
         final BridgeNews[] news = bridges[0] == null ? new BridgeNews[threadCount] : BridgeNews.between(bridges, agingNanos);
-        this.ownerOf = new int[settings.ports()];
+        this.ownerOf = new int[settings.portCount()];
         this.sockets = new VxlanPorts[threadCount];
         final List<VxlanPorts.Endpoint> endpoints = LiveSettings.endpoints(settings);
         for (int thread = 0; thread < threadCount; thread++) {
@@ -120,7 +116,7 @@ public final class LiveSwitch implements AutoCloseable {
                 ownerOf[port] = thread;
                 ownEndpoints.add(endpoints.get(port));
             }
-            sockets[thread] = new VxlanPorts(ownEndpoints, threads[thread], settings.realtime.udpGso);
+            sockets[thread] = new VxlanPorts(ownEndpoints, threads[thread], settings.realtime().udpGso());
             threads[thread].sockets(sockets[thread]);
         }
     }
@@ -133,19 +129,19 @@ public final class LiveSwitch implements AutoCloseable {
         return (int) Math.max(slab, Math.min(wanted, most));
     }
 
-    private static ForwardingStage forwarding(final SwitchSettings settings) {
-        switch (settings.forwarding.mode) {
-            case "l2":
+    private static ForwardingStage forwarding(final Settings settings) {
+        switch (settings.forwarding().mode()) {
+            case L2:
                 return new PresetForwarding();
-            case "routed":
-                final long[] macs = new long[settings.ports()];
+            case ROUTED:
+                final long[] macs = new long[settings.portCount()];
                 for (int port = 0; port < macs.length; port++) {
                     macs[port] = LiveSettings.portMac(port);
                 }
                 return new LpmForwarding(LiveSettings.routes(settings), macs);
             default:
                 // Only the ports that have a socket: a frame for a port the fabric has but the host does not is not routed.
-                return new PortSubnetForwarding(settings.ports.size());
+                return new PortSubnetForwarding(settings.ports().size());
         }
     }
 
@@ -160,7 +156,7 @@ public final class LiveSwitch implements AutoCloseable {
         for (int thread = 0; thread < threads.length; thread++) {
             final String name = "trimswitch-pipelines-" + thread;
             threads[thread].peers(threads);
-            sockets[thread].start(name, threads[thread], "block".equals(settings.realtime.idle) ? null : AgentPlacement.idleStrategy(settings.realtime.idle),
+            sockets[thread].start(name, threads[thread], settings.realtime().idle() == Settings.Idle.BLOCK ? null : AgentPlacement.idleStrategy(settings.realtime().idle()),
                 error -> fault.compareAndSet(null, new RealTimeFault(name, error)));
         }
         for (final PipelineThread thread : threads) {
@@ -239,7 +235,7 @@ public final class LiveSwitch implements AutoCloseable {
     public List<PortStats> stats() {
         final List<PortStats> stats = new ArrayList<>();
         final Map<Integer, Long> kernelDrops = KernelSocketDrops.byLocalPort();
-        for (int port = 0; port < settings.ports.size(); port++) {
+        for (int port = 0; port < settings.ports().size(); port++) {
             final PipelineThread owner = threads[ownerOf[port]];
             final VxlanPorts ports = sockets[ownerOf[port]];
             final PortCounters counters = dataplane.totals(port);
@@ -287,7 +283,7 @@ public final class LiveSwitch implements AutoCloseable {
         return inUse;
     }
 
-    public SwitchSettings settings() {
+    public Settings settings() {
         return settings;
     }
 

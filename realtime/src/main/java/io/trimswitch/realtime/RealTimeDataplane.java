@@ -1,6 +1,6 @@
 package io.trimswitch.realtime;
 
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.pipeline.ForwardingStage;
 import io.trimswitch.recirc.RecirculationPort;
@@ -27,7 +27,7 @@ import java.util.function.Supplier;
  * recirculation agents. The ports (generators, or UDP sockets) are the one part that differs.
  */
 final class RealTimeDataplane {
-    final SwitchSettings settings;
+    final Settings settings;
     final PacketPool pool;
     final HandleRing[] rxRings;
     final DilatedClock clock;
@@ -45,7 +45,7 @@ final class RealTimeDataplane {
      * @param departures   for egress group {@code g} (pipeline g's ports), where its packets go once sent
      */
     RealTimeDataplane(
-        final SwitchSettings settings, final PacketPool pool, final ForwardingStage forwarding,
+        final Settings settings, final PacketPool pool, final ForwardingStage forwarding,
         final Supplier<TrafficManagerEvents> threadEvents, final IntFunction<EgressAgent.Departures> departures) {
         this(settings, pool, forwarding, threadEvents, departures, (pipeline, view) -> view);
     }
@@ -58,15 +58,15 @@ final class RealTimeDataplane {
 
     /** @param views how each pipeline's ingress and recirculation see the traffic manager */
     RealTimeDataplane(
-        final SwitchSettings settings, final PacketPool pool, final ForwardingStage forwarding,
+        final Settings settings, final PacketPool pool, final ForwardingStage forwarding,
         final Supplier<TrafficManagerEvents> threadEvents, final IntFunction<EgressAgent.Departures> departures,
         final PipelineView views) {
         this.threadEvents = threadEvents;
         this.settings = settings;
-        final int pipelines = settings.fabric.pipelines;
-        final int batch = settings.realtime.batchPackets;
+        final int pipelines = settings.fabric().pipelines();
+        final int batch = settings.realtime().batchPackets();
         this.pool = pool;
-        this.clock = new DilatedClock(SystemNanoClock.INSTANCE, settings.realtime.dilation);
+        this.clock = new DilatedClock(SystemNanoClock.INSTANCE, settings.realtime().dilation());
         this.inboxes = new NotifyInboxes(pipelines);
         this.fabric = new SwitchFabric(settings, pool, HandleRing.factory(), threadEvents.get(),
             (component, pipeline, shared) -> {
@@ -76,9 +76,9 @@ final class RealTimeDataplane {
             },
             pipelineArray -> inboxes, forwarding);
         this.rxRings = new HandleRing[pipelines];
-        final int portsPerPipeline = settings.fabric.portsPerPipeline;
+        final int portsPerPipeline = settings.fabric().portsPerPipeline();
         for (int pipeline = 0; pipeline < pipelines; pipeline++) {
-            rxRings[pipeline] = new HandleRing(settings.realtime.rxRingPackets, false);
+            rxRings[pipeline] = new HandleRing(settings.realtime().rxRingPackets(), false);
             ingress.add(new IngressAgent(fabric.pipeline(pipeline), pool, rxRings[pipeline], inboxes.reader(pipeline), clock, batch));
             final EgressPort[] group = new EgressPort[portsPerPipeline];
             for (int i = 0; i < portsPerPipeline; i++) {
@@ -97,15 +97,15 @@ final class RealTimeDataplane {
      * ports and every agent on one thread run in lockstep, in virtual time's order.
      */
     List<AgentPlacement.ThreadPlan> threads(final Agent ports) {
-        final boolean oneThread = "single".equals(settings.realtime.placement);
+        final boolean oneThread = settings.realtime().placement() == Settings.Placement.SINGLE;
         if (oneThread && ports instanceof PortsAgent) {
             barrierOnArrival(true);
             return List.of(new AgentPlacement.ThreadPlan("trimswitch-switch",
-                new LockstepAgent((PortsAgent) ports, ingress, recirculation, egress, rxRings, pool, settings.realtime.batchPackets),
+                new LockstepAgent((PortsAgent) ports, ingress, recirculation, egress, rxRings, pool, settings.realtime().batchPackets()),
                 1 + ingress.size() + recirculation.size() + egress.size()));
         }
         barrierOnArrival(false);
-        return AgentPlacement.place(settings.realtime.placement, ports, ingress, egress, recirculation);
+        return AgentPlacement.place(settings.realtime().placement(), ports, ingress, egress, recirculation);
     }
 
     /** With every agent on one thread, recirculation and egress are brought up to each arrival before it is metered. */
@@ -130,7 +130,7 @@ final class RealTimeDataplane {
     List<AgentRunner> start(final List<AgentPlacement.ThreadPlan> plans, final AtomicReference<RuntimeException> fault) {
         final List<AgentRunner> runners = new ArrayList<>();
         for (final AgentPlacement.ThreadPlan plan : plans) {
-            final AgentRunner runner = new AgentRunner(AgentPlacement.idleStrategy(settings.realtime.idle),
+            final AgentRunner runner = new AgentRunner(AgentPlacement.idleStrategy(settings.realtime().idle()),
                 error -> fault.compareAndSet(null, new RealTimeFault(plan.name(), error)), null, plan.agent());
             runners.add(runner);
             AgentRunner.startOnThread(runner, task -> {

@@ -2,7 +2,7 @@ package io.trimswitch.realtime;
 
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Mechanism;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.Picos;
@@ -37,7 +37,7 @@ public final class RealTimeSwitch implements SwitchRun {
     /** Switch time zero comes this long after the threads are started, so all of them see it begin. */
     private static final long START_DELAY_NANOS = 20_000_000;
 
-    private final SwitchSettings settings;
+    private final Settings settings;
     private final TrafficSource source;
     private final PacketPool pool;
     private final HandleRing returns;
@@ -60,7 +60,7 @@ public final class RealTimeSwitch implements SwitchRun {
     private FrameCapture capture;
 
     /** The switch of {@code settings}, whose clock must be {@code real}, with its workload's open-loop senders. */
-    public RealTimeSwitch(final SwitchSettings settings) {
+    public RealTimeSwitch(final Settings settings) {
         this(settings, null, -1);
     }
 
@@ -69,17 +69,17 @@ public final class RealTimeSwitch implements SwitchRun {
      * {@code durationPicos} of switch time; negative: the workload's duration for open-loop senders, and
      * for another source until it has sent everything and the switch is empty.
      */
-    public RealTimeSwitch(final SwitchSettings settings, final TrafficSource source, final long durationPicos) {
-        this.settings = settings.copy().validate();
+    public RealTimeSwitch(final Settings settings, final TrafficSource source, final long durationPicos) {
+        this.settings = settings;
         if (!this.settings.realTime()) {
-            throw new ConfigException("the real-time switch needs clock real, got '" + this.settings.clock + "'");
+            throw new ConfigException("the real-time switch needs clock real, got '" + this.settings.clock().label() + "'");
         }
         this.source = source != null ? source : OpenLoopSenders.forWorkload(this.settings);
         this.durationPicos = durationPicos >= 0 ? durationPicos
-            : source == null ? Picos.fromMicros(this.settings.workload.durationUs) : Long.MAX_VALUE;
-        final int pipelines = this.settings.fabric.pipelines;
+            : source == null ? Picos.fromMicros(this.settings.workload().durationUs()) : Long.MAX_VALUE;
+        final int pipelines = this.settings.fabric().pipelines();
         // The queues, the receive rings, and buffers on their way back to the pool.
-        final long bound = VirtualTimeSwitch.capacityBound(this.settings) + (long) pipelines * this.settings.realtime.rxRingPackets;
+        final long bound = VirtualTimeSwitch.capacityBound(this.settings) + (long) pipelines * this.settings.realtime().rxRingPackets();
         final int flows = this.source.flows();
         // Header arrival times are kept per packet; the recorders grow if a run trims more than this.
         final int packets = (int) Math.min(this.source.packets(), 1 << 20);
@@ -97,7 +97,7 @@ public final class RealTimeSwitch implements SwitchRun {
         this.egress = dataplane.egress;
         this.recirculation = dataplane.recirculation;
         this.ports = new PortsAgent(this.source, pool, fabric, rxRings, returns, threadRecorder(flows, 16), clock,
-            this.settings.realtime.batchPackets);
+            this.settings.realtime().batchPackets());
     }
 
     /** Sent packets are recorded for the receivers, captured if asked, and their buffers given back. */
@@ -143,7 +143,7 @@ public final class RealTimeSwitch implements SwitchRun {
      * @throws RealTimeFault when an agent threw; the other threads are stopped first
      */
     public RunOutcome run() {
-        if (settings.realtime.warmUp && !warmedUp) {
+        if (settings.realtime().warmUp() && !warmedUp) {
             // The first run in a JVM is interpreted code racing the clock; it only teaches the JIT.
             attachCapture(null);
             runOnce();
@@ -182,7 +182,7 @@ public final class RealTimeSwitch implements SwitchRun {
         for (final IngressAgent agent : ingress) {
             maxLag = Math.max(maxLag, agent.maxLagPicos());
         }
-        stats = new RealTimeStats(settings.realtime.dilation, settings.realtime.placement, settings.realtime.idle, plans.size(),
+        stats = new RealTimeStats(settings.realtime().dilation(), settings.realtime().placement().label(), settings.realtime().idle().label(), plans.size(),
             Math.round(wallMs * 10) / 10.0, Math.round(maxLag / 100.0) / 10.0, dataplane.lostNotifies());
         return new RunOutcome(this, inFlight, pool.inUse());
     }
@@ -293,7 +293,7 @@ public final class RealTimeSwitch implements SwitchRun {
     }
 
     @Override
-    public SwitchSettings settings() {
+    public Settings settings() {
         return settings;
     }
 

@@ -39,9 +39,9 @@ class RealTimeFidelityTest {
         settings.workload.pattern = pattern;
         settings.realtime.dilation = DILATION;
         settings.workload.durationUs = DURATION_US;
-        final RunReport virtual = ReportBuilder.build(new VirtualTimeSwitch(settings).run());
+        final RunReport virtual = ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
         settings.clock = "real";
-        final RealTimeSwitch sw = new RealTimeSwitch(settings);
+        final RealTimeSwitch sw = new RealTimeSwitch(settings.validate());
         RunReport real = ReportBuilder.build(sw.run());
         final StringBuilder lags = new StringBuilder();
         for (int attempt = 1; attempt < ATTEMPTS && real.run().realTime().maxIngressLagNs() > SUSTAINED_LAG_NS; attempt++) {

@@ -72,7 +72,7 @@ public final class ReportBuilder {
                 totalTrims, null, null),
             drops, goodput(goodputs), lifetimes == null ? null : lifetimes.completedFlows(), control,
             pipelines, flows, ports, headerLatency, arrivalNanos,
-            new RunReport.RunInfo(sw.settings().clock, Picos.toNanos(sw.durationPicos()), Picos.toNanos(sw.lastPacketPicos()), sw.eventsHandled(),
+            new RunReport.RunInfo(sw.settings().clock().label(), Picos.toNanos(sw.durationPicos()), Picos.toNanos(sw.lastPacketPicos()), sw.eventsHandled(),
                 outcome.inFlightAtEnd(), outcome.leakedBuffers(), sw.realTimeStats()),
             sw.settings());
     }
@@ -80,8 +80,8 @@ public final class ReportBuilder {
     /** Per flow: what it sent, how it arrived, what was dropped and why; each flow's goodput into {@code goodputs}. */
     private static List<RunReport.FlowReport> flowReports(final SwitchRun sw, final double[] goodputs) {
         final RunRecorder recorder = sw.recorder();
-        final int packetBytes = sw.settings().workload.packetBytes;
-        final int payloadBytes = packetBytes - Math.min(packetBytes, sw.settings().trim.sizeBytes);
+        final int packetBytes = sw.settings().workload().packetBytes();
+        final int payloadBytes = packetBytes - Math.min(packetBytes, sw.settings().trim().sizeBytes());
         final TrafficSource source = sw.source();
         final FlowLifetimes lifetimes = sw.flowLifetimes();
         final List<RunReport.FlowReport> flows = new ArrayList<>();

@@ -1,7 +1,7 @@
 package io.trimswitch.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.runtime.RealTimeStats;
 
 import java.util.List;
@@ -33,7 +33,7 @@ public record RunReport(
     Latency headerLatencyNs,
     double[] headerArrivalNs,
     RunInfo run,
-    SwitchSettings config) {
+    Settings config) {
 
     /** Trims by where the packet was cut; {@code relativeToIdeal} is total / the ideal switch's total on the same workload. */
     @JsonInclude(JsonInclude.Include.NON_NULL)

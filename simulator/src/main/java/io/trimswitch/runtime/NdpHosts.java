@@ -2,7 +2,7 @@ package io.trimswitch.runtime;
 
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Pattern;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.packet.FrameTemplates;
 import io.trimswitch.dataplane.packet.PacketClass;
@@ -109,21 +109,21 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
     private final FrameTemplates frames;
     private Switch sw;
 
-    NdpHosts(final SwitchSettings settings, final Pattern pattern) {
-        this.ports = settings.ports();
+    NdpHosts(final Settings settings, final Pattern pattern) {
+        this.ports = settings.portCount();
         this.separate = settings.separateHosts();
-        this.propagation = Picos.fromNanos(settings.transport.propagationNs);
-        this.rto = Picos.fromMicros(settings.transport.rtoUs);
-        this.packetBytes = settings.workload.packetBytes;
+        this.propagation = Picos.fromNanos(settings.transport().propagationNs());
+        this.rto = Picos.fromMicros(settings.transport().rtoUs());
+        this.packetBytes = settings.workload().packetBytes();
         final LinkRate rate = new LinkRate(settings.portRateBps());
         this.packetTime = rate.serialisation(packetBytes);
         this.controlTime = rate.serialisation(CONTROL_BYTES);
-        final int[] sizeChoices = settings.transport.flowSizes == null ? new int[] {settings.workload.packets} : flowSizeChoices(settings);
+        final int[] sizeChoices = settings.transport().flowSizes() == null ? new int[] {settings.workload().packets()} : flowSizeChoices(settings);
         final List<long[]> flowList = new ArrayList<>();
-        final SplittableRandom jitter = new SplittableRandom(settings.workload.seed);
+        final SplittableRandom jitter = new SplittableRandom(settings.workload().seed());
         for (int flow = 0; flow < pattern.flows(); flow++) {
             flowList.add(new long[] {pattern.sender(flow), pattern.receiver(flow),
-                settings.workload.startJitter ? jitter.nextLong(packetTime) : 0});
+                settings.workload().startJitter() ? jitter.nextLong(packetTime) : 0});
         }
         final int background = addBackground(settings, Arrays.stream(sizeChoices).average().orElseThrow(), flowList);
         this.description = pattern.text() + " (ndp" + (background > 0 ? ", " + background + " background flows" : "") + ")";
@@ -136,10 +136,10 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
             dst[flow] = (int) flowList.get(flow)[1];
             start[flow] = flowList.get(flow)[2];
         }
-        this.size = drawSizes(sizeChoices, flows, settings.workload.seed);
+        this.size = drawSizes(sizeChoices, flows, settings.workload().seed());
         this.window = new int[flows];
         for (int flow = 0; flow < flows; flow++) {
-            window[flow] = Math.min(size[flow], settings.transport.initialWindowPackets);
+            window[flow] = Math.min(size[flow], settings.transport().initialWindowPackets());
         }
         sendState = new byte[flows][];
         received = new boolean[flows][];
@@ -170,7 +170,7 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
         pullTickPending = new boolean[links];
         frames = new FrameTemplates(2 * flows);
         final int dscp = settings.workloadDscp();
-        final int ndpUdpPort = settings.trim.ndpUdpPort;
+        final int ndpUdpPort = settings.trim().ndpUdpPort();
         final int receiverHost = separate ? WorkloadFrames.RECEIVER_HOST_ID : WorkloadFrames.HOST_ID;
         for (int flow = 0; flow < flows; flow++) {
             frames.define(2 * flow, packetBytes, src[flow], WorkloadFrames.HOST_ID, dst[flow], receiverHost, flow, dscp, ndpUdpPort);
@@ -182,14 +182,14 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
      * Background traffic: each sending host starts flows to uniformly random other ports, with exponential
      * gaps so that they offer {@code backgroundLoad} of its line rate (sizes: the mean of the size choices).
      */
-    private int addBackground(final SwitchSettings settings, final double meanPackets, final List<long[]> flows) {
-        final double load = settings.transport.backgroundLoad;
+    private int addBackground(final Settings settings, final double meanPackets, final List<long[]> flows) {
+        final double load = settings.transport().backgroundLoad();
         if (load == 0) {
             return 0;
         }
         final double meanGap = meanPackets * packetTime / load;
-        final long horizon = Picos.fromMicros(settings.transport.backgroundUs);
-        final SplittableRandom arrivals = new SplittableRandom(settings.workload.seed ^ 0xB4C6_0F3A_77E1_25D9L);
+        final long horizon = Picos.fromMicros(settings.transport().backgroundUs());
+        final SplittableRandom arrivals = new SplittableRandom(settings.workload().seed() ^ 0xB4C6_0F3A_77E1_25D9L);
         int added = 0;
         for (int host = 0; host < ports; host++) {
             long time = (long) (-Math.log(1 - arrivals.nextDouble()) * meanGap);
@@ -221,8 +221,8 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
     }
 
     /** The flow sizes of the CSV file in {@code transport.flowSizes}, checked. */
-    private static int[] flowSizeChoices(final SwitchSettings settings) {
-        final Path file = Path.of(settings.transport.flowSizes);
+    private static int[] flowSizeChoices(final Settings settings) {
+        final Path file = Path.of(settings.transport().flowSizes());
         final List<Integer> choices = new ArrayList<>();
         try {
             int line = 0;

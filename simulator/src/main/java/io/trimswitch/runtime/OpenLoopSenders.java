@@ -1,7 +1,7 @@
 package io.trimswitch.runtime;
 
 import io.trimswitch.config.Pattern;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.packet.FrameTemplates;
 import io.trimswitch.dataplane.packet.PacketPool;
@@ -48,12 +48,12 @@ public final class OpenLoopSenders implements TrafficSource {
     }
 
     /** The senders of {@code settings}' workload, blasting frames of its first trimmable DSCP. */
-    public static OpenLoopSenders forWorkload(final SwitchSettings settings) {
-        final Pattern pattern = Pattern.parse(settings.workload.pattern, settings.fabric.pipelines, settings.fabric.portsPerPipeline);
-        final long packetTime = new LinkRate(settings.portRateBps()).serialisation(settings.workload.packetBytes);
+    public static OpenLoopSenders forWorkload(final Settings settings) {
+        final Pattern pattern = Pattern.parse(settings.workload().pattern(), settings.fabric().pipelines(), settings.fabric().portsPerPipeline());
+        final long packetTime = new LinkRate(settings.portRateBps()).serialisation(settings.workload().packetBytes());
         final int dscp = settings.workloadDscp();
-        return new OpenLoopSenders(pattern, settings.workload.packets, settings.workload.packetBytes, packetTime,
-            settings.workload.startJitter, settings.workload.seed, dscp, settings.trim.ndpUdpPort);
+        return new OpenLoopSenders(pattern, settings.workload().packets(), settings.workload().packetBytes(), packetTime,
+            settings.workload().startJitter(), settings.workload().seed(), dscp, settings.trim().ndpUdpPort());
     }
 
     @Override

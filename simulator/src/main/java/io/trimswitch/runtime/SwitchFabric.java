@@ -1,7 +1,7 @@
 package io.trimswitch.runtime;
 
 import io.trimswitch.config.Mechanism;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimSettings;
 import io.trimswitch.dataplane.time.LinkRate;
@@ -65,7 +65,7 @@ public final class SwitchFabric {
 
     /** The switch driven by one thread: single-threaded queues, NOTIFYs delivered when the runtime says. */
     public SwitchFabric(
-        final SwitchSettings settings, final PacketPool pool, final TrafficManagerEvents events,
+        final Settings settings, final PacketPool pool, final TrafficManagerEvents events,
         final DelayedNotifications.Scheduled notifyScheduled) {
         this(settings, pool, QueueFactory.SINGLE_THREADED, events, TrafficManagerThreads.ONE,
             pipelines -> new DelayedNotifications(pipelines, notifyScheduled), defaultForwarding(settings));
@@ -77,55 +77,55 @@ public final class SwitchFabric {
      * pipelines' forwarding stage.
      */
     public SwitchFabric(
-        final SwitchSettings settings, final PacketPool pool, final QueueFactory queues, final TrafficManagerEvents events,
+        final Settings settings, final PacketPool pool, final QueueFactory queues, final TrafficManagerEvents events,
         final TrafficManagerThreads threads, final Function<IngressPipeline[], NotifyChannel> notify, final ForwardingStage forwarding) {
-        this.mechanism = settings.mechanismValue();
+        this.mechanism = settings.mechanism();
         this.pipelineOfPort = new int[settings.egressPorts()];
         for (int port = 0; port < pipelineOfPort.length; port++) {
-            pipelineOfPort[port] = (port % settings.ports()) / settings.fabric.portsPerPipeline;
+            pipelineOfPort[port] = (port % settings.portCount()) / settings.fabric().portsPerPipeline();
         }
-        final int pipelineCount = settings.fabric.pipelines;
-        final int portsPerPipeline = settings.fabric.portsPerPipeline;
+        final int pipelineCount = settings.fabric().pipelines();
+        final int portsPerPipeline = settings.fabric().portsPerPipeline();
         final int portCount = settings.egressPorts();
         this.trimSettings = settings.trimSettings();
 
         this.ports = new EgressPort[portCount];
         for (int port = 0; port < portCount; port++) {
-            ports[port] = new EgressPort(port, new LinkRate(settings.portRateBps(port)), pool, settings.fabric.dataQueuePackets,
-                settings.fabric.headerQueuePackets, settings.fabric.headersPerData, queues);
+            ports[port] = new EgressPort(port, new LinkRate(settings.portRateBps(port)), pool, settings.fabric().dataQueuePackets(),
+                settings.fabric().headerQueuePackets(), settings.fabric().headersPerData(), queues);
         }
         final DataQueueOverflow overflow;
         switch (mechanism) {
             case IDEAL:
-                overflow = new IdealTrimming(settings.workload.seed ^ IDEAL_COIN_SALT);
+                overflow = new IdealTrimming(settings.workload().seed() ^ IDEAL_COIN_SALT);
                 break;
             case MOD:
-                overflow = new MirrorOnDrop(pipelineCount, portsPerPipeline, settings.recirculation.mirrorQueuePackets, queues);
+                overflow = new MirrorOnDrop(pipelineCount, portsPerPipeline, settings.recirculation().mirrorQueuePackets(), queues);
                 break;
             default:
-                overflow = new DeflectOnDrop(pipelineCount, portsPerPipeline, settings.recirculation.dodQueuePackets, queues);
+                overflow = new DeflectOnDrop(pipelineCount, portsPerPipeline, settings.recirculation().dodQueuePackets(), queues);
         }
-        this.trafficManager = new TrafficManager(pool, ports, trimSettings, settings.trim.returnToSender, overflow, events);
+        this.trafficManager = new TrafficManager(pool, ports, trimSettings, settings.trim().returnToSender(), overflow, events);
 
-        final long t0 = Picos.fromMicros(settings.control.t0Us);
-        final long t1 = settings.control.halftimistic ? Picos.fromMicros(settings.control.t1Us) : t0;
+        final long t0 = Picos.fromMicros(settings.control().t0Us());
+        final long t1 = settings.control().halftimistic() ? Picos.fromMicros(settings.control().t1Us()) : t0;
         this.pipelines = new IngressPipeline[pipelineCount];
         for (int pipeline = 0; pipeline < pipelineCount; pipeline++) {
             pipelines[pipeline] = new IngressPipeline(pipeline, pool, trimSettings, forwarding, meters(settings, portCount),
                 new TrimStateTable(portCount, t0, t1), threads.of(Component.INGRESS, pipeline, trafficManager));
         }
 
-        final long latency = Picos.fromNanos(settings.recirculation.latencyNs);
+        final long latency = Picos.fromNanos(settings.recirculation().latencyNs());
         final NotifyChannel channel = notify.apply(pipelines);
         this.notifications = channel instanceof DelayedNotifications ? (DelayedNotifications) channel : null;
         this.signals = mechanism.raisesSignals()
             ? new CongestionSignals(
-                "backlog".equals(settings.control.signal) ? CongestionSignals.Trigger.BACKLOG : CongestionSignals.Trigger.EVERY,
-                settings.control.signalBacklog,
-                "origin".equals(settings.control.notify) ? CongestionSignals.Scope.ORIGIN : CongestionSignals.Scope.ALL,
+                settings.control().signal() == Settings.SignalTrigger.BACKLOG ? CongestionSignals.Trigger.BACKLOG : CongestionSignals.Trigger.EVERY,
+                settings.control().signalBacklog(),
+                settings.control().notifyScope() == Settings.NotifyScope.ORIGIN ? CongestionSignals.Scope.ORIGIN : CongestionSignals.Scope.ALL,
                 latency, pipelineCount, channel)
             : null;
-        final LinkRate recirculationRate = new LinkRate(Math.round(settings.recirculation.rateGbps * 1e9));
+        final LinkRate recirculationRate = new LinkRate(Math.round(settings.recirculation().rateGbps() * 1e9));
         this.recirculation = new RecirculationPort[pipelineCount];
         for (int pipeline = 0; pipeline < pipelineCount; pipeline++) {
             if (overflow.recirculationQueue(pipeline) != null) {
@@ -136,11 +136,11 @@ public final class SwitchFabric {
     }
 
     /** The model's table: 10.0.p.0/24 is port p (the host on port p has addresses 10.0.p.0/24). */
-    public static ForwardingStage defaultForwarding(final SwitchSettings settings) {
-        return new PortSubnetForwarding(settings.ports(), settings.separateHosts());
+    public static ForwardingStage defaultForwarding(final Settings settings) {
+        return new PortSubnetForwarding(settings.portCount(), settings.separateHosts());
     }
 
-    private IngressMeters meters(final SwitchSettings settings, final int portCount) {
+    private IngressMeters meters(final Settings settings, final int portCount) {
         if (!mechanism.hasIngressMeters()) {
             return null;
         }
@@ -153,7 +153,7 @@ public final class SwitchFabric {
             pessimistic[port] = settings.pessimisticRateBps(port);
         }
         final int burst = settings.meterBurstBytes();
-        return "two".equals(settings.control.meters)
+        return settings.control().meters() == Settings.MeterProfile.TWO
             ? new TwoMeterProfile(rate, half, pessimistic, burst)
             : new ThreeMeterProfile(rate, half, pessimistic, burst);
     }

@@ -1,11 +1,11 @@
 package io.trimswitch.runtime;
 
 import io.trimswitch.config.Mechanism;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 
 /** What a finished run of the switch offers its report, whichever clock drove it. */
 public interface SwitchRun {
-    SwitchSettings settings();
+    Settings settings();
 
     Mechanism mechanism();
 

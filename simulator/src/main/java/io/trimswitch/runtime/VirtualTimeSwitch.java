@@ -2,7 +2,7 @@ package io.trimswitch.runtime;
 
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Pattern;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketClass;
 import io.trimswitch.dataplane.packet.PacketPool;
@@ -28,7 +28,7 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
     private static final int NOTIFY = 4;
     private static final int SAMPLE = 5;
 
-    private final SwitchSettings settings;
+    private final Settings settings;
     private final TrafficSource source;
     /** The NDP end hosts when the transport is NDP, else null. */
     private final NdpHosts ndp;
@@ -59,7 +59,7 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
     private boolean handlingArrival;
 
     /** The switch of {@code settings} with the hosts of its workload: NDP end hosts or open-loop senders. */
-    public VirtualTimeSwitch(final SwitchSettings settings) {
+    public VirtualTimeSwitch(final Settings settings) {
         this(settings, null, -1);
     }
 
@@ -67,20 +67,17 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
      * The switch of {@code settings} fed by {@code source}; the run lasts {@code durationPicos}, or until
      * the switch is empty when that is negative.
      */
-    public VirtualTimeSwitch(final SwitchSettings settings, final TrafficSource source, final long durationPicos) {
-        this.settings = settings.copy().validate();
-        if (source != null) {
-            // Traffic from outside (a replay) has hosts of its own: the model's transport does not apply.
-            this.settings.transport.kind = "open-loop";
-        }
+    public VirtualTimeSwitch(final Settings settings, final TrafficSource source, final long durationPicos) {
+        // Traffic from outside (a replay) has hosts of its own: the model's transport does not apply.
+        this.settings = source != null ? settings.withOpenLoop() : settings;
         this.ndp = source == null && this.settings.ndp() ? new NdpHosts(this.settings, pattern(this.settings)) : null;
         this.source = source != null ? source : ndp != null ? ndp : OpenLoopSenders.forWorkload(this.settings);
         if (source != null) {
             this.durationPicos = durationPicos < 0 ? EventQueue.MAX_TIME : durationPicos;
         } else if (ndp != null) {
-            this.durationPicos = Picos.fromMicros(this.settings.transport.maxDurationUs);
+            this.durationPicos = Picos.fromMicros(this.settings.transport().maxDurationUs());
         } else {
-            this.durationPicos = Picos.fromMicros(this.settings.workload.durationUs);
+            this.durationPicos = Picos.fromMicros(this.settings.workload().durationUs());
         }
         // Open loop or replay: never more packets than the source sends, nor more than the queues can hold.
         // NDP: the queues, plus frames on their way from the switch to the hosts.
@@ -90,22 +87,22 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
         this.recorder = new RunRecorder(this.source.flows(), (int) Math.min(this.source.packets(), Integer.MAX_VALUE - 8));
     }
 
-    private static Pattern pattern(final SwitchSettings settings) {
-        return Pattern.parse(settings.workload.pattern, settings.fabric.pipelines, settings.fabric.portsPerPipeline);
+    private static Pattern pattern(final Settings settings) {
+        return Pattern.parse(settings.workload().pattern(), settings.fabric().pipelines(), settings.fabric().portsPerPipeline());
     }
 
     /** Frames between the switch and the hosts: each egress port's link holds at most a propagation delay's worth. */
-    private static long hostLinkBound(final SwitchSettings s) {
+    private static long hostLinkBound(final Settings s) {
         final long smallest = new LinkRate(s.portRateBps()).serialisation(64);
-        return (long) s.egressPorts() * (Picos.fromNanos(s.transport.propagationNs) / smallest + 2);
+        return (long) s.egressPorts() * (Picos.fromNanos(s.transport().propagationNs()) / smallest + 2);
     }
 
     /** The most packets the switch's queues, recirculation loops and in-service slots can hold at once. */
-    public static long capacityBound(final SwitchSettings s) {
-        final long minimumFrameTime = Math.max(1, new LinkRate(Math.round(s.recirculation.rateGbps * 1e9)).serialisation(14));
-        final long looping = Picos.fromNanos(s.recirculation.latencyNs) / minimumFrameTime + 2;
-        return (long) s.egressPorts() * (s.fabric.dataQueuePackets + s.fabric.headerQueuePackets + 1)
-            + (long) s.fabric.pipelines * (Math.max(s.recirculation.dodQueuePackets, s.recirculation.mirrorQueuePackets) + looping + 1)
+    public static long capacityBound(final Settings s) {
+        final long minimumFrameTime = Math.max(1, new LinkRate(Math.round(s.recirculation().rateGbps() * 1e9)).serialisation(14));
+        final long looping = Picos.fromNanos(s.recirculation().latencyNs()) / minimumFrameTime + 2;
+        return (long) s.egressPorts() * (s.fabric().dataQueuePackets() + s.fabric().headerQueuePackets() + 1)
+            + (long) s.fabric().pipelines() * (Math.max(s.recirculation().dodQueuePackets(), s.recirculation().mirrorQueuePackets()) + looping + 1)
             + 1;
     }
 
@@ -405,7 +402,7 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
     }
 
     @Override
-    public SwitchSettings settings() {
+    public Settings settings() {
         return settings;
     }
 

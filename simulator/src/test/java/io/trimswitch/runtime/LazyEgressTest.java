@@ -58,10 +58,10 @@ class LazyEgressTest {
             // Cut short: what is still in service at the end must be counted the same way.
             settings.workload.durationUs = durationUs;
         }
-        final VirtualTimeSwitch lazy = new VirtualTimeSwitch(settings);
+        final VirtualTimeSwitch lazy = new VirtualTimeSwitch(settings.validate());
         final String lazyReport = ReportJson.toJson(ReportBuilder.build(lazy.run()));
 
-        final VirtualTimeSwitch byEvent = new VirtualTimeSwitch(settings);
+        final VirtualTimeSwitch byEvent = new VirtualTimeSwitch(settings.validate());
         final CountingCapture capture = new CountingCapture();
         byEvent.capture(capture);
         final RunOutcome outcome = byEvent.run();

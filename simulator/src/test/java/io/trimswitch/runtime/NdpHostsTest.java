@@ -33,7 +33,7 @@ class NdpHostsTest {
     }
 
     private static RunReport run(final SwitchSettings settings) {
-        final RunReport report = ReportBuilder.build(new VirtualTimeSwitch(settings).run());
+        final RunReport report = ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
         assertTrue(report.conservation(), "data and control packets are all accounted for");
         return report;
     }
@@ -74,7 +74,7 @@ class NdpHostsTest {
     void afterTheFirstRoundTripThePullPacerKeepsTheDataQueueNearlyEmpty() {
         final SwitchSettings settings = ndp("incast:8->1", Mechanism.IDEAL, 300);
         settings.transport.initialWindowPackets = 10;
-        final VirtualTimeSwitch sw = new VirtualTimeSwitch(settings);
+        final VirtualTimeSwitch sw = new VirtualTimeSwitch(settings.validate());
         final TimelineProbe probe = new TimelineProbe(100_000);
         sw.record(probe);
         final RunReport report = ReportBuilder.build(sw.run());
@@ -154,7 +154,7 @@ class NdpHostsTest {
         assertTrue(report.flows().stream().anyMatch(flow -> flow.size() == 10) && report.flows().stream().anyMatch(flow -> flow.size() == 200));
 
         Files.writeString(sizes, "10\nlots\n");
-        final ConfigException error = assertThrows(ConfigException.class, () -> new VirtualTimeSwitch(settings));
+        final ConfigException error = assertThrows(ConfigException.class, () -> new VirtualTimeSwitch(settings.validate()));
         assertTrue(error.getMessage().endsWith("sizes.csv line 2: 'lots' is not a flow size of 1..65535 packets"), error.getMessage());
     }
 
@@ -178,14 +178,14 @@ class NdpHostsTest {
         final SwitchSettings settings = ndp("incast:16->1", Mechanism.TOFINO, 100);
         settings.transport.kind = "open-loop";
         settings.transport.backgroundLoad = 0.3;
-        assertThrows(ConfigException.class, () -> new VirtualTimeSwitch(settings));
+        assertThrows(ConfigException.class, () -> new VirtualTimeSwitch(settings.validate()));
     }
 
     @Test
     void theSameSeedGivesTheSameReport() {
         final SwitchSettings settings = ndp("incast:32->4", Mechanism.TOFINO, 200);
         final String first = ReportJson.toJson(run(settings));
-        final VirtualTimeSwitch reused = new VirtualTimeSwitch(settings);
+        final VirtualTimeSwitch reused = new VirtualTimeSwitch(settings.validate());
         reused.run();
         assertEquals(first, ReportJson.toJson(ReportBuilder.build(reused.run())));
     }

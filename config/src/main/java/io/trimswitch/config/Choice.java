@@ -1,0 +1,16 @@
+package io.trimswitch.config;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+
+import java.util.Locale;
+
+/** One of a setting's choices, spelled as the YAML file does: lower case, words joined by '-'. */
+public interface Choice {
+    /** The enum constant's name (every {@code Choice} is an enum). */
+    String name();
+
+    @JsonValue
+    default String label() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+}

@@ -1,0 +1,303 @@
+package io.trimswitch.config;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.trimswitch.dataplane.packet.TrimSettings;
+import io.trimswitch.pipeline.TrTcmMeter;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The settings of one run, parsed once from their {@link SwitchSettings} form into typed, immutable values:
+ * every choice an enum, every list unmodifiable. Runtimes are built from these and cannot change them. A
+ * report echoes them with the same keys and spellings as the YAML file.
+ */
+@JsonPropertyOrder({"mechanism", "clock", "fabric", "recirculation", "trim", "control", "workload", "transport", "realtime", "ports", "forwarding", "metrics"})
+public record Settings(
+    Mechanism mechanism,
+    Clock clock,
+    Fabric fabric,
+    Recirculation recirculation,
+    Trim trim,
+    Control control,
+    Workload workload,
+    Transport transport,
+    RealTime realtime,
+    List<UdpPort> ports,
+    Forwarding forwarding,
+    Metrics metrics) {
+
+    /** Which clock drives the components. */
+    public enum Clock implements Choice {
+        VIRTUAL, REAL
+    }
+
+    /** Ingress meters: three (one per trim state) or two (optimistic and pessimistic, the production-router profile). */
+    public enum MeterProfile implements Choice {
+        THREE, TWO
+    }
+
+    /** Which pipelines a NOTIFY reaches: all of them, or only the one whose packet was deflected. */
+    public enum NotifyScope implements Choice {
+        ALL, ORIGIN
+    }
+
+    /** Which deflected packets raise a congestion signal: every one, or only those meeting a DoD backlog. */
+    public enum SignalTrigger implements Choice {
+        EVERY, BACKLOG
+    }
+
+    /** Open-loop senders that blast and stop, or NDP hosts that retransmit until every flow completes. */
+    public enum TransportKind implements Choice {
+        OPEN_LOOP, NDP
+    }
+
+    /** Whether a port's sending and receiving hosts are two machines or one. */
+    public enum HostLayout implements Choice {
+        SEPARATE, SHARED
+    }
+
+    /** How the real-time runtime puts its agents on threads. */
+    public enum Placement implements Choice {
+        SPLIT, PER_ROLE, PER_AGENT, SINGLE
+    }
+
+    /** What a thread does after a duty cycle with nothing to do. */
+    public enum Idle implements Choice {
+        BUSY_SPIN, YIELD, BACKOFF, SLEEP, BLOCK
+    }
+
+    /** How {@code run} forwards: a learning bridge, IPv4 routes, or 10.0.p.0/24 to port p. */
+    public enum ForwardingMode implements Choice {
+        L2, ROUTED, SUBNET
+    }
+
+    @JsonPropertyOrder({"pipelines", "portsPerPipeline", "portRateGbps", "dataQueuePackets", "headerQueuePackets", "headersPerData"})
+    public record Fabric(int pipelines, int portsPerPipeline, double portRateGbps, int dataQueuePackets, int headerQueuePackets,
+        int headersPerData) {
+    }
+
+    @JsonPropertyOrder({"rateGbps", "latencyNs", "dodQueuePackets", "mirrorQueuePackets"})
+    public record Recirculation(double rateGbps, double latencyNs, int dodQueuePackets, int mirrorQueuePackets) {
+    }
+
+    @JsonPropertyOrder({"sizeBytes", "dscp", "trimmableDscp", "ndpUdpPort", "returnToSender"})
+    public record Trim(int sizeBytes, int dscp, List<Integer> trimmableDscp, int ndpUdpPort, boolean returnToSender) {
+    }
+
+    /**
+     * Null rates and burst: derived from the port (see {@link #halftimisticRateBps}, {@link #meterBurstBytes}). The NOTIFY
+     * scope is {@code notify} in YAML; a record cannot name a component after {@link Object#notify()}.
+     */
+    @JsonPropertyOrder({"meters", "t0Us", "t1Us", "halftimistic", "halftimisticRateGbps", "pessimisticRateGbps",
+        "meterBurstBytes", "notify", "signal", "signalBacklog"})
+    public record Control(MeterProfile meters, double t0Us, double t1Us, boolean halftimistic, Double halftimisticRateGbps,
+        Double pessimisticRateGbps, Integer meterBurstBytes, @JsonProperty("notify") NotifyScope notifyScope, SignalTrigger signal, int signalBacklog) {
+    }
+
+    /** {@code pattern} is parsed against the fabric's ports by {@link Pattern#parse}. */
+    @JsonPropertyOrder({"pattern", "packets", "packetBytes", "durationUs", "startJitter", "seed"})
+    public record Workload(String pattern, int packets, int packetBytes, double durationUs, boolean startJitter, long seed) {
+    }
+
+    @JsonPropertyOrder({"kind", "initialWindowPackets", "hosts", "propagationNs", "rtoUs", "maxDurationUs", "flowSizes",
+        "backgroundLoad", "backgroundUs"})
+    public record Transport(TransportKind kind, int initialWindowPackets, HostLayout hosts, double propagationNs, double rtoUs,
+        double maxDurationUs, String flowSizes, double backgroundLoad, double backgroundUs) {
+    }
+
+    /** The live switch's own settings are echoed only when they differ from their defaults. */
+    @JsonPropertyOrder({"dilation", "placement", "idle", "warmUp", "batchPackets", "rxRingPackets", "pipelineThreads", "udpGso"})
+    public record RealTime(double dilation, Placement placement, Idle idle, boolean warmUp, int batchPackets, int rxRingPackets,
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = SwitchSettings.OneThread.class) int pipelineThreads,
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = SwitchSettings.GsoOn.class) boolean udpGso) {
+    }
+
+    /** Null remote: learned; null remotePort: the bind port; null rate: the fabric's. */
+    @JsonPropertyOrder({"bind", "remote", "remotePort", "vni", "rateGbps"})
+    public record UdpPort(String bind, String remote, Integer remotePort, int vni, Double rateGbps) {
+    }
+
+    @JsonPropertyOrder({"mode", "agingSeconds", "staticMacs", "routes"})
+    public record Forwarding(ForwardingMode mode, double agingSeconds, List<StaticMac> staticMacs, List<Route> routes) {
+    }
+
+    @JsonPropertyOrder({"mac", "port"})
+    public record StaticMac(String mac, int port) {
+    }
+
+    @JsonPropertyOrder({"prefix", "port", "nextHopMac"})
+    public record Route(String prefix, int port, String nextHopMac) {
+    }
+
+    /** Null address: no endpoint. */
+    public record Metrics(String address) {
+    }
+
+    /** Parses the editable form: each choice to its enum, each list to an unmodifiable copy. Checks no ranges. */
+    static Settings from(final SwitchSettings s) {
+        final SwitchSettings.Fabric f = s.fabric;
+        final SwitchSettings.Recirculation r = s.recirculation;
+        final SwitchSettings.Trim t = s.trim;
+        final SwitchSettings.Control c = s.control;
+        final SwitchSettings.Workload w = s.workload;
+        final SwitchSettings.Transport x = s.transport;
+        final SwitchSettings.RealTime rt = s.realtime;
+        if (t.trimmableDscp == null) {
+            throw new ConfigException("trim.trimmableDscp must be a list of DSCP values (may be empty)");
+        }
+        for (final Integer dscp : t.trimmableDscp) {
+            if (dscp == null) {
+                throw new ConfigException("trim.trimmableDscp values must be 0..63, got null");
+            }
+        }
+        return new Settings(
+            Mechanism.parse(s.mechanism),
+            choice("clock", s.clock, Clock.values()),
+            new Fabric(f.pipelines, f.portsPerPipeline, f.portRateGbps, f.dataQueuePackets, f.headerQueuePackets, f.headersPerData),
+            new Recirculation(r.rateGbps, r.latencyNs, r.dodQueuePackets, r.mirrorQueuePackets),
+            new Trim(t.sizeBytes, t.dscp, List.copyOf(t.trimmableDscp), t.ndpUdpPort, t.returnToSender),
+            new Control(choice("control.meters", c.meters, MeterProfile.values()), c.t0Us, c.t1Us, c.halftimistic, c.halftimisticRateGbps,
+                c.pessimisticRateGbps, c.meterBurstBytes, choice("control.notify", c.notify, NotifyScope.values()),
+                choice("control.signal", c.signal, SignalTrigger.values()), c.signalBacklog),
+            new Workload(w.pattern, w.packets, w.packetBytes, w.durationUs, w.startJitter, w.seed),
+            new Transport(choice("transport.kind", x.kind, TransportKind.values()), x.initialWindowPackets,
+                choice("transport.hosts", x.hosts, HostLayout.values()), x.propagationNs, x.rtoUs, x.maxDurationUs, x.flowSizes,
+                x.backgroundLoad, x.backgroundUs),
+            new RealTime(rt.dilation, choice("realtime.placement", rt.placement, Placement.values()),
+                choice("realtime.idle", rt.idle, Idle.values()), rt.warmUp, rt.batchPackets, rt.rxRingPackets, rt.pipelineThreads, rt.udpGso),
+            ports(s.ports),
+            forwarding(s.forwarding),
+            new Metrics(s.metrics.address));
+    }
+
+    private static List<UdpPort> ports(final List<SwitchSettings.UdpPort> entries) {
+        final List<UdpPort> ports = new ArrayList<>(entries.size());
+        for (int i = 0; i < entries.size(); i++) {
+            final SwitchSettings.UdpPort p = entries.get(i);
+            if (p == null) {
+                throw new ConfigException("ports[" + i + "] is empty: a port needs at least bind: host:port");
+            }
+            ports.add(new UdpPort(p.bind, p.remote, p.remotePort, p.vni, p.rateGbps));
+        }
+        return List.copyOf(ports);
+    }
+
+    private static Forwarding forwarding(final SwitchSettings.Forwarding f) {
+        final List<StaticMac> macs = new ArrayList<>(f.staticMacs.size());
+        for (int i = 0; i < f.staticMacs.size(); i++) {
+            final SwitchSettings.StaticMac m = f.staticMacs.get(i);
+            if (m == null) {
+                throw new ConfigException("forwarding.staticMacs[" + i + "] is empty: it needs mac and port");
+            }
+            macs.add(new StaticMac(m.mac, m.port));
+        }
+        final List<Route> routes = new ArrayList<>(f.routes.size());
+        for (int i = 0; i < f.routes.size(); i++) {
+            final SwitchSettings.Route route = f.routes.get(i);
+            if (route == null) {
+                throw new ConfigException("forwarding.routes[" + i + "] is empty: it needs prefix, port and nextHopMac");
+            }
+            routes.add(new Route(route.prefix, route.port, route.nextHopMac));
+        }
+        return new Forwarding(choice("forwarding.mode", f.mode, ForwardingMode.values()), f.agingSeconds, List.copyOf(macs), List.copyOf(routes));
+    }
+
+    static <E extends Enum<E> & Choice> E choice(final String name, final String text, final E[] values) {
+        for (final E value : values) {
+            if (value.label().equals(text)) {
+                return value;
+            }
+        }
+        final List<String> labels = new ArrayList<>();
+        for (final E value : values) {
+            labels.add(value.label());
+        }
+        throw new ConfigException(name + " must be one of " + String.join(", ", labels) + ", got '" + text + "'");
+    }
+
+    /** The same settings with open-loop senders: traffic from outside (a replay) brings hosts of its own. */
+    public Settings withOpenLoop() {
+        return new Settings(mechanism, clock, fabric, recirculation, trim, control, workload,
+            new Transport(TransportKind.OPEN_LOOP, transport.initialWindowPackets, transport.hosts, transport.propagationNs, transport.rtoUs,
+                transport.maxDurationUs, transport.flowSizes, transport.backgroundLoad, transport.backgroundUs),
+            realtime, ports, forwarding, metrics);
+    }
+
+    public boolean realTime() {
+        return clock == Clock.REAL;
+    }
+
+    public boolean ndp() {
+        return transport.kind == TransportKind.NDP;
+    }
+
+    public boolean separateHosts() {
+        return ndp() && transport.hosts == HostLayout.SEPARATE;
+    }
+
+    /** Egress ports of the traffic manager: one per port, and with separate NDP hosts one more per port for its sending host. */
+    public int egressPorts() {
+        return separateHosts() ? 2 * portCount() : portCount();
+    }
+
+    /** The switch's ports: pipelines × ports per pipeline. */
+    public int portCount() {
+        return fabric.pipelines * fabric.portsPerPipeline;
+    }
+
+    public long portRateBps() {
+        return Math.round(fabric.portRateGbps * 1e9);
+    }
+
+    /** Egress port {@code port}'s rate: its own limit when {@code run} sets one, else the fabric's. */
+    public long portRateBps(final int port) {
+        final int switchPort = port % portCount();
+        final Double own = switchPort < ports.size() ? ports.get(switchPort).rateGbps : null;
+        return own == null ? portRateBps() : Math.round(own * 1e9);
+    }
+
+    public long halftimisticRateBps(final int port) {
+        return control.halftimisticRateGbps == null ? portRateBps(port) / 2 : Math.round(control.halftimisticRateGbps * 1e9);
+    }
+
+    public long pessimisticRateBps(final int port) {
+        return control.pessimisticRateGbps == null ? portRateBps(port) / 4 : Math.round(control.pessimisticRateGbps * 1e9);
+    }
+
+    public long halftimisticRateBps() {
+        return control.halftimisticRateGbps == null ? portRateBps() / 2 : Math.round(control.halftimisticRateGbps * 1e9);
+    }
+
+    public long pessimisticRateBps() {
+        return control.pessimisticRateGbps == null ? portRateBps() / 4 : Math.round(control.pessimisticRateGbps * 1e9);
+    }
+
+    /** The DSCP the workload's data frames carry: the first trimmable one, or 0 when none is. */
+    public int workloadDscp() {
+        return trim.trimmableDscp.isEmpty() ? 0 : trim.trimmableDscp.get(0);
+    }
+
+    public int meterBurstBytes() {
+        // The meter plays the egress buffer; a deep data queue is capped at the largest bucket a meter has.
+        return control.meterBurstBytes == null
+            ? (int) Math.min((long) fabric.dataQueuePackets * workload.packetBytes, TrTcmMeter.MAX_BURST_BYTES)
+            : control.meterBurstBytes;
+    }
+
+    /** The dataplane's view of the trim settings. */
+    public TrimSettings trimSettings() {
+        long mask = 0;
+        for (final int dscp : trim.trimmableDscp) {
+            mask |= 1L << dscp;
+        }
+        return new TrimSettings(trim.sizeBytes, trim.dscp, mask, trim.ndpUdpPort);
+    }
+
+    /** The workload's pattern on this fabric's ports. */
+    public Pattern pattern() {
+        return Pattern.parse(workload.pattern, fabric.pipelines, fabric.portsPerPipeline);
+    }
+}
