@@ -42,8 +42,7 @@ public final class IngressPipeline {
     public void receive(final int handle, final long now) {
         final int length = pool.length(handle);
         final PortCounters rx = trafficManager.counters(pool.ingressPort(handle));
-        rx.rxPackets++;
-        rx.rxBytes += length;
+        rx.received(length);
 
         final int packetClass = PacketClass.classify(pool.buffer(handle), pool.offset(handle), length, trimSettings);
         pool.classification(handle, packetClass);

@@ -241,8 +241,8 @@ public final class LiveSwitch implements AutoCloseable {
             final PortCounters counters = dataplane.totals(port);
             final Map<String, Long> drops = new LinkedHashMap<>();
             for (final DropReason reason : DropReason.values()) {
-                if (counters.drops[reason.ordinal()] > 0) {
-                    drops.put(reason.label(), counters.drops[reason.ordinal()]);
+                if (counters.drops(reason) > 0) {
+                    drops.put(reason.label(), counters.drops(reason));
                 }
             }
             for (final VxlanPorts.Malformed reason : VxlanPorts.Malformed.values()) {
@@ -260,9 +260,9 @@ public final class LiveSwitch implements AutoCloseable {
                 }
             }
             final EgressPort egress = dataplane.fabric.port(port);
-            stats.add(new PortStats(port, ports.receivedDatagrams(port), counters.rxPackets, counters.rxBytes, counters.txPackets,
-                counters.txBytes, counters.trimPacketsTotal(), counters.trimPackets[TrimKind.INGRESS],
-                counters.trimPackets[TrimKind.DOD], counters.txTrimPackets, counters.droppedTrimPackets,
+            stats.add(new PortStats(port, ports.receivedDatagrams(port), counters.rxPackets(), counters.rxBytes(), counters.txPackets(),
+                counters.txBytes(), counters.trimPacketsTotal(), counters.trimPackets(TrimKind.INGRESS),
+                counters.trimPackets(TrimKind.DOD), counters.txTrimPackets(), counters.droppedTrimPackets(),
                 egress.dataQueue().size(), egress.dataQueue().maxDepth(), egress.headerQueue().size(), egress.headerQueue().maxDepth(),
                 owner.flooded(port), owner.depths(port, true), owner.depths(port, false), drops));
         }

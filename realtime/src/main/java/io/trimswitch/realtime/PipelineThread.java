@@ -1,6 +1,7 @@
 package io.trimswitch.realtime;
 
 import io.trimswitch.dataplane.codec.EthernetHeader;
+import io.trimswitch.dataplane.counters.CounterBlock;
 import io.trimswitch.realtime.sockets.PortsOwner;
 import io.trimswitch.realtime.sockets.VxlanPorts;
 import io.trimswitch.dataplane.packet.PacketPool;
@@ -71,8 +72,9 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
     /** Null with one thread: packets other threads hand over for this thread's ports, and how it queues them. */
     private final PortHandoff handoff;
     private final TrafficManager handedOver;
-    private final long[][] refused;
-    private final long[] flooded;
+    private static final int FLOODED = 0;
+    /** Per port: frames flooded to it, then frames refused by reason; this thread alone writes them. */
+    private final CounterBlock[] counters;
     private final Recorder[] dataDepths;
     private final Recorder[] headerDepths;
     private final Histogram[] dataDepthTotals;
@@ -129,8 +131,10 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
         }
         final int ports = fabric.ports();
         this.arriving = new TimedIntFifo[ports];
-        this.refused = new long[ports][Refused.values().length];
-        this.flooded = new long[ports];
+        this.counters = new CounterBlock[ports];
+        for (int port = 0; port < ports; port++) {
+            counters[port] = new CounterBlock(1 + Refused.values().length);
+        }
         this.dataDepths = new Recorder[ports];
         this.headerDepths = new Recorder[ports];
         this.dataDepthTotals = new Histogram[ports];
@@ -173,7 +177,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
         final int egress = bridge.lookup(EthernetHeader.destination(buffer, offset), nowNanos);
         if (egress == port) {
             // The destination lives behind the port it came from: nothing to forward.
-            refused[port][Refused.FILTERED.ordinal()]++;
+            counters[port].increment(1 + Refused.FILTERED.ordinal());
             return;
         }
         if (egress != LearningBridge.FLOOD) {
@@ -182,7 +186,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
         }
         for (final int other : allPorts) {
             if (other != port) {
-                flooded[port]++;
+                counters[port].increment(FLOODED);
                 admit(port, buffer, offset, length, other, arrival);
             }
         }
@@ -192,7 +196,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
     private void admit(final int port, final DirectBuffer buffer, final int offset, final int length, final int egress, final long arrival) {
         final TimedIntFifo waiting = arriving[port];
         if (waiting.size() >= LINK_BACKLOG_PACKETS) {
-            refused[port][Refused.RX_OVERFLOW.ordinal()]++;
+            counters[port].increment(1 + Refused.RX_OVERFLOW.ordinal());
             return;
         }
         int handle = buffers.allocate();
@@ -200,7 +204,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
             returned.drain(reclaim, Integer.MAX_VALUE);
             handle = buffers.allocate();
             if (handle == PacketPool.NO_PACKET) {
-                refused[port][Refused.BUFFER_EXHAUSTED.ordinal()]++;
+                counters[port].increment(1 + Refused.BUFFER_EXHAUSTED.ordinal());
                 return;
             }
         }
@@ -408,11 +412,11 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
     }
 
     long refused(final int port, final Refused reason) {
-        return refused[port][reason.ordinal()];
+        return counters[port].get(1 + reason.ordinal());
     }
 
     long flooded(final int port) {
-        return flooded[port];
+        return counters[port].get(FLOODED);
     }
 
     VxlanPorts sockets() {

@@ -92,7 +92,7 @@ class RecirculationTest {
         assertEquals(handle, tm.port(2).headerQueue().peek());
         assertEquals(64, pool.length(handle));
         assertEquals(TrimKind.DOD, pool.trimKind(handle));
-        assertEquals(1, tm.port(2).counters().trimPackets[TrimKind.DOD]);
+        assertEquals(1, tm.port(2).counters().trimPackets(TrimKind.DOD));
     }
 
     @Test

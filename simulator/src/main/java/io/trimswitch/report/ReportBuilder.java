@@ -136,9 +136,9 @@ public final class ReportBuilder {
             final EgressPort port = fabric.port(id);
             final PortCounters counters = port.counters();
             for (int kind = 0; kind < TrimKind.COUNT; kind++) {
-                trims[kind] += counters.trimPackets[kind];
+                trims[kind] += counters.trimPackets(kind);
             }
-            if (counters.rxPackets == 0 && counters.txPackets == 0 && counters.trimPacketsTotal() == 0) {
+            if (counters.rxPackets() == 0 && counters.txPackets() == 0 && counters.trimPacketsTotal() == 0) {
                 continue;
             }
             final List<RunReport.StateTime> states = new ArrayList<>();
@@ -150,11 +150,12 @@ public final class ReportBuilder {
                         Picos.toNanos(table.halftimisticTime(id, sw.durationPicos())), table.notifications(id)));
                 }
             }
-            final double busy = counters.txBytes * 8.0 * 1e12 / port.rate().bitsPerSecond();
-            ports.add(new RunReport.PortReport(id, counters.rxPackets, counters.txPackets, counters.txBytes,
-                counters.trimPacketsTotal(), counters.txTrimPackets, counters.droppedTrimPackets,
+            final double busy = counters.txBytes() * 8.0 * 1e12 / port.rate().bitsPerSecond();
+            ports.add(new RunReport.PortReport(id, counters.rxPackets(), counters.txPackets(), counters.txBytes(),
+                counters.trimPacketsTotal(), counters.txTrimPackets(), counters.droppedTrimPackets(),
                 port.dataQueue().maxDepth(), port.headerQueue().maxDepth(), round(busy / Math.max(1, sw.lastPacketPicos()), 4), states));
-        }        return ports;
+        }
+        return ports;
     }
 
     /** Per pipeline: its recirculation port's deflections or mirrors, depth, overflows and signals. */

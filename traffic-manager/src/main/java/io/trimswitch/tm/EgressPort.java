@@ -100,11 +100,7 @@ public final class EgressPort {
     public int finishTransmission() {
         final int handle = inService;
         inService = PacketPool.NO_PACKET;
-        counters.txPackets++;
-        counters.txBytes += pool.length(handle);
-        if (pool.trimKind(handle) != TrimKind.NONE) {
-            counters.txTrimPackets++;
-        }
+        counters.transmitted(pool.length(handle), pool.trimKind(handle) != TrimKind.NONE);
         return handle;
     }
 

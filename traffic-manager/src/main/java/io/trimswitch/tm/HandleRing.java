@@ -6,8 +6,8 @@ import org.agrona.BitUtil;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A queue of packet handles between threads, with exactly {@code capacity} places and one consumer;
@@ -43,7 +43,11 @@ public final class HandleRing implements HandleQueue {
     /** One producer only: the consumer's position as last read, re-read only when the ring looks full. */
     private long consumedSeen;
     private final AtomicInteger maxDepth = new AtomicInteger();
-    private final AtomicLong rejected = new AtomicLong();
+    /**
+     * Offers refused because the ring was full. Producers count them in cells of their own (a LongAdder), so that
+     * an overloaded switch, when every producer is refused at once, does not also fight over one counter.
+     */
+    private final LongAdder rejected = new LongAdder();
 
     /** Receives handles drained in a batch. */
     @FunctionalInterface
@@ -74,7 +78,7 @@ public final class HandleRing implements HandleQueue {
         }
         final long index = manyProducers ? reserveShared() : reserveOwn();
         if (index < 0) {
-            rejected.incrementAndGet();
+            rejected.increment();
             return false;
         }
         SLOT.setRelease(slots, (int) index & mask, handle + 1);
@@ -200,7 +204,7 @@ public final class HandleRing implements HandleQueue {
 
     @Override
     public long rejected() {
-        return rejected.get();
+        return rejected.sum();
     }
 
     /** Only while no thread uses the ring. */
@@ -212,7 +216,7 @@ public final class HandleRing implements HandleQueue {
         positions.set(LIMIT, capacity);
         consumedSeen = 0;
         maxDepth.set(0);
-        rejected.set(0);
+        rejected.reset();
         VarHandle.fullFence();
     }
 }

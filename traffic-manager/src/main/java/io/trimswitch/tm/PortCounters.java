@@ -1,57 +1,107 @@
 package io.trimswitch.tm;
 
+import io.trimswitch.dataplane.counters.CounterBlock;
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.TrimKind;
 
 /**
  * A port's counters, named after SAI's (SAI_PORT_STAT_TRIM_PACKETS, ..._TX_TRIM_PACKETS,
- * ..._DROPPED_TRIM_PACKETS) plus the usual rx/tx and drops by reason. Each field has one writer: rx
- * fields the port's ingress pipeline, tx fields its egress, trims and drops whoever trimmed or dropped
- * in that runtime's single thread.
+ * ..._DROPPED_TRIM_PACKETS) plus the usual rx/tx and drops by reason, in a {@link CounterBlock}. Each counter has
+ * one writer: rx the port's ingress pipeline, tx its egress, trims and drops whichever component of one thread trimmed
+ * or dropped. Where several threads count for one port, each has its own {@code PortCounters} and readers add them up.
  */
 public final class PortCounters {
-    public long rxPackets;
-    public long rxBytes;
-    public long txPackets;
-    public long txBytes;
-    /** Packets towards this port that were cut to their header, by where they were cut. */
-    public final long[] trimPackets = new long[TrimKind.COUNT];
-    public long txTrimPackets;
-    public long droppedTrimPackets;
-    public final long[] drops = new long[DropReason.values().length];
+    private static final int RX_PACKETS = 0;
+    private static final int RX_BYTES = 1;
+    private static final int TX_PACKETS = 2;
+    private static final int TX_BYTES = 3;
+    private static final int TX_TRIM_PACKETS = 4;
+    private static final int DROPPED_TRIM_PACKETS = 5;
+    private static final int TRIM_PACKETS = 6;
+    private static final int DROPS = TRIM_PACKETS + TrimKind.COUNT;
+    private static final DropReason[] REASONS = DropReason.values();
+
+    private final CounterBlock counters = new CounterBlock(DROPS + REASONS.length);
+
+    /** A frame came in on this port. */
+    public void received(final int bytes) {
+        counters.increment(RX_PACKETS);
+        counters.add(RX_BYTES, bytes);
+    }
+
+    /** A frame left by this port; {@code trimmed}: it was cut to its header. */
+    public void transmitted(final int bytes, final boolean trimmed) {
+        counters.increment(TX_PACKETS);
+        counters.add(TX_BYTES, bytes);
+        if (trimmed) {
+            counters.increment(TX_TRIM_PACKETS);
+        }
+    }
+
+    /** A packet towards this port was cut to its header, where {@code kind} says. */
+    public void trimmed(final int kind) {
+        counters.increment(TRIM_PACKETS + kind);
+    }
+
+    /** A packet already cut to its header was dropped on its way to this port. */
+    public void droppedTrimmed() {
+        counters.increment(DROPPED_TRIM_PACKETS);
+    }
+
+    public void dropped(final DropReason reason) {
+        counters.increment(DROPS + reason.ordinal());
+    }
+
+    public long rxPackets() {
+        return counters.get(RX_PACKETS);
+    }
+
+    public long rxBytes() {
+        return counters.get(RX_BYTES);
+    }
+
+    public long txPackets() {
+        return counters.get(TX_PACKETS);
+    }
+
+    public long txBytes() {
+        return counters.get(TX_BYTES);
+    }
+
+    public long txTrimPackets() {
+        return counters.get(TX_TRIM_PACKETS);
+    }
+
+    public long droppedTrimPackets() {
+        return counters.get(DROPPED_TRIM_PACKETS);
+    }
+
+    /** Packets towards this port that were cut to their header where {@code kind} says. */
+    public long trimPackets(final int kind) {
+        return counters.get(TRIM_PACKETS + kind);
+    }
 
     public long trimPacketsTotal() {
         long total = 0;
-        for (final long count : trimPackets) {
-            total += count;
+        for (int kind = 0; kind < TrimKind.COUNT; kind++) {
+            total += trimPackets(kind);
         }
         return total;
     }
 
-    /** Adds {@code other}'s counts: a port's totals over the threads that counted for it. */
+    public long drops(final DropReason reason) {
+        return counters.get(DROPS + reason.ordinal());
+    }
+
+    /** Adds {@code other}'s counts into these, which the caller alone writes: a port's totals over its threads. */
     public void add(final PortCounters other) {
-        rxPackets += other.rxPackets;
-        rxBytes += other.rxBytes;
-        txPackets += other.txPackets;
-        txBytes += other.txBytes;
-        for (int kind = 0; kind < trimPackets.length; kind++) {
-            trimPackets[kind] += other.trimPackets[kind];
-        }
-        txTrimPackets += other.txTrimPackets;
-        droppedTrimPackets += other.droppedTrimPackets;
-        for (int reason = 0; reason < drops.length; reason++) {
-            drops[reason] += other.drops[reason];
+        for (int index = 0; index < counters.count(); index++) {
+            counters.add(index, other.counters.get(index));
         }
     }
 
+    /** Only while nothing counts. */
     public void reset() {
-        rxPackets = 0;
-        rxBytes = 0;
-        txPackets = 0;
-        txBytes = 0;
-        java.util.Arrays.fill(trimPackets, 0);
-        txTrimPackets = 0;
-        droppedTrimPackets = 0;
-        java.util.Arrays.fill(drops, 0);
+        counters.reset();
     }
 }

@@ -121,7 +121,7 @@ public final class TrafficManager {
             }
         }
         if (pool.trimKind(handle) != TrimKind.NONE) {
-            counters[pool.egressPort(handle)].droppedTrimPackets++;
+            counters[pool.egressPort(handle)].droppedTrimmed();
         }
         drop(handle, DropReason.HEADER_QUEUE_FULL, now);
     }
@@ -130,7 +130,7 @@ public final class TrafficManager {
     public void trim(final int handle, final byte trimKind) {
         Trimmer.trim(pool, handle, trimSettings);
         pool.trimKind(handle, trimKind);
-        counters[pool.egressPort(handle)].trimPackets[trimKind]++;
+        counters[pool.egressPort(handle)].trimmed(trimKind);
     }
 
     /** Puts a packet into a recirculation queue, dropping it with {@code overflowReason} when that is full. */
@@ -140,7 +140,7 @@ public final class TrafficManager {
             events.recirculationPending(pipeline, now);
         } else {
             if (pool.trimKind(handle) != TrimKind.NONE) {
-                counters[pool.egressPort(handle)].droppedTrimPackets++;
+                counters[pool.egressPort(handle)].droppedTrimmed();
             }
             drop(handle, overflowReason, now);
         }
@@ -151,7 +151,7 @@ public final class TrafficManager {
         // A packet that never had an egress port (unparsable, no route, TTL expired) counts where it came in.
         final int port = egress >= 0 ? egress : pool.ingressPort(handle);
         if (port >= 0) {
-            counters[port].drops[reason.ordinal()]++;
+            counters[port].dropped(reason);
         }
         events.drop(handle, reason, now);
     }

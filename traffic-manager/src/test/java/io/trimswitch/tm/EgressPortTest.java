@@ -68,8 +68,8 @@ class EgressPortTest {
             port.startTransmission(0);
             port.finishTransmission();
         }
-        assertEquals(2, port.counters().txPackets);
-        assertEquals(1564, port.counters().txBytes);
+        assertEquals(2, port.counters().txPackets());
+        assertEquals(1564, port.counters().txBytes());
         assertTrue(port.isIdle());
         assertEquals(-1, port.startTransmission(0));
     }

@@ -20,7 +20,7 @@ class TrafficManagerTest {
 
         assertEquals(16, sw.tm.port(0).dataQueue().size());
         assertEquals(1, sw.drops(DropReason.DATA_QUEUE_FULL));
-        assertEquals(1, sw.tm.port(0).counters().drops[DropReason.DATA_QUEUE_FULL.ordinal()]);
+        assertEquals(1, sw.tm.port(0).counters().drops(DropReason.DATA_QUEUE_FULL));
         assertTrue(sw.recirculationWakeups.isEmpty(), "only trimmable packets are deflected");
     }
 
@@ -65,7 +65,7 @@ class TrafficManagerTest {
         final EgressPort port = sw.tm.port(2);
         assertEquals(4, port.dataQueue().size());
         assertEquals(100, port.headerQueue().size());
-        assertEquals(100, port.counters().trimPackets[TrimKind.IDEAL]);
+        assertEquals(100, port.counters().trimPackets(TrimKind.IDEAL));
         for (int i = 0; i < 100; i++) {
             final int header = port.headerQueue().poll();
             assertEquals(64, sw.pool.length(header));
@@ -105,7 +105,7 @@ class TrafficManagerTest {
         assertEquals(mirrored, mirror.recirculationQueue(1).peek());
         assertEquals(64, sw.pool.length(mirrored));
         assertEquals(TrimKind.MIRROR, sw.pool.trimKind(mirrored));
-        assertEquals(1, sw.tm.port(1).counters().trimPackets[TrimKind.MIRROR]);
+        assertEquals(1, sw.tm.port(1).counters().trimPackets(TrimKind.MIRROR));
     }
 
     @Test
@@ -116,7 +116,7 @@ class TrafficManagerTest {
         }
         assertEquals(2, sw.tm.port(0).headerQueue().size());
         assertEquals(1, sw.drops(DropReason.HEADER_QUEUE_FULL));
-        assertEquals(1, sw.tm.port(0).counters().droppedTrimPackets);
+        assertEquals(1, sw.tm.port(0).counters().droppedTrimPackets());
     }
 
     @Test

@@ -19,6 +19,7 @@ import io.netty.channel.unix.Errors;
 import io.netty.channel.unix.SegmentedDatagramPacket;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.VxlanHeader;
+import io.trimswitch.dataplane.counters.CounterBlock;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -109,8 +110,9 @@ public final class VxlanPorts implements AutoCloseable {
     private final int[] largestSegment;
     private final boolean segmented;
     private final boolean[] errorReported;
-    private final long[][] malformed;
-    private final long[] received;
+    private static final int RECEIVED = 0;
+    /** Per port: datagrams received, then datagrams refused by reason; this port's thread alone writes them. */
+    private final CounterBlock[] counters;
     private final UnsafeBuffer rxView = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer txView = new UnsafeBuffer(0, 0);
     private final byte[] heapCopy = new byte[MAX_FRAME + VxlanHeader.LENGTH];
@@ -137,8 +139,10 @@ public final class VxlanPorts implements AutoCloseable {
         this.errorReported = new boolean[ports];
         java.util.Arrays.fill(largestSegment, STANDARD_MTU_DATAGRAM);
         this.segmented = segmentedSends && EpollDatagramChannel.isSegmentedDatagramPacketSupported();
-        this.malformed = new long[ports][Malformed.values().length];
-        this.received = new long[ports];
+        this.counters = new CounterBlock[ports];
+        for (int port = 0; port < ports; port++) {
+            counters[port] = new CounterBlock(1 + Malformed.values().length);
+        }
         for (final Endpoint endpoint : endpoints) {
             remotes[endpoint.port()] = endpoint.remote();
             byPort[endpoint.port()] = endpoint;
@@ -205,7 +209,7 @@ public final class VxlanPorts implements AutoCloseable {
         final InetSocketAddress remote = remotes[port];
         final Channel channel = channels[port];
         if (remote == null || channel == null) {
-            malformed[port][Malformed.NO_REMOTE.ordinal()]++;
+            counters[port].increment(1 + Malformed.NO_REMOTE.ordinal());
             return false;
         }
         final int size = VxlanHeader.LENGTH + length;
@@ -220,7 +224,7 @@ public final class VxlanPorts implements AutoCloseable {
                 // Send what is queued, then look again: only a socket the kernel cannot drain refuses.
                 channel.flush();
                 if (!channel.isWritable()) {
-                    malformed[port][Malformed.TX_BUSY.ordinal()]++;
+                    counters[port].increment(1 + Malformed.TX_BUSY.ordinal());
                     return false;
                 }
             }
@@ -264,7 +268,7 @@ public final class VxlanPorts implements AutoCloseable {
             final int size = segmentSize[port];
             channel.write(new SegmentedDatagramPacket(batch, size, remotes[port])).addListener(future -> {
                 if (!future.isSuccess()) {
-                    malformed[port][Malformed.SOCKET_ERROR.ordinal()] += count;
+                    counters[port].add(1 + Malformed.SOCKET_ERROR.ordinal(), count);
                     if (tooLongForThePath(future.cause())) {
                         largestSegment[port] = Math.min(largestSegment[port], size - 1);
                     }
@@ -296,11 +300,11 @@ public final class VxlanPorts implements AutoCloseable {
     }
 
     public long malformed(final int port, final Malformed reason) {
-        return malformed[port][reason.ordinal()];
+        return counters[port].get(1 + reason.ordinal());
     }
 
     public long receivedDatagrams(final int port) {
-        return received[port];
+        return counters[port].get(RECEIVED);
     }
 
     public List<Endpoint> endpoints() {
@@ -351,15 +355,15 @@ public final class VxlanPorts implements AutoCloseable {
 
         @Override
         protected void channelRead0(final ChannelHandlerContext context, final DatagramPacket packet) {
-            received[port]++;
+            counters[port].increment(RECEIVED);
             final ByteBuf content = packet.content();
             final int length = content.readableBytes();
             if (length < VxlanHeader.LENGTH + EthernetHeader.LENGTH) {
-                malformed[port][Malformed.TOO_SHORT.ordinal()]++;
+                counters[port].increment(1 + Malformed.TOO_SHORT.ordinal());
                 return;
             }
             if (length > MAX_DATAGRAM) {
-                malformed[port][Malformed.OVERSIZE.ordinal()]++;
+                counters[port].increment(1 + Malformed.OVERSIZE.ordinal());
                 return;
             }
             final DirectBuffer bytes;
@@ -375,11 +379,11 @@ public final class VxlanPorts implements AutoCloseable {
                 start = 0;
             }
             if ((VxlanHeader.flags(bytes, start) & VxlanHeader.FLAG_VNI_VALID) == 0) {
-                malformed[port][Malformed.BAD_VXLAN_FLAGS.ordinal()]++;
+                counters[port].increment(1 + Malformed.BAD_VXLAN_FLAGS.ordinal());
                 return;
             }
             if (VxlanHeader.vni(bytes, start) != endpoint.vni()) {
-                malformed[port][Malformed.WRONG_VNI.ordinal()]++;
+                counters[port].increment(1 + Malformed.WRONG_VNI.ordinal());
                 return;
             }
             final InetAddress source = packet.sender().getAddress();
@@ -389,7 +393,7 @@ public final class VxlanPorts implements AutoCloseable {
                 remotes[port] = new InetSocketAddress(source, endpoint.remotePort());
             } else if (!remote.getAddress().equals(source)) {
                 // Only the port's host may speak on it: one datagram from elsewhere must not take the port over.
-                malformed[port][Malformed.WRONG_SOURCE.ordinal()]++;
+                counters[port].increment(1 + Malformed.WRONG_SOURCE.ordinal());
                 return;
             }
             handler.onFrame(port, bytes, start + VxlanHeader.LENGTH, length - VxlanHeader.LENGTH);
@@ -403,7 +407,7 @@ public final class VxlanPorts implements AutoCloseable {
         @Override
         public void exceptionCaught(final ChannelHandlerContext context, final Throwable cause) {
             // A failed datagram (an ICMP unreachable from a host that went away) is not a reason to stop the port.
-            malformed[port][Malformed.SOCKET_ERROR.ordinal()]++;
+            counters[port].increment(1 + Malformed.SOCKET_ERROR.ordinal());
             reportOnce(port, cause);
         }
     }

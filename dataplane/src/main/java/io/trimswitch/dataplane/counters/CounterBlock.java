@@ -1,0 +1,54 @@
+package io.trimswitch.dataplane.counters;
+
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * A block of 64-bit counters off the heap, in the manner of Agrona's counters: each counter has one writer, which
+ * adds with an ordered (release) store and never a CAS; any thread reads a whole, current value with an acquire load.
+ * So the report, {@code stats} and the metrics endpoint read the same numbers while the switch runs, without locks
+ * and without torn or stale reads. Blocks start on a cache line of their own, so that two writers' blocks never
+ * share one.
+ */
+public final class CounterBlock {
+    private static final int CACHE_LINE = 64;
+
+    private final AtomicBuffer values;
+    private final int count;
+
+    public CounterBlock(final int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("a counter block holds at least one counter, got " + count);
+        }
+        this.count = count;
+        final int bytes = (count * Long.BYTES + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
+        this.values = new UnsafeBuffer(BufferUtil.allocateDirectAligned(bytes, CACHE_LINE));
+    }
+
+    /** The writer's increment of counter {@code index}. */
+    public void increment(final int index) {
+        add(index, 1);
+    }
+
+    /** The writer's addition to counter {@code index}: a plain read of its own value, an ordered store of the sum. */
+    public void add(final int index, final long delta) {
+        values.addLongRelease(index * Long.BYTES, delta);
+    }
+
+    /** Counter {@code index} as last stored by its writer, from any thread. */
+    public long get(final int index) {
+        return values.getLongAcquire(index * Long.BYTES);
+    }
+
+    public int count() {
+        return count;
+    }
+
+    /** Every counter back to zero: only while the writer is not counting (between a warm-up and the measured run). */
+    public void reset() {
+        for (int index = 0; index < count; index++) {
+            values.putLongRelease(index * Long.BYTES, 0);
+        }
+    }
+}
