@@ -60,52 +60,17 @@ public final class ReplaySource implements TrafficSource {
         if (!(speed > 0) || Double.isInfinite(speed)) {
             throw new ConfigException("--speed must be a positive number, got " + speed);
         }
-        final List<CaptureIndex> indexes = new ArrayList<>();
         files = new UnsafeBuffer[inputs.size()];
-        int total = 0;
-        for (int f = 0; f < inputs.size(); f++) {
-            final Input input = inputs.get(f);
-            files[f] = map(input.file());
-            final CaptureIndex index = CaptureIndex.of(files[f], files[f].capacity(), input.file().toString());
-            checkPorts(input, index, ports);
-            indexes.add(index);
-            total += index.packets();
-        }
+        final List<CaptureIndex> indexes = indexAll(inputs, ports, files);
         description = "replay:" + inputs.stream().map(i -> (i.port() == null ? "" : i.port() + "=") + i.file().getFileName())
             .collect(Collectors.joining(","));
-
-        long base = Long.MAX_VALUE;
-        for (final CaptureIndex index : indexes) {
-            for (int i = 0; i < index.packets(); i++) {
-                base = Math.min(base, index.timestampNanos(i));
-            }
-        }
-        baseNanos = base == Long.MAX_VALUE ? 0 : base;
-        final long[] portFree = new long[ports];
-        final long[] unsortedArrival = new long[total];
-        final int[] unsortedPort = new int[total];
-        final int[] unsortedFile = new int[total];
-        final int[] unsortedIndex = new int[total];
-        int n = 0;
-        for (int f = 0; f < indexes.size(); f++) {
-            final CaptureIndex index = indexes.get(f);
-            for (int i = 0; i < index.packets(); i++) {
-                final int ingress = inputs.get(f).port() != null ? inputs.get(f).port() : index.interfaceId(i);
-                final long start = timing == Timing.LINE_RATE ? portFree[ingress]
-                    : Math.max(portFree[ingress], Math.round((index.timestampNanos(i) - base) * 1000.0 / speed));
-                portFree[ingress] = start + portRate.serialisation(index.length(i));
-                if (portFree[ingress] > EventQueue.MAX_TIME || portFree[ingress] < 0) {
-                    throw new ConfigException(index.source() + ": the replay would last beyond " + EventQueue.MAX_TIME / 1_000_000_000_000L
-                        + " s of switch time; speed it up with --speed");
-                }
-                unsortedArrival[n] = portFree[ingress];
-                unsortedPort[n] = ingress;
-                unsortedFile[n] = f;
-                unsortedIndex[n] = i;
-                n++;
-            }
-        }
-        final int[] order = arrivalOrder(unsortedArrival, unsortedPort);
+        baseNanos = earliestNanos(indexes);
+        final Arrivals unsorted = arrivals(inputs, indexes, ports, portRate, timing, speed, baseNanos);
+        final int total = unsorted.time.length;
+        final long[] unsortedArrival = unsorted.time;
+        final int[] unsortedFile = unsorted.file;
+        final int[] unsortedIndex = unsorted.index;
+        final int[] order = arrivalOrder(unsorted.time, unsorted.port);
         arrival = new long[total];
         file = new int[total];
         offset = new long[total];
@@ -132,6 +97,62 @@ public final class ReplaySource implements TrafficSource {
             }
         }
         portOfFlow = flowPorts.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Maps and indexes (and so fully checks) every input, before anything runs. */
+    private static List<CaptureIndex> indexAll(final List<Input> inputs, final int ports, final UnsafeBuffer[] files) {
+        final List<CaptureIndex> indexes = new ArrayList<>();
+        for (int f = 0; f < inputs.size(); f++) {
+            final Input input = inputs.get(f);
+            files[f] = map(input.file());
+            final CaptureIndex index = CaptureIndex.of(files[f], files[f].capacity(), input.file().toString());
+            checkPorts(input, index, ports);
+            indexes.add(index);
+        }
+        return indexes;
+    }
+
+    /** The earliest capture timestamp of all inputs: switch time zero. */
+    private static long earliestNanos(final List<CaptureIndex> indexes) {
+        long base = Long.MAX_VALUE;
+        for (final CaptureIndex index : indexes) {
+            for (int i = 0; i < index.packets(); i++) {
+                base = Math.min(base, index.timestampNanos(i));
+            }
+        }
+        return base == Long.MAX_VALUE ? 0 : base;
+    }
+
+    /** Every packet's arrival, port, file and place in that file, in file order. */
+    private record Arrivals(long[] time, int[] port, int[] file, int[] index) {
+    }
+
+    /** When each packet has fully arrived: at its timestamp (or back to back), never faster than its port's rate. */
+    private static Arrivals arrivals(final List<Input> inputs, final List<CaptureIndex> indexes, final int ports, final LinkRate portRate,
+        final Timing timing, final double speed, final long base) {
+        final int total = indexes.stream().mapToInt(CaptureIndex::packets).sum();
+        final Arrivals arrivals = new Arrivals(new long[total], new int[total], new int[total], new int[total]);
+        final long[] portFree = new long[ports];
+        int n = 0;
+        for (int f = 0; f < indexes.size(); f++) {
+            final CaptureIndex index = indexes.get(f);
+            for (int i = 0; i < index.packets(); i++) {
+                final int ingress = inputs.get(f).port() != null ? inputs.get(f).port() : index.interfaceId(i);
+                final long start = timing == Timing.LINE_RATE ? portFree[ingress]
+                    : Math.max(portFree[ingress], Math.round((index.timestampNanos(i) - base) * 1000.0 / speed));
+                portFree[ingress] = start + portRate.serialisation(index.length(i));
+                if (portFree[ingress] > EventQueue.MAX_TIME || portFree[ingress] < 0) {
+                    throw new ConfigException(index.source() + ": the replay would last beyond " + EventQueue.MAX_TIME / 1_000_000_000_000L
+                        + " s of switch time; speed it up with --speed");
+                }
+                arrivals.time[n] = portFree[ingress];
+                arrivals.port[n] = ingress;
+                arrivals.file[n] = f;
+                arrivals.index[n] = i;
+                n++;
+            }
+        }
+        return arrivals;
     }
 
     private static UnsafeBuffer map(final Path path) {

@@ -22,11 +22,6 @@ import io.trimswitch.tm.TrafficManagerEvents;
  * {@link #run()} many times; each run starts from scratch.
  */
 public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents, NdpHosts.Switch {
-    private static final int EGRESS_DONE = 1;
-    private static final int RECIRCULATION_DONE = 2;
-    private static final int RECIRCULATION_RETURN = 3;
-    private static final int NOTIFY = 4;
-    private static final int SAMPLE = 5;
 
     private final Settings settings;
     private final TrafficSource source;
@@ -50,11 +45,11 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
     private long eventsHandled;
     /** The event at the heap's head is being handled and has not been removed yet. */
     private boolean headHandled;
-    /**
-     * Egress ports finish their transmissions when someone next looks at them instead of by event: see
-     * {@link #beforeEnqueue}. Only when nothing watches the order of deliveries across ports.
-     */
-    private boolean lazyEgress;
+    private final EgressTiming eager;
+    /** Only when nothing watches the order of deliveries across ports. */
+    private final EgressTiming lazy;
+    /** This run's: {@link #lazy} unless NDP hosts, captures or the timeline watch the deliveries. */
+    private EgressTiming egress;
     /** A packet from the source is being handled: at its instant it comes before any transmission ending. */
     private boolean handlingArrival;
 
@@ -83,7 +78,10 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
         // NDP: the queues, plus frames on their way from the switch to the hosts.
         final long bound = capacityBound(this.settings);
         this.pool = new PacketPool((int) (ndp != null ? bound + hostLinkBound(this.settings) : Math.min(this.source.packets(), bound) + 1));
-        this.fabric = new SwitchFabric(this.settings, pool, this, due -> schedule(due, NOTIFY, 0));
+        this.fabric = new SwitchFabric(this.settings, pool, this, due -> schedule(due, EventType.NOTIFY, 0));
+        this.eager = new EagerEgress(fabric, this, this::deliver);
+        this.lazy = new LazyEgress(fabric, this::deliver);
+        this.egress = eager;
         this.recorder = new RunRecorder(this.source.flows(), (int) Math.min(this.source.packets(), Integer.MAX_VALUE - 8));
     }
 
@@ -123,10 +121,10 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
     public RunOutcome run() {
         reset();
         // NDP hosts react to every delivery, and captures and the timeline see all ports in time order.
-        lazyEgress = ndp == null && captures == null && timeline == null;
+        egress = ndp == null && captures == null && timeline == null ? lazy : eager;
         if (timeline != null) {
             timeline.prepare(fabric.pipelines(), fabric.ports());
-            events.schedule(0, SAMPLE, 0);
+            events.schedule(0, EventType.SAMPLE, 0);
         }
         if (ndp != null) {
             ndp.start(this);
@@ -157,32 +155,31 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
             // place in one heap operation (a port's next packet, a host link's next frame), else it is removed.
             headHandled = true;
             switch (EventQueue.type(tag)) {
-                case EGRESS_DONE:
-                    deliver(arg, fabric.port(arg).finishTransmission(), now);
-                    startEgress(arg);
+                case EventType.EGRESS_DONE:
+                    egress.transmissionDone(arg, now);
                     break;
-                case RECIRCULATION_DONE:
-                    schedule(fabric.recirculation(arg).finishTransmission(now), RECIRCULATION_RETURN, arg);
+                case EventType.RECIRCULATION_DONE:
+                    schedule(fabric.recirculation(arg).finishTransmission(now), EventType.RECIRCULATION_RETURN, arg);
                     startRecirculation(arg);
                     break;
-                case RECIRCULATION_RETURN:
+                case EventType.RECIRCULATION_RETURN:
                     fabric.recirculation(arg).returnDue(now);
                     break;
-                case NOTIFY:
+                case EventType.NOTIFY:
                     fabric.notifications().deliverDue(now);
                     break;
-                case SAMPLE:
+                case EventType.SAMPLE:
                     timeline.sample(now, fabric);
                     retireHandledHead();
                     // Sample while anything else can still happen.
                     if (!events.isEmpty() || !toHosts.isEmpty() || source.nextTime() != Long.MAX_VALUE) {
-                        schedule(now + timeline.samplePeriodPicos(), SAMPLE, 0);
+                        schedule(now + timeline.samplePeriodPicos(), EventType.SAMPLE, 0);
                     }
                     break;
-                case NdpHosts.LINK_TO_SWITCH:
-                case NdpHosts.PULL_TICK:
-                case NdpHosts.RETRANSMIT_TIMEOUT:
-                case NdpHosts.FLOW_START:
+                case EventType.LINK_TO_SWITCH:
+                case EventType.PULL_TICK:
+                case EventType.RETRANSMIT_TIMEOUT:
+                case EventType.FLOW_START:
                     ndp.onEvent(EventQueue.type(tag), arg, now);
                     break;
                 default:
@@ -190,11 +187,7 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
             }
             retireHandledHead();
         }
-        if (lazyEgress) {
-            for (int port = 0; port < fabric.ports(); port++) {
-                finishTransmissionsUntil(port, durationPicos);
-            }
-        }
+        egress.endRun(durationPicos);
         final long inFlight = drainInFlight();
         return new RunOutcome(this, inFlight, pool.inUse());
     }
@@ -299,17 +292,10 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
         return ndp != null ? "ndp" : source instanceof OpenLoopSenders ? "open-loop" : "replay";
     }
 
-    private void startEgress(final int port) {
-        final long done = fabric.port(port).startTransmission(now);
-        if (done >= 0) {
-            schedule(done, EGRESS_DONE, port);
-        }
-    }
-
     private void startRecirculation(final int pipeline) {
         final long done = fabric.recirculation(pipeline).startTransmission(now);
         if (done >= 0) {
-            schedule(done, RECIRCULATION_DONE, pipeline);
+            schedule(done, EventType.RECIRCULATION_DONE, pipeline);
         }
     }
 
@@ -323,38 +309,15 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
         pool.free(handle);
     }
 
-    /**
-     * Lazily, a port's transmissions end when the traffic manager next looks at its queues, or at the end
-     * of the run: a port's packets go nowhere but out, so no heap event per packet is needed, and each
-     * transmission ends exactly when its event would have. A packet from the source comes before a
-     * transmission that ends at its instant; any other event comes after it.
-     */
+    /** A packet from the source comes before a transmission that ends at its instant; any other event comes after it. */
     @Override
     public void beforeEnqueue(final int port, final long time) {
-        if (lazyEgress) {
-            finishTransmissionsUntil(port, handlingArrival ? time - 1 : time);
-        }
-    }
-
-    /** Ends every transmission of {@code port} done by {@code time}, starting the next as each ends. */
-    private void finishTransmissionsUntil(final int port, final long time) {
-        final EgressPort egress = fabric.port(port);
-        while (!egress.isIdle() && egress.busyUntil() <= time) {
-            final long ended = egress.busyUntil();
-            // Counted as the event it replaces, so a lazy run reports what an eager one does.
-            eventsHandled++;
-            deliver(port, egress.finishTransmission(), ended);
-            egress.startTransmission(ended);
-        }
+        egress.beforeEnqueue(port, handlingArrival ? time - 1 : time);
     }
 
     @Override
     public void egressPending(final int port, final long time) {
-        if (lazyEgress) {
-            fabric.port(port).startTransmission(time);
-        } else {
-            startEgress(port);
-        }
+        egress.pending(port, time);
     }
 
     @Override
@@ -399,6 +362,8 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
         now = 0;
         lastPacketPicos = 0;
         eventsHandled = 0;
+        eager.reset();
+        lazy.reset();
     }
 
     @Override
@@ -444,7 +409,7 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
 
     @Override
     public long eventsHandled() {
-        return eventsHandled;
+        return eventsHandled + egress.eventsReplaced();
     }
 
     public CongestionSignals signals() {

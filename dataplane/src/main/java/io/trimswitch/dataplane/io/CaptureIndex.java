@@ -85,90 +85,115 @@ public final class CaptureIndex {
         }
     }
 
+    /** What a pcapng file's blocks say about the ones after them: byte order, interfaces, the last timestamp. */
+    private static final class Section {
+        private ByteOrder order;
+        /** Per interface, picoseconds per timestamp tick; grown by doubling, as a capture may describe very many. */
+        private long[] resolution = new long[8];
+        private int described;
+        private long lastTimestamp;
+    }
+
     private void readPcapng(final DirectBuffer buffer, final long length) {
-        ByteOrder order = null;
-        // Grown by doubling: a capture may describe hundreds of thousands of interfaces.
-        long[] resolution = new long[8];
-        int described = 0;
+        final Section section = new Section();
         long offset = 0;
-        long lastTimestamp = 0;
         while (offset < length) {
             require(buffer, length, offset, 12, "a block header and trailer");
-            final int at = (int) offset;
-            final int type = order == null ? buffer.getInt(at, ByteOrder.BIG_ENDIAN) : buffer.getInt(at, order);
+            final int type = section.order == null ? buffer.getInt((int) offset, ByteOrder.BIG_ENDIAN) : buffer.getInt((int) offset, section.order);
             if (type == PCAPNG_SHB) {
-                require(buffer, length, offset, 16, "a section header block");
-                final int magicLe = buffer.getInt(at + 8, ByteOrder.LITTLE_ENDIAN);
-                if (magicLe == PCAPNG_BYTE_ORDER_MAGIC) {
-                    order = ByteOrder.LITTLE_ENDIAN;
-                } else if (buffer.getInt(at + 8, ByteOrder.BIG_ENDIAN) == PCAPNG_BYTE_ORDER_MAGIC) {
-                    order = ByteOrder.BIG_ENDIAN;
-                } else {
-                    throw new CaptureFormatException(source, offset + 8, String.format("bad byte-order magic 0x%08x in section header", magicLe));
-                }
-                described = 0;
-            } else if (order == null) {
+                startSection(buffer, length, offset, section);
+            } else if (section.order == null) {
                 throw new CaptureFormatException(source, offset, "pcapng data before any section header block");
             }
-            final long blockLength = buffer.getInt(at + 4, order) & 0xFFFF_FFFFL;
-            if (blockLength < 12 || blockLength % 4 != 0) {
-                throw new CaptureFormatException(source, offset + 4, "block length " + blockLength + " is not a multiple of 4 of at least 12");
-            }
-            require(buffer, length, offset, blockLength, "the " + blockLength + "-byte block its header announces");
-            final long trailer = buffer.getInt((int) (offset + blockLength - 4), order) & 0xFFFF_FFFFL;
-            if (trailer != blockLength) {
-                throw new CaptureFormatException(source, offset + blockLength - 4,
-                    "block length lies: header says " + blockLength + ", trailer says " + trailer);
-            }
+            final long blockLength = blockLength(buffer, length, offset, section.order);
             final long body = offset + 8;
             final long bodyEnd = offset + blockLength - 4;
             switch (type) {
-                case PCAPNG_IDB -> {
-                    need(bodyEnd - body, 8, body, "interface description block");
-                    final int linkType = buffer.getShort((int) body, order) & 0xFFFF;
-                    if (linkType != LINKTYPE_ETHERNET) {
-                        throw new CaptureFormatException(source, body, "interface " + described + " has link type " + linkType
-                            + ", not Ethernet (1): the switch carries Ethernet frames");
-                    }
-                    if (described == resolution.length) {
-                        resolution = Arrays.copyOf(resolution, resolution.length * 2);
-                    }
-                    resolution[described++] = timestampResolution(buffer, order, body + 8, bodyEnd);
-                    interfaces = Math.max(interfaces, described);
-                }
-                case PCAPNG_EPB, PCAPNG_OBSOLETE_PB -> {
-                    need(bodyEnd - body, 20, body, "packet block");
-                    final int b = (int) body;
-                    final int iface = type == PCAPNG_EPB ? buffer.getInt(b, order) : buffer.getShort(b, order) & 0xFFFF;
-                    if (iface < 0 || iface >= described) {
-                        throw new CaptureFormatException(source, body, "packet on interface " + (iface & 0xFFFF_FFFFL)
-                            + ", but the section describes " + described + " interface(s)");
-                    }
-                    final long ticks = ((buffer.getInt(b + 4, order) & 0xFFFF_FFFFL) << 32) | (buffer.getInt(b + 8, order) & 0xFFFF_FFFFL);
-                    final long captured = buffer.getInt(b + 12, order) & 0xFFFF_FFFFL;
-                    final long original = buffer.getInt(b + 16, order) & 0xFFFF_FFFFL;
-                    checkLengths(body + 12, captured, original);
-                    need(bodyEnd - body - 20, captured, body + 20, "packet data of " + captured + " bytes");
-                    lastTimestamp = toNanos(ticks, resolution[iface], body + 4);
-                    add(lastTimestamp, iface, body + 20, (int) captured);
-                }
-                case PCAPNG_SPB -> {
-                    need(bodyEnd - body, 4, body, "simple packet block");
-                    if (described == 0) {
-                        throw new CaptureFormatException(source, body, "simple packet block, but the section describes no interface");
-                    }
-                    final long original = buffer.getInt((int) body, order) & 0xFFFF_FFFFL;
-                    final long captured = Math.min(original, bodyEnd - body - 4);
-                    checkLengths(body, captured, original);
-                    // A simple packet block has no timestamp: it takes the previous packet's.
-                    add(lastTimestamp, 0, body + 4, (int) captured);
-                }
+                case PCAPNG_IDB -> describeInterface(buffer, body, bodyEnd, section);
+                case PCAPNG_EPB, PCAPNG_OBSOLETE_PB -> packetBlock(buffer, type, body, bodyEnd, section);
+                case PCAPNG_SPB -> simplePacketBlock(buffer, body, bodyEnd, section);
                 default -> {
                     // Name resolution, statistics, custom blocks: nothing the switch needs.
                 }
             }
             offset += blockLength;
         }
+    }
+
+    /** A section header block: its byte-order magic sets the order of every block in the section. */
+    private void startSection(final DirectBuffer buffer, final long length, final long offset, final Section section) {
+        require(buffer, length, offset, 16, "a section header block");
+        final int magicLe = buffer.getInt((int) offset + 8, ByteOrder.LITTLE_ENDIAN);
+        if (magicLe == PCAPNG_BYTE_ORDER_MAGIC) {
+            section.order = ByteOrder.LITTLE_ENDIAN;
+        } else if (buffer.getInt((int) offset + 8, ByteOrder.BIG_ENDIAN) == PCAPNG_BYTE_ORDER_MAGIC) {
+            section.order = ByteOrder.BIG_ENDIAN;
+        } else {
+            throw new CaptureFormatException(source, offset + 8, String.format("bad byte-order magic 0x%08x in section header", magicLe));
+        }
+        section.described = 0;
+    }
+
+    /** The block's length, which its header and its trailer must both state, in the file. */
+    private long blockLength(final DirectBuffer buffer, final long length, final long offset, final ByteOrder order) {
+        final long blockLength = buffer.getInt((int) offset + 4, order) & 0xFFFF_FFFFL;
+        if (blockLength < 12 || blockLength % 4 != 0) {
+            throw new CaptureFormatException(source, offset + 4, "block length " + blockLength + " is not a multiple of 4 of at least 12");
+        }
+        require(buffer, length, offset, blockLength, "the " + blockLength + "-byte block its header announces");
+        final long trailer = buffer.getInt((int) (offset + blockLength - 4), order) & 0xFFFF_FFFFL;
+        if (trailer != blockLength) {
+            throw new CaptureFormatException(source, offset + blockLength - 4,
+                "block length lies: header says " + blockLength + ", trailer says " + trailer);
+        }
+        return blockLength;
+    }
+
+    /** An interface description block: an Ethernet interface and its timestamp resolution. */
+    private void describeInterface(final DirectBuffer buffer, final long body, final long bodyEnd, final Section section) {
+        need(bodyEnd - body, 8, body, "interface description block");
+        final int linkType = buffer.getShort((int) body, section.order) & 0xFFFF;
+        if (linkType != LINKTYPE_ETHERNET) {
+            throw new CaptureFormatException(source, body, "interface " + section.described + " has link type " + linkType
+                + ", not Ethernet (1): the switch carries Ethernet frames");
+        }
+        if (section.described == section.resolution.length) {
+            section.resolution = Arrays.copyOf(section.resolution, section.resolution.length * 2);
+        }
+        section.resolution[section.described++] = timestampResolution(buffer, section.order, body + 8, bodyEnd);
+        interfaces = Math.max(interfaces, section.described);
+    }
+
+    /** An enhanced (or obsolete) packet block: a frame on a described interface, with its timestamp. */
+    private void packetBlock(final DirectBuffer buffer, final int type, final long body, final long bodyEnd, final Section section) {
+        need(bodyEnd - body, 20, body, "packet block");
+        final ByteOrder order = section.order;
+        final int b = (int) body;
+        final int iface = type == PCAPNG_EPB ? buffer.getInt(b, order) : buffer.getShort(b, order) & 0xFFFF;
+        if (iface < 0 || iface >= section.described) {
+            throw new CaptureFormatException(source, body, "packet on interface " + (iface & 0xFFFF_FFFFL)
+                + ", but the section describes " + section.described + " interface(s)");
+        }
+        final long ticks = ((buffer.getInt(b + 4, order) & 0xFFFF_FFFFL) << 32) | (buffer.getInt(b + 8, order) & 0xFFFF_FFFFL);
+        final long captured = buffer.getInt(b + 12, order) & 0xFFFF_FFFFL;
+        final long original = buffer.getInt(b + 16, order) & 0xFFFF_FFFFL;
+        checkLengths(body + 12, captured, original);
+        need(bodyEnd - body - 20, captured, body + 20, "packet data of " + captured + " bytes");
+        section.lastTimestamp = toNanos(ticks, section.resolution[iface], body + 4);
+        add(section.lastTimestamp, iface, body + 20, (int) captured);
+    }
+
+    /** A simple packet block: a frame on the first interface, without a timestamp of its own. */
+    private void simplePacketBlock(final DirectBuffer buffer, final long body, final long bodyEnd, final Section section) {
+        need(bodyEnd - body, 4, body, "simple packet block");
+        if (section.described == 0) {
+            throw new CaptureFormatException(source, body, "simple packet block, but the section describes no interface");
+        }
+        final long original = buffer.getInt((int) body, section.order) & 0xFFFF_FFFFL;
+        final long captured = Math.min(original, bodyEnd - body - 4);
+        checkLengths(body, captured, original);
+        // It takes the previous packet's timestamp.
+        add(section.lastTimestamp, 0, body + 4, (int) captured);
     }
 
     /** Picoseconds per timestamp tick of an interface, from its if_tsresol option (default microseconds). */

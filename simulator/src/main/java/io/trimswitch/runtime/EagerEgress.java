@@ -1,0 +1,52 @@
+package io.trimswitch.runtime;
+
+/**
+ * Each transmission ends by an event of its own. Needed whenever something watches deliveries across ports in time
+ * order: NDP hosts that answer every delivery, captures, the timeline.
+ */
+final class EagerEgress implements EgressTiming {
+    private final SwitchFabric fabric;
+    private final NdpHosts.Switch events;
+    private final Delivery delivery;
+
+    EagerEgress(final SwitchFabric fabric, final NdpHosts.Switch events, final Delivery delivery) {
+        this.fabric = fabric;
+        this.events = events;
+        this.delivery = delivery;
+    }
+
+    @Override
+    public void beforeEnqueue(final int port, final long time) {
+    }
+
+    @Override
+    public void pending(final int port, final long time) {
+        start(port, time);
+    }
+
+    @Override
+    public void transmissionDone(final int port, final long time) {
+        delivery.deliver(port, fabric.port(port).finishTransmission(), time);
+        start(port, time);
+    }
+
+    private void start(final int port, final long time) {
+        final long done = fabric.port(port).startTransmission(time);
+        if (done >= 0) {
+            events.schedule(done, EventType.EGRESS_DONE, port);
+        }
+    }
+
+    @Override
+    public void endRun(final long end) {
+    }
+
+    @Override
+    public long eventsReplaced() {
+        return 0;
+    }
+
+    @Override
+    public void reset() {
+    }
+}
