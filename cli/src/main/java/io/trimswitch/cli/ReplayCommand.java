@@ -3,11 +3,9 @@ package io.trimswitch.cli;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings;
-import io.trimswitch.config.SettingsFiles;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.report.ReportBuilder;
-import io.trimswitch.report.ReportJson;
 import io.trimswitch.report.RunReport;
 import io.trimswitch.report.SummaryTable;
 import io.trimswitch.runtime.EgressPcaps;
@@ -18,6 +16,7 @@ import io.trimswitch.runtime.TeeCapture;
 import io.trimswitch.runtime.VirtualTimeSwitch;
 import io.trimswitch.realtime.RealTimeSwitch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -53,8 +52,8 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--speed", paramLabel = "X", description = "With --timing capture: replay X times faster (default: 1)")
     double speed = 1.0;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "Switch settings (YAML), as for scenario; default: the built-in 64 × 100 Gb/s switch")
-    Path config;
+    @Mixin
+    SettingsFileOption config;
 
     @Option(names = "--mechanism", paramLabel = "NAME", description = "ideal | mod | dod | tofino (default: the config's, else tofino)")
     String mechanism;
@@ -65,15 +64,15 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--out-dir", paramLabel = "DIR", description = "One pcap per port that sent anything: DIR/<port>_out.pcap")
     Path outDir;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Write the run report as JSON")
-    Path json;
+    @Mixin
+    ReportFileOption json;
 
-    @picocli.CommandLine.Mixin
+    @Mixin
     ClockOptions clockOptions = new ClockOptions();
 
     @Override
     public Integer call() {
-        final SwitchSettings edited = config == null ? new SwitchSettings() : SettingsFiles.load(config);
+        final SwitchSettings edited = config.load();
         if (mechanism != null) {
             edited.mechanism = Mechanism.parse(mechanism).label();
         }
@@ -92,9 +91,7 @@ public final class ReplayCommand implements Callable<Integer> {
         final LinkRate rate = new LinkRate(settings.portRateBps());
         final List<ReplaySource.Input> captures = parseInputs(settings.portCount());
         refuseOutputsOverInputs(captures);
-        if (json != null) {
-            OutputFiles.requireWritable("--json", json);
-        }
+        json.checkWritable();
         if (out != null) {
             OutputFiles.requireWritable("--out", out);
         }
@@ -129,9 +126,7 @@ public final class ReplayCommand implements Callable<Integer> {
                 }
             }
             log.flush();
-            if (json != null) {
-                ReportJson.write(json, report);
-            }
+            json.write(report);
             return report.conservation() ? 0 : TrimswitchCommand.EXIT_RUN_FAILED;
         } finally {
             if (sw != null) {

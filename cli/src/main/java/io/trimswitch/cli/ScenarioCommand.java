@@ -3,14 +3,13 @@ package io.trimswitch.cli;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings;
-import io.trimswitch.config.SettingsFiles;
 import io.trimswitch.config.SwitchSettings;
-import io.trimswitch.report.ReportJson;
 import io.trimswitch.report.RunReport;
 import io.trimswitch.report.SummaryTable;
 import io.trimswitch.runtime.RealTimeStats;
 import io.trimswitch.scenario.Scenarios;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -33,8 +32,8 @@ public final class ScenarioCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "Switch settings (YAML); the options below override it.")
-    Path config;
+    @Mixin
+    SettingsFileOption config;
 
     @Option(names = "--pattern", description = "incast:N->K | mod16:N | shift | pairs:S->D,... (default: shift)")
     String pattern;
@@ -47,7 +46,7 @@ public final class ScenarioCommand implements Callable<Integer> {
         description = "ndp: NDP hosts with pull pacing and retransmission, run until every flow completes; open-loop: senders blast and stop (default: ndp)")
     String transport;
 
-    @picocli.CommandLine.Mixin
+    @Mixin
     ClockOptions clockOptions = new ClockOptions();
 
     @Option(names = "--compare-virtual", description = "With --clock real: run each mechanism in virtual time too, in the next column.")
@@ -127,8 +126,8 @@ public final class ScenarioCommand implements Callable<Integer> {
     @Option(names = "--no-ideal", description = "Do not run the ideal switch alongside for trims-vs-ideal.")
     boolean noIdeal;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Write the report: one object for one mechanism, an array for several.")
-    Path json;
+    @Mixin
+    ReportFileOption json;
 
     @Option(names = "--pcap-dir", paramLabel = "DIR", description = "Write what each port received and sent as pcaps, DIR/<mechanism>/portNN-{rx,tx}.pcap.")
     Path pcapDir;
@@ -138,12 +137,10 @@ public final class ScenarioCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        final SwitchSettings settings = config == null ? new SwitchSettings() : SettingsFiles.load(config);
+        final SwitchSettings settings = config.load();
         applyOverrides(settings);
         final List<Mechanism> toRun = new ArrayList<>();
-        if (json != null) {
-            OutputFiles.requireWritable("--json", json);
-        }
+        json.checkWritable();
         if (mechanisms != null) {
             if (mechanisms.isEmpty() || mechanisms.stream().anyMatch(String::isBlank)) {
                 throw new ConfigException("--mechanism takes one or more of ideal, mod, dod, tofino separated by commas, got '"
@@ -155,7 +152,7 @@ public final class ScenarioCommand implements Callable<Integer> {
                     toRun.add(mechanism);
                 }
             }
-        } else if (config != null) {
+        } else if (config.given()) {
             toRun.add(Mechanism.parse(settings.mechanism));
         } else {
             toRun.add(Mechanism.TOFINO);
@@ -189,9 +186,7 @@ public final class ScenarioCommand implements Callable<Integer> {
             spec.commandLine().getOut().println("(the ideal run is the reference for trims vs ideal)");
         }
         spec.commandLine().getOut().flush();
-        if (json != null) {
-            ReportJson.write(json, reports.size() == 1 ? reports.get(0) : reports);
-        }
+        json.write(reports.size() == 1 ? reports.get(0) : reports);
         for (final RunReport report : shown) {
             final RealTimeStats realTime = report.run().realTime();
             // One thread runs in lockstep, so lag does not change its results; several threads meet only through rings.
