@@ -46,6 +46,30 @@ final class ReplayFixtures {
         return file;
     }
 
+    /**
+     * A pcapng in which interfaces 0..3 each send {@code packets} 1500-byte NDP data packets (DSCP 10) to port 4 back
+     * to back, and interface 5 sends as many 1500-byte UDP packets with DSCP 0, which no rule makes trimmable (TCP's
+     * place), to port 4 too: five ports at line rate into one.
+     */
+    static Path twoClasses(final Path file, final int packets) throws IOException {
+        final String[] names = new String[6];
+        final long[] speeds = new long[6];
+        Arrays.fill(names, "host");
+        Arrays.fill(speeds, 100_000_000_000L);
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[1500]);
+        try (PcapngWriter writer = new PcapngWriter(file, names, speeds, 1_700_000_000_000_000_000L)) {
+            for (int seq = 0; seq < packets; seq++) {
+                for (int sender = 0; sender < 4; sender++) {
+                    WorkloadFrames.writeData(frame, 0, 1500, sender, 4, sender, seq, 10, 666);
+                    writer.write(sender, 0, frame, 0, 1500);
+                }
+                WorkloadFrames.writeData(frame, 0, 1500, 5, 4, 5, seq, 0, 5000);
+                writer.write(5, 0, frame, 0, 1500);
+            }
+        }
+        return file;
+    }
+
     /** Every frame of a capture, by interface, in file order. */
     static List<List<byte[]>> frames(final Path file, final int interfaces) throws IOException {
         final byte[] bytes = Files.readAllBytes(file);

@@ -7,18 +7,22 @@ import io.trimswitch.dataplane.packet.TrimSettings;
 import io.trimswitch.pipeline.TrTcmMeter;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The settings of one run, parsed once from their {@link SwitchSettings} form into typed, immutable values:
  * every choice an enum, every list unmodifiable. Runtimes are built from these and cannot change them. A
  * report echoes them with the same keys and spellings as the YAML file.
  */
-@JsonPropertyOrder({"mechanism", "clock", "fabric", "recirculation", "trim", "control", "workload", "transport", "realtime", "ports", "forwarding", "metrics"})
+@JsonPropertyOrder({"mechanism", "clock", "fabric", "qos", "recirculation", "trim", "control", "workload", "transport", "realtime", "ports", "forwarding", "metrics"})
 public record Settings(
     Mechanism mechanism,
     Clock clock,
     Fabric fabric,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = SwitchSettings.NoQueues.class) Qos qos,
     Recirculation recirculation,
     Trim trim,
     Control control,
@@ -69,6 +73,16 @@ public record Settings(
         BUSY_SPIN, YIELD, BACKOFF, SLEEP, BLOCK
     }
 
+    /** What happens to a packet that does not fit its queue (SAI's packet_discard_action). */
+    public enum Discard implements Choice {
+        TRIM, DROP
+    }
+
+    /** How the scheduler serves a queue: before every dwrr queue, or by deficit weighted round robin. */
+    public enum Scheduling implements Choice {
+        STRICT, DWRR
+    }
+
     /** How {@code run} forwards: a learning bridge, IPv4 routes, or 10.0.p.0/24 to port p. */
     public enum ForwardingMode implements Choice {
         L2, ROUTED, SUBNET
@@ -77,6 +91,18 @@ public record Settings(
     @JsonPropertyOrder({"pipelines", "portsPerPipeline", "portRateGbps", "dataQueuePackets", "headerQueuePackets", "headersPerData"})
     public record Fabric(int pipelines, int portsPerPipeline, double portRateGbps, int dataQueuePackets, int headerQueuePackets,
         int headersPerData) {
+    }
+
+    /** Maps with every key listed; no queues: the reproduced switch's one data queue. */
+    @JsonPropertyOrder({"queues", "dscpToTc", "tcToQueue"})
+    public record Qos(List<Queue> queues, Map<Integer, Integer> dscpToTc, Map<Integer, Integer> tcToQueue) {
+        public boolean configured() {
+            return !queues.isEmpty();
+        }
+    }
+
+    @JsonPropertyOrder({"packets", "discard", "scheduling", "weight"})
+    public record Queue(int packets, Discard discard, Scheduling scheduling, int weight) {
     }
 
     @JsonPropertyOrder({"rateGbps", "latencyNs", "dodQueuePackets", "mirrorQueuePackets"})
@@ -157,6 +183,7 @@ public record Settings(
             Mechanism.parse(s.mechanism),
             choice("clock", s.clock, Clock.values()),
             new Fabric(f.pipelines, f.portsPerPipeline, f.portRateGbps, f.dataQueuePackets, f.headerQueuePackets, f.headersPerData),
+            qos(s.qos),
             new Recirculation(r.rateGbps, r.latencyNs, r.dodQueuePackets, r.mirrorQueuePackets),
             new Trim(t.sizeBytes, t.dscp, List.copyOf(t.trimmableDscp), t.ndpUdpPort, t.returnToSender),
             new Control(choice("control.meters", c.meters, MeterProfile.values()), c.t0Us, c.t1Us, c.halftimistic, c.halftimisticRateGbps,
@@ -171,6 +198,21 @@ public record Settings(
             ports(s.ports),
             forwarding(s.forwarding),
             new Metrics(s.metrics.address));
+    }
+
+    private static Qos qos(final SwitchSettings.Qos qos) {
+        final List<Queue> queues = new ArrayList<>(qos.queues.size());
+        for (int i = 0; i < qos.queues.size(); i++) {
+            final SwitchSettings.Queue q = qos.queues.get(i);
+            if (q == null) {
+                throw new ConfigException("qos.queues[" + i + "] is empty: a queue needs at least packets");
+            }
+            final String name = "qos.queues[" + i + "]";
+            queues.add(new Queue(q.packets, choice(name + ".discard", q.discard, Discard.values()),
+                choice(name + ".scheduling", q.scheduling, Scheduling.values()), q.weight));
+        }
+        return new Qos(List.copyOf(queues), Collections.unmodifiableMap(new TreeMap<>(qos.dscpToTc)),
+            Collections.unmodifiableMap(new TreeMap<>(qos.tcToQueue)));
     }
 
     private static List<UdpPort> ports(final List<SwitchSettings.UdpPort> entries) {
@@ -220,7 +262,7 @@ public record Settings(
 
     /** The same settings with open-loop senders: traffic from outside (a replay) brings hosts of its own. */
     public Settings withOpenLoop() {
-        return new Settings(mechanism, clock, fabric, recirculation, trim, control, workload,
+        return new Settings(mechanism, clock, fabric, qos, recirculation, trim, control, workload,
             new Transport(TransportKind.OPEN_LOOP, transport.initialWindowPackets, transport.hosts, transport.propagationNs, transport.rtoUs,
                 transport.maxDurationUs, transport.flowSizes, transport.backgroundLoad, transport.backgroundUs),
             realtime, ports, forwarding, metrics);
@@ -287,13 +329,55 @@ public record Settings(
             : control.meterBurstBytes;
     }
 
-    /** The dataplane's view of the trim settings. */
+    /** The dataplane's view of the trim settings: with queues, a packet is trimmable when its queue trims. */
     public TrimSettings trimSettings() {
-        long mask = 0;
-        for (final int dscp : trim.trimmableDscp) {
-            mask |= 1L << dscp;
+        if (!qos.configured()) {
+            long mask = 0;
+            for (final int dscp : trim.trimmableDscp) {
+                mask |= 1L << dscp;
+            }
+            return new TrimSettings(trim.sizeBytes, trim.dscp, mask, trim.ndpUdpPort);
         }
-        return new TrimSettings(trim.sizeBytes, trim.dscp, mask, trim.ndpUdpPort);
+        final byte[] queueOfDscp = new byte[64];
+        int trimmingQueues = 0;
+        for (int queue = 0; queue < qos.queues.size(); queue++) {
+            if (qos.queues.get(queue).discard() == Discard.TRIM) {
+                trimmingQueues |= 1 << queue;
+            }
+        }
+        long mask = 0;
+        for (int dscp = 0; dscp < 64; dscp++) {
+            queueOfDscp[dscp] = (byte) queueOf(dscp);
+            // A header already trimmed elsewhere travels as a header, not as a packet to trim again.
+            if ((trimmingQueues >>> queueOfDscp[dscp] & 1) != 0 && dscp != trim.dscp) {
+                mask |= 1L << dscp;
+            }
+        }
+        return new TrimSettings(trim.sizeBytes, trim.dscp, mask, trim.ndpUdpPort, queueOfDscp, trimmingQueues);
+    }
+
+    /** The data queue of a DSCP's packets, through its traffic class; 0 without queues. */
+    public int queueOf(final int dscp) {
+        final int tc = qos.dscpToTc.getOrDefault(dscp, 0);
+        return qos.tcToQueue.getOrDefault(tc, tc);
+    }
+
+    /** A port's data queues: one without {@code qos.queues}. */
+    public int dataQueueCount() {
+        return qos.configured() ? qos.queues.size() : 1;
+    }
+
+    public int dataQueuePackets(final int queue) {
+        return qos.configured() ? qos.queues.get(queue).packets() : fabric.dataQueuePackets;
+    }
+
+    /** The packets all of a port's data queues hold together. */
+    public long dataQueuePacketsPerPort() {
+        long total = 0;
+        for (int queue = 0; queue < dataQueueCount(); queue++) {
+            total += dataQueuePackets(queue);
+        }
+        return total;
     }
 
     /** The workload's pattern on this fabric's ports. */

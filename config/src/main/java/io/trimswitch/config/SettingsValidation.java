@@ -4,6 +4,8 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimSettings;
 import io.trimswitch.pipeline.TrTcmMeter;
 
+import java.util.List;
+
 /** The checks that keep impossible switches from starting; each failure names the setting. */
 public final class SettingsValidation {
     private SettingsValidation() {
@@ -15,9 +17,12 @@ public final class SettingsValidation {
     /** Packets any one queue may hold, and all of them together (every packet has a buffer). */
     private static final long MAX_QUEUE_PACKETS = 1 << 20;
     private static final long MAX_TOTAL_PACKETS = 1 << 24;
+    /** Data queues per port, as in SAI. */
+    private static final int MAX_QUEUES = 8;
 
     static Settings validate(final Settings s) {
         validateFabric(s);
+        validateQos(s);
         validateRecirculation(s);
         // The workload's frame size first: the meters' default bucket is derived from it.
         within("workload.packetBytes", s.workload().packetBytes(), TrimSettings.NDP_HEADERS, PacketPool.SLOT_BYTES);
@@ -44,13 +49,48 @@ public final class SettingsValidation {
         within("fabric.headersPerData", s.fabric().headersPerData(), 0, MAX_QUEUE_PACKETS);
     }
 
+    /** Traffic classes: every DSCP reaches a queue that exists, through a class that exists. */
+    private static void validateQos(final Settings s) {
+        final Settings.Qos qos = s.qos();
+        if (!qos.configured()) {
+            if (!qos.dscpToTc().isEmpty() || !qos.tcToQueue().isEmpty()) {
+                throw new ConfigException("qos.dscpToTc and qos.tcToQueue map to queues: list them in qos.queues");
+            }
+            return;
+        }
+        atMost("qos.queues (queues per port)", qos.queues().size(), MAX_QUEUES);
+        for (int i = 0; i < qos.queues().size(); i++) {
+            final Settings.Queue queue = qos.queues().get(i);
+            within("qos.queues[" + i + "].packets", queue.packets(), 1, MAX_QUEUE_PACKETS);
+            within("qos.queues[" + i + "].weight", queue.weight(), 1, 1000);
+        }
+        qos.dscpToTc().forEach((dscp, tc) -> {
+            within("qos.dscpToTc key (a DSCP)", dscp, 0, 63);
+            within("qos.dscpToTc[" + dscp + "] (a traffic class)", tc, 0, MAX_QUEUES - 1);
+        });
+        qos.tcToQueue().forEach((tc, queue) -> {
+            within("qos.tcToQueue key (a traffic class)", tc, 0, MAX_QUEUES - 1);
+            within("qos.tcToQueue[" + tc + "] (a queue)", queue, 0, qos.queues().size() - 1);
+        });
+        for (int dscp = 0; dscp < 64; dscp++) {
+            final int tc = qos.dscpToTc().getOrDefault(dscp, 0);
+            if (s.queueOf(dscp) >= qos.queues().size()) {
+                throw new ConfigException("DSCP " + dscp + " is in traffic class " + tc + ", which goes to queue " + s.queueOf(dscp)
+                    + ", but qos.queues has " + qos.queues().size() + ": map the class in qos.tcToQueue");
+            }
+        }
+        if (!s.trim().trimmableDscp().equals(List.of(10))) {
+            throw new ConfigException("trim.trimmableDscp does not apply with qos.queues: the packets of a queue with discard: trim are the trimmable ones");
+        }
+    }
+
     /** Recirculation ports, and what all the queues together may hold. */
     private static void validateRecirculation(final Settings s) {
         rate("recirculation.rateGbps", s.recirculation().rateGbps());
         within("recirculation.latencyNs", s.recirculation().latencyNs(), 0, 1e9, "ns");
         within("recirculation.dodQueuePackets", s.recirculation().dodQueuePackets(), 1, MAX_QUEUE_PACKETS);
         within("recirculation.mirrorQueuePackets", s.recirculation().mirrorQueuePackets(), 1, MAX_QUEUE_PACKETS);
-        final long queued = (long) s.egressPorts() * (s.fabric().dataQueuePackets() + s.fabric().headerQueuePackets())
+        final long queued = (long) s.egressPorts() * (s.dataQueuePacketsPerPort() + s.fabric().headerQueuePackets())
             + (long) s.fabric().pipelines() * Math.max(s.recirculation().dodQueuePackets(), s.recirculation().mirrorQueuePackets());
         if (queued > MAX_TOTAL_PACKETS) {
             throw new ConfigException("the queues together would hold " + queued + " packets, more than the " + MAX_TOTAL_PACKETS

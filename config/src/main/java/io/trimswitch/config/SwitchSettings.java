@@ -7,6 +7,8 @@ import com.fasterxml.jackson.annotation.Nulls;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Everything a run of the switch is made of, as the YAML file spells it. Defaults are the reproduced
@@ -14,13 +16,16 @@ import java.util.List;
  * file, the CLI's options and the experiments write; {@link #validate()} turns it into the {@link Settings} a run is
  * built from, or any impossible value into a {@link ConfigException}.
  */
-@JsonPropertyOrder({"mechanism", "clock", "fabric", "recirculation", "trim", "control", "workload", "transport", "realtime", "ports", "forwarding", "metrics"})
+@JsonPropertyOrder({"mechanism", "clock", "fabric", "qos", "recirculation", "trim", "control", "workload", "transport", "realtime", "ports", "forwarding", "metrics"})
 public final class SwitchSettings {
     /** ideal | mod | dod | tofino */
     public String mechanism = "tofino";
     /** virtual: the deterministic discrete-event runtime; real: agent threads paced by the host clock. */
     public String clock = "virtual";
     public Fabric fabric = new Fabric();
+    /** Traffic classes and a port's data queues; written out only when it has queues. */
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = NoQueues.class)
+    public Qos qos = new Qos();
     public Recirculation recirculation = new Recirculation();
     public Trim trim = new Trim();
     public Control control = new Control();
@@ -42,6 +47,48 @@ public final class SwitchSettings {
         public int headerQueuePackets = 1024;
         /** Data packets get at least one turn per this many headers; 0 = strict priority for headers. */
         public int headersPerData = 10;
+    }
+
+    /**
+     * Traffic classes and queues as SONiC configures them: DSCP → traffic class (DSCP_TO_TC_MAP), traffic class →
+     * queue (TC_TO_QUEUE_MAP), and per queue its depth, what happens to a packet that does not fit (the buffer
+     * profile's packet_discard_action) and how the scheduler serves it (SCHEDULER). No queues: the reproduced switch,
+     * one data queue of {@code fabric.dataQueuePackets} whose trimmable packets are those of {@code trim.trimmableDscp}.
+     */
+    @JsonPropertyOrder({"queues", "dscpToTc", "tcToQueue"})
+    public static final class Qos {
+        /** A port's data queues, queue 0 first, at most 8; trimmed headers still go to the header queue. */
+        public List<Queue> queues = new ArrayList<>();
+        /** DSCP → traffic class 0..7; a DSCP not listed is in class 0. */
+        public Map<Integer, Integer> dscpToTc = new TreeMap<>();
+        /** Traffic class → queue; a class not listed goes to the queue of its own number. */
+        public Map<Integer, Integer> tcToQueue = new TreeMap<>();
+    }
+
+    /** One data queue of every egress port. */
+    @JsonPropertyOrder({"packets", "discard", "scheduling", "weight"})
+    public static final class Queue {
+        public int packets = 16;
+        /** trim: a packet that does not fit is cut to its header (as the mechanism does it) | drop: it is dropped. */
+        public String discard = "trim";
+        /** strict: served before every dwrr queue, higher queue first | dwrr: deficit weighted round robin by weight. */
+        public String scheduling = "dwrr";
+        /** dwrr: this queue's share of the bytes the dwrr queues send, relative to the others' weights. */
+        public int weight = 1;
+    }
+
+    /** Leaves {@code qos} out of a written report while it has no queues, so the reproduced switch's reports stay as they were. */
+    static final class NoQueues {
+        @Override
+        public boolean equals(final Object value) {
+            return value instanceof Qos qos && qos.queues.isEmpty() && qos.dscpToTc.isEmpty() && qos.tcToQueue.isEmpty()
+                || value instanceof Settings.Qos typed && typed.queues().isEmpty() && typed.dscpToTc().isEmpty() && typed.tcToQueue().isEmpty();
+        }
+
+        @Override
+        public int hashCode() {
+            return 1;
+        }
     }
 
     /** Recirculation (DoD) and mirror ports, one of each kind per pipeline. */

@@ -1,6 +1,7 @@
 package io.trimswitch.realtime;
 
 import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.tm.DataQueueScheduler;
 import io.trimswitch.tm.EgressPort;
 import io.trimswitch.tm.HandleQueue;
 import io.trimswitch.tm.HandleRing;
@@ -25,7 +26,16 @@ final class PortHandoff {
 
     /** A stand-in for {@code port} in another thread's view of the traffic manager: its queues hand packets over. */
     EgressPort standIn(final EgressPort port, final PacketPool pool, final int headersPerData) {
-        return new EgressPort(port.id(), port.rate(), pool, new Sender(0), new Sender(HEADER), headersPerData);
+        if (port.dataQueueCount() == 1) {
+            return new EgressPort(port.id(), port.rate(), pool, new Sender(0), new Sender(HEADER), headersPerData);
+        }
+        // The owner queues each packet into its traffic class's queue; the stand-in only needs as many queues.
+        final HandleQueue[] data = new HandleQueue[port.dataQueueCount()];
+        java.util.Arrays.fill(data, new Sender(0));
+        final boolean[] strict = new boolean[data.length];
+        final int[] weights = new int[data.length];
+        java.util.Arrays.fill(weights, 1);
+        return new EgressPort(port.id(), port.rate(), pool, data, new DataQueueScheduler(strict, weights), new Sender(HEADER), headersPerData);
     }
 
     /** Takes the next handed-over packet: its handle, or {@link PacketPool#NO_PACKET}. */

@@ -1,5 +1,6 @@
 package io.trimswitch.report;
 
+import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.Picos;
@@ -153,9 +154,24 @@ public final class ReportBuilder {
             final double busy = counters.txBytes() * 8.0 * 1e12 / port.rate().bitsPerSecond();
             ports.add(new RunReport.PortReport(id, counters.rxPackets(), counters.txPackets(), counters.txBytes(),
                 counters.trimPacketsTotal(), counters.txTrimPackets(), counters.droppedTrimPackets(),
-                port.dataQueue().maxDepth(), port.headerQueue().maxDepth(), round(busy / Math.max(1, sw.lastPacketPicos()), 4), states));
+                port.dataQueue().maxDepth(), port.headerQueue().maxDepth(), round(busy / Math.max(1, sw.lastPacketPicos()), 4), states,
+                queueReports(sw.settings(), port)));
         }
         return ports;
+    }
+
+    /** With traffic classes, what each of the port's data queues did; null without. */
+    private static List<RunReport.QueueReport> queueReports(final Settings settings, final EgressPort port) {
+        if (!settings.qos().configured()) {
+            return null;
+        }
+        final List<RunReport.QueueReport> queues = new ArrayList<>();
+        for (int queue = 0; queue < port.dataQueueCount(); queue++) {
+            final HandleQueue data = port.dataQueue(queue);
+            queues.add(new RunReport.QueueReport(queue, settings.qos().queues().get(queue).discard().label(), data.enqueued(), data.maxDepth(),
+                data.rejected()));
+        }
+        return queues;
     }
 
     /** Per pipeline: its recirculation port's deflections or mirrors, depth, overflows and signals. */

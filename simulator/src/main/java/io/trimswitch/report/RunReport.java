@@ -68,9 +68,18 @@ public record RunReport(
     }
 
     /** {@code utilisation}: the share of the run, until the switch went quiet, that the port spent transmitting. */
+    /** {@code queues}: with traffic classes, each data queue; otherwise left out. */
     public record PortReport(
         int id, long rxPackets, long txPackets, long txBytes, long trimPackets, long txTrimPackets, long droppedTrimPackets,
-        int maxDataQueue, int maxHeaderQueue, double utilisation, List<StateTime> stateTimeNs) {
+        int maxDataQueue, int maxHeaderQueue, double utilisation, List<StateTime> stateTimeNs,
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<QueueReport> queues) {
+    }
+
+    /**
+     * One data queue of a port: packets queued, its deepest, and packets that met it full ({@code overflowed}): cut to
+     * their header or deflected where {@code discard} is trim, dropped where it is drop.
+     */
+    public record QueueReport(int queue, String discard, long queued, int maxDepth, long overflowed) {
     }
 
     /** Time one pipeline held an egress port in each congested state. */

@@ -18,8 +18,10 @@ import io.trimswitch.recirc.DelayedNotifications;
 import io.trimswitch.recirc.NotifyChannel;
 import io.trimswitch.recirc.RecirculationPort;
 import io.trimswitch.tm.DataQueueOverflow;
+import io.trimswitch.tm.DataQueueScheduler;
 import io.trimswitch.tm.DeflectOnDrop;
 import io.trimswitch.tm.EgressPort;
+import io.trimswitch.tm.HandleQueue;
 import io.trimswitch.tm.IdealTrimming;
 import io.trimswitch.tm.MirrorOnDrop;
 import io.trimswitch.tm.QueueFactory;
@@ -91,8 +93,7 @@ public final class SwitchFabric {
 
         this.ports = new EgressPort[portCount];
         for (int port = 0; port < portCount; port++) {
-            ports[port] = new EgressPort(port, new LinkRate(settings.portRateBps(port)), pool, settings.fabric().dataQueuePackets(),
-                settings.fabric().headerQueuePackets(), settings.fabric().headersPerData(), queues);
+            ports[port] = egressPort(settings, port, pool, queues);
         }
         final DataQueueOverflow overflow;
         switch (mechanism) {
@@ -223,5 +224,26 @@ public final class SwitchFabric {
         if (notifications != null) {
             notifications.reset();
         }
+    }
+
+    /** A port with the reproduced switch's one data queue, or the data queues of the settings' traffic classes. */
+    private static EgressPort egressPort(final Settings settings, final int port, final PacketPool pool, final QueueFactory queues) {
+        final LinkRate rate = new LinkRate(settings.portRateBps(port));
+        final int headerQueue = settings.fabric().headerQueuePackets();
+        final int headersPerData = settings.fabric().headersPerData();
+        if (!settings.qos().configured()) {
+            return new EgressPort(port, rate, pool, settings.fabric().dataQueuePackets(), headerQueue, headersPerData, queues);
+        }
+        final int count = settings.dataQueueCount();
+        final HandleQueue[] data = new HandleQueue[count];
+        final boolean[] strict = new boolean[count];
+        final int[] weights = new int[count];
+        for (int queue = 0; queue < count; queue++) {
+            final Settings.Queue configured = settings.qos().queues().get(queue);
+            data[queue] = queues.create(configured.packets(), true);
+            strict[queue] = configured.scheduling() == Settings.Scheduling.STRICT;
+            weights[queue] = configured.weight();
+        }
+        return new EgressPort(port, rate, pool, data, new DataQueueScheduler(strict, weights), queues.create(headerQueue, true), headersPerData);
     }
 }

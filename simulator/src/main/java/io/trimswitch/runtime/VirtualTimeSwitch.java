@@ -99,7 +99,7 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
     public static long capacityBound(final Settings s) {
         final long minimumFrameTime = Math.max(1, new LinkRate(Math.round(s.recirculation().rateGbps() * 1e9)).serialisation(14));
         final long looping = Picos.fromNanos(s.recirculation().latencyNs()) / minimumFrameTime + 2;
-        return (long) s.egressPorts() * (s.fabric().dataQueuePackets() + s.fabric().headerQueuePackets() + 1)
+        return (long) s.egressPorts() * (s.dataQueuePacketsPerPort() + s.fabric().headerQueuePackets() + 1)
             + (long) s.fabric().pipelines() * (Math.max(s.recirculation().dodQueuePackets(), s.recirculation().mirrorQueuePackets()) + looping + 1)
             + 1;
     }

@@ -14,9 +14,12 @@ public final class EgressPort {
     private final int id;
     private final LinkRate rate;
     private final PacketPool pool;
+    /** Queue 0, the only one unless traffic classes give the port more. */
     private final HandleQueue dataQueue;
+    private final HandleQueue[] dataQueues;
     private final HandleQueue headerQueue;
     private final HeaderDataScheduler scheduler;
+    private final DataQueueScheduler dataScheduler;
     private final PortCounters counters = new PortCounters();
     private int inService = PacketPool.NO_PACKET;
     private long busyUntil;
@@ -38,10 +41,22 @@ public final class EgressPort {
     public EgressPort(
         final int id, final LinkRate rate, final PacketPool pool, final HandleQueue dataQueue, final HandleQueue headerQueue,
         final int headersPerData) {
+        this(id, rate, pool, new HandleQueue[] {dataQueue}, DataQueueScheduler.single(), headerQueue, headersPerData);
+    }
+
+    /** A port with several data queues, served by {@code dataScheduler} whenever the header scheduler picks data. */
+    public EgressPort(
+        final int id, final LinkRate rate, final PacketPool pool, final HandleQueue[] dataQueues, final DataQueueScheduler dataScheduler,
+        final HandleQueue headerQueue, final int headersPerData) {
+        if (dataQueues.length != dataScheduler.queues()) {
+            throw new IllegalArgumentException(dataQueues.length + " data queues but a scheduler for " + dataScheduler.queues());
+        }
         this.id = id;
         this.rate = rate;
         this.pool = pool;
-        this.dataQueue = dataQueue;
+        this.dataQueues = dataQueues.clone();
+        this.dataQueue = dataQueues[0];
+        this.dataScheduler = dataScheduler;
         this.headerQueue = headerQueue;
         this.scheduler = new HeaderDataScheduler(headersPerData);
     }
@@ -51,7 +66,16 @@ public final class EgressPort {
     }
 
     public boolean hasWaiting() {
-        return !headerQueue.isEmpty() || !dataQueue.isEmpty();
+        return !headerQueue.isEmpty() || dataWaiting();
+    }
+
+    private boolean dataWaiting() {
+        for (final HandleQueue queue : dataQueues) {
+            if (!queue.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -59,11 +83,11 @@ public final class EgressPort {
      * its last bit leaves, or -1 when nothing waits. Call only when {@link #isIdle()}.
      */
     public long startTransmission(final long now) {
-        final int choice = scheduler.choose(!headerQueue.isEmpty(), !dataQueue.isEmpty());
+        final int choice = scheduler.choose(!headerQueue.isEmpty(), dataQueues.length == 1 ? !dataQueue.isEmpty() : dataWaiting());
         if (choice == HeaderDataScheduler.NOTHING) {
             return -1;
         }
-        inService = choice == HeaderDataScheduler.HEADER ? headerQueue.poll() : dataQueue.poll();
+        inService = choice == HeaderDataScheduler.HEADER ? headerQueue.poll() : nextData(Long.MAX_VALUE).poll();
         busyUntil = now + rate.serialisation(pool.length(inService));
         return busyUntil;
     }
@@ -76,9 +100,14 @@ public final class EgressPort {
      */
     public long startTransmissionAfter(final long finishedAt, final long now) {
         final int header = headerQueue.peek();
-        final int data = dataQueue.peek();
         final long headerQueued = header == PacketPool.NO_PACKET ? Long.MAX_VALUE : pool.queuedPicos(header);
-        final long dataQueued = data == PacketPool.NO_PACKET ? Long.MAX_VALUE : pool.queuedPicos(data);
+        long dataQueued = Long.MAX_VALUE;
+        for (final HandleQueue queue : dataQueues) {
+            final int data = queue.peek();
+            if (data != PacketPool.NO_PACKET) {
+                dataQueued = Math.min(dataQueued, pool.queuedPicos(data));
+            }
+        }
         if (headerQueued == Long.MAX_VALUE && dataQueued == Long.MAX_VALUE) {
             // Empty, or a producer has reserved a slot but not yet written it: look again on the next turn.
             return -1;
@@ -91,7 +120,7 @@ public final class EgressPort {
             return -1;
         }
         final int choice = scheduler.choose(headerQueued <= start, dataQueued <= start);
-        inService = choice == HeaderDataScheduler.HEADER ? headerQueue.poll() : dataQueue.poll();
+        inService = choice == HeaderDataScheduler.HEADER ? headerQueue.poll() : nextData(start).poll();
         busyUntil = start + rate.serialisation(pool.length(inService));
         return busyUntil;
     }
@@ -117,8 +146,22 @@ public final class EgressPort {
         return rate;
     }
 
+    /** The data queue the data scheduler serves next among those whose head was queued by {@code readyBy}. */
+    private HandleQueue nextData(final long readyBy) {
+        return dataQueues.length == 1 ? dataQueue : dataQueues[dataScheduler.choose(dataQueues, pool, readyBy)];
+    }
+
+    /** Data queue 0: the only one without traffic classes. */
     public HandleQueue dataQueue() {
         return dataQueue;
+    }
+
+    public HandleQueue dataQueue(final int queue) {
+        return dataQueues[queue];
+    }
+
+    public int dataQueueCount() {
+        return dataQueues.length;
     }
 
     public HandleQueue headerQueue() {
@@ -131,9 +174,12 @@ public final class EgressPort {
 
     /** Forgets queues, counters and the packet in service; the caller owns (and resets) the pool. */
     public void reset() {
-        dataQueue.reset();
+        for (final HandleQueue queue : dataQueues) {
+            queue.reset();
+        }
         headerQueue.reset();
         scheduler.reset();
+        dataScheduler.reset();
         counters.reset();
         inService = PacketPool.NO_PACKET;
         busyUntil = 0;

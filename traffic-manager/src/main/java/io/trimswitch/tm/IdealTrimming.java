@@ -25,7 +25,7 @@ public final class IdealTrimming implements DataQueueOverflow {
         int victim = handle;
         if (coin.nextBoolean()) {
             // Taking back the tail needs the queue's only thread: ideal trimming is a virtual-time model.
-            final PacketFifo dataQueue = (PacketFifo) port.dataQueue();
+            final PacketFifo dataQueue = (PacketFifo) port.dataQueue(PacketClass.queue(trafficManager.pool().classification(handle)));
             final int tail = dataQueue.removeTail();
             if (tail != PacketPool.NO_PACKET && PacketClass.isTrimmable(trafficManager.pool().classification(tail))) {
                 dataQueue.offer(handle);

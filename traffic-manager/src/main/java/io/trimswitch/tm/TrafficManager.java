@@ -91,7 +91,7 @@ public final class TrafficManager {
         events.beforeEnqueue(port.id(), now);
         // Stamped before the offer: once queued, the packet may belong to another thread.
         pool.queuedPicos(handle, now);
-        if (port.dataQueue().offer(handle)) {
+        if (port.dataQueue(PacketClass.queue(pool.classification(handle))).offer(handle)) {
             wake(port, now);
         } else if (PacketClass.isTrimmable(pool.classification(handle))) {
             overflow.onDataQueueFull(this, handle, port, now);

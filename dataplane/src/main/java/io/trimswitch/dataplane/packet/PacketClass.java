@@ -26,6 +26,9 @@ public final class PacketClass {
     public static final int PRIORITY = 1 << 21;
     /** An NDP ACK, NACK or PULL. */
     public static final int CONTROL = 1 << 22;
+    /** Bits 24..26: the data queue of the packet's traffic class. */
+    private static final int QUEUE_SHIFT = 24;
+    private static final int QUEUE_MASK = 0x7;
 
     private PacketClass() {
     }
@@ -59,7 +62,7 @@ public final class PacketClass {
         }
         final int dscp = (int) (first >>> 50) & 0x3F;
         int headersEnd = EthernetHeader.LENGTH + ipHeader;
-        int word = IPV4;
+        int word = IPV4 | settings.queueOf(dscp) << QUEUE_SHIFT;
         final boolean firstFragment = (first & 0x1FFF) == 0;
         final int protocol = (int) (second >>> 48) & 0xFF;
         if (firstFragment && protocol == Ipv4Header.PROTOCOL_UDP
@@ -78,7 +81,7 @@ public final class PacketClass {
                 if ((flags & NdpHeader.FLAG_CHOPPED) != 0) {
                     return word | PRIORITY | headersEnd;
                 }
-                return word | TRIMMABLE | headersEnd;
+                return word | (settings.trims(queue(word)) ? TRIMMABLE : 0) | headersEnd;
             }
         }
         if (settings.isTrimmableDscp(dscp)) {
@@ -111,6 +114,11 @@ public final class PacketClass {
             default:
                 throw new IllegalArgumentException("not a malformed frame's class: 0x" + Integer.toHexString(packetClass));
         }
+    }
+
+    /** The data queue the packet goes to when it is not a header (0 with one data queue). */
+    public static int queue(final int packetClass) {
+        return packetClass >>> QUEUE_SHIFT & QUEUE_MASK;
     }
 
     public static boolean isTrimmable(final int packetClass) {

@@ -17,6 +17,10 @@ public final class TrimSettings {
     private final int trimmedDscp;
     private final long trimmableDscpMask;
     private final int ndpUdpPort;
+    /** Per DSCP, the data queue its packets go to (all 0 with one data queue). */
+    private final byte[] queueOfDscp;
+    /** Bit q set when data queue q trims the packets that do not fit (with one data queue: queue 0 does). */
+    private final int trimmingQueues;
 
     /**
      * @param sizeBytes        bytes a trimmed frame keeps [64]; never fewer than its headers
@@ -25,6 +29,18 @@ public final class TrimSettings {
      * @param ndpUdpPort       UDP destination port of the NDP-style shim [666]
      */
     public TrimSettings(final int sizeBytes, final int trimmedDscp, final long trimmableDscpMask, final int ndpUdpPort) {
+        this(sizeBytes, trimmedDscp, trimmableDscpMask, ndpUdpPort, new byte[64], 1);
+    }
+
+    /**
+     * With traffic classes: {@code queueOfDscp} gives each DSCP's data queue, and {@code trimmingQueues} has bit q set
+     * when queue q trims; {@code trimmableDscpMask} then holds the DSCPs of those queues.
+     */
+    public TrimSettings(final int sizeBytes, final int trimmedDscp, final long trimmableDscpMask, final int ndpUdpPort,
+        final byte[] queueOfDscp, final int trimmingQueues) {
+        if (queueOfDscp.length != 64) {
+            throw new IllegalArgumentException("a queue for each of the 64 DSCPs, got " + queueOfDscp.length);
+        }
         if (sizeBytes < NDP_HEADERS) {
             throw new IllegalArgumentException("trim size " + sizeBytes + " B is below the " + NDP_HEADERS
                 + " B of Ethernet, IPv4, UDP and NDP headers a trimmed packet must keep");
@@ -42,6 +58,8 @@ public final class TrimSettings {
         this.trimmedDscp = trimmedDscp;
         this.trimmableDscpMask = trimmableDscpMask;
         this.ndpUdpPort = ndpUdpPort;
+        this.queueOfDscp = queueOfDscp.clone();
+        this.trimmingQueues = trimmingQueues;
     }
 
     /** The reproduced evaluation's settings: 64 B, DSCP 10 → 11, NDP on UDP port 666. */
@@ -67,5 +85,15 @@ public final class TrimSettings {
 
     public int ndpUdpPort() {
         return ndpUdpPort;
+    }
+
+    /** The data queue of packets with {@code dscp}. */
+    public int queueOf(final int dscp) {
+        return queueOfDscp[dscp];
+    }
+
+    /** Whether data queue {@code queue} trims the packets that do not fit, rather than dropping them. */
+    public boolean trims(final int queue) {
+        return (trimmingQueues >>> queue & 1) != 0;
     }
 }
