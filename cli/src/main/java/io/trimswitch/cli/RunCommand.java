@@ -1,5 +1,6 @@
 package io.trimswitch.cli;
 
+import io.trimswitch.config.ConfigDb;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.realtime.LiveSettings;
 import io.trimswitch.config.SettingsFiles;
@@ -34,6 +35,10 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "The switch: ports, forwarding, queues, meters, T0/T1 (YAML)")
     Path config;
 
+    @Option(names = "--config-db", paramLabel = "FILE",
+        description = "A SONiC config_db.json: its SWITCH_TRIMMING, QoS map, buffer, scheduler and queue tables, applied over the config")
+    Path configDb;
+
     @Option(names = "--metrics", paramLabel = "HOST:PORT|off", description = "Where the Prometheus endpoint listens (default: the config's metrics.address, 127.0.0.1:9464)")
     String metrics;
 
@@ -43,6 +48,9 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     @Override
     public Integer call() throws InterruptedException {
         final SwitchSettings settings = SettingsFiles.load(config);
+        if (configDb != null) {
+            ConfigDb.apply(configDb, settings);
+        }
         if (metrics != null) {
             settings.metrics.address = "off".equals(metrics) ? null : metrics;
         }

@@ -82,6 +82,33 @@ class ScenarioCommandTest {
     }
 
     @Test
+    void aSonicConfigDbOfTheReproducedSwitchGivesItsResults() throws IOException {
+        final Path fromDb = dir.resolve("db.json");
+        final Path plain = dir.resolve("plain.json");
+        final Cli.Result db = trimswitch("scenario", "--mechanism", "tofino", "--packets", "100", "--config-db",
+            Path.of("..", "config", "examples", "config_db-paper.json").toString(), "--json", fromDb.toString());
+        assertEquals(0, db.exit(), db.err());
+        assertEquals(0, trimswitch("scenario", "--mechanism", "tofino", "--packets", "100", "--json", plain.toString()).exit());
+        final com.fasterxml.jackson.databind.node.ObjectNode a = (com.fasterxml.jackson.databind.node.ObjectNode) new ObjectMapper().readTree(fromDb.toFile());
+        final com.fasterxml.jackson.databind.node.ObjectNode b = (com.fasterxml.jackson.databind.node.ObjectNode) new ObjectMapper().readTree(plain.toFile());
+        assertEquals(1, a.get("config").get("qos").get("queues").size());
+        a.remove("config");
+        b.remove("config");
+        // With traffic classes the report lists each port's one queue; the rest is the reproduced switch's report.
+        a.get("ports").forEach(port -> ((com.fasterxml.jackson.databind.node.ObjectNode) port).remove("queues"));
+        assertTrue(b.equals(a), "everything but the settings' echo and the queue lists is the same");
+    }
+
+    @Test
+    void aConfigDbTheModelCannotFollowIsOneLineNamingTableAndKey() throws IOException {
+        final Path db = Files.writeString(dir.resolve("config_db.json"), "{\"SCHEDULER\": {\"s\": {\"type\": \"WFQ\"}}, \"QUEUE\": {\"Ethernet0|0\": {\"scheduler\": \"s\"}},"
+            + " \"BUFFER_PROFILE\": {\"p\": {}}, \"BUFFER_QUEUE\": {\"Ethernet0|0\": {\"profile\": \"p\"}}}");
+        final Cli.Result result = trimswitch("scenario", "--config-db", db.toString());
+        assertEquals(2, result.exit());
+        assertEquals("trimswitch: " + db + ": SCHEDULER|s: type must be STRICT, DWRR or WRR, got 'WFQ'", result.err().strip());
+    }
+
+    @Test
     void pcapDirHoldsWhatEachPortReceivedAndSent() {
         final Path pcaps = dir.resolve("pcaps");
         final Cli.Result result = trimswitch("scenario", "--transport", "open-loop", "--pattern", "pairs:1->2", "--mechanism", "tofino", "--no-ideal", "--packets", "3", "--pcap-dir", pcaps.toString());

@@ -81,11 +81,12 @@ public final class PacketClass {
                 if ((flags & NdpHeader.FLAG_CHOPPED) != 0) {
                     return word | PRIORITY | headersEnd;
                 }
-                return word | (settings.trims(queue(word)) ? TRIMMABLE : 0) | headersEnd;
+                return word | (settings.trims(queue(word)) && length > settings.sizeBytes() ? TRIMMABLE : 0) | headersEnd;
             }
         }
         if (settings.isTrimmableDscp(dscp)) {
-            return word | TRIMMABLE | headersEnd;
+            // A packet no longer than the trim size has nothing to cut: it is queued or dropped like any other.
+            return word | (length > settings.sizeBytes() ? TRIMMABLE : 0) | headersEnd;
         }
         if (dscp == settings.trimmedDscp()) {
             return word | PRIORITY | headersEnd;

@@ -45,6 +45,27 @@ class PacketClassTest {
     }
 
     @Test
+    void aPacketNoLongerThanTheTrimSizeIsNeverTrimmable() {
+        for (final int udpPort : new int[] {666, 5000}) {
+            assertFalse(PacketClass.isTrimmable(PacketClass.classify(frame(64, 10, udpPort), 0, 64, SETTINGS)), "port " + udpPort);
+            assertTrue(PacketClass.isTrimmable(PacketClass.classify(frame(65, 10, udpPort), 0, 65, SETTINGS)), "port " + udpPort);
+        }
+    }
+
+    @Test
+    void aPacketsDataQueueComesFromItsDscpThroughItsTrafficClass() {
+        final byte[] queueOfDscp = new byte[64];
+        queueOfDscp[10] = 1;
+        queueOfDscp[46] = 2;
+        final TrimSettings classes = new TrimSettings(64, 11, 1L << 10, 666, queueOfDscp, 0b010);
+        assertEquals(1, PacketClass.queue(PacketClass.classify(frame(1500, 10, 666), 0, 1500, classes)));
+        assertEquals(2, PacketClass.queue(PacketClass.classify(frame(1500, 46, 5000), 0, 1500, classes)));
+        assertEquals(0, PacketClass.queue(PacketClass.classify(frame(1500, 0, 5000), 0, 1500, classes)));
+        assertFalse(PacketClass.isTrimmable(PacketClass.classify(frame(1500, 46, 666), 0, 1500, classes)),
+            "an NDP packet in a queue that drops is not trimmable");
+    }
+
+    @Test
     void plainUdpIsTrimmableOnlyWithATrimmableDscp() {
         assertTrue(PacketClass.isTrimmable(PacketClass.classify(frame(1500, 10, 5000), 0, 1500, SETTINGS)));
         assertFalse(PacketClass.isTrimmable(PacketClass.classify(frame(1500, 0, 5000), 0, 1500, SETTINGS)));

@@ -1,0 +1,87 @@
+package io.trimswitch.config;
+
+import io.trimswitch.dataplane.packet.TrimSettings;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ConfigDbTest {
+    private static SwitchSettings applied(final String json) {
+        final SwitchSettings settings = new SwitchSettings();
+        ConfigDb.apply(json, "config_db.json", settings);
+        return settings;
+    }
+
+    private static String refused(final String json) {
+        return assertThrows(ConfigException.class, () -> applied(json).validate()).getMessage();
+    }
+
+    @Test
+    void theTwoClassExampleGivesATcpQueueThatDropsAndAnNdpQueueThatTrims() {
+        final SwitchSettings settings = new SwitchSettings();
+        ConfigDb.apply(Path.of("examples/config_db-two-class.json"), settings);
+        final Settings typed = settings.validate();
+        assertEquals(2, typed.qos().queues().size());
+        assertEquals(Settings.Discard.DROP, typed.qos().queues().get(0).discard());
+        assertEquals(1024, typed.qos().queues().get(0).packets(), "1 536 000 bytes of 1500-byte packets");
+        assertEquals(Settings.Discard.TRIM, typed.qos().queues().get(1).discard());
+        assertEquals(16, typed.qos().queues().get(1).packets());
+        assertEquals(Map.of(0, 0, 10, 1, 46, 0), typed.qos().dscpToTc());
+        final TrimSettings trim = typed.trimSettings();
+        assertTrue(trim.isTrimmableDscp(10));
+        assertFalse(trim.isTrimmableDscp(0));
+        assertEquals(1, trim.queueOf(10));
+    }
+
+    @Test
+    void theSameSwitchInYamlAndInConfigDbIsTheSameSwitch() {
+        final SwitchSettings fromDb = new SwitchSettings();
+        ConfigDb.apply(Path.of("examples/config_db-two-class.json"), fromDb);
+        final SwitchSettings fromYaml = SettingsFiles.load(Path.of("examples/two-class.yaml"));
+        // The YAML example leaves DSCPs 0 and 46 to the default class 0, which the config_db lists.
+        fromYaml.qos.dscpToTc.put(0, 0);
+        fromYaml.qos.dscpToTc.put(46, 0);
+        assertEquals(SettingsFiles.toYaml(fromYaml.validate()), SettingsFiles.toYaml(fromDb.validate()));
+    }
+
+    @Test
+    void switchTrimmingSetsTheTrimSizeAndTheTrimmedDscp() {
+        final SwitchSettings settings = applied("{\"SWITCH_TRIMMING\": {\"GLOBAL\": {\"size\": \"128\", \"dscp_value\": \"48\", \"queue_index\": \"6\"}}}");
+        assertEquals(128, settings.trim.sizeBytes);
+        assertEquals(48, settings.trim.dscp);
+        assertTrue(settings.qos.queues.isEmpty(), "no queue tables: the reproduced switch's queues");
+    }
+
+    @Test
+    void whatTheModelCannotDoIsRefusedInOneLineNamingTableAndKey() {
+        assertEquals("config_db.json: SWITCH_TRIMMING|GLOBAL: dscp_value from-tc (asymmetric DSCP) is not supported; give a DSCP 0..63",
+            refused("{\"SWITCH_TRIMMING\": {\"GLOBAL\": {\"dscp_value\": \"from-tc\"}}}"));
+        assertEquals("config_db.json: SWITCH_TRIMMING|GLOBAL: size must be a number 1..9216, got 'big'",
+            refused("{\"SWITCH_TRIMMING\": {\"GLOBAL\": {\"size\": \"big\"}}}"));
+        assertEquals("config_db.json: BUFFER_PROFILE|p: packet_discard_action must be drop or trim, got 'keep'",
+            refused("{\"BUFFER_PROFILE\": {\"p\": {\"packet_discard_action\": \"keep\"}}, \"BUFFER_QUEUE\": {\"Ethernet0|0\": {\"profile\": \"p\"}}}"));
+        assertEquals("config_db.json: BUFFER_PROFILE|q: is named by BUFFER_QUEUE but not defined",
+            refused("{\"BUFFER_QUEUE\": {\"Ethernet0|0\": {\"profile\": \"q\"}}}"));
+        assertTrue(refused("{\"BUFFER_PROFILE\": {\"a\": {}, \"b\": {}}, \"BUFFER_QUEUE\": {\"Ethernet0|0\": {\"profile\": \"a\"}, \"Ethernet4|0\": {\"profile\": \"b\"}}}")
+            .contains("every port of the switch has the same queues"));
+        assertTrue(refused("{\"PORT_QOS_MAP\": {\"Ethernet0\": {\"dscp_to_tc_map\": \"A\"}, \"Ethernet4\": {\"dscp_to_tc_map\": \"B\"}},"
+            + " \"BUFFER_PROFILE\": {\"p\": {}}, \"BUFFER_QUEUE\": {\"Ethernet0|0\": {\"profile\": \"p\"}}}").contains("ports use different maps"));
+        assertEquals("config_db.json: BUFFER_QUEUE|Ethernet0|9: queue must be 0..7, got 9",
+            refused("{\"BUFFER_QUEUE\": {\"Ethernet0|9\": {\"profile\": \"p\"}}}"));
+        assertTrue(refused("[1, 2]").startsWith("config_db.json: a config_db is a JSON object of tables"));
+        assertTrue(refused("{").startsWith("config_db.json: not valid JSON"));
+    }
+
+    @Test
+    void oldStyleReferencesInBracketsAreRead() {
+        final SwitchSettings settings = applied("{\"BUFFER_PROFILE\": {\"p\": {\"packet_discard_action\": \"trim\"}},"
+            + " \"BUFFER_QUEUE\": {\"Ethernet0|0\": {\"profile\": \"[BUFFER_PROFILE|p]\"}}}");
+        assertEquals("trim", settings.qos.queues.get(0).discard);
+    }
+}
