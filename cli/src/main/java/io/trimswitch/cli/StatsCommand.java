@@ -102,7 +102,23 @@ public final class StatsCommand implements Callable<Integer> {
             });
             final long value = (long) Double.parseDouble(sample.group(3));
             final String name = sample.group(1).replaceFirst("^trimswitch_(port_)?", "");
-            if (labels.containsKey("reason")) {
+            if (labels.containsKey("discard")) {
+                // A traffic class's queue: gathered per queue, in queue order.
+                @SuppressWarnings("unchecked")
+                final Map<Integer, Map<String, Object>> queues =
+                    (Map<Integer, Map<String, Object>>) port.computeIfAbsent("queues", key -> new TreeMap<Integer, Map<String, Object>>());
+                final Map<String, Object> queue = queues.computeIfAbsent(Integer.parseInt(labels.get("queue")), index -> {
+                    final Map<String, Object> fresh = new LinkedHashMap<>();
+                    fresh.put("queue", index);
+                    fresh.put("discard", labels.get("discard"));
+                    return fresh;
+                });
+                queue.put(switch (name) {
+                    case "tc_queue_packets" -> "queued";
+                    case "tc_queue_overflow_packets" -> "overflowed";
+                    default -> camel(name.replace("tc_queue_", "").replace("_packets", ""));
+                }, value);
+            } else if (labels.containsKey("reason")) {
                 @SuppressWarnings("unchecked")
                 final Map<String, Long> drops = (Map<String, Long>) port.computeIfAbsent("drops", key -> new TreeMap<String, Long>());
                 drops.put(labels.get("reason"), value);
@@ -115,6 +131,9 @@ public final class StatsCommand implements Callable<Integer> {
             } else {
                 port.put(camel(name), value);
             }
+        }
+        for (final Map<String, Object> port : byPort.values()) {
+            port.computeIfPresent("queues", (key, queues) -> new ArrayList<>(((Map<?, ?>) queues).values()));
         }
         return new ArrayList<>(byPort.values());
     }

@@ -226,6 +226,39 @@ class LiveSwitchTest {
     }
 
     @Test
+    void withTrafficClassesStatsListEachQueueAndAnUntrimmableIncastWaitsInItsDeepQueue() throws Exception {
+        start(settings -> {
+            settings.fabric.portRateGbps = 1.0;
+            final SwitchSettings.Queue tcp = new SwitchSettings.Queue();
+            tcp.packets = 512;
+            tcp.discard = "drop";
+            settings.qos.queues.add(tcp);
+            settings.qos.queues.add(new SwitchSettings.Queue());
+            settings.qos.dscpToTc.put(10, 1);
+        });
+        send(1, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_B, EthernetHeader.BROADCAST));
+        assertTrue(receive(0, 2000) != null, "host B is learned on port 1");
+        final int each = 100;
+        for (int i = 0; i < each; i++) {
+            send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, HOST_B, 1400));
+            send(2, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, HOST_B, 1400));
+        }
+        int arrived = 0;
+        while (arrived < 2 * each && receive(1, 2000) != null) {
+            arrived++;
+        }
+        final JsonNode egress = awaitStats(1, stats -> stats.has("queues") && stats.get("queues").get(0).get("queued").asLong() >= 2 * each);
+        assertEquals(2 * each, arrived, "nothing of the DSCP-0 incast is lost in its 512-packet queue: " + egress);
+        final JsonNode queues = egress.get("queues");
+        assertEquals(2, queues.size(), egress.toString());
+        assertEquals("drop", queues.get(0).get("discard").asText());
+        assertEquals(2 * each, queues.get(0).get("queued").asLong());
+        assertEquals(0, queues.get(0).get("overflowed").asLong());
+        assertEquals("trim", queues.get(1).get("discard").asText());
+        assertEquals(0, queues.get(1).get("queued").asLong(), "DSCP 0 never reaches the trimming queue");
+    }
+
+    @Test
     @org.junit.jupiter.api.Tag("host-timing")
     void twoPipelineThreadsForwardAcrossEachOtherWithoutDropsAndShareWhatTheyLearn() throws Exception {
         // Ports 0 and 1 on pipeline 0 (thread 0), port 2 on pipeline 1 (thread 1); 1 Gb/s links.

@@ -19,6 +19,7 @@ import io.trimswitch.pipeline.PresetForwarding;
 import io.trimswitch.runtime.RunRecorder;
 import io.trimswitch.runtime.VirtualTimeSwitch;
 import io.trimswitch.tm.EgressPort;
+import io.trimswitch.tm.HandleQueue;
 import io.trimswitch.tm.HandleRing;
 import io.trimswitch.tm.PortCounters;
 import org.HdrHistogram.Histogram;
@@ -264,7 +265,7 @@ public final class LiveSwitch implements AutoCloseable {
                 counters.txBytes(), counters.trimPacketsTotal(), counters.trimPackets(TrimKind.INGRESS),
                 counters.trimPackets(TrimKind.DOD), counters.txTrimPackets(), counters.droppedTrimPackets(),
                 egress.dataQueue().size(), egress.dataQueue().maxDepth(), egress.headerQueue().size(), egress.headerQueue().maxDepth(),
-                owner.flooded(port), owner.depths(port, true), owner.depths(port, false), drops));
+                owner.flooded(port), owner.depths(port, true), owner.depths(port, false), drops, queueStats(egress)));
         }
         return stats;
     }
@@ -292,6 +293,27 @@ public final class LiveSwitch implements AutoCloseable {
         int port, long rxDatagrams, long rxPackets, long rxBytes, long txPackets, long txBytes, long trimPackets,
         long ingressTrims, long dodTrims, long txTrimPackets, long droppedTrimPackets, int dataQueue, int maxDataQueue,
         int headerQueue, int maxHeaderQueue, long flooded, Histogram dataQueueDepths,
-        Histogram headerQueueDepths, Map<String, Long> drops) {
+        Histogram headerQueueDepths, Map<String, Long> drops, List<QueueStats> queues) {
+    }
+
+    /**
+     * With traffic classes, one data queue of a port: packets queued, packets that met it full (trimmed or deflected
+     * where it trims, dropped where it drops), and its depth now and at most.
+     */
+    public record QueueStats(int queue, String discard, long queued, long overflowed, int depth, int maxDepth) {
+    }
+
+    /** The port's data queues, when traffic classes give it several; empty otherwise. */
+    private List<QueueStats> queueStats(final EgressPort egress) {
+        if (!settings.qos().configured()) {
+            return List.of();
+        }
+        final List<QueueStats> queues = new ArrayList<>();
+        for (int queue = 0; queue < egress.dataQueueCount(); queue++) {
+            final HandleQueue data = egress.dataQueue(queue);
+            queues.add(new QueueStats(queue, settings.qos().queues().get(queue).discard().label(), data.enqueued(), data.rejected(),
+                data.size(), data.maxDepth()));
+        }
+        return queues;
     }
 }

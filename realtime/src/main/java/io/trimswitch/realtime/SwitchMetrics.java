@@ -103,6 +103,7 @@ public final class SwitchMetrics implements MultiCollector, AutoCloseable {
         }
         snapshots.add(depth.build());
         snapshots.add(maxDepth.build());
+        snapshots.addAll(trafficClassQueues(stats));
         final GaugeSnapshot.Builder quantiles = GaugeSnapshot.builder().name("trimswitch_queue_depth_quantile_packets")
             .help("Queue depth seen by departing packets since the switch started, by quantile");
         for (final LiveSwitch.PortStats port : stats) {
@@ -118,6 +119,31 @@ public final class SwitchMetrics implements MultiCollector, AutoCloseable {
         }
         snapshots.add(quantiles.build());
         return new MetricSnapshots(snapshots);
+    }
+
+    /**
+     * With traffic classes, each data queue (labels port, queue, discard), by SAI's queue statistics: PACKETS, and
+     * DROPPED_PACKETS or TRIM_PACKETS for the packets that met it full, as its discard action says.
+     */
+    private static List<MetricSnapshot> trafficClassQueues(final List<LiveSwitch.PortStats> stats) {
+        final CounterSnapshot.Builder queued = CounterSnapshot.builder().name("trimswitch_tc_queue_packets")
+            .help("SAI QUEUE_STAT_PACKETS: packets queued in a traffic class's data queue");
+        final CounterSnapshot.Builder overflowed = CounterSnapshot.builder().name("trimswitch_tc_queue_overflow_packets")
+            .help("Packets that met the queue full: SAI QUEUE_STAT_DROPPED_PACKETS where it drops, QUEUE_STAT_TRIM_PACKETS where it trims");
+        final GaugeSnapshot.Builder maxDepth = GaugeSnapshot.builder().name("trimswitch_tc_queue_max_depth_packets")
+            .help("Most packets a traffic class's data queue has held");
+        boolean any = false;
+        for (final LiveSwitch.PortStats port : stats) {
+            for (final LiveSwitch.QueueStats queue : port.queues()) {
+                any = true;
+                final Labels labels = Labels.of("port", Integer.toString(port.port()), "queue", Integer.toString(queue.queue()),
+                    "discard", queue.discard());
+                queued.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels).value(queue.queued()).build());
+                overflowed.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels).value(queue.overflowed()).build());
+                maxDepth.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(queue.maxDepth()).build());
+            }
+        }
+        return any ? List.of(queued.build(), overflowed.build(), maxDepth.build()) : List.of();
     }
 
     private static GaugeSnapshot.GaugeDataPointSnapshot gauge(final String port, final String queue, final double value) {
