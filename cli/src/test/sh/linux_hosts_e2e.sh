@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Seven Linux hosts, each in its own network namespace with a vxlan interface, attached to a trimswitch
-# running in an eighth namespace with the default 16-packet data queues: ping between every pair; iperf3
-# TCP through two 100 Gb/s ports with no switch drop at all; then a 4:1 incast, four `trimswitch gen`
-# senders as fast as they can into a port limited to 0.2 Gb/s, while TCP crosses two other ports. Every
-# incast packet must arrive whole or as a trimmed header, the switch's trim counts must agree with the
-# receiver's, and the TCP flow must see no switch drop. Needs root, iproute2, iputils-ping, ethtool, iperf3.
+# running in an eighth namespace with two traffic classes on every port: DSCP 10 in the reproduced switch's
+# 16-packet queue that trims, everything else (TCP) in a 1024-packet queue that drops. Ping between every
+# pair; iperf3 TCP through two 100 Gb/s ports with no switch drop at all; then a 4:1 incast, four `trimswitch
+# gen` senders (DSCP 10) as fast as they can into a port limited to 0.2 Gb/s, while TCP goes out of the same
+# port. Every incast packet must arrive whole or as a trimmed header, the switch's trim counts must agree
+# with the receiver's, and the TCP flow must see no switch drop. Needs root, iproute2, iputils-ping, ethtool, iperf3.
 # Exits 3, saying "host too slow", when the senders could not even fill the 0.2 Gb/s port.
 #
 # TRIMSWITCH is the command that runs the tool (e.g. "java -jar cli/target/trimswitch.jar").
@@ -72,6 +73,11 @@ mechanism: tofino
 fabric:
   pipelines: 2
   portsPerPipeline: 4
+qos:
+  queues:
+    - {packets: 1024, discard: drop}
+    - {packets: 16, discard: trim}
+  dscpToTc: {10: 1}
 realtime:
   idle: block
 ports:
@@ -133,16 +139,18 @@ print(f"e2e: iperf3 moved {moved} bytes at {end['sum_received']['bits_per_second
 PY
 stats "$WORK/stats-tcp.json"
 no_drops "$WORK/stats-tcp.json" 0 1
-log "no switch drop on the TCP flow's ports, with 16-packet data queues"
+log "no switch drop on the TCP flow's ports"
 
-log "4:1 incast of $PACKETS datagrams per sender, as fast as they can, into host 5's 0.2 Gb/s port, with TCP from host 6 to host 7"
+log "4:1 incast of $PACKETS datagrams per sender, as fast as they can, into host 5's 0.2 Gb/s port, with TCP from host 6 to host 5"
+in_host 5 iperf3 -s -D -p 5201 --logfile "$WORK/iperf3-server5.log"
 in_host 5 $TRIMSWITCH gen receive --bind 10.9.0.5:666 --expect $((4 * PACKETS)) --idle-s 5 --timeout-s 60 --json "$WORK/received.json" > "$WORK/receiver.log" 2>&1 &
 RECEIVER=$!
 for i in 1 2 3 4; do
     in_host "$i" ping -q -c 1 -W 2 10.9.0.5 > /dev/null
 done
 sleep 1
-in_host 6 iperf3 -c 10.9.0.7 -p 5201 -t 4 -J > "$WORK/iperf3-incast.json" &
+# A window well inside the TCP queue's 1024 packets: what TCP alone would lose there is not the switch's doing.
+in_host 6 iperf3 -c 10.9.0.5 -p 5201 -t 4 -w 256K -J > "$WORK/iperf3-incast.json" &
 TCP=$!
 sleep 1
 SENDERS=()
@@ -157,8 +165,18 @@ wait "$TCP"
 cat "$WORK/receiver.log"
 stats "$WORK/stats.json"
 in_sw $TRIMSWITCH stats
-no_drops "$WORK/stats.json" 5 6
-log "no switch drop on the TCP flow's ports during the incast"
+no_drops "$WORK/stats.json" 4 5
+python3 - "$WORK/stats.json" "$WORK/iperf3-incast.json" <<'PY'
+import json, sys
+port = {p["port"]: p for p in json.load(open(sys.argv[1]))}[4]
+tcp, incast = port["queues"]
+assert tcp["discard"] == "drop" and tcp["overflowed"] == 0, f"the TCP queue of port 4 overflowed: {tcp}"
+assert incast["discard"] == "trim" and incast["queued"] > 0, f"the incast never reached its queue: {incast}"
+end = json.load(open(sys.argv[2]))["end"]
+print(f"e2e: TCP out of the incast's port: {end['sum_received']['bits_per_second'] / 1e6:.0f} Mb/s in its own queue "
+      f"(deepest {tcp['maxDepth']} packets, none lost); the incast's queue: {incast['queued']} queued, {incast['overflowed']} met it full")
+PY
+log "no switch drop on the TCP flow's ports during the incast, which shares its egress port"
 
 python3 - "$WORK/received.json" "$WORK/stats.json" "$PACKETS" <<'PY'
 import json, sys
