@@ -58,7 +58,13 @@ class ReplayToolsTest {
 
     /** tshark's view of a capture: one list of fields per packet. */
     private static List<String[]> tshark(final Path file, final String... fields) throws Exception {
-        final List<String> command = new ArrayList<>(List.of("tshark", "-r", file.toString(), "-o", "ip.check_checksum:TRUE", "-T", "fields"));
+        return tshark(file, "-o", "ip.check_checksum:TRUE", List.of(fields));
+    }
+
+    /** tshark's view of a capture with one more preference set. */
+    private static List<String[]> tshark(final Path file, final String option, final String preference, final List<String> fields) throws Exception {
+        final List<String> command = new ArrayList<>(List.of("tshark", "-r", file.toString(), "-o", "ip.check_checksum:TRUE", option, preference,
+            "-T", "fields"));
         for (final String field : fields) {
             command.add("-e");
             command.add(field);
@@ -96,6 +102,35 @@ class ReplayToolsTest {
         assertTrue(trimmed > 80, "the 4:1 incast trims: " + trimmed);
         assertTrue(result.out().contains("port 4: 160, " + trimmed + " trimmed"), result.out());
         assertEquals(160, tshark(dir.resolve("ports/4_out.pcap"), "frame.len").size());
+    }
+
+    @Test
+    void ipv6PacketsAreTrimmedToValidHeadersWithTheTrimmedDscpAndAFreshUdpChecksum() throws Exception {
+        final Path out = dir.resolve("out6.pcapng");
+        final io.trimswitch.cli.Cli.Result result = trimswitch("replay", "--in", dir.resolve("incast6.pcapng").toString(), "--out", out.toString());
+        assertEquals(0, result.exit(), result.err());
+        final List<String> command = List.of("frame.interface_id", "frame.len", "ipv6.tclass.dscp", "ipv6.plen", "udp.length", "udp.checksum.status",
+            "ipv6.hopopts.nxt");
+        int trimmed = 0;
+        int rows = 0;
+        for (final String[] row : tshark(out, "-o", "udp.check_checksum:TRUE", command)) {
+            rows++;
+            assertEquals("4", row[0], "every packet leaves by port 4");
+            assertEquals("1", row[5], "a valid UDP checksum over IPv6: " + String.join(" ", row));
+            final int length = Integer.parseInt(row[1]);
+            final boolean hopByHop = !row[6].isEmpty();
+            assertEquals(length - 14 - 40, Integer.parseInt(row[3]), "the payload length matches the frame");
+            assertEquals(length - 14 - 40 - (hopByHop ? 8 : 0), Integer.parseInt(row[4]), "the UDP length matches the frame");
+            if (length < 1500) {
+                trimmed++;
+                assertEquals("11", row[2], "trimmed packets carry the trimmed DSCP");
+                assertEquals(hopByHop ? 78 : 70, length, "a trimmed IPv6 packet keeps its headers, more than the 64-byte trim size");
+            } else {
+                assertEquals("10", row[2]);
+            }
+        }
+        assertEquals(160, rows);
+        assertTrue(trimmed > 80, "the 4:1 incast trims: " + trimmed);
     }
 
     @Test

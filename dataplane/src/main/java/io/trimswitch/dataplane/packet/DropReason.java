@@ -8,6 +8,8 @@ public enum DropReason {
     BAD_IPV4_HEADER("badIpv4Header"),
     /** The IPv4 header checksum does not add up. */
     BAD_IPV4_CHECKSUM("badIpv4Checksum"),
+    /** An IPv6 ethertype over a header that is not IPv6 (version not 6), or extension headers that run past the payload. */
+    BAD_IPV6_HEADER("badIpv6Header"),
     /** Larger than the switch's packet buffers. */
     OVERSIZE("oversize"),
     /** No forwarding entry for the destination. */

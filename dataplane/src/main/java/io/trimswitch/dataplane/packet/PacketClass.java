@@ -2,6 +2,7 @@ package io.trimswitch.dataplane.packet;
 
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.Ipv4Header;
+import io.trimswitch.dataplane.codec.Ipv6Header;
 import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.codec.UdpHeader;
 import org.agrona.DirectBuffer;
@@ -17,7 +18,14 @@ public final class PacketClass {
     private static final int TRUNCATED = MALFORMED | 1;
     private static final int BAD_IPV4_HEADER = MALFORMED | 2;
     private static final int BAD_IPV4_CHECKSUM = MALFORMED | 3;
+    private static final int BAD_IPV6_HEADER = MALFORMED | 4;
+    /** A later fragment: no transport header in it. */
+    private static final int NO_TRANSPORT = -1;
+    /** IPv6 behind an extension header the switch does not step over: where the headers end is unknown. */
+    private static final int UNKNOWN_TRANSPORT = -2;
     public static final int IPV4 = 1 << 17;
+    /** IPv6; bit 23, which IPv4 packets leave clear. */
+    public static final int IPV6 = 1 << 23;
     public static final int UDP = 1 << 18;
     public static final int NDP = 1 << 19;
     /** May be cut to its header when its data queue is congested. */
@@ -37,9 +45,17 @@ public final class PacketClass {
         if (length < EthernetHeader.LENGTH) {
             return TRUNCATED;
         }
-        if (EthernetHeader.etherType(buffer, frame) != EthernetHeader.ETHER_TYPE_IPV4) {
-            return EthernetHeader.LENGTH;
+        final int etherType = EthernetHeader.etherType(buffer, frame);
+        if (etherType == EthernetHeader.ETHER_TYPE_IPV4) {
+            return ipv4(buffer, frame, length, settings);
         }
+        if (etherType == EthernetHeader.ETHER_TYPE_IPV6) {
+            return ipv6(buffer, frame, length, settings);
+        }
+        return EthernetHeader.LENGTH;
+    }
+
+    private static int ipv4(final DirectBuffer buffer, final int frame, final int length, final TrimSettings settings) {
         final int ip = frame + EthernetHeader.LENGTH;
         if (length < EthernetHeader.LENGTH + Ipv4Header.MIN_LENGTH) {
             return TRUNCATED;
@@ -61,19 +77,65 @@ public final class PacketClass {
             return BAD_IPV4_CHECKSUM;
         }
         final int dscp = (int) (first >>> 50) & 0x3F;
-        int headersEnd = EthernetHeader.LENGTH + ipHeader;
-        int word = IPV4 | settings.queueOf(dscp) << QUEUE_SHIFT;
         final boolean firstFragment = (first & 0x1FFF) == 0;
-        final int protocol = (int) (second >>> 48) & 0xFF;
-        if (firstFragment && protocol == Ipv4Header.PROTOCOL_UDP
-            && totalLength >= ipHeader + UdpHeader.LENGTH) {
-            final int udp = ip + ipHeader;
+        final int protocol = firstFragment ? (int) (second >>> 48) & 0xFF : NO_TRANSPORT;
+        return transport(buffer, frame, length, settings, IPV4, dscp, protocol, ip + ipHeader, totalLength - ipHeader);
+    }
+
+    /**
+     * IPv6: the fixed header, then the common extension headers (hop-by-hop, routing, fragment, destination options)
+     * stepped over to reach UDP. Behind any other extension header the transport is unknown: the packet is
+     * forwarded but never trimmable, as its headers' end cannot be found.
+     */
+    private static int ipv6(final DirectBuffer buffer, final int frame, final int length, final TrimSettings settings) {
+        final int ip = frame + EthernetHeader.LENGTH;
+        if (length < EthernetHeader.LENGTH + Ipv6Header.LENGTH) {
+            return TRUNCATED;
+        }
+        if (Ipv6Header.version(buffer, ip) != 6) {
+            return BAD_IPV6_HEADER;
+        }
+        final int payloadEnd = ip + Ipv6Header.LENGTH + Ipv6Header.payloadLength(buffer, ip);
+        if (payloadEnd > frame + length) {
+            return TRUNCATED;
+        }
+        final int dscp = Ipv6Header.dscp(buffer, ip);
+        int header = Ipv6Header.nextHeader(buffer, ip);
+        int at = ip + Ipv6Header.LENGTH;
+        while (Ipv6Header.skippable(header)) {
+            if (at + 8 > payloadEnd) {
+                return BAD_IPV6_HEADER;
+            }
+            final int extension = Ipv6Header.extensionLength(buffer, at, header);
+            if (at + extension > payloadEnd) {
+                return BAD_IPV6_HEADER;
+            }
+            if (header == Ipv6Header.FRAGMENT && Ipv6Header.laterFragment(buffer, at)) {
+                header = NO_TRANSPORT;
+                break;
+            }
+            header = buffer.getByte(at) & 0xFF;
+            at += extension;
+        }
+        final int protocol = header == Ipv4Header.PROTOCOL_UDP ? header : UNKNOWN_TRANSPORT;
+        return transport(buffer, frame, length, settings, IPV6, dscp, protocol, at, payloadEnd - at);
+    }
+
+    /**
+     * What IPv4 and IPv6 share: UDP and the NDP shim behind it, and whether the packet is trimmable, a header, or
+     * neither. {@code l4} is where the transport header starts, {@code l4Length} how many bytes the IP header says it has.
+     */
+    private static int transport(
+        final DirectBuffer buffer, final int frame, final int length, final TrimSettings settings, final int ipFlag, final int dscp,
+        final int protocol, final int l4, final int l4Length) {
+        int headersEnd = l4 - frame;
+        int word = ipFlag | settings.queueOf(dscp) << QUEUE_SHIFT;
+        if (protocol == Ipv4Header.PROTOCOL_UDP && l4Length >= UdpHeader.LENGTH) {
             word |= UDP;
             headersEnd += UdpHeader.LENGTH;
-            if (UdpHeader.destinationPort(buffer, udp) == settings.ndpUdpPort()
-                && totalLength >= ipHeader + UdpHeader.LENGTH + NdpHeader.LENGTH) {
+            if (UdpHeader.destinationPort(buffer, l4) == settings.ndpUdpPort() && l4Length >= UdpHeader.LENGTH + NdpHeader.LENGTH) {
                 headersEnd += NdpHeader.LENGTH;
-                final int flags = NdpHeader.flags(buffer, udp + UdpHeader.LENGTH);
+                final int flags = NdpHeader.flags(buffer, l4 + UdpHeader.LENGTH);
                 word |= NDP;
                 if ((flags & NdpHeader.CONTROL_FLAGS) != 0) {
                     return word | PRIORITY | CONTROL | headersEnd;
@@ -84,7 +146,7 @@ public final class PacketClass {
                 return word | (settings.trims(queue(word)) && length > settings.sizeBytes() ? TRIMMABLE : 0) | headersEnd;
             }
         }
-        if (settings.isTrimmableDscp(dscp)) {
+        if (settings.isTrimmableDscp(dscp) && protocol != UNKNOWN_TRANSPORT) {
             // A packet no longer than the trim size has nothing to cut: it is queued or dropped like any other.
             return word | (length > settings.sizeBytes() ? TRIMMABLE : 0) | headersEnd;
         }
@@ -112,6 +174,8 @@ public final class PacketClass {
                 return DropReason.BAD_IPV4_HEADER;
             case BAD_IPV4_CHECKSUM:
                 return DropReason.BAD_IPV4_CHECKSUM;
+            case BAD_IPV6_HEADER:
+                return DropReason.BAD_IPV6_HEADER;
             default:
                 throw new IllegalArgumentException("not a malformed frame's class: 0x" + Integer.toHexString(packetClass));
         }

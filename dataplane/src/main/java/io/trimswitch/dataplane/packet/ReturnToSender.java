@@ -2,13 +2,15 @@ package io.trimswitch.dataplane.packet;
 
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.Ipv4Header;
+import io.trimswitch.dataplane.codec.Ipv6Header;
+import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.codec.UdpHeader;
 import org.agrona.MutableDirectBuffer;
 
 /**
  * NDP's return-to-sender: when a header cannot be queued towards its receiver, swap source and
  * destination so the header goes back to the sender, which then learns of the loss at once.
- * Swapping addresses leaves the IPv4 checksum valid (the one's-complement sum commutes).
+ * Swapping addresses leaves the IPv4 and UDP checksums valid (the one's-complement sum commutes).
  */
 public final class ReturnToSender {
     private ReturnToSender() {
@@ -18,15 +20,24 @@ public final class ReturnToSender {
         final long destinationMac = EthernetHeader.destination(buffer, frame);
         EthernetHeader.destination(buffer, frame, EthernetHeader.source(buffer, frame));
         EthernetHeader.source(buffer, frame, destinationMac);
-        if ((packetClass & PacketClass.IPV4) == 0) {
+        final int ip = frame + EthernetHeader.LENGTH;
+        final int udp;
+        if ((packetClass & PacketClass.IPV4) != 0) {
+            final int destination = Ipv4Header.destination(buffer, ip);
+            Ipv4Header.destination(buffer, ip, Ipv4Header.source(buffer, ip));
+            Ipv4Header.source(buffer, ip, destination);
+            udp = ip + Ipv4Header.headerLength(buffer, ip);
+        } else if ((packetClass & PacketClass.IPV6) != 0) {
+            for (int i = 0; i < 16; i += 8) {
+                final long destination = buffer.getLong(ip + Ipv6Header.DESTINATION_FIELD_OFFSET + i);
+                buffer.putLong(ip + Ipv6Header.DESTINATION_FIELD_OFFSET + i, buffer.getLong(ip + Ipv6Header.SOURCE_FIELD_OFFSET + i));
+                buffer.putLong(ip + Ipv6Header.SOURCE_FIELD_OFFSET + i, destination);
+            }
+            udp = frame + PacketClass.headersEnd(packetClass) - UdpHeader.LENGTH - ((packetClass & PacketClass.NDP) != 0 ? NdpHeader.LENGTH : 0);
+        } else {
             return;
         }
-        final int ip = frame + EthernetHeader.LENGTH;
-        final int destination = Ipv4Header.destination(buffer, ip);
-        Ipv4Header.destination(buffer, ip, Ipv4Header.source(buffer, ip));
-        Ipv4Header.source(buffer, ip, destination);
         if ((packetClass & PacketClass.UDP) != 0) {
-            final int udp = ip + Ipv4Header.headerLength(buffer, ip);
             final int destinationPort = UdpHeader.destinationPort(buffer, udp);
             UdpHeader.destinationPort(buffer, udp, UdpHeader.sourcePort(buffer, udp));
             UdpHeader.sourcePort(buffer, udp, destinationPort);

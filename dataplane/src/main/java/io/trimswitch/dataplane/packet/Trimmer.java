@@ -2,14 +2,15 @@ package io.trimswitch.dataplane.packet;
 
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.Ipv4Header;
+import io.trimswitch.dataplane.codec.Ipv6Header;
 import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.codec.UdpHeader;
 import org.agrona.MutableDirectBuffer;
 
 /**
  * The trim operation, done in place: cut the frame to the configured size (never below its
- * headers), rewrite the IPv4 total length and checksum and the UDP length, remark the DSCP, and set
- * the NDP CHOPPED flag. A frame already shorter than the size keeps its bytes but still gets the marks,
+ * headers), rewrite the IPv4 total length and checksum (IPv6: the payload length) and the UDP length, remark
+ * the DSCP, and set the NDP CHOPPED flag. A frame already shorter than the size keeps its bytes but still gets the marks,
  * because it travelled as a header.
  */
 public final class Trimmer {
@@ -27,8 +28,11 @@ public final class Trimmer {
 
     public static int trim(
         final MutableDirectBuffer buffer, final int frame, final int length, final int packetClass, final TrimSettings settings) {
+        if ((packetClass & PacketClass.IPV6) != 0) {
+            return trimIpv6(buffer, frame, length, packetClass, settings);
+        }
         if ((packetClass & PacketClass.IPV4) == 0) {
-            throw new IllegalArgumentException("only IPv4 packets are trimmable");
+            throw new IllegalArgumentException("only IP packets are trimmable");
         }
         final int keep = Math.max(settings.sizeBytes(), PacketClass.headersEnd(packetClass));
         final int ip = frame + EthernetHeader.LENGTH;
@@ -49,6 +53,33 @@ public final class Trimmer {
                 NdpHeader.flags(buffer, ndp, NdpHeader.flags(buffer, ndp) | NdpHeader.FLAG_CHOPPED);
                 UdpHeader.checksum(buffer, udp, 0);
             }
+        }
+        return newLength;
+    }
+
+    /**
+     * IPv6: the payload length shrinks, the traffic class is remarked, and the UDP length and checksum are rewritten.
+     * Over IPv6 a UDP checksum may not be left out, so it is computed again over what the header keeps.
+     */
+    private static int trimIpv6(
+        final MutableDirectBuffer buffer, final int frame, final int length, final int packetClass, final TrimSettings settings) {
+        final int keep = Math.max(settings.sizeBytes(), PacketClass.headersEnd(packetClass));
+        final int ip = frame + EthernetHeader.LENGTH;
+        final int oldPayload = Ipv6Header.payloadLength(buffer, ip);
+        final int newPayload = Math.min(oldPayload, keep - EthernetHeader.LENGTH - Ipv6Header.LENGTH);
+        final int newLength = Math.min(length, EthernetHeader.LENGTH + Ipv6Header.LENGTH + newPayload);
+        Ipv6Header.payloadLength(buffer, ip, newPayload);
+        Ipv6Header.dscp(buffer, ip, settings.trimmedDscp());
+        if ((packetClass & PacketClass.UDP) != 0) {
+            final int udp = frame + PacketClass.headersEnd(packetClass) - UdpHeader.LENGTH
+                - ((packetClass & PacketClass.NDP) != 0 ? NdpHeader.LENGTH : 0);
+            final int udpLength = ip + Ipv6Header.LENGTH + newPayload - udp;
+            UdpHeader.length(buffer, udp, udpLength);
+            if ((packetClass & PacketClass.NDP) != 0) {
+                final int ndp = udp + UdpHeader.LENGTH;
+                NdpHeader.flags(buffer, ndp, NdpHeader.flags(buffer, ndp) | NdpHeader.FLAG_CHOPPED);
+            }
+            UdpHeader.checksum(buffer, udp, Ipv6Header.udpChecksum(buffer, ip, udp, udpLength));
         }
         return newLength;
     }
