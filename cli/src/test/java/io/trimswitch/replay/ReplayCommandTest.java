@@ -133,6 +133,29 @@ class ReplayCommandTest {
     }
 
     @Test
+    void trimsTowardsAFabricPortCarryTheFabricDscpAndAFlowThatOptsOutIsNeverTrimmed() throws IOException {
+        final Path input = ReplayFixtures.incast(dir.resolve("in.pcapng"), 4, 50, 0);
+        final Path yaml = Files.writeString(dir.resolve("uec.yaml"),
+            "trim:\n  fabricDscp: 12\n  fabricPorts: [4]\n  disable:\n    - source: 10.0.0.0/24\n");
+        final io.trimswitch.cli.Cli.Result result = trimswitch("replay", "--in", input.toString(), "--config", yaml.toString(),
+            "--out", dir.resolve("out.pcapng").toString());
+        assertEquals(0, result.exit(), result.err());
+        int trimmed = 0;
+        for (final byte[] frame : ReplayFixtures.frames(dir.resolve("out.pcapng"), 64).get(4)) {
+            final int dscp = (frame[EthernetHeader.LENGTH + 1] & 0xFF) >>> 2;
+            final int sourceSubnet = frame[EthernetHeader.LENGTH + 12 + 2];
+            if (frame.length == 64) {
+                trimmed++;
+                assertEquals(12, dscp, "trimmed towards fabric port 4");
+                assertTrue(sourceSubnet != 0, "the flow from 10.0.0.0/24 opted out of trimming");
+            } else {
+                assertEquals(10, dscp);
+            }
+        }
+        assertTrue(trimmed > 50, "the other flows are trimmed: " + trimmed);
+    }
+
+    @Test
     void anInterfaceWithNoSwitchPortIsNamedWithFileAndOffset() throws IOException {
         final Path input = ReplayFixtures.incast(dir.resolve("wide.pcapng"), 70, 1, 0);
         assertOneLineError(trimswitch("replay", "--in", input.toString()), "wide.pcapng at byte ");

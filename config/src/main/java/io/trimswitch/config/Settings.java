@@ -3,6 +3,7 @@ package io.trimswitch.config;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.trimswitch.dataplane.packet.TrimOptOut;
 import io.trimswitch.dataplane.packet.TrimSettings;
 import io.trimswitch.pipeline.TrTcmMeter;
 
@@ -109,8 +110,19 @@ public record Settings(
     public record Recirculation(double rateGbps, double latencyNs, int dodQueuePackets, int mirrorQueuePackets) {
     }
 
-    @JsonPropertyOrder({"sizeBytes", "dscp", "trimmableDscp", "ndpUdpPort", "returnToSender"})
-    public record Trim(int sizeBytes, int dscp, List<Integer> trimmableDscp, int ndpUdpPort, boolean returnToSender) {
+    /** The Ultra Ethernet marks and the opt-out rules are written out only when given. */
+    @JsonPropertyOrder({"sizeBytes", "dscp", "trimmableDscp", "ndpUdpPort", "returnToSender", "fabricDscp", "fabricPorts", "noTrimDscp", "disable"})
+    public record Trim(int sizeBytes, int dscp, List<Integer> trimmableDscp, int ndpUdpPort, boolean returnToSender,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Integer fabricDscp,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Integer> fabricPorts,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Integer> noTrimDscp,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<OptOut> disable) {
+    }
+
+    /** A rule of the per-flow opt-out; a null field matches anything. */
+    @JsonPropertyOrder({"source", "destination", "protocol", "destinationPorts", "dscp"})
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record OptOut(String source, String destination, String protocol, String destinationPorts, Integer dscp) {
     }
 
     /**
@@ -185,7 +197,8 @@ public record Settings(
             new Fabric(f.pipelines, f.portsPerPipeline, f.portRateGbps, f.dataQueuePackets, f.headerQueuePackets, f.headersPerData),
             qos(s.qos),
             new Recirculation(r.rateGbps, r.latencyNs, r.dodQueuePackets, r.mirrorQueuePackets),
-            new Trim(t.sizeBytes, t.dscp, List.copyOf(t.trimmableDscp), t.ndpUdpPort, t.returnToSender),
+            new Trim(t.sizeBytes, t.dscp, List.copyOf(t.trimmableDscp), t.ndpUdpPort, t.returnToSender, t.fabricDscp,
+                numbers("trim.fabricPorts", t.fabricPorts), numbers("trim.noTrimDscp", t.noTrimDscp), optOuts(t.disable)),
             new Control(choice("control.meters", c.meters, MeterProfile.values()), c.t0Us, c.t1Us, c.halftimistic, c.halftimisticRateGbps,
                 c.pessimisticRateGbps, c.meterBurstBytes, choice("control.notify", c.notify, NotifyScope.values()),
                 choice("control.signal", c.signal, SignalTrigger.values()), c.signalBacklog),
@@ -198,6 +211,25 @@ public record Settings(
             ports(s.ports),
             forwarding(s.forwarding),
             new Metrics(s.metrics.address));
+    }
+
+    private static List<Integer> numbers(final String name, final List<Integer> values) {
+        if (values == null || values.contains(null)) {
+            throw new ConfigException(name + " must be a list of numbers (may be empty)");
+        }
+        return List.copyOf(values);
+    }
+
+    private static List<OptOut> optOuts(final List<SwitchSettings.OptOut> rules) {
+        final List<OptOut> typed = new ArrayList<>();
+        for (int i = 0; i < rules.size(); i++) {
+            final SwitchSettings.OptOut rule = rules.get(i);
+            if (rule == null) {
+                throw new ConfigException("trim.disable[" + i + "] is empty: give at least one of source, destination, protocol, destinationPorts, dscp");
+            }
+            typed.add(new OptOut(rule.source, rule.destination, rule.protocol, rule.destinationPorts, rule.dscp));
+        }
+        return List.copyOf(typed);
     }
 
     private static Qos qos(final SwitchSettings.Qos qos) {
@@ -329,8 +361,27 @@ public record Settings(
             : control.meterBurstBytes;
     }
 
-    /** The dataplane's view of the trim settings: with queues, a packet is trimmable when its queue trims. */
+    /**
+     * The dataplane's view of the trim settings: with queues, a packet is trimmable when its queue trims; then the
+     * Ultra Ethernet marks and the opt-out rules apply.
+     */
     public TrimSettings trimSettings() {
+        long noTrim = 0;
+        for (final int dscp : trim.noTrimDscp) {
+            noTrim |= 1L << dscp;
+        }
+        final long[] fabric = new long[(portCount() * 2 + 63) / 64];
+        for (final int port : trim.fabricPorts) {
+            fabric[port >> 6] |= 1L << port;
+        }
+        final TrimOptOut[] optOuts = new TrimOptOut[trim.disable.size()];
+        for (int i = 0; i < optOuts.length; i++) {
+            optOuts[i] = OptOutRules.parse("trim.disable[" + i + "]", trim.disable.get(i));
+        }
+        return classesAndTrimmability().with(trim.fabricDscp == null ? trim.dscp : trim.fabricDscp, fabric, noTrim, optOuts);
+    }
+
+    private TrimSettings classesAndTrimmability() {
         if (!qos.configured()) {
             long mask = 0;
             for (final int dscp : trim.trimmableDscp) {
@@ -349,7 +400,7 @@ public record Settings(
         for (int dscp = 0; dscp < 64; dscp++) {
             queueOfDscp[dscp] = (byte) queueOf(dscp);
             // A header already trimmed elsewhere travels as a header, not as a packet to trim again.
-            if ((trimmingQueues >>> queueOfDscp[dscp] & 1) != 0 && dscp != trim.dscp) {
+            if ((trimmingQueues >>> queueOfDscp[dscp] & 1) != 0 && dscp != trim.dscp && !Integer.valueOf(dscp).equals(trim.fabricDscp)) {
                 mask |= 1L << dscp;
             }
         }

@@ -108,6 +108,18 @@ public final class SettingsValidation {
         within("trim.sizeBytes", s.trim().sizeBytes(), TrimSettings.NDP_HEADERS, PacketPool.SLOT_BYTES);
         within("trim.dscp", s.trim().dscp(), 0, 63);
         within("trim.ndpUdpPort", s.trim().ndpUdpPort(), 1, 65535);
+        if (s.trim().fabricDscp() != null) {
+            within("trim.fabricDscp", s.trim().fabricDscp(), 0, 63);
+        }
+        for (final int port : s.trim().fabricPorts()) {
+            within("trim.fabricPorts values", port, 0, s.portCount() - 1);
+        }
+        for (final int dscp : s.trim().noTrimDscp()) {
+            within("trim.noTrimDscp values", dscp, 0, 63);
+            if (!s.qos().configured() && s.trim().trimmableDscp().contains(dscp)) {
+                throw new ConfigException("trim.noTrimDscp " + dscp + " is also in trim.trimmableDscp: a DSCP cannot be both");
+            }
+        }
         try {
             s.trimSettings();
         } catch (final IllegalArgumentException e) {

@@ -101,7 +101,7 @@ public final class SwitchSettings {
     }
 
     /** What is trimmable and what a trimmed packet looks like (SONiC / Cumulus / UET terms). */
-    @JsonPropertyOrder({"sizeBytes", "dscp", "trimmableDscp", "ndpUdpPort", "returnToSender"})
+    @JsonPropertyOrder({"sizeBytes", "dscp", "trimmableDscp", "ndpUdpPort", "returnToSender", "fabricDscp", "fabricPorts", "noTrimDscp", "disable"})
     public static final class Trim {
         public int sizeBytes = 64;
         /** DSCP a trimmed packet is remarked to. */
@@ -110,6 +110,41 @@ public final class SwitchSettings {
         public int ndpUdpPort = 666;
         /** A header meeting a full header queue goes back to its sender instead of being dropped. */
         public boolean returnToSender = false;
+        /**
+         * Packets trimmed towards a port of {@code fabricPorts} are remarked to this DSCP (Ultra Ethernet's TRIMMED),
+         * those trimmed towards a host to {@code dscp} (TRIMMED_LASTHOP); null: {@code dscp} everywhere.
+         */
+        @JsonSetter(nulls = Nulls.SET)
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        public Integer fabricDscp;
+        /** The ports that face the fabric rather than a host. */
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        public List<Integer> fabricPorts = new ArrayList<>();
+        /** DSCPs never trimmed, whatever their queue (Ultra Ethernet's NO_TRIM). */
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        public List<Integer> noTrimDscp = new ArrayList<>();
+        /** Flows that opt out of trimming (SONiC's DISABLE_TRIM ACL action): a packet matching a rule is never trimmed. */
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        public List<OptOut> disable = new ArrayList<>();
+    }
+
+    /** A rule of the per-flow opt-out: every field given must match; a field left out matches anything. */
+    @JsonPropertyOrder({"source", "destination", "protocol", "destinationPorts", "dscp"})
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static final class OptOut {
+        /** a.b.c.d/len */
+        @JsonSetter(nulls = Nulls.SET)
+        public String source;
+        @JsonSetter(nulls = Nulls.SET)
+        public String destination;
+        /** udp | tcp | an IP protocol number */
+        @JsonSetter(nulls = Nulls.SET)
+        public String protocol;
+        /** N or N-M: the UDP or TCP destination port */
+        @JsonSetter(nulls = Nulls.SET)
+        public String destinationPorts;
+        @JsonSetter(nulls = Nulls.SET)
+        public Integer dscp;
     }
 
     /** The ingress meters and the three-state trim control loop. */

@@ -143,17 +143,28 @@ public final class PacketClass {
                 if ((flags & NdpHeader.FLAG_CHOPPED) != 0) {
                     return word | PRIORITY | headersEnd;
                 }
-                return word | (settings.trims(queue(word)) && length > settings.sizeBytes() ? TRIMMABLE : 0) | headersEnd;
+                final boolean trimmable = settings.trims(queue(word)) && settings.mayTrim(dscp) && length > settings.sizeBytes()
+                    && !optedOut(buffer, frame, settings, ipFlag, protocol, l4, l4Length, dscp);
+                return word | (trimmable ? TRIMMABLE : 0) | headersEnd;
             }
         }
         if (settings.isTrimmableDscp(dscp) && protocol != UNKNOWN_TRANSPORT) {
             // A packet no longer than the trim size has nothing to cut: it is queued or dropped like any other.
-            return word | (length > settings.sizeBytes() ? TRIMMABLE : 0) | headersEnd;
+            final boolean trimmable = length > settings.sizeBytes() && !optedOut(buffer, frame, settings, ipFlag, protocol, l4, l4Length, dscp);
+            return word | (trimmable ? TRIMMABLE : 0) | headersEnd;
         }
-        if (dscp == settings.trimmedDscp()) {
+        if (settings.isTrimmedDscp(dscp)) {
             return word | PRIORITY | headersEnd;
         }
         return word | headersEnd;
+    }
+
+    private static boolean optedOut(
+        final DirectBuffer buffer, final int frame, final TrimSettings settings, final int ipFlag, final int protocol, final int l4,
+        final int l4Length, final int dscp) {
+        // The destination port sits at the same place in UDP and TCP headers.
+        return settings.hasOptOuts()
+            && settings.optedOut(buffer, frame, ipFlag == IPV4, protocol, protocol >= 0 && l4Length >= 4 ? l4 : -1, dscp);
     }
 
     /** Bytes from the frame's start to the end of the last header a trim keeps. */

@@ -4,6 +4,7 @@ import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.Ipv4Header;
 import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.codec.UdpHeader;
+import org.agrona.DirectBuffer;
 
 /**
  * What makes a packet trimmable and what a trimmed packet looks like, in the terms operators know
@@ -21,6 +22,13 @@ public final class TrimSettings {
     private final byte[] queueOfDscp;
     /** Bit q set when data queue q trims the packets that do not fit (with one data queue: queue 0 does). */
     private final int trimmingQueues;
+    /** The DSCP of packets trimmed towards a fabric port (Ultra Ethernet's TRIMMED); {@link #trimmedDscp} elsewhere. */
+    private final int fabricDscp;
+    /** Bit p set when egress port p faces the fabric rather than a host. */
+    private final long[] fabricPorts;
+    /** DSCPs that are never trimmable, whatever their queue (Ultra Ethernet's NO_TRIM). */
+    private final long noTrimMask;
+    private final TrimOptOut[] optOuts;
 
     /**
      * @param sizeBytes        bytes a trimmed frame keeps [64]; never fewer than its headers
@@ -60,6 +68,38 @@ public final class TrimSettings {
         this.ndpUdpPort = ndpUdpPort;
         this.queueOfDscp = queueOfDscp.clone();
         this.trimmingQueues = trimmingQueues;
+        this.fabricDscp = trimmedDscp;
+        this.fabricPorts = new long[0];
+        this.noTrimMask = 0;
+        this.optOuts = new TrimOptOut[0];
+    }
+
+    private TrimSettings(final TrimSettings base, final int fabricDscp, final long[] fabricPorts, final long noTrimMask, final TrimOptOut[] optOuts) {
+        this.sizeBytes = base.sizeBytes;
+        this.trimmedDscp = base.trimmedDscp;
+        this.ndpUdpPort = base.ndpUdpPort;
+        this.queueOfDscp = base.queueOfDscp;
+        this.trimmingQueues = base.trimmingQueues;
+        this.trimmableDscpMask = base.trimmableDscpMask & ~noTrimMask;
+        this.fabricDscp = fabricDscp;
+        this.fabricPorts = fabricPorts.clone();
+        this.noTrimMask = noTrimMask;
+        this.optOuts = optOuts.clone();
+        if (fabricDscp < 0 || fabricDscp > 63) {
+            throw new IllegalArgumentException("fabric trimmed DSCP must be 0..63, got " + fabricDscp);
+        }
+        if ((trimmableDscpMask >>> fabricDscp & 1) != 0) {
+            throw new IllegalArgumentException("fabric trimmed DSCP " + fabricDscp + " is also in the trimmable set: trimmed headers would be trimmed again");
+        }
+    }
+
+    /**
+     * These settings with Ultra Ethernet's marks: packets trimmed towards the ports of {@code fabricPorts} (bit p for
+     * port p) get {@code fabricDscp}, and packets with a DSCP of {@code noTrimMask} are never trimmable; packets
+     * that match one of {@code optOuts} are not either.
+     */
+    public TrimSettings with(final int fabricDscp, final long[] fabricPorts, final long noTrimMask, final TrimOptOut[] optOuts) {
+        return new TrimSettings(this, fabricDscp, fabricPorts, noTrimMask, optOuts);
     }
 
     /** The reproduced evaluation's settings: 64 B, DSCP 10 → 11, NDP on UDP port 666. */
@@ -73,6 +113,36 @@ public final class TrimSettings {
 
     public int trimmedDscp() {
         return trimmedDscp;
+    }
+
+    /** The DSCP a packet trimmed towards {@code egressPort} is remarked to: the fabric's, or the last hop's. */
+    public int trimmedDscp(final int egressPort) {
+        return egressPort >= 0 && egressPort >> 6 < fabricPorts.length && (fabricPorts[egressPort >> 6] >>> egressPort & 1) != 0
+            ? fabricDscp : trimmedDscp;
+    }
+
+    /** Whether {@code dscp} marks a packet trimmed already, here or at another switch. */
+    public boolean isTrimmedDscp(final int dscp) {
+        return dscp == trimmedDscp || dscp == fabricDscp;
+    }
+
+    /** Whether an NDP packet of {@code dscp} may be trimmed: not when its DSCP says NO_TRIM. */
+    public boolean mayTrim(final int dscp) {
+        return (noTrimMask >>> dscp & 1) == 0;
+    }
+
+    /** Whether the parsed packet matches a rule of the per-flow opt-out. */
+    public boolean optedOut(final DirectBuffer buffer, final int frame, final boolean ipv4, final int protocol, final int l4, final int dscp) {
+        for (final TrimOptOut rule : optOuts) {
+            if (rule.matches(buffer, frame, ipv4, protocol, l4, dscp)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public boolean hasOptOuts() {
+        return optOuts.length > 0;
     }
 
     public long trimmableDscpMask() {

@@ -20,16 +20,25 @@ public final class Trimmer {
     /** Trims the packet {@code handle} of {@code pool} and returns its new length. */
     public static int trim(final PacketPool pool, final int handle, final TrimSettings settings) {
         final int newLength = trim(pool.buffer(handle), pool.offset(handle), pool.length(handle),
-            pool.classification(handle), settings);
+            pool.classification(handle), settings, pool.egressPort(handle));
         pool.length(handle, newLength);
         pool.classification(handle, pool.classification(handle) | PacketClass.PRIORITY);
         return newLength;
     }
 
+    /** Trims towards a host-facing port. */
     public static int trim(
         final MutableDirectBuffer buffer, final int frame, final int length, final int packetClass, final TrimSettings settings) {
+        return trim(buffer, frame, length, packetClass, settings, -1);
+    }
+
+    /** Trims towards {@code egressPort}, whose kind (host or fabric) decides the trimmed DSCP. */
+    public static int trim(
+        final MutableDirectBuffer buffer, final int frame, final int length, final int packetClass, final TrimSettings settings,
+        final int egressPort) {
+        final int dscp = settings.trimmedDscp(egressPort);
         if ((packetClass & PacketClass.IPV6) != 0) {
-            return trimIpv6(buffer, frame, length, packetClass, settings);
+            return trimIpv6(buffer, frame, length, packetClass, settings, dscp);
         }
         if ((packetClass & PacketClass.IPV4) == 0) {
             throw new IllegalArgumentException("only IP packets are trimmable");
@@ -40,7 +49,7 @@ public final class Trimmer {
         final int oldTotal = Ipv4Header.totalLength(buffer, ip);
         final int newTotal = Math.min(oldTotal, keep - EthernetHeader.LENGTH);
         final int newLength = Math.min(length, EthernetHeader.LENGTH + newTotal);
-        Ipv4Header.rewriteTosAndLength(buffer, ip, (settings.trimmedDscp() << 2) | (Ipv4Header.tos(buffer, ip) & 0x3), newTotal);
+        Ipv4Header.rewriteTosAndLength(buffer, ip, (dscp << 2) | (Ipv4Header.tos(buffer, ip) & 0x3), newTotal);
         if ((packetClass & PacketClass.UDP) != 0) {
             final int udp = ip + ipHeader;
             if (newTotal < oldTotal) {
@@ -62,14 +71,15 @@ public final class Trimmer {
      * Over IPv6 a UDP checksum may not be left out, so it is computed again over what the header keeps.
      */
     private static int trimIpv6(
-        final MutableDirectBuffer buffer, final int frame, final int length, final int packetClass, final TrimSettings settings) {
+        final MutableDirectBuffer buffer, final int frame, final int length, final int packetClass, final TrimSettings settings,
+        final int dscp) {
         final int keep = Math.max(settings.sizeBytes(), PacketClass.headersEnd(packetClass));
         final int ip = frame + EthernetHeader.LENGTH;
         final int oldPayload = Ipv6Header.payloadLength(buffer, ip);
         final int newPayload = Math.min(oldPayload, keep - EthernetHeader.LENGTH - Ipv6Header.LENGTH);
         final int newLength = Math.min(length, EthernetHeader.LENGTH + Ipv6Header.LENGTH + newPayload);
         Ipv6Header.payloadLength(buffer, ip, newPayload);
-        Ipv6Header.dscp(buffer, ip, settings.trimmedDscp());
+        Ipv6Header.dscp(buffer, ip, dscp);
         if ((packetClass & PacketClass.UDP) != 0) {
             final int udp = frame + PacketClass.headersEnd(packetClass) - UdpHeader.LENGTH
                 - ((packetClass & PacketClass.NDP) != 0 ? NdpHeader.LENGTH : 0);
