@@ -405,6 +405,9 @@ class LiveSwitchTest {
         assertRunFails("ports:\n  - bind: 127.0.0.1:4790\nmetrics:\n  address: 0:9464\n", "metrics.address: '0' means every interface");
         assertRunFails("ports:\n  - bind: 127.0.0.1:4790\nmetrics:\n  address: '[::ffff:0.0.0.0]:9464'\n", "means every interface");
         assertRunFails("ports:\n  - bind: 127.0.0.1:4790\nrealtime:\n  pipelineThreads: 5\n", "realtime.pipelineThreads must be at most 4");
+        final String routed = "ports:\n  - bind: 127.0.0.1:4790\nforwarding:\n  mode: routed\n  routes:\n    - {prefix: '";
+        assertRunFails(routed + "fd00::/129', port: 0, nextHopMac: '02:00:00:00:00:01'}\n", "forwarding.routes[0].prefix length must be 0..128, got 129");
+        assertRunFails(routed + "fd00:::1/64', port: 0, nextHopMac: '02:00:00:00:00:01'}\n", "forwarding.routes[0].prefix: 'fd00:::1' is not an IPv6 address");
 
         final Cli.Result stats = Cli.trimswitch("stats", "--metrics", "127.0.0.1:1");
         assertEquals(2, stats.exit());

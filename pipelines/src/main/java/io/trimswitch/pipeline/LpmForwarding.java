@@ -2,6 +2,7 @@ package io.trimswitch.pipeline;
 
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.Ipv4Header;
+import io.trimswitch.dataplane.codec.Ipv6Header;
 import io.trimswitch.dataplane.packet.PacketClass;
 import io.trimswitch.dataplane.packet.PacketPool;
 import org.agrona.collections.Int2IntHashMap;
@@ -10,10 +11,11 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.util.List;
 
 /**
- * IPv4 routing by longest prefix match: a route sends a prefix out of a port to a next hop, whose MAC
- * becomes the frame's destination and the port's own MAC its source; the TTL goes down by one with the
- * header checksum patched (RFC 1624). A packet whose TTL would reach zero is dropped. The table is built
- * once and only read, so every pipeline shares it.
+ * IPv4 and IPv6 routing by longest prefix match: a route sends a prefix out of a port to a next hop, whose MAC
+ * becomes the frame's destination and the port's own MAC its source; the IPv4 TTL goes down by one with the
+ * header checksum patched (RFC 1624), the IPv6 hop limit by one (IPv6 has no header checksum). A packet whose
+ * TTL or hop limit would reach zero is dropped. The tables are built once and only read, so every pipeline
+ * shares them.
  */
 public final class LpmForwarding implements ForwardingStage {
     /** One route: {@code prefix}/{@code length} → {@code port}, towards {@code nextHopMac}. */
@@ -25,6 +27,26 @@ public final class LpmForwarding implements ForwardingStage {
         }
     }
 
+    /** One IPv6 route: the prefix as two 64-bit halves, {@code high} first. */
+    public record Route6(long high, long low, int length, int port, long nextHopMac) {
+        public Route6 {
+            if (length < 0 || length > 128) {
+                throw new IllegalArgumentException("prefix length must be 0..128, got " + length);
+            }
+        }
+
+        boolean matches(final long addressHigh, final long addressLow) {
+            if (length <= 64) {
+                return ((addressHigh ^ high) & mask64(length)) == 0;
+            }
+            return addressHigh == high && ((addressLow ^ low) & mask64(length - 64)) == 0;
+        }
+
+        private static long mask64(final int bits) {
+            return bits == 0 ? 0 : -1L << (64 - bits);
+        }
+    }
+
     private static final int MISSING = -1;
 
     /** Per prefix length, the masked prefix → route index; lengths with no route are skipped. */
@@ -32,9 +54,21 @@ public final class LpmForwarding implements ForwardingStage {
     private final int[] lengthsLongestFirst;
     private final Route[] routes;
     private final long[] portMacs;
+    /** Longest prefix first: the first that matches is the longest match. A switch holds few IPv6 routes. */
+    private final Route6[] routes6;
 
     /** @param portMacs each port's own MAC, the source of what it routes */
     public LpmForwarding(final List<Route> routes, final long[] portMacs) {
+        this(routes, List.of(), portMacs);
+    }
+
+    public LpmForwarding(final List<Route> routes, final List<Route6> routes6, final long[] portMacs) {
+        this.routes6 = routes6.stream().sorted(java.util.Comparator.comparingInt(Route6::length).reversed()).toArray(Route6[]::new);
+        for (final Route6 route : this.routes6) {
+            if (route.port() < 0 || route.port() >= portMacs.length) {
+                throw new IllegalArgumentException("an IPv6 route leaves by port " + route.port() + ", but the switch has ports 0.." + (portMacs.length - 1));
+            }
+        }
         this.routes = routes.toArray(new Route[0]);
         this.portMacs = portMacs.clone();
         for (int index = 0; index < this.routes.length; index++) {
@@ -61,6 +95,9 @@ public final class LpmForwarding implements ForwardingStage {
 
     @Override
     public int egressPort(final PacketPool pool, final int handle, final int packetClass) {
+        if ((packetClass & PacketClass.IPV6) != 0) {
+            return routeIpv6(pool.buffer(handle), pool.offset(handle));
+        }
         if ((packetClass & PacketClass.IPV4) == 0) {
             return NO_ROUTE;
         }
@@ -79,6 +116,33 @@ public final class LpmForwarding implements ForwardingStage {
         EthernetHeader.destination(buffer, frame, route.nextHopMac());
         EthernetHeader.source(buffer, frame, portMacs[route.port()]);
         return route.port();
+    }
+
+    private int routeIpv6(final UnsafeBuffer buffer, final int frame) {
+        final int ip = frame + EthernetHeader.LENGTH;
+        final Route6 route = lookup6(buffer.getLong(ip + Ipv6Header.DESTINATION_FIELD_OFFSET, java.nio.ByteOrder.BIG_ENDIAN),
+            buffer.getLong(ip + Ipv6Header.DESTINATION_FIELD_OFFSET + 8, java.nio.ByteOrder.BIG_ENDIAN));
+        if (route == null) {
+            return NO_ROUTE;
+        }
+        final int hops = Ipv6Header.hopLimit(buffer, ip);
+        if (hops <= 1) {
+            return TTL_EXPIRED;
+        }
+        Ipv6Header.hopLimit(buffer, ip, hops - 1);
+        EthernetHeader.destination(buffer, frame, route.nextHopMac());
+        EthernetHeader.source(buffer, frame, portMacs[route.port()]);
+        return route.port();
+    }
+
+    /** The longest-prefix IPv6 route for the address {@code high}:{@code low}, or null. */
+    public Route6 lookup6(final long high, final long low) {
+        for (final Route6 route : routes6) {
+            if (route.matches(high, low)) {
+                return route;
+            }
+        }
+        return null;
     }
 
     /** The longest-prefix route for {@code address}, or null. */

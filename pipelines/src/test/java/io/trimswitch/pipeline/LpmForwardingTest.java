@@ -2,6 +2,7 @@ package io.trimswitch.pipeline;
 
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.Ipv4Header;
+import io.trimswitch.dataplane.codec.Ipv6Header;
 import io.trimswitch.dataplane.packet.PacketClass;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimSettings;
@@ -17,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LpmForwardingTest {
     private static final long NEXT_HOP = 0x0266_0000_0001L;
-    private final PacketPool pool = new PacketPool(4);
+    private final PacketPool pool = new PacketPool(8);
     private final TrimSettings trim = new TrimSettings(64, 11, 1L << 10, 666);
     private final LpmForwarding routes = new LpmForwarding(List.of(
         new LpmForwarding.Route(address(10, 0, 0, 0), 8, 1, NEXT_HOP),
@@ -71,5 +72,41 @@ class LpmForwardingTest {
 
     private int classify(final int handle) {
         return PacketClass.classify(pool.buffer(handle), pool.offset(handle), pool.length(handle), trim);
+    }
+
+    private int ipv6Frame(final long destinationHigh, final long destinationLow, final int hopLimit) {
+        final int handle = pool.allocate();
+        final org.agrona.concurrent.UnsafeBuffer buffer = pool.buffer(handle);
+        final int frame = pool.offset(handle);
+        EthernetHeader.etherType(buffer, frame, EthernetHeader.ETHER_TYPE_IPV6);
+        final byte[] destination = java.nio.ByteBuffer.allocate(16).putLong(destinationHigh).putLong(destinationLow).array();
+        Ipv6Header.write(buffer, frame + EthernetHeader.LENGTH, 0, 8, 17, hopLimit, new byte[16], destination);
+        pool.length(handle, EthernetHeader.LENGTH + Ipv6Header.LENGTH + 8);
+        return handle;
+    }
+
+    @Test
+    void ipv6RoutesMatchTheLongestPrefixDecrementTheHopLimitAndDropWhatWouldExpire() {
+        final long fd00 = 0xfd00_0000_0000_0000L;
+        final LpmForwarding dualStack = new LpmForwarding(List.of(), List.of(
+            new LpmForwarding.Route6(fd00, 0, 16, 1, NEXT_HOP),
+            new LpmForwarding.Route6(fd00 | 0x0005_0000_0000L, 0, 64, 2, NEXT_HOP + 1),
+            new LpmForwarding.Route6(fd00 | 0x0005_0000_0000L, 7, 128, 3, NEXT_HOP + 2)), new long[] {0xA0, 0xA1, 0xA2, 0xA3});
+        assertEquals(3, dualStack.lookup6(fd00 | 0x0005_0000_0000L, 7).port());
+        assertEquals(2, dualStack.lookup6(fd00 | 0x0005_0000_0000L, 8).port());
+        assertEquals(1, dualStack.lookup6(fd00 | 0x0009_0000_0000L, 1).port());
+        assertNull(dualStack.lookup6(0x2001_0db8_0000_0000L, 1));
+
+        final int handle = ipv6Frame(fd00 | 0x0005_0000_0000L, 8, 64);
+        final int packetClass = PacketClass.classify(pool.buffer(handle), pool.offset(handle), pool.length(handle), trim);
+        assertEquals(2, dualStack.egressPort(pool, handle, packetClass));
+        assertEquals(63, Ipv6Header.hopLimit(pool.buffer(handle), pool.offset(handle) + EthernetHeader.LENGTH));
+        assertEquals(NEXT_HOP + 1, EthernetHeader.destination(pool.buffer(handle), pool.offset(handle)));
+        assertEquals(0xA2, EthernetHeader.source(pool.buffer(handle), pool.offset(handle)));
+
+        final int expiring = ipv6Frame(fd00 | 0x0005_0000_0000L, 8, 1);
+        assertEquals(ForwardingStage.TTL_EXPIRED, dualStack.egressPort(pool, expiring,
+            PacketClass.classify(pool.buffer(expiring), pool.offset(expiring), pool.length(expiring), trim)));
+        assertEquals(ForwardingStage.NO_ROUTE, routes.egressPort(pool, ipv6Frame(fd00, 1, 64), PacketClass.IPV6 | PacketClass.UDP));
     }
 }

@@ -49,6 +49,7 @@ public final class LiveSettings {
         staticMacs(s);
         if (s.forwarding().mode() == Settings.ForwardingMode.ROUTED) {
             routes(s);
+            routes6(s);
         }
         metricsAddress(s);
         return s;
@@ -102,28 +103,68 @@ public final class LiveSettings {
         return macs;
     }
 
+    /** The IPv4 routes of {@code forwarding.routes}. */
     public static List<LpmForwarding.Route> routes(final Settings s) {
         final List<LpmForwarding.Route> routes = new ArrayList<>();
         for (int i = 0; i < s.forwarding().routes().size(); i++) {
             final Settings.Route entry = s.forwarding().routes().get(i);
             final String name = "forwarding.routes[" + i + "]";
-            if (entry.prefix() == null || !entry.prefix().contains("/")) {
-                throw new ConfigException(name + ".prefix must be a.b.c.d/len, got '" + entry.prefix() + "'");
+            final String[] parts = prefix(name, entry);
+            if (parts[0].contains(":")) {
+                continue;
             }
-            final String[] parts = entry.prefix().split("/", 2);
-            final int length;
-            try {
-                length = Integer.parseInt(parts[1]);
-            } catch (final NumberFormatException e) {
-                throw new ConfigException(name + ".prefix length '" + parts[1] + "' is not a number");
-            }
-            if (length < 0 || length > 32) {
-                throw new ConfigException(name + ".prefix length must be 0..32, got " + length);
-            }
+            final int length = prefixLength(name, parts[1], 32);
             port(name + ".port", entry.port(), s.ports().size());
             routes.add(new LpmForwarding.Route(ipv4(name + ".prefix", parts[0]), length, entry.port(), mac(name + ".nextHopMac", entry.nextHopMac())));
         }
         return routes;
+    }
+
+    /** The IPv6 routes of {@code forwarding.routes}: those whose prefix is written with colons. */
+    public static List<LpmForwarding.Route6> routes6(final Settings s) {
+        final List<LpmForwarding.Route6> routes = new ArrayList<>();
+        for (int i = 0; i < s.forwarding().routes().size(); i++) {
+            final Settings.Route entry = s.forwarding().routes().get(i);
+            final String name = "forwarding.routes[" + i + "]";
+            final String[] parts = prefix(name, entry);
+            if (!parts[0].contains(":")) {
+                continue;
+            }
+            final int length = prefixLength(name, parts[1], 128);
+            port(name + ".port", entry.port(), s.ports().size());
+            final byte[] address;
+            try {
+                address = InetAddress.getByName(parts[0]).getAddress();
+            } catch (final UnknownHostException e) {
+                throw new ConfigException(name + ".prefix: '" + parts[0] + "' is not an IPv6 address");
+            }
+            if (address.length != 16) {
+                throw new ConfigException(name + ".prefix: '" + parts[0] + "' is not an IPv6 address");
+            }
+            final java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap(address);
+            routes.add(new LpmForwarding.Route6(bytes.getLong(), bytes.getLong(), length, entry.port(), mac(name + ".nextHopMac", entry.nextHopMac())));
+        }
+        return routes;
+    }
+
+    private static String[] prefix(final String name, final Settings.Route entry) {
+        if (entry.prefix() == null || !entry.prefix().contains("/")) {
+            throw new ConfigException(name + ".prefix must be a.b.c.d/len or an IPv6 prefix like fd00::/64, got '" + entry.prefix() + "'");
+        }
+        return entry.prefix().split("/", 2);
+    }
+
+    private static int prefixLength(final String name, final String text, final int most) {
+        final int length;
+        try {
+            length = Integer.parseInt(text);
+        } catch (final NumberFormatException e) {
+            throw new ConfigException(name + ".prefix length '" + text + "' is not a number");
+        }
+        if (length < 0 || length > most) {
+            throw new ConfigException(name + ".prefix length must be 0.." + most + ", got " + length);
+        }
+        return length;
     }
 
     /** Each port's own MAC in routed mode: 02:54:53:00:pp:pp. */

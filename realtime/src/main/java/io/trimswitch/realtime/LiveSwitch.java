@@ -139,7 +139,7 @@ public final class LiveSwitch implements AutoCloseable {
                 for (int port = 0; port < macs.length; port++) {
                     macs[port] = LiveSettings.portMac(port);
                 }
-                return new LpmForwarding(LiveSettings.routes(settings), macs);
+                return new LpmForwarding(LiveSettings.routes(settings), LiveSettings.routes6(settings), macs);
             default:
                 // Only the ports that have a socket: a frame for a port the fabric has but the host does not is not routed.
                 return new PortSubnetForwarding(settings.ports().size());
