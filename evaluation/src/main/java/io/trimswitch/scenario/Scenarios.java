@@ -52,7 +52,8 @@ public final class Scenarios {
         if (base.validate().realTime() && pcapDir != null) {
             throw new ConfigException("--pcap-dir captures virtual-time runs only (use --clock virtual)");
         }
-        final List<VirtualTimeSwitch> switches = new ArrayList<>();
+        // A virtual-time switch is built by the job that runs it: only as many are alive at once as run at once.
+        final List<Settings> virtualTime = new ArrayList<>();
         final List<Settings> realTime = new ArrayList<>();
         for (final Mechanism mechanism : toRun) {
             final SwitchSettings edited = base.copy();
@@ -64,9 +65,9 @@ public final class Scenarios {
             final Settings settings = edited.validate();
             if (settings.realTime()) {
                 realTime.add(settings);
-                switches.add(null);
+                virtualTime.add(null);
             } else {
-                switches.add(new VirtualTimeSwitch(settings));
+                virtualTime.add(settings);
             }
         }
         // Real-time runs need the host's cores to themselves: one after the other, before the rest.
@@ -74,12 +75,12 @@ public final class Scenarios {
         for (final Settings settings : realTime) {
             realReports.add(ReportBuilder.build(new RealTimeSwitch(settings).run()));
         }
-        final List<RunReport> virtualReports = runAll(switches.stream().filter(sw -> sw != null).toList(), pcapDir, threads);
+        final List<RunReport> virtualReports = runAll(virtualTime.stream().filter(settings -> settings != null).toList(), pcapDir, threads);
         final List<RunReport> reports = new ArrayList<>();
         int real = 0;
         int virtual = 0;
-        for (final VirtualTimeSwitch sw : switches) {
-            reports.add(sw == null ? realReports.get(real++) : virtualReports.get(virtual++));
+        for (final Settings settings : virtualTime) {
+            reports.add(settings == null ? realReports.get(real++) : virtualReports.get(virtual++));
         }
         long idealTrims = -1;
         for (final RunReport report : reports) {
@@ -97,12 +98,12 @@ public final class Scenarios {
         return new Result(List.copyOf(result), null);
     }
 
-    private static List<RunReport> runAll(final List<VirtualTimeSwitch> switches, final Path pcapDir, final int threads) {
+    private static List<RunReport> runAll(final List<Settings> switches, final Path pcapDir, final int threads) {
         final ExecutorService executor = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, switches.size())));
         try {
             final List<Callable<RunReport>> runs = new ArrayList<>();
-            for (final VirtualTimeSwitch sw : switches) {
-                runs.add(() -> runOne(sw, pcapDir));
+            for (final Settings settings : switches) {
+                runs.add(() -> runOne(new VirtualTimeSwitch(settings), pcapDir));
             }
             return ParallelRuns.all(executor, runs);
         } finally {
