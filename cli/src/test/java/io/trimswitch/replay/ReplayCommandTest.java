@@ -156,6 +156,30 @@ class ReplayCommandTest {
     }
 
     @Test
+    void ipv6PacketsBehindAnExtensionHeaderTheSwitchCannotStepOverAreForwardedUntrimmedAndCounted() throws IOException {
+        final Path input = dir.resolve("ah.pcapng");
+        final org.agrona.concurrent.UnsafeBuffer frame = new org.agrona.concurrent.UnsafeBuffer(new byte[1500]);
+        EthernetHeader.destination(frame, 0, 0x0200_0000_0004L);
+        EthernetHeader.source(frame, 0, 0x0200_0000_0000L);
+        EthernetHeader.etherType(frame, 0, EthernetHeader.ETHER_TYPE_IPV6);
+        // DSCP 10, trimmable by its mark, but behind an authentication header (51).
+        io.trimswitch.dataplane.codec.Ipv6Header.write(frame, EthernetHeader.LENGTH, 10, 1500 - 54, 51, 64, new byte[16], new byte[16]);
+        try (io.trimswitch.dataplane.io.PcapngWriter writer = new io.trimswitch.dataplane.io.PcapngWriter(input, new String[] {"host"},
+            new long[] {100_000_000_000L}, 0)) {
+            for (int i = 0; i < 40; i++) {
+                writer.write(0, 0, frame, 0, 1500);
+            }
+        }
+        final Path json = dir.resolve("ah.json");
+        final io.trimswitch.cli.Cli.Result result = trimswitch("replay", "--in", input.toString(), "--json", json.toString());
+        assertEquals(0, result.exit(), result.err());
+        final com.fasterxml.jackson.databind.JsonNode report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.toFile());
+        assertEquals(0, report.get("deliveredHeader").asLong(), "none is trimmed");
+        assertEquals(40, report.get("deliveredWhole").asLong() + report.get("dropped").asLong());
+        assertEquals(40, report.get("ports").get(0).get("untrimmableIpv6").asLong(), report.get("ports").toString());
+    }
+
+    @Test
     void anInterfaceWithNoSwitchPortIsNamedWithFileAndOffset() throws IOException {
         final Path input = ReplayFixtures.incast(dir.resolve("wide.pcapng"), 70, 1, 0);
         assertOneLineError(trimswitch("replay", "--in", input.toString()), "wide.pcapng at byte ");

@@ -88,4 +88,26 @@ class TrafficClassesReplayTest {
         assertEquals(0, tcp.get("headers").asLong());
         assertFalse(port(report, 4).has("queues"), "no traffic classes, no per-queue report");
     }
+
+    @Test
+    void trimmedPacketsWaitInTheDataQueueTheSettingsNameForThemInsteadOfTheHeaderQueue() throws IOException {
+        final Path input = ReplayFixtures.twoClasses(dir.resolve("in.pcapng"), 200);
+        final Path yaml = java.nio.file.Files.writeString(dir.resolve("trimmed-queue.yaml"), """
+            qos:
+              queues:
+                - {packets: 1024, discard: drop}
+                - {packets: 16, discard: trim}
+                - {packets: 1024, discard: drop, scheduling: strict}
+              dscpToTc: {10: 1}
+              trimmedQueue: 2
+            """);
+        final JsonNode report = replay(input, "--config", yaml.toString());
+        assertTrue(report.get("conservation").asBoolean());
+        final JsonNode port = port(report, 4);
+        assertEquals(0, port.get("maxHeaderQueue").asInt(), "no trimmed packet waits in the header queue: " + port);
+        final long headers = report.get("deliveredHeader").asLong();
+        assertTrue(headers > 400, "the incast is trimmed: " + headers);
+        assertEquals(headers, port.get("queues").get(2).get("queued").asLong(), "every trimmed packet went through queue 2");
+        assertEquals(0, report.get("dropped").asLong());
+    }
 }

@@ -19,8 +19,9 @@ import java.util.TreeMap;
 
 /**
  * The trimming and QoS tables of a SONiC {@code config_db.json}, applied over a switch's settings, so that a SONiC
- * user can paste the configuration they already have. Read: {@code SWITCH_TRIMMING|GLOBAL} (size, dscp_value,
- * queue_index), {@code DSCP_TO_TC_MAP}, {@code TC_TO_QUEUE_MAP}, {@code PORT_QOS_MAP}, {@code BUFFER_PROFILE}
+ * user can paste the configuration they already have. Read: {@code SWITCH_TRIMMING|GLOBAL} (size, dscp_value
+ * including from-tc, tc_value, queue_index including dynamic), {@code DSCP_TO_TC_MAP}, {@code TC_TO_QUEUE_MAP},
+ * {@code TC_TO_DSCP_MAP}, {@code PORT_QOS_MAP}, {@code BUFFER_PROFILE}
  * (packet_discard_action, size), {@code BUFFER_QUEUE}, {@code SCHEDULER} and {@code QUEUE}. Every port of the model
  * has the same queues and maps, so the ports of the file must agree. Anything the model cannot do is refused in one
  * line naming the table and key; tables that do not shape trimming or queueing are not read.
@@ -69,6 +70,7 @@ public final class ConfigDb {
     private void applyTo(final SwitchSettings settings) {
         trimming(settings);
         final int queues = queueCount();
+        trimmedQueue(settings, queues);
         if (queues == 0) {
             if (table("DSCP_TO_TC_MAP").size() > 0 || table("TC_TO_QUEUE_MAP").size() > 0) {
                 throw refused("BUFFER_QUEUE", "", "the maps send traffic to queues, but no BUFFER_QUEUE entry gives a queue its buffer profile");
@@ -101,20 +103,101 @@ public final class ConfigDb {
                 case "size" -> settings.trim.sizeBytes = number("SWITCH_TRIMMING", "GLOBAL", key, value, 1, 9216);
                 case "dscp_value" -> {
                     if ("from-tc".equals(value)) {
-                        throw refused("SWITCH_TRIMMING", "GLOBAL", "dscp_value from-tc (asymmetric DSCP) is not supported; give a DSCP 0..63");
+                        dscpFromTc(settings, trimmedTc(global));
+                    } else {
+                        settings.trim.dscp = number("SWITCH_TRIMMING", "GLOBAL", key, value, 0, 63);
                     }
-                    settings.trim.dscp = number("SWITCH_TRIMMING", "GLOBAL", key, value, 0, 63);
                 }
                 case "queue_index" -> {
-                    if ("dynamic".equals(value)) {
-                        throw refused("SWITCH_TRIMMING", "GLOBAL", "queue_index dynamic is not supported; trimmed packets go to the header queue");
+                    if (!"dynamic".equals(value)) {
+                        number("SWITCH_TRIMMING", "GLOBAL", key, value, 0, MAX_QUEUES - 1);
                     }
-                    // Trimmed packets always have a queue of their own here, the header queue: any fixed index names it.
-                    number("SWITCH_TRIMMING", "GLOBAL", key, value, 0, MAX_QUEUES - 1);
                 }
                 case "tc_value" -> number("SWITCH_TRIMMING", "GLOBAL", key, value, 0, MAX_QUEUES - 1);
                 default -> throw refused("SWITCH_TRIMMING", "GLOBAL", "unknown field '" + key + "' (known: size, dscp_value, tc_value, queue_index)");
             }
+        }
+    }
+
+    /** tc_value: the traffic class of trimmed packets, which from-tc and dynamic need. */
+    private int trimmedTc(final JsonNode global) {
+        final JsonNode tc = global.get("tc_value");
+        if (tc == null) {
+            throw refused("SWITCH_TRIMMING", "GLOBAL", "dscp_value from-tc and queue_index dynamic need tc_value, the traffic class of trimmed packets");
+        }
+        return number("SWITCH_TRIMMING", "GLOBAL", "tc_value", text("SWITCH_TRIMMING", "GLOBAL", "tc_value", tc), 0, MAX_QUEUES - 1);
+    }
+
+    /**
+     * dscp_value from-tc: each port remarks trimmed packets to what its TC_TO_DSCP_MAP gives tc_value. The model's ports
+     * are the file's ports in name order (Ethernet0 is port 0, the next name port 1, ...). The first port's DSCP is
+     * {@code trim.dscp}; ports that map to another become {@code trim.fabricPorts} with {@code trim.fabricDscp}.
+     */
+    private void dscpFromTc(final SwitchSettings settings, final int tc) {
+        final List<String> ports = new ArrayList<>();
+        table("PORT_QOS_MAP").fieldNames().forEachRemaining(ports::add);
+        ports.sort(java.util.Comparator.comparing((String name) -> name.replaceAll("\\d", "")).thenComparingInt(ConfigDb::trailingNumber));
+        if (ports.isEmpty()) {
+            throw refused("PORT_QOS_MAP", "", "dscp_value from-tc needs a tc_to_dscp_map on every port, and no port has one");
+        }
+        final List<Integer> fabric = new ArrayList<>();
+        Integer host = null;
+        Integer other = null;
+        for (int index = 0; index < ports.size(); index++) {
+            final JsonNode mapName = table("PORT_QOS_MAP").get(ports.get(index)).get("tc_to_dscp_map");
+            if (mapName == null) {
+                throw refused("PORT_QOS_MAP", ports.get(index), "dscp_value from-tc needs a tc_to_dscp_map on every port");
+            }
+            final String name = reference(text("PORT_QOS_MAP", ports.get(index), "tc_to_dscp_map", mapName));
+            final Map<Integer, Integer> map = numberMap("TC_TO_DSCP_MAP", name, MAX_QUEUES - 1, 63);
+            final Integer dscp = map.get(tc);
+            if (dscp == null) {
+                throw refused("TC_TO_DSCP_MAP", name, "has no DSCP for the trimmed packets' traffic class " + tc);
+            }
+            if (host == null || host.equals(dscp)) {
+                host = dscp;
+            } else if (other == null || other.equals(dscp)) {
+                other = dscp;
+                fabric.add(index);
+            } else {
+                throw refused("TC_TO_DSCP_MAP", name, "gives trimmed packets a third DSCP " + dscp + " (after " + host + " and " + other
+                    + "): the switch marks them one way towards hosts and one way towards the fabric");
+            }
+        }
+        settings.trim.dscp = host;
+        if (other != null) {
+            settings.trim.fabricDscp = other;
+            settings.trim.fabricPorts = fabric;
+        }
+    }
+
+    private static int trailingNumber(final String name) {
+        final java.util.regex.Matcher digits = java.util.regex.Pattern.compile("(\\d+)$").matcher(name);
+        return digits.find() ? Integer.parseInt(digits.group(1)) : 0;
+    }
+
+    /**
+     * queue_index: a data queue the tables define takes the trimmed packets; an index beyond them (or none) leaves them
+     * in the header queue, which plays the dedicated queue a switch sets aside for them. dynamic: the queue the
+     * TC_TO_QUEUE_MAP gives tc_value.
+     */
+    private void trimmedQueue(final SwitchSettings settings, final int queues) {
+        final JsonNode global = table("SWITCH_TRIMMING").get("GLOBAL");
+        final JsonNode index = global == null ? null : global.get("queue_index");
+        if (index == null) {
+            return;
+        }
+        final String value = text("SWITCH_TRIMMING", "GLOBAL", "queue_index", index);
+        final int queue;
+        if ("dynamic".equals(value)) {
+            final int tc = trimmedTc(global);
+            final String tcMap = portMap("tc_to_queue_map");
+            queue = tcMap == null ? tc : numberMap("TC_TO_QUEUE_MAP", tcMap, MAX_QUEUES - 1, MAX_QUEUES - 1).getOrDefault(tc, tc);
+        } else {
+            queue = number("SWITCH_TRIMMING", "GLOBAL", "queue_index", value, 0, MAX_QUEUES - 1);
+        }
+        if (queue < queues) {
+            settings.qos.trimmedQueue = queue;
         }
     }
 

@@ -95,8 +95,9 @@ public record Settings(
     }
 
     /** Maps with every key listed; no queues: the reproduced switch's one data queue. */
-    @JsonPropertyOrder({"queues", "dscpToTc", "tcToQueue"})
-    public record Qos(List<Queue> queues, Map<Integer, Integer> dscpToTc, Map<Integer, Integer> tcToQueue) {
+    @JsonPropertyOrder({"queues", "dscpToTc", "tcToQueue", "trimmedQueue"})
+    public record Qos(List<Queue> queues, Map<Integer, Integer> dscpToTc, Map<Integer, Integer> tcToQueue,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Integer trimmedQueue) {
         public boolean configured() {
             return !queues.isEmpty();
         }
@@ -244,7 +245,7 @@ public record Settings(
                 choice(name + ".scheduling", q.scheduling, Scheduling.values()), q.weight));
         }
         return new Qos(List.copyOf(queues), Collections.unmodifiableMap(new TreeMap<>(qos.dscpToTc)),
-            Collections.unmodifiableMap(new TreeMap<>(qos.tcToQueue)));
+            Collections.unmodifiableMap(new TreeMap<>(qos.tcToQueue)), qos.trimmedQueue);
     }
 
     private static List<UdpPort> ports(final List<SwitchSettings.UdpPort> entries) {
@@ -378,7 +379,8 @@ public record Settings(
         for (int i = 0; i < optOuts.length; i++) {
             optOuts[i] = OptOutRules.parse("trim.disable[" + i + "]", trim.disable.get(i));
         }
-        return classesAndTrimmability().with(trim.fabricDscp == null ? trim.dscp : trim.fabricDscp, fabric, noTrim, optOuts);
+        return classesAndTrimmability().with(trim.fabricDscp == null ? trim.dscp : trim.fabricDscp, fabric, noTrim, optOuts)
+            .withTrimmedQueue(qos.trimmedQueue == null ? -1 : qos.trimmedQueue);
     }
 
     private TrimSettings classesAndTrimmability() {

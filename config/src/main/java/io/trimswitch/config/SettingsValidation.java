@@ -53,8 +53,8 @@ public final class SettingsValidation {
     private static void validateQos(final Settings s) {
         final Settings.Qos qos = s.qos();
         if (!qos.configured()) {
-            if (!qos.dscpToTc().isEmpty() || !qos.tcToQueue().isEmpty()) {
-                throw new ConfigException("qos.dscpToTc and qos.tcToQueue map to queues: list them in qos.queues");
+            if (!qos.dscpToTc().isEmpty() || !qos.tcToQueue().isEmpty() || qos.trimmedQueue() != null) {
+                throw new ConfigException("qos.dscpToTc, qos.tcToQueue and qos.trimmedQueue name queues: list them in qos.queues");
             }
             return;
         }
@@ -72,6 +72,9 @@ public final class SettingsValidation {
             within("qos.tcToQueue key (a traffic class)", tc, 0, MAX_QUEUES - 1);
             within("qos.tcToQueue[" + tc + "] (a queue)", queue, 0, qos.queues().size() - 1);
         });
+        if (qos.trimmedQueue() != null) {
+            within("qos.trimmedQueue", qos.trimmedQueue(), 0, qos.queues().size() - 1);
+        }
         for (int dscp = 0; dscp < 64; dscp++) {
             final int tc = qos.dscpToTc().getOrDefault(dscp, 0);
             if (s.queueOf(dscp) >= qos.queues().size()) {

@@ -55,7 +55,7 @@ public final class SwitchSettings {
      * profile's packet_discard_action) and how the scheduler serves it (SCHEDULER). No queues: the reproduced switch,
      * one data queue of {@code fabric.dataQueuePackets} whose trimmable packets are those of {@code trim.trimmableDscp}.
      */
-    @JsonPropertyOrder({"queues", "dscpToTc", "tcToQueue"})
+    @JsonPropertyOrder({"queues", "dscpToTc", "tcToQueue", "trimmedQueue"})
     public static final class Qos {
         /** A port's data queues, queue 0 first, at most 8; trimmed headers still go to the header queue. */
         public List<Queue> queues = new ArrayList<>();
@@ -63,6 +63,10 @@ public final class SwitchSettings {
         public Map<Integer, Integer> dscpToTc = new TreeMap<>();
         /** Traffic class → queue; a class not listed goes to the queue of its own number. */
         public Map<Integer, Integer> tcToQueue = new TreeMap<>();
+        /** The data queue trimmed packets wait in (SONiC's queue_index); null: the header queue, ahead of data. */
+        @JsonSetter(nulls = Nulls.SET)
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        public Integer trimmedQueue;
     }
 
     /** One data queue of every egress port. */
@@ -81,8 +85,9 @@ public final class SwitchSettings {
     static final class NoQueues {
         @Override
         public boolean equals(final Object value) {
-            return value instanceof Qos qos && qos.queues.isEmpty() && qos.dscpToTc.isEmpty() && qos.tcToQueue.isEmpty()
-                || value instanceof Settings.Qos typed && typed.queues().isEmpty() && typed.dscpToTc().isEmpty() && typed.tcToQueue().isEmpty();
+            return value instanceof Qos qos && qos.queues.isEmpty() && qos.dscpToTc.isEmpty() && qos.tcToQueue.isEmpty() && qos.trimmedQueue == null
+                || value instanceof Settings.Qos typed && typed.queues().isEmpty() && typed.dscpToTc().isEmpty() && typed.tcToQueue().isEmpty()
+                && typed.trimmedQueue() == null;
         }
 
         @Override

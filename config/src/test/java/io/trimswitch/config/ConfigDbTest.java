@@ -60,7 +60,7 @@ class ConfigDbTest {
 
     @Test
     void whatTheModelCannotDoIsRefusedInOneLineNamingTableAndKey() {
-        assertEquals("config_db.json: SWITCH_TRIMMING|GLOBAL: dscp_value from-tc (asymmetric DSCP) is not supported; give a DSCP 0..63",
+        assertEquals("config_db.json: SWITCH_TRIMMING|GLOBAL: dscp_value from-tc and queue_index dynamic need tc_value, the traffic class of trimmed packets",
             refused("{\"SWITCH_TRIMMING\": {\"GLOBAL\": {\"dscp_value\": \"from-tc\"}}}"));
         assertEquals("config_db.json: SWITCH_TRIMMING|GLOBAL: size must be a number 1..9216, got 'big'",
             refused("{\"SWITCH_TRIMMING\": {\"GLOBAL\": {\"size\": \"big\"}}}"));
@@ -83,5 +83,33 @@ class ConfigDbTest {
         final SwitchSettings settings = applied("{\"BUFFER_PROFILE\": {\"p\": {\"packet_discard_action\": \"trim\"}},"
             + " \"BUFFER_QUEUE\": {\"Ethernet0|0\": {\"profile\": \"[BUFFER_PROFILE|p]\"}}}");
         assertEquals("trim", settings.qos.queues.get(0).discard);
+    }
+
+    private static final String TWO_QUEUES = "\"BUFFER_PROFILE\": {\"d\": {\"packet_discard_action\": \"drop\", \"size\": \"150000\"},"
+        + " \"t\": {\"packet_discard_action\": \"trim\"}}, \"BUFFER_QUEUE\": {\"Ethernet0|0\": {\"profile\": \"d\"}, \"Ethernet0|1\": {\"profile\": \"t\"}}";
+
+    @Test
+    void dscpFromTcGivesEachPortTheDscpItsTcToDscpMapGivesTheTrimmedClass() {
+        final SwitchSettings settings = applied("{\"SWITCH_TRIMMING\": {\"GLOBAL\": {\"dscp_value\": \"from-tc\", \"tc_value\": \"7\"}},"
+            + " \"TC_TO_DSCP_MAP\": {\"host\": {\"7\": \"11\"}, \"spine\": {\"7\": \"13\"}},"
+            + " \"PORT_QOS_MAP\": {\"Ethernet8\": {\"tc_to_dscp_map\": \"spine\"}, \"Ethernet0\": {\"tc_to_dscp_map\": \"host\"},"
+            + " \"Ethernet4\": {\"tc_to_dscp_map\": \"host\"}, \"Ethernet12\": {\"tc_to_dscp_map\": \"spine\"}}}");
+        assertEquals(11, settings.trim.dscp);
+        assertEquals(13, settings.trim.fabricDscp);
+        assertEquals(java.util.List.of(2, 3), settings.trim.fabricPorts, "Ethernet8 and Ethernet12 are ports 2 and 3 in name order");
+        final TrimSettings trim = settings.validate().trimSettings();
+        assertEquals(13, trim.trimmedDscp(2));
+        assertEquals(11, trim.trimmedDscp(1));
+    }
+
+    @Test
+    void queueIndexNamesTheDataQueueTrimmedPacketsWaitIn() {
+        assertEquals(1, applied("{\"SWITCH_TRIMMING\": {\"GLOBAL\": {\"queue_index\": \"1\"}}, " + TWO_QUEUES + "}").qos.trimmedQueue);
+        assertEquals(null, applied("{\"SWITCH_TRIMMING\": {\"GLOBAL\": {\"queue_index\": \"7\"}}, " + TWO_QUEUES + "}").qos.trimmedQueue,
+            "a queue the tables do not define: the header queue plays it");
+        final SwitchSettings dynamic = applied("{\"SWITCH_TRIMMING\": {\"GLOBAL\": {\"queue_index\": \"dynamic\", \"tc_value\": \"5\"}}, "
+            + TWO_QUEUES + ", \"TC_TO_QUEUE_MAP\": {\"m\": {\"5\": \"1\"}}, \"PORT_QOS_MAP\": {\"Ethernet0\": {\"tc_to_queue_map\": \"m\"}}}");
+        assertEquals(1, dynamic.qos.trimmedQueue, "dynamic: the queue of tc_value through TC_TO_QUEUE_MAP");
+        dynamic.validate();
     }
 }

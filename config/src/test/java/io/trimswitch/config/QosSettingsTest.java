@@ -54,7 +54,8 @@ class QosSettingsTest {
 
     @Test
     void mapsWithoutQueuesAreRefused() {
-        assertEquals("qos.dscpToTc and qos.tcToQueue map to queues: list them in qos.queues", refused("qos:\n  dscpToTc: {10: 1}\n"));
+        assertEquals("qos.dscpToTc, qos.tcToQueue and qos.trimmedQueue name queues: list them in qos.queues", refused("qos:\n  dscpToTc: {10: 1}\n"));
+        assertEquals("qos.trimmedQueue must be 0..1, got 2", refused("qos:\n  queues: [{}, {}]\n  trimmedQueue: 2\n"));
     }
 
     @Test

@@ -46,6 +46,9 @@ public final class IngressPipeline {
 
         final int packetClass = PacketClass.classify(pool.buffer(handle), pool.offset(handle), length, trimSettings);
         pool.classification(handle, packetClass);
+        if (PacketClass.isOpaque(packetClass)) {
+            rx.receivedUntrimmableIpv6();
+        }
         if (PacketClass.isMalformed(packetClass)) {
             trafficManager.drop(handle, PacketClass.dropReason(packetClass), now);
             return;

@@ -265,7 +265,8 @@ public final class LiveSwitch implements AutoCloseable {
                 counters.txBytes(), counters.trimPacketsTotal(), counters.trimPackets(TrimKind.INGRESS),
                 counters.trimPackets(TrimKind.DOD), counters.txTrimPackets(), counters.droppedTrimPackets(),
                 egress.dataQueue().size(), egress.dataQueue().maxDepth(), egress.headerQueue().size(), egress.headerQueue().maxDepth(),
-                owner.flooded(port), owner.depths(port, true), owner.depths(port, false), drops, queueStats(egress)));
+                owner.flooded(port), owner.depths(port, true), owner.depths(port, false), drops, queueStats(egress),
+                counters.untrimmableIpv6()));
         }
         return stats;
     }
@@ -293,7 +294,7 @@ public final class LiveSwitch implements AutoCloseable {
         int port, long rxDatagrams, long rxPackets, long rxBytes, long txPackets, long txBytes, long trimPackets,
         long ingressTrims, long dodTrims, long txTrimPackets, long droppedTrimPackets, int dataQueue, int maxDataQueue,
         int headerQueue, int maxHeaderQueue, long flooded, Histogram dataQueueDepths,
-        Histogram headerQueueDepths, Map<String, Long> drops, List<QueueStats> queues) {
+        Histogram headerQueueDepths, Map<String, Long> drops, List<QueueStats> queues, long untrimmableIpv6) {
     }
 
     /**

@@ -82,6 +82,9 @@ public final class SwitchMetrics implements MultiCollector, AutoCloseable {
             LiveSwitch.PortStats::txTrimPackets));
         snapshots.add(counter("trimswitch_port_dropped_trim_packets", "SAI DROPPED_TRIM_PACKETS: trimmed packets dropped", stats,
             LiveSwitch.PortStats::droppedTrimPackets));
+        snapshots.add(counter("trimswitch_port_untrimmable_ipv6_packets",
+            "IPv6 packets received whose transport sits behind an extension header the switch does not step over", stats,
+            LiveSwitch.PortStats::untrimmableIpv6));
         snapshots.add(counter("trimswitch_port_flooded_packets", "Copies made flooding frames that arrived on the port", stats,
             LiveSwitch.PortStats::flooded));
         final CounterSnapshot.Builder drops = CounterSnapshot.builder().name("trimswitch_port_drops").help("Packets dropped, by reason");

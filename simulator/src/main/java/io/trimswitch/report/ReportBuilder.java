@@ -155,7 +155,7 @@ public final class ReportBuilder {
             ports.add(new RunReport.PortReport(id, counters.rxPackets(), counters.txPackets(), counters.txBytes(),
                 counters.trimPacketsTotal(), counters.txTrimPackets(), counters.droppedTrimPackets(),
                 port.dataQueue().maxDepth(), port.headerQueue().maxDepth(), round(busy / Math.max(1, sw.lastPacketPicos()), 4), states,
-                queueReports(sw.settings(), port)));
+                queueReports(sw.settings(), port), counters.untrimmableIpv6()));
         }
         return ports;
     }

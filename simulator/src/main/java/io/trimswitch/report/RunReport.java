@@ -68,11 +68,15 @@ public record RunReport(
     }
 
     /** {@code utilisation}: the share of the run, until the switch went quiet, that the port spent transmitting. */
-    /** {@code queues}: with traffic classes, each data queue; otherwise left out. */
+    /**
+     * {@code queues}: with traffic classes, each data queue; otherwise left out. {@code untrimmableIpv6}: IPv6 packets
+     * received whose transport sits behind an extension header the switch does not step over; left out when none.
+     */
     public record PortReport(
         int id, long rxPackets, long txPackets, long txBytes, long trimPackets, long txTrimPackets, long droppedTrimPackets,
         int maxDataQueue, int maxHeaderQueue, double utilisation, List<StateTime> stateTimeNs,
-        @JsonInclude(JsonInclude.Include.NON_NULL) List<QueueReport> queues) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<QueueReport> queues,
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT) long untrimmableIpv6) {
     }
 
     /**

@@ -17,7 +17,8 @@ public final class PortCounters {
     private static final int TX_BYTES = 3;
     private static final int TX_TRIM_PACKETS = 4;
     private static final int DROPPED_TRIM_PACKETS = 5;
-    private static final int TRIM_PACKETS = 6;
+    private static final int UNTRIMMABLE_IPV6 = 6;
+    private static final int TRIM_PACKETS = 7;
     private static final int DROPS = TRIM_PACKETS + TrimKind.COUNT;
     private static final DropReason[] REASONS = DropReason.values();
 
@@ -27,6 +28,11 @@ public final class PortCounters {
     public void received(final int bytes) {
         counters.increment(RX_PACKETS);
         counters.add(RX_BYTES, bytes);
+    }
+
+    /** An IPv6 packet came in whose headers end behind an extension header the switch does not step over. */
+    public void receivedUntrimmableIpv6() {
+        counters.increment(UNTRIMMABLE_IPV6);
     }
 
     /** A frame left by this port; {@code trimmed}: it was cut to its header. */
@@ -66,6 +72,11 @@ public final class PortCounters {
 
     public long txBytes() {
         return counters.get(TX_BYTES);
+    }
+
+    /** IPv6 packets received that no rule could trim: their transport sits behind an unknown extension header. */
+    public long untrimmableIpv6() {
+        return counters.get(UNTRIMMABLE_IPV6);
     }
 
     public long txTrimPackets() {

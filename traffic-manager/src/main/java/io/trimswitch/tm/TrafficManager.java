@@ -91,6 +91,11 @@ public final class TrafficManager {
         events.beforeEnqueue(port.id(), now);
         // Stamped before the offer: once queued, the packet may belong to another thread.
         pool.queuedPicos(handle, now);
+        if (pool.trimKind(handle) != TrimKind.NONE && trimSettings.trimmedQueue() >= 0) {
+            // A trimmed packet handed over by another thread: it goes where trimmed packets go.
+            enqueueHeader(handle, now);
+            return;
+        }
         if (port.dataQueue(PacketClass.queue(pool.classification(handle))).offer(handle)) {
             wake(port, now);
         } else if (PacketClass.isTrimmable(pool.classification(handle))) {
@@ -105,7 +110,7 @@ public final class TrafficManager {
         final EgressPort port = ports[pool.egressPort(handle)];
         events.beforeEnqueue(port.id(), now);
         pool.queuedPicos(handle, now);
-        if (port.headerQueue().offer(handle)) {
+        if (headerQueueOf(port, handle).offer(handle)) {
             wake(port, now);
             return;
         }
@@ -115,7 +120,7 @@ public final class TrafficManager {
             final EgressPort back = ports[pool.ingressPort(handle)];
             pool.egressPort(handle, back.id());
             events.beforeEnqueue(back.id(), now);
-            if (back.headerQueue().offer(handle)) {
+            if (headerQueueOf(back, handle).offer(handle)) {
                 wake(back, now);
                 return;
             }
@@ -124,6 +129,12 @@ public final class TrafficManager {
             counters[pool.egressPort(handle)].droppedTrimmed();
         }
         drop(handle, DropReason.HEADER_QUEUE_FULL, now);
+    }
+
+    /** Where a header waits: the header queue, or for a trimmed packet the data queue the settings name for it. */
+    private HandleQueue headerQueueOf(final EgressPort port, final int handle) {
+        final int trimmedQueue = trimSettings.trimmedQueue();
+        return trimmedQueue >= 0 && pool.trimKind(handle) != TrimKind.NONE ? port.dataQueue(trimmedQueue) : port.headerQueue();
     }
 
     /** Cuts the packet to its header in place and counts the trim against its egress port. */

@@ -67,6 +67,14 @@ public final class Ipv6Header {
         return header == HOP_BY_HOP || header == ROUTING || header == FRAGMENT || header == DESTINATION_OPTIONS;
     }
 
+    /**
+     * Whether {@code header} is an extension header the switch does not step over (ESP, AH, mobility, HIP, shim6, the
+     * experimental ones): behind it, where the packet's headers end is unknown.
+     */
+    public static boolean unskippableExtension(final int header) {
+        return header == 50 || header == 51 || header == 135 || header == 139 || header == 140 || header == 253 || header == 254;
+    }
+
     /** The length of the extension header at {@code at}: fixed for a fragment header, else its length field × 8 + 8. */
     public static int extensionLength(final DirectBuffer buffer, final int at, final int header) {
         return header == FRAGMENT ? FRAGMENT_LENGTH : ((buffer.getByte(at + 1) & 0xFF) + 1) * 8;

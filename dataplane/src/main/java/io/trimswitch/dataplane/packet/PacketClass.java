@@ -34,6 +34,8 @@ public final class PacketClass {
     public static final int PRIORITY = 1 << 21;
     /** An NDP ACK, NACK or PULL. */
     public static final int CONTROL = 1 << 22;
+    /** IPv6 behind an extension header the switch does not step over: never trimmable, and counted as such. */
+    public static final int OPAQUE = 1 << 27;
     /** Bits 24..26: the data queue of the packet's traffic class. */
     private static final int QUEUE_SHIFT = 24;
     private static final int QUEUE_MASK = 0x7;
@@ -117,8 +119,10 @@ public final class PacketClass {
             header = buffer.getByte(at) & 0xFF;
             at += extension;
         }
-        final int protocol = header == Ipv4Header.PROTOCOL_UDP ? header : UNKNOWN_TRANSPORT;
-        return transport(buffer, frame, length, settings, IPV6, dscp, protocol, at, payloadEnd - at);
+        if (Ipv6Header.unskippableExtension(header)) {
+            return transport(buffer, frame, length, settings, IPV6, dscp, UNKNOWN_TRANSPORT, at, payloadEnd - at) | OPAQUE;
+        }
+        return transport(buffer, frame, length, settings, IPV6, dscp, header, at, payloadEnd - at);
     }
 
     /**
@@ -195,6 +199,11 @@ public final class PacketClass {
     /** The data queue the packet goes to when it is not a header (0 with one data queue). */
     public static int queue(final int packetClass) {
         return packetClass >>> QUEUE_SHIFT & QUEUE_MASK;
+    }
+
+    /** An IPv6 packet whose transport the switch cannot find: it is forwarded, never trimmed. */
+    public static boolean isOpaque(final int packetClass) {
+        return (packetClass & OPAQUE) != 0;
     }
 
     public static boolean isTrimmable(final int packetClass) {

@@ -29,6 +29,8 @@ public final class TrimSettings {
     /** DSCPs that are never trimmable, whatever their queue (Ultra Ethernet's NO_TRIM). */
     private final long noTrimMask;
     private final TrimOptOut[] optOuts;
+    /** The data queue trimmed packets go to (SONiC's queue_index), or -1 for the header queue. */
+    private final int trimmedQueue;
 
     /**
      * @param sizeBytes        bytes a trimmed frame keeps [64]; never fewer than its headers
@@ -72,9 +74,12 @@ public final class TrimSettings {
         this.fabricPorts = new long[0];
         this.noTrimMask = 0;
         this.optOuts = new TrimOptOut[0];
+        this.trimmedQueue = -1;
     }
 
-    private TrimSettings(final TrimSettings base, final int fabricDscp, final long[] fabricPorts, final long noTrimMask, final TrimOptOut[] optOuts) {
+    private TrimSettings(
+        final TrimSettings base, final int fabricDscp, final long[] fabricPorts, final long noTrimMask, final TrimOptOut[] optOuts,
+        final int trimmedQueue) {
         this.sizeBytes = base.sizeBytes;
         this.trimmedDscp = base.trimmedDscp;
         this.ndpUdpPort = base.ndpUdpPort;
@@ -85,6 +90,7 @@ public final class TrimSettings {
         this.fabricPorts = fabricPorts.clone();
         this.noTrimMask = noTrimMask;
         this.optOuts = optOuts.clone();
+        this.trimmedQueue = trimmedQueue;
         if (fabricDscp < 0 || fabricDscp > 63) {
             throw new IllegalArgumentException("fabric trimmed DSCP must be 0..63, got " + fabricDscp);
         }
@@ -99,7 +105,17 @@ public final class TrimSettings {
      * that match one of {@code optOuts} are not either.
      */
     public TrimSettings with(final int fabricDscp, final long[] fabricPorts, final long noTrimMask, final TrimOptOut[] optOuts) {
-        return new TrimSettings(this, fabricDscp, fabricPorts, noTrimMask, optOuts);
+        return new TrimSettings(this, fabricDscp, fabricPorts, noTrimMask, optOuts, trimmedQueue);
+    }
+
+    /** These settings with trimmed packets queued in data queue {@code queue} instead of the header queue (-1). */
+    public TrimSettings withTrimmedQueue(final int queue) {
+        return new TrimSettings(this, fabricDscp, fabricPorts, noTrimMask, optOuts, queue);
+    }
+
+    /** The data queue trimmed packets go to, or -1: the header queue. */
+    public int trimmedQueue() {
+        return trimmedQueue;
     }
 
     /** The reproduced evaluation's settings: 64 B, DSCP 10 → 11, NDP on UDP port 666. */

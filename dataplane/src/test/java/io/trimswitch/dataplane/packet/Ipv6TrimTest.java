@@ -56,6 +56,8 @@ class Ipv6TrimTest {
         final int behindAuthentication = PacketClass.classify(frame(1500, 10, 666, 51), 0, 1500, SETTINGS);
         assertFalse(PacketClass.isMalformed(behindAuthentication));
         assertFalse(PacketClass.isTrimmable(behindAuthentication), "where the headers end behind AH is unknown");
+        assertTrue(PacketClass.isOpaque(behindAuthentication), "and it is counted as untrimmable");
+        assertFalse(PacketClass.isOpaque(PacketClass.classify(frame(1500, 10, 666, Ipv6Header.ROUTING), 0, 1500, SETTINGS)));
     }
 
     @Test
