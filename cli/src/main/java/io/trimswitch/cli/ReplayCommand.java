@@ -55,7 +55,7 @@ public final class ReplayCommand implements Callable<Integer> {
     @Mixin
     SettingsFileOption config;
 
-    @Option(names = "--mechanism", paramLabel = "NAME", description = "ideal | mod | dod | tofino (default: the config's, else tofino)")
+    @Option(names = "--mechanism", paramLabel = "NAME", description = "ideal | mod | dod | tofino | tofino2 (default: the config's, else tofino)")
     String mechanism;
 
     @Option(names = "--out", paramLabel = "FILE.pcapng", description = "One pcapng: an interface per switch port, each frame at its departure time")

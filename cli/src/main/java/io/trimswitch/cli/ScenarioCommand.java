@@ -39,7 +39,7 @@ public final class ScenarioCommand implements Callable<Integer> {
     String pattern;
 
     @Option(names = "--mechanism", split = ",", paramLabel = "NAME",
-        description = "ideal | mod | dod | tofino; several, comma-separated, run side by side (default: tofino,dod,ideal)")
+        description = "ideal | mod | dod | tofino | tofino2; several, comma-separated, run side by side (default: tofino,dod,ideal)")
     List<String> mechanisms;
 
     @Option(names = "--transport", paramLabel = "ndp|open-loop",
@@ -143,7 +143,7 @@ public final class ScenarioCommand implements Callable<Integer> {
         json.checkWritable();
         if (mechanisms != null) {
             if (mechanisms.isEmpty() || mechanisms.stream().anyMatch(String::isBlank)) {
-                throw new ConfigException("--mechanism takes one or more of ideal, mod, dod, tofino separated by commas, got '"
+                throw new ConfigException("--mechanism takes one or more of " + Mechanism.labels() + " separated by commas, got '"
                     + String.join(",", mechanisms) + "'");
             }
             for (final String name : mechanisms) {

@@ -22,7 +22,7 @@ class HostileCommandLineTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "scenario --mechanism ,                               | --mechanism takes one or more of ideal, mod, dod, tofino",
+        "scenario --mechanism ,                               | --mechanism takes one or more of ideal, mod, dod, tofino, tofino2",
         "scenario --pattern pairs:,                           | an empty pair",
         "scenario --pattern pairs:0->1,                       | an empty pair",
         "scenario --pessimistic-rate NaN                      | control.pessimisticRateGbps must be",

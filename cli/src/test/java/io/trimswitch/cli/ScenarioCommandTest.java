@@ -164,7 +164,7 @@ class ScenarioCommandTest {
 
     @Test
     void anUnknownMechanismIsOneClearLine() {
-        assertOneLineError(trimswitch("scenario", "--mechanism", "magic"), "unknown mechanism 'magic': expected one of ideal, mod, dod, tofino");
+        assertOneLineError(trimswitch("scenario", "--mechanism", "magic"), "unknown mechanism 'magic': expected one of ideal, mod, dod, tofino, tofino2");
     }
 
     @Test

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** The switch-wide trimming mechanism (ideal, mod, dod, tofino). */
+/** The switch-wide trimming mechanism (ideal, mod, dod, tofino, tofino2). */
 public enum Mechanism implements Choice {
     /** Output-queued trimming at TM enqueue: the reference. */
     IDEAL,
@@ -13,7 +13,12 @@ public enum Mechanism implements Choice {
     /** Optimistic ingress meters plus deflect-on-drop, no congestion signal. */
     DOD,
     /** The full design: three trim states, DoD, congestion signal to the pipelines. */
-    TOFINO;
+    TOFINO,
+    /**
+     * Tofino 2: ingress reads the egress queue's depth, stale by the packets in its later stages, and trims at a
+     * threshold; DoD catches what slips through, one recirculation port per eight ports.
+     */
+    TOFINO2;
 
     public static Mechanism parse(final String text) {
         for (final Mechanism mechanism : values()) {
@@ -30,6 +35,11 @@ public enum Mechanism implements Choice {
 
     public boolean hasIngressMeters() {
         return this == DOD || this == TOFINO;
+    }
+
+    /** Ingress trims on the egress queue's depth as it reads it (Tofino 2). */
+    public boolean readsQueueDepth() {
+        return this == TOFINO2;
     }
 
     public boolean raisesSignals() {

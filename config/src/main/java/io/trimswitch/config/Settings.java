@@ -131,9 +131,11 @@ public record Settings(
      * scope is {@code notify} in YAML; a record cannot name a component after {@link Object#notify()}.
      */
     @JsonPropertyOrder({"meters", "t0Us", "t1Us", "halftimistic", "halftimisticRateGbps", "pessimisticRateGbps",
-        "meterBurstBytes", "notify", "signal", "signalBacklog"})
+        "meterBurstBytes", "notify", "signal", "signalBacklog", "depthThresholdPackets", "staleStages"})
     public record Control(MeterProfile meters, double t0Us, double t1Us, boolean halftimistic, Double halftimisticRateGbps,
-        Double pessimisticRateGbps, Integer meterBurstBytes, @JsonProperty("notify") NotifyScope notifyScope, SignalTrigger signal, int signalBacklog) {
+        Double pessimisticRateGbps, Integer meterBurstBytes, @JsonProperty("notify") NotifyScope notifyScope, SignalTrigger signal, int signalBacklog,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Integer depthThresholdPackets,
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = SwitchSettings.FourStages.class) int staleStages) {
     }
 
     /** {@code pattern} is parsed against the fabric's ports by {@link Pattern#parse}. */
@@ -202,7 +204,7 @@ public record Settings(
                 numbers("trim.fabricPorts", t.fabricPorts), numbers("trim.noTrimDscp", t.noTrimDscp), optOuts(t.disable)),
             new Control(choice("control.meters", c.meters, MeterProfile.values()), c.t0Us, c.t1Us, c.halftimistic, c.halftimisticRateGbps,
                 c.pessimisticRateGbps, c.meterBurstBytes, choice("control.notify", c.notify, NotifyScope.values()),
-                choice("control.signal", c.signal, SignalTrigger.values()), c.signalBacklog),
+                choice("control.signal", c.signal, SignalTrigger.values()), c.signalBacklog, c.depthThresholdPackets, c.staleStages),
             new Workload(w.pattern, w.packets, w.packetBytes, w.durationUs, w.startJitter, w.seed),
             new Transport(choice("transport.kind", x.kind, TransportKind.values()), x.initialWindowPackets,
                 choice("transport.hosts", x.hosts, HostLayout.values()), x.propagationNs, x.rtoUs, x.maxDurationUs, x.flowSizes,
@@ -316,6 +318,26 @@ public record Settings(
     /** Egress ports of the traffic manager: one per port, and with separate NDP hosts one more per port for its sending host. */
     public int egressPorts() {
         return separateHosts() ? 2 * portCount() : portCount();
+    }
+
+    /** Recirculation (DoD) ports: one per pipeline, or with {@code tofino2} one per eight ports. */
+    public int recirculationPorts() {
+        return mechanism.readsQueueDepth() ? (portCount() + 7) / 8 : fabric.pipelines;
+    }
+
+    /** tofino2's trim threshold on the queue depth ingress reads: by default, the read queue's capacity. */
+    public int depthThresholdPackets() {
+        return control.depthThresholdPackets == null ? dataQueuePackets(depthReadQueue()) : control.depthThresholdPackets;
+    }
+
+    /** The data queue whose depth tofino2's ingress reads: the first that trims (the only one without traffic classes). */
+    public int depthReadQueue() {
+        for (int queue = 0; queue < dataQueueCount(); queue++) {
+            if (!qos.configured() || qos.queues.get(queue).discard() == Discard.TRIM) {
+                return queue;
+            }
+        }
+        return 0;
     }
 
     /** The switch's ports: pipelines × ports per pipeline. */

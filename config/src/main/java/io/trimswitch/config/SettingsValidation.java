@@ -94,7 +94,7 @@ public final class SettingsValidation {
         within("recirculation.dodQueuePackets", s.recirculation().dodQueuePackets(), 1, MAX_QUEUE_PACKETS);
         within("recirculation.mirrorQueuePackets", s.recirculation().mirrorQueuePackets(), 1, MAX_QUEUE_PACKETS);
         final long queued = (long) s.egressPorts() * (s.dataQueuePacketsPerPort() + s.fabric().headerQueuePackets())
-            + (long) s.fabric().pipelines() * Math.max(s.recirculation().dodQueuePackets(), s.recirculation().mirrorQueuePackets());
+            + (long) s.recirculationPorts() * Math.max(s.recirculation().dodQueuePackets(), s.recirculation().mirrorQueuePackets());
         if (queued > MAX_TOTAL_PACKETS) {
             throw new ConfigException("the queues together would hold " + queued + " packets, more than the " + MAX_TOTAL_PACKETS
                 + " a switch may buffer: make fabric.dataQueuePackets, fabric.headerQueuePackets or recirculation.dodQueuePackets smaller");
@@ -138,6 +138,10 @@ public final class SettingsValidation {
             throw new ConfigException("control.t1Us (" + s.control().t1Us() + ") must not be below control.t0Us (" + s.control().t0Us() + ")");
         }
         within("control.signalBacklog", s.control().signalBacklog(), 0, MAX_QUEUE_PACKETS);
+        if (s.control().depthThresholdPackets() != null) {
+            within("control.depthThresholdPackets", s.control().depthThresholdPackets(), 1, MAX_QUEUE_PACKETS);
+        }
+        within("control.staleStages", s.control().staleStages(), 0, 64);
         // A rate is checked as written: NaN would round to a rate of 0 and trim everything.
         if (s.control().halftimisticRateGbps() != null) {
             within("control.halftimisticRateGbps", s.control().halftimisticRateGbps(), 0, s.fabric().portRateGbps(), "Gb/s");
@@ -202,6 +206,9 @@ public final class SettingsValidation {
         }
         if (s.mechanism() == Mechanism.IDEAL) {
             throw new ConfigException("mechanism ideal is the output-queued reference and runs only with clock virtual");
+        }
+        if (s.mechanism() == Mechanism.TOFINO2) {
+            throw new ConfigException("mechanism tofino2 runs only with clock virtual");
         }
         if (s.ndp()) {
             throw new ConfigException("clock real runs open-loop senders; NDP end hosts run only with clock virtual (set transport.kind open-loop)");

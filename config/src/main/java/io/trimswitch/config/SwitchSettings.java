@@ -18,7 +18,7 @@ import java.util.TreeMap;
  */
 @JsonPropertyOrder({"mechanism", "clock", "fabric", "qos", "recirculation", "trim", "control", "workload", "transport", "realtime", "ports", "forwarding", "metrics"})
 public final class SwitchSettings {
-    /** ideal | mod | dod | tofino */
+    /** ideal | mod | dod | tofino | tofino2 */
     public String mechanism = "tofino";
     /** virtual: the deterministic discrete-event runtime; real: agent threads paced by the host clock. */
     public String clock = "virtual";
@@ -154,7 +154,7 @@ public final class SwitchSettings {
 
     /** The ingress meters and the three-state trim control loop. */
     @JsonPropertyOrder({"meters", "t0Us", "t1Us", "halftimistic", "halftimisticRateGbps", "pessimisticRateGbps",
-        "meterBurstBytes", "notify", "signal", "signalBacklog"})
+        "meterBurstBytes", "notify", "signal", "signalBacklog", "depthThresholdPackets", "staleStages"})
     public static final class Control {
         /** three (one meter per state) | two (opti + pesi, the production-router profile) */
         public String meters = "three";
@@ -178,6 +178,26 @@ public final class SwitchSettings {
         /** every | backlog: which deflected packets raise a signal. */
         public String signal = "every";
         public int signalBacklog = 1;
+        /** tofino2: trim at or above this queue depth as ingress reads it; null: the data queue's capacity. */
+        @JsonSetter(nulls = Nulls.SET)
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        public Integer depthThresholdPackets;
+        /** tofino2: ingress stages after the depth read, in each pipeline; the read misses the packets in them. */
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = FourStages.class)
+        public int staleStages = 4;
+    }
+
+    /** Leaves {@code control.staleStages} out of a written report while it has its default. */
+    static final class FourStages {
+        @Override
+        public boolean equals(final Object value) {
+            return Integer.valueOf(4).equals(value);
+        }
+
+        @Override
+        public int hashCode() {
+            return 1;
+        }
     }
 
     /** The traffic offered: a named pattern of open-loop senders (incast, mod16, shift, pairs). */

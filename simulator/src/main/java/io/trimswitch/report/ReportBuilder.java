@@ -177,7 +177,7 @@ public final class ReportBuilder {
     /** Per pipeline: its recirculation port's deflections or mirrors, depth, overflows and signals. */
     private static List<RunReport.PipelineReport> pipelineReports(final SwitchFabric fabric) {
         final List<RunReport.PipelineReport> pipelines = new ArrayList<>();
-        for (int pipeline = 0; pipeline < fabric.pipelines(); pipeline++) {
+        for (int pipeline = 0; pipeline < fabric.recirculationPorts(); pipeline++) {
             final RecirculationPort recirculation = fabric.recirculation(pipeline);
             final HandleQueue queue = recirculation == null ? null : recirculation.queue();
             final boolean deflecting = fabric.trafficManager().overflow() instanceof DeflectOnDrop;

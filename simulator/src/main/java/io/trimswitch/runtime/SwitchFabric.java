@@ -10,6 +10,7 @@ import io.trimswitch.pipeline.ForwardingStage;
 import io.trimswitch.pipeline.IngressMeters;
 import io.trimswitch.pipeline.IngressPipeline;
 import io.trimswitch.pipeline.PortSubnetForwarding;
+import io.trimswitch.pipeline.QueueDepthTrimming;
 import io.trimswitch.pipeline.ThreeMeterProfile;
 import io.trimswitch.pipeline.TrimStateTable;
 import io.trimswitch.pipeline.TwoMeterProfile;
@@ -103,6 +104,10 @@ public final class SwitchFabric {
             case MOD:
                 overflow = new MirrorOnDrop(pipelineCount, portsPerPipeline, settings.recirculation().mirrorQueuePackets(), queues);
                 break;
+            case TOFINO2:
+                // One recirculation port per eight ports, each taking what its ports' packets deflect.
+                overflow = new DeflectOnDrop(settings.recirculationPorts(), 8, settings.recirculation().dodQueuePackets(), queues);
+                break;
             default:
                 overflow = new DeflectOnDrop(pipelineCount, portsPerPipeline, settings.recirculation().dodQueuePackets(), queues);
         }
@@ -111,8 +116,10 @@ public final class SwitchFabric {
         final long t0 = Picos.fromMicros(settings.control().t0Us());
         final long t1 = settings.control().halftimistic() ? Picos.fromMicros(settings.control().t1Us()) : t0;
         this.pipelines = new IngressPipeline[pipelineCount];
+        // Tofino 2's depth reads are stale by what every pipeline's later stages hold: one view for all pipelines.
+        final IngressMeters depthReads = mechanism.readsQueueDepth() ? meters(settings, portCount) : null;
         for (int pipeline = 0; pipeline < pipelineCount; pipeline++) {
-            pipelines[pipeline] = new IngressPipeline(pipeline, pool, trimSettings, forwarding, meters(settings, portCount),
+            pipelines[pipeline] = new IngressPipeline(pipeline, pool, trimSettings, forwarding, depthReads != null ? depthReads : meters(settings, portCount),
                 new TrimStateTable(portCount, t0, t1), threads.of(Component.INGRESS, pipeline, trafficManager));
         }
 
@@ -127,8 +134,8 @@ public final class SwitchFabric {
                 latency, pipelineCount, channel)
             : null;
         final LinkRate recirculationRate = new LinkRate(Math.round(settings.recirculation().rateGbps() * 1e9));
-        this.recirculation = new RecirculationPort[pipelineCount];
-        for (int pipeline = 0; pipeline < pipelineCount; pipeline++) {
+        this.recirculation = new RecirculationPort[settings.recirculationPorts()];
+        for (int pipeline = 0; pipeline < recirculation.length; pipeline++) {
             if (overflow.recirculationQueue(pipeline) != null) {
                 recirculation[pipeline] = new RecirculationPort(pipeline, overflow.recirculationQueue(pipeline),
                     recirculationRate, latency, threads.of(Component.RECIRCULATION, pipeline, trafficManager), signals);
@@ -142,6 +149,11 @@ public final class SwitchFabric {
     }
 
     private IngressMeters meters(final Settings settings, final int portCount) {
+        if (mechanism.readsQueueDepth()) {
+            final int queue = settings.depthReadQueue();
+            return new QueueDepthTrimming(portCount, port -> ports[port].dataQueue(queue).size(), settings.depthThresholdPackets(),
+                settings.control().staleStages() * settings.fabric().pipelines());
+        }
         if (!mechanism.hasIngressMeters()) {
             return null;
         }
@@ -161,6 +173,11 @@ public final class SwitchFabric {
 
     public Mechanism mechanism() {
         return mechanism;
+    }
+
+    /** Recirculation ports: one per pipeline, or with {@code tofino2} one per eight ports. */
+    public int recirculationPorts() {
+        return recirculation.length;
     }
 
     public TrimSettings trimSettings() {

@@ -100,7 +100,7 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
         final long minimumFrameTime = Math.max(1, new LinkRate(Math.round(s.recirculation().rateGbps() * 1e9)).serialisation(14));
         final long looping = Picos.fromNanos(s.recirculation().latencyNs()) / minimumFrameTime + 2;
         return (long) s.egressPorts() * (s.dataQueuePacketsPerPort() + s.fabric().headerQueuePackets() + 1)
-            + (long) s.fabric().pipelines() * (Math.max(s.recirculation().dodQueuePackets(), s.recirculation().mirrorQueuePackets()) + looping + 1)
+            + (long) s.recirculationPorts() * (Math.max(s.recirculation().dodQueuePackets(), s.recirculation().mirrorQueuePackets()) + looping + 1)
             + 1;
     }
 
@@ -338,7 +338,7 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
         for (int port = 0; port < fabric.ports(); port++) {
             fabric.port(port).drainTo(asInFlight);
         }
-        for (int pipeline = 0; pipeline < fabric.pipelines(); pipeline++) {
+        for (int pipeline = 0; pipeline < fabric.recirculationPorts(); pipeline++) {
             if (fabric.recirculation(pipeline) != null) {
                 fabric.recirculation(pipeline).drainTo(asInFlight);
             }

@@ -1,0 +1,50 @@
+package io.trimswitch.runtime;
+
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.report.ReportBuilder;
+import io.trimswitch.report.RunReport;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class Tofino2Test {
+    private static RunReport incast(final int staleStages) {
+        final SwitchSettings settings = new SwitchSettings();
+        settings.mechanism = "tofino2";
+        settings.transport.kind = "open-loop";
+        settings.workload.pattern = "mod16:64";
+        settings.workload.packets = 200;
+        settings.control.staleStages = staleStages;
+        return ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
+    }
+
+    @Test
+    void itTrimsAtIngressOnTheQueueDepthAndDeflectsWhatAStaleReadLetsThrough() {
+        final RunReport fresh = incast(0);
+        final RunReport stale = incast(4);
+        for (final RunReport report : new RunReport[] {fresh, stale}) {
+            assertTrue(report.conservation());
+            assertEquals(0, report.dropped());
+            assertTrue(report.trims().ingress() > report.trims().dod(), "most trims at ingress: " + report.trims());
+        }
+        assertEquals(0, fresh.trims().dod(), "a fresh read at the queue's capacity never lets a packet meet it full");
+        assertTrue(stale.trims().dod() > 0, "four stale stages in four pipelines let packets slip through to DoD");
+    }
+
+    @Test
+    void itHasOneRecirculationPortPerEightPorts() {
+        assertEquals(8, incast(4).pipelines().size(), "64 ports: eight recirculation ports");
+    }
+
+    @Test
+    void itRunsInVirtualTimeOnly() {
+        final SwitchSettings settings = new SwitchSettings();
+        settings.mechanism = "tofino2";
+        settings.clock = "real";
+        settings.transport.kind = "open-loop";
+        assertEquals("mechanism tofino2 runs only with clock virtual", assertThrows(ConfigException.class, settings::validate).getMessage());
+    }
+}
