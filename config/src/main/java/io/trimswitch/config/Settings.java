@@ -325,9 +325,13 @@ public record Settings(
         return mechanism.readsQueueDepth() ? (portCount() + 7) / 8 : fabric.pipelines;
     }
 
-    /** tofino2's trim threshold on the queue depth ingress reads: by default, the read queue's capacity. */
+    /**
+     * tofino2's trim threshold on the queue depth ingress reads. By default the read queue's capacity less one packet per
+     * stale stage, so that what the read misses still fits.
+     */
     public int depthThresholdPackets() {
-        return control.depthThresholdPackets == null ? dataQueuePackets(depthReadQueue()) : control.depthThresholdPackets;
+        return control.depthThresholdPackets == null
+            ? Math.max(1, dataQueuePackets(depthReadQueue()) - control.staleStages) : control.depthThresholdPackets;
     }
 
     /** The data queue whose depth tofino2's ingress reads: the first that trims (the only one without traffic classes). */

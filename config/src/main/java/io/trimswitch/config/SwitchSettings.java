@@ -178,7 +178,7 @@ public final class SwitchSettings {
         /** every | backlog: which deflected packets raise a signal. */
         public String signal = "every";
         public int signalBacklog = 1;
-        /** tofino2: trim at or above this queue depth as ingress reads it; null: the data queue's capacity. */
+        /** tofino2: trim at or above this queue depth as ingress reads it; null: the queue's capacity less staleStages. */
         @JsonSetter(nulls = Nulls.SET)
         @JsonInclude(JsonInclude.Include.NON_NULL)
         public Integer depthThresholdPackets;

@@ -17,7 +17,7 @@ import java.util.Map;
  */
 final class MechanismsExperiment implements Experiment {
     static final String[] WORKLOADS = {"incast:64->1", "incast:64->4", "incast:64->16"};
-    static final Mechanism[] MECHANISMS = {Mechanism.IDEAL, Mechanism.MOD, Mechanism.DOD, Mechanism.TOFINO};
+    static final Mechanism[] MECHANISMS = {Mechanism.IDEAL, Mechanism.MOD, Mechanism.DOD, Mechanism.TOFINO, Mechanism.TOFINO2};
     static final int PACKETS = 30;
     private static final int MAX_POINTS = 1500;
 

@@ -30,7 +30,7 @@ final class SummaryExperiment implements Experiment {
         new Workload("incast:64->4", 30, TransportKind.OPEN_LOOP),
         new Workload("incast:64->16", 30, TransportKind.OPEN_LOOP));
 
-    static final Mechanism[] MECHANISMS = {Mechanism.TOFINO, Mechanism.DOD, Mechanism.MOD, Mechanism.IDEAL};
+    static final Mechanism[] MECHANISMS = {Mechanism.TOFINO, Mechanism.TOFINO2, Mechanism.DOD, Mechanism.MOD, Mechanism.IDEAL};
 
     /** One line of the summary. */
     record Row(String workload, int packetsPerSender, String transport, String mechanism, double goodputVsIdeal, double trimsVsIdeal,

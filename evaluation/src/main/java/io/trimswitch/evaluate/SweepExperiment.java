@@ -21,7 +21,7 @@ import java.util.Map;
  */
 final class SweepExperiment implements Experiment {
     static final int MAX_SENDERS = 64;
-    static final Mechanism[] MECHANISMS = {Mechanism.TOFINO, Mechanism.IDEAL, Mechanism.DOD};
+    static final Mechanism[] MECHANISMS = {Mechanism.TOFINO, Mechanism.TOFINO2, Mechanism.IDEAL, Mechanism.DOD};
     static final int PACKETS = 1000;
 
     @Override

@@ -12,19 +12,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class Tofino2Test {
     private static RunReport incast(final int staleStages) {
+        return incast(staleStages, null);
+    }
+
+    private static RunReport incast(final int staleStages, final Integer threshold) {
         final SwitchSettings settings = new SwitchSettings();
         settings.mechanism = "tofino2";
         settings.transport.kind = "open-loop";
         settings.workload.pattern = "mod16:64";
         settings.workload.packets = 200;
         settings.control.staleStages = staleStages;
+        settings.control.depthThresholdPackets = threshold;
         return ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
     }
 
     @Test
     void itTrimsAtIngressOnTheQueueDepthAndDeflectsWhatAStaleReadLetsThrough() {
-        final RunReport fresh = incast(0);
-        final RunReport stale = incast(4);
+        final RunReport fresh = incast(0, 16);
+        final RunReport stale = incast(4, 16);
         for (final RunReport report : new RunReport[] {fresh, stale}) {
             assertTrue(report.conservation());
             assertEquals(0, report.dropped());
@@ -32,6 +37,13 @@ class Tofino2Test {
         }
         assertEquals(0, fresh.trims().dod(), "a fresh read at the queue's capacity never lets a packet meet it full");
         assertTrue(stale.trims().dod() > 0, "four stale stages in four pipelines let packets slip through to DoD");
+    }
+
+    @Test
+    void byDefaultTheThresholdLeavesRoomForWhatTheStaleReadMisses() {
+        final RunReport report = incast(4);
+        assertTrue(report.conservation());
+        assertEquals(0, report.trims().dod(), "a threshold of 16 - 4 packets: nothing slips through " + report.trims());
     }
 
     @Test
