@@ -46,6 +46,7 @@ class EvaluateCommandTest {
     void everyExperimentWritesOneJsonPerRun() throws IOException {
         assertEquals(15, files(results.resolve("runs/mechanisms"), ".json"));
         assertEquals(256, files(results.resolve("runs/sweep"), ".json"));
+        assertEquals(816, files(results.resolve("runs/robustness"), ".json"));
         assertEquals(3, files(results.resolve("runs/response"), ".json"));
         assertEquals(106, files(results.resolve("runs/sensitivity"), ".json"));
         assertEquals(25, files(results.resolve("runs/summary"), ".json"));
@@ -77,6 +78,25 @@ class EvaluateCommandTest {
         assertTrue(files(results, ".svg") >= 3 + 3 + 6 + 6);
         assertTrue(Files.readString(results.resolve("sweep-1.svg")).contains("<svg"));
         assertTrue(index.contains("<h2>Summary</h2>"));
+    }
+
+    @Test
+    void overSenderCountsAndSeedsTofinoSometimesLosesControlOfItsDodQueuesAndTofino2Never() throws IOException {
+        final List<String> rows = csv("robustness.csv");
+        assertEquals("transport,mechanism,senders,seed,max_dod_queue,trims_vs_ideal,goodput_vs_ideal,header_p99_ns", rows.get(0));
+        assertEquals(1 + 2 * 2 * 17 * 8, rows.size());
+        int tofinoLost = 0;
+        for (final String row : rows.subList(1, rows.size())) {
+            final String[] cells = row.split(",");
+            final int maxDod = Integer.parseInt(cells[4]);
+            if (cells[1].equals("tofino2")) {
+                assertTrue(maxDod <= 250, "tofino2 lost control: " + row);
+            } else if (maxDod > 250) {
+                tofinoLost++;
+            }
+        }
+        assertTrue(tofinoLost > 0, "the paper's loop loses control on some seeds");
+        assertTrue(Files.readString(results.resolve("robustness.md")).contains("| ndp | tofino2 | 0 of 136 (0 %)"));
     }
 
     @Test
@@ -129,7 +149,7 @@ class EvaluateCommandTest {
     void anUnknownExperimentIsOneClearLine() {
         final Cli.Result result = trimswitch("evaluate", "--out", shared.resolve("x").toString(), "--only", "sweep,fairness");
         assertEquals(2, result.exit());
-        assertEquals("trimswitch: unknown experiment 'fairness': expected one of mechanisms, sweep, response, sensitivity, summary", result.err().strip());
+        assertEquals("trimswitch: unknown experiment 'fairness': expected one of mechanisms, sweep, robustness, response, sensitivity, summary", result.err().strip());
     }
 
     @Test

@@ -30,8 +30,8 @@ public final class Evaluation {
     }
 
     public static List<Experiment> experiments() {
-        return List.of(new MechanismsExperiment(), new SweepExperiment(), new ResponseExperiment(), new SensitivityExperiment(),
-            new SummaryExperiment());
+        return List.of(new MechanismsExperiment(), new SweepExperiment(), new RobustnessExperiment(), new ResponseExperiment(),
+            new SensitivityExperiment(), new SummaryExperiment());
     }
 
     public static String names() {

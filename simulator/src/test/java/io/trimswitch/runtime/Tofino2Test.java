@@ -47,6 +47,25 @@ class Tofino2Test {
     }
 
     @Test
+    void whereThePapersLoopLosesControlOfItsDodQueuesTofino2KeepsThemSmall() {
+        // mod16:32, open loop: seed 5 takes tofino's DoD queue past 2000 packets.
+        for (final String mechanism : new String[] {"tofino", "tofino2"}) {
+            final SwitchSettings settings = new SwitchSettings();
+            settings.mechanism = mechanism;
+            settings.transport.kind = "open-loop";
+            settings.workload.pattern = "mod16:32";
+            settings.workload.seed = 5;
+            final RunReport report = ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
+            final int maxDod = report.pipelines().stream().mapToInt(RunReport.PipelineReport::maxDodQueue).max().orElse(0);
+            if (mechanism.equals("tofino")) {
+                assertTrue(maxDod > 1000, "the paper's loop on this seed: " + maxDod);
+            } else {
+                assertTrue(maxDod <= 250, "tofino2 on the same seed: " + maxDod);
+            }
+        }
+    }
+
+    @Test
     void itHasOneRecirculationPortPerEightPorts() {
         assertEquals(8, incast(4).pipelines().size(), "64 ports: eight recirculation ports");
     }
