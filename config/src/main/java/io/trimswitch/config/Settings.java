@@ -54,6 +54,11 @@ public record Settings(
         EVERY, BACKLOG
     }
 
+    /** The trim control loop of {@code tofino}: the paper's, or the one that reads how late each NOTIFY is. */
+    public enum Loop implements Choice {
+        PAPER, BACKLOG
+    }
+
     /** Open-loop senders that blast and stop, or NDP hosts that retransmit until every flow completes. */
     public enum TransportKind implements Choice {
         OPEN_LOOP, NDP
@@ -131,11 +136,12 @@ public record Settings(
      * scope is {@code notify} in YAML; a record cannot name a component after {@link Object#notify()}.
      */
     @JsonPropertyOrder({"meters", "t0Us", "t1Us", "halftimistic", "halftimisticRateGbps", "pessimisticRateGbps",
-        "meterBurstBytes", "notify", "signal", "signalBacklog", "depthThresholdPackets", "staleStages"})
+        "meterBurstBytes", "notify", "signal", "signalBacklog", "depthThresholdPackets", "staleStages", "loop"})
     public record Control(MeterProfile meters, double t0Us, double t1Us, boolean halftimistic, Double halftimisticRateGbps,
         Double pessimisticRateGbps, Integer meterBurstBytes, @JsonProperty("notify") NotifyScope notifyScope, SignalTrigger signal, int signalBacklog,
         @JsonInclude(JsonInclude.Include.NON_NULL) Integer depthThresholdPackets,
-        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = SwitchSettings.FourStages.class) int staleStages) {
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = SwitchSettings.FourStages.class) int staleStages,
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = SwitchSettings.PaperLoop.class) Loop loop) {
     }
 
     /** {@code pattern} is parsed against the fabric's ports by {@link Pattern#parse}. */
@@ -204,7 +210,8 @@ public record Settings(
                 numbers("trim.fabricPorts", t.fabricPorts), numbers("trim.noTrimDscp", t.noTrimDscp), optOuts(t.disable)),
             new Control(choice("control.meters", c.meters, MeterProfile.values()), c.t0Us, c.t1Us, c.halftimistic, c.halftimisticRateGbps,
                 c.pessimisticRateGbps, c.meterBurstBytes, choice("control.notify", c.notify, NotifyScope.values()),
-                choice("control.signal", c.signal, SignalTrigger.values()), c.signalBacklog, c.depthThresholdPackets, c.staleStages),
+                choice("control.signal", c.signal, SignalTrigger.values()), c.signalBacklog, c.depthThresholdPackets, c.staleStages,
+                choice("control.loop", c.loop, Loop.values())),
             new Workload(w.pattern, w.packets, w.packetBytes, w.durationUs, w.startJitter, w.seed),
             new Transport(choice("transport.kind", x.kind, TransportKind.values()), x.initialWindowPackets,
                 choice("transport.hosts", x.hosts, HostLayout.values()), x.propagationNs, x.rtoUs, x.maxDurationUs, x.flowSizes,

@@ -142,6 +142,9 @@ public final class SettingsValidation {
             within("control.depthThresholdPackets", s.control().depthThresholdPackets(), 1, MAX_QUEUE_PACKETS);
         }
         within("control.staleStages", s.control().staleStages(), 0, 64);
+        if (s.control().loop() == Settings.Loop.BACKLOG && s.mechanism() != Mechanism.TOFINO) {
+            throw new ConfigException("control.loop backlog needs mechanism tofino, the one whose NOTIFYs drive a loop; got " + s.mechanism().label());
+        }
         // A rate is checked as written: NaN would round to a rate of 0 and trim everything.
         if (s.control().halftimisticRateGbps() != null) {
             within("control.halftimisticRateGbps", s.control().halftimisticRateGbps(), 0, s.fabric().portRateGbps(), "Gb/s");
@@ -209,6 +212,9 @@ public final class SettingsValidation {
         }
         if (s.mechanism() == Mechanism.TOFINO2) {
             throw new ConfigException("mechanism tofino2 runs only with clock virtual");
+        }
+        if (s.control().loop() == Settings.Loop.BACKLOG) {
+            throw new ConfigException("control.loop backlog runs only with clock virtual");
         }
         if (s.ndp()) {
             throw new ConfigException("clock real runs open-loop senders; NDP end hosts run only with clock virtual (set transport.kind open-loop)");

@@ -154,7 +154,7 @@ public final class SwitchSettings {
 
     /** The ingress meters and the three-state trim control loop. */
     @JsonPropertyOrder({"meters", "t0Us", "t1Us", "halftimistic", "halftimisticRateGbps", "pessimisticRateGbps",
-        "meterBurstBytes", "notify", "signal", "signalBacklog", "depthThresholdPackets", "staleStages"})
+        "meterBurstBytes", "notify", "signal", "signalBacklog", "depthThresholdPackets", "staleStages", "loop"})
     public static final class Control {
         /** three (one meter per state) | two (opti + pesi, the production-router profile) */
         public String meters = "three";
@@ -185,6 +185,25 @@ public final class SwitchSettings {
         /** tofino2: ingress stages after the depth read, in each pipeline; the read misses the packets in them. */
         @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = FourStages.class)
         public int staleStages = 4;
+        /**
+         * tofino: paper (T0 and T1 from each NOTIFY's arrival) | backlog (a NOTIFY delayed by a DoD backlog keeps the port
+         * pessimistic at least as long as it was delayed, and halftimistic as much longer).
+         */
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = PaperLoop.class)
+        public String loop = "paper";
+    }
+
+    /** Leaves {@code control.loop} out of a written report while it is the paper's. */
+    static final class PaperLoop {
+        @Override
+        public boolean equals(final Object value) {
+            return "paper".equals(value) || value instanceof Settings.Loop loop && loop == Settings.Loop.PAPER;
+        }
+
+        @Override
+        public int hashCode() {
+            return 1;
+        }
     }
 
     /** Leaves {@code control.staleStages} out of a written report while it has its default. */

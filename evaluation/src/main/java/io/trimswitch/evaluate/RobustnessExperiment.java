@@ -25,7 +25,18 @@ import java.util.Map;
 final class RobustnessExperiment implements Experiment {
     static final int[] SENDERS = {17, 20, 23, 26, 29, 32, 35, 38, 41, 44, 47, 50, 53, 56, 59, 62, 64};
     static final int SEEDS = 8;
-    static final Mechanism[] LOOPS = {Mechanism.TOFINO, Mechanism.TOFINO2};
+    /**
+     * A trimming design under test: a mechanism and, for tofino, its control loop and halftimistic rate (null: half the
+     * port's).
+     */
+    record Loop(String label, Mechanism mechanism, String controlLoop, Double halftimisticRateGbps) {
+    }
+
+    static final Loop[] LOOPS = {
+        new Loop("tofino", Mechanism.TOFINO, "paper", null),
+        new Loop("tofino-backlog", Mechanism.TOFINO, "backlog", null),
+        new Loop("tofino2", Mechanism.TOFINO2, "paper", null)};
+    private static final Loop IDEAL = new Loop("ideal", Mechanism.IDEAL, "paper", null);
     static final TransportKind[] TRANSPORTS = {TransportKind.OPEN_LOOP, TransportKind.NDP};
     /** A DoD queue deeper than this has lost control. */
     static final int UNSTABLE_DOD_PACKETS = 250;
@@ -36,8 +47,8 @@ final class RobustnessExperiment implements Experiment {
         return "robustness";
     }
 
-    static String id(final TransportKind transport, final Mechanism mechanism, final int senders, final int seed) {
-        return "robustness-" + transport.label() + "-" + mechanism.label() + "-" + senders + "-" + seed;
+    static String id(final TransportKind transport, final Loop loop, final int senders, final int seed) {
+        return "robustness-" + transport.label() + "-" + loop.label() + "-" + senders + "-" + seed;
     }
 
     @Override
@@ -46,10 +57,12 @@ final class RobustnessExperiment implements Experiment {
         for (final TransportKind transport : TRANSPORTS) {
             for (final int senders : SENDERS) {
                 for (int seed = 1; seed <= SEEDS; seed++) {
-                    for (final Mechanism mechanism : mechanisms()) {
-                        final SwitchSettings settings = RunSpec.settings(transport, "mod16:" + senders, mechanism, PACKETS);
+                    for (final Loop loop : loops()) {
+                        final SwitchSettings settings = RunSpec.settings(transport, "mod16:" + senders, loop.mechanism(), PACKETS);
                         settings.workload.seed = seed;
-                        specs.add(new RunSpec(id(transport, mechanism, senders, seed), settings, false, false));
+                        settings.control.loop = loop.controlLoop();
+                        settings.control.halftimisticRateGbps = loop.halftimisticRateGbps();
+                        specs.add(new RunSpec(id(transport, loop, senders, seed), settings, false, false));
                     }
                 }
             }
@@ -57,9 +70,9 @@ final class RobustnessExperiment implements Experiment {
         return specs;
     }
 
-    private static List<Mechanism> mechanisms() {
-        final List<Mechanism> all = new ArrayList<>(List.of(LOOPS));
-        all.add(Mechanism.IDEAL);
+    private static List<Loop> loops() {
+        final List<Loop> all = new ArrayList<>(List.of(LOOPS));
+        all.add(IDEAL);
         return all;
     }
 
@@ -71,9 +84,9 @@ final class RobustnessExperiment implements Experiment {
         try (Csv csv = new Csv(dir.resolve("robustness.csv"), "transport", "mechanism", "senders", "seed", "max_dod_queue",
             "trims_vs_ideal", "goodput_vs_ideal", "header_p99_ns")) {
             for (final TransportKind transport : TRANSPORTS) {
-                for (final Mechanism mechanism : LOOPS) {
+                for (final Loop loop : LOOPS) {
                     final Summary summary = new Summary();
-                    final XYChart panel = Charts.xy(mechanism.label() + ", " + transport.label() + ": runs over " + UNSTABLE_DOD_PACKETS
+                    final XYChart panel = Charts.xy(loop.label() + ", " + transport.label() + ": runs over " + UNSTABLE_DOD_PACKETS
                         + " DoD packets", "senders (mod16:N)", "seed");
                     final List<Double> stableX = new ArrayList<>();
                     final List<Double> stableY = new ArrayList<>();
@@ -81,13 +94,13 @@ final class RobustnessExperiment implements Experiment {
                     final List<Double> unstableY = new ArrayList<>();
                     for (final int senders : SENDERS) {
                         for (int seed = 1; seed <= SEEDS; seed++) {
-                            final RunReport report = results.get(id(transport, mechanism, senders, seed)).report();
-                            final RunReport ideal = results.get(id(transport, Mechanism.IDEAL, senders, seed)).report();
+                            final RunReport report = results.get(id(transport, loop, senders, seed)).report();
+                            final RunReport ideal = results.get(id(transport, IDEAL, senders, seed)).report();
                             final int maxDod = Metrics.maxDodQueue(report);
                             final double trims = Metrics.trimsVsIdeal(report, ideal);
                             final double goodput = Metrics.goodputVsIdeal(report, ideal);
                             final long p99 = report.headerLatencyNs() == null ? 0 : report.headerLatencyNs().p99();
-                            csv.row(transport.label(), mechanism.label(), senders, seed, maxDod, trims, goodput, p99);
+                            csv.row(transport.label(), loop.label(), senders, seed, maxDod, trims, goodput, p99);
                             summary.add(maxDod, trims, goodput, p99);
                             (maxDod > UNSTABLE_DOD_PACKETS ? unstableX : stableX).add((double) senders);
                             (maxDod > UNSTABLE_DOD_PACKETS ? unstableY : stableY).add((double) seed);
@@ -96,15 +109,15 @@ final class RobustnessExperiment implements Experiment {
                     marks(panel, "DoD queue ≤ " + UNSTABLE_DOD_PACKETS, stableX, stableY, new Color(0xbbbbbb));
                     marks(panel, "DoD queue > " + UNSTABLE_DOD_PACKETS, unstableX, unstableY, new Color(0xd62728));
                     panels.add(panel);
-                    table.append(summary.row(transport, mechanism));
+                    table.append(summary.row(transport, loop));
                 }
             }
         }
         Files.writeString(dir.resolve("robustness.md"), table.toString());
-        final List<String> svgs = Charts.save(dir, "robustness", panels, 2);
+        final List<String> svgs = Charts.save(dir, "robustness", panels, LOOPS.length);
         return List.of(new Figure("Robustness over sender counts and seeds",
             "mod16:N for N = " + SENDERS[0] + ".." + SENDERS[SENDERS.length - 1] + " and seeds 1.." + SEEDS + ", 1000-packet flows, open loop "
-                + "(top) and NDP (bottom), under tofino (left) and tofino2 (right). A red mark is a run whose largest DoD queue passed "
+                + "(top) and NDP (bottom), under tofino with the paper's loop (left), with the backlog-aware loop (middle), and tofino2 (right). A red mark is a run whose largest DoD queue passed "
                 + UNSTABLE_DOD_PACKETS + " packets: the loop lost control of it. robustness.md has the share of such runs, the worst "
                 + "queue, and trims, goodput and header latency relative to the ideal switch on the same seed.",
             "robustness.png", svgs, List.of("robustness.csv", "robustness.md")));
@@ -148,9 +161,9 @@ final class RobustnessExperiment implements Experiment {
             worstP99 = Math.max(worstP99, p99);
         }
 
-        String row(final TransportKind transport, final Mechanism mechanism) {
+        String row(final TransportKind transport, final Loop loop) {
             return String.format(Locale.ROOT, "| %s | %s | %d of %d (%.0f %%) | %d | %.3f (%.3f–%.3f) | %.3f (%.3f–%.3f) | %d |%n",
-                transport.label(), mechanism.label(), unstable, runs, 100.0 * unstable / runs, worstDod,
+                transport.label(), loop.label(), unstable, runs, 100.0 * unstable / runs, worstDod,
                 trims / runs, minTrims, maxTrims, goodput / runs, minGoodput, maxGoodput, worstP99);
         }
     }

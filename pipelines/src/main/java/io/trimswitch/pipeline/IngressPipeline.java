@@ -76,6 +76,11 @@ public final class IngressPipeline {
         trimStates.onNotify(egressPort, now);
     }
 
+    /** A congestion NOTIFY for {@code egressPort} whose deflected packet waited {@code agePicos} in its DoD queue. */
+    public void onCongestionNotify(final int egressPort, final long agePicos, final long now) {
+        trimStates.onNotify(egressPort, agePicos, now);
+    }
+
     public int id() {
         return id;
     }

@@ -10,6 +10,8 @@ public final class TrimStateTable {
 
     private final long pessimisticPicos;
     private final long halftimisticPicos;
+    /** The backlog-aware loop: a NOTIFY delayed by a DoD backlog holds the port pessimistic while that backlog drains. */
+    private final boolean backlogAware;
     private final long[] t0;
     private final long[] t1;
     private final long[] pessimisticCoveredUntil;
@@ -26,11 +28,20 @@ public final class TrimStateTable {
      * @param halftimisticPicos T1 >= T0: how long until the port is optimistic again; T1 = T0 skips the halftimistic state
      */
     public TrimStateTable(final int ports, final long pessimisticPicos, final long halftimisticPicos) {
+        this(ports, pessimisticPicos, halftimisticPicos, false);
+    }
+
+    /**
+     * @param backlogAware a NOTIFY's age (how long its deflected packet waited in the DoD queue) stretches the pessimistic
+     *                     state to at least that long, the halftimistic one by as much
+     */
+    public TrimStateTable(final int ports, final long pessimisticPicos, final long halftimisticPicos, final boolean backlogAware) {
         if (pessimisticPicos < 0 || halftimisticPicos < pessimisticPicos) {
             throw new IllegalArgumentException("trim state durations need 0 <= T0 <= T1, got T0 " + pessimisticPicos + " ps, T1 " + halftimisticPicos + " ps");
         }
         this.pessimisticPicos = pessimisticPicos;
         this.halftimisticPicos = halftimisticPicos;
+        this.backlogAware = backlogAware;
         this.t0 = new long[ports];
         this.t1 = new long[ports];
         this.pessimisticCoveredUntil = new long[ports];
@@ -43,16 +54,31 @@ public final class TrimStateTable {
 
     /** A congestion NOTIFY for {@code port} reached this pipeline at {@code now}. */
     public void onNotify(final int port, final long now) {
+        onNotify(port, 0, now);
+    }
+
+    /**
+     * A congestion NOTIFY for {@code port} reached this pipeline at {@code now}, {@code agePicos} after its packet was
+     * deflected. The paper's loop ignores the age. The backlog-aware loop reads it as the time the DoD queue ahead of
+     * the packet took to drain: packets deflected behind it will keep coming back for about as long, so the port stays
+     * pessimistic at least that long, and halftimistic as much longer. In hardware the age is the difference of two
+     * timestamps the recirculated packet carries: no queue depth is read.
+     */
+    public void onNotify(final int port, final long agePicos, final long now) {
         notifications[port]++;
         if (halftimisticPicos == 0) {
             return;
         }
-        if (pessimisticPicos > 0) {
-            t0[port] = now + pessimisticPicos;
-            pessimisticTime[port] += extend(pessimisticCoveredUntil, port, now, pessimisticPicos);
+        final long stretch = backlogAware ? agePicos : 0;
+        final long pessimistic = pessimisticPicos > 0 ? Math.max(pessimisticPicos, stretch) : 0;
+        final long halftimistic = halftimisticPicos + stretch;
+        if (pessimistic > 0) {
+            // A stretched state is never cut short by a later, fresher NOTIFY.
+            t0[port] = backlogAware ? Math.max(t0[port], now + pessimistic) : now + pessimistic;
+            pessimisticTime[port] += extend(pessimisticCoveredUntil, port, now, pessimistic);
         }
-        t1[port] = now + halftimisticPicos;
-        congestedTime[port] += extend(congestedCoveredUntil, port, now, halftimisticPicos);
+        t1[port] = backlogAware ? Math.max(t1[port], now + halftimistic) : now + halftimistic;
+        congestedTime[port] += extend(congestedCoveredUntil, port, now, halftimistic);
         probe.onNotify(pipeline, port, now, t0[port], t1[port]);
     }
 

@@ -75,4 +75,25 @@ class TrimStateTableTest {
     void t1BelowT0IsRefused() {
         assertThrows(IllegalArgumentException.class, () -> new TrimStateTable(1, 6 * US, 5 * US));
     }
+
+    @Test
+    void theBacklogLoopHoldsALateNotifysPortPessimisticForAsLongAsTheNotifyWasLate() {
+        final TrimStateTable backlog = new TrimStateTable(2, 6 * US, 24 * US, true);
+        backlog.onNotify(0, 40 * US, 100 * US);
+        assertEquals(TrimState.PESSIMISTIC, backlog.state(0, 139 * US), "pessimistic for the 40 µs the NOTIFY was late");
+        assertEquals(TrimState.HALFTIMISTIC, backlog.state(0, 141 * US));
+        assertEquals(TrimState.HALFTIMISTIC, backlog.state(0, 163 * US), "halftimistic until T1 + 40 µs");
+        assertEquals(TrimState.OPTIMISTIC, backlog.state(0, 165 * US));
+        backlog.onNotify(1, 40 * US, 100 * US);
+        backlog.onNotify(1, 0, 101 * US);
+        assertEquals(TrimState.PESSIMISTIC, backlog.state(1, 130 * US), "a fresher NOTIFY does not cut the stretched state short");
+    }
+
+    @Test
+    void thePapersLoopIgnoresHowLateANotifyIs() {
+        final TrimStateTable paper = new TrimStateTable(1, 6 * US, 24 * US);
+        paper.onNotify(0, 40 * US, 100 * US);
+        assertEquals(TrimState.HALFTIMISTIC, paper.state(0, 107 * US));
+        assertEquals(TrimState.OPTIMISTIC, paper.state(0, 125 * US));
+    }
 }

@@ -46,10 +46,11 @@ public final class CongestionSignals {
     }
 
     /**
-     * A deflected packet for {@code egressPort} left the DoD queue of {@code originPipeline}, leaving
-     * {@code backlogBehind} packets queued behind it.
+     * A deflected packet for {@code egressPort} left the DoD queue of {@code originPipeline} {@code agePicos} after it
+     * was deflected, leaving {@code backlogBehind} packets queued behind it.
      */
-    public void onDeflectedDequeue(final int egressPort, final int originPipeline, final int backlogBehind, final long now) {
+    public void onDeflectedDequeue(
+        final int egressPort, final int originPipeline, final int backlogBehind, final long agePicos, final long now) {
         if (trigger == Trigger.BACKLOG && backlogBehind < signalBacklog) {
             return;
         }
@@ -57,10 +58,10 @@ public final class CongestionSignals {
         final long due = now + latencyPicos;
         if (scope == Scope.ALL) {
             for (int pipeline = 0; pipeline < pipelines; pipeline++) {
-                channel.send(egressPort, pipeline, due);
+                channel.send(egressPort, pipeline, due, agePicos);
             }
         } else {
-            channel.send(egressPort, originPipeline, due);
+            channel.send(egressPort, originPipeline, due, agePicos);
         }
     }
 

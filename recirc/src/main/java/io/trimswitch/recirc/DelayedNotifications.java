@@ -1,6 +1,6 @@
 package io.trimswitch.recirc;
 
-import io.trimswitch.dataplane.util.TimedIntFifo;
+import io.trimswitch.dataplane.util.TimedPairFifo;
 import io.trimswitch.pipeline.IngressPipeline;
 
 /**
@@ -18,7 +18,8 @@ public final class DelayedNotifications implements NotifyChannel {
 
     private final IngressPipeline[] pipelines;
     private final Scheduled scheduled;
-    private final TimedIntFifo inFlight = new TimedIntFifo(256);
+    /** Per NOTIFY: when it is due, the port and pipeline, and its age in nanoseconds. */
+    private final TimedPairFifo inFlight = new TimedPairFifo(256);
     private long lastScheduled = Long.MIN_VALUE;
 
     public DelayedNotifications(final IngressPipeline[] pipelines, final Scheduled scheduled) {
@@ -31,7 +32,12 @@ public final class DelayedNotifications implements NotifyChannel {
 
     @Override
     public void send(final int egressPort, final int pipeline, final long due) {
-        inFlight.add(due, (egressPort << PIPELINE_BITS) | pipeline);
+        send(egressPort, pipeline, due, 0);
+    }
+
+    @Override
+    public void send(final int egressPort, final int pipeline, final long due, final long agePicos) {
+        inFlight.add(due, (egressPort << PIPELINE_BITS) | pipeline, (int) Math.min(Integer.MAX_VALUE, agePicos / 1000));
         // One wake-up delivers everything due at that instant.
         if (due != lastScheduled) {
             lastScheduled = due;
@@ -43,8 +49,10 @@ public final class DelayedNotifications implements NotifyChannel {
     public int deliverDue(final long now) {
         int delivered = 0;
         while (!inFlight.isEmpty() && inFlight.headTime() <= now) {
-            final int signal = inFlight.removeHead();
-            pipelines[signal & ((1 << PIPELINE_BITS) - 1)].onCongestionNotify(signal >>> PIPELINE_BITS, now);
+            final int signal = inFlight.headFirst();
+            final long agePicos = inFlight.headSecond() * 1000L;
+            inFlight.removeHead();
+            pipelines[signal & ((1 << PIPELINE_BITS) - 1)].onCongestionNotify(signal >>> PIPELINE_BITS, agePicos, now);
             delivered++;
         }
         return delivered;

@@ -8,4 +8,13 @@ package io.trimswitch.recirc;
 public interface NotifyChannel {
     /** Tells {@code pipeline} at time {@code due} that {@code egressPort} is congested. */
     void send(int egressPort, int pipeline, long due);
+
+    /**
+     * As {@link #send(int, int, long)}, for a signal raised {@code agePicos} after its packet was deflected: how long
+     * the packet waited in its DoD queue, which a loop that reads the signal's age can use. Channels that do not
+     * carry it send the signal alone.
+     */
+    default void send(final int egressPort, final int pipeline, final long due, final long agePicos) {
+        send(egressPort, pipeline, due);
+    }
 }

@@ -51,7 +51,8 @@ public final class RecirculationPort {
         }
         inService = handle;
         if (signals != null) {
-            signals.onDeflectedDequeue(pool.egressPort(handle), pipeline, queue.size(), now);
+            // The deflected packet was stamped when it entered the DoD queue: its wait is the signal's age.
+            signals.onDeflectedDequeue(pool.egressPort(handle), pipeline, queue.size(), now - pool.queuedPicos(handle), now);
         }
         return now + rate.serialisation(pool.length(handle));
     }

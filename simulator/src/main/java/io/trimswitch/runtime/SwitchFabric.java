@@ -120,7 +120,8 @@ public final class SwitchFabric {
         final IngressMeters depthReads = mechanism.readsQueueDepth() ? meters(settings, portCount) : null;
         for (int pipeline = 0; pipeline < pipelineCount; pipeline++) {
             pipelines[pipeline] = new IngressPipeline(pipeline, pool, trimSettings, forwarding, depthReads != null ? depthReads : meters(settings, portCount),
-                new TrimStateTable(portCount, t0, t1), threads.of(Component.INGRESS, pipeline, trafficManager));
+                new TrimStateTable(portCount, t0, t1, settings.control().loop() == Settings.Loop.BACKLOG),
+                threads.of(Component.INGRESS, pipeline, trafficManager));
         }
 
         final long latency = Picos.fromNanos(settings.recirculation().latencyNs());
