@@ -11,7 +11,6 @@ import io.trimswitch.runtime.RunRecorder;
 import io.trimswitch.runtime.FlowLifetimes;
 import io.trimswitch.runtime.SwitchFabric;
 import io.trimswitch.runtime.TrafficSource;
-import io.trimswitch.runtime.RealTimeStats;
 import io.trimswitch.runtime.SwitchRun;
 import io.trimswitch.tm.DeflectOnDrop;
 import io.trimswitch.tm.EgressPort;

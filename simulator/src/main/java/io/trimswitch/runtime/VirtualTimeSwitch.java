@@ -12,7 +12,6 @@ import io.trimswitch.dataplane.util.TimedIntFifo;
 import io.trimswitch.pipeline.StateProbe;
 import io.trimswitch.recirc.CongestionSignals;
 import io.trimswitch.recirc.RecirculationPort;
-import io.trimswitch.tm.EgressPort;
 import io.trimswitch.tm.TrafficManagerEvents;
 
 /**
