@@ -57,7 +57,7 @@ public final class SwitchSettings {
      */
     @JsonPropertyOrder({"queues", "dscpToTc", "tcToQueue", "trimmedQueue"})
     public static final class Qos {
-        /** A port's data queues, queue 0 first, at most 8; trimmed headers still go to the header queue. */
+        /** A port's data queues, queue 0 first, at most 8; trimmed packets go to the header queue unless trimmedQueue names one. */
         public List<Queue> queues = new ArrayList<>();
         /** DSCP → traffic class 0..7; a DSCP not listed is in class 0. */
         public Map<Integer, Integer> dscpToTc = new TreeMap<>();
