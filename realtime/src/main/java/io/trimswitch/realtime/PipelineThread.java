@@ -6,6 +6,7 @@ import io.trimswitch.realtime.sockets.PortsOwner;
 import io.trimswitch.realtime.sockets.VxlanPorts;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.PoolPartition;
+import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.IngressLinks;
 import io.trimswitch.dataplane.util.TimedIntFifo;
 import io.trimswitch.pipeline.LearningBridge;
@@ -319,7 +320,8 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
             final int handle = PortHandoff.handle(entry);
             final long time = pool.queuedPicos(handle);
             advanceTo(time - 1);
-            if (PortHandoff.isHeader(entry)) {
+            // A trimmed packet is a header, whichever queue of the stand-in took it (a data queue can hold trimmed packets).
+            if (PortHandoff.isHeader(entry) || pool.trimKind(handle) != TrimKind.NONE) {
                 handedOver.enqueueHeader(handle, time);
             } else {
                 handedOver.enqueueData(handle, time);

@@ -83,7 +83,7 @@ public final class EgressPort {
      * its last bit leaves, or -1 when nothing waits. Call only when {@link #isIdle()}.
      */
     public long startTransmission(final long now) {
-        final int choice = scheduler.choose(!headerQueue.isEmpty(), dataQueues.length == 1 ? !dataQueue.isEmpty() : dataWaiting());
+        final int choice = scheduler.choose(!headerQueue.isEmpty(), dataWaiting());
         if (choice == HeaderDataScheduler.NOTHING) {
             return -1;
         }
@@ -148,7 +148,7 @@ public final class EgressPort {
 
     /** The data queue the data scheduler serves next among those whose head was queued by {@code readyBy}. */
     private HandleQueue nextData(final long readyBy) {
-        return dataQueues.length == 1 ? dataQueue : dataQueues[dataScheduler.choose(dataQueues, pool, readyBy)];
+        return dataQueues[dataScheduler.choose(dataQueues, pool, readyBy)];
     }
 
     /** Data queue 0: the only one without traffic classes. */

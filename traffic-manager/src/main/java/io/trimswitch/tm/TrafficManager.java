@@ -91,11 +91,6 @@ public final class TrafficManager {
         events.beforeEnqueue(port.id(), now);
         // Stamped before the offer: once queued, the packet may belong to another thread.
         pool.queuedPicos(handle, now);
-        if (pool.trimKind(handle) != TrimKind.NONE && trimSettings.trimmedQueue() >= 0) {
-            // A trimmed packet handed over by another thread: it goes where trimmed packets go.
-            enqueueHeader(handle, now);
-            return;
-        }
         if (port.dataQueue(PacketClass.queue(pool.classification(handle))).offer(handle)) {
             wake(port, now);
         } else if (PacketClass.isTrimmable(pool.classification(handle))) {

@@ -171,6 +171,11 @@ public final class PacketClass {
             && settings.optedOut(buffer, frame, ipFlag == IPV4, protocol, protocol >= 0 && l4Length >= 4 ? l4 : -1, dscp);
     }
 
+    /** Where a UDP packet's UDP header starts, from where its headers end: before the NDP shim, if it has one. */
+    public static int udpOffset(final int frame, final int packetClass) {
+        return frame + headersEnd(packetClass) - UdpHeader.LENGTH - ((packetClass & NDP) != 0 ? NdpHeader.LENGTH : 0);
+    }
+
     /** Bytes from the frame's start to the end of the last header a trim keeps. */
     public static int headersEnd(final int packetClass) {
         return packetClass & HEADERS_END_MASK;

@@ -3,7 +3,6 @@ package io.trimswitch.dataplane.packet;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.Ipv4Header;
 import io.trimswitch.dataplane.codec.Ipv6Header;
-import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.codec.UdpHeader;
 import org.agrona.MutableDirectBuffer;
 
@@ -33,7 +32,7 @@ public final class ReturnToSender {
                 buffer.putLong(ip + Ipv6Header.DESTINATION_FIELD_OFFSET + i, buffer.getLong(ip + Ipv6Header.SOURCE_FIELD_OFFSET + i));
                 buffer.putLong(ip + Ipv6Header.SOURCE_FIELD_OFFSET + i, destination);
             }
-            udp = frame + PacketClass.headersEnd(packetClass) - UdpHeader.LENGTH - ((packetClass & PacketClass.NDP) != 0 ? NdpHeader.LENGTH : 0);
+            udp = PacketClass.udpOffset(frame, packetClass);
         } else {
             return;
         }

@@ -81,8 +81,7 @@ public final class Trimmer {
         Ipv6Header.payloadLength(buffer, ip, newPayload);
         Ipv6Header.dscp(buffer, ip, dscp);
         if ((packetClass & PacketClass.UDP) != 0) {
-            final int udp = frame + PacketClass.headersEnd(packetClass) - UdpHeader.LENGTH
-                - ((packetClass & PacketClass.NDP) != 0 ? NdpHeader.LENGTH : 0);
+            final int udp = PacketClass.udpOffset(frame, packetClass);
             final int udpLength = ip + Ipv6Header.LENGTH + newPayload - udp;
             UdpHeader.length(buffer, udp, udpLength);
             if ((packetClass & PacketClass.NDP) != 0) {
