@@ -141,6 +141,7 @@ public final class ScenarioCommand implements Callable<Integer> {
         applyOverrides(settings);
         final List<Mechanism> toRun = new ArrayList<>();
         json.checkWritable();
+        final boolean realClock = settings.validate().realTime();
         if (mechanisms != null) {
             if (mechanisms.isEmpty() || mechanisms.stream().anyMatch(String::isBlank)) {
                 throw new ConfigException("--mechanism takes one or more of " + Mechanism.labels() + " separated by commas, got '"
@@ -157,12 +158,11 @@ public final class ScenarioCommand implements Callable<Integer> {
         } else {
             toRun.add(Mechanism.TOFINO);
             toRun.add(Mechanism.DOD);
-            if (!settings.validate().realTime()) {
+            if (!realClock) {
                 // In real time the ideal switch runs alongside in virtual time, as the reference.
                 toRun.add(Mechanism.IDEAL);
             }
         }
-        final boolean realClock = settings.validate().realTime();
         if (jobs != null && jobs < 1) {
             throw new ConfigException("--jobs must be at least 1, got " + jobs);
         }

@@ -193,29 +193,17 @@ public final class SwitchSettings {
         public String loop = "paper";
     }
 
-    /** Leaves {@code control.loop} out of a written report while it is the paper's. */
-    static final class PaperLoop {
-        @Override
-        public boolean equals(final Object value) {
-            return "paper".equals(value) || value instanceof Settings.Loop loop && loop == Settings.Loop.PAPER;
-        }
-
-        @Override
-        public int hashCode() {
-            return 1;
+    /** Leaves {@code control.loop} out of a written report while it is the paper's, in either form. */
+    static final class PaperLoop extends AtDefault {
+        PaperLoop() {
+            super("paper", Settings.Loop.PAPER);
         }
     }
 
     /** Leaves {@code control.staleStages} out of a written report while it has its default. */
-    static final class FourStages {
-        @Override
-        public boolean equals(final Object value) {
-            return Integer.valueOf(4).equals(value);
-        }
-
-        @Override
-        public int hashCode() {
-            return 1;
+    static final class FourStages extends AtDefault {
+        FourStages() {
+            super(4);
         }
     }
 
@@ -303,23 +291,34 @@ public final class SwitchSettings {
     }
 
     /** Leaves {@code realtime.pipelineThreads} out of a written report while it has its default. */
-    static final class OneThread {
-        @Override
-        public boolean equals(final Object value) {
-            return Integer.valueOf(1).equals(value);
-        }
-
-        @Override
-        public int hashCode() {
-            return 1;
+    static final class OneThread extends AtDefault {
+        OneThread() {
+            super(1);
         }
     }
 
     /** Leaves {@code realtime.udpGso} out of a written report while it has its default. */
-    static final class GsoOn {
+    static final class GsoOn extends AtDefault {
+        GsoOn() {
+            super(true);
+        }
+    }
+
+    /**
+     * A value filter for {@code @JsonInclude}: the setting is left out of a written report while it equals its default,
+     * so that reports from before the setting existed stay as they were. Jackson makes one per setting, hence a subclass
+     * per default.
+     */
+    abstract static class AtDefault {
+        private final java.util.Set<Object> defaults;
+
+        AtDefault(final Object... defaults) {
+            this.defaults = java.util.Set.of(defaults);
+        }
+
         @Override
         public boolean equals(final Object value) {
-            return Boolean.TRUE.equals(value);
+            return defaults.contains(value);
         }
 
         @Override

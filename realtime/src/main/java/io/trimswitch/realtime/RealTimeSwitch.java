@@ -1,7 +1,6 @@
 package io.trimswitch.realtime;
 
 import io.trimswitch.config.ConfigException;
-import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
@@ -295,11 +294,6 @@ public final class RealTimeSwitch implements SwitchRun {
     @Override
     public Settings settings() {
         return settings;
-    }
-
-    @Override
-    public Mechanism mechanism() {
-        return fabric.mechanism();
     }
 
     @Override

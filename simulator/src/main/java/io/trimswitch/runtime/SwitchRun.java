@@ -7,7 +7,9 @@ import io.trimswitch.config.Settings;
 public interface SwitchRun {
     Settings settings();
 
-    Mechanism mechanism();
+    default Mechanism mechanism() {
+        return fabric().mechanism();
+    }
 
     TrafficSource source();
 

@@ -1,6 +1,5 @@
 package io.trimswitch.runtime;
 
-import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Pattern;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.DropReason;
@@ -368,11 +367,6 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
     @Override
     public Settings settings() {
         return settings;
-    }
-
-    @Override
-    public Mechanism mechanism() {
-        return fabric.mechanism();
     }
 
     @Override
