@@ -6,16 +6,19 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** The one command-line tool: {@code trimswitch <command>}. */
 @Command(
     name = "trimswitch",
     mixinStandardHelpOptions = true,
     versionProvider = TrimswitchCommand.Version.class,
-    description = "A userspace packet-trimming switch that reproduces a Tofino-style trimming design.",
-    subcommands = {ScenarioCommand.class, EvaluateCommand.class, ReplayCommand.class, RunCommand.class, StatsCommand.class,
-        GenCommand.class, CommandLine.HelpCommand.class})
+    description = "A userspace packet-trimming switch that reproduces a Tofino-style trimming design.")
 public final class TrimswitchCommand implements Runnable {
+    /** The commands, in the order the usage lists them. */
+    private static final Map<String, Class<?>> COMMANDS = commands();
+
     /** Exit code for a run that completed but broke packet conservation (a bug). */
     public static final int EXIT_RUN_FAILED = 1;
     /** Exit code for bad arguments, settings or files. */
@@ -42,7 +45,23 @@ public final class TrimswitchCommand implements Runnable {
 
     /** Runs the tool with the given streams and returns its exit code; used by main and by tests. */
     public static int execute(final String[] args, final PrintWriter out, final PrintWriter err) {
-        final CommandLine commandLine = new CommandLine(new TrimswitchCommand());
+        // Building a command's model reads all its annotations, and the first model built pays for picocli's own
+        // start, a tenth of a second on a cold JVM: a command named first is built alone, under its full name;
+        // anything else (usage, help, a misspelling) gets the whole tree.
+        final Class<?> named = args.length > 0 && !"help".equals(args[0]) ? COMMANDS.get(args[0]) : null;
+        final CommandLine commandLine;
+        final String[] commandArguments;
+        if (named != null) {
+            commandLine = new CommandLine(named);
+            commandLine.setCommandName("trimswitch " + args[0]);
+            commandLine.getCommandSpec().versionProvider(new Version());
+            commandArguments = java.util.Arrays.copyOfRange(args, 1, args.length);
+        } else {
+            commandLine = new CommandLine(new TrimswitchCommand());
+            COMMANDS.forEach(commandLine::addSubcommand);
+            commandLine.getSubcommands().values().forEach(command -> command.getCommandSpec().versionProvider(new Version()));
+            commandArguments = args;
+        }
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setParameterExceptionHandler((exception, arguments) -> {
@@ -62,7 +81,19 @@ public final class TrimswitchCommand implements Runnable {
             }
             throw exception;
         });
-        return commandLine.execute(args);
+        return commandLine.execute(commandArguments);
+    }
+
+    private static Map<String, Class<?>> commands() {
+        final Map<String, Class<?>> commands = new LinkedHashMap<>();
+        commands.put("scenario", ScenarioCommand.class);
+        commands.put("evaluate", EvaluateCommand.class);
+        commands.put("replay", ReplayCommand.class);
+        commands.put("run", RunCommand.class);
+        commands.put("stats", StatsCommand.class);
+        commands.put("gen", GenCommand.class);
+        commands.put("help", CommandLine.HelpCommand.class);
+        return commands;
     }
 
     private static String firstLine(final String message) {

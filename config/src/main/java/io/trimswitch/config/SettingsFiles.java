@@ -99,10 +99,6 @@ public final class SettingsFiles {
         }
     }
 
-    static SwitchSettings copy(final SwitchSettings settings) {
-        return YAML.convertValue(settings, SwitchSettings.class);
-    }
-
     private static String path(final JsonMappingException e) {
         return e.getPath().stream()
             .map(reference -> reference.getFieldName() != null ? reference.getFieldName() : "[" + reference.getIndex() + "]")

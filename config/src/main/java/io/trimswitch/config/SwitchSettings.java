@@ -387,6 +387,6 @@ public final class SwitchSettings {
 
     /** A deep copy, so that one run's overrides never leak into another. */
     public SwitchSettings copy() {
-        return SettingsFiles.copy(this);
+        return SettingsCopy.of(this);
     }
 }

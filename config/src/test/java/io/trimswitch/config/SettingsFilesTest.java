@@ -58,6 +58,18 @@ class SettingsFilesTest {
     }
 
     @Test
+    void aCopyOfEveryShippedExampleWritesTheSameYaml() {
+        for (final String example : new String[] {"scenario.yaml", "switch.yaml", "routed.yaml", "two-class.yaml", "uec.yaml"}) {
+            final SwitchSettings original = SettingsFiles.load(Path.of("examples", example));
+            final SwitchSettings copy = original.copy();
+            assertEquals(SettingsFiles.toYaml(original), SettingsFiles.toYaml(copy), example);
+            copy.qos.dscpToTc.put(63, 7);
+            copy.trim.disable.add(new SwitchSettings.OptOut());
+            assertEquals(SettingsFiles.toYaml(SettingsFiles.load(Path.of("examples", example))), SettingsFiles.toYaml(original), example);
+        }
+    }
+
+    @Test
     void aTrimmedDscpThatIsAlsoTrimmableIsRefused() {
         final SwitchSettings settings = new SwitchSettings();
         settings.trim.dscp = 10;

@@ -1,0 +1,50 @@
+package io.trimswitch.cli;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A command named first is built on its own; what the user sees must not differ from the whole tool's. */
+class TrimswitchCommandTest {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"scenario", "evaluate", "replay", "run", "stats", "gen"})
+    void aCommandsUsageIsTheSameAloneAndThroughHelp(final String command) {
+        final Cli.Result alone = Cli.trimswitch(command, "--help");
+        final Cli.Result throughHelp = Cli.trimswitch("help", command);
+        assertEquals(0, alone.exit());
+        assertEquals(throughHelp.out(), alone.out());
+        assertTrue(alone.out().startsWith("Usage: trimswitch " + command + " "), alone.out());
+    }
+
+    @Test
+    void theToolsUsageListsEveryCommand() {
+        final Cli.Result usage = Cli.trimswitch("--help");
+        assertEquals(0, usage.exit());
+        for (final String command : new String[] {"scenario", "evaluate", "replay", "run", "stats", "gen", "help"}) {
+            assertTrue(usage.out().contains("\n  " + command + " "), command + " missing from:\n" + usage.out());
+        }
+    }
+
+    @Test
+    void aMisspelledCommandIsNamedWithTheToolsHelp() {
+        final Cli.Result result = Cli.trimswitch("scenaro");
+        assertEquals(2, result.exit());
+        assertEquals("trimswitch: Unmatched argument at index 0: 'scenaro' (see 'trimswitch --help')\n", result.err());
+    }
+
+    @Test
+    void aCommandsBadOptionNamesTheCommandsHelp() {
+        final Cli.Result result = Cli.trimswitch("gen", "send", "--count", "x");
+        assertEquals(2, result.exit());
+        assertTrue(result.err().endsWith("(see 'trimswitch gen send --help')\n"), result.err());
+    }
+
+    @Test
+    void everyCommandAnswersVersion() {
+        assertEquals(Cli.trimswitch("--version").out(), Cli.trimswitch("scenario", "--version").out());
+        assertTrue(Cli.trimswitch("scenario", "--version").out().startsWith("trimswitch "));
+    }
+}
