@@ -75,7 +75,12 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
         // Open loop or replay: never more packets than the source sends, nor more than the queues can hold.
         // NDP: the queues, plus frames on their way from the switch to the hosts.
         final long bound = capacityBound(this.settings);
-        this.pool = new PacketPool((int) (ndp != null ? bound + hostLinkBound(this.settings) : Math.min(this.source.packets(), bound) + 1));
+        final int packets = (int) (ndp != null ? bound + hostLinkBound(this.settings) : Math.min(this.source.packets(), bound) + 1);
+        // The model's own hosts make frames of one length (NDP's control packets are shorter): buffers of that
+        // length, not of the longest frame a capture may hold, are a quarter less memory at 1500 bytes.
+        this.pool = source == null
+            ? new PacketPool(packets, Math.max(this.settings.workload().packetBytes(), HostLinks.CONTROL_BYTES))
+            : new PacketPool(packets);
         this.fabric = new SwitchFabric(this.settings, pool, this, due -> schedule(due, EventType.NOTIFY, 0));
         this.eager = new EagerEgress(fabric, this, this::deliver);
         this.lazy = new LazyEgress(fabric, this::deliver);

@@ -5,9 +5,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Off-heap packet buffers addressed by an {@code int} handle, so queues carry handles and never
- * copies of a frame. Frames live in fixed slots of {@link #SLOT_BYTES} inside slabs of 1024 slots; a slab
- * is allocated the first time the pool's working set reaches it, never per packet. Per-packet
- * metadata sits in parallel primitive arrays indexed by the same handle.
+ * copies of a frame. Frames live in fixed slots (at most {@link #SLOT_BYTES}, or the longest frame a run makes)
+ * inside slabs of 1024 slots; a slab is allocated the first time the pool's working set reaches it, never per
+ * packet. Per-packet metadata sits in parallel primitive arrays indexed by the same handle, which grow with the
+ * working set in the same way: a pool sized for the worst case costs only what a run uses.
  *
  * <p>A pool has one owner thread: the runtime that allocates and frees its packets; or, split into
  * {@link PoolPartition}s, one owner per partition.
@@ -18,20 +19,22 @@ public final class PacketPool {
     public static final int SLOTS_PER_SLAB = 1 << 10;
     public static final int NO_PACKET = -1;
     /**
-     * Slots start 33 cache lines apart, not 32: with a power-of-two stride every frame's headers would
-     * fall into the same few cache sets and evict each other (the reason DPDK staggers its mbufs).
+     * Slots start an odd number of cache lines apart (33 for the longest frames, not 32): with a power-of-two stride
+     * every frame's headers would fall into the same few cache sets and evict each other (the reason DPDK staggers
+     * its mbufs).
      */
     private static final int CACHE_LINE = 64;
-    private static final int SLOT_STRIDE = SLOT_BYTES + CACHE_LINE;
     private static final int SLAB_SHIFT = 10;
     private static final int SLOT_MASK = SLOTS_PER_SLAB - 1;
 
     private final int capacity;
+    private final int slotBytes;
+    private final int slotStride;
     private final UnsafeBuffer[] slabs;
-    private final int[] freeStack;
+    private int[] freeStack;
     private int freeCount;
     private int neverUsed;
-    private final boolean[] inUse;
+    private boolean[] inUse;
     private int inUseCount;
 
     /** One row of {@link #META_STRIDE} ints per packet, so a packet's metadata shares one cache line. */
@@ -44,21 +47,33 @@ public final class PacketPool {
     private static final int CLASSIFICATION = 5;
     private static final int TRIM_KIND = 6;
     private static final int RETURNED = 7;
-    private final int[] meta;
-    private final long[] arrivalPicos;
-    private final long[] queuedPicos;
+    private int[] meta;
+    private long[] arrivalPicos;
+    private long[] queuedPicos;
 
+    /** A pool of {@code capacity} buffers of {@link #SLOT_BYTES}, the longest frame the switch takes. */
     public PacketPool(final int capacity) {
+        this(capacity, SLOT_BYTES);
+    }
+
+    /** A pool of {@code capacity} buffers for frames of at most {@code maxFrameBytes}. */
+    public PacketPool(final int capacity, final int maxFrameBytes) {
         if (capacity <= 0) {
             throw new IllegalArgumentException("packet pool capacity must be positive, got " + capacity);
         }
+        if (maxFrameBytes <= 0 || maxFrameBytes > SLOT_BYTES) {
+            throw new IllegalArgumentException("packet pool frames of " + maxFrameBytes + " bytes, outside 1.." + SLOT_BYTES);
+        }
         this.capacity = capacity;
+        this.slotBytes = maxFrameBytes;
+        this.slotStride = (((maxFrameBytes + CACHE_LINE - 1) / CACHE_LINE) | 1) * CACHE_LINE;
         this.slabs = new UnsafeBuffer[(capacity + SLOTS_PER_SLAB - 1) >>> SLAB_SHIFT];
-        this.freeStack = new int[capacity];
-        this.inUse = new boolean[capacity];
-        this.meta = new int[Math.multiplyExact(capacity, META_STRIDE)];
-        this.arrivalPicos = new long[capacity];
-        this.queuedPicos = new long[capacity];
+        final int initial = Math.min(capacity, SLOTS_PER_SLAB);
+        this.freeStack = new int[initial];
+        this.inUse = new boolean[initial];
+        this.meta = new int[initial * META_STRIDE];
+        this.arrivalPicos = new long[initial];
+        this.queuedPicos = new long[initial];
     }
 
     /** Takes a free buffer, or returns {@link #NO_PACKET} when all {@link #capacity()} are in use. */
@@ -68,6 +83,9 @@ public final class PacketPool {
             handle = freeStack[--freeCount];
         } else if (neverUsed < capacity) {
             handle = neverUsed++;
+            if (handle == inUse.length) {
+                reserveMetadata(Math.min(capacity, Math.max(handle * 2, handle + SLOTS_PER_SLAB)));
+            }
             ensureSlab(handle);
         } else {
             return NO_PACKET;
@@ -78,12 +96,27 @@ public final class PacketPool {
         return handle;
     }
 
+    /**
+     * Metadata for handles below {@code handles}, kept as it is. Growth copies the arrays, so a pool shared by
+     * threads ({@link PoolPartition}) reserves all its partitions' metadata when they are made, before any thread runs.
+     */
+    void reserveMetadata(final int handles) {
+        if (handles <= inUse.length) {
+            return;
+        }
+        freeStack = java.util.Arrays.copyOf(freeStack, handles);
+        inUse = java.util.Arrays.copyOf(inUse, handles);
+        meta = java.util.Arrays.copyOf(meta, handles * META_STRIDE);
+        arrivalPicos = java.util.Arrays.copyOf(arrivalPicos, handles);
+        queuedPicos = java.util.Arrays.copyOf(queuedPicos, handles);
+    }
+
     /** The slab that holds {@code handle}, allocated the first time a handle in it is used. */
     void ensureSlab(final int handle) {
         final int slab = handle >>> SLAB_SHIFT;
         if (slabs[slab] == null) {
             // Cache-line aligned, so a frame's headers start a line instead of straddling two.
-            slabs[slab] = new UnsafeBuffer(BufferUtil.allocateDirectAligned(SLOT_STRIDE * SLOTS_PER_SLAB, CACHE_LINE));
+            slabs[slab] = new UnsafeBuffer(BufferUtil.allocateDirectAligned(slotStride * SLOTS_PER_SLAB, CACHE_LINE));
         }
     }
 
@@ -124,6 +157,11 @@ public final class PacketPool {
         return capacity;
     }
 
+    /** The longest frame a buffer holds. */
+    public int slotBytes() {
+        return slotBytes;
+    }
+
     public int inUse() {
         return inUseCount;
     }
@@ -133,7 +171,7 @@ public final class PacketPool {
     }
 
     public int offset(final int handle) {
-        return (handle & SLOT_MASK) * SLOT_STRIDE;
+        return (handle & SLOT_MASK) * slotStride;
     }
 
     public int length(final int handle) {
@@ -141,8 +179,8 @@ public final class PacketPool {
     }
 
     public void length(final int handle, final int bytes) {
-        if (bytes < 0 || bytes > SLOT_BYTES) {
-            throw new IllegalArgumentException("frame length " + bytes + " outside 0.." + SLOT_BYTES);
+        if (bytes < 0 || bytes > slotBytes) {
+            throw new IllegalArgumentException("frame length " + bytes + " outside 0.." + slotBytes);
         }
         meta[handle * META_STRIDE + LENGTH] = bytes;
     }

@@ -20,6 +20,7 @@ public final class PoolPartition {
         if (first % PacketPool.SLOTS_PER_SLAB != 0 || count <= 0 || first + (long) count > pool.capacity()) {
             throw new IllegalArgumentException("partition " + first + "+" + count + " of a pool of " + pool.capacity());
         }
+        pool.reserveMetadata(first + count);
         this.pool = pool;
         this.first = first;
         this.end = first + count;

@@ -49,4 +49,50 @@ class PacketPoolTest {
         assertEquals(0, pool.inUse());
         assertEquals(first, pool.allocate());
     }
+
+    @Test
+    void metadataSurvivesTheArraysGrowingWithTheWorkingSet() {
+        final PacketPool pool = new PacketPool(5000);
+        for (int i = 0; i < 5000; i++) {
+            final int handle = pool.allocate();
+            pool.sequence(handle, i);
+            pool.arrivalPicos(handle, 1000L * i);
+            pool.length(handle, i % 1500);
+        }
+        for (int handle = 0; handle < 5000; handle++) {
+            assertEquals(handle, pool.sequence(handle));
+            assertEquals(1000L * handle, pool.arrivalPicos(handle));
+            assertEquals(handle % 1500, pool.length(handle));
+        }
+        pool.free(4999);
+        assertEquals(4999, pool.allocate());
+    }
+
+    @Test
+    void aPoolForShortFramesRefusesALongerOneAndPacksItsSlotsCloser() {
+        final PacketPool pool = new PacketPool(16, 1500);
+        final int a = pool.allocate();
+        final int b = pool.allocate();
+        pool.length(a, 1500);
+        assertThrows(IllegalArgumentException.class, () -> pool.length(a, 1501));
+        // 24 cache lines for the frame, then one more so that slots do not start a power of two apart.
+        assertEquals(25 * 64, pool.offset(b) - pool.offset(a));
+        pool.buffer(a).putLong(pool.offset(a) + 1500 - 8, -1L);
+        assertEquals(0L, pool.buffer(b).getLong(pool.offset(b)));
+        assertEquals(33 * 64, new PacketPool(2).offset(1));
+    }
+
+    @Test
+    void partitionsOfOnePoolKeepTheirOwnMetadata() {
+        final PacketPool pool = new PacketPool(4096);
+        final PoolPartition low = new PoolPartition(pool, 0, 2048);
+        final PoolPartition high = new PoolPartition(pool, 2048, 2048);
+        final int a = low.allocate();
+        final int b = high.allocate();
+        pool.flow(a, 7);
+        pool.flow(b, 9);
+        assertEquals(7, pool.flow(a));
+        assertEquals(9, pool.flow(b));
+        assertEquals(2048, b);
+    }
 }
