@@ -17,6 +17,7 @@ import io.trimswitch.tm.TrafficManager;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.invoke.VarHandle;
 import java.util.List;
@@ -165,7 +166,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
     }
 
     @Override
-    public void onFrame(final int port, final DirectBuffer buffer, final int offset, final int length) {
+    public void onFrame(final int port, final UnsafeBuffer buffer, final int offset, final int length) {
         final long now = clock.nowPicos();
         final long arrival = links.arrival(port, length, now);
         if (bridge == null) {

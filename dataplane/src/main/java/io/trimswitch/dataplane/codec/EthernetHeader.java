@@ -1,7 +1,6 @@
 package io.trimswitch.dataplane.codec;
 
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
 
@@ -19,27 +18,27 @@ public final class EthernetHeader {
     private EthernetHeader() {
     }
 
-    public static long destination(final DirectBuffer buffer, final int frame) {
+    public static long destination(final UnsafeBuffer buffer, final int frame) {
         return mac(buffer, frame + DESTINATION_FIELD_OFFSET);
     }
 
-    public static void destination(final MutableDirectBuffer buffer, final int frame, final long mac) {
+    public static void destination(final UnsafeBuffer buffer, final int frame, final long mac) {
         mac(buffer, frame + DESTINATION_FIELD_OFFSET, mac);
     }
 
-    public static long source(final DirectBuffer buffer, final int frame) {
+    public static long source(final UnsafeBuffer buffer, final int frame) {
         return mac(buffer, frame + SOURCE_FIELD_OFFSET);
     }
 
-    public static void source(final MutableDirectBuffer buffer, final int frame, final long mac) {
+    public static void source(final UnsafeBuffer buffer, final int frame, final long mac) {
         mac(buffer, frame + SOURCE_FIELD_OFFSET, mac);
     }
 
-    public static int etherType(final DirectBuffer buffer, final int frame) {
+    public static int etherType(final UnsafeBuffer buffer, final int frame) {
         return buffer.getShort(frame + ETHER_TYPE_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
     }
 
-    public static void etherType(final MutableDirectBuffer buffer, final int frame, final int type) {
+    public static void etherType(final UnsafeBuffer buffer, final int frame, final int type) {
         buffer.putShort(frame + ETHER_TYPE_FIELD_OFFSET, (short) type, ByteOrder.BIG_ENDIAN);
     }
 
@@ -48,13 +47,13 @@ public final class EthernetHeader {
         return 0x0200_0000_0000L | (port & 0xFFFF_FFFFL);
     }
 
-    private static long mac(final DirectBuffer buffer, final int index) {
+    private static long mac(final UnsafeBuffer buffer, final int index) {
         final long high = buffer.getShort(index, ByteOrder.BIG_ENDIAN) & 0xFFFFL;
         final long low = buffer.getInt(index + 2, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL;
         return (high << 32) | low;
     }
 
-    private static void mac(final MutableDirectBuffer buffer, final int index, final long mac) {
+    private static void mac(final UnsafeBuffer buffer, final int index, final long mac) {
         buffer.putShort(index, (short) (mac >>> 32), ByteOrder.BIG_ENDIAN);
         buffer.putInt(index + 2, (int) mac, ByteOrder.BIG_ENDIAN);
     }

@@ -1,7 +1,6 @@
 package io.trimswitch.dataplane.codec;
 
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
 
@@ -25,72 +24,72 @@ public final class Ipv4Header {
     private Ipv4Header() {
     }
 
-    public static int version(final DirectBuffer buffer, final int ip) {
+    public static int version(final UnsafeBuffer buffer, final int ip) {
         return (buffer.getByte(ip + VERSION_IHL_FIELD_OFFSET) >>> 4) & 0xF;
     }
 
     /** Header length in bytes (IHL × 4). */
-    public static int headerLength(final DirectBuffer buffer, final int ip) {
+    public static int headerLength(final UnsafeBuffer buffer, final int ip) {
         return (buffer.getByte(ip + VERSION_IHL_FIELD_OFFSET) & 0xF) << 2;
     }
 
-    public static int tos(final DirectBuffer buffer, final int ip) {
+    public static int tos(final UnsafeBuffer buffer, final int ip) {
         return buffer.getByte(ip + TOS_FIELD_OFFSET) & 0xFF;
     }
 
-    public static int dscp(final DirectBuffer buffer, final int ip) {
+    public static int dscp(final UnsafeBuffer buffer, final int ip) {
         return tos(buffer, ip) >>> 2;
     }
 
     /** Rewrites the DSCP and keeps the ECN bits. */
-    public static void dscp(final MutableDirectBuffer buffer, final int ip, final int dscp) {
+    public static void dscp(final UnsafeBuffer buffer, final int ip, final int dscp) {
         final int ecn = tos(buffer, ip) & 0x3;
         buffer.putByte(ip + TOS_FIELD_OFFSET, (byte) ((dscp << 2) | ecn));
     }
 
-    public static int totalLength(final DirectBuffer buffer, final int ip) {
+    public static int totalLength(final UnsafeBuffer buffer, final int ip) {
         return buffer.getShort(ip + TOTAL_LENGTH_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
     }
 
-    public static void totalLength(final MutableDirectBuffer buffer, final int ip, final int length) {
+    public static void totalLength(final UnsafeBuffer buffer, final int ip, final int length) {
         buffer.putShort(ip + TOTAL_LENGTH_FIELD_OFFSET, (short) length, ByteOrder.BIG_ENDIAN);
     }
 
-    public static int ttl(final DirectBuffer buffer, final int ip) {
+    public static int ttl(final UnsafeBuffer buffer, final int ip) {
         return buffer.getByte(ip + TTL_FIELD_OFFSET) & 0xFF;
     }
 
-    public static void ttl(final MutableDirectBuffer buffer, final int ip, final int ttl) {
+    public static void ttl(final UnsafeBuffer buffer, final int ip, final int ttl) {
         buffer.putByte(ip + TTL_FIELD_OFFSET, (byte) ttl);
     }
 
-    public static int protocol(final DirectBuffer buffer, final int ip) {
+    public static int protocol(final UnsafeBuffer buffer, final int ip) {
         return buffer.getByte(ip + PROTOCOL_FIELD_OFFSET) & 0xFF;
     }
 
-    public static int checksum(final DirectBuffer buffer, final int ip) {
+    public static int checksum(final UnsafeBuffer buffer, final int ip) {
         return buffer.getShort(ip + CHECKSUM_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
     }
 
-    public static int source(final DirectBuffer buffer, final int ip) {
+    public static int source(final UnsafeBuffer buffer, final int ip) {
         return buffer.getInt(ip + SOURCE_FIELD_OFFSET, ByteOrder.BIG_ENDIAN);
     }
 
-    public static void source(final MutableDirectBuffer buffer, final int ip, final int address) {
+    public static void source(final UnsafeBuffer buffer, final int ip, final int address) {
         buffer.putInt(ip + SOURCE_FIELD_OFFSET, address, ByteOrder.BIG_ENDIAN);
     }
 
-    public static int destination(final DirectBuffer buffer, final int ip) {
+    public static int destination(final UnsafeBuffer buffer, final int ip) {
         return buffer.getInt(ip + DESTINATION_FIELD_OFFSET, ByteOrder.BIG_ENDIAN);
     }
 
-    public static void destination(final MutableDirectBuffer buffer, final int ip, final int address) {
+    public static void destination(final UnsafeBuffer buffer, final int ip, final int address) {
         buffer.putInt(ip + DESTINATION_FIELD_OFFSET, address, ByteOrder.BIG_ENDIAN);
     }
 
     /** Writes a 20-byte header with no options and a correct checksum. */
     public static void write(
-        final MutableDirectBuffer buffer, final int ip, final int dscp, final int totalLength,
+        final UnsafeBuffer buffer, final int ip, final int dscp, final int totalLength,
         final int identification, final int protocol, final int source, final int destination) {
         buffer.putByte(ip + VERSION_IHL_FIELD_OFFSET, (byte) 0x45);
         buffer.putByte(ip + TOS_FIELD_OFFSET, (byte) (dscp << 2));
@@ -111,7 +110,7 @@ public final class Ipv4Header {
      * Rewrites the TOS byte and total length and patches the checksum incrementally (RFC 1624,
      * HC' = ~(~HC + ~m + m')), so a trim never re-reads the whole header.
      */
-    public static void rewriteTosAndLength(final MutableDirectBuffer buffer, final int ip, final int tos, final int totalLength) {
+    public static void rewriteTosAndLength(final UnsafeBuffer buffer, final int ip, final int tos, final int totalLength) {
         final int oldTosWord = buffer.getShort(ip + VERSION_IHL_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
         final int oldLength = totalLength(buffer, ip);
         final int newTosWord = (oldTosWord & 0xFF00) | (tos & 0xFF);
@@ -123,13 +122,13 @@ public final class Ipv4Header {
     }
 
     /** Recomputes the header checksum over the header length the IHL field gives. */
-    public static void updateChecksum(final MutableDirectBuffer buffer, final int ip) {
+    public static void updateChecksum(final UnsafeBuffer buffer, final int ip) {
         buffer.putShort(ip + CHECKSUM_FIELD_OFFSET, (short) 0, ByteOrder.BIG_ENDIAN);
         buffer.putShort(ip + CHECKSUM_FIELD_OFFSET, (short) computeChecksum(buffer, ip), ByteOrder.BIG_ENDIAN);
     }
 
     /** True when the header's one's-complement sum, checksum included, is 0xFFFF (never for a header below 20 B). */
-    public static boolean checksumValid(final DirectBuffer buffer, final int ip) {
+    public static boolean checksumValid(final UnsafeBuffer buffer, final int ip) {
         final int headerLength = headerLength(buffer, ip);
         return headerLength >= MIN_LENGTH && checksumValid(buffer, ip, headerLength,
             buffer.getLong(ip, ByteOrder.BIG_ENDIAN), buffer.getLong(ip + 8, ByteOrder.BIG_ENDIAN));
@@ -140,7 +139,7 @@ public final class Ipv4Header {
      * {@code firstWords} and {@code secondWords}): only the destination and any options are read again.
      */
     public static boolean checksumValid(
-        final DirectBuffer buffer, final int ip, final int headerLength, final long firstWords, final long secondWords) {
+        final UnsafeBuffer buffer, final int ip, final int headerLength, final long firstWords, final long secondWords) {
         long sum = (firstWords >>> 32) + (firstWords & 0xFFFF_FFFFL) + (secondWords >>> 32) + (secondWords & 0xFFFF_FFFFL);
         for (int i = 16; i < headerLength; i += 4) {
             sum += buffer.getInt(ip + i, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL;
@@ -149,13 +148,13 @@ public final class Ipv4Header {
     }
 
     /** The checksum the header should carry, computed with the checksum field taken as zero. */
-    public static int computeChecksum(final DirectBuffer buffer, final int ip) {
+    public static int computeChecksum(final UnsafeBuffer buffer, final int ip) {
         final int sum = onesComplementSum(buffer, ip, headerLength(buffer, ip)) - checksum(buffer, ip);
         return ~fold(sum) & 0xFFFF;
     }
 
     /** RFC 1071 sum, 32 bits at a time (the sum of 16-bit words folds the same way). */
-    private static int onesComplementSum(final DirectBuffer buffer, final int ip, final int length) {
+    private static int onesComplementSum(final UnsafeBuffer buffer, final int ip, final int length) {
         long sum = 0;
         for (int i = 0; i < length; i += 4) {
             sum += buffer.getInt(ip + i, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL;

@@ -1,7 +1,6 @@
 package io.trimswitch.dataplane.codec;
 
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
 
@@ -22,43 +21,43 @@ public final class Ipv6Header {
     private Ipv6Header() {
     }
 
-    public static int version(final DirectBuffer buffer, final int ip) {
+    public static int version(final UnsafeBuffer buffer, final int ip) {
         return (buffer.getByte(ip) >>> 4) & 0xF;
     }
 
     /** The traffic class: DSCP in its upper six bits, ECN in the lower two. */
-    public static int trafficClass(final DirectBuffer buffer, final int ip) {
+    public static int trafficClass(final UnsafeBuffer buffer, final int ip) {
         return (buffer.getShort(ip, ByteOrder.BIG_ENDIAN) >>> 4) & 0xFF;
     }
 
-    public static int dscp(final DirectBuffer buffer, final int ip) {
+    public static int dscp(final UnsafeBuffer buffer, final int ip) {
         return trafficClass(buffer, ip) >>> 2;
     }
 
     /** Rewrites the DSCP and keeps the version, the ECN bits and the flow label. */
-    public static void dscp(final MutableDirectBuffer buffer, final int ip, final int dscp) {
+    public static void dscp(final UnsafeBuffer buffer, final int ip, final int dscp) {
         final int first = buffer.getShort(ip, ByteOrder.BIG_ENDIAN) & 0xFFFF;
         final int ecn = (first >>> 4) & 0x3;
         buffer.putShort(ip, (short) ((first & 0xF00F) | ((dscp << 2 | ecn) << 4)), ByteOrder.BIG_ENDIAN);
     }
 
-    public static int payloadLength(final DirectBuffer buffer, final int ip) {
+    public static int payloadLength(final UnsafeBuffer buffer, final int ip) {
         return buffer.getShort(ip + PAYLOAD_LENGTH_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
     }
 
-    public static void payloadLength(final MutableDirectBuffer buffer, final int ip, final int length) {
+    public static void payloadLength(final UnsafeBuffer buffer, final int ip, final int length) {
         buffer.putShort(ip + PAYLOAD_LENGTH_FIELD_OFFSET, (short) length, ByteOrder.BIG_ENDIAN);
     }
 
-    public static int nextHeader(final DirectBuffer buffer, final int ip) {
+    public static int nextHeader(final UnsafeBuffer buffer, final int ip) {
         return buffer.getByte(ip + NEXT_HEADER_FIELD_OFFSET) & 0xFF;
     }
 
-    public static int hopLimit(final DirectBuffer buffer, final int ip) {
+    public static int hopLimit(final UnsafeBuffer buffer, final int ip) {
         return buffer.getByte(ip + HOP_LIMIT_FIELD_OFFSET) & 0xFF;
     }
 
-    public static void hopLimit(final MutableDirectBuffer buffer, final int ip, final int hops) {
+    public static void hopLimit(final UnsafeBuffer buffer, final int ip, final int hops) {
         buffer.putByte(ip + HOP_LIMIT_FIELD_OFFSET, (byte) hops);
     }
 
@@ -76,18 +75,18 @@ public final class Ipv6Header {
     }
 
     /** The length of the extension header at {@code at}: fixed for a fragment header, else its length field × 8 + 8. */
-    public static int extensionLength(final DirectBuffer buffer, final int at, final int header) {
+    public static int extensionLength(final UnsafeBuffer buffer, final int at, final int header) {
         return header == FRAGMENT ? FRAGMENT_LENGTH : ((buffer.getByte(at + 1) & 0xFF) + 1) * 8;
     }
 
     /** A fragment header's offset field is not zero: the fragment does not hold the transport header. */
-    public static boolean laterFragment(final DirectBuffer buffer, final int fragmentHeader) {
+    public static boolean laterFragment(final UnsafeBuffer buffer, final int fragmentHeader) {
         return (buffer.getShort(fragmentHeader + 2, ByteOrder.BIG_ENDIAN) & 0xFFF8) != 0;
     }
 
     /** Writes a fixed header with no flow label. */
     public static void write(
-        final MutableDirectBuffer buffer, final int ip, final int dscp, final int payloadLength, final int nextHeader, final int hopLimit,
+        final UnsafeBuffer buffer, final int ip, final int dscp, final int payloadLength, final int nextHeader, final int hopLimit,
         final byte[] source, final byte[] destination) {
         buffer.putInt(ip, 6 << 28 | dscp << 22, ByteOrder.BIG_ENDIAN);
         payloadLength(buffer, ip, payloadLength);
@@ -102,7 +101,7 @@ public final class Ipv6Header {
      * length, next header 17) and the {@code udpLength} bytes at {@code udp}, with the checksum field taken as zero.
      * Never 0: over IPv6 a computed zero is sent as 0xFFFF.
      */
-    public static int udpChecksum(final DirectBuffer buffer, final int ip, final int udp, final int udpLength) {
+    public static int udpChecksum(final UnsafeBuffer buffer, final int ip, final int udp, final int udpLength) {
         long sum = 0;
         for (int i = 0; i < 32; i += 2) {
             sum += buffer.getShort(ip + SOURCE_FIELD_OFFSET + i, ByteOrder.BIG_ENDIAN) & 0xFFFF;

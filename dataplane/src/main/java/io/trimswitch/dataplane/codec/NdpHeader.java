@@ -1,7 +1,6 @@
 package io.trimswitch.dataplane.codec;
 
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
 
@@ -30,24 +29,24 @@ public final class NdpHeader {
     private NdpHeader() {
     }
 
-    public static int flags(final DirectBuffer buffer, final int ndp) {
+    public static int flags(final UnsafeBuffer buffer, final int ndp) {
         return buffer.getByte(ndp + FLAGS_FIELD_OFFSET) & 0xFF;
     }
 
-    public static void flags(final MutableDirectBuffer buffer, final int ndp, final int flags) {
+    public static void flags(final UnsafeBuffer buffer, final int ndp, final int flags) {
         buffer.putByte(ndp + FLAGS_FIELD_OFFSET, (byte) flags);
     }
 
-    public static int sequence(final DirectBuffer buffer, final int ndp) {
+    public static int sequence(final UnsafeBuffer buffer, final int ndp) {
         return buffer.getShort(ndp + SEQUENCE_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
     }
 
-    public static int pullTarget(final DirectBuffer buffer, final int ndp) {
+    public static int pullTarget(final UnsafeBuffer buffer, final int ndp) {
         return buffer.getShort(ndp + PULL_TARGET_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
     }
 
     public static void write(
-        final MutableDirectBuffer buffer, final int ndp, final int flags, final int sequence, final int pullTarget) {
+        final UnsafeBuffer buffer, final int ndp, final int flags, final int sequence, final int pullTarget) {
         buffer.putByte(ndp + FLAGS_FIELD_OFFSET, (byte) flags);
         buffer.putByte(ndp + NEXT_PROTOCOL_FIELD_OFFSET, (byte) 0);
         buffer.putShort(ndp + SEQUENCE_FIELD_OFFSET, (short) sequence, ByteOrder.BIG_ENDIAN);

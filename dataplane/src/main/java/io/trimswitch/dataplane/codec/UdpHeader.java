@@ -1,7 +1,6 @@
 package io.trimswitch.dataplane.codec;
 
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
 
@@ -16,41 +15,41 @@ public final class UdpHeader {
     private UdpHeader() {
     }
 
-    public static int sourcePort(final DirectBuffer buffer, final int udp) {
+    public static int sourcePort(final UnsafeBuffer buffer, final int udp) {
         return buffer.getShort(udp + SOURCE_PORT_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
     }
 
-    public static void sourcePort(final MutableDirectBuffer buffer, final int udp, final int port) {
+    public static void sourcePort(final UnsafeBuffer buffer, final int udp, final int port) {
         buffer.putShort(udp + SOURCE_PORT_FIELD_OFFSET, (short) port, ByteOrder.BIG_ENDIAN);
     }
 
-    public static int destinationPort(final DirectBuffer buffer, final int udp) {
+    public static int destinationPort(final UnsafeBuffer buffer, final int udp) {
         return buffer.getShort(udp + DESTINATION_PORT_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
     }
 
-    public static void destinationPort(final MutableDirectBuffer buffer, final int udp, final int port) {
+    public static void destinationPort(final UnsafeBuffer buffer, final int udp, final int port) {
         buffer.putShort(udp + DESTINATION_PORT_FIELD_OFFSET, (short) port, ByteOrder.BIG_ENDIAN);
     }
 
-    public static int length(final DirectBuffer buffer, final int udp) {
+    public static int length(final UnsafeBuffer buffer, final int udp) {
         return buffer.getShort(udp + LENGTH_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
     }
 
-    public static void length(final MutableDirectBuffer buffer, final int udp, final int length) {
+    public static void length(final UnsafeBuffer buffer, final int udp, final int length) {
         buffer.putShort(udp + LENGTH_FIELD_OFFSET, (short) length, ByteOrder.BIG_ENDIAN);
     }
 
-    public static int checksum(final DirectBuffer buffer, final int udp) {
+    public static int checksum(final UnsafeBuffer buffer, final int udp) {
         return buffer.getShort(udp + CHECKSUM_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
     }
 
     /** Zero means "no checksum" for UDP over IPv4. */
-    public static void checksum(final MutableDirectBuffer buffer, final int udp, final int checksum) {
+    public static void checksum(final UnsafeBuffer buffer, final int udp, final int checksum) {
         buffer.putShort(udp + CHECKSUM_FIELD_OFFSET, (short) checksum, ByteOrder.BIG_ENDIAN);
     }
 
     public static void write(
-        final MutableDirectBuffer buffer, final int udp, final int sourcePort, final int destinationPort, final int length) {
+        final UnsafeBuffer buffer, final int udp, final int sourcePort, final int destinationPort, final int length) {
         sourcePort(buffer, udp, sourcePort);
         destinationPort(buffer, udp, destinationPort);
         length(buffer, udp, length);

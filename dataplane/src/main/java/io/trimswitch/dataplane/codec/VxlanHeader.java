@@ -1,7 +1,6 @@
 package io.trimswitch.dataplane.codec;
 
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
 
@@ -18,15 +17,15 @@ public final class VxlanHeader {
     private VxlanHeader() {
     }
 
-    public static int flags(final DirectBuffer buffer, final int offset) {
+    public static int flags(final UnsafeBuffer buffer, final int offset) {
         return buffer.getByte(offset) & 0xFF;
     }
 
-    public static int vni(final DirectBuffer buffer, final int offset) {
+    public static int vni(final UnsafeBuffer buffer, final int offset) {
         return buffer.getInt(offset + 4, ByteOrder.BIG_ENDIAN) >>> 8;
     }
 
-    public static void write(final MutableDirectBuffer buffer, final int offset, final int vni) {
+    public static void write(final UnsafeBuffer buffer, final int offset, final int vni) {
         buffer.putInt(offset, FLAG_VNI_VALID << 24, ByteOrder.BIG_ENDIAN);
         buffer.putInt(offset + 4, vni << 8, ByteOrder.BIG_ENDIAN);
     }

@@ -1,7 +1,6 @@
 package io.trimswitch.dataplane.counters;
 
 import org.agrona.BufferUtil;
-import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -14,7 +13,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class CounterBlock {
     private static final int CACHE_LINE = 64;
 
-    private final AtomicBuffer values;
+    // The concrete buffer, not its interface: the quick compiler of a short run then calls it directly.
+    private final UnsafeBuffer values;
     private final int count;
 
     public CounterBlock(final int count) {

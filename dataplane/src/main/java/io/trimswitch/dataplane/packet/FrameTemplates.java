@@ -3,7 +3,6 @@ package io.trimswitch.dataplane.packet;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.Ipv4Header;
 import io.trimswitch.dataplane.codec.UdpHeader;
-import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
@@ -48,7 +47,7 @@ public final class FrameTemplates {
 
     /** Writes a frame of template {@code id}: the same bytes as {@link WorkloadFrames#write} with these fields. */
     public void write(
-        final MutableDirectBuffer buffer, final int frame, final int id, final int flags, final int sequence, final int pullTarget) {
+        final UnsafeBuffer buffer, final int frame, final int id, final int flags, final int sequence, final int pullTarget) {
         final int first = id * WORDS;
         for (int word = 0; word < WORDS; word++) {
             buffer.putLong(frame + word * Long.BYTES, words[first + word]);

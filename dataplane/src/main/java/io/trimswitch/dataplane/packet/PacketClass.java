@@ -5,7 +5,7 @@ import io.trimswitch.dataplane.codec.Ipv4Header;
 import io.trimswitch.dataplane.codec.Ipv6Header;
 import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.codec.UdpHeader;
-import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The ingress parser: one pass over a frame's headers that yields a class word — flags plus the
@@ -43,7 +43,7 @@ public final class PacketClass {
     private PacketClass() {
     }
 
-    public static int classify(final DirectBuffer buffer, final int frame, final int length, final TrimSettings settings) {
+    public static int classify(final UnsafeBuffer buffer, final int frame, final int length, final TrimSettings settings) {
         if (length < EthernetHeader.LENGTH) {
             return TRUNCATED;
         }
@@ -57,7 +57,7 @@ public final class PacketClass {
         return EthernetHeader.LENGTH;
     }
 
-    private static int ipv4(final DirectBuffer buffer, final int frame, final int length, final TrimSettings settings) {
+    private static int ipv4(final UnsafeBuffer buffer, final int frame, final int length, final TrimSettings settings) {
         final int ip = frame + EthernetHeader.LENGTH;
         if (length < EthernetHeader.LENGTH + Ipv4Header.MIN_LENGTH) {
             return TRUNCATED;
@@ -89,7 +89,7 @@ public final class PacketClass {
      * stepped over to reach UDP. Behind any other extension header the transport is unknown: the packet is
      * forwarded but never trimmable, as its headers' end cannot be found.
      */
-    private static int ipv6(final DirectBuffer buffer, final int frame, final int length, final TrimSettings settings) {
+    private static int ipv6(final UnsafeBuffer buffer, final int frame, final int length, final TrimSettings settings) {
         final int ip = frame + EthernetHeader.LENGTH;
         if (length < EthernetHeader.LENGTH + Ipv6Header.LENGTH) {
             return TRUNCATED;
@@ -130,7 +130,7 @@ public final class PacketClass {
      * neither. {@code l4} is where the transport header starts, {@code l4Length} how many bytes the IP header says it has.
      */
     private static int transport(
-        final DirectBuffer buffer, final int frame, final int length, final TrimSettings settings, final int ipFlag, final int dscp,
+        final UnsafeBuffer buffer, final int frame, final int length, final TrimSettings settings, final int ipFlag, final int dscp,
         final int protocol, final int l4, final int l4Length) {
         int headersEnd = l4 - frame;
         int word = ipFlag | settings.queueOf(dscp) << QUEUE_SHIFT;
@@ -164,7 +164,7 @@ public final class PacketClass {
     }
 
     private static boolean optedOut(
-        final DirectBuffer buffer, final int frame, final TrimSettings settings, final int ipFlag, final int protocol, final int l4,
+        final UnsafeBuffer buffer, final int frame, final TrimSettings settings, final int ipFlag, final int protocol, final int l4,
         final int l4Length, final int dscp) {
         // The destination port sits at the same place in UDP and TCP headers.
         return settings.hasOptOuts()

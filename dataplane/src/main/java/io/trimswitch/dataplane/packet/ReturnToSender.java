@@ -4,7 +4,7 @@ import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.Ipv4Header;
 import io.trimswitch.dataplane.codec.Ipv6Header;
 import io.trimswitch.dataplane.codec.UdpHeader;
-import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * NDP's return-to-sender: when a header cannot be queued towards its receiver, swap source and
@@ -15,7 +15,7 @@ public final class ReturnToSender {
     private ReturnToSender() {
     }
 
-    public static void swapAddresses(final MutableDirectBuffer buffer, final int frame, final int packetClass) {
+    public static void swapAddresses(final UnsafeBuffer buffer, final int frame, final int packetClass) {
         final long destinationMac = EthernetHeader.destination(buffer, frame);
         EthernetHeader.destination(buffer, frame, EthernetHeader.source(buffer, frame));
         EthernetHeader.source(buffer, frame, destinationMac);

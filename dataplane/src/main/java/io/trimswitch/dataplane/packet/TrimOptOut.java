@@ -3,7 +3,7 @@ package io.trimswitch.dataplane.packet;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.Ipv4Header;
 import io.trimswitch.dataplane.codec.UdpHeader;
-import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * One rule of the per-flow opt-out from trimming (SONiC's DISABLE_TRIM ACL action): a packet that matches every
@@ -47,7 +47,7 @@ public final class TrimOptOut {
     }
 
     /** Whether the packet at {@code frame}, already parsed, matches: {@code l4} is its transport header, or -1. */
-    boolean matches(final DirectBuffer buffer, final int frame, final boolean ipv4, final int packetProtocol, final int l4, final int packetDscp) {
+    boolean matches(final UnsafeBuffer buffer, final int frame, final boolean ipv4, final int packetProtocol, final int l4, final int packetDscp) {
         if (dscp >= 0 && packetDscp != dscp) {
             return false;
         }

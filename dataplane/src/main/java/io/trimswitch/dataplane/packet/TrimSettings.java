@@ -4,7 +4,7 @@ import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.Ipv4Header;
 import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.codec.UdpHeader;
-import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * What makes a packet trimmable and what a trimmed packet looks like, in the terms operators know
@@ -148,7 +148,7 @@ public final class TrimSettings {
     }
 
     /** Whether the parsed packet matches a rule of the per-flow opt-out. */
-    public boolean optedOut(final DirectBuffer buffer, final int frame, final boolean ipv4, final int protocol, final int l4, final int dscp) {
+    public boolean optedOut(final UnsafeBuffer buffer, final int frame, final boolean ipv4, final int protocol, final int l4, final int dscp) {
         for (final TrimOptOut rule : optOuts) {
             if (rule.matches(buffer, frame, ipv4, protocol, l4, dscp)) {
                 return true;

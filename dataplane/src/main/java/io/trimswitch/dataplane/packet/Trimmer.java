@@ -5,7 +5,7 @@ import io.trimswitch.dataplane.codec.Ipv4Header;
 import io.trimswitch.dataplane.codec.Ipv6Header;
 import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.codec.UdpHeader;
-import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The trim operation, done in place: cut the frame to the configured size (never below its
@@ -28,13 +28,13 @@ public final class Trimmer {
 
     /** Trims towards a host-facing port. */
     public static int trim(
-        final MutableDirectBuffer buffer, final int frame, final int length, final int packetClass, final TrimSettings settings) {
+        final UnsafeBuffer buffer, final int frame, final int length, final int packetClass, final TrimSettings settings) {
         return trim(buffer, frame, length, packetClass, settings, -1);
     }
 
     /** Trims towards {@code egressPort}, whose kind (host or fabric) decides the trimmed DSCP. */
     public static int trim(
-        final MutableDirectBuffer buffer, final int frame, final int length, final int packetClass, final TrimSettings settings,
+        final UnsafeBuffer buffer, final int frame, final int length, final int packetClass, final TrimSettings settings,
         final int egressPort) {
         final int dscp = settings.trimmedDscp(egressPort);
         if ((packetClass & PacketClass.IPV6) != 0) {
@@ -71,7 +71,7 @@ public final class Trimmer {
      * Over IPv6 a UDP checksum may not be left out, so it is computed again over what the header keeps.
      */
     private static int trimIpv6(
-        final MutableDirectBuffer buffer, final int frame, final int length, final int packetClass, final TrimSettings settings,
+        final UnsafeBuffer buffer, final int frame, final int length, final int packetClass, final TrimSettings settings,
         final int dscp) {
         final int keep = Math.max(settings.sizeBytes(), PacketClass.headersEnd(packetClass));
         final int ip = frame + EthernetHeader.LENGTH;

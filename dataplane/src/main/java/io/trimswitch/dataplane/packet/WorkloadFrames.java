@@ -4,7 +4,7 @@ import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.Ipv4Header;
 import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.codec.UdpHeader;
-import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Builds the model's data packets as real frames: the host on port p has MAC 02:00:00:00:00:pp and
@@ -27,7 +27,7 @@ public final class WorkloadFrames {
 
     /** Writes the headers of one data packet; the payload bytes are left as they are (zeros in a new pool). */
     public static void writeData(
-        final MutableDirectBuffer buffer, final int frame, final int frameLength, final int sourcePort,
+        final UnsafeBuffer buffer, final int frame, final int frameLength, final int sourcePort,
         final int destinationPort, final int flow, final int sequence, final int dscp, final int ndpUdpPort) {
         write(buffer, frame, frameLength, sourcePort, HOST_ID, destinationPort, HOST_ID, flow, NdpHeader.FLAG_DATA, sequence, 0, dscp, ndpUdpPort);
     }
@@ -37,7 +37,7 @@ public final class WorkloadFrames {
      * MAC's second byte): the host sending data on port p is 10.0.p.1, a separate receiving host 10.0.p.2.
      */
     public static void write(
-        final MutableDirectBuffer buffer, final int frame, final int frameLength, final int sourcePort, final int sourceHost,
+        final UnsafeBuffer buffer, final int frame, final int frameLength, final int sourcePort, final int sourceHost,
         final int destinationPort, final int destinationHost, final int flow, final int flags, final int sequence,
         final int pullTarget, final int dscp, final int ndpUdpPort) {
         if (frameLength < TrimSettings.NDP_HEADERS) {

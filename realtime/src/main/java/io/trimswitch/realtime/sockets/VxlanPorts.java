@@ -90,7 +90,7 @@ public final class VxlanPorts implements AutoCloseable {
     /** Where frames go, on the I/O thread. */
     public interface FrameHandler {
         /** A frame arrived on {@code port}; the bytes are valid only during the call. */
-        void onFrame(int port, DirectBuffer buffer, int offset, int length);
+        void onFrame(int port, UnsafeBuffer buffer, int offset, int length);
 
         /** The I/O thread has handed over a batch; a good moment for housekeeping. */
         void onBatchEnd();
@@ -365,7 +365,7 @@ public final class VxlanPorts implements AutoCloseable {
                 counters[port].increment(1 + Malformed.OVERSIZE.ordinal());
                 return;
             }
-            final DirectBuffer bytes;
+            final UnsafeBuffer bytes;
             final int start;
             if (content.hasMemoryAddress()) {
                 rxView.wrap(content.memoryAddress() + content.readerIndex(), length);
