@@ -46,10 +46,10 @@ class EvaluateCommandTest {
     void everyExperimentWritesOneJsonPerRun() throws IOException {
         assertEquals(15, files(results.resolve("runs/mechanisms"), ".json"));
         assertEquals(256, files(results.resolve("runs/sweep"), ".json"));
-        assertEquals(1088, files(results.resolve("runs/robustness"), ".json"));
+        assertEquals(1632 + 2, files(results.resolve("runs/robustness"), ".json"));
         assertEquals(3, files(results.resolve("runs/response"), ".json"));
         assertEquals(106, files(results.resolve("runs/sensitivity"), ".json"));
-        assertEquals(25, files(results.resolve("runs/summary"), ".json"));
+        assertEquals(36, files(results.resolve("runs/summary"), ".json"));
     }
 
     @Test
@@ -63,7 +63,7 @@ class EvaluateCommandTest {
         assertEquals("senders,pipeline,port,state,start_us,end_us", csv("response-states.csv").get(0));
         assertTrue(csv("response-states.csv").size() > 10);
         assertEquals(1 + 104, csv("sensitivity.csv").size());
-        assertEquals(2 + 25, Files.readAllLines(results.resolve("summary.md")).size());
+        assertEquals(2 + 36, Files.readAllLines(results.resolve("summary.md")).size());
         assertTrue(Files.readString(results.resolve("summary.json")).contains("\"goodputVsIdeal\""));
     }
 
@@ -81,10 +81,18 @@ class EvaluateCommandTest {
     }
 
     @Test
-    void overSenderCountsAndSeedsThePapersLoopSometimesLosesControlOfItsDodQueuesAndTofino2Never() throws IOException {
+    void overSenderCountsAndSeedsThePapersLoopSometimesLosesControlOfItsDodQueuesTheStableLoopOnlyAtTheFloorAndTofino2Never()
+        throws IOException {
         final List<String> rows = csv("robustness.csv");
         assertEquals("transport,mechanism,senders,seed,max_dod_queue,trims_vs_ideal,goodput_vs_ideal,header_p99_ns", rows.get(0));
-        assertEquals(1 + 2 * 3 * 17 * 8, rows.size());
+        assertEquals(1 + 2 * 5 * 17 * 8, rows.size());
+        final Map<String, Integer> floor = new HashMap<>();
+        for (final String row : rows.subList(1, rows.size())) {
+            final String[] cells = row.split(",");
+            if (cells[1].equals("tofino-floor")) {
+                floor.put(cells[0] + "/" + cells[2] + "/" + cells[3], Integer.parseInt(cells[4]));
+            }
+        }
         final Map<String, Integer> worst = new HashMap<>();
         int tofinoLost = 0;
         for (final String row : rows.subList(1, rows.size())) {
@@ -95,11 +103,17 @@ class EvaluateCommandTest {
                 assertTrue(maxDod <= 250, "tofino2 lost control: " + row);
             } else if (cells[1].equals("tofino") && maxDod > 250) {
                 tofinoLost++;
+            } else if (cells[1].equals("tofino-t1-96")) {
+                final int atFloor = floor.get(cells[0] + "/" + cells[2] + "/" + cells[3]);
+                assertTrue(maxDod <= Math.max(250, atFloor), "the stable loop lost control above the floor of " + atFloor + ": " + row);
             }
         }
         assertTrue(tofinoLost > 0, "the paper's loop loses control on some seeds");
         assertTrue(worst.get("tofino-backlog") < worst.get("tofino"), "the backlog loop's worst queue is smaller: " + worst);
-        assertTrue(Files.readString(results.resolve("robustness.md")).contains("| ndp | tofino2 | 0 of 136 (0 %)"));
+        final String table = Files.readString(results.resolve("robustness.md"));
+        assertTrue(table.contains("| ndp | tofino2 | 0 of 136 (0 %) | 0 |"), table);
+        assertTrue(table.contains("| ndp | tofino | ") && table.contains("| open-loop | 64 |"), table);
+        assertTrue(Files.size(results.resolve("robustness-timeline.png")) > 10_000);
     }
 
     @Test

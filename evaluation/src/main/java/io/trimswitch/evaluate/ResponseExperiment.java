@@ -122,7 +122,7 @@ final class ResponseExperiment implements Experiment {
     }
 
     /** Horizontal bars, one per interval in {@code state}, drawn as thick segments separated by NaN gaps. */
-    private static void bars(final XYChart chart, final String state, final List<TimelineProbe.Interval> intervals, final Color colour) {
+    static void bars(final XYChart chart, final String state, final List<TimelineProbe.Interval> intervals, final Color colour) {
         final List<Double> x = new ArrayList<>();
         final List<Double> y = new ArrayList<>();
         for (final TimelineProbe.Interval interval : intervals) {

@@ -2,6 +2,7 @@ package io.trimswitch.evaluate;
 
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings.TransportKind;
+import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.report.ReportJson;
 import io.trimswitch.report.RunReport;
 
@@ -15,22 +16,37 @@ import java.util.Map;
 
 /** The headline figures per mechanism and workload, against the ideal switch. */
 final class SummaryExperiment implements Experiment {
-    /** A workload of the summary: a pattern, packets per flow, and the transport that carries them. */
-    record Workload(String pattern, int packets, TransportKind transport) {
+    /** A workload of the summary: a pattern, packets per flow, the transport that carries them, and the seed. */
+    record Workload(String pattern, int packets, TransportKind transport, long seed) {
         String id() {
-            return RunSpec.slug(pattern) + "-" + transport.label();
+            return RunSpec.slug(pattern) + "-" + transport.label() + (seed == 1 ? "" : "-seed" + seed);
+        }
+
+        String label() {
+            return seed == 1 ? pattern : pattern + " seed " + seed;
         }
     }
 
-    /** The worst case run to completion by NDP and as an open-loop blast; the incasts' start-up bursts. */
+    /**
+     * The worst case run to completion by NDP and as an open-loop blast; the incasts' start-up bursts; and a run on which the
+     * paper's loop loses control of its DoD queue (the robustness experiment has the rest).
+     */
     static final List<Workload> WORKLOADS = List.of(
-        new Workload("shift", 1000, TransportKind.NDP),
-        new Workload("shift", 1000, TransportKind.OPEN_LOOP),
-        new Workload("incast:64->1", 30, TransportKind.OPEN_LOOP),
-        new Workload("incast:64->4", 30, TransportKind.OPEN_LOOP),
-        new Workload("incast:64->16", 30, TransportKind.OPEN_LOOP));
+        new Workload("shift", 1000, TransportKind.NDP, 1),
+        new Workload("shift", 1000, TransportKind.OPEN_LOOP, 1),
+        new Workload("incast:64->1", 30, TransportKind.OPEN_LOOP, 1),
+        new Workload("incast:64->4", 30, TransportKind.OPEN_LOOP, 1),
+        new Workload("incast:64->16", 30, TransportKind.OPEN_LOOP, 1),
+        new Workload("mod16:32", 1000, TransportKind.NDP, RobustnessExperiment.WHY_SEED));
 
-    static final Mechanism[] MECHANISMS = {Mechanism.TOFINO, Mechanism.TOFINO2, Mechanism.DOD, Mechanism.MOD, Mechanism.IDEAL};
+    /** The mechanisms, and tofino with the stable loop's T1. */
+    static final RobustnessExperiment.Loop[] DESIGNS = {
+        RobustnessExperiment.PAPER, RobustnessExperiment.STABLE,
+        design(Mechanism.TOFINO2), design(Mechanism.DOD), design(Mechanism.MOD), design(Mechanism.IDEAL)};
+
+    private static RobustnessExperiment.Loop design(final Mechanism mechanism) {
+        return new RobustnessExperiment.Loop(mechanism.label(), mechanism, "paper", null, null);
+    }
 
     /** One line of the summary. */
     record Row(String workload, int packetsPerSender, String transport, String mechanism, double goodputVsIdeal, double trimsVsIdeal,
@@ -44,17 +60,19 @@ final class SummaryExperiment implements Experiment {
         return "summary";
     }
 
-    static String id(final Workload workload, final Mechanism mechanism) {
-        return "summary-" + workload.id() + "-" + mechanism.label();
+    static String id(final Workload workload, final RobustnessExperiment.Loop design) {
+        return "summary-" + workload.id() + "-" + design.label();
     }
 
     @Override
     public List<RunSpec> plan() {
         final List<RunSpec> specs = new ArrayList<>();
         for (final Workload workload : WORKLOADS) {
-            for (final Mechanism mechanism : MECHANISMS) {
-                specs.add(new RunSpec(id(workload, mechanism), RunSpec.settings(workload.transport(), workload.pattern(), mechanism,
-                    workload.packets()), false, false));
+            for (final RobustnessExperiment.Loop design : DESIGNS) {
+                final SwitchSettings settings = RunSpec.settings(workload.transport(), workload.pattern(), design.mechanism(), workload.packets());
+                settings.workload.seed = workload.seed();
+                design.apply(settings);
+                specs.add(new RunSpec(id(workload, design), settings, false, false));
             }
         }
         return specs;
@@ -64,10 +82,10 @@ final class SummaryExperiment implements Experiment {
     public List<Figure> write(final Map<String, RunResult> results, final Path dir) throws IOException {
         final List<Row> table = new ArrayList<>();
         for (final Workload workload : WORKLOADS) {
-            final RunReport ideal = results.get(id(workload, Mechanism.IDEAL)).report();
-            for (final Mechanism mechanism : MECHANISMS) {
-                final RunReport report = results.get(id(workload, mechanism)).report();
-                table.add(new Row(workload.pattern(), workload.packets(), workload.transport().label(), mechanism.label(),
+            final RunReport ideal = results.get(id(workload, DESIGNS[DESIGNS.length - 1])).report();
+            for (final RobustnessExperiment.Loop design : DESIGNS) {
+                final RunReport report = results.get(id(workload, design)).report();
+                table.add(new Row(workload.label(), workload.packets(), workload.transport().label(), design.label(),
                     round(Metrics.goodputVsIdeal(report, ideal)),
                     round(Metrics.trimsVsIdeal(report, ideal)), Metrics.maxDodQueue(report), Metrics.losses(report),
                     Metrics.inFlightAtEnd(report), report.headerLatencyNs().p99()));
