@@ -59,7 +59,7 @@ class SettingsFilesTest {
 
     @Test
     void aCopyOfEveryShippedExampleWritesTheSameYaml() {
-        for (final String example : new String[] {"scenario.yaml", "switch.yaml", "routed.yaml", "two-class.yaml", "uec.yaml"}) {
+        for (final String example : new String[] {"scenario.yaml", "switch.yaml", "routed.yaml", "two-class.yaml", "uec.yaml", "stable-loop.yaml"}) {
             final SwitchSettings original = SettingsFiles.load(Path.of("examples", example));
             final SwitchSettings copy = original.copy();
             assertEquals(SettingsFiles.toYaml(original), SettingsFiles.toYaml(copy), example);
