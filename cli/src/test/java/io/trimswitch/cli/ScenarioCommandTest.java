@@ -109,12 +109,21 @@ class ScenarioCommandTest {
     }
 
     @Test
-    void pcapDirHoldsWhatEachPortReceivedAndSent() {
+    void pcapDirHoldsWhatEachPortReceivedAndSent() throws java.io.IOException {
         final Path pcaps = dir.resolve("pcaps");
         final Cli.Result result = trimswitch("scenario", "--transport", "open-loop", "--pattern", "pairs:1->2", "--mechanism", "tofino", "--no-ideal", "--packets", "3", "--pcap-dir", pcaps.toString());
         assertEquals(0, result.exit(), result.err());
         assertEquals(24 + 3 * (16 + 1500), pcaps.resolve("tofino/port01-rx.pcap").toFile().length());
         assertEquals(24 + 3 * (16 + 1500), pcaps.resolve("tofino/port02-tx.pcap").toFile().length());
+        // Each frame whole: Ethernet, IPv4 (total length 1486), UDP, NDP headers, then a payload of zeros.
+        final byte[] sent = java.nio.file.Files.readAllBytes(pcaps.resolve("tofino/port02-tx.pcap"));
+        for (int frame = 0; frame < 3; frame++) {
+            final int at = 24 + frame * (16 + 1500) + 16;
+            assertEquals(1486, (sent[at + 16] & 0xFF) << 8 | sent[at + 17] & 0xFF, "IPv4 total length of frame " + frame);
+            for (int i = 50; i < 1500; i++) {
+                assertEquals(0, sent[at + i], "payload byte " + i + " of frame " + frame);
+            }
+        }
     }
 
     @Test

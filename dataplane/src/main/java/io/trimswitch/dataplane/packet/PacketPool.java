@@ -29,6 +29,7 @@ public final class PacketPool {
 
     private final int capacity;
     private final int slotBytes;
+    private final int storedBytes;
     private final int slotStride;
     private final UnsafeBuffer[] slabs;
     private int[] freeStack;
@@ -58,6 +59,15 @@ public final class PacketPool {
 
     /** A pool of {@code capacity} buffers for frames of at most {@code maxFrameBytes}. */
     public PacketPool(final int capacity, final int maxFrameBytes) {
+        this(capacity, maxFrameBytes, maxFrameBytes);
+    }
+
+    /**
+     * A pool of frames of up to {@code maxFrameBytes} of which only the first {@code storedBytes} are kept: for frames
+     * whose payload nobody reads and that is all zeros, as the model's own hosts make them. The rest of such a frame
+     * reads as zeros ({@link #copyFrame}).
+     */
+    public PacketPool(final int capacity, final int maxFrameBytes, final int storedBytes) {
         if (capacity <= 0) {
             throw new IllegalArgumentException("packet pool capacity must be positive, got " + capacity);
         }
@@ -65,8 +75,12 @@ public final class PacketPool {
             throw new IllegalArgumentException("packet pool frames of " + maxFrameBytes + " bytes, outside 1.." + SLOT_BYTES);
         }
         this.capacity = capacity;
+        if (storedBytes <= 0 || storedBytes > maxFrameBytes) {
+            throw new IllegalArgumentException("packet pool storing " + storedBytes + " bytes of frames of " + maxFrameBytes);
+        }
         this.slotBytes = maxFrameBytes;
-        this.slotStride = (((maxFrameBytes + CACHE_LINE - 1) / CACHE_LINE) | 1) * CACHE_LINE;
+        this.storedBytes = storedBytes;
+        this.slotStride = (((storedBytes + CACHE_LINE - 1) / CACHE_LINE) | 1) * CACHE_LINE;
         this.slabs = new UnsafeBuffer[(capacity + SLOTS_PER_SLAB - 1) >>> SLAB_SHIFT];
         final int initial = Math.min(capacity, SLOTS_PER_SLAB);
         this.freeStack = new int[initial];
@@ -160,6 +174,21 @@ public final class PacketPool {
     /** The longest frame a buffer holds. */
     public int slotBytes() {
         return slotBytes;
+    }
+
+    /** How many of a frame's first bytes the buffer keeps; past them the frame is zeros. */
+    public int storedBytes() {
+        return storedBytes;
+    }
+
+    /** Copies frame {@code handle} whole into {@code target} at {@code at}, the bytes past those stored as zeros. */
+    public void copyFrame(final int handle, final UnsafeBuffer target, final int at) {
+        final int length = length(handle);
+        final int stored = Math.min(length, storedBytes);
+        target.putBytes(at, buffer(handle), offset(handle), stored);
+        if (length > stored) {
+            target.setMemory(at + stored, length - stored, (byte) 0);
+        }
     }
 
     public int inUse() {

@@ -95,4 +95,22 @@ class PacketPoolTest {
         assertEquals(9, pool.flow(b));
         assertEquals(2048, b);
     }
+
+    @Test
+    void aPoolThatKeepsOnlyHeadersCopiesAFrameWholeWithAZeroPayload() {
+        final PacketPool pool = new PacketPool(16, 1500, 64);
+        final int a = pool.allocate();
+        final int b = pool.allocate();
+        assertEquals(64, pool.offset(b) - pool.offset(a));
+        pool.buffer(a).setMemory(pool.offset(a), 64, (byte) 0x5A);
+        pool.length(a, 1500);
+        final org.agrona.concurrent.UnsafeBuffer frame = new org.agrona.concurrent.UnsafeBuffer(new byte[PacketPool.SLOT_BYTES]);
+        frame.setMemory(0, frame.capacity(), (byte) 0x77);
+        pool.copyFrame(a, frame, 0);
+        assertEquals((byte) 0x5A, frame.getByte(63));
+        assertEquals((byte) 0, frame.getByte(64));
+        assertEquals((byte) 0, frame.getByte(1499));
+        assertEquals((byte) 0x77, frame.getByte(1500));
+        assertThrows(IllegalArgumentException.class, () -> new PacketPool(16, 64, 128));
+    }
 }
