@@ -37,13 +37,15 @@ final class RobustnessExperiment implements Experiment {
             if (t1Us != null) {
                 settings.control.t1Us = t1Us;
             }
-
         }
     }
 
     /** The stable loop: the paper's, halftimistic for longer than the DoD queues of a first burst take to drain. */
     static final double STABLE_T1_US = 96;
-    /** Pessimistic from the first NOTIFY to the end of the run: the smallest DoD queue any NOTIFY-driven loop can have. */
+    /**
+     * Pessimistic from the first NOTIFY to the end of the run (the floor): what is left of the DoD queue is the first
+     * burst, which every loop driven by NOTIFYs meets before its first NOTIFY arrives.
+     */
     private static final double FLOOR_US = 1_000_000;
     static final Loop PAPER = new Loop("tofino", Mechanism.TOFINO, "paper", null, null);
     static final Loop STABLE = new Loop("tofino-t1-96", Mechanism.TOFINO, "paper", null, STABLE_T1_US);
@@ -173,8 +175,8 @@ final class RobustnessExperiment implements Experiment {
         figures.add(new Figure("Robustness over sender counts and seeds",
             "mod16:N for N = " + SENDERS[0] + ".." + SENDERS[SENDERS.length - 1] + " and seeds 1.." + SEEDS + ", 1000-packet flows, open loop "
                 + "(top) and NDP (bottom). Left to right: tofino with the paper's loop, with the backlog-aware loop, with T1 = "
-                + (int) STABLE_T1_US + " µs, held pessimistic from its first NOTIFY to the end (the floor: the smallest DoD queue any loop "
-                + "driven by NOTIFYs can have), and tofino2. A red mark is a run whose largest DoD queue passed "
+                + (int) STABLE_T1_US + " µs, held pessimistic from its first NOTIFY to the end (the floor: the first burst, which every loop "
+                + "driven by NOTIFYs meets before its first NOTIFY), and tofino2. A red mark is a run whose largest DoD queue passed "
                 + UNSTABLE_DOD_PACKETS + " packets. robustness.md has the share of such runs, how many of them are above the floor, "
                 + "the worst queue, and trims, goodput and header latency relative to the ideal switch on the same seed, also per N.",
             "robustness.png", svgs, List.of("robustness.csv", "robustness.md")));
