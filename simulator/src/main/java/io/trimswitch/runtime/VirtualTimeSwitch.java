@@ -216,8 +216,7 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
         pool.arrivalPicos(handle, time);
         final int port = pool.ingressPort(handle);
         if (captures != null) {
-            pool.copyFrame(handle, captured, 0);
-            captures.received(port, time, captured, 0, pool.length(handle));
+            capture(false, port, handle, time);
         }
         fabric.pipeline(fabric.pipelineOf(port)).receive(handle, time);
     }
@@ -226,8 +225,7 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
     private void deliver(final int port, final int handle, final long time) {
         lastPacketPicos = Math.max(lastPacketPicos, time);
         if (captures != null) {
-            pool.copyFrame(handle, captured, 0);
-            captures.sent(port, time, captured, 0, pool.length(handle));
+            capture(true, port, handle, time);
         }
         // Without end hosts a control packet is just a replayed frame of its flow, delivered like any other.
         if (ndp != null && PacketClass.isControl(pool.classification(handle))) {
@@ -239,6 +237,26 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
             toHosts.add(time + ndp.propagationPicos(), handle);
         } else {
             pool.free(handle);
+        }
+    }
+
+    /** Hands frame {@code handle} to the captures whole: from its buffer, or made whole where the buffer keeps only headers. */
+    private void capture(final boolean sent, final int port, final int handle, final long time) {
+        final int length = pool.length(handle);
+        final UnsafeBuffer buffer;
+        final int offset;
+        if (length <= pool.storedBytes()) {
+            buffer = pool.buffer(handle);
+            offset = pool.offset(handle);
+        } else {
+            pool.copyFrame(handle, captured, 0);
+            buffer = captured;
+            offset = 0;
+        }
+        if (sent) {
+            captures.sent(port, time, buffer, offset, length);
+        } else {
+            captures.received(port, time, buffer, offset, length);
         }
     }
 

@@ -5,8 +5,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Off-heap packet buffers addressed by an {@code int} handle, so queues carry handles and never
- * copies of a frame. Frames live in fixed slots (at most {@link #SLOT_BYTES}, or the longest frame a run makes)
- * inside slabs of 1024 slots; a slab is allocated the first time the pool's working set reaches it, never per
+ * copies of a frame. Frames live in fixed slots (at most {@link #SLOT_BYTES}, or the longest frame a run makes, or
+ * only a frame's headers where its payload is known to be zeros) inside slabs of 1024 slots; a slab is allocated the first time the pool's working set reaches it, never per
  * packet. Per-packet metadata sits in parallel primitive arrays indexed by the same handle, which grow with the
  * working set in the same way: a pool sized for the worst case costs only what a run uses.
  *
@@ -74,10 +74,10 @@ public final class PacketPool {
         if (maxFrameBytes <= 0 || maxFrameBytes > SLOT_BYTES) {
             throw new IllegalArgumentException("packet pool frames of " + maxFrameBytes + " bytes, outside 1.." + SLOT_BYTES);
         }
-        this.capacity = capacity;
         if (storedBytes <= 0 || storedBytes > maxFrameBytes) {
             throw new IllegalArgumentException("packet pool storing " + storedBytes + " bytes of frames of " + maxFrameBytes);
         }
+        this.capacity = capacity;
         this.slotBytes = maxFrameBytes;
         this.storedBytes = storedBytes;
         this.slotStride = (((storedBytes + CACHE_LINE - 1) / CACHE_LINE) | 1) * CACHE_LINE;
