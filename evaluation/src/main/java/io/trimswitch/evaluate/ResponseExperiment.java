@@ -5,11 +5,7 @@ import io.trimswitch.config.Settings.TransportKind;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.runtime.TimelineProbe;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.markers.SeriesMarkers;
 
-import java.awt.BasicStroke;
-import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -84,31 +80,11 @@ final class ResponseExperiment implements Experiment {
                 }
                 final double horizon = Math.max(Picos.toMicros(lastActivity) + 10, 150);
 
-                final XYChart timeline = Charts.xy(senders + " senders: trim state per egress port (pipeline " + OBSERVED_PIPELINE + ")",
-                    "time (µs)", "egress port");
-                timeline.getStyler().setYAxisMin(-0.5);
-                timeline.getStyler().setYAxisMax(PORTS - 0.5);
-                timeline.getStyler().setXAxisMin(0.0);
-                timeline.getStyler().setXAxisMax(horizon);
+                final XYChart timeline = TimelineCharts.states(senders + " senders: trim state per egress port (pipeline " + OBSERVED_PIPELINE + ")",
+                    intervals, PORTS, horizon);
                 timeline.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideS);
                 timeline.getStyler().setLegendLayout(org.knowm.xchart.style.Styler.LegendLayout.Horizontal);
-                bars(timeline, "pessimistic", intervals, new Color(0xd62728));
-                bars(timeline, "halftimistic", intervals, new Color(0xff9f1c));
-
-                final XYChart dod = Charts.xy(senders + " senders: DoD queue depth", "time (µs)", "DoD queue (packets)");
-                dod.getStyler().setXAxisMin(0.0);
-                dod.getStyler().setXAxisMax(horizon);
-                final double[] x = new double[probe.samples()];
-                for (int sample = 0; sample < x.length; sample++) {
-                    x[sample] = Picos.toMicros(probe.sampleTime(sample));
-                }
-                for (int pipeline = 0; pipeline < probe.pipelines(); pipeline++) {
-                    final double[] y = new double[x.length];
-                    for (int sample = 0; sample < x.length; sample++) {
-                        y[sample] = probe.dodDepth(pipeline, sample);
-                    }
-                    Charts.line(dod, "pipeline " + pipeline, x, y);
-                }
+                final XYChart dod = TimelineCharts.dodQueues(senders + " senders: DoD queue depth", probe, probe.samples(), horizon);
                 final String name = "response-" + senders;
                 final List<String> svgs = Charts.save(dir, name, List.of(timeline, dod), 2);
                 figures.add(new Figure("Control-loop response, " + senders + " senders",
@@ -119,30 +95,5 @@ final class ResponseExperiment implements Experiment {
             }
         }
         return figures;
-    }
-
-    /** Horizontal bars, one per interval in {@code state}, drawn as thick segments separated by NaN gaps. */
-    static void bars(final XYChart chart, final String state, final List<TimelineProbe.Interval> intervals, final Color colour) {
-        final List<Double> x = new ArrayList<>();
-        final List<Double> y = new ArrayList<>();
-        for (final TimelineProbe.Interval interval : intervals) {
-            if (!interval.state().equals(state)) {
-                continue;
-            }
-            x.add(Picos.toMicros(interval.startPicos()));
-            y.add((double) interval.port());
-            x.add(Picos.toMicros(interval.endPicos()));
-            y.add((double) interval.port());
-            x.add(Picos.toMicros(interval.endPicos()));
-            y.add(Double.NaN);
-        }
-        if (x.isEmpty()) {
-            x.add(0.0);
-            y.add(Double.NaN);
-        }
-        final XYSeries series = chart.addSeries(state, Charts.toArray(x), Charts.toArray(y));
-        series.setMarker(SeriesMarkers.NONE);
-        series.setLineColor(colour);
-        series.setLineStyle(new BasicStroke(9f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER));
     }
 }

@@ -29,6 +29,11 @@ final class RobustnessExperiment implements Experiment {
     static final int SEEDS = 8;
     /** A trimming design under test: a mechanism and, for tofino, its control loop and T0 and T1 (null: the default). */
     record Loop(String label, Mechanism mechanism, String controlLoop, Double t0Us, Double t1Us) {
+        /** A mechanism with its defaults, the paper's loop for tofino. */
+        static Loop of(final Mechanism mechanism) {
+            return new Loop(mechanism.label(), mechanism, "paper", null, null);
+        }
+
         void apply(final SwitchSettings settings) {
             settings.control.loop = controlLoop;
             if (t0Us != null) {
@@ -47,7 +52,7 @@ final class RobustnessExperiment implements Experiment {
      * burst, which every loop driven by NOTIFYs meets before its first NOTIFY arrives.
      */
     private static final double FLOOR_US = 1_000_000;
-    static final Loop PAPER = new Loop("tofino", Mechanism.TOFINO, "paper", null, null);
+    static final Loop PAPER = Loop.of(Mechanism.TOFINO);
     static final Loop STABLE = new Loop("tofino-t1-96", Mechanism.TOFINO, "paper", null, STABLE_T1_US);
     static final Loop FLOOR = new Loop("tofino-floor", Mechanism.TOFINO, "paper", FLOOR_US, FLOOR_US);
     static final Loop[] LOOPS = {
@@ -55,8 +60,8 @@ final class RobustnessExperiment implements Experiment {
         new Loop("tofino-backlog", Mechanism.TOFINO, "backlog", null, null),
         STABLE,
         FLOOR,
-        new Loop("tofino2", Mechanism.TOFINO2, "paper", null, null)};
-    private static final Loop IDEAL = new Loop("ideal", Mechanism.IDEAL, "paper", null, null);
+        Loop.of(Mechanism.TOFINO2)};
+    static final Loop IDEAL = Loop.of(Mechanism.IDEAL);
     /** The run the timelines show: the paper's loop loses control of it, the stable one does not. */
     static final int WHY_SENDERS = 32;
     static final int WHY_SEED = 5;
@@ -201,29 +206,9 @@ final class RobustnessExperiment implements Experiment {
             }
             final String title = loop == PAPER ? "paper's loop (T1 = " + (int) settings.control().t1Us() + " µs)"
                 : "T1 = " + (int) settings.control().t1Us() + " µs";
-            final XYChart state = Charts.xy(title + ": trim state per egress port (pipeline 0)", "time (µs)", "egress port");
-            state.getStyler().setXAxisMin(0.0);
-            state.getStyler().setXAxisMax(WHY_HORIZON_US);
-            state.getStyler().setYAxisMin(-0.5);
-            state.getStyler().setYAxisMax(WHY_PORTS - 0.5);
-            ResponseExperiment.bars(state, "pessimistic", intervals, new Color(0xd62728));
-            ResponseExperiment.bars(state, "halftimistic", intervals, new Color(0xff9f1c));
-            states.add(state);
-            final XYChart dod = Charts.xy(title + ": DoD queues", "time (µs)", "DoD queue (packets)");
-            dod.getStyler().setXAxisMin(0.0);
-            dod.getStyler().setXAxisMax(WHY_HORIZON_US);
+            states.add(TimelineCharts.states(title + ": trim state per egress port (pipeline 0)", intervals, WHY_PORTS, WHY_HORIZON_US));
             final int samples = (int) Math.min(probe.samples(), horizon / probe.samplePeriodPicos() + 1);
-            final double[] x = new double[samples];
-            for (int sample = 0; sample < samples; sample++) {
-                x[sample] = Picos.toMicros(probe.sampleTime(sample));
-            }
-            for (int pipeline = 0; pipeline < probe.pipelines(); pipeline++) {
-                final double[] y = new double[samples];
-                for (int sample = 0; sample < samples; sample++) {
-                    y[sample] = probe.dodDepth(pipeline, sample);
-                }
-                Charts.line(dod, "pipeline " + pipeline, x, y);
-            }
+            final XYChart dod = TimelineCharts.dodQueues(title + ": DoD queues", probe, samples, WHY_HORIZON_US);
             queues.add(dod);
         }
         final List<XYChart> panels = new ArrayList<>(states);

@@ -39,14 +39,10 @@ final class SummaryExperiment implements Experiment {
         new Workload("incast:64->16", 30, TransportKind.OPEN_LOOP, 1),
         new Workload("mod16:32", 1000, TransportKind.NDP, RobustnessExperiment.WHY_SEED));
 
-    /** The mechanisms, and tofino with the stable loop's T1. */
+    /** The mechanisms, and tofino with the stable loop's T1; the ideal switch is every workload's reference. */
     static final RobustnessExperiment.Loop[] DESIGNS = {
-        RobustnessExperiment.PAPER, RobustnessExperiment.STABLE,
-        design(Mechanism.TOFINO2), design(Mechanism.DOD), design(Mechanism.MOD), design(Mechanism.IDEAL)};
-
-    private static RobustnessExperiment.Loop design(final Mechanism mechanism) {
-        return new RobustnessExperiment.Loop(mechanism.label(), mechanism, "paper", null, null);
-    }
+        RobustnessExperiment.PAPER, RobustnessExperiment.STABLE, RobustnessExperiment.Loop.of(Mechanism.TOFINO2),
+        RobustnessExperiment.Loop.of(Mechanism.DOD), RobustnessExperiment.Loop.of(Mechanism.MOD), RobustnessExperiment.IDEAL};
 
     /** One line of the summary. */
     record Row(String workload, int packetsPerSender, String transport, String mechanism, double goodputVsIdeal, double trimsVsIdeal,
@@ -82,7 +78,7 @@ final class SummaryExperiment implements Experiment {
     public List<Figure> write(final Map<String, RunResult> results, final Path dir) throws IOException {
         final List<Row> table = new ArrayList<>();
         for (final Workload workload : WORKLOADS) {
-            final RunReport ideal = results.get(id(workload, DESIGNS[DESIGNS.length - 1])).report();
+            final RunReport ideal = results.get(id(workload, RobustnessExperiment.IDEAL)).report();
             for (final RobustnessExperiment.Loop design : DESIGNS) {
                 final RunReport report = results.get(id(workload, design)).report();
                 table.add(new Row(workload.label(), workload.packets(), workload.transport().label(), design.label(),
