@@ -4,8 +4,9 @@
 # Linux hosts, two behind each leaf, attach with vxlan interfaces. Every switch has two traffic classes: TCP in a
 # deep queue that drops, DSCP 10 in the reproduced switch's 16-packet queue that trims. Ping between every pair and
 # iperf3 TCP from one leaf to the other, across the spine; then a 3:1 incast of `trimswitch gen` senders (DSCP 10) into host 3: two
-# senders behind leaf 1, whose packets cross the spine's downlink to leaf 2 (limited to 0.3 Gb/s), and one behind
-# leaf 2, into host 3's own port (limited to 0.2 Gb/s). The spine trims what overflows its downlink and leaf 2
+# senders behind leaf 1, whose packets cross the spine's downlink to leaf 2 (limited to 0.2 Gb/s), and one behind
+# leaf 2, into host 3's own port (limited to 0.1 Gb/s). The senders are paced at 12 000 datagrams a second, 134 Mb/s
+# each: enough to overflow both links, and smooth enough that six JVMs on two cores still read every datagram. The spine trims what overflows its downlink and leaf 2
 # forwards those headers at high priority; leaf 2 trims what overflows host 3's port. Every packet must arrive
 # whole or as a header, and the receiver's count of headers must be the spine's and leaf 2's trims together.
 # Needs root, iproute2, iputils-ping, ethtool, iperf3. Exits 3, saying "host too slow", when the senders could
@@ -17,7 +18,7 @@ set -euo pipefail
 
 : "${TRIMSWITCH:?set TRIMSWITCH to the command that runs trimswitch}"
 PACKETS=${E2E_PACKETS:-3000}
-RATE=${E2E_RATE:-10000000}
+RATE=${E2E_RATE:-12000}
 TAG="tf$$"
 WORK=$(mktemp -d)
 SWITCHES=(leaf1 leaf2 spine)
@@ -111,16 +112,16 @@ settings 3 > "$WORK/leaf1.yaml" <<PORTS
 0.0.0.0:4791 172.30.2.2:4791
 172.30.11.2:4800 172.30.11.1:4800
 PORTS
-# Leaf 2: host 3 (the incast's receiver, 0.2 Gb/s), host 4, then the uplink to the spine's port 1.
+# Leaf 2: host 3 (the incast's receiver, 0.1 Gb/s), host 4, then the uplink to the spine's port 1.
 settings 3 > "$WORK/leaf2.yaml" <<PORTS
-0.0.0.0:4792 172.30.3.2:4792 0.2
+0.0.0.0:4792 172.30.3.2:4792 0.1
 0.0.0.0:4793 172.30.4.2:4793
 172.30.12.2:4801 172.30.12.1:4801
 PORTS
-# The spine: leaf 1, then leaf 2 (its downlink limited to 0.3 Gb/s).
+# The spine: leaf 1, then leaf 2 (its downlink limited to 0.2 Gb/s).
 settings 2 > "$WORK/spine.yaml" <<PORTS
 172.30.11.1:4800 172.30.11.2:4800
-172.30.12.1:4801 172.30.12.2:4801 0.3
+172.30.12.1:4801 172.30.12.2:4801 0.2
 PORTS
 
 for sw in "${SWITCHES[@]}"; do
@@ -204,7 +205,7 @@ spine_trims = grew("spine", 1, "txTrimPackets")
 leaf2_trims = grew("leaf2", 0, "txTrimPackets")
 leaf1_trims = sum(grew("leaf1", port, "txTrimPackets") for port in range(3))
 if spine_trims == 0:
-    print("fabric: host too slow: two senders did not even fill the spine's 0.3 Gb/s downlink")
+    print("fabric: host too slow: two senders did not even fill the spine's 0.2 Gb/s downlink")
     sys.exit(3)
 assert leaf1_trims == 0, f"leaf 1's ports are idle enough never to trim, yet it trimmed {leaf1_trims}"
 # Headers the spine trimmed leave leaf 2 as headers, with leaf 2's own trims: together what the receiver saw.
