@@ -289,7 +289,7 @@ public record Settings(
         return new Forwarding(choice("forwarding.mode", f.mode, ForwardingMode.values()), f.agingSeconds, List.copyOf(macs), List.copyOf(routes));
     }
 
-    static <E extends Enum<E> & Choice> E choice(final String name, final String text, final E[] values) {
+    public static <E extends Enum<E> & Choice> E choice(final String name, final String text, final E[] values) {
         for (final E value : values) {
             if (value.label().equals(text)) {
                 return value;

@@ -35,6 +35,11 @@ public final class SettingsFiles {
     }
 
     public static SwitchSettings load(final Path file) {
+        return parse(read(file), file.toString());
+    }
+
+    /** The text of a settings file, or a {@link ConfigException} saying why it cannot be read. */
+    public static String read(final Path file) {
         final String text;
         try {
             text = Files.readString(file);
@@ -48,10 +53,19 @@ public final class SettingsFiles {
             }
             throw new ConfigException(file + ": cannot read: " + e.getMessage());
         }
-        return parse(text, file.toString());
+        return text;
     }
 
     public static SwitchSettings parse(final String yaml, final String source) {
+        return parse(yaml, source, SwitchSettings.class, SwitchSettings::new);
+    }
+
+    /**
+     * The YAML mapping {@code yaml} read into a {@code type} the way a switch's settings are read: unknown keys, nulls
+     * and wrong types are one-line {@link ConfigException}s naming {@code source}, the key and its line; an empty text
+     * is {@code defaults}.
+     */
+    public static <T> T parse(final String yaml, final String source, final Class<T> type, final java.util.function.Supplier<T> defaults) {
         try {
             final List<JsonNode> documents = YAML.readerFor(JsonNode.class).<JsonNode>readValues(yaml).readAll();
             if (documents.size() > 1) {
@@ -60,14 +74,14 @@ public final class SettingsFiles {
             final JsonNode document = documents.isEmpty() ? null : documents.get(0);
             if (document == null || document.isMissingNode() || document.isNull()) {
                 // An empty file (or one of comments only) means every default.
-                return new SwitchSettings();
+                return defaults.get();
             }
             if (!document.isObject()) {
                 throw new ConfigException(source + ": settings are a YAML mapping of sections (fabric:, trim:, ...), got "
                     + document.getNodeType().toString().toLowerCase(java.util.Locale.ROOT));
             }
             // Read again from the text rather than the tree: a mistake's message then names its line.
-            return YAML.readValue(yaml, SwitchSettings.class);
+            return YAML.readValue(yaml, type);
         } catch (final InvalidNullException e) {
             throw new ConfigException(source + ": '" + path(e) + "' may not be null" + line(e) + "; leave it out for its default");
         } catch (final UnrecognizedPropertyException e) {

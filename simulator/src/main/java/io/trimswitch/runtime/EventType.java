@@ -2,27 +2,28 @@ package io.trimswitch.runtime;
 
 /**
  * Every kind of event the virtual-time runtime schedules, the switch's and its hosts' together, so that no two
- * share a number. An event carries one of these and an int argument (a port, a pipeline, a link or a flow).
+ * share a number. An event carries one of these and an int argument (a port, a pipeline, a link or a flow). A network
+ * of switches numbers its ports, recirculation ports and switches across all of them.
  */
-final class EventType {
+public final class EventType {
     /** A port's transmission ends (argument: the egress port). */
-    static final int EGRESS_DONE = 1;
+    public static final int EGRESS_DONE = 1;
     /** A recirculation port's transmission ends (argument: the pipeline). */
-    static final int RECIRCULATION_DONE = 2;
+    public static final int RECIRCULATION_DONE = 2;
     /** A recirculated packet is back at its pipeline's ingress (argument: the pipeline). */
-    static final int RECIRCULATION_RETURN = 3;
+    public static final int RECIRCULATION_RETURN = 3;
     /** A NOTIFY reaches the pipelines. */
-    static final int NOTIFY = 4;
+    public static final int NOTIFY = 4;
     /** The timeline probe samples the switch. */
-    static final int SAMPLE = 5;
+    public static final int SAMPLE = 5;
     /** The frame at the head of a host's link reaches the switch (argument: the link). */
-    static final int LINK_TO_SWITCH = 6;
+    public static final int LINK_TO_SWITCH = 6;
     /** A receiving host's pull pacer may send its next PULL (argument: the link). */
-    static final int PULL_TICK = 7;
+    public static final int PULL_TICK = 7;
     /** An NDP sender's retransmission timer expires (argument: the flow). */
-    static final int RETRANSMIT_TIMEOUT = 8;
+    public static final int RETRANSMIT_TIMEOUT = 8;
     /** An NDP flow starts (argument: the flow). */
-    static final int FLOW_START = 9;
+    public static final int FLOW_START = 9;
 
     private EventType() {
     }

@@ -37,18 +37,28 @@ final class HostLinks {
     private final TimedPairFifo[] frames;
     /** Per flow, its data frames (template 2 × flow) and the control frames back to its sender (2 × flow + 1). */
     private final FrameTemplates templates;
+    private final PathChoice paths;
     private NdpHosts.Switch sw;
 
+    /** The hosts of one switch's ports: link p on port p, and with separate hosts the receivers' links after them. */
     HostLinks(final Settings settings, final NdpFlowPlan plan) {
+        this(settings, plan, settings.egressPorts(), settings.separateHosts(), PathChoice.NONE);
+    }
+
+    /**
+     * {@code links} host links with the rate, propagation delay and frames of {@code settings}; host h sends and
+     * receives on link h unless {@code separate}. Every frame carries the path {@code paths} chooses for it.
+     */
+    HostLinks(final Settings settings, final NdpFlowPlan plan, final int links, final boolean separate, final PathChoice paths) {
         this.plan = plan;
         this.ports = settings.portCount();
-        this.separate = settings.separateHosts();
+        this.separate = separate;
+        this.paths = paths;
         this.propagation = Picos.fromNanos(settings.transport().propagationNs());
         this.packetBytes = settings.workload().packetBytes();
         final LinkRate rate = new LinkRate(settings.portRateBps());
         this.packetTime = rate.serialisation(packetBytes);
         this.controlTime = rate.serialisation(CONTROL_BYTES);
-        final int links = settings.egressPorts();
         linkFree = new long[links];
         frames = new TimedPairFifo[links];
         for (int link = 0; link < links; link++) {
@@ -123,12 +133,13 @@ final class HostLinks {
             return;
         }
         final PacketPool pool = sw.pool();
+        // A link carries its frames in the order they were sent, so choosing the path here is choosing it at sending.
         if (kind == DATA) {
-            templates.write(pool.buffer(handle), pool.offset(handle), 2 * flow, NdpHeader.FLAG_DATA, sequence, 0);
+            templates.write(pool.buffer(handle), pool.offset(handle), 2 * flow, NdpHeader.FLAG_DATA, sequence, 0, paths.next(flow, true));
             pool.length(handle, packetBytes);
         } else {
             final int flags = kind == ACK ? NdpHeader.FLAG_ACK : kind == NACK ? NdpHeader.FLAG_NACK : NdpHeader.FLAG_PULL;
-            templates.write(pool.buffer(handle), pool.offset(handle), 2 * flow + 1, flags, sequence, pull);
+            templates.write(pool.buffer(handle), pool.offset(handle), 2 * flow + 1, flags, sequence, pull, paths.next(flow, false));
             pool.length(handle, CONTROL_BYTES);
         }
         pool.ingressPort(handle, link);
@@ -137,7 +148,12 @@ final class HostLinks {
         sw.inject(handle, kind != DATA, now);
     }
 
+    int links() {
+        return linkFree.length;
+    }
+
     void reset() {
+        paths.reset();
         Arrays.fill(linkFree, 0);
         for (final TimedPairFifo fifo : frames) {
             fifo.clear();

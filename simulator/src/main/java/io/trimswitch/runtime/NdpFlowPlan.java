@@ -57,6 +57,26 @@ final class NdpFlowPlan {
     }
 
     /**
+     * Flows given one by one (a network's workload): flow f from host {@code sender[f]} to {@code receiver[f]}, starting
+     * at {@code start[f]}, {@code size[f]} packets long.
+     */
+    NdpFlowPlan(final int[] sender, final int[] receiver, final long[] start, final int[] size, final int initialWindow,
+        final String description) {
+        if (sender.length > MAX_FLOWS) {
+            throw new ConfigException("the workload makes " + sender.length + " flows; at most " + MAX_FLOWS + " fit");
+        }
+        this.sender = sender.clone();
+        this.receiver = receiver.clone();
+        this.start = start.clone();
+        this.size = size.clone();
+        this.window = new int[size.length];
+        for (int flow = 0; flow < size.length; flow++) {
+            window[flow] = Math.min(size[flow], initialWindow);
+        }
+        this.description = description;
+    }
+
+    /**
      * Background traffic: each sending host starts flows to uniformly random other ports, with exponential
      * gaps so that they offer {@code backgroundLoad} of its line rate (sizes: the mean of the size choices).
      */
@@ -100,7 +120,7 @@ final class NdpFlowPlan {
     }
 
     /** The flow sizes of a CSV file (first column, packets), checked. */
-    private static int[] flowSizeChoices(final Path file) {
+    static int[] flowSizeChoices(final Path file) {
         final List<Integer> choices = new ArrayList<>();
         try {
             int line = 0;

@@ -16,12 +16,12 @@ import io.trimswitch.dataplane.time.Picos;
  * frames through the same switch (its header queues). This class plugs them into the switch: it hands each event
  * and each frame that reaches a host to the part it is for.
  */
-final class NdpHosts implements TrafficSource, FlowLifetimes {
+public final class NdpHosts implements TrafficSource, FlowLifetimes {
     /** Where the NDP shim starts in the frames the hosts build: Ethernet, a 20-byte IPv4 header, UDP. */
     private static final int NDP_OFFSET = 14 + 20 + 8;
 
     /** What the hosts need from the switch they are plugged into. */
-    interface Switch {
+    public interface Switch {
         void schedule(long time, int type, int arg);
 
         /** A free packet buffer, or {@link PacketPool#NO_PACKET}. */
@@ -44,17 +44,43 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
     private Switch sw;
 
     NdpHosts(final Settings settings, final Pattern pattern) {
-        final long packetTime = new LinkRate(settings.portRateBps()).serialisation(settings.workload().packetBytes());
-        this.plan = new NdpFlowPlan(settings, pattern, packetTime);
-        this.links = new HostLinks(settings, plan);
+        this(settings, new NdpFlowPlan(settings, pattern,
+            new LinkRate(settings.portRateBps()).serialisation(settings.workload().packetBytes())), null);
+    }
+
+    private NdpHosts(final Settings settings, final NdpFlowPlan plan, final HostLinks hostLinks) {
+        this.plan = plan;
+        this.links = hostLinks != null ? hostLinks : new HostLinks(settings, plan);
         this.sender = new NdpSender(plan, links, Picos.fromMicros(settings.transport().rtoUs()));
         this.receiver = new NdpReceiver(plan, links);
-        this.pacer = new PullPacer(settings.egressPorts(), plan.flows(), links, receiver::receiving);
+        this.pacer = new PullPacer(links.links(), plan.flows(), links, receiver::receiving);
         receiver.pullFrom(pacer);
     }
 
+    /**
+     * Hosts on {@code links} links of their own (a network's): flow f goes from host {@code sender[f]} to host
+     * {@code receiver[f]}, starts at {@code start[f]} ps and is {@code size[f]} packets long; each host sends and
+     * receives on its own link, at the rate, delay, frame size, window and RTO of {@code settings}.
+     */
+    public static NdpHosts onLinks(
+        final Settings settings, final int links, final int[] sender, final int[] receiver, final long[] start, final int[] size,
+        final String description, final PathChoice paths) {
+        final NdpFlowPlan plan = new NdpFlowPlan(sender, receiver, start, size, settings.transport().initialWindowPackets(), description);
+        return new NdpHosts(settings, plan, new HostLinks(settings, plan, links, false, paths));
+    }
+
+    /** The hosts of a lone switch's ports and the flows of {@code pattern}, as {@link VirtualTimeSwitch} runs them. */
+    public static NdpHosts forPattern(final Settings settings, final Pattern pattern) {
+        return new NdpHosts(settings, pattern);
+    }
+
+    /** The flow sizes of a CSV file (first column, packets), checked. */
+    public static int[] flowSizes(final java.nio.file.Path file) {
+        return NdpFlowPlan.flowSizeChoices(file);
+    }
+
     /** Schedules every flow's start. */
-    void start(final Switch attached) {
+    public void start(final Switch attached) {
         this.sw = attached;
         links.attach(attached);
         sender.attach(attached);
@@ -64,7 +90,7 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
         }
     }
 
-    void onEvent(final int type, final int arg, final long now) {
+    public void onEvent(final int type, final int arg, final long now) {
         switch (type) {
             case EventType.LINK_TO_SWITCH -> links.arrive(arg, now);
             case EventType.PULL_TICK -> pacer.tick(arg, now);
@@ -75,16 +101,16 @@ final class NdpHosts implements TrafficSource, FlowLifetimes {
     }
 
     /** How long a frame takes from the switch to its host (and back). */
-    long propagationPicos() {
+    public long propagationPicos() {
         return links.propagationPicos();
     }
 
-    boolean done() {
+    public boolean done() {
         return receiver.completed() == plan.flows();
     }
 
     /** A frame that left the switch a propagation delay ago reaches its host, which consumes (and frees) it. */
-    void arriveAtHost(final int handle, final long now) {
+    public void arriveAtHost(final int handle, final long now) {
         final PacketPool pool = sw.pool();
         final int flow = pool.flow(handle);
         final int sequence = pool.sequence(handle);

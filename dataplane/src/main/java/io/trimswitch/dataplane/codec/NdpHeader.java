@@ -15,6 +15,10 @@ public final class NdpHeader {
     public static final int NEXT_PROTOCOL_FIELD_OFFSET = 1;
     public static final int SEQUENCE_FIELD_OFFSET = 2;
     public static final int PULL_TARGET_FIELD_OFFSET = 4;
+    /**
+     * Reserved in NDP's header. Hosts that spray over a fabric write there the path they chose for the packet, and the
+     * fabric's leaves follow it: NDP's source routing, carried as entropy. Zero through a single switch.
+     */
     public static final int RESERVED_FIELD_OFFSET = 6;
     public static final int LENGTH = 8;
     public static final int DEFAULT_UDP_PORT = 666;
@@ -43,6 +47,11 @@ public final class NdpHeader {
 
     public static int pullTarget(final UnsafeBuffer buffer, final int ndp) {
         return buffer.getShort(ndp + PULL_TARGET_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+    }
+
+    /** The path a spraying host chose (the reserved field). */
+    public static int path(final UnsafeBuffer buffer, final int ndp) {
+        return buffer.getShort(ndp + RESERVED_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
     }
 
     public static void write(

@@ -48,6 +48,13 @@ public final class FrameTemplates {
     /** Writes a frame of template {@code id}: the same bytes as {@link WorkloadFrames#write} with these fields. */
     public void write(
         final UnsafeBuffer buffer, final int frame, final int id, final int flags, final int sequence, final int pullTarget) {
+        write(buffer, frame, id, flags, sequence, pullTarget, 0);
+    }
+
+    /** As {@link #write(UnsafeBuffer, int, int, int, int, int)}, with the path a spraying host chose in the NDP header. */
+    public void write(
+        final UnsafeBuffer buffer, final int frame, final int id, final int flags, final int sequence, final int pullTarget,
+        final int path) {
         final int first = id * WORDS;
         for (int word = 0; word < WORDS; word++) {
             buffer.putLong(frame + word * Long.BYTES, words[first + word]);
@@ -57,8 +64,8 @@ public final class FrameTemplates {
         sum = (sum & 0xFFFF) + (sum >>> 16);
         buffer.putShort(frame + IDENTIFICATION, (short) identification, ByteOrder.BIG_ENDIAN);
         buffer.putShort(frame + CHECKSUM, (short) ~sum, ByteOrder.BIG_ENDIAN);
-        // The NDP header whole: flags, next protocol 0, sequence, pull target, reserved 0.
-        buffer.putLong(frame + NDP, (long) (flags & 0xFF) << 56 | (long) identification << 32 | (long) (pullTarget & 0xFFFF) << 16,
-            ByteOrder.BIG_ENDIAN);
+        // The NDP header whole: flags, next protocol 0, sequence, pull target, path (reserved).
+        buffer.putLong(frame + NDP, (long) (flags & 0xFF) << 56 | (long) identification << 32 | (long) (pullTarget & 0xFFFF) << 16
+            | (path & 0xFFFF), ByteOrder.BIG_ENDIAN);
     }
 }

@@ -1,0 +1,93 @@
+package io.trimswitch.network;
+
+import io.trimswitch.dataplane.codec.EthernetHeader;
+import io.trimswitch.dataplane.codec.Ipv4Header;
+import io.trimswitch.dataplane.codec.NdpHeader;
+import io.trimswitch.dataplane.codec.UdpHeader;
+import io.trimswitch.dataplane.packet.PacketClass;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.pipeline.ForwardingStage;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
+
+/**
+ * A leaf-spine switch's table. Host h has address 10.x.y.1 (h = 256 x + y) and hangs off port h mod hostsPerLeaf of
+ * leaf h / hostsPerLeaf. A leaf sends a packet for its own rack to the host's port, and any other up to a spine: the
+ * one its sender chose (spraying: the path in the NDP header) or the one the flow hashes to (ECMP), among the spines
+ * that reach the destination's leaf. A spine sends down to the destination's leaf. Leaf ports are the hosts' first,
+ * then one uplink per spine; spine port l goes to leaf l.
+ */
+final class LeafSpineForwarding implements ForwardingStage {
+    private static final int IPV4 = EthernetHeader.LENGTH;
+
+    private final LeafSpine network;
+    /** This switch's leaf number, or -1 for a spine. */
+    private final int leaf;
+    /** This spine's number, or -1 for a leaf. */
+    private final int spine;
+    private final boolean spray;
+
+    private LeafSpineForwarding(final LeafSpine network, final int leaf, final int spine) {
+        this.network = network;
+        this.leaf = leaf;
+        this.spine = spine;
+        this.spray = network.routing() == NetworkSettings.Routing.SPRAY;
+    }
+
+    static LeafSpineForwarding leaf(final LeafSpine network, final int leaf) {
+        return new LeafSpineForwarding(network, leaf, -1);
+    }
+
+    static LeafSpineForwarding spine(final LeafSpine network, final int spine) {
+        return new LeafSpineForwarding(network, -1, spine);
+    }
+
+    @Override
+    public int egressPort(final PacketPool pool, final int handle, final int packetClass) {
+        if ((packetClass & PacketClass.IPV4) == 0) {
+            return NO_ROUTE;
+        }
+        final UnsafeBuffer buffer = pool.buffer(handle);
+        final int frame = pool.offset(handle);
+        final int destination = Ipv4Header.destination(buffer, frame + IPV4);
+        final int host = (destination >>> 8) & 0xFFFF;
+        if ((destination >>> 24) != 10 || host >= network.hosts()) {
+            return NO_ROUTE;
+        }
+        final int destinationLeaf = network.leafOf(host);
+        if (spine >= 0) {
+            return network.linkUp(destinationLeaf, spine) ? destinationLeaf : NO_ROUTE;
+        }
+        if (destinationLeaf == leaf) {
+            return network.portOfHost(host);
+        }
+        final int[] spines = network.usableSpines(leaf, destinationLeaf);
+        if (spines.length == 0) {
+            return NO_ROUTE;
+        }
+        final int transport = frame + IPV4 + (buffer.getByte(frame + IPV4) & 0x0F) * 4;
+        final int chosen;
+        if (spray) {
+            chosen = NdpHeader.path(buffer, transport + UdpHeader.LENGTH);
+            if (chosen >= network.spines() || !network.linkUp(leaf, chosen) || !network.linkUp(destinationLeaf, chosen)) {
+                return NO_ROUTE;
+            }
+        } else {
+            chosen = spines[Integer.remainderUnsigned(flowHash(buffer, frame, transport), spines.length)];
+        }
+        return network.uplinkPort(chosen);
+    }
+
+    /** ECMP's hash of addresses, protocol and ports, salted per leaf as switches do to keep tiers from hashing alike. */
+    private int flowHash(final UnsafeBuffer buffer, final int frame, final int transport) {
+        long key = Ipv4Header.source(buffer, frame + IPV4) & 0xFFFF_FFFFL;
+        key = key * 0x9E37_79B9_7F4A_7C15L + (Ipv4Header.destination(buffer, frame + IPV4) & 0xFFFF_FFFFL);
+        key = key * 0x9E37_79B9_7F4A_7C15L + (buffer.getInt(transport, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL);
+        key = key * 0x9E37_79B9_7F4A_7C15L + (buffer.getByte(frame + IPV4 + 9) & 0xFF) + ((long) leaf << 32);
+        key ^= key >>> 33;
+        key *= 0xFF51_AFD7_ED55_8CCDL;
+        key ^= key >>> 33;
+        return (int) key;
+    }
+}

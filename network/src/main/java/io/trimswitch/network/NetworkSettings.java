@@ -1,0 +1,239 @@
+package io.trimswitch.network;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.trimswitch.config.Choice;
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.Settings;
+import io.trimswitch.config.SettingsFiles;
+import io.trimswitch.config.SettingsValidation;
+import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.runtime.EventQueue;
+import io.trimswitch.runtime.NdpHosts;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A network's settings, checked and typed: the topology, the path choice, each tier's switch {@link Settings} (its
+ * ports and their rates from the topology), the workload and the hosts. Immutable; a report echoes it.
+ */
+@JsonPropertyOrder({"topology", "routing", "leafMechanism", "spineMechanism", "workload", "transport"})
+public record NetworkSettings(
+    Topology topology, Routing routing, @JsonIgnore Settings leaf, @JsonIgnore Settings spine, Workload workload, Transport transport,
+    @JsonIgnore int[] flowSizes) {
+
+    /** Most hosts: a host's address is 10.h.h.1 with h in 16 bits, and flows of all-to-all fit 16 bits too. */
+    public static final int MAX_HOSTS = 4096;
+
+    /** How a leaf picks the spine for a packet that leaves its rack. */
+    public enum Routing implements Choice {
+        /** The packet's sender chose the path, per packet, from a seeded permutation of every usable spine. */
+        SPRAY,
+        /** A hash of the packet's addresses and ports: one path per flow. */
+        ECMP
+    }
+
+    public enum WorkloadKind implements Choice {
+        PERMUTATION, INCAST, ALL_TO_ALL, FLOWS
+    }
+
+    @JsonPropertyOrder({"leaves", "spines", "hostsPerLeaf", "hostRateGbps", "uplinkRateGbps", "linkLatencyNs", "failedLinks"})
+    public record Topology(int leaves, int spines, int hostsPerLeaf, double hostRateGbps, double uplinkRateGbps, double linkLatencyNs,
+        List<Link> failedLinks) {
+        public int hosts() {
+            return leaves * hostsPerLeaf;
+        }
+
+        public boolean failed(final int leaf, final int spine) {
+            for (final Link link : failedLinks) {
+                if (link.leaf() == leaf && link.spine() == spine) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    public record Link(int leaf, int spine) {
+    }
+
+    @JsonPropertyOrder({"kind", "packets", "packetBytes", "racks", "sendersPerRack", "load", "flowSizes", "durationUs", "startJitter", "seed"})
+    public record Workload(WorkloadKind kind, int packets, int packetBytes, int racks, int sendersPerRack, double load, String flowSizes,
+        double durationUs, boolean startJitter, long seed) {
+    }
+
+    @JsonPropertyOrder({"initialWindowPackets", "rtoUs", "maxDurationUs"})
+    public record Transport(int initialWindowPackets, double rtoUs, double maxDurationUs) {
+    }
+
+    public String leafMechanism() {
+        return leaf.mechanism().label();
+    }
+
+    public String spineMechanism() {
+        return spine.mechanism().label();
+    }
+
+    /** Reads and checks a network's YAML file. */
+    public static NetworkSettings load(final Path file) {
+        return of(parse(SettingsFiles.read(file), file.toString()));
+    }
+
+    /** The editable form of a network's YAML text; {@code source} names it in messages. */
+    public static NetworkSpec parse(final String yaml, final String source) {
+        return SettingsFiles.parse(yaml, source, NetworkSpec.class, NetworkSpec::new);
+    }
+
+    /** Checks every value of {@code spec}; any impossible one is a {@link ConfigException} naming it. */
+    public static NetworkSettings of(final NetworkSpec spec) {
+        final NetworkSpec.Topology t = required("topology", spec.topology);
+        within("topology.leaves", t.leaves, 1, 256);
+        within("topology.spines", t.spines, 0, 64);
+        within("topology.hostsPerLeaf", t.hostsPerLeaf, 1, 1024);
+        if (t.spines == 0 && t.leaves > 1) {
+            throw new ConfigException("topology.spines must be at least 1 when there is more than one leaf, got 0");
+        }
+        if ((long) t.leaves * t.hostsPerLeaf > MAX_HOSTS) {
+            throw new ConfigException("topology has " + (long) t.leaves * t.hostsPerLeaf + " hosts (leaves × hostsPerLeaf); at most " + MAX_HOSTS);
+        }
+        SettingsValidation.rate("topology.hostRateGbps", t.hostRateGbps);
+        SettingsValidation.rate("topology.uplinkRateGbps", t.uplinkRateGbps);
+        SettingsValidation.within("topology.linkLatencyNs", t.linkLatencyNs, 0, 1e6, "ns");
+        final List<Link> failed = failedLinks(required("topology.failedLinks", t.failedLinks), t);
+        final Topology topology = new Topology(t.leaves, t.spines, t.hostsPerLeaf, t.hostRateGbps, t.uplinkRateGbps, t.linkLatencyNs,
+            List.copyOf(failed));
+        final Routing routing = Settings.choice("routing", required("routing", spec.routing), Routing.values());
+
+        final NetworkSpec.Workload w = required("workload", spec.workload);
+        final WorkloadKind kind = Settings.choice("workload.kind", required("workload.kind", w.kind), WorkloadKind.values());
+        within("workload.packets", w.packets, 1, 65_535);
+        if (kind == WorkloadKind.INCAST) {
+            if (t.leaves < 2) {
+                throw new ConfigException("workload.kind incast sends across racks and needs at least 2 leaves, got " + t.leaves);
+            }
+            within("workload.racks", w.racks, 1, t.leaves - 1);
+            within("workload.sendersPerRack", w.sendersPerRack, 0, t.hostsPerLeaf);
+        }
+        if (kind == WorkloadKind.FLOWS) {
+            SettingsValidation.within("workload.load", w.load, 0.001, 1, "of the host rate");
+            SettingsValidation.within("workload.durationUs", w.durationUs, 0.001, 1e6, "µs");
+        }
+        if (kind == WorkloadKind.PERMUTATION || kind == WorkloadKind.ALL_TO_ALL || kind == WorkloadKind.FLOWS) {
+            if (topology.hosts() < 2) {
+                throw new ConfigException("workload.kind " + kind.label() + " needs at least 2 hosts, got " + topology.hosts());
+            }
+        }
+        if (kind == WorkloadKind.ALL_TO_ALL && (long) topology.hosts() * (topology.hosts() - 1) > 65_536) {
+            throw new ConfigException("workload.kind all-to-all on " + topology.hosts() + " hosts makes "
+                + (long) topology.hosts() * (topology.hosts() - 1) + " flows; at most 65536 fit (at most 256 hosts)");
+        }
+        final int[] flowSizes = w.flowSizes == null ? new int[] {w.packets} : NdpHosts.flowSizes(Path.of(w.flowSizes));
+        final Workload workload = new Workload(kind, w.packets, w.packetBytes, w.racks, w.sendersPerRack, w.load, w.flowSizes, w.durationUs,
+            w.startJitter, w.seed);
+
+        final NetworkSpec.Transport h = required("transport", spec.transport);
+        within("transport.initialWindowPackets", h.initialWindowPackets, 1, 65_535);
+        SettingsValidation.within("transport.rtoUs", h.rtoUs, 0.001, 1e6, "µs");
+        SettingsValidation.within("transport.maxDurationUs", h.maxDurationUs, 0.001, EventQueue.MAX_TIME / 1e6 / 2, "µs");
+        final Transport transport = new Transport(h.initialWindowPackets, h.rtoUs, h.maxDurationUs);
+
+        final int leafPorts = t.hostsPerLeaf + t.spines;
+        final Settings leaf = tier("leaf", required("leaf", spec.leaf), leafPorts, t.hostRateGbps, t.hostsPerLeaf, t.uplinkRateGbps,
+            topology, workload, transport);
+        final Settings spine = t.spines == 0 ? leaf
+            : tier("spine", required("spine", spec.spine), t.leaves, t.uplinkRateGbps, t.leaves, t.uplinkRateGbps, topology, workload, transport);
+        return new NetworkSettings(topology, routing, leaf, spine, workload, transport, flowSizes);
+    }
+
+    /** Each failed link in range, none twice, and every pair of leaves still joined through some spine. */
+    private static List<Link> failedLinks(final List<NetworkSpec.LinkEnd> ends, final NetworkSpec.Topology t) {
+        final List<Link> links = new ArrayList<>();
+        final Set<Link> seen = new HashSet<>();
+        for (int i = 0; i < ends.size(); i++) {
+            final NetworkSpec.LinkEnd end = ends.get(i);
+            if (end == null) {
+                throw new ConfigException("topology.failedLinks[" + i + "] is empty: it needs leaf and spine");
+            }
+            within("topology.failedLinks[" + i + "].leaf", end.leaf, 0, t.leaves - 1);
+            within("topology.failedLinks[" + i + "].spine", end.spine, 0, Math.max(0, t.spines - 1));
+            final Link link = new Link(end.leaf, end.spine);
+            if (!seen.add(link)) {
+                throw new ConfigException("topology.failedLinks[" + i + "] names leaf " + end.leaf + " to spine " + end.spine + " twice");
+            }
+            links.add(link);
+        }
+        for (int a = 0; a < t.leaves; a++) {
+            for (int b = a + 1; b < t.leaves; b++) {
+                boolean joined = false;
+                for (int s = 0; s < t.spines && !joined; s++) {
+                    joined = !seen.contains(new Link(a, s)) && !seen.contains(new Link(b, s));
+                }
+                if (!joined) {
+                    throw new ConfigException("topology.failedLinks leave leaf " + a + " and leaf " + b + " without a spine that reaches both");
+                }
+            }
+        }
+        return links;
+    }
+
+    /**
+     * A tier's switch settings: its part of the file, with {@code ports} ports at {@code rateGbps} of which those from
+     * {@code fastPorts} on run at {@code uplinkGbps}, NDP hosts on shared links, and the network's frames and seed.
+     */
+    private static Settings tier(
+        final String name, final NetworkSpec.SwitchPart part, final int ports, final double rateGbps, final int fastPorts, final double uplinkGbps,
+        final Topology topology, final Workload workload, final Transport transport) {
+        final NetworkSpec.Fabric fabric = required(name + ".fabric", part.fabric);
+        within(name + ".fabric.pipelines", fabric.pipelines, 1, 64);
+        final SwitchSettings s = new SwitchSettings();
+        s.mechanism = required(name + ".mechanism", part.mechanism);
+        s.fabric.pipelines = Math.min(fabric.pipelines, ports);
+        s.fabric.portsPerPipeline = (ports + s.fabric.pipelines - 1) / s.fabric.pipelines;
+        s.fabric.portRateGbps = rateGbps;
+        s.fabric.dataQueuePackets = fabric.dataQueuePackets;
+        s.fabric.headerQueuePackets = fabric.headerQueuePackets;
+        s.fabric.headersPerData = fabric.headersPerData;
+        s.qos = required(name + ".qos", part.qos);
+        s.recirculation = required(name + ".recirculation", part.recirculation);
+        s.trim = required(name + ".trim", part.trim);
+        s.control = required(name + ".control", part.control);
+        s.workload.packets = workload.packets();
+        s.workload.packetBytes = workload.packetBytes();
+        s.workload.seed = workload.seed();
+        s.transport.kind = "ndp";
+        s.transport.hosts = "shared";
+        s.transport.propagationNs = topology.linkLatencyNs();
+        s.transport.initialWindowPackets = transport.initialWindowPackets();
+        s.transport.rtoUs = transport.rtoUs();
+        s.transport.maxDurationUs = transport.maxDurationUs();
+        if (uplinkGbps != rateGbps) {
+            for (int port = 0; port < ports; port++) {
+                final SwitchSettings.UdpPort own = new SwitchSettings.UdpPort();
+                own.rateGbps = port >= fastPorts ? uplinkGbps : null;
+                s.ports.add(own);
+            }
+        }
+        try {
+            return s.validate();
+        } catch (final ConfigException e) {
+            throw new ConfigException(name + ": " + e.getMessage());
+        }
+    }
+
+    private static <T> T required(final String name, final T value) {
+        if (value == null) {
+            throw new ConfigException(name + " may not be null; leave it out for its default");
+        }
+        return value;
+    }
+
+    private static void within(final String name, final long value, final long min, final long max) {
+        if (value < min || value > max) {
+            throw new ConfigException(name + " must be " + min + ".." + max + ", got " + value);
+        }
+    }
+}
