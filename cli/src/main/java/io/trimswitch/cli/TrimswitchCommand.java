@@ -87,6 +87,7 @@ public final class TrimswitchCommand implements Runnable {
     private static Map<String, Class<?>> commands() {
         final Map<String, Class<?>> commands = new LinkedHashMap<>();
         commands.put("scenario", ScenarioCommand.class);
+        commands.put("fabric", FabricCommand.class);
         commands.put("evaluate", EvaluateCommand.class);
         commands.put("replay", ReplayCommand.class);
         commands.put("run", RunCommand.class);

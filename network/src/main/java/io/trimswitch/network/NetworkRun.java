@@ -387,11 +387,21 @@ public final class NetworkRun implements NdpHosts.Switch {
      * beside {@link VirtualTimeSwitch}'s.
      */
     public RunOutcome asSwitchRun(final Outcome outcome) {
-        final SwitchNode only = nodes[0];
-        final SwitchRun view = new SwitchRun() {
+        return new RunOutcome(switchView(0), outcome.inFlightAtEnd(), outcome.leakedBuffers());
+    }
+
+    /** What port {@code port} of switch {@code sw} is cabled to ("host5", "spine1"), or null. */
+    String attached(final int sw, final int port) {
+        return leafSpine == null ? null : leafSpine.attached(sw, port);
+    }
+
+    /** Switch {@code sw} of this run as a lone switch's run: its settings and components, the network's flows. */
+    SwitchRun switchView(final int sw) {
+        final SwitchNode node = nodes[sw];
+        return new SwitchRun() {
             @Override
             public Settings settings() {
-                return only.settings;
+                return node.settings;
             }
 
             @Override
@@ -401,7 +411,7 @@ public final class NetworkRun implements NdpHosts.Switch {
 
             @Override
             public SwitchFabric fabric() {
-                return only.fabric;
+                return node.fabric;
             }
 
             @Override
@@ -434,6 +444,5 @@ public final class NetworkRun implements NdpHosts.Switch {
                 return "ndp";
             }
         };
-        return new RunOutcome(view, outcome.inFlightAtEnd(), outcome.leakedBuffers());
     }
 }

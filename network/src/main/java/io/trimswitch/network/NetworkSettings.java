@@ -70,10 +70,12 @@ public record NetworkSettings(
     public record Transport(int initialWindowPackets, double rtoUs, double maxDurationUs) {
     }
 
+    @com.fasterxml.jackson.annotation.JsonProperty("leafMechanism")
     public String leafMechanism() {
         return leaf.mechanism().label();
     }
 
+    @com.fasterxml.jackson.annotation.JsonProperty("spineMechanism")
     public String spineMechanism() {
         return spine.mechanism().label();
     }
@@ -136,10 +138,18 @@ public record NetworkSettings(
             w.startJitter, w.seed);
 
         final NetworkSpec.Transport h = required("transport", spec.transport);
-        within("transport.initialWindowPackets", h.initialWindowPackets, 1, 65_535);
+        final int window;
+        if (h.initialWindowPackets == null) {
+            final double packetNs = w.packetBytes * 8 / t.hostRateGbps;
+            final int hops = t.spines == 0 ? 2 : 4;
+            window = (int) Math.min(65_535, Math.ceil(2 * hops * (t.linkLatencyNs + packetNs) / packetNs));
+        } else {
+            within("transport.initialWindowPackets", h.initialWindowPackets, 1, 65_535);
+            window = h.initialWindowPackets;
+        }
         SettingsValidation.within("transport.rtoUs", h.rtoUs, 0.001, 1e6, "µs");
         SettingsValidation.within("transport.maxDurationUs", h.maxDurationUs, 0.001, EventQueue.MAX_TIME / 1e6 / 2, "µs");
-        final Transport transport = new Transport(h.initialWindowPackets, h.rtoUs, h.maxDurationUs);
+        final Transport transport = new Transport(window, h.rtoUs, h.maxDurationUs);
 
         final int leafPorts = t.hostsPerLeaf + t.spines;
         final Settings leaf = tier("leaf", required("leaf", spec.leaf), leafPorts, t.hostRateGbps, t.hostsPerLeaf, t.uplinkRateGbps,

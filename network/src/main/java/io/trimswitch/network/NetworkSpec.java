@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * A network of switches as its YAML file spells it: the topology, how paths are chosen, the leaves' and the spines'
- * switch settings, the workload across racks and the NDP hosts. Defaults: 4 leaves of 4 hosts, 2 spines, 100 Gb/s
+ * switch settings, the workload across racks and the NDP hosts. Defaults: 4 leaves of 4 hosts, 4 spines, 100 Gb/s
  * everywhere, tofino leaves and ideal spines, packets sprayed. {@link NetworkSettings#of} checks it.
  */
 @JsonPropertyOrder({"topology", "routing", "leaf", "spine", "workload", "transport"})
@@ -29,7 +29,7 @@ public final class NetworkSpec {
     public static final class Topology {
         public int leaves = 4;
         /** 0: a single switch with every host on it. */
-        public int spines = 2;
+        public int spines = 4;
         public int hostsPerLeaf = 4;
         public double hostRateGbps = 100;
         /** Leaf-to-spine links; slower than hostsPerLeaf × hostRateGbps / spines makes the fabric oversubscribed. */
@@ -108,8 +108,12 @@ public final class NetworkSpec {
     /** The NDP hosts. */
     @JsonPropertyOrder({"initialWindowPackets", "rtoUs", "maxDurationUs"})
     public static final class Transport {
-        /** Packets a sender sends at line rate before it waits for pulls: about a fabric round trip's worth. */
-        public int initialWindowPackets = 30;
+        /**
+         * Packets a sender sends at line rate before it waits for pulls; null: one round trip's worth across the spines
+         * (store and forward at every hop), so that pulls keep a lone flow at line rate.
+         */
+        @JsonSetter(nulls = Nulls.SET)
+        public Integer initialWindowPackets;
         public double rtoUs = 200;
         /** The run ends when every flow has completed, or after this long. */
         public double maxDurationUs = 100_000;

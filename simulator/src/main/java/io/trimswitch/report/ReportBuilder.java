@@ -78,7 +78,7 @@ public final class ReportBuilder {
     }
 
     /** Per flow: what it sent, how it arrived, what was dropped and why; each flow's goodput into {@code goodputs}. */
-    private static List<RunReport.FlowReport> flowReports(final SwitchRun sw, final double[] goodputs) {
+    public static List<RunReport.FlowReport> flowReports(final SwitchRun sw, final double[] goodputs) {
         final RunRecorder recorder = sw.recorder();
         final int packetBytes = sw.settings().workload().packetBytes();
         final int payloadBytes = packetBytes - Math.min(packetBytes, sw.settings().trim().sizeBytes());
@@ -114,7 +114,7 @@ public final class ReportBuilder {
     }
 
     /** Every drop by reason, the flows' and those no flow owns. */
-    private static Map<String, Long> dropsByReason(final RunRecorder recorder) {
+    public static Map<String, Long> dropsByReason(final RunRecorder recorder) {
         final Map<String, Long> drops = new LinkedHashMap<>();
         for (final DropReason reason : DropReason.values()) {
             long count = recorder.unattributedDrops(reason);
@@ -129,7 +129,7 @@ public final class ReportBuilder {
     }
 
     /** Each port that saw traffic; every port's trims, by kind, added into {@code trims}. */
-    private static List<RunReport.PortReport> portReports(final SwitchRun sw, final long[] trims) {
+    public static List<RunReport.PortReport> portReports(final SwitchRun sw, final long[] trims) {
         final SwitchFabric fabric = sw.fabric();
         final List<RunReport.PortReport> ports = new ArrayList<>();
         for (int id = 0; id < fabric.ports(); id++) {
@@ -174,7 +174,7 @@ public final class ReportBuilder {
     }
 
     /** Per pipeline: its recirculation port's deflections or mirrors, depth, overflows and signals. */
-    private static List<RunReport.PipelineReport> pipelineReports(final SwitchFabric fabric) {
+    public static List<RunReport.PipelineReport> pipelineReports(final SwitchFabric fabric) {
         final List<RunReport.PipelineReport> pipelines = new ArrayList<>();
         for (int pipeline = 0; pipeline < fabric.recirculationPorts(); pipeline++) {
             final RecirculationPort recirculation = fabric.recirculation(pipeline);
@@ -194,7 +194,7 @@ public final class ReportBuilder {
         return pipelines;
     }
 
-    private static RunReport.Latency headerLatency(final RunRecorder recorder) {
+    public static RunReport.Latency headerLatency(final RunRecorder recorder) {
         final Histogram latency = recorder.headerLatencyNanos();
         return new RunReport.Latency(latency.getTotalCount(),
             round(latency.getTotalCount() == 0 ? 0 : latency.getMean(), 1),
@@ -217,7 +217,7 @@ public final class ReportBuilder {
             report.config());
     }
 
-    private static RunReport.Goodput goodput(final double[] goodputs) {
+    public static RunReport.Goodput goodput(final double[] goodputs) {
         if (goodputs.length == 0) {
             return new RunReport.Goodput(0, 0, 0, 1);
         }
@@ -235,7 +235,7 @@ public final class ReportBuilder {
         return new RunReport.Goodput(round(sum / goodputs.length, 3), round(min, 3), round(max, 3), round(jain, 4));
     }
 
-    static double round(final double value, final int digits) {
+    public static double round(final double value, final int digits) {
         final double scale = Math.pow(10, digits);
         return Math.round(value * scale) / scale;
     }
