@@ -3,10 +3,13 @@ package io.trimswitch.network;
 import io.trimswitch.report.ReportJson;
 import io.trimswitch.report.RunReport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Whole networks: every packet accounted for, every flow complete, the same JSON for the same seed. */
@@ -23,14 +26,134 @@ class NetworkRunTest {
         return NetworkReportBuilder.build(network, network.run(), settings);
     }
 
-    @Test
-    void aPermutationAcrossTheFabricCompletesWithEveryPacketAccountedFor() {
-        final NetworkReport report = run(settings(spec -> { }));
-        System.out.println(ReportJson.toJson(report.tiers()) + report.completionUs() + " " + report.run());
-        assertTrue(report.conservation());
-        assertEquals(16, report.flowsCompleted());
-        assertEquals(0, report.completionUs().incomplete());
+    static void assertConserved(final NetworkReport report) {
+        assertTrue(report.conservation(), "conservation");
         assertEquals(report.sent(), report.deliveredWhole() + report.deliveredHeader() + report.dropped());
+        assertEquals(report.control().sent(), report.control().delivered() + report.control().dropped());
         assertEquals(0, report.run().leakedBuffers());
+        assertEquals(0, report.completionUs().incomplete(), "every flow completes");
+    }
+
+    static RunReport.PortReport port(final NetworkReport report, final String name, final int id) {
+        final NetworkReport.SwitchReport sw = report.switches().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
+        return sw.ports().stream().filter(p -> p.id() == id).findFirst().orElse(null);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"permutation", "incast", "all-to-all", "flows"})
+    void everyWorkloadCompletesWithEveryPacketAccountedFor(final String kind) {
+        final NetworkReport report = run(settings(spec -> {
+            spec.workload.kind = kind;
+            spec.workload.packets = kind.equals("all-to-all") ? 20 : 200;
+            spec.workload.load = 0.6;
+        }));
+        assertConserved(report);
+        assertTrue(report.flowsCompleted() > 0);
+        assertEquals(report.flows().size(), report.flowsCompleted());
+    }
+
+    @Test
+    void theSameSeedGivesTheSameJsonAndAnotherSeedAnotherRun() {
+        final NetworkSettings settings = settings(spec -> spec.workload.kind = "incast");
+        final NetworkRun network = NetworkRun.of(settings);
+        final String first = ReportJson.toJson(NetworkReportBuilder.build(network, network.run(), settings));
+        final String again = ReportJson.toJson(NetworkReportBuilder.build(network, network.run(), settings));
+        final String fresh = ReportJson.toJson(run(settings));
+        assertEquals(first, again, "a second run of the same network");
+        assertEquals(first, fresh, "a new network of the same settings");
+        assertNotEquals(first, ReportJson.toJson(run(settings(spec -> {
+            spec.workload.kind = "incast";
+            spec.workload.seed = 2;
+        }))));
+    }
+
+    @Test
+    void sprayingUsesEverySpineFromEveryLeafAndEcmpOneSpinePerFlow() {
+        // One flow from rack 0 to rack 1: its data leaves leaf 0 on uplinks 4..7.
+        final Consumer<NetworkSpec> oneFlow = spec -> {
+            spec.workload.kind = "incast";
+            spec.workload.racks = 1;
+            spec.workload.sendersPerRack = 1;
+        };
+        final NetworkReport sprayed = run(settings(oneFlow));
+        final NetworkReport hashed = run(settings(oneFlow.andThen(spec -> spec.routing = "ecmp")));
+        int hashedUplinks = 0;
+        for (int spine = 0; spine < 4; spine++) {
+            final RunReport.PortReport up = port(sprayed, "leaf1", 4 + spine);
+            assertTrue(up != null && up.txPackets() >= 200 / 4, "spine " + spine + " carries a quarter of the packets");
+            final RunReport.PortReport hashedUp = port(hashed, "leaf1", 4 + spine);
+            hashedUplinks += hashedUp != null && hashedUp.txPackets() >= 200 ? 1 : 0;
+        }
+        assertEquals(1, hashedUplinks, "ECMP keeps the flow on one spine");
+        assertConserved(sprayed);
+        assertConserved(hashed);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"spray", "ecmp"})
+    void aFailedLinkCarriesNothingAndEveryFlowStillCompletes(final String routing) {
+        final NetworkReport report = run(settings(spec -> {
+            spec.routing = routing;
+            final NetworkSpec.LinkEnd down = new NetworkSpec.LinkEnd();
+            down.leaf = 0;
+            down.spine = 1;
+            spec.topology.failedLinks.add(down);
+        }));
+        assertConserved(report);
+        assertEquals(null, port(report, "leaf0", 4 + 1), "leaf 0's uplink to spine 1 sends nothing");
+        assertEquals(null, port(report, "spine1", 0), "spine 1's port to leaf 0 sends nothing");
+        assertEquals("spine1 (down)", report.switches().get(0).links().get(5));
+        assertTrue(report.drops().isEmpty(), "no packet was routed onto the failed link: " + report.drops());
+        for (final int spine : new int[] {0, 2, 3}) {
+            assertTrue(port(report, "leaf0", 4 + spine).txPackets() > 0, "leaf 0 uses spine " + spine);
+        }
+    }
+
+    @Test
+    void anIncastAcrossRacksIsTrimmedWhereItConvergesAndEveryHeaderArrives() {
+        final NetworkReport report = run(settings(spec -> {
+            spec.workload.kind = "incast";
+            spec.workload.racks = 3;
+            spec.workload.packets = 300;
+        }));
+        assertConserved(report);
+        assertEquals(0, report.dropped());
+        // A header is never cut twice, so every trim reaches its receiver as one header.
+        assertEquals(report.trims().total(), report.deliveredHeader());
+        assertTrue(port(report, "leaf0", 0).trimPackets() > 0, "host 0's port trims");
+        // The rest of the leaves carry the senders' traffic up without trimming it.
+        for (final String leaf : new String[] {"leaf1", "leaf2", "leaf3"}) {
+            final NetworkReport.SwitchReport sw = report.switches().stream().filter(s -> s.name().equals(leaf)).findFirst().orElseThrow();
+            assertEquals(0, sw.trims().total(), leaf);
+        }
+        final NetworkReport.TierReport leaves = report.tiers().get(0);
+        final NetworkReport.TierReport spines = report.tiers().get(1);
+        assertEquals(report.trims().total(), leaves.trims().total() + spines.trims().total(), "tiers add up");
+        assertEquals(report.switches().stream().filter(s -> s.tier().equals("spine")).mapToLong(s -> s.trims().total()).sum(),
+            spines.trims().total());
+    }
+
+    @Test
+    void oversubscribedUplinksTrimAtTheLeavesOnTheWayUp() {
+        final NetworkReport report = run(settings(spec -> {
+            spec.topology.uplinkRateGbps = 25;
+            spec.leaf.mechanism = "ideal";
+        }));
+        assertConserved(report);
+        final NetworkReport.TierReport leaves = report.tiers().get(0);
+        assertTrue(leaves.trims().ideal() > 0, "4 × 100 Gb/s of hosts into 4 × 25 Gb/s of uplinks");
+        assertTrue(report.completionUs().p50() > 200 * 0.12 * 4, "a flow gets at most a quarter of its host's rate");
+    }
+
+    @Test
+    void aSingleSwitchWithoutSpinesCarriesEveryHost() {
+        final NetworkReport report = run(settings(spec -> {
+            spec.topology.leaves = 1;
+            spec.topology.spines = 0;
+            spec.topology.hostsPerLeaf = 8;
+        }));
+        assertConserved(report);
+        assertEquals(1, report.switches().size());
+        assertEquals(8, report.flowsCompleted());
     }
 }

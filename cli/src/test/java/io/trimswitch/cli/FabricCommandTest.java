@@ -1,0 +1,117 @@
+package io.trimswitch.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code trimswitch fabric} as a user meets it: its table, its JSON, and one line for every bad value. */
+class FabricCommandTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aNetworkFileRunsAndItsReportNamesEveryTier() throws IOException {
+        final Path file = dir.resolve("fabric.yaml");
+        Files.writeString(file, """
+            topology:
+              leaves: 3
+              spines: 2
+              hostsPerLeaf: 2
+              uplinkRateGbps: 50
+            routing: ecmp
+            leaf:
+              mechanism: dod
+            spine:
+              mechanism: tofino
+            workload:
+              kind: incast
+              racks: 2
+              packets: 100
+            """);
+        final Path json = dir.resolve("report.json");
+        final Cli.Result result = Cli.trimswitch("fabric", "--config", file.toString(), "--json", json.toString());
+        assertEquals(0, result.exit(), result.err());
+        assertTrue(result.out().startsWith("3 leaves × 2 hosts, 2 spines, 100 Gb/s hosts, 50 Gb/s uplinks, ecmp\n"), result.out());
+        assertTrue(result.out().contains("incast of 2 racks × 2 hosts into host 0, 100 packets each"), result.out());
+        assertTrue(result.out().contains("flows completed        4 of 4"), result.out());
+        assertTrue(result.out().contains("leaf (dod)  spine (tofino)"), result.out());
+        final String report = Files.readString(json);
+        assertTrue(report.contains("\"conservation\" : true"), report);
+        assertTrue(report.contains("\"name\" : \"spine1\""), report);
+        assertTrue(report.contains("\"2\" : \"spine0\""), "leaf ports after the hosts go up to the spines");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "fabric --leaves 0                                    | topology.leaves must be 1..256, got 0",
+        "fabric --leaves -3                                   | topology.leaves must be 1..256, got -3",
+        "fabric --spines 0                                    | topology.spines must be at least 1 when there is more than one leaf",
+        "fabric --hosts-per-leaf 5000                         | topology.hostsPerLeaf must be 1..1024",
+        "fabric --host-rate NaN                               | topology.hostRateGbps must be",
+        "fabric --uplink-rate Infinity                        | topology.uplinkRateGbps must be",
+        "fabric --latency-ns -1                               | topology.linkLatencyNs must be 0..1000000 ns",
+        "fabric --routing random                              | routing must be one of spray, ecmp, got 'random'",
+        "fabric --workload chaos                              | workload.kind must be one of permutation, incast, all-to-all, flows",
+        "fabric --leaf fancy                                  | leaf: unknown mechanism 'fancy': expected one of ideal, mod, dod, tofino, tofino2",
+        "fabric --spine ''                                    | spine: unknown mechanism ''",
+        "fabric --fail 9:0                                    | topology.failedLinks[0].leaf must be 0..3, got 9",
+        "fabric --fail x                                      | --fail takes LEAF:SPINE, two link numbers, got 'x'",
+        "fabric --fail 0:1 --fail 0:1                         | names leaf 0 to spine 1 twice",
+        "fabric --fail 0:0 --fail 0:1 --fail 0:2 --fail 0:3   | leave leaf 0 and leaf 1 without a spine that reaches both",
+        "fabric --workload incast --racks 9                   | workload.racks must be 1..3, got 9",
+        "fabric --workload incast --leaves 1 --spines 0       | needs at least 2 leaves",
+        "fabric --packets 0                                   | workload.packets must be 1..65535, got 0",
+        "fabric --workload flows --load 0                     | workload.load must be",
+        "fabric --workload flows --load NaN                   | workload.load must be",
+        "fabric --workload flows --flow-sizes DIR/none.csv    | no such file",
+        "fabric --workload all-to-all --hosts-per-leaf 100    | at most 65536 fit",
+        "fabric --initial-window 0                            | transport.initialWindowPackets must be 1..65535, got 0",
+        "fabric --config DIR                                  | a directory, not a settings file",
+        "fabric --config FILE                                 | unknown key 'ports'",
+        "fabric --json DIR                                    | a directory; name a file"})
+    void isRefusedInOneLine(final String commandLine, final String expected) throws IOException {
+        final Path file = dir.resolve("input");
+        Files.writeString(file, "ports:\n  - bind: 127.0.0.1:0\n");
+        final String[] args = commandLine.strip().replace("''", "").replace("DIR", dir.toString()).replace("FILE", file.toString()).split("\\s+");
+        final String[] withEmpty = commandLine.contains("''") ? append(args, "") : args;
+        final Cli.Result result = Cli.trimswitch(withEmpty);
+        assertEquals(TrimswitchCommand.EXIT_USAGE, result.exit(), commandLine + "\n" + result.out() + result.err());
+        assertEquals(1, result.err().strip().lines().count(), "one line: " + result.err());
+        assertTrue(result.err().contains(expected), "expected '" + expected + "' in: " + result.err());
+        assertEquals("", result.out());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "'topology:\n  leaves: null\n'                    | may not be null",
+        "'topology: null\n'                               | may not be null",
+        "'routing: [spray]\n'                             | bad value for 'routing'",
+        "'leaf:\n  fabric:\n    portsPerPipeline: 4\n'    | unknown key 'leaf.fabric.portsPerPipeline'",
+        "'leaf:\n  fabric:\n    pipelines: 0\n'           | leaf.fabric.pipelines must be 1..64, got 0",
+        "'spine:\n  fabric:\n    dataQueuePackets: -1\n'  | spine: fabric.dataQueuePackets must be",
+        "'workload:\n  seed: 1.5\n'                       | bad value for 'workload.seed'",
+        "'topology:\n  failedLinks: [null]\n'             | may not be null",
+        "'42\n'                                           | a YAML mapping"})
+    void aBadNetworkFileIsRefusedInOneLine(final String yaml, final String expected) throws IOException {
+        final Path file = dir.resolve("fabric.yaml");
+        Files.writeString(file, yaml.replace("\\n", "\n"));
+        final Cli.Result result = Cli.trimswitch("fabric", "--config", file.toString());
+        assertEquals(TrimswitchCommand.EXIT_USAGE, result.exit(), yaml + "\n" + result.out() + result.err());
+        assertEquals(1, result.err().strip().lines().count(), "one line: " + result.err());
+        assertTrue(result.err().contains(expected), "expected '" + expected + "' in: " + result.err());
+    }
+
+    private static String[] append(final String[] args, final String last) {
+        final String[] all = java.util.Arrays.copyOf(args, args.length + 1);
+        all[args.length] = last;
+        return all;
+    }
+}
