@@ -16,7 +16,7 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-        "Runs the evaluation in virtual time — mechanisms, sweep, robustness, response, sensitivity, summary — and writes",
+        "Runs the evaluation in virtual time — mechanisms, sweep, robustness, response, sensitivity, summary, fabric — and writes",
         "one JSON per run, a CSV per experiment, PNG and SVG plots and index.html."})
 public final class EvaluateCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
@@ -25,7 +25,7 @@ public final class EvaluateCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Where the results go (default: results)")
     Path out = Path.of("results");
 
-    @Option(names = "--only", split = ",", paramLabel = "NAME", description = "Run only these experiments: mechanisms, sweep, robustness, response, sensitivity, summary")
+    @Option(names = "--only", split = ",", paramLabel = "NAME", description = "Run only these experiments: mechanisms, sweep, robustness, response, sensitivity, summary, fabric")
     List<String> only;
 
     @Option(names = "--jobs", paramLabel = "N", description = "Runs side by side (default: the host's cores)")

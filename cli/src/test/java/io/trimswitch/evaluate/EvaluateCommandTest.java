@@ -50,6 +50,7 @@ class EvaluateCommandTest {
         assertEquals(3, files(results.resolve("runs/response"), ".json"));
         assertEquals(106, files(results.resolve("runs/sensitivity"), ".json"));
         assertEquals(36, files(results.resolve("runs/summary"), ".json"));
+        assertEquals(12, files(results.resolve("runs/fabric"), ".json"));
     }
 
     @Test
@@ -64,6 +65,9 @@ class EvaluateCommandTest {
         assertTrue(csv("response-states.csv").size() > 10);
         assertEquals(1 + 104, csv("sensitivity.csv").size());
         assertEquals(2 + 36, Files.readAllLines(results.resolve("summary.md")).size());
+        assertEquals("fabric,workload,leaf,spine,flows,completed,fct_p50_us,fct_p90_us,fct_p99_us,fct_max_us,goodput_mean_gbps,goodput_min_gbps,"
+            + "leaf_trims,spine_trims,max_dod_queue,header_queue_drops,dropped,retransmissions", csv("fabric.csv").get(0));
+        assertEquals(1 + 12, csv("fabric.csv").size());
         assertTrue(Files.readString(results.resolve("summary.json")).contains("\"goodputVsIdeal\""));
     }
 
@@ -71,7 +75,7 @@ class EvaluateCommandTest {
     void everyFigureHasAPngAndSvgsAndTheIndexShowsThem() throws IOException {
         final String index = Files.readString(results.resolve("index.html"));
         for (final String png : new String[] {"mechanisms.png", "sweep.png", "response-18.png", "response-32.png", "response-64.png",
-            "sensitivity-32.png", "sensitivity-64.png"}) {
+            "sensitivity-32.png", "sensitivity-64.png", "fabric.png"}) {
             assertTrue(Files.size(results.resolve(png)) > 10_000, png);
             assertTrue(index.contains("<img src=\"" + png + "\""), png);
         }
@@ -138,6 +142,22 @@ class EvaluateCommandTest {
     }
 
     @Test
+    void acrossTheFabricEveryFlowCompletesAndOnlyTheOversubscribedFabricTrimsAPermutation() throws IOException {
+        for (final String line : csv("fabric.csv").subList(1, 13)) {
+            final String[] cells = line.split(",");
+            assertEquals(cells[4], cells[5], "every flow completes: " + line);
+            final long trims = Long.parseLong(cells[12]) + Long.parseLong(cells[13]);
+            if (cells[1].equals("permutation")) {
+                assertEquals(cells[0].equals("full bisection"), trims == 0, "sprayed over full bisection, a permutation fits: " + line);
+            } else {
+                assertTrue(trims > 0, "an incast is trimmed: " + line);
+            }
+        }
+        final String report = Files.readString(results.resolve("runs/fabric/fabric-16spines-incast-tofino-ideal.json"));
+        assertTrue(report.contains("\"tier\" : \"spine\"") && report.contains("\"conservation\" : true"), "a network's report per tier");
+    }
+
+    @Test
     void theSummaryPutsTofinoCloseToIdealInTheWorstCase() throws IOException {
         final String tofino = Files.readAllLines(results.resolve("summary.md")).stream()
             .filter(line -> line.startsWith("| shift | 1000 | ndp | tofino |")).findFirst().orElseThrow();
@@ -166,7 +186,7 @@ class EvaluateCommandTest {
     void anUnknownExperimentIsOneClearLine() {
         final Cli.Result result = trimswitch("evaluate", "--out", shared.resolve("x").toString(), "--only", "sweep,fairness");
         assertEquals(2, result.exit());
-        assertEquals("trimswitch: unknown experiment 'fairness': expected one of mechanisms, sweep, robustness, response, sensitivity, summary", result.err().strip());
+        assertEquals("trimswitch: unknown experiment 'fairness': expected one of mechanisms, sweep, robustness, response, sensitivity, summary, fabric", result.err().strip());
     }
 
     @Test

@@ -31,7 +31,7 @@ public final class Evaluation {
 
     public static List<Experiment> experiments() {
         return List.of(new MechanismsExperiment(), new SweepExperiment(), new RobustnessExperiment(), new ResponseExperiment(),
-            new SensitivityExperiment(), new SummaryExperiment());
+            new SensitivityExperiment(), new SummaryExperiment(), new FabricExperiment());
     }
 
     public static String names() {
@@ -83,7 +83,7 @@ public final class Evaluation {
                 final Map<String, RunResult> results = runner.run(specs, bar);
                 final Path runs = Files.createDirectories(out.resolve("runs").resolve(experiment.name()));
                 for (final RunResult result : results.values()) {
-                    ReportJson.write(runs.resolve(result.spec().id() + ".json"), result.report());
+                    ReportJson.write(runs.resolve(result.spec().id() + ".json"), result.json());
                 }
                 figures.put(experiment, experiment.write(results, out));
                 final Timing timing = new Timing(experiment.name(), specs.size(), (System.nanoTime() - start) / 1e9);

@@ -1,6 +1,9 @@
 package io.trimswitch.evaluate;
 
 import io.trimswitch.dataplane.time.Picos;
+import io.trimswitch.network.NetworkReport;
+import io.trimswitch.network.NetworkReportBuilder;
+import io.trimswitch.network.NetworkRun;
 import io.trimswitch.report.ReportBuilder;
 import io.trimswitch.report.RunReport;
 import io.trimswitch.runtime.ParallelRuns;
@@ -16,7 +19,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
-/** Runs independent virtual-time runs on a pool of threads, one switch per run, and ticks a progress bar. */
+/** Runs independent virtual-time runs on a pool of threads, one switch or one network per run, and ticks a progress bar. */
 final class EvaluationRunner implements AutoCloseable {
     /** Timelines sample the DoD queues every half microsecond. */
     static final long TIMELINE_SAMPLE_PICOS = Picos.PER_MICRO / 2;
@@ -52,6 +55,14 @@ final class EvaluationRunner implements AutoCloseable {
     }
 
     private static RunResult runOne(final RunSpec spec) {
+        if (spec.network() != null) {
+            final NetworkRun network = NetworkRun.of(spec.network());
+            final NetworkReport report = NetworkReportBuilder.build(network, network.run(), spec.network());
+            if (!report.conservation()) {
+                throw new IllegalStateException("packet conservation violated in run " + spec.id());
+            }
+            return new RunResult(spec, null, null, report);
+        }
         final VirtualTimeSwitch sw = new VirtualTimeSwitch(spec.settings().validate());
         TimelineProbe probe = null;
         if (spec.timeline()) {

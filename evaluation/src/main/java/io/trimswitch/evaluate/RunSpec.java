@@ -3,12 +3,24 @@ package io.trimswitch.evaluate;
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings.TransportKind;
 import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.network.NetworkSettings;
 
 /**
  * One run an experiment needs: its settings, a file-friendly id, and whether to keep header arrival
- * times in its JSON (they are large) and to record a timeline.
+ * times in its JSON (they are large) and to record a timeline. A network's run has the network's settings instead
+ * of a switch's.
  */
-public record RunSpec(String id, SwitchSettings settings, boolean keepArrivals, boolean timeline) {
+public record RunSpec(String id, SwitchSettings settings, boolean keepArrivals, boolean timeline, NetworkSettings network) {
+    /** A lone switch's run. */
+    public RunSpec(final String id, final SwitchSettings settings, final boolean keepArrivals, final boolean timeline) {
+        this(id, settings, keepArrivals, timeline, null);
+    }
+
+    /** A network's run. */
+    public static RunSpec network(final String id, final NetworkSettings network) {
+        return new RunSpec(id, null, false, false, network);
+    }
+
     /** Default settings with a transport, pattern, mechanism and packet count set. */
     public static SwitchSettings settings(final TransportKind transport, final String pattern, final Mechanism mechanism, final int packets) {
         final SwitchSettings settings = new SwitchSettings();
