@@ -348,6 +348,31 @@ public final class NetworkRun implements NdpHosts.Switch {
         eventsHandled = 0;
     }
 
+    /** Packets the hosts sent into the network in the last run: data, and NDP's ACKs, NACKs and PULLs. */
+    public long packetsSent() {
+        long sent = recorder.controlSentCount();
+        for (int flow = 0; flow < recorder.flows(); flow++) {
+            sent += recorder.sentBy(flow);
+        }
+        return sent;
+    }
+
+    /** Packets the switches received in the last run, over all their ports: a packet crossing three switches counts three times. */
+    public long switchHops() {
+        long hops = 0;
+        for (final SwitchNode node : nodes) {
+            for (int port = 0; port < node.fabric.ports(); port++) {
+                hops += node.fabric.port(port).counters().rxPackets();
+            }
+        }
+        return hops;
+    }
+
+    /** Hosts on the network's links. */
+    public int hostCount() {
+        return wiring.hostLinks();
+    }
+
     // ---- what reports read --------------------------------------------------------------------------------------
 
     SwitchNode node(final int sw) {
