@@ -156,4 +156,16 @@ class NetworkRunTest {
         assertEquals(1, report.switches().size());
         assertEquals(8, report.flowsCompleted());
     }
+
+    @Test
+    void theShippedExampleIsTheScaleRunAndEveryFlowCompletes() {
+        final NetworkSettings example = NetworkSettings.load(java.nio.file.Path.of("..", "config", "examples", "fabric.yaml"));
+        assertEquals(128, example.topology().hosts());
+        assertEquals("tofino", example.leafMechanism());
+        final NetworkReport report = run(example);
+        assertConserved(report);
+        assertEquals(128, report.flowsCompleted());
+        // 16 hosts share 4 uplinks: a flow gets at most a quarter of its 100 Gb/s.
+        assertTrue(report.goodput().meanGbps() < 25 && report.goodput().meanGbps() > 12, "goodput " + report.goodput());
+    }
 }
