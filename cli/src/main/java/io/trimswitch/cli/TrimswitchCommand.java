@@ -40,6 +40,10 @@ public final class TrimswitchCommand implements Runnable {
         }
         // Plots are drawn off-screen.
         System.setProperty("java.awt.headless", "true");
+        // No option takes a date, a time or an SQL type: picocli need not load java.time and java.sql to convert them.
+        if (System.getProperty("picocli.converters.excludes") == null) {
+            System.setProperty("picocli.converters.excludes", "java\\.time\\..*|java\\.sql\\..*");
+        }
         System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
@@ -64,12 +68,34 @@ public final class TrimswitchCommand implements Runnable {
         }
         commandLine.setOut(out);
         commandLine.setErr(err);
-        commandLine.setParameterExceptionHandler((exception, arguments) -> {
+        final Errors errors = new Errors(err);
+        commandLine.setParameterExceptionHandler(errors);
+        commandLine.setExecutionExceptionHandler(errors);
+        return commandLine.execute(commandArguments);
+    }
+
+    /**
+     * How a bad command line and a failed run are reported: one line, and the exit code. A class, not two lambdas: the
+     * class-data sharing archive cannot keep picocli's pre-Java-6 classes once a lambda for one of its interfaces has
+     * linked them while the archive was made, and picocli's main class is the largest the tool loads.
+     */
+    private static final class Errors implements CommandLine.IParameterExceptionHandler, CommandLine.IExecutionExceptionHandler {
+        private final PrintWriter err;
+
+        Errors(final PrintWriter err) {
+            this.err = err;
+        }
+
+        @Override
+        public int handleParseException(final CommandLine.ParameterException exception, final String[] arguments) {
             final CommandLine failed = exception.getCommandLine();
             err.println("trimswitch: " + firstLine(exception.getMessage()) + " (see '" + failed.getCommandSpec().qualifiedName() + " --help')");
             return EXIT_USAGE;
-        });
-        commandLine.setExecutionExceptionHandler((exception, failed, parseResult) -> {
+        }
+
+        @Override
+        public int handleExecutionException(final Exception exception, final CommandLine failed, final CommandLine.ParseResult parseResult)
+            throws Exception {
             if (exception instanceof ConfigException || exception instanceof CaptureFormatException
                 || exception instanceof java.io.UncheckedIOException) {
                 err.println("trimswitch: " + exception.getMessage());
@@ -80,8 +106,7 @@ public final class TrimswitchCommand implements Runnable {
                 return EXIT_RUN_FAILED;
             }
             throw exception;
-        });
-        return commandLine.execute(commandArguments);
+        }
     }
 
     private static Map<String, Class<?>> commands() {
