@@ -50,7 +50,7 @@ public final class FabricCommand implements Callable<Integer> {
     @Option(names = "--latency-ns", paramLabel = "NS", description = "One-way delay of every link (default: 1000)")
     Double latencyNs;
 
-    @Option(names = "--fail", paramLabel = "LEAF:SPINE", description = "A link down for the whole run; repeat for more")
+    @Option(names = "--fail", paramLabel = "LEAF:SPINE[@US]", description = "A link that fails: down for the whole run, or from US µs on; repeat for more")
     List<String> failed;
 
     @Option(names = "--leaf", paramLabel = "MECHANISM", description = "The leaves' mechanism: ideal | mod | dod | tofino | tofino2 (default: tofino)")
@@ -148,17 +148,19 @@ public final class FabricCommand implements Callable<Integer> {
     }
 
     private static NetworkSpec.LinkEnd link(final String text) {
-        final String[] parts = text.split(":", -1);
+        final String[] at = text.split("@", -1);
+        final String[] parts = at[0].split(":", -1);
         try {
-            if (parts.length == 2) {
+            if (parts.length == 2 && at.length <= 2) {
                 final NetworkSpec.LinkEnd end = new NetworkSpec.LinkEnd();
                 end.leaf = Integer.parseInt(parts[0].strip());
                 end.spine = Integer.parseInt(parts[1].strip());
+                end.atUs = at.length == 2 ? Double.parseDouble(at[1].strip()) : 0;
                 return end;
             }
         } catch (final NumberFormatException e) {
             // Reported below.
         }
-        throw new ConfigException("--fail takes LEAF:SPINE, two link numbers, got '" + text + "'");
+        throw new ConfigException("--fail takes LEAF:SPINE or LEAF:SPINE@US (when it fails, µs), got '" + text + "'");
     }
 }

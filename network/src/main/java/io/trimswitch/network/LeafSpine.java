@@ -15,7 +15,7 @@ final class LeafSpine {
     private final NetworkSettings.Routing routing;
     /** Per (source leaf, destination leaf): the spines whose links to both are up, in spine order. */
     private final int[][][] usable;
-    /** Per leaf and spine: whether the link between them is up. */
+    /** Per leaf and spine: whether routing knows the link between them to be up. */
     private final boolean[][] up;
     private final Wiring wiring;
 
@@ -25,23 +25,8 @@ final class LeafSpine {
         final int leaves = topology.leaves();
         final int spines = topology.spines();
         this.up = new boolean[leaves][spines];
-        for (int leaf = 0; leaf < leaves; leaf++) {
-            for (int s = 0; s < spines; s++) {
-                up[leaf][s] = !topology.failed(leaf, s);
-            }
-        }
         this.usable = new int[leaves][leaves][];
-        for (int a = 0; a < leaves; a++) {
-            for (int b = 0; b < leaves; b++) {
-                final List<Integer> both = new ArrayList<>();
-                for (int s = 0; s < spines; s++) {
-                    if (a != b && linkUp(a, s) && linkUp(b, s)) {
-                        both.add(s);
-                    }
-                }
-                usable[a][b] = both.stream().mapToInt(Integer::intValue).toArray();
-            }
-        }
+        reset();
         final int[] ports = new int[leaves + spines];
         for (int sw = 0; sw < ports.length; sw++) {
             ports[sw] = sw < leaves ? settings.leaf().egressPorts() : settings.spine().egressPorts();
@@ -61,6 +46,36 @@ final class LeafSpine {
 
     Wiring wiring() {
         return wiring;
+    }
+
+    /** Routing as at the start of a run: only the links down from the start are left out. */
+    void reset() {
+        for (int leaf = 0; leaf < up.length; leaf++) {
+            for (int s = 0; s < topology.spines(); s++) {
+                up[leaf][s] = !topology.failed(leaf, s);
+            }
+        }
+        recomputePaths();
+    }
+
+    /** Routing has learnt that the link between {@code leaf} and {@code spine} is down: no path uses it from now on. */
+    void fail(final int leaf, final int spine) {
+        up[leaf][spine] = false;
+        recomputePaths();
+    }
+
+    private void recomputePaths() {
+        for (int a = 0; a < usable.length; a++) {
+            for (int b = 0; b < usable.length; b++) {
+                final List<Integer> both = new ArrayList<>();
+                for (int s = 0; s < topology.spines(); s++) {
+                    if (a != b && up[a][s] && up[b][s]) {
+                        both.add(s);
+                    }
+                }
+                usable[a][b] = both.stream().mapToInt(Integer::intValue).toArray();
+            }
+        }
     }
 
     /** The forwarding stage of switch {@code sw}. */
@@ -115,11 +130,17 @@ final class LeafSpine {
         return host % topology.hostsPerLeaf();
     }
 
+    /** Network port numbers of the two ends of the cable between {@code leaf} and {@code spine}: the leaf's, then the spine's. */
+    int[] cableEnds(final int leaf, final int spine) {
+        return new int[] {wiring.port(leaf, uplinkPort(spine)), wiring.port(topology.leaves() + spine, leaf)};
+    }
+
     /** A leaf's port to spine {@code spine}. */
     int uplinkPort(final int spine) {
         return topology.hostsPerLeaf() + spine;
     }
 
+    /** Whether routing knows the link between {@code leaf} and {@code spine} to be up. */
     boolean linkUp(final int leaf, final int spine) {
         return up[leaf][spine];
     }

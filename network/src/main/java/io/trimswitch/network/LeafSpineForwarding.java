@@ -67,16 +67,14 @@ final class LeafSpineForwarding implements ForwardingStage {
             return NO_ROUTE;
         }
         final int transport = frame + IPV4 + (buffer.getByte(frame + IPV4) & 0x0F) * 4;
-        final int chosen;
         if (spray) {
-            chosen = NdpHeader.path(buffer, transport + UdpHeader.LENGTH);
-            if (chosen >= network.spines() || !network.linkUp(leaf, chosen) || !network.linkUp(destinationLeaf, chosen)) {
-                return NO_ROUTE;
+            final int chosen = NdpHeader.path(buffer, transport + UdpHeader.LENGTH);
+            if (chosen < network.spines() && network.linkUp(leaf, chosen) && network.linkUp(destinationLeaf, chosen)) {
+                return network.uplinkPort(chosen);
             }
-        } else {
-            chosen = spines[Integer.remainderUnsigned(flowHash(buffer, frame, transport), spines.length)];
+            // The sender chose a path before it learnt that the path failed: the leaf hashes the packet onto one that works.
         }
-        return network.uplinkPort(chosen);
+        return network.uplinkPort(spines[Integer.remainderUnsigned(flowHash(buffer, frame, transport), spines.length)]);
     }
 
     /** ECMP's hash of addresses, protocol and ports, salted per leaf as switches do to keep tiers from hashing alike. */

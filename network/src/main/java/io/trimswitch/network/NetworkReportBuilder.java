@@ -68,8 +68,12 @@ public final class NetworkReportBuilder {
         final NetworkSettings.Topology t = settings.topology();
         final String rates = t.hostRateGbps() == t.uplinkRateGbps() ? plain(t.hostRateGbps()) + " Gb/s"
             : plain(t.hostRateGbps()) + " Gb/s hosts, " + plain(t.uplinkRateGbps()) + " Gb/s uplinks";
-        return t.leaves() + " leaves × " + t.hostsPerLeaf() + " hosts, " + t.spines() + " spines, " + rates
-            + (t.failedLinks().isEmpty() ? "" : ", " + t.failedLinks().size() + " links down");
+        final StringBuilder failures = new StringBuilder();
+        for (final NetworkSettings.Link link : t.failedLinks()) {
+            failures.append(failures.length() == 0 ? ", failed: " : ", ").append("leaf").append(link.leaf()).append("-spine").append(link.spine())
+                .append(link.atUs() == 0 ? "" : " at " + plain(link.atUs()) + " µs");
+        }
+        return t.leaves() + " leaves × " + t.hostsPerLeaf() + " hosts, " + t.spines() + " spines, " + rates + failures;
     }
 
     private static String plain(final double value) {

@@ -21,6 +21,7 @@ import io.trimswitch.runtime.SwitchRun;
 import io.trimswitch.runtime.TrafficSource;
 import io.trimswitch.runtime.VirtualTimeSwitch;
 
+import java.util.List;
 import java.util.function.IntConsumer;
 
 /**
@@ -49,6 +50,13 @@ public final class NetworkRun implements NdpHosts.Switch {
     private final TimedIntFifo betweenSwitches = new TimedIntFifo(1024);
     private final long latency;
     private final long durationPicos;
+    /** Per network port: its link has failed, and what is sent onto it or is on it is lost. */
+    private final boolean[] portDown;
+    /** The leaf-spine layout (null for a single switch), its links that fail during a run, and the senders' spraying (null: none). */
+    private LeafSpine leafSpine;
+    private List<NetworkSettings.Link> failures = List.of();
+    private long detectionPicos;
+    private PathSpraying spraying;
     private long now;
     private long lastPacketPicos;
     private long eventsHandled;
@@ -91,6 +99,7 @@ public final class NetworkRun implements NdpHosts.Switch {
             }
         }
         this.recorder = new RunRecorder(hosts.flows(), (int) Math.min(hosts.packets(), Integer.MAX_VALUE - 8));
+        this.portDown = new boolean[wiring.ports()];
     }
 
     /** The leaf-spine network of {@code settings} with its workload. */
@@ -109,13 +118,19 @@ public final class NetworkRun implements NdpHosts.Switch {
             forwarding[sw] = network.forwarding(sw);
         }
         final boolean spray = settings.routing() == NetworkSettings.Routing.SPRAY && settings.topology().spines() > 0;
+        final PathSpraying spraying = spray ? new PathSpraying(network, workload.sender, workload.receiver, settings.workload().seed()) : null;
         final NdpHosts hosts = NdpHosts.onLinks(settings.leaf(), network.hosts(), workload.sender, workload.receiver, workload.start, workload.size,
-            workload.description, spray
-                ? new PathSpraying(network, workload.sender, workload.receiver, settings.workload().seed())
-                : io.trimswitch.runtime.PathChoice.NONE);
+            workload.description, spray ? spraying : io.trimswitch.runtime.PathChoice.NONE);
         final NetworkRun run = new NetworkRun(each, names, tiers, forwarding, network.wiring(), hosts,
             Picos.fromMicros(settings.transport().maxDurationUs()));
         run.leafSpine = network;
+        run.spraying = spraying;
+        run.failures = settings.topology().failedLinks();
+        run.detectionPicos = Picos.fromMicros(settings.topology().failureDetectionUs());
+        if (run.failures.size() > EventQueue.MAX_ARG) {
+            throw new io.trimswitch.config.ConfigException("topology.failedLinks has " + run.failures.size() + " links; at most "
+                + EventQueue.MAX_ARG);
+        }
         return run;
     }
 
@@ -134,12 +149,14 @@ public final class NetworkRun implements NdpHosts.Switch {
             new ForwardingStage[] {SwitchFabric.defaultForwarding(settings)}, wiring, hosts, Picos.fromMicros(settings.transport().maxDurationUs()));
     }
 
-    /** The leaf-spine layout, for naming ports in reports; null for a single switch. */
-    LeafSpine leafSpine;
-
     /** Runs the workload from time zero until every flow completes or the run's time is up. */
     public Outcome run() {
         reset();
+        for (int failure = 0; failure < failures.size(); failure++) {
+            if (failures.get(failure).atUs() > 0) {
+                events.schedule(Picos.fromMicros(failures.get(failure).atUs()), EventType.LINK_DOWN, failure);
+            }
+        }
         hosts.start(this);
         while (true) {
             final long nextEvent = events.isEmpty() ? Long.MAX_VALUE : events.nextTime();
@@ -185,6 +202,8 @@ public final class NetworkRun implements NdpHosts.Switch {
                 case EventType.NOTIFY -> nodes[arg].fabric.notifications().deliverDue(now);
                 case EventType.LINK_TO_SWITCH, EventType.PULL_TICK, EventType.RETRANSMIT_TIMEOUT, EventType.FLOW_START ->
                     hosts.onEvent(EventQueue.type(tag), arg, now);
+                case EventType.LINK_DOWN -> linkDown(failures.get(arg), arg);
+                case EventType.ROUTES_UPDATED -> routeAround(failures.get(arg));
                 default -> throw new IllegalStateException("unknown event type " + EventQueue.type(tag));
             }
             retireHandledHead();
@@ -195,6 +214,22 @@ public final class NetworkRun implements NdpHosts.Switch {
 
     /** What a run left behind: packets still inside the network at its end (counted as dropped), and buffers never freed (0). */
     public record Outcome(long inFlightAtEnd, int leakedBuffers) {
+    }
+
+    /** A link fails: both its ends stop carrying frames, and the network learns of it a detection time later. */
+    private void linkDown(final NetworkSettings.Link link, final int failure) {
+        for (final int end : leafSpine.cableEnds(link.leaf(), link.spine())) {
+            portDown[end] = true;
+        }
+        schedule(now + detectionPicos, EventType.ROUTES_UPDATED, failure);
+    }
+
+    /** The leaves, the spines and the senders leave the failed link out of every path from now on. */
+    private void routeAround(final NetworkSettings.Link link) {
+        leafSpine.fail(link.leaf(), link.spine());
+        if (spraying != null) {
+            spraying.pathsChanged();
+        }
     }
 
     void startEgress(final SwitchNode node, final int port, final long time) {
@@ -224,6 +259,10 @@ public final class NetworkRun implements NdpHosts.Switch {
             toHosts.add(time + latency, handle);
             return;
         }
+        if (portDown[at]) {
+            node.drop(handle, DropReason.LINK_DOWN, time);
+            return;
+        }
         // The far end's port, kept in the buffer's ingress port until the frame arrives there.
         pool.ingressPort(handle, wiring.peerOf(at));
         betweenSwitches.add(time + latency, handle);
@@ -233,8 +272,15 @@ public final class NetworkRun implements NdpHosts.Switch {
     private void arriveOverCable(final int handle) {
         final int at = pool.ingressPort(handle);
         final SwitchNode node = nodeOfPort[at];
+        if (portDown[at]) {
+            // The link failed while the frame was on it.
+            node.drop(handle, DropReason.LINK_DOWN, now);
+            return;
+        }
         final int port = at - node.portBase;
         pool.ingressPort(handle, port);
+        // The egress port was the last switch's; this switch's pipeline looks up its own.
+        pool.egressPort(handle, -1);
         node.fabric.pipeline(node.fabric.pipelineOf(port)).receive(handle, now);
     }
 
@@ -340,6 +386,11 @@ public final class NetworkRun implements NdpHosts.Switch {
         pool.reset();
         for (final SwitchNode node : nodes) {
             node.reset();
+        }
+        java.util.Arrays.fill(portDown, false);
+        // Routing first: the senders' spraying starts from the paths it gives.
+        if (leafSpine != null) {
+            leafSpine.reset();
         }
         recorder.reset();
         hosts.reset();

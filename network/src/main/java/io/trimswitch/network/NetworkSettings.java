@@ -41,16 +41,18 @@ public record NetworkSettings(
         PERMUTATION, INCAST, ALL_TO_ALL, FLOWS
     }
 
-    @JsonPropertyOrder({"leaves", "spines", "hostsPerLeaf", "hostRateGbps", "uplinkRateGbps", "linkLatencyNs", "failedLinks"})
+    @JsonPropertyOrder({"leaves", "spines", "hostsPerLeaf", "hostRateGbps", "uplinkRateGbps", "linkLatencyNs", "failedLinks",
+        "failureDetectionUs"})
     public record Topology(int leaves, int spines, int hostsPerLeaf, double hostRateGbps, double uplinkRateGbps, double linkLatencyNs,
-        List<Link> failedLinks) {
+        List<Link> failedLinks, double failureDetectionUs) {
         public int hosts() {
             return leaves * hostsPerLeaf;
         }
 
+        /** Whether the link between {@code leaf} and {@code spine} is down from the start. */
         public boolean failed(final int leaf, final int spine) {
             for (final Link link : failedLinks) {
-                if (link.leaf() == leaf && link.spine() == spine) {
+                if (link.leaf() == leaf && link.spine() == spine && link.atUs() == 0) {
                     return true;
                 }
             }
@@ -58,7 +60,8 @@ public record NetworkSettings(
         }
     }
 
-    public record Link(int leaf, int spine) {
+    /** A link that fails at {@code atUs} (0: down from the start). */
+    public record Link(int leaf, int spine, double atUs) {
     }
 
     @JsonPropertyOrder({"kind", "packets", "packetBytes", "racks", "sendersPerRack", "load", "flowSizes", "durationUs", "startJitter", "seed"})
@@ -105,9 +108,12 @@ public record NetworkSettings(
         SettingsValidation.rate("topology.hostRateGbps", t.hostRateGbps);
         SettingsValidation.rate("topology.uplinkRateGbps", t.uplinkRateGbps);
         SettingsValidation.within("topology.linkLatencyNs", t.linkLatencyNs, 0, 1e6, "ns");
-        final List<Link> failed = failedLinks(required("topology.failedLinks", t.failedLinks), t);
+        final NetworkSpec.Transport host = required("transport", spec.transport);
+        SettingsValidation.within("transport.maxDurationUs", host.maxDurationUs, 0.001, EventQueue.MAX_TIME / 1e6 / 2, "µs");
+        SettingsValidation.within("topology.failureDetectionUs", t.failureDetectionUs, 0, host.maxDurationUs, "µs");
+        final List<Link> failed = failedLinks(required("topology.failedLinks", t.failedLinks), t, host.maxDurationUs);
         final Topology topology = new Topology(t.leaves, t.spines, t.hostsPerLeaf, t.hostRateGbps, t.uplinkRateGbps, t.linkLatencyNs,
-            List.copyOf(failed));
+            List.copyOf(failed), t.failureDetectionUs);
         final Routing routing = Settings.choice("routing", required("routing", spec.routing), Routing.values());
 
         final NetworkSpec.Workload w = required("workload", spec.workload);
@@ -137,7 +143,7 @@ public record NetworkSettings(
         final Workload workload = new Workload(kind, w.packets, w.packetBytes, w.racks, w.sendersPerRack, w.load, w.flowSizes, w.durationUs,
             w.startJitter, w.seed);
 
-        final NetworkSpec.Transport h = required("transport", spec.transport);
+        final NetworkSpec.Transport h = host;
         final int window;
         if (h.initialWindowPackets == null) {
             final double packetNs = w.packetBytes * 8 / t.hostRateGbps;
@@ -148,7 +154,6 @@ public record NetworkSettings(
             window = h.initialWindowPackets;
         }
         SettingsValidation.within("transport.rtoUs", h.rtoUs, 0.001, 1e6, "µs");
-        SettingsValidation.within("transport.maxDurationUs", h.maxDurationUs, 0.001, EventQueue.MAX_TIME / 1e6 / 2, "µs");
         final Transport transport = new Transport(window, h.rtoUs, h.maxDurationUs);
 
         final int leafPorts = t.hostsPerLeaf + t.spines;
@@ -159,8 +164,8 @@ public record NetworkSettings(
         return new NetworkSettings(topology, routing, leaf, spine, workload, transport, flowSizes);
     }
 
-    /** Each failed link in range, none twice, and every pair of leaves still joined through some spine. */
-    private static List<Link> failedLinks(final List<NetworkSpec.LinkEnd> ends, final NetworkSpec.Topology t) {
+    /** Each failed link in range, none twice, and every pair of leaves still joined through some spine once all have failed. */
+    private static List<Link> failedLinks(final List<NetworkSpec.LinkEnd> ends, final NetworkSpec.Topology t, final double maxDurationUs) {
         final List<Link> links = new ArrayList<>();
         final Set<Link> seen = new HashSet<>();
         for (int i = 0; i < ends.size(); i++) {
@@ -170,17 +175,18 @@ public record NetworkSettings(
             }
             within("topology.failedLinks[" + i + "].leaf", end.leaf, 0, t.leaves - 1);
             within("topology.failedLinks[" + i + "].spine", end.spine, 0, Math.max(0, t.spines - 1));
-            final Link link = new Link(end.leaf, end.spine);
+            SettingsValidation.within("topology.failedLinks[" + i + "].atUs", end.atUs, 0, maxDurationUs, "µs");
+            final Link link = new Link(end.leaf, end.spine, 0);
             if (!seen.add(link)) {
                 throw new ConfigException("topology.failedLinks[" + i + "] names leaf " + end.leaf + " to spine " + end.spine + " twice");
             }
-            links.add(link);
+            links.add(new Link(end.leaf, end.spine, end.atUs));
         }
         for (int a = 0; a < t.leaves; a++) {
             for (int b = a + 1; b < t.leaves; b++) {
                 boolean joined = false;
                 for (int s = 0; s < t.spines && !joined; s++) {
-                    joined = !seen.contains(new Link(a, s)) && !seen.contains(new Link(b, s));
+                    joined = !seen.contains(new Link(a, s, 0)) && !seen.contains(new Link(b, s, 0));
                 }
                 if (!joined) {
                     throw new ConfigException("topology.failedLinks leave leaf " + a + " and leaf " + b + " without a spine that reaches both");

@@ -25,7 +25,8 @@ public final class NetworkSpec {
     public Workload workload = new Workload();
     public Transport transport = new Transport();
 
-    @JsonPropertyOrder({"leaves", "spines", "hostsPerLeaf", "hostRateGbps", "uplinkRateGbps", "linkLatencyNs", "failedLinks"})
+    @JsonPropertyOrder({"leaves", "spines", "hostsPerLeaf", "hostRateGbps", "uplinkRateGbps", "linkLatencyNs", "failedLinks",
+        "failureDetectionUs"})
     public static final class Topology {
         public int leaves = 4;
         /** 0: a single switch with every host on it. */
@@ -36,14 +37,22 @@ public final class NetworkSpec {
         public double uplinkRateGbps = 100;
         /** One-way delay of every link, host links included. */
         public double linkLatencyNs = 1000;
-        /** Links down for the whole run, as {leaf, spine}: routing and the senders' path choice avoid them. */
+        /**
+         * Links that fail, as {leaf, spine, atUs}: down from the start (atUs 0) or from atUs on. What is on a link or
+         * sent onto it while it is down is lost; once the failure is detected, routing and the senders' path choice
+         * leave the link out.
+         */
         public List<LinkEnd> failedLinks = new ArrayList<>();
+        /** How long after a link fails the leaves, the spines and the senders stop using it (a failure at 0 is known). */
+        public double failureDetectionUs = 10;
     }
 
-    @JsonPropertyOrder({"leaf", "spine"})
+    @JsonPropertyOrder({"leaf", "spine", "atUs"})
     public static final class LinkEnd {
         public int leaf;
         public int spine;
+        /** When the link fails; 0: it is down for the whole run. */
+        public double atUs;
     }
 
     /**

@@ -8,25 +8,43 @@ import io.trimswitch.runtime.PathChoice;
  * used them all. Every path is used once per round, and a new round never starts on the path that ended the last.
  */
 final class PathSpraying implements PathChoice {
+    private final LeafSpine network;
     private final long seed;
-    /** Per flow and direction (2 f towards the receiver, 2 f + 1 back): the usable spines, in this round's order. */
+    /** Per flow and direction (2 f towards the receiver, 2 f + 1 back): the leaf it leaves from and the leaf it goes to. */
+    private final int[] fromLeaf;
+    private final int[] toLeaf;
+    /** Per flow and direction: the usable spines, in this round's order. */
     private final int[][] order;
     private final int[] position;
     private final long[] random;
 
     PathSpraying(final LeafSpine network, final int[] sender, final int[] receiver, final long seed) {
+        this.network = network;
         this.seed = seed;
         final int directions = 2 * sender.length;
-        this.order = new int[directions][];
+        this.fromLeaf = new int[directions];
+        this.toLeaf = new int[directions];
         for (int flow = 0; flow < sender.length; flow++) {
-            final int from = network.leafOf(sender[flow]);
-            final int to = network.leafOf(receiver[flow]);
-            order[2 * flow] = network.usableSpines(from, to).clone();
-            order[2 * flow + 1] = network.usableSpines(to, from).clone();
+            fromLeaf[2 * flow] = network.leafOf(sender[flow]);
+            toLeaf[2 * flow] = network.leafOf(receiver[flow]);
+            fromLeaf[2 * flow + 1] = toLeaf[2 * flow];
+            toLeaf[2 * flow + 1] = fromLeaf[2 * flow];
         }
+        this.order = new int[directions][];
         this.position = new int[directions];
         this.random = new long[directions];
         reset();
+    }
+
+    /** The senders have learnt of a failed link: each whose usable spines changed starts a new round over those left. */
+    void pathsChanged() {
+        for (int direction = 0; direction < order.length; direction++) {
+            final int[] usable = network.usableSpines(fromLeaf[direction], toLeaf[direction]);
+            if (usable.length != order[direction].length) {
+                order[direction] = usable.clone();
+                position[direction] = -1;
+            }
+        }
     }
 
     @Override
@@ -74,7 +92,7 @@ final class PathSpraying implements PathChoice {
     public void reset() {
         for (int direction = 0; direction < order.length; direction++) {
             random[direction] = seed * 0x2545_F491_4F6C_DD1DL + direction;
-            java.util.Arrays.sort(order[direction]);
+            order[direction] = network.usableSpines(fromLeaf[direction], toLeaf[direction]).clone();
             // The first round is shuffled too, on the first packet.
             position[direction] = -1;
         }

@@ -168,4 +168,44 @@ class NetworkRunTest {
         // 16 hosts share 4 uplinks: a flow gets at most a quarter of its 100 Gb/s.
         assertTrue(report.goodput().meanGbps() < 25 && report.goodput().meanGbps() > 12, "goodput " + report.goodput());
     }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"spray", "ecmp"})
+    void aLinkThatFailsMidRunLosesWhatItCarriesUntilDetectedAndEveryFlowStillCompletes(final String routing) {
+        final Consumer<NetworkSpec> failing = spec -> {
+            spec.routing = routing;
+            spec.workload.packets = 1000;
+            final NetworkSpec.LinkEnd link = new NetworkSpec.LinkEnd();
+            link.leaf = 0;
+            link.spine = 1;
+            link.atUs = 40;
+            spec.topology.failedLinks.add(link);
+            spec.topology.failureDetectionUs = 10;
+        };
+        final NetworkReport report = run(settings(failing));
+        assertConserved(report);
+        assertTrue(report.topology().endsWith("failed: leaf0-spine1 at 40 µs"), report.topology());
+        final long lost = report.drops().getOrDefault("linkDown", 0L);
+        assertTrue(lost > 0, "packets on the link or sent onto it in the 10 µs before detection are lost: " + report.drops());
+        // Once the failure is known, spine 1 has no route to leaf 0 for what other leaves sprayed to it just before.
+        final long unrouted = report.drops().getOrDefault("noRoute", 0L);
+        assertEquals(lost + unrouted, report.dropped(), "nothing else is lost: " + report.drops());
+        for (final NetworkReport.SwitchReport sw : report.switches()) {
+            if (!sw.name().equals("spine1")) {
+                assertEquals(0L, sw.drops().getOrDefault("noRoute", 0L), "only spine 1 lacks a route, not " + sw.name());
+            }
+        }
+        final RunReport.PortReport up = port(report, "leaf0", 4 + 1);
+        final RunReport.PortReport working = port(report, "leaf0", 4 + 2);
+        assertTrue(up.txPackets() > 0 && up.txPackets() < working.txPackets() / 2,
+            "leaf 0 sends on its uplink to spine 1 until the failure is detected, then no more: " + up.txPackets() + " vs " + working.txPackets());
+        // Detected at once, only what was on the link is lost.
+        final NetworkReport atOnce = run(settings(failing.andThen(spec -> spec.topology.failureDetectionUs = 0)));
+        assertConserved(atOnce);
+        assertTrue(atOnce.drops().getOrDefault("linkDown", 0L) < lost, atOnce.drops() + " vs " + report.drops());
+        final NetworkSettings settings = settings(failing);
+        final NetworkRun network = NetworkRun.of(settings);
+        final String first = ReportJson.toJson(NetworkReportBuilder.build(network, network.run(), settings));
+        assertEquals(first, ReportJson.toJson(NetworkReportBuilder.build(network, network.run(), settings)), "a failure repeats run after run");
+    }
 }

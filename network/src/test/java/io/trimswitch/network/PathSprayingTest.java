@@ -78,4 +78,30 @@ class PathSprayingTest {
         assertEquals(0, spraying.next(0, true));
         assertEquals(0, spraying.next(0, true));
     }
+
+    @Test
+    void onceAFailureIsKnownTheSendersStopUsingItAndAResetBringsItBack() {
+        final LeafSpine network = network();
+        final PathSpraying spraying = new PathSpraying(network, new int[] {0}, new int[] {12}, 3);
+        final int[] before = new int[4];
+        for (int packet = 0; packet < 40; packet++) {
+            before[spraying.next(0, true)]++;
+        }
+        assertArrayEquals(new int[] {10, 10, 10, 10}, before);
+        network.fail(3, 1);
+        spraying.pathsChanged();
+        final int[] after = new int[4];
+        for (int packet = 0; packet < 30; packet++) {
+            after[spraying.next(0, true)]++;
+            after[spraying.next(0, false)]++;
+        }
+        assertArrayEquals(new int[] {20, 0, 20, 20}, after);
+        network.reset();
+        spraying.reset();
+        final int[] again = new int[4];
+        for (int packet = 0; packet < 40; packet++) {
+            again[spraying.next(0, true)]++;
+        }
+        assertArrayEquals(new int[] {10, 10, 10, 10}, again);
+    }
 }

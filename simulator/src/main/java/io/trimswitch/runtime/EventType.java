@@ -24,6 +24,10 @@ public final class EventType {
     public static final int RETRANSMIT_TIMEOUT = 8;
     /** An NDP flow starts (argument: the flow). */
     public static final int FLOW_START = 9;
+    /** A network's link fails (argument: the failure's number). */
+    public static final int LINK_DOWN = 10;
+    /** The network has detected a failed link and routes around it (argument: the failure's number). */
+    public static final int ROUTES_UPDATED = 11;
 
     private EventType() {
     }

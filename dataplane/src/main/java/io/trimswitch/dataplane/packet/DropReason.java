@@ -29,7 +29,9 @@ public enum DropReason {
     /** The packet pool had no free buffer. */
     BUFFER_EXHAUSTED("bufferExhausted"),
     /** Still inside the switch when the run ended. */
-    IN_FLIGHT_AT_END("inFlightAtEnd");
+    IN_FLIGHT_AT_END("inFlightAtEnd"),
+    /** A network's link failed under the packet: sent onto it, or on it, after it went down. */
+    LINK_DOWN("linkDown");
 
     private final String label;
 
