@@ -53,18 +53,23 @@ public final class NetworkRun implements NdpHosts.Switch {
     /** Per network port: its link has failed, and what is sent onto it or is on it is lost. */
     private final boolean[] portDown;
     /** The leaf-spine layout (null for a single switch), its links that fail during a run, and the senders' spraying (null: none). */
-    private LeafSpine leafSpine;
-    private List<NetworkSettings.Link> failures = List.of();
-    private long detectionPicos;
-    private PathSpraying spraying;
+    private final LeafSpine leafSpine;
+    private final List<NetworkSettings.Link> failures;
+    private final long detectionPicos;
+    private final PathSpraying spraying;
     private long now;
     private long lastPacketPicos;
     private long eventsHandled;
     private boolean headHandled;
 
     private NetworkRun(final Settings[] switchSettings, final String[] names, final String[] tiers, final ForwardingStage[] forwarding,
-        final Wiring wiring, final NdpHosts hosts, final long durationPicos) {
+        final Wiring wiring, final NdpHosts hosts, final long durationPicos, final LeafSpine leafSpine, final PathSpraying spraying,
+        final List<NetworkSettings.Link> failures, final long detectionPicos) {
         this.wiring = wiring;
+        this.leafSpine = leafSpine;
+        this.spraying = spraying;
+        this.failures = failures;
+        this.detectionPicos = detectionPicos;
         this.hosts = hosts;
         this.durationPicos = durationPicos;
         this.latency = hosts.propagationPicos();
@@ -121,17 +126,8 @@ public final class NetworkRun implements NdpHosts.Switch {
         final PathSpraying spraying = spray ? new PathSpraying(network, workload.sender, workload.receiver, settings.workload().seed()) : null;
         final NdpHosts hosts = NdpHosts.onLinks(settings.leaf(), network.hosts(), workload.sender, workload.receiver, workload.start, workload.size,
             workload.description, spray ? spraying : io.trimswitch.runtime.PathChoice.NONE);
-        final NetworkRun run = new NetworkRun(each, names, tiers, forwarding, network.wiring(), hosts,
-            Picos.fromMicros(settings.transport().maxDurationUs()));
-        run.leafSpine = network;
-        run.spraying = spraying;
-        run.failures = settings.topology().failedLinks();
-        run.detectionPicos = Picos.fromMicros(settings.topology().failureDetectionUs());
-        if (run.failures.size() > EventQueue.MAX_ARG) {
-            throw new io.trimswitch.config.ConfigException("topology.failedLinks has " + run.failures.size() + " links; at most "
-                + EventQueue.MAX_ARG);
-        }
-        return run;
+        return new NetworkRun(each, names, tiers, forwarding, network.wiring(), hosts, Picos.fromMicros(settings.transport().maxDurationUs()),
+            network, spraying, settings.topology().failedLinks(), Picos.fromMicros(settings.topology().failureDetectionUs()));
     }
 
     /**
@@ -146,7 +142,8 @@ public final class NetworkRun implements NdpHosts.Switch {
         final NdpHosts hosts = NdpHosts.forPattern(settings,
             Pattern.parse(settings.workload().pattern(), settings.fabric().pipelines(), settings.fabric().portsPerPipeline()));
         return new NetworkRun(new Settings[] {settings}, new String[] {"switch"}, new String[] {"leaf"},
-            new ForwardingStage[] {SwitchFabric.defaultForwarding(settings)}, wiring, hosts, Picos.fromMicros(settings.transport().maxDurationUs()));
+            new ForwardingStage[] {SwitchFabric.defaultForwarding(settings)}, wiring, hosts, Picos.fromMicros(settings.transport().maxDurationUs()),
+            null, null, List.of(), 0);
     }
 
     /** Runs the workload from time zero until every flow completes or the run's time is up. */

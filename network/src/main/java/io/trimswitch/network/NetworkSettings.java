@@ -73,6 +73,13 @@ public record NetworkSettings(
     public record Transport(int initialWindowPackets, double rtoUs, double maxDurationUs) {
     }
 
+    /** The flow sizes to draw from (a copy: the settings stay as parsed). */
+    @Override
+    @JsonIgnore
+    public int[] flowSizes() {
+        return flowSizes.clone();
+    }
+
     @com.fasterxml.jackson.annotation.JsonProperty("leafMechanism")
     public String leafMechanism() {
         return leaf.mechanism().label();
