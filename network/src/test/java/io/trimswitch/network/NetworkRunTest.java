@@ -208,4 +208,26 @@ class NetworkRunTest {
         final String first = ReportJson.toJson(NetworkReportBuilder.build(network, network.run(), settings));
         assertEquals(first, ReportJson.toJson(NetworkReportBuilder.build(network, network.run(), settings)), "a failure repeats run after run");
     }
+
+    @Test
+    void poissonFlowsDrawTheirSizesFromTheCsvAndLeaveTheirRack(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir)
+        throws java.io.IOException {
+        final java.nio.file.Path sizes = dir.resolve("sizes.csv");
+        java.nio.file.Files.writeString(sizes, "# packets\n10\n50\n200\n");
+        final NetworkReport report = run(settings(spec -> {
+            spec.workload.kind = "flows";
+            spec.workload.flowSizes = sizes.toString();
+            spec.workload.load = 0.5;
+            spec.workload.durationUs = 200;
+        }));
+        assertConserved(report);
+        final java.util.Set<Integer> seen = new java.util.TreeSet<>();
+        for (final RunReport.FlowReport flow : report.flows()) {
+            seen.add(flow.size());
+            assertNotEquals(flow.src() / 4, flow.dst() / 4, "a flow leaves its rack: " + flow.src() + " -> " + flow.dst());
+        }
+        assertEquals(java.util.Set.of(10, 50, 200), seen);
+        // 16 hosts offering half of 100 Gb/s for 200 µs: about 16 × 0.5 × 200 µs / (mean 86.7 packets × 0.12 µs) flows.
+        assertTrue(report.flows().size() > 100 && report.flows().size() < 220, report.flows().size() + " flows");
+    }
 }
