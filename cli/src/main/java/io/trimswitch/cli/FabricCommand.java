@@ -22,8 +22,8 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-        "Runs a workload across a leaf-spine network of switches with NDP hosts (virtual time) and reports flow completion times,",
-        "goodput, and trims, DoD queues and drops per tier, per switch and per port.",
+        "Runs a workload across a leaf-spine network of switches with NDP hosts (virtual time) and reports flow completion times, "
+            + "goodput, and trims, DoD queues and drops per tier, per switch and per port.",
         "With no arguments: 4 leaves × 4 hosts, 4 spines, 100 Gb/s, tofino leaves, ideal spines, a sprayed permutation of 1000-packet flows."})
 public final class FabricCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
@@ -32,10 +32,10 @@ public final class FabricCommand implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "Network settings (YAML); the other options override them")
     Path file;
 
-    @Option(names = "--leaves", description = "Leaf (top-of-rack) switches (default: 4)")
+    @Option(names = "--leaves", paramLabel = "N", description = "Leaf (top-of-rack) switches (default: 4)")
     Integer leaves;
 
-    @Option(names = "--spines", description = "Spine switches; every leaf is cabled to every spine (default: 4)")
+    @Option(names = "--spines", paramLabel = "N", description = "Spine switches; every leaf is cabled to every spine (default: 4)")
     Integer spines;
 
     @Option(names = "--hosts-per-leaf", paramLabel = "N", description = "Hosts in each rack (default: 4)")
@@ -66,16 +66,16 @@ public final class FabricCommand implements Callable<Integer> {
     @Option(names = "--workload", paramLabel = "KIND", description = "permutation | incast | all-to-all | flows (default: permutation)")
     String workload;
 
-    @Option(names = "--packets", description = "Packets per flow (default: 1000)")
+    @Option(names = "--packets", paramLabel = "N", description = "Packets per flow (default: 1000)")
     Integer packets;
 
-    @Option(names = "--racks", description = "incast: racks that send into host 0 (default: 3)")
+    @Option(names = "--racks", paramLabel = "N", description = "incast: racks that send into host 0 (default: 3)")
     Integer racks;
 
     @Option(names = "--senders-per-rack", paramLabel = "N", description = "incast: senders in each rack; 0: all its hosts (default: 0)")
     Integer sendersPerRack;
 
-    @Option(names = "--load", description = "flows: load each host offers, 0..1 of its rate (default: 0.5)")
+    @Option(names = "--load", paramLabel = "LOAD", description = "flows: load each host offers, 0..1 of its rate (default: 0.5)")
     Double load;
 
     @Option(names = "--flow-sizes", paramLabel = "FILE.csv", description = "flows: draw each flow's size in packets from this CSV")
@@ -87,7 +87,7 @@ public final class FabricCommand implements Callable<Integer> {
     @Option(names = "--initial-window", paramLabel = "PACKETS", description = "NDP: packets sent before waiting for pulls (default: one round trip's worth)")
     Integer initialWindow;
 
-    @Option(names = "--seed", description = "Seed of the workload, the spraying and the ideal switches' coins (default: 1)")
+    @Option(names = "--seed", paramLabel = "SEED", description = "Seed of the workload, the spraying and the ideal switches' coins (default: 1)")
     Long seed;
 
     @Option(names = "--no-jitter", description = "Start every flow at time 0.")
