@@ -73,7 +73,12 @@ public final class NetworkReportBuilder {
             failures.append(failures.length() == 0 ? ", failed: " : ", ").append("leaf").append(link.leaf()).append("-spine").append(link.spine())
                 .append(link.atUs() == 0 ? "" : " at " + plain(link.atUs()) + " µs");
         }
-        return t.leaves() + " leaves × " + t.hostsPerLeaf() + " hosts, " + t.spines() + " spines, " + rates + failures;
+        return count(t.leaves(), "leaf", "leaves") + " × " + count(t.hostsPerLeaf(), "host", "hosts") + ", "
+            + count(t.spines(), "spine", "spines") + ", " + rates + failures;
+    }
+
+    private static String count(final int count, final String one, final String many) {
+        return count + " " + (count == 1 ? one : many);
     }
 
     private static String plain(final double value) {
