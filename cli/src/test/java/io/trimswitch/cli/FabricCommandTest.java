@@ -102,6 +102,7 @@ class FabricCommandTest {
         "'spine:\n  fabric:\n    dataQueuePackets: -1\n'  | spine: fabric.dataQueuePackets must be",
         "'workload:\n  seed: 1.5\n'                       | bad value for 'workload.seed'",
         "'topology:\n  failedLinks: [null]\n'             | may not be null",
+        "'workload:\n  kind: flows\n  flowSizes: \"\"\n'       | workload.flowSizes must name a CSV file of flow sizes, got ''",
         "'42\n'                                           | a YAML mapping"})
     void aBadNetworkFileIsRefusedInOneLine(final String yaml, final String expected) throws IOException {
         final Path file = dir.resolve("fabric.yaml");
