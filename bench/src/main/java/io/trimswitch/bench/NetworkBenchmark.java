@@ -81,10 +81,7 @@ public class NetworkBenchmark {
     public long loneSwitchNdp(final Simulated simulated) {
         final long inFlight = lone.run().inFlightAtEnd();
         final RunRecorder recorder = lone.recorder();
-        long sent = recorder.controlSentCount();
-        for (int flow = 0; flow < recorder.flows(); flow++) {
-            sent += recorder.sentBy(flow);
-        }
+        final long sent = recorder.sentTotal() + recorder.controlSentCount();
         simulated.packets += sent;
         simulated.switchHops += sent;
         return inFlight;

@@ -26,16 +26,10 @@ public final class NetworkReportBuilder {
         final SwitchRun first = network.switchView(0);
         final double[] goodputs = new double[recorder.flows()];
         final List<RunReport.FlowReport> flows = ReportBuilder.flowReports(first, goodputs);
-        long sent = 0;
-        long whole = 0;
-        long headers = 0;
-        long dropped = 0;
-        for (int flow = 0; flow < recorder.flows(); flow++) {
-            sent += recorder.sentBy(flow);
-            whole += recorder.wholeOf(flow);
-            headers += recorder.headersOf(flow);
-            dropped += recorder.droppedOf(flow);
-        }
+        final long sent = recorder.sentTotal();
+        final long whole = recorder.wholeTotal();
+        final long headers = recorder.headersTotal();
+        final long dropped = recorder.droppedTotal();
         final Map<String, Long> drops = ReportBuilder.dropsByReason(recorder);
         final long unattributed = drops.values().stream().mapToLong(Long::longValue).sum() - dropped;
         final RunReport.Control control = new RunReport.Control(recorder.controlSentCount(), recorder.controlDeliveredCount(),

@@ -9,7 +9,6 @@ import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.dataplane.util.TimedIntFifo;
 import io.trimswitch.pipeline.ForwardingStage;
-import io.trimswitch.recirc.RecirculationPort;
 import io.trimswitch.runtime.EventQueue;
 import io.trimswitch.runtime.EventType;
 import io.trimswitch.runtime.FlowLifetimes;
@@ -18,11 +17,11 @@ import io.trimswitch.runtime.RunOutcome;
 import io.trimswitch.runtime.RunRecorder;
 import io.trimswitch.runtime.SwitchFabric;
 import io.trimswitch.runtime.SwitchRun;
+import io.trimswitch.runtime.SwitchRunView;
 import io.trimswitch.runtime.TrafficSource;
 import io.trimswitch.runtime.VirtualTimeSwitch;
 
 import java.util.List;
-import java.util.function.IntConsumer;
 
 /**
  * A network of switches and its NDP hosts in deterministic virtual time, on one event queue: each switch's components
@@ -60,7 +59,6 @@ public final class NetworkRun implements NdpHosts.Switch {
     private long now;
     private long lastPacketPicos;
     private long eventsHandled;
-    private boolean headHandled;
 
     private NetworkRun(final Settings[] switchSettings, final String[] names, final String[] tiers, final ForwardingStage[] forwarding,
         final Wiring wiring, final NdpHosts hosts, final long durationPicos, final LeafSpine leafSpine, final PathSpraying spraying,
@@ -175,10 +173,8 @@ public final class NetworkRun implements NdpHosts.Switch {
                 continue;
             }
             now = nextEvent;
-            final long tag = events.peek();
+            final long tag = events.takeHead();
             final int arg = EventQueue.arg(tag);
-            // As in the lone switch: the handled event stays at the heap's head, and the first event it schedules replaces it.
-            headHandled = true;
             switch (EventQueue.type(tag)) {
                 case EventType.EGRESS_DONE -> {
                     final SwitchNode node = nodeOfPort[arg];
@@ -203,7 +199,7 @@ public final class NetworkRun implements NdpHosts.Switch {
                 case EventType.ROUTES_UPDATED -> routeAround(failures.get(arg));
                 default -> throw new IllegalStateException("unknown event type " + EventQueue.type(tag));
             }
-            retireHandledHead();
+            events.doneWithHead();
         }
         final long inFlight = drainInFlight();
         return new Outcome(inFlight, pool.inUse());
@@ -283,19 +279,7 @@ public final class NetworkRun implements NdpHosts.Switch {
 
     @Override
     public void schedule(final long time, final int type, final int arg) {
-        if (headHandled) {
-            headHandled = false;
-            events.replaceHead(time, type, arg);
-        } else {
-            events.schedule(time, type, arg);
-        }
-    }
-
-    private void retireHandledHead() {
-        if (headHandled) {
-            headHandled = false;
-            events.poll();
-        }
+        events.schedule(time, type, arg);
     }
 
     @Override
@@ -306,11 +290,7 @@ public final class NetworkRun implements NdpHosts.Switch {
     /** A host's frame has fully arrived at the switch port its link is plugged into. */
     @Override
     public void inject(final int handle, final boolean control, final long time) {
-        if (control) {
-            recorder.controlSent();
-        } else {
-            recorder.sent(pool.flow(handle));
-        }
+        recorder.sent(control, pool.flow(handle));
         final int at = wiring.portOfLink(pool.ingressPort(handle));
         final SwitchNode node = nodeOfPort[at];
         final int port = at - node.portBase;
@@ -322,13 +302,8 @@ public final class NetworkRun implements NdpHosts.Switch {
 
     @Override
     public void noBuffer(final int flow, final boolean control) {
-        if (control) {
-            recorder.controlSent();
-            recorder.controlDropped(DropReason.BUFFER_EXHAUSTED);
-        } else {
-            recorder.sent(flow);
-            recorder.dropped(flow, DropReason.BUFFER_EXHAUSTED);
-        }
+        recorder.sent(control, flow);
+        recorder.dropped(control, flow, DropReason.BUFFER_EXHAUSTED);
     }
 
     @Override
@@ -337,11 +312,7 @@ public final class NetworkRun implements NdpHosts.Switch {
     }
 
     void drop(final int handle, final DropReason reason) {
-        if (PacketClass.isControl(pool.classification(handle))) {
-            recorder.controlDropped(reason);
-        } else {
-            recorder.dropped(pool.flow(handle), reason);
-        }
+        recorder.dropped(PacketClass.isControl(pool.classification(handle)), pool.flow(handle), reason);
         pool.free(handle);
     }
 
@@ -349,19 +320,10 @@ public final class NetworkRun implements NdpHosts.Switch {
     private long drainInFlight() {
         final long[] drained = new long[1];
         for (final SwitchNode node : nodes) {
-            final IntConsumer asInFlight = handle -> {
+            node.fabric.drainTo(handle -> {
                 drained[0]++;
                 node.drop(handle, DropReason.IN_FLIGHT_AT_END, durationPicos);
-            };
-            for (int port = 0; port < node.fabric.ports(); port++) {
-                node.fabric.port(port).drainTo(asInFlight);
-            }
-            for (int pipeline = 0; pipeline < node.fabric.recirculationPorts(); pipeline++) {
-                final RecirculationPort recirculation = node.fabric.recirculation(pipeline);
-                if (recirculation != null) {
-                    recirculation.drainTo(asInFlight);
-                }
-            }
+            });
         }
         while (!betweenSwitches.isEmpty()) {
             final int handle = betweenSwitches.removeHead();
@@ -377,7 +339,6 @@ public final class NetworkRun implements NdpHosts.Switch {
 
     private void reset() {
         events.clear();
-        headHandled = false;
         toHosts.clear();
         betweenSwitches.clear();
         pool.reset();
@@ -398,11 +359,7 @@ public final class NetworkRun implements NdpHosts.Switch {
 
     /** Packets the hosts sent into the network in the last run: data, and NDP's ACKs, NACKs and PULLs. */
     public long packetsSent() {
-        long sent = recorder.controlSentCount();
-        for (int flow = 0; flow < recorder.flows(); flow++) {
-            sent += recorder.sentBy(flow);
-        }
-        return sent;
+        return recorder.sentTotal() + recorder.controlSentCount();
     }
 
     /** Packets the switches received in the last run, over all their ports: a packet crossing three switches counts three times. */
@@ -470,52 +427,7 @@ public final class NetworkRun implements NdpHosts.Switch {
 
     /** Switch {@code sw} of this run as a lone switch's run: its settings and components, the network's flows. */
     SwitchRun switchView(final int sw) {
-        final SwitchNode node = nodes[sw];
-        return new SwitchRun() {
-            @Override
-            public Settings settings() {
-                return node.settings;
-            }
-
-            @Override
-            public TrafficSource source() {
-                return hosts;
-            }
-
-            @Override
-            public SwitchFabric fabric() {
-                return node.fabric;
-            }
-
-            @Override
-            public RunRecorder recorder() {
-                return recorder;
-            }
-
-            @Override
-            public long durationPicos() {
-                return durationPicos;
-            }
-
-            @Override
-            public long lastPacketPicos() {
-                return lastPacketPicos;
-            }
-
-            @Override
-            public long eventsHandled() {
-                return eventsHandled;
-            }
-
-            @Override
-            public FlowLifetimes flowLifetimes() {
-                return hosts;
-            }
-
-            @Override
-            public String transport() {
-                return "ndp";
-            }
-        };
+        return new SwitchRunView(nodes[sw].settings, hosts, nodes[sw].fabric, recorder, durationPicos, lastPacketPicos, eventsHandled, hosts,
+            "ndp");
     }
 }

@@ -37,16 +37,10 @@ public final class ReportBuilder {
 
         final double[] goodputs = new double[recorder.flows()];
         final List<RunReport.FlowReport> flows = flowReports(sw, goodputs);
-        long sent = 0;
-        long whole = 0;
-        long headers = 0;
-        long dropped = 0;
-        for (int flow = 0; flow < recorder.flows(); flow++) {
-            sent += recorder.sentBy(flow);
-            whole += recorder.wholeOf(flow);
-            headers += recorder.headersOf(flow);
-            dropped += recorder.droppedOf(flow);
-        }
+        final long sent = recorder.sentTotal();
+        final long whole = recorder.wholeTotal();
+        final long headers = recorder.headersTotal();
+        final long dropped = recorder.droppedTotal();
         final Map<String, Long> drops = dropsByReason(recorder);
         final long[] trims = new long[TrimKind.COUNT];
         final List<RunReport.PortReport> ports = portReports(sw, trims);

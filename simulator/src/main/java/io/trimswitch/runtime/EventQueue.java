@@ -18,8 +18,15 @@ public final class EventQueue {
 
     private long[] keys = new long[256];
     private int size;
+    /** The head was taken to be handled and is still in the heap (see {@link #takeHead}). */
+    private boolean headTaken;
 
     public void schedule(final long time, final int type, final int arg) {
+        if (headTaken) {
+            headTaken = false;
+            replaceHead(time, type, arg);
+            return;
+        }
         final long key = key(time, type, arg);
         if (size == keys.length) {
             keys = java.util.Arrays.copyOf(keys, size * 2);
@@ -53,6 +60,24 @@ public final class EventQueue {
     /** The earliest event's key without removing it; only when not empty. */
     public long peek() {
         return keys[0];
+    }
+
+    /**
+     * The earliest event's key, to be handled. It stays at the head meanwhile: the first event scheduled while it is
+     * handled takes its place in one heap operation (a port's next packet, a link's next frame), and
+     * {@link #doneWithHead} removes it if nothing did.
+     */
+    public long takeHead() {
+        headTaken = true;
+        return keys[0];
+    }
+
+    /** The event {@link #takeHead} gave is handled: it leaves the heap unless an event scheduled since replaced it. */
+    public void doneWithHead() {
+        if (headTaken) {
+            headTaken = false;
+            poll();
+        }
     }
 
     /** Removes the earliest event and returns its key; decode it with {@link #type} and {@link #arg}. */
@@ -119,5 +144,6 @@ public final class EventQueue {
 
     public void clear() {
         size = 0;
+        headTaken = false;
     }
 }

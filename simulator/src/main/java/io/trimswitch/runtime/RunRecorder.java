@@ -79,6 +79,24 @@ public final class RunRecorder {
         controlDropped[reason.ordinal()]++;
     }
 
+    /** A host's frame entered the switch: an NDP control packet, or a data packet of {@code flow}. */
+    public void sent(final boolean control, final int flow) {
+        if (control) {
+            controlSent++;
+        } else {
+            sent(flow);
+        }
+    }
+
+    /** A frame left the switch, or never entered it, for {@code reason}: an NDP control packet, or a data packet of {@code flow}. */
+    public void dropped(final boolean control, final int flow, final DropReason reason) {
+        if (control) {
+            controlDropped(reason);
+        } else {
+            dropped(flow, reason);
+        }
+    }
+
     public long controlSentCount() {
         return controlSent;
     }
@@ -105,6 +123,42 @@ public final class RunRecorder {
 
     public int flows() {
         return flows;
+    }
+
+    /** Data packets sent, over every flow. */
+    public long sentTotal() {
+        long total = 0;
+        for (int flow = 0; flow < flows; flow++) {
+            total += sent[flow];
+        }
+        return total;
+    }
+
+    /** Data packets delivered whole, over every flow. */
+    public long wholeTotal() {
+        long total = 0;
+        for (int flow = 0; flow < flows; flow++) {
+            total += whole[flow];
+        }
+        return total;
+    }
+
+    /** Data packets delivered as headers, over every flow. */
+    public long headersTotal() {
+        long total = 0;
+        for (int flow = 0; flow < flows; flow++) {
+            total += headersOf(flow);
+        }
+        return total;
+    }
+
+    /** Data packets of a flow dropped, over every flow. */
+    public long droppedTotal() {
+        long total = 0;
+        for (int flow = 0; flow < flows; flow++) {
+            total += droppedOf(flow);
+        }
+        return total;
     }
 
 

@@ -226,6 +226,18 @@ public final class SwitchFabric {
         return recirculation[pipeline];
     }
 
+    /** Hands every packet still queued, in service or looping to {@code handle}: the egress ports' first, then the recirculation ports'. */
+    public void drainTo(final java.util.function.IntConsumer handle) {
+        for (final EgressPort port : ports) {
+            port.drainTo(handle);
+        }
+        for (final RecirculationPort port : recirculation) {
+            if (port != null) {
+                port.drainTo(handle);
+            }
+        }
+    }
+
     public void reset() {
         trafficManager.reset();
         for (final IngressPipeline pipeline : pipelines) {

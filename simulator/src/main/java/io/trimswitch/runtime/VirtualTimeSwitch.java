@@ -46,8 +46,6 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
     private long now;
     private long lastPacketPicos;
     private long eventsHandled;
-    /** The event at the heap's head is being handled and has not been removed yet. */
-    private boolean headHandled;
     private final EgressTiming eager;
     /** Only when nothing watches the order of deliveries across ports. */
     private final EgressTiming lazy;
@@ -158,11 +156,8 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
                 continue;
             }
             now = nextEvent;
-            final long tag = events.peek();
+            final long tag = events.takeHead();
             final int arg = EventQueue.arg(tag);
-            // The event stays at the heap's head while it is handled: the first event it schedules takes its
-            // place in one heap operation (a port's next packet, a host link's next frame), else it is removed.
-            headHandled = true;
             switch (EventQueue.type(tag)) {
                 case EventType.EGRESS_DONE:
                     egress.transmissionDone(arg, now);
@@ -179,7 +174,7 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
                     break;
                 case EventType.SAMPLE:
                     timeline.sample(now, fabric);
-                    retireHandledHead();
+                    events.doneWithHead();
                     // Sample while anything else can still happen.
                     if (!events.isEmpty() || !toHosts.isEmpty() || source.nextTime() != Long.MAX_VALUE) {
                         schedule(now + timeline.samplePeriodPicos(), EventType.SAMPLE, 0);
@@ -194,7 +189,7 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
                 default:
                     throw new IllegalStateException("unknown event type " + EventQueue.type(tag));
             }
-            retireHandledHead();
+            events.doneWithHead();
         }
         egress.endRun(durationPicos);
         final long inFlight = drainInFlight();
@@ -262,20 +257,7 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
 
     @Override
     public void schedule(final long time, final int type, final int arg) {
-        if (headHandled) {
-            headHandled = false;
-            events.replaceHead(time, type, arg);
-        } else {
-            events.schedule(time, type, arg);
-        }
-    }
-
-    /** The event being handled scheduled nothing: remove it from the heap's head. */
-    private void retireHandledHead() {
-        if (headHandled) {
-            headHandled = false;
-            events.poll();
-        }
+        events.schedule(time, type, arg);
     }
 
     @Override
@@ -285,23 +267,14 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
 
     @Override
     public void inject(final int handle, final boolean control, final long time) {
-        if (control) {
-            recorder.controlSent();
-        } else {
-            recorder.sent(pool.flow(handle));
-        }
+        recorder.sent(control, pool.flow(handle));
         enterSwitch(handle, time);
     }
 
     @Override
     public void noBuffer(final int flow, final boolean control) {
-        if (control) {
-            recorder.controlSent();
-            recorder.controlDropped(DropReason.BUFFER_EXHAUSTED);
-        } else {
-            recorder.sent(flow);
-            recorder.dropped(flow, DropReason.BUFFER_EXHAUSTED);
-        }
+        recorder.sent(control, flow);
+        recorder.dropped(control, flow, DropReason.BUFFER_EXHAUSTED);
     }
 
     @Override
@@ -330,11 +303,8 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
 
     @Override
     public void drop(final int handle, final DropReason reason, final long time) {
-        if (ndp != null && PacketClass.isControl(pool.classification(handle))) {
-            recorder.controlDropped(reason);
-        } else {
-            recorder.dropped(pool.flow(handle), reason);
-        }
+        // Without end hosts a control packet is just a replayed frame of its flow.
+        recorder.dropped(ndp != null && PacketClass.isControl(pool.classification(handle)), pool.flow(handle), reason);
         pool.free(handle);
     }
 
@@ -360,18 +330,10 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
     /** Whatever is still inside the switch when the run ends is counted, never lost. */
     private long drainInFlight() {
         final long[] drained = new long[1];
-        final java.util.function.IntConsumer asInFlight = handle -> {
+        fabric.drainTo(handle -> {
             drained[0]++;
             drop(handle, DropReason.IN_FLIGHT_AT_END, durationPicos);
-        };
-        for (int port = 0; port < fabric.ports(); port++) {
-            fabric.port(port).drainTo(asInFlight);
-        }
-        for (int pipeline = 0; pipeline < fabric.recirculationPorts(); pipeline++) {
-            if (fabric.recirculation(pipeline) != null) {
-                fabric.recirculation(pipeline).drainTo(asInFlight);
-            }
-        }
+        });
         // Frames still on their way to hosts have left the switch already: only their buffers are freed.
         while (!toHosts.isEmpty()) {
             pool.free(toHosts.removeHead());
@@ -381,7 +343,6 @@ public final class VirtualTimeSwitch implements SwitchRun, TrafficManagerEvents,
 
     private void reset() {
         events.clear();
-        headHandled = false;
         handlingArrival = false;
         toHosts.clear();
         pool.reset();
