@@ -116,10 +116,8 @@ public final class FabricCommand implements Callable<Integer> {
     }
 
     private void applyOverrides(final NetworkSpec network) {
+        // The file's reader refuses a null section, so every section is there.
         final NetworkSpec.Topology t = network.topology;
-        if (t == null || network.workload == null || network.transport == null || network.leaf == null || network.spine == null) {
-            throw new ConfigException((file == null ? "settings" : file.toString()) + ": topology, workload, transport, leaf and spine may not be null");
-        }
         t.leaves = leaves != null ? leaves : t.leaves;
         t.spines = spines != null ? spines : t.spines;
         t.hostsPerLeaf = hostsPerLeaf != null ? hostsPerLeaf : t.hostsPerLeaf;

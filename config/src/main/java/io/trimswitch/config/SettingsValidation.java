@@ -233,7 +233,7 @@ public final class SettingsValidation {
         }
     }
 
-    private static void within(final String name, final long value, final long min, final long max) {
+    public static void within(final String name, final long value, final long min, final long max) {
         if (value < min || value > max) {
             throw new ConfigException(name + " must be " + min + ".." + max + ", got " + value);
         }

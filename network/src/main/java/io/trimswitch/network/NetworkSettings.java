@@ -26,7 +26,7 @@ public record NetworkSettings(
     Topology topology, Routing routing, @JsonIgnore Settings leaf, @JsonIgnore Settings spine, Workload workload, Transport transport,
     @JsonIgnore int[] flowSizes) {
 
-    /** Most hosts: a host's address is 10.h.h.1 with h in 16 bits, and flows of all-to-all fit 16 bits too. */
+    /** Most hosts a network takes (host h has the address 10.x.y.1, h = 256 x + y). */
     public static final int MAX_HOSTS = 4096;
 
     /** How a leaf picks the spine for a packet that leaves its rack. */
@@ -103,9 +103,9 @@ public record NetworkSettings(
     /** Checks every value of {@code spec}; any impossible one is a {@link ConfigException} naming it. */
     public static NetworkSettings of(final NetworkSpec spec) {
         final NetworkSpec.Topology t = required("topology", spec.topology);
-        within("topology.leaves", t.leaves, 1, 256);
-        within("topology.spines", t.spines, 0, 64);
-        within("topology.hostsPerLeaf", t.hostsPerLeaf, 1, 1024);
+        SettingsValidation.within("topology.leaves", t.leaves, 1, 256);
+        SettingsValidation.within("topology.spines", t.spines, 0, 64);
+        SettingsValidation.within("topology.hostsPerLeaf", t.hostsPerLeaf, 1, 1024);
         if (t.spines == 0 && t.leaves > 1) {
             throw new ConfigException("topology.spines must be at least 1 when there is more than one leaf, got 0");
         }
@@ -125,13 +125,13 @@ public record NetworkSettings(
 
         final NetworkSpec.Workload w = required("workload", spec.workload);
         final WorkloadKind kind = Settings.choice("workload.kind", required("workload.kind", w.kind), WorkloadKind.values());
-        within("workload.packets", w.packets, 1, 65_535);
+        SettingsValidation.within("workload.packets", w.packets, 1, 65_535);
         if (kind == WorkloadKind.INCAST) {
             if (t.leaves < 2) {
                 throw new ConfigException("workload.kind incast sends across racks and needs at least 2 leaves, got " + t.leaves);
             }
-            within("workload.racks", w.racks, 1, t.leaves - 1);
-            within("workload.sendersPerRack", w.sendersPerRack, 0, t.hostsPerLeaf);
+            SettingsValidation.within("workload.racks", w.racks, 1, t.leaves - 1);
+            SettingsValidation.within("workload.sendersPerRack", w.sendersPerRack, 0, t.hostsPerLeaf);
         }
         if (kind == WorkloadKind.FLOWS) {
             SettingsValidation.within("workload.load", w.load, 0.001, 1, "of the host rate");
@@ -153,18 +153,17 @@ public record NetworkSettings(
         final Workload workload = new Workload(kind, w.packets, w.packetBytes, w.racks, w.sendersPerRack, w.load, w.flowSizes, w.durationUs,
             w.startJitter, w.seed);
 
-        final NetworkSpec.Transport h = host;
         final int window;
-        if (h.initialWindowPackets == null) {
+        if (host.initialWindowPackets == null) {
             final double packetNs = w.packetBytes * 8 / t.hostRateGbps;
             final int hops = t.spines == 0 ? 2 : 4;
             window = (int) Math.min(65_535, Math.ceil(2 * hops * (t.linkLatencyNs + packetNs) / packetNs));
         } else {
-            within("transport.initialWindowPackets", h.initialWindowPackets, 1, 65_535);
-            window = h.initialWindowPackets;
+            SettingsValidation.within("transport.initialWindowPackets", host.initialWindowPackets, 1, 65_535);
+            window = host.initialWindowPackets;
         }
-        SettingsValidation.within("transport.rtoUs", h.rtoUs, 0.001, 1e6, "µs");
-        final Transport transport = new Transport(window, h.rtoUs, h.maxDurationUs);
+        SettingsValidation.within("transport.rtoUs", host.rtoUs, 0.001, 1e6, "µs");
+        final Transport transport = new Transport(window, host.rtoUs, host.maxDurationUs);
 
         final int leafPorts = t.hostsPerLeaf + t.spines;
         final Settings leaf = tier("leaf", required("leaf", spec.leaf), leafPorts, t.hostRateGbps, t.hostsPerLeaf, t.uplinkRateGbps,
@@ -183,8 +182,8 @@ public record NetworkSettings(
             if (end == null) {
                 throw new ConfigException("topology.failedLinks[" + i + "] is empty: it needs leaf and spine");
             }
-            within("topology.failedLinks[" + i + "].leaf", end.leaf, 0, t.leaves - 1);
-            within("topology.failedLinks[" + i + "].spine", end.spine, 0, Math.max(0, t.spines - 1));
+            SettingsValidation.within("topology.failedLinks[" + i + "].leaf", end.leaf, 0, t.leaves - 1);
+            SettingsValidation.within("topology.failedLinks[" + i + "].spine", end.spine, 0, Math.max(0, t.spines - 1));
             SettingsValidation.within("topology.failedLinks[" + i + "].atUs", end.atUs, 0, maxDurationUs, "µs");
             final Link link = new Link(end.leaf, end.spine, 0);
             if (!seen.add(link)) {
@@ -214,7 +213,7 @@ public record NetworkSettings(
         final String name, final NetworkSpec.SwitchPart part, final int ports, final double rateGbps, final int fastPorts, final double uplinkGbps,
         final Topology topology, final Workload workload, final Transport transport) {
         final NetworkSpec.Fabric fabric = required(name + ".fabric", part.fabric);
-        within(name + ".fabric.pipelines", fabric.pipelines, 1, 64);
+        SettingsValidation.within(name + ".fabric.pipelines", fabric.pipelines, 1, 64);
         final SwitchSettings s = new SwitchSettings();
         s.mechanism = required(name + ".mechanism", part.mechanism);
         s.fabric.pipelines = Math.min(fabric.pipelines, ports);
@@ -255,11 +254,5 @@ public record NetworkSettings(
             throw new ConfigException(name + " may not be null; leave it out for its default");
         }
         return value;
-    }
-
-    private static void within(final String name, final long value, final long min, final long max) {
-        if (value < min || value > max) {
-            throw new ConfigException(name + " must be " + min + ".." + max + ", got " + value);
-        }
     }
 }

@@ -76,14 +76,16 @@ public final class NetworkSpec {
         }
     }
 
-    /** A switch's pipelines and queues; its ports are the topology's. */
+    /** A switch's pipelines and queues, with a lone switch's defaults; its ports are the topology's. */
     @JsonPropertyOrder({"pipelines", "dataQueuePackets", "headerQueuePackets", "headersPerData"})
     public static final class Fabric {
+        private static final SwitchSettings.Fabric DEFAULTS = new SwitchSettings.Fabric();
+
         /** The switch's ports are split evenly over its pipelines (the last pipeline may have spare ports). */
-        public int pipelines = 4;
-        public int dataQueuePackets = 16;
-        public int headerQueuePackets = 1024;
-        public int headersPerData = 10;
+        public int pipelines = DEFAULTS.pipelines;
+        public int dataQueuePackets = DEFAULTS.dataQueuePackets;
+        public int headerQueuePackets = DEFAULTS.headerQueuePackets;
+        public int headersPerData = DEFAULTS.headersPerData;
     }
 
     @JsonPropertyOrder({"kind", "packets", "packetBytes", "racks", "sendersPerRack", "load", "flowSizes", "durationUs",

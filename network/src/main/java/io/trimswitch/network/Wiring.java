@@ -51,10 +51,6 @@ final class Wiring {
         peerOf[other] = one;
     }
 
-    int switches() {
-        return portBase.length - 1;
-    }
-
     /** Ports in the whole network. */
     int ports() {
         return portBase[portBase.length - 1];
