@@ -17,8 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * The virtual-time results are the project's memory: these reports were written by earlier builds and
- * every build must write them again to the byte. A change that moves one of them changes the model.
+ * The virtual-time results are the project's memory: these reports, and the tables printed beside them, were
+ * written by earlier builds and every build must write them again to the byte. A change that moves a report changes
+ * the model; one that moves only a table changes what a user reads.
  */
 class GoldenReportsTest {
     @TempDir
@@ -39,17 +40,25 @@ class GoldenReportsTest {
         try (InputStream golden = new GZIPInputStream(getClass().getResourceAsStream("/golden/" + name + ".json.gz"))) {
             expected = new String(golden.readAllBytes(), StandardCharsets.UTF_8);
         }
-        final String actual = Files.readString(json);
+        assertSame(name, command, "report", expected, Files.readString(json));
+        final String table;
+        try (InputStream golden = getClass().getResourceAsStream("/golden/" + name + ".txt")) {
+            table = new String(golden.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertSame(name, command, "table", table, run.out());
+    }
+
+    private static void assertSame(final String name, final String command, final String what, final String expected, final String actual) {
         if (!expected.equals(actual)) {
             final String[] want = expected.split("\n", -1);
             final String[] got = actual.split("\n", -1);
             for (int line = 0; line < Math.min(want.length, got.length); line++) {
                 if (!want[line].equals(got[line])) {
-                    fail(name + ": the report differs from the golden one at line " + (line + 1) + ": expected '" + want[line].strip()
+                    fail(name + ": the " + what + " differs from the golden one at line " + (line + 1) + ": expected '" + want[line].strip()
                         + "', got '" + got[line].strip() + "' (`trimswitch " + command + "`)");
                 }
             }
-            fail(name + ": the report has " + got.length + " lines, the golden one " + want.length);
+            fail(name + ": the " + what + " has " + got.length + " lines, the golden one " + want.length);
         }
     }
 }
