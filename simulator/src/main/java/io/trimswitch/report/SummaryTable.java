@@ -1,11 +1,16 @@
 package io.trimswitch.report;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
-/** The readable side of a set of runs: one column per run, one row per headline figure. */
+/**
+ * The readable side of a set of runs: one column per run, one row per headline figure. Plain loops and no formatter:
+ * the table is the last thing a short run does, and streams, lambdas and {@code String.format} would each be set up
+ * on first use for it alone.
+ */
 public final class SummaryTable {
     private SummaryTable() {
     }
@@ -16,75 +21,118 @@ public final class SummaryTable {
 
     /** With {@code goodput} false the goodput rows are left out (replays have no senders to measure). */
     public static String render(final List<RunReport> reports, final boolean goodput) {
-        final List<String[]> rows = new ArrayList<>();
-        final boolean realTime = reports.stream().anyMatch(r -> r.run().realTime() != null);
-        rows.add(row("", reports, r -> realTime ? r.mechanism() + " (" + r.run().clock() + ")" : r.mechanism()));
-        rows.add(row("pattern", reports, RunReport::pattern));
-        rows.add(row("packets sent", reports, r -> Long.toString(r.sent())));
-        rows.add(row("delivered whole", reports, r -> Long.toString(r.deliveredWhole())));
-        rows.add(row("delivered as header", reports, r -> Long.toString(r.deliveredHeader())));
-        rows.add(row("dropped", reports, r -> Long.toString(r.dropped())));
-        rows.add(row("  by reason", reports, r -> reasons(r.drops())));
-        rows.add(row("trims: ingress", reports, r -> Long.toString(r.trims().ingress())));
-        rows.add(row("trims: DoD", reports, r -> Long.toString(r.trims().dod())));
-        rows.add(row("trims: mirror", reports, r -> Long.toString(r.trims().mirror())));
-        rows.add(row("trims: ideal", reports, r -> Long.toString(r.trims().ideal())));
-        rows.add(row("trims: total", reports, r -> Long.toString(r.trims().total())));
-        rows.add(row("trims vs ideal", reports, r -> r.trims().relativeToIdeal() == null ? "-" : String.format("%.3f×", r.trims().relativeToIdeal())));
-        rows.add(row("max DoD queue (pkts)", reports, r -> Integer.toString(r.pipelines().stream().mapToInt(RunReport.PipelineReport::maxDodQueue).max().orElse(0))));
-        rows.add(row("DoD deflections", reports, r -> Long.toString(r.pipelines().stream().mapToLong(RunReport.PipelineReport::dodDeflections).sum())));
-        rows.add(row("DoD overflows", reports, r -> Long.toString(r.pipelines().stream().mapToLong(RunReport.PipelineReport::dodOverflows).sum())));
-        rows.add(row("congestion signals", reports, r -> Long.toString(r.pipelines().stream().mapToLong(RunReport.PipelineReport::signals).sum())));
-        rows.add(row("max data queue (pkts)", reports, r -> Integer.toString(r.ports().stream().mapToInt(RunReport.PortReport::maxDataQueue).max().orElse(0))));
-        rows.add(row("max header queue (pkts)", reports, r -> Integer.toString(r.ports().stream().mapToInt(RunReport.PortReport::maxHeaderQueue).max().orElse(0))));
-        if (goodput) {
-            rows.add(row("goodput mean (Gb/s)", reports, r -> String.format("%.2f", r.goodput().meanGbps())));
-            // open loop: over the blast; NDP: over each flow's completion time
-            rows.add(row("goodput min–max (Gb/s)", reports, r -> String.format("%.2f–%.2f", r.goodput().minGbps(), r.goodput().maxGbps())));
-            rows.add(row("Jain fairness", reports, r -> String.format("%.3f", r.goodput().jainFairness())));
+        boolean realTime = false;
+        boolean flows = false;
+        for (final RunReport report : reports) {
+            realTime |= report.run().realTime() != null;
+            flows |= report.flowsCompleted() != null;
         }
-        rows.add(row("header latency p50/p99 (ns)", reports, r -> r.headerLatencyNs().p50() + " / " + r.headerLatencyNs().p99()));
-        if (reports.stream().anyMatch(r -> r.flowsCompleted() != null)) {
-            rows.add(row("flows completed", reports, r -> r.flowsCompleted() == null ? "-" : r.flowsCompleted() + " / " + r.flows().size()));
-            rows.add(row("completion time max (µs)", reports, r -> r.flows().stream().map(RunReport.FlowReport::completionNs)
-                .filter(java.util.Objects::nonNull).mapToDouble(Double::doubleValue).max().stream()
-                .mapToObj(v -> String.format("%.1f", v / 1000)).findFirst().orElse("-")));
-            rows.add(row("retransmissions", reports, r -> Long.toString(r.flows().stream().map(RunReport.FlowReport::retransmissions)
-                .filter(java.util.Objects::nonNull).mapToLong(Long::longValue).sum())));
-            rows.add(row("control packets (ACK/NACK/PULL)", reports, r -> r.control() == null ? "-" : Long.toString(r.control().sent())));
-        }
-        if (realTime) {
-            rows.add(row("dilation", reports, r -> r.run().realTime() == null ? "-" : String.format("%.0f", r.run().realTime().dilation())));
-            rows.add(row("threads", reports, r -> r.run().realTime() == null ? "-" : Integer.toString(r.run().realTime().threads())));
-            rows.add(row("max ingress lag (ns)", reports, r -> r.run().realTime() == null ? "-"
-                : String.format("%.0f", r.run().realTime().maxIngressLagNs())));
-        }
-        rows.add(row("conservation", reports, r -> r.conservation() ? "ok" : "VIOLATED"));
-
-        final int[] widths = new int[reports.size() + 1];
-        for (final String[] row : rows) {
-            for (int column = 0; column < row.length; column++) {
-                widths[column] = Math.max(widths[column], row[column].length());
-            }
+        final List<Column> columns = new ArrayList<>();
+        final Column labels = new Column();
+        columns.add(labels);
+        for (final RunReport report : reports) {
+            final Column column = new Column();
+            column(report, realTime, goodput, flows, labels, column);
+            columns.add(column);
         }
         final StringBuilder text = new StringBuilder();
-        for (final String[] row : rows) {
-            text.append(String.format("%-" + widths[0] + "s", row[0]));
-            for (int column = 1; column < row.length; column++) {
-                text.append("  ").append(String.format("%" + widths[column] + "s", row[column]));
+        for (int row = 0; row < labels.cells.size(); row++) {
+            for (int index = 0; index < columns.size(); index++) {
+                final Column column = columns.get(index);
+                final String cell = column.cells.get(row);
+                final String padding = " ".repeat(column.width - cell.length());
+                if (index == 0) {
+                    text.append(cell).append(padding);
+                } else {
+                    text.append("  ").append(padding).append(cell);
+                }
             }
             text.append('\n');
         }
         return text.toString();
     }
 
-    private static String[] row(final String label, final List<RunReport> reports, final Function<RunReport, String> value) {
-        final String[] row = new String[reports.size() + 1];
-        row[0] = label;
-        for (int i = 0; i < reports.size(); i++) {
-            row[i + 1] = value.apply(reports.get(i));
+    /** One run's column; {@code labels} gets each row's label as the first column fills it. */
+    private static void column(
+        final RunReport r, final boolean realTime, final boolean goodput, final boolean flows, final Column labels, final Column values) {
+        final boolean first = labels.cells.isEmpty();
+        final Rows rows = new Rows(first ? labels : null, values);
+        rows.add("", realTime ? r.mechanism() + " (" + r.run().clock() + ")" : r.mechanism());
+        rows.add("pattern", r.pattern());
+        rows.add("packets sent", Long.toString(r.sent()));
+        rows.add("delivered whole", Long.toString(r.deliveredWhole()));
+        rows.add("delivered as header", Long.toString(r.deliveredHeader()));
+        rows.add("dropped", Long.toString(r.dropped()));
+        rows.add("  by reason", reasons(r.drops()));
+        rows.add("trims: ingress", Long.toString(r.trims().ingress()));
+        rows.add("trims: DoD", Long.toString(r.trims().dod()));
+        rows.add("trims: mirror", Long.toString(r.trims().mirror()));
+        rows.add("trims: ideal", Long.toString(r.trims().ideal()));
+        rows.add("trims: total", Long.toString(r.trims().total()));
+        rows.add("trims vs ideal", r.trims().relativeToIdeal() == null ? "-" : fixed(r.trims().relativeToIdeal(), 3) + "×");
+        int maxDodQueue = 0;
+        long deflections = 0;
+        long overflows = 0;
+        long signals = 0;
+        for (final RunReport.PipelineReport pipeline : r.pipelines()) {
+            maxDodQueue = Math.max(maxDodQueue, pipeline.maxDodQueue());
+            deflections += pipeline.dodDeflections();
+            overflows += pipeline.dodOverflows();
+            signals += pipeline.signals();
         }
-        return row;
+        rows.add("max DoD queue (pkts)", Integer.toString(maxDodQueue));
+        rows.add("DoD deflections", Long.toString(deflections));
+        rows.add("DoD overflows", Long.toString(overflows));
+        rows.add("congestion signals", Long.toString(signals));
+        int maxDataQueue = 0;
+        int maxHeaderQueue = 0;
+        for (final RunReport.PortReport port : r.ports()) {
+            maxDataQueue = Math.max(maxDataQueue, port.maxDataQueue());
+            maxHeaderQueue = Math.max(maxHeaderQueue, port.maxHeaderQueue());
+        }
+        rows.add("max data queue (pkts)", Integer.toString(maxDataQueue));
+        rows.add("max header queue (pkts)", Integer.toString(maxHeaderQueue));
+        if (goodput) {
+            rows.add("goodput mean (Gb/s)", fixed(r.goodput().meanGbps(), 2));
+            // open loop: over the blast; NDP: over each flow's completion time
+            rows.add("goodput min–max (Gb/s)", fixed(r.goodput().minGbps(), 2) + "–" + fixed(r.goodput().maxGbps(), 2));
+            rows.add("Jain fairness", fixed(r.goodput().jainFairness(), 3));
+        }
+        rows.add("header latency p50/p99 (ns)", r.headerLatencyNs().p50() + " / " + r.headerLatencyNs().p99());
+        if (flows) {
+            rows.add("flows completed", r.flowsCompleted() == null ? "-" : r.flowsCompleted() + " / " + r.flows().size());
+            Double maxCompletion = null;
+            long retransmissions = 0;
+            for (final RunReport.FlowReport flow : r.flows()) {
+                if (flow.completionNs() != null && (maxCompletion == null || flow.completionNs() > maxCompletion)) {
+                    maxCompletion = flow.completionNs();
+                }
+                if (flow.retransmissions() != null) {
+                    retransmissions += flow.retransmissions();
+                }
+            }
+            rows.add("completion time max (µs)", maxCompletion == null ? "-" : fixed(maxCompletion / 1000, 1));
+            rows.add("retransmissions", Long.toString(retransmissions));
+            rows.add("control packets (ACK/NACK/PULL)", r.control() == null ? "-" : Long.toString(r.control().sent()));
+        }
+        if (realTime) {
+            final boolean real = r.run().realTime() != null;
+            rows.add("dilation", real ? fixed(r.run().realTime().dilation(), 0) : "-");
+            rows.add("threads", real ? Integer.toString(r.run().realTime().threads()) : "-");
+            rows.add("max ingress lag (ns)", real ? fixed(r.run().realTime().maxIngressLagNs(), 0) : "-");
+        }
+        rows.add("conservation", r.conservation() ? "ok" : "VIOLATED");
+    }
+
+    /**
+     * {@code value} with {@code digits} decimals, rounded half up from its shortest decimal form: what {@code %.Nf} prints
+     * in an English locale, without loading the formatter and the locale's data.
+     */
+    static String fixed(final double value, final int digits) {
+        if (!Double.isFinite(value)) {
+            return Double.toString(value);
+        }
+        return BigDecimal.valueOf(value).setScale(digits, RoundingMode.HALF_UP).toPlainString();
     }
 
     private static String reasons(final Map<String, Long> drops) {
@@ -92,7 +140,38 @@ public final class SummaryTable {
             return "-";
         }
         final StringBuilder text = new StringBuilder();
-        drops.forEach((reason, count) -> text.append(text.length() == 0 ? "" : ", ").append(reason).append(' ').append(count));
+        for (final Map.Entry<String, Long> drop : drops.entrySet()) {
+            text.append(text.length() == 0 ? "" : ", ").append(drop.getKey()).append(' ').append(drop.getValue());
+        }
         return text.toString();
+    }
+
+    /** One column of the table and the width of its widest cell. */
+    private static final class Column {
+        private final List<String> cells = new ArrayList<>();
+        private int width;
+
+        void add(final String cell) {
+            cells.add(cell);
+            width = Math.max(width, cell.length());
+        }
+    }
+
+    /** Fills a run's column and, for the first run, the labels beside it. */
+    private static final class Rows {
+        private final Column labels;
+        private final Column values;
+
+        Rows(final Column labels, final Column values) {
+            this.labels = labels;
+            this.values = values;
+        }
+
+        void add(final String label, final String value) {
+            if (labels != null) {
+                labels.add(label);
+            }
+            values.add(value);
+        }
     }
 }
