@@ -2,7 +2,9 @@
 # Whole-process timings of the CLI as a user feels them, side by side with `java -version` in the same run:
 # warm-up runs first, then the commands alternate run by run; medians of wall time and of peak resident
 # memory. Prints each command's median and its ratio to `java -version`. Each command is started both as
-# `java -jar cli/target/trimswitch.jar` and through the launcher `cli/trimswitch`.
+# `java -jar cli/target/trimswitch.jar` and through the launcher `cli/trimswitch`. The last row is the floor under
+# every command: `scenario --version` starts the JVM with the tool's jar and archive and builds picocli's model of
+# `scenario`, but builds and runs no switch.
 #
 #   bench/process/process_bench.sh [RUNS]      (from the repository root, after the build)
 set -euo pipefail
@@ -19,6 +21,7 @@ commands = {"java -version": ["java", "-version"]}
 for launcher in (["java", "-jar", "cli/target/trimswitch.jar"], ["cli/trimswitch"]):
     for args in (["scenario", "--packets", "1"], ["scenario"]):
         commands[" ".join(launcher + args)] = launcher + args
+commands["cli/trimswitch scenario --version"] = ["cli/trimswitch", "scenario", "--version"]
 
 def once(argv):
     with tempfile.NamedTemporaryFile("r") as rss:

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -38,7 +37,7 @@ final class NdpFlowPlan {
             flowList.add(new long[] {pattern.sender(flow), pattern.receiver(flow),
                 settings.workload().startJitter() ? jitter.nextLong(packetTime) : 0});
         }
-        final int background = addBackground(settings, packetTime, Arrays.stream(sizeChoices).average().orElseThrow(), flowList);
+        final int background = addBackground(settings, packetTime, mean(sizeChoices), flowList);
         this.description = pattern.text() + " (ndp" + (background > 0 ? ", " + background + " background flows" : "") + ")";
         final int flows = flowList.size();
         this.sender = new int[flows];
@@ -54,6 +53,15 @@ final class NdpFlowPlan {
         for (int flow = 0; flow < flows; flow++) {
             window[flow] = Math.min(size[flow], settings.transport().initialWindowPackets());
         }
+    }
+
+    /** The mean flow size, as {@code IntStream.average} gives it, without a stream's set-up on a cold start. */
+    private static double mean(final int[] sizes) {
+        long sum = 0;
+        for (final int size : sizes) {
+            sum += size;
+        }
+        return (double) sum / sizes.length;
     }
 
     /**
