@@ -54,6 +54,7 @@ public final class Scenarios {
         }
         // A virtual-time switch is built by the job that runs it: only as many are alive at once as run at once.
         final List<Settings> virtualTime = new ArrayList<>();
+        final List<Settings> virtualRuns = new ArrayList<>();
         final List<Settings> realTime = new ArrayList<>();
         for (final Mechanism mechanism : toRun) {
             final SwitchSettings edited = base.copy();
@@ -68,6 +69,7 @@ public final class Scenarios {
                 virtualTime.add(null);
             } else {
                 virtualTime.add(settings);
+                virtualRuns.add(settings);
             }
         }
         // Real-time runs need the host's cores to themselves: one after the other, before the rest.
@@ -75,7 +77,7 @@ public final class Scenarios {
         for (final Settings settings : realTime) {
             realReports.add(ReportBuilder.build(new RealTimeSwitch(settings).run()));
         }
-        final List<RunReport> virtualReports = runAll(virtualTime.stream().filter(settings -> settings != null).toList(), pcapDir, threads);
+        final List<RunReport> virtualReports = runAll(virtualRuns, pcapDir, threads);
         final List<RunReport> reports = new ArrayList<>();
         int real = 0;
         int virtual = 0;

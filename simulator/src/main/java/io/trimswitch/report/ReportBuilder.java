@@ -56,7 +56,11 @@ public final class ReportBuilder {
             arrivalNanos[i] = Picos.toNanos(arrivals[i]);
         }
 
-        final long unattributed = drops.values().stream().mapToLong(Long::longValue).sum() - dropped;
+        long attributed = 0;
+        for (final long count : drops.values()) {
+            attributed += count;
+        }
+        final long unattributed = attributed - dropped;
         final RunReport.Control control = lifetimes == null ? null
             : new RunReport.Control(recorder.controlSentCount(), recorder.controlDeliveredCount(), recorder.controlDroppedCount());
         final boolean conserved = sent == whole + headers + dropped && unattributed == 0 && outcome.leakedBuffers() == 0
