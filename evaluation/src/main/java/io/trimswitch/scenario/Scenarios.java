@@ -53,9 +53,9 @@ public final class Scenarios {
             throw new ConfigException("--pcap-dir captures virtual-time runs only (use --clock virtual)");
         }
         // A virtual-time switch is built by the job that runs it: only as many are alive at once as run at once.
-        final List<Settings> virtualTime = new ArrayList<>();
+        final List<Settings> runs = new ArrayList<>();
         final List<Settings> virtualRuns = new ArrayList<>();
-        final List<Settings> realTime = new ArrayList<>();
+        final List<Settings> realRuns = new ArrayList<>();
         for (final Mechanism mechanism : toRun) {
             final SwitchSettings edited = base.copy();
             edited.mechanism = mechanism.label();
@@ -64,25 +64,20 @@ public final class Scenarios {
                 edited.clock = Settings.Clock.VIRTUAL.label();
             }
             final Settings settings = edited.validate();
-            if (settings.realTime()) {
-                realTime.add(settings);
-                virtualTime.add(null);
-            } else {
-                virtualTime.add(settings);
-                virtualRuns.add(settings);
-            }
+            runs.add(settings);
+            (settings.realTime() ? realRuns : virtualRuns).add(settings);
         }
         // Real-time runs need the host's cores to themselves: one after the other, before the rest.
         final List<RunReport> realReports = new ArrayList<>();
-        for (final Settings settings : realTime) {
+        for (final Settings settings : realRuns) {
             realReports.add(ReportBuilder.build(new RealTimeSwitch(settings).run()));
         }
         final List<RunReport> virtualReports = runAll(virtualRuns, pcapDir, threads);
         final List<RunReport> reports = new ArrayList<>();
         int real = 0;
         int virtual = 0;
-        for (final Settings settings : virtualTime) {
-            reports.add(settings == null ? realReports.get(real++) : virtualReports.get(virtual++));
+        for (final Settings settings : runs) {
+            reports.add(settings.realTime() ? realReports.get(real++) : virtualReports.get(virtual++));
         }
         long idealTrims = -1;
         for (final RunReport report : reports) {
