@@ -28,35 +28,31 @@ public final class SummaryTable {
             flows |= report.flowsCompleted() != null;
         }
         final List<Column> columns = new ArrayList<>();
-        final Column labels = new Column();
-        columns.add(labels);
         for (final RunReport report : reports) {
             final Column column = new Column();
-            column(report, realTime, goodput, flows, labels, column);
+            column(report, realTime, goodput, flows, column);
             columns.add(column);
         }
+        // Every run's column has the same rows: the first one's labels head them all.
+        final List<String> labels = columns.isEmpty() ? List.of() : columns.get(0).labels;
+        int labelWidth = 0;
+        for (final String label : labels) {
+            labelWidth = Math.max(labelWidth, label.length());
+        }
         final StringBuilder text = new StringBuilder();
-        for (int row = 0; row < labels.cells.size(); row++) {
-            for (int index = 0; index < columns.size(); index++) {
-                final Column column = columns.get(index);
+        for (int row = 0; row < labels.size(); row++) {
+            text.append(labels.get(row)).append(" ".repeat(labelWidth - labels.get(row).length()));
+            for (final Column column : columns) {
                 final String cell = column.cells.get(row);
-                final String padding = " ".repeat(column.width - cell.length());
-                if (index == 0) {
-                    text.append(cell).append(padding);
-                } else {
-                    text.append("  ").append(padding).append(cell);
-                }
+                text.append("  ").append(" ".repeat(column.width - cell.length())).append(cell);
             }
             text.append('\n');
         }
         return text.toString();
     }
 
-    /** One run's column; {@code labels} gets each row's label as the first column fills it. */
-    private static void column(
-        final RunReport r, final boolean realTime, final boolean goodput, final boolean flows, final Column labels, final Column values) {
-        final boolean first = labels.cells.isEmpty();
-        final Rows rows = new Rows(first ? labels : null, values);
+    /** One run's column, each cell with its row's label. */
+    private static void column(final RunReport r, final boolean realTime, final boolean goodput, final boolean flows, final Column rows) {
         rows.add("", realTime ? r.mechanism() + " (" + r.run().clock() + ")" : r.mechanism());
         rows.add("pattern", r.pattern());
         rows.add("packets sent", Long.toString(r.sent()));
@@ -146,32 +142,16 @@ public final class SummaryTable {
         return text.toString();
     }
 
-    /** One column of the table and the width of its widest cell. */
+    /** One run's column: its cells, their rows' labels, and the width of its widest cell. */
     private static final class Column {
+        private final List<String> labels = new ArrayList<>();
         private final List<String> cells = new ArrayList<>();
         private int width;
 
-        void add(final String cell) {
+        void add(final String label, final String cell) {
+            labels.add(label);
             cells.add(cell);
             width = Math.max(width, cell.length());
-        }
-    }
-
-    /** Fills a run's column and, for the first run, the labels beside it. */
-    private static final class Rows {
-        private final Column labels;
-        private final Column values;
-
-        Rows(final Column labels, final Column values) {
-            this.labels = labels;
-            this.values = values;
-        }
-
-        void add(final String label, final String value) {
-            if (labels != null) {
-                labels.add(label);
-            }
-            values.add(value);
         }
     }
 }
