@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 
 /** {@code trimswitch evaluate}: the reproduced evaluation, with plots, in one command. */
 @Command(
+    addMethodSubcommands = false,
     name = "evaluate",
     mixinStandardHelpOptions = true,
     sortOptions = false,

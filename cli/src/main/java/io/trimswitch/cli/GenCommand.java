@@ -32,6 +32,7 @@ import java.util.concurrent.locks.LockSupport;
  * trim keeps, so a header still says which packet it was.
  */
 @Command(
+    addMethodSubcommands = false,
     name = "gen",
     mixinStandardHelpOptions = true,
     description = "Sends trimmable datagrams through the switch, or receives them and reports whole packets, trimmed headers and gaps per flow.",
@@ -50,7 +51,7 @@ public final class GenCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    @Command(name = "send", mixinStandardHelpOptions = true, sortOptions = false, description = "Sends COUNT trimmable datagrams at RATE packets per second.")
+    @Command(name = "send", addMethodSubcommands = false, mixinStandardHelpOptions = true, sortOptions = false, description = "Sends COUNT trimmable datagrams at RATE packets per second.")
     static final class Send implements Callable<Integer> {
         @picocli.CommandLine.Spec
         picocli.CommandLine.Model.CommandSpec spec;
@@ -133,7 +134,7 @@ public final class GenCommand implements Runnable {
         }
     }
 
-    @Command(name = "receive", mixinStandardHelpOptions = true, sortOptions = false,
+    @Command(name = "receive", addMethodSubcommands = false, mixinStandardHelpOptions = true, sortOptions = false,
         description = "Receives datagrams and reports, per flow, whole packets, trimmed headers and gaps.")
     static final class Receive implements Callable<Integer> {
         @picocli.CommandLine.Spec

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 
 /** {@code trimswitch run}: the switch on this host, its ports UDP/VXLAN endpoints, until SIGINT or SIGTERM. */
 @Command(
+    addMethodSubcommands = false,
     name = "run",
     mixinStandardHelpOptions = true,
     sortOptions = false,

@@ -25,6 +25,7 @@ import java.util.regex.Pattern;
 
 /** {@code trimswitch stats}: a running switch's counters, read from its metrics endpoint. */
 @Command(
+    addMethodSubcommands = false,
     name = "stats",
     mixinStandardHelpOptions = true,
     sortOptions = false,
