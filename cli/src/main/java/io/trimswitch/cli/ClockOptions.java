@@ -1,40 +1,41 @@
 package io.trimswitch.cli;
 
 import io.trimswitch.config.SwitchSettings;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.OptionSpec;
 
 /** How a run is clocked, the same for every command that runs the switch on generated or replayed traffic. */
-final class ClockOptions {
-    @Option(names = "--clock", paramLabel = "virtual|real",
-        description = "virtual: deterministic discrete-event time; real: agent threads paced by the host clock, dilated, with open-loop senders (default: the config's, else virtual)")
-    String clock;
+final class ClockOptions extends OptionGroup {
+    private final OptionSpec clock = option(OptionSpec.builder("--clock").paramLabel("virtual|real").type(String.class)
+        .description("virtual: deterministic discrete-event time; real: agent threads paced by the host clock, dilated, with open-loop senders"
+            + " (default: the config's, else virtual)"));
 
-    @Option(names = "--dilation", paramLabel = "D",
-        description = "With --clock real: one µs of switch time takes D µs of wall time (default: 4000)")
-    Double dilation;
+    private final OptionSpec dilation = option(OptionSpec.builder("--dilation").paramLabel("D").type(Double.class)
+        .description("With --clock real: one µs of switch time takes D µs of wall time (default: 4000)"));
 
-    @Option(names = "--placement", paramLabel = "split|per-role|per-agent|single",
-        description = "With --clock real: which agents share a thread (default: single)")
-    String placement;
+    private final OptionSpec placement = option(OptionSpec.builder("--placement").paramLabel("split|per-role|per-agent|single")
+        .type(String.class).description("With --clock real: which agents share a thread (default: single)"));
 
-    @Option(names = "--idle", paramLabel = "busy-spin|yield|backoff|sleep",
-        description = "With --clock real: what a thread does when it had nothing to do (default: busy-spin)")
-    String idle;
+    private final OptionSpec idle = option(OptionSpec.builder("--idle").paramLabel("busy-spin|yield|backoff|sleep").type(String.class)
+        .description("With --clock real: what a thread does when it had nothing to do (default: busy-spin)"));
 
     /** Writes what was given over {@code settings}; returns whether the clock was set to real. */
     boolean applyTo(final SwitchSettings settings) {
-        if (clock != null) {
-            settings.clock = clock;
+        final String givenClock = clock.getValue();
+        final Double givenDilation = dilation.getValue();
+        final String givenPlacement = placement.getValue();
+        final String givenIdle = idle.getValue();
+        if (givenClock != null) {
+            settings.clock = givenClock;
         }
-        if (dilation != null) {
-            settings.realtime.dilation = dilation;
+        if (givenDilation != null) {
+            settings.realtime.dilation = givenDilation;
         }
-        if (placement != null) {
-            settings.realtime.placement = placement;
+        if (givenPlacement != null) {
+            settings.realtime.placement = givenPlacement;
         }
-        if (idle != null) {
-            settings.realtime.idle = idle;
+        if (givenIdle != null) {
+            settings.realtime.idle = givenIdle;
         }
-        return "real".equals(clock);
+        return "real".equals(givenClock);
     }
 }

@@ -9,7 +9,7 @@ import io.trimswitch.network.NetworkSettings;
 import io.trimswitch.network.NetworkSpec;
 import io.trimswitch.network.NetworkTable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -18,14 +18,14 @@ import java.util.concurrent.Callable;
 
 /** {@code trimswitch fabric}: a leaf-spine network of trimming switches and NDP hosts, in virtual time. */
 @Command(
+    addMethodSubcommands = false,
     name = "fabric",
-    mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
         "Runs a workload across a leaf-spine network of switches with NDP hosts (virtual time) and reports flow completion times, "
             + "goodput, and trims, DoD queues and drops per tier, per switch and per port.",
         "With no arguments: 4 leaves × 4 hosts, 4 spines, 100 Gb/s, tofino leaves, ideal spines, a sprayed permutation of 1000-packet flows."})
-public final class FabricCommand implements Callable<Integer> {
+public final class FabricCommand implements Callable<Integer>, OptionGroup.User {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -93,8 +93,13 @@ public final class FabricCommand implements Callable<Integer> {
     @Option(names = "--no-jitter", description = "Start every flow at time 0.")
     boolean noJitter;
 
-    @Mixin
-    ReportFileOption json;
+    private final ReportFileOption json = new ReportFileOption();
+
+    @Override
+    public void addOptionGroups(final CommandSpec command) {
+        json.addTo(command, "json");
+        new HelpOptions().addTo(command, "help");
+    }
 
     @Override
     public Integer call() {

@@ -16,7 +16,7 @@ import io.trimswitch.runtime.TeeCapture;
 import io.trimswitch.runtime.VirtualTimeSwitch;
 import io.trimswitch.realtime.RealTimeSwitch;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -30,14 +30,14 @@ import java.util.concurrent.Callable;
 
 /** {@code trimswitch replay}: captures in, what each port sent out, deterministically. */
 @Command(
+    addMethodSubcommands = false,
     name = "replay",
-    mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
         "Replays pcap/pcapng captures through the switch and writes what each port sent.",
         "In virtual time (the default) the same captures and settings always give byte-identical output;",
         "with --clock real they go through the real-time dataplane, paced by the host clock."})
-public final class ReplayCommand implements Callable<Integer> {
+public final class ReplayCommand implements Callable<Integer>, OptionGroup.User {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -52,8 +52,7 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--speed", paramLabel = "X", description = "With --timing capture: replay X times faster (default: 1)")
     double speed = 1.0;
 
-    @Mixin
-    SettingsFileOption config;
+    private final SettingsFileOption config = new SettingsFileOption();
 
     @Option(names = "--mechanism", paramLabel = "NAME", description = "ideal | mod | dod | tofino | tofino2 (default: the config's, else tofino)")
     String mechanism;
@@ -64,11 +63,17 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--out-dir", paramLabel = "DIR", description = "One pcap per port that sent anything: DIR/<port>_out.pcap")
     Path outDir;
 
-    @Mixin
-    ReportFileOption json;
+    private final ReportFileOption json = new ReportFileOption();
 
-    @Mixin
-    ClockOptions clockOptions = new ClockOptions();
+    private final ClockOptions clockOptions = new ClockOptions();
+
+    @Override
+    public void addOptionGroups(final CommandSpec command) {
+        config.addTo(command, "config");
+        json.addTo(command, "json");
+        clockOptions.addTo(command, "clock");
+        new HelpOptions().addTo(command, "help");
+    }
 
     @Override
     public Integer call() {

@@ -1,23 +1,25 @@
 package io.trimswitch.cli;
 
 import io.trimswitch.report.ReportJson;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.OptionSpec;
 
 import java.nio.file.Path;
 
 /** Where a command writes its JSON report, the same for every command that makes one. */
-final class ReportFileOption {
-    @Option(names = "--json", paramLabel = "FILE", description = "Write the report as JSON: one object for one run, an array for several.")
-    Path file;
+final class ReportFileOption extends OptionGroup {
+    private final OptionSpec json = option(OptionSpec.builder("--json").paramLabel("FILE").type(Path.class)
+        .description("Write the report as JSON: one object for one run, an array for several."));
 
     /** Before anything runs: a report that could not be written fails now, not after the run. */
     void checkWritable() {
+        final Path file = json.getValue();
         if (file != null) {
             OutputFiles.requireWritable("--json", file);
         }
     }
 
     void write(final Object reports) {
+        final Path file = json.getValue();
         if (file != null) {
             ReportJson.write(file, reports);
         }

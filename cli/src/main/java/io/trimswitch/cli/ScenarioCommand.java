@@ -8,132 +8,140 @@ import io.trimswitch.report.RunReport;
 import io.trimswitch.report.SummaryTable;
 import io.trimswitch.runtime.RealTimeStats;
 import io.trimswitch.scenario.Scenarios;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code trimswitch scenario}: one workload through the virtual-time switch, under one or more mechanisms. */
-@Command(
-    name = "scenario",
-    mixinStandardHelpOptions = true,
-    sortOptions = false,
-    description = {
-        "Runs a workload through the switch (virtual time, or real time with --clock real) and reports trims, DoD queues, goodput and latency.",
-        "With no arguments: the worst case (shift, 16 parallel 4:1 incasts) of NDP flows under tofino next to dod and ideal."})
+/**
+ * {@code trimswitch scenario}: one workload through the virtual-time switch, under one or more mechanisms. Its options
+ * are defined in code, not by annotations: this is the command a user starts most, and picocli reads annotations
+ * through proxy classes generated at run time, a tenth of its cold start.
+ */
 public final class ScenarioCommand implements Callable<Integer> {
     /** A real-time run whose pipelines ran this far behind (switch time) gets a warning: about a T0. */
     private static final double LAG_WARNING_NS = 5000;
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    private final CommandSpec spec = CommandSpec.wrapWithoutInspection(this);
 
-    @Mixin
-    SettingsFileOption config;
+    private final SettingsFileOption config = group(new SettingsFileOption(), "config");
 
-    @Option(names = "--pattern", description = "incast:N->K | mod16:N | shift | pairs:S->D,... (default: shift)")
-    String pattern;
+    private final OptionSpec pattern = option("--pattern", "PATTERN", String.class, "incast:N->K | mod16:N | shift | pairs:S->D,... (default: shift)");
 
-    @Option(names = "--mechanism", split = ",", paramLabel = "NAME",
-        description = "ideal | mod | dod | tofino | tofino2; several, comma-separated, run side by side (default: tofino,dod,ideal)")
-    List<String> mechanisms;
+    private final OptionSpec mechanisms = option(OptionSpec.builder("--mechanism").paramLabel("NAME").type(List.class).auxiliaryTypes(String.class)
+        .splitRegex(",").description("ideal | mod | dod | tofino | tofino2; several, comma-separated, run side by side (default: tofino,dod,ideal)"));
 
-    @Option(names = "--transport", paramLabel = "ndp|open-loop",
-        description = "ndp: NDP hosts with pull pacing and retransmission, run until every flow completes; open-loop: senders blast and stop (default: ndp)")
-    String transport;
+    private final OptionSpec transport = option("--transport", "ndp|open-loop", String.class,
+        "ndp: NDP hosts with pull pacing and retransmission, run until every flow completes; open-loop: senders blast and stop (default: ndp)");
 
-    @Mixin
-    ClockOptions clockOptions = new ClockOptions();
+    private final ClockOptions clockOptions = group(new ClockOptions(), "clock");
 
-    @Option(names = "--compare-virtual", description = "With --clock real: run each mechanism in virtual time too, in the next column.")
-    boolean compareVirtual;
+    private final OptionSpec compareVirtual = flag("--compare-virtual", "With --clock real: run each mechanism in virtual time too, in the next column.");
 
-    @Option(names = "--packets", description = "Data packets per flow (default: 1000)")
-    Integer packets;
+    private final OptionSpec packets = option("--packets", "N", Integer.class, "Data packets per flow (default: 1000)");
 
-    @Option(names = "--initial-window", paramLabel = "PACKETS", description = "NDP: packets sent at line rate before waiting for pulls (default: 1000)")
-    Integer initialWindow;
+    private final OptionSpec initialWindow = option("--initial-window", "PACKETS", Integer.class,
+        "NDP: packets sent at line rate before waiting for pulls (default: 1000)");
 
-    @Option(names = "--hosts", paramLabel = "separate|shared",
-        description = "NDP: each port's sending and receiving hosts are different machines, or one host per port (default: separate)")
-    String hosts;
+    private final OptionSpec hosts = option("--hosts", "separate|shared", String.class,
+        "NDP: each port's sending and receiving hosts are different machines, or one host per port (default: separate)");
 
-    @Option(names = "--flow-sizes", paramLabel = "FILE.csv", description = "NDP: draw each flow's size in packets from this CSV (one per line)")
-    String flowSizes;
+    private final OptionSpec flowSizes = option("--flow-sizes", "FILE.csv", String.class, "NDP: draw each flow's size in packets from this CSV (one per line)");
 
-    @Option(names = "--background", paramLabel = "LOAD",
-        description = "NDP: every sending host also starts Poisson flows to random ports offering LOAD (0..1) of its line rate (default: 0)")
-    Double background;
+    private final OptionSpec background = option("--background", "LOAD", Double.class,
+        "NDP: every sending host also starts Poisson flows to random ports offering LOAD (0..1) of its line rate (default: 0)");
 
-    @Option(names = "--background-us", paramLabel = "US", description = "NDP: background flows arrive during the first US µs (default: 500)")
-    Double backgroundUs;
+    private final OptionSpec backgroundUs = option("--background-us", "US", Double.class, "NDP: background flows arrive during the first US µs (default: 500)");
 
-    @Option(names = "--packet-bytes", description = "Data packet size on the wire, bytes (default: 1500)")
-    Integer packetBytes;
+    private final OptionSpec packetBytes = option("--packet-bytes", "BYTES", Integer.class, "Data packet size on the wire, bytes (default: 1500)");
 
-    @Option(names = "--duration-us", description = "Open loop: length of the run, µs (default: 500); NDP runs until every flow completes")
-    Double durationUs;
+    private final OptionSpec durationUs = option("--duration-us", "US", Double.class,
+        "Open loop: length of the run, µs (default: 500); NDP runs until every flow completes");
 
-    @Option(names = "--t0-us", description = "Pessimistic period after a NOTIFY, µs (default: 6)")
-    Double t0Us;
+    private final OptionSpec t0Us = option("--t0-us", "US", Double.class, "Pessimistic period after a NOTIFY, µs (default: 6)");
 
-    @Option(names = "--t1-us", description = "End of the halftimistic period after a NOTIFY, µs (default: 24)")
-    Double t1Us;
+    private final OptionSpec t1Us = option("--t1-us", "US", Double.class, "End of the halftimistic period after a NOTIFY, µs (default: 24)");
 
-    @Option(names = "--notify", description = "all | origin: pipelines a congestion NOTIFY reaches (default: all)")
-    String notify;
+    private final OptionSpec notify = option("--notify", "all|origin", String.class, "all | origin: pipelines a congestion NOTIFY reaches (default: all)");
 
-    @Option(names = "--signal", description = "every | backlog: deflected packets that raise a signal (default: every)")
-    String signal;
+    private final OptionSpec signal = option("--signal", "every|backlog", String.class,
+        "every | backlog: deflected packets that raise a signal (default: every)");
 
-    @Option(names = "--signal-backlog", description = "With --signal backlog: DoD packets that must wait behind (default: 1)")
-    Integer signalBacklog;
+    private final OptionSpec signalBacklog = option("--signal-backlog", "PACKETS", Integer.class,
+        "With --signal backlog: DoD packets that must wait behind (default: 1)");
 
-    @Option(names = "--no-halftimistic", description = "Go from pessimistic straight back to optimistic.")
-    boolean noHalftimistic;
+    private final OptionSpec noHalftimistic = flag("--no-halftimistic", "Go from pessimistic straight back to optimistic.");
 
-    @Option(names = "--pessimistic-rate", paramLabel = "GBPS", description = "Meter rate while pessimistic, Gb/s; 0 trims everything (default: R/4)")
-    Double pessimisticRate;
+    private final OptionSpec pessimisticRate = option("--pessimistic-rate", "GBPS", Double.class,
+        "Meter rate while pessimistic, Gb/s; 0 trims everything (default: R/4)");
 
-    @Option(names = "--halftimistic-rate", paramLabel = "GBPS", description = "Meter rate while halftimistic, Gb/s (default: R/2)")
-    Double halftimisticRate;
+    private final OptionSpec halftimisticRate = option("--halftimistic-rate", "GBPS", Double.class, "Meter rate while halftimistic, Gb/s (default: R/2)");
 
-    @Option(names = "--meters", description = "three | two: meter profile (default: three)")
-    String meters;
+    private final OptionSpec meters = option("--meters", "three|two", String.class, "three | two: meter profile (default: three)");
 
-    @Option(names = "--data-queue", paramLabel = "PACKETS", description = "Data queue capacity per egress port (default: 16)")
-    Integer dataQueue;
+    private final OptionSpec dataQueue = option("--data-queue", "PACKETS", Integer.class, "Data queue capacity per egress port (default: 16)");
 
-    @Option(names = "--header-queue", paramLabel = "PACKETS", description = "Header queue capacity per egress port (default: 1024)")
-    Integer headerQueue;
+    private final OptionSpec headerQueue = option("--header-queue", "PACKETS", Integer.class, "Header queue capacity per egress port (default: 1024)");
 
-    @Option(names = "--dod-queue", paramLabel = "PACKETS", description = "DoD queue capacity per pipeline (default: 16384)")
-    Integer dodQueue;
+    private final OptionSpec dodQueue = option("--dod-queue", "PACKETS", Integer.class, "DoD queue capacity per pipeline (default: 16384)");
 
-    @Option(names = "--return-to-sender", description = "Send headers that meet a full header queue back to their sender.")
-    boolean returnToSender;
+    private final OptionSpec returnToSender = flag("--return-to-sender", "Send headers that meet a full header queue back to their sender.");
 
-    @Option(names = "--seed", description = "Seed for start jitter and the ideal switch's coin (default: 1)")
-    Long seed;
+    private final OptionSpec seed = option("--seed", "SEED", Long.class, "Seed for start jitter and the ideal switch's coin (default: 1)");
 
-    @Option(names = "--no-jitter", description = "Start every sender at time 0 (phase-locked).")
-    boolean noJitter;
+    private final OptionSpec noJitter = flag("--no-jitter", "Start every sender at time 0 (phase-locked).");
 
-    @Option(names = "--no-ideal", description = "Do not run the ideal switch alongside for trims-vs-ideal.")
-    boolean noIdeal;
+    private final OptionSpec noIdeal = flag("--no-ideal", "Do not run the ideal switch alongside for trims-vs-ideal.");
 
-    @Mixin
-    ReportFileOption json;
+    private final ReportFileOption json = group(new ReportFileOption(), "json");
 
-    @Option(names = "--pcap-dir", paramLabel = "DIR", description = "Write what each port received and sent as pcaps, DIR/<mechanism>/portNN-{rx,tx}.pcap.")
-    Path pcapDir;
+    private final OptionSpec pcapDir = option("--pcap-dir", "DIR", Path.class,
+        "Write what each port received and sent as pcaps, DIR/<mechanism>/portNN-{rx,tx}.pcap.");
 
-    @Option(names = "--jobs", description = "Virtual-time runs side by side (default: all of them)")
-    Integer jobs;
+    private final OptionSpec jobs = option("--jobs", "N", Integer.class, "Virtual-time runs side by side (default: all of them)");
+
+    ScenarioCommand() {
+        group(new HelpOptions(), "help");
+        spec.name("scenario");
+        spec.usageMessage().sortOptions(false).description(
+            "Runs a workload through the switch (virtual time, or real time with --clock real) and reports trims, DoD queues, goodput and latency.",
+            "With no arguments: the worst case (shift, 16 parallel 4:1 incasts) of NDP flows under tofino next to dod and ideal.");
+    }
+
+    /** The command's model, for picocli to parse into and run. */
+    CommandSpec spec() {
+        return spec;
+    }
+
+    private OptionSpec option(final String name, final String label, final Class<?> type, final String description) {
+        return option(OptionSpec.builder(name).paramLabel(label).type(type).description(description));
+    }
+
+    private OptionSpec flag(final String name, final String description) {
+        return option(OptionSpec.builder(name).type(boolean.class).description(description));
+    }
+
+    private OptionSpec option(final OptionSpec.Builder option) {
+        final OptionSpec built = option.build();
+        spec.addOption(built);
+        return built;
+    }
+
+    private <T extends OptionGroup> T group(final T group, final String name) {
+        group.addTo(spec, name);
+        return group;
+    }
+
+    private static boolean given(final OptionSpec option) {
+        return option.getValue() != null;
+    }
+
+    private static boolean set(final OptionSpec flag) {
+        return Boolean.TRUE.equals(flag.getValue());
+    }
 
     @Override
     public Integer call() {
@@ -142,12 +150,13 @@ public final class ScenarioCommand implements Callable<Integer> {
         final List<Mechanism> toRun = new ArrayList<>();
         json.checkWritable();
         final boolean realClock = settings.validate().realTime();
-        if (mechanisms != null) {
-            if (mechanisms.isEmpty() || mechanisms.stream().anyMatch(String::isBlank)) {
+        final List<String> named = mechanisms.getValue();
+        if (named != null) {
+            if (named.isEmpty() || anyBlank(named)) {
                 throw new ConfigException("--mechanism takes one or more of " + Mechanism.labels() + " separated by commas, got '"
-                    + String.join(",", mechanisms) + "'");
+                    + String.join(",", named) + "'");
             }
-            for (final String name : mechanisms) {
+            for (final String name : named) {
                 final Mechanism mechanism = Mechanism.parse(name);
                 if (!toRun.contains(mechanism)) {
                     toRun.add(mechanism);
@@ -163,16 +172,17 @@ public final class ScenarioCommand implements Callable<Integer> {
                 toRun.add(Mechanism.IDEAL);
             }
         }
-        if (jobs != null && jobs < 1) {
-            throw new ConfigException("--jobs must be at least 1, got " + jobs);
+        final Integer threadCap = jobs.getValue();
+        if (threadCap != null && threadCap < 1) {
+            throw new ConfigException("--jobs must be at least 1, got " + threadCap);
         }
         // A scenario has a few runs of unequal length: one thread each lets the host share its cores out evenly, where a
         // thread per core leaves one core idle while the other works through the last two runs (15 % longer for the
         // default three on two cores).
-        final int threads = jobs != null ? jobs : Integer.MAX_VALUE;
-        final Scenarios.Result result = Scenarios.run(settings, toRun, !noIdeal, pcapDir, threads);
+        final int threads = threadCap != null ? threadCap : Integer.MAX_VALUE;
+        final Scenarios.Result result = Scenarios.run(settings, toRun, !set(noIdeal), pcapDir.getValue(), threads);
         final List<RunReport> reports = new ArrayList<>(result.runs());
-        if (compareVirtual && realClock) {
+        if (set(compareVirtual) && realClock) {
             final SwitchSettings virtual = settings.copy();
             virtual.clock = Settings.Clock.VIRTUAL.label();
             final List<RunReport> references = Scenarios.run(virtual, toRun, false, null, threads).runs();
@@ -217,93 +227,102 @@ public final class ScenarioCommand implements Callable<Integer> {
     }
 
     private void applyClockAndTransport(final SwitchSettings s) {
-        if (clockOptions.applyTo(s) && transport == null) {
+        if (clockOptions.applyTo(s) && !given(transport)) {
             // Real time runs open-loop senders.
             s.transport.kind = "open-loop";
         }
-        if (transport != null) {
-            s.transport.kind = transport;
+        if (given(transport)) {
+            s.transport.kind = transport.getValue();
         }
-        if (initialWindow != null) {
-            s.transport.initialWindowPackets = initialWindow;
+        if (given(initialWindow)) {
+            s.transport.initialWindowPackets = initialWindow.getValue();
         }
-        if (hosts != null) {
-            s.transport.hosts = hosts;
+        if (given(hosts)) {
+            s.transport.hosts = hosts.getValue();
         }
-        if (flowSizes != null) {
-            s.transport.flowSizes = flowSizes;
+        if (given(flowSizes)) {
+            s.transport.flowSizes = flowSizes.getValue();
         }
-        if (background != null) {
-            s.transport.backgroundLoad = background;
+        if (given(background)) {
+            s.transport.backgroundLoad = background.getValue();
         }
-        if (backgroundUs != null) {
-            s.transport.backgroundUs = backgroundUs;
+        if (given(backgroundUs)) {
+            s.transport.backgroundUs = backgroundUs.getValue();
         }
     }
 
     private void applyWorkload(final SwitchSettings s) {
-        if (pattern != null) {
-            s.workload.pattern = pattern;
+        if (given(pattern)) {
+            s.workload.pattern = pattern.getValue();
         }
-        if (packets != null) {
-            s.workload.packets = packets;
+        if (given(packets)) {
+            s.workload.packets = packets.getValue();
         }
-        if (packetBytes != null) {
-            s.workload.packetBytes = packetBytes;
+        if (given(packetBytes)) {
+            s.workload.packetBytes = packetBytes.getValue();
         }
-        if (durationUs != null) {
-            s.workload.durationUs = durationUs;
+        if (given(durationUs)) {
+            s.workload.durationUs = durationUs.getValue();
         }
-        if (seed != null) {
-            s.workload.seed = seed;
+        if (given(seed)) {
+            s.workload.seed = seed.getValue();
         }
-        if (noJitter) {
+        if (set(noJitter)) {
             s.workload.startJitter = false;
         }
     }
 
     private void applyControl(final SwitchSettings s) {
-        if (t0Us != null) {
-            s.control.t0Us = t0Us;
+        if (given(t0Us)) {
+            s.control.t0Us = t0Us.getValue();
         }
-        if (t1Us != null) {
-            s.control.t1Us = t1Us;
+        if (given(t1Us)) {
+            s.control.t1Us = t1Us.getValue();
         }
-        if (notify != null) {
-            s.control.notify = notify;
+        if (given(notify)) {
+            s.control.notify = notify.getValue();
         }
-        if (signal != null) {
-            s.control.signal = signal;
+        if (given(signal)) {
+            s.control.signal = signal.getValue();
         }
-        if (signalBacklog != null) {
-            s.control.signalBacklog = signalBacklog;
+        if (given(signalBacklog)) {
+            s.control.signalBacklog = signalBacklog.getValue();
         }
-        if (noHalftimistic) {
+        if (set(noHalftimistic)) {
             s.control.halftimistic = false;
         }
-        if (pessimisticRate != null) {
-            s.control.pessimisticRateGbps = pessimisticRate;
+        if (given(pessimisticRate)) {
+            s.control.pessimisticRateGbps = pessimisticRate.getValue();
         }
-        if (halftimisticRate != null) {
-            s.control.halftimisticRateGbps = halftimisticRate;
+        if (given(halftimisticRate)) {
+            s.control.halftimisticRateGbps = halftimisticRate.getValue();
         }
-        if (meters != null) {
-            s.control.meters = meters;
+        if (given(meters)) {
+            s.control.meters = meters.getValue();
         }
     }
 
     private void applyQueues(final SwitchSettings s) {
-        if (dataQueue != null) {
-            s.fabric.dataQueuePackets = dataQueue;
+        if (given(dataQueue)) {
+            s.fabric.dataQueuePackets = dataQueue.getValue();
         }
-        if (headerQueue != null) {
-            s.fabric.headerQueuePackets = headerQueue;
+        if (given(headerQueue)) {
+            s.fabric.headerQueuePackets = headerQueue.getValue();
         }
-        if (dodQueue != null) {
-            s.recirculation.dodQueuePackets = dodQueue;
+        if (given(dodQueue)) {
+            s.recirculation.dodQueuePackets = dodQueue.getValue();
         }
-        if (returnToSender) {
+        if (set(returnToSender)) {
             s.trim.returnToSender = true;
         }
+    }
+
+    private static boolean anyBlank(final List<String> names) {
+        for (final String name : names) {
+            if (name.isBlank()) {
+                return true;
+            }
+        }
+        return false;
     }
 }

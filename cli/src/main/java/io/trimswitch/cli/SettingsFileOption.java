@@ -3,30 +3,30 @@ package io.trimswitch.cli;
 import io.trimswitch.config.ConfigDb;
 import io.trimswitch.config.SettingsFiles;
 import io.trimswitch.config.SwitchSettings;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.OptionSpec;
 
 import java.nio.file.Path;
 
 /** The settings files of a command that runs the switch model, the same for {@code scenario} and {@code replay}. */
-final class SettingsFileOption {
-    @Option(names = "--config", paramLabel = "FILE",
-        description = "Switch settings (YAML); the other options override them (default: the built-in 64 × 100 Gb/s switch)")
-    Path file;
+final class SettingsFileOption extends OptionGroup {
+    private final OptionSpec file = option(OptionSpec.builder("--config").paramLabel("FILE").type(Path.class)
+        .description("Switch settings (YAML); the other options override them (default: the built-in 64 × 100 Gb/s switch)"));
 
-    @Option(names = "--config-db", paramLabel = "FILE",
-        description = "A SONiC config_db.json: its SWITCH_TRIMMING, QoS map, buffer, scheduler and queue tables, applied over the settings")
-    Path configDb;
+    private final OptionSpec configDb = option(OptionSpec.builder("--config-db").paramLabel("FILE").type(Path.class)
+        .description("A SONiC config_db.json: its SWITCH_TRIMMING, QoS map, buffer, scheduler and queue tables, applied over the settings"));
 
     /** The file's settings (or the defaults without one), with the config_db's tables applied over them. */
     SwitchSettings load() {
-        final SwitchSettings settings = file == null ? new SwitchSettings() : SettingsFiles.load(file);
-        if (configDb != null) {
-            ConfigDb.apply(configDb, settings);
+        final Path settingsFile = file.getValue();
+        final Path tables = configDb.getValue();
+        final SwitchSettings settings = settingsFile == null ? new SwitchSettings() : SettingsFiles.load(settingsFile);
+        if (tables != null) {
+            ConfigDb.apply(tables, settings);
         }
         return settings;
     }
 
     boolean given() {
-        return file != null;
+        return file.getValue() != null;
     }
 }

@@ -11,6 +11,7 @@ import java.util.Map;
 
 /** The one command-line tool: {@code trimswitch <command>}. */
 @Command(
+    addMethodSubcommands = false,
     name = "trimswitch",
     mixinStandardHelpOptions = true,
     versionProvider = TrimswitchCommand.Version.class,
@@ -56,14 +57,14 @@ public final class TrimswitchCommand implements Runnable {
         final CommandLine commandLine;
         final String[] commandArguments;
         if (named != null) {
-            commandLine = new CommandLine(named);
+            commandLine = model(named);
             commandLine.setCommandName("trimswitch " + args[0]);
-            commandLine.getCommandSpec().versionProvider(new Version());
             commandArguments = java.util.Arrays.copyOfRange(args, 1, args.length);
         } else {
             commandLine = new CommandLine(new TrimswitchCommand());
-            COMMANDS.forEach(commandLine::addSubcommand);
-            commandLine.getSubcommands().values().forEach(command -> command.getCommandSpec().versionProvider(new Version()));
+            for (final Map.Entry<String, Class<?>> command : COMMANDS.entrySet()) {
+                commandLine.addSubcommand(command.getKey(), model(command.getValue()));
+            }
             commandArguments = args;
         }
         commandLine.setOut(out);
@@ -107,6 +108,16 @@ public final class TrimswitchCommand implements Runnable {
             }
             throw exception;
         }
+    }
+
+    /** A command's model: {@code scenario}'s is defined in code, the others' by annotations, with their option groups. */
+    private static CommandLine model(final Class<?> command) {
+        final CommandLine model = command == ScenarioCommand.class ? new CommandLine(new ScenarioCommand().spec()) : new CommandLine(command);
+        if (model.getCommand() instanceof OptionGroup.User user) {
+            user.addOptionGroups(model.getCommandSpec());
+        }
+        model.getCommandSpec().versionProvider(new Version());
+        return model;
     }
 
     private static Map<String, Class<?>> commands() {
