@@ -19,7 +19,7 @@ import java.util.concurrent.Callable;
 /**
  * {@code trimswitch scenario}: one workload through the virtual-time switch, under one or more mechanisms. Its options
  * are defined in code, not by annotations: this is the command a user starts most, and picocli reads annotations
- * through proxy classes generated at run time, a tenth of its cold start.
+ * through proxy classes generated at run time, a fifth of its cold start.
  */
 public final class ScenarioCommand implements Callable<Integer> {
     /** A real-time run whose pipelines ran this far behind (switch time) gets a warning: about a T0. */
