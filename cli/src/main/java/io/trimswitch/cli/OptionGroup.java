@@ -5,8 +5,8 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * Options several commands share, defined in code as a picocli mixin. Picocli reads annotations through proxy classes
- * the JVM generates at run time, which no class-data sharing archive of Java 17 keeps: the commands the launcher starts
- * quickly build their models without them.
+ * the JVM generates at run time, which no class-data sharing archive of Java 17 keeps: defined in code, they let
+ * {@code scenario}, the command users start most, build its model without any.
  */
 abstract class OptionGroup {
     private final CommandSpec mixin = CommandSpec.create();
