@@ -15,9 +15,7 @@ import io.trimswitch.runtime.ReplaySource;
 import io.trimswitch.runtime.TeeCapture;
 import io.trimswitch.runtime.VirtualTimeSwitch;
 import io.trimswitch.realtime.RealTimeSwitch;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.OptionSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -28,79 +26,74 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-/** {@code trimswitch replay}: captures in, what each port sent out, deterministically. */
-@Command(
-    addMethodSubcommands = false,
-    name = "replay",
-    sortOptions = false,
-    description = {
-        "Replays pcap/pcapng captures through the switch and writes what each port sent.",
-        "In virtual time (the default) the same captures and settings always give byte-identical output;",
-        "with --clock real they go through the real-time dataplane, paced by the host clock."})
-public final class ReplayCommand implements Callable<Integer>, OptionGroup.User {
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+/**
+ * {@code trimswitch replay}: captures in, what each port sent out, deterministically. Its options are defined in code,
+ * not by annotations (see {@link OptionsInCode}): a test suite starts it once per case.
+ */
+public final class ReplayCommand extends OptionsInCode implements Callable<Integer> {
+    private final OptionSpec inputs = option(OptionSpec.builder("--in").required(true).paramLabel("[PORT=]FILE").type(List.class)
+        .auxiliaryTypes(String.class).description("A capture to replay: FILE, a pcapng whose interface IDs are the ingress ports, "
+            + "or PORT=FILE, every packet entering on PORT. Repeatable."));
 
-    @Option(names = "--in", required = true, paramLabel = "[PORT=]FILE",
-        description = "A capture to replay: FILE, a pcapng whose interface IDs are the ingress ports, or PORT=FILE, every packet entering on PORT. Repeatable.")
-    List<String> inputs;
+    private final OptionSpec timing = option(OptionSpec.builder("--timing").paramLabel("capture|line-rate").type(String.class).initialValue("capture")
+        .description("capture: at the capture's timestamps; line-rate: back to back at each port's rate (default: capture)"));
 
-    @Option(names = "--timing", paramLabel = "capture|line-rate",
-        description = "capture: at the capture's timestamps; line-rate: back to back at each port's rate (default: capture)")
-    String timing = "capture";
+    private final OptionSpec speed = option(OptionSpec.builder("--speed").paramLabel("X").type(double.class).initialValue(1.0)
+        .description("With --timing capture: replay X times faster (default: 1)"));
 
-    @Option(names = "--speed", paramLabel = "X", description = "With --timing capture: replay X times faster (default: 1)")
-    double speed = 1.0;
+    private final SettingsFileOption config = group(new SettingsFileOption(), "config");
 
-    private final SettingsFileOption config = new SettingsFileOption();
+    private final OptionSpec mechanism = option("--mechanism", "NAME", String.class,
+        "ideal | mod | dod | tofino | tofino2 (default: the config's, else tofino)");
 
-    @Option(names = "--mechanism", paramLabel = "NAME", description = "ideal | mod | dod | tofino | tofino2 (default: the config's, else tofino)")
-    String mechanism;
+    private final OptionSpec outFile = option("--out", "FILE.pcapng", Path.class,
+        "One pcapng: an interface per switch port, each frame at its departure time");
 
-    @Option(names = "--out", paramLabel = "FILE.pcapng", description = "One pcapng: an interface per switch port, each frame at its departure time")
-    Path out;
+    private final OptionSpec outFolder = option("--out-dir", "DIR", Path.class, "One pcap per port that sent anything: DIR/<port>_out.pcap");
 
-    @Option(names = "--out-dir", paramLabel = "DIR", description = "One pcap per port that sent anything: DIR/<port>_out.pcap")
-    Path outDir;
+    private final ReportFileOption json = group(new ReportFileOption(), "json");
 
-    private final ReportFileOption json = new ReportFileOption();
+    private final ClockOptions clockOptions = group(new ClockOptions(), "clock");
 
-    private final ClockOptions clockOptions = new ClockOptions();
-
-    @Override
-    public void addOptionGroups(final CommandSpec command) {
-        config.addTo(command, "config");
-        json.addTo(command, "json");
-        clockOptions.addTo(command, "clock");
-        new HelpOptions().addTo(command, "help");
+    ReplayCommand() {
+        group(new HelpOptions(), "help");
+        model().name("replay");
+        model().usageMessage().sortOptions(false).description(
+            "Replays pcap/pcapng captures through the switch and writes what each port sent.",
+            "In virtual time (the default) the same captures and settings always give byte-identical output;",
+            "with --clock real they go through the real-time dataplane, paced by the host clock.");
     }
 
     @Override
     public Integer call() {
         final SwitchSettings edited = config.load();
-        if (mechanism != null) {
-            edited.mechanism = Mechanism.parse(mechanism).label();
+        if (given(mechanism)) {
+            edited.mechanism = Mechanism.parse(mechanism.getValue()).label();
         }
         clockOptions.applyTo(edited);
         // A capture brings its own hosts: the model's transport does not apply.
         edited.transport.kind = Settings.TransportKind.OPEN_LOOP.label();
         final Settings settings = edited.validate();
-        final ReplaySource.Timing mode = switch (timing) {
+        final String timingName = timing.getValue();
+        final double speedUp = speed.getValue();
+        final Path out = outFile.getValue();
+        final Path outDir = outFolder.getValue();
+        final ReplaySource.Timing mode = switch (timingName) {
             case "capture" -> ReplaySource.Timing.CAPTURE;
             case "line-rate" -> ReplaySource.Timing.LINE_RATE;
-            default -> throw new ConfigException("--timing must be capture or line-rate, got '" + timing + "'");
+            default -> throw new ConfigException("--timing must be capture or line-rate, got '" + timingName + "'");
         };
-        if (mode == ReplaySource.Timing.LINE_RATE && speed != 1.0) {
+        if (mode == ReplaySource.Timing.LINE_RATE && speedUp != 1.0) {
             throw new ConfigException("--speed applies to --timing capture; at line rate packets already go back to back");
         }
         final LinkRate rate = new LinkRate(settings.portRateBps());
         final List<ReplaySource.Input> captures = parseInputs(settings.portCount());
-        refuseOutputsOverInputs(captures);
+        refuseOutputsOverInputs(captures, out, outDir);
         json.checkWritable();
         if (out != null) {
             OutputFiles.requireWritable("--out", out);
         }
-        final ReplaySource source = new ReplaySource(captures, settings.portCount(), rate, mode, speed);
+        final ReplaySource source = new ReplaySource(captures, settings.portCount(), rate, mode, speedUp);
         final VirtualTimeSwitch sw = settings.realTime() ? null : new VirtualTimeSwitch(settings, source, -1);
         final RealTimeSwitch realTime = settings.realTime() ? new RealTimeSwitch(settings, source, -1) : null;
 
@@ -122,7 +115,7 @@ public final class ReplayCommand implements Callable<Integer>, OptionGroup.User 
                     report = ReportBuilder.build(sw.run());
                 }
             }
-            final PrintWriter log = spec.commandLine().getOut();
+            final PrintWriter log = model().commandLine().getOut();
             log.print(SummaryTable.render(List.of(report), false));
             log.println("per egress port (packets sent, of which trimmed):");
             for (final RunReport.PortReport port : report.ports()) {
@@ -141,7 +134,7 @@ public final class ReplayCommand implements Callable<Integer>, OptionGroup.User 
     }
 
     /** Writing a capture that is being read would overwrite it under the reader's feet. */
-    private void refuseOutputsOverInputs(final List<ReplaySource.Input> captures) {
+    private static void refuseOutputsOverInputs(final List<ReplaySource.Input> captures, final Path out, final Path outDir) {
         for (final ReplaySource.Input input : captures) {
             final Path read = input.file().toAbsolutePath().normalize();
             if (out != null && (read.equals(out.toAbsolutePath().normalize()) || sameFile(out, input.file()))) {
@@ -164,7 +157,8 @@ public final class ReplayCommand implements Callable<Integer>, OptionGroup.User 
 
     private List<ReplaySource.Input> parseInputs(final int ports) {
         final List<ReplaySource.Input> parsed = new ArrayList<>();
-        for (final String input : inputs) {
+        final List<String> given = inputs.getValue();
+        for (final String input : given) {
             final int equals = input.indexOf('=');
             final Path file = Path.of(input.substring(equals + 1));
             if (!Files.exists(file)) {

@@ -8,7 +8,6 @@ import io.trimswitch.report.RunReport;
 import io.trimswitch.report.SummaryTable;
 import io.trimswitch.runtime.RealTimeStats;
 import io.trimswitch.scenario.Scenarios;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 import java.nio.file.Path;
@@ -18,14 +17,12 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code trimswitch scenario}: one workload through the virtual-time switch, under one or more mechanisms. Its options
- * are defined in code, not by annotations: this is the command a user starts most, and picocli reads annotations
- * through proxy classes generated at run time, a fifth of its cold start.
+ * are defined in code, not by annotations (see {@link OptionsInCode}): this is the command a user starts most, and
+ * reading annotations was a fifth of its cold start.
  */
-public final class ScenarioCommand implements Callable<Integer> {
+public final class ScenarioCommand extends OptionsInCode implements Callable<Integer> {
     /** A real-time run whose pipelines ran this far behind (switch time) gets a warning: about a T0. */
     private static final double LAG_WARNING_NS = 5000;
-
-    private final CommandSpec spec = CommandSpec.wrapWithoutInspection(this);
 
     private final SettingsFileOption config = group(new SettingsFileOption(), "config");
 
@@ -105,42 +102,10 @@ public final class ScenarioCommand implements Callable<Integer> {
 
     ScenarioCommand() {
         group(new HelpOptions(), "help");
-        spec.name("scenario");
-        spec.usageMessage().sortOptions(false).description(
+        model().name("scenario");
+        model().usageMessage().sortOptions(false).description(
             "Runs a workload through the switch (virtual time, or real time with --clock real) and reports trims, DoD queues, goodput and latency.",
             "With no arguments: the worst case (shift, 16 parallel 4:1 incasts) of NDP flows under tofino next to dod and ideal.");
-    }
-
-    /** The command's model, for picocli to parse into and run. */
-    CommandSpec spec() {
-        return spec;
-    }
-
-    private OptionSpec option(final String name, final String label, final Class<?> type, final String description) {
-        return option(OptionSpec.builder(name).paramLabel(label).type(type).description(description));
-    }
-
-    private OptionSpec flag(final String name, final String description) {
-        return option(OptionSpec.builder(name).type(boolean.class).description(description));
-    }
-
-    private OptionSpec option(final OptionSpec.Builder option) {
-        final OptionSpec built = option.build();
-        spec.addOption(built);
-        return built;
-    }
-
-    private <T extends OptionGroup> T group(final T group, final String name) {
-        group.addTo(spec, name);
-        return group;
-    }
-
-    private static boolean given(final OptionSpec option) {
-        return option.getValue() != null;
-    }
-
-    private static boolean set(final OptionSpec flag) {
-        return Boolean.TRUE.equals(flag.getValue());
     }
 
     @Override
@@ -194,22 +159,22 @@ public final class ScenarioCommand implements Callable<Integer> {
         if (result.idealReference() != null) {
             shown.add(result.idealReference());
         }
-        spec.commandLine().getOut().print(SummaryTable.render(shown));
+        model().commandLine().getOut().print(SummaryTable.render(shown));
         if (result.idealReference() != null) {
-            spec.commandLine().getOut().println("(the ideal run is the reference for trims vs ideal)");
+            model().commandLine().getOut().println("(the ideal run is the reference for trims vs ideal)");
         }
-        spec.commandLine().getOut().flush();
+        model().commandLine().getOut().flush();
         json.write(reports.size() == 1 ? reports.get(0) : reports);
         for (final RunReport report : shown) {
             final RealTimeStats realTime = report.run().realTime();
             // One thread runs in lockstep, so lag does not change its results; several threads meet only through rings.
             if (realTime != null && realTime.threads() > 1 && realTime.maxIngressLagNs() > LAG_WARNING_NS) {
-                spec.commandLine().getErr().printf("trimswitch: the host fell behind the %s run by up to %.0f ns of switch time,"
+                model().commandLine().getErr().printf("trimswitch: the host fell behind the %s run by up to %.0f ns of switch time,"
                     + " so it is less faithful; try a larger --dilation than %s%n", report.mechanism(), realTime.maxIngressLagNs(),
                     realTime.dilation());
             }
             if (!report.conservation()) {
-                spec.commandLine().getErr().println("trimswitch: packet conservation violated in the " + report.mechanism() + " run: "
+                model().commandLine().getErr().println("trimswitch: packet conservation violated in the " + report.mechanism() + " run: "
                     + report.sent() + " sent != " + report.deliveredWhole() + " whole + " + report.deliveredHeader()
                     + " headers + " + report.dropped() + " dropped");
                 return TrimswitchCommand.EXIT_RUN_FAILED;

@@ -110,9 +110,16 @@ public final class TrimswitchCommand implements Runnable {
         }
     }
 
-    /** A command's model: {@code scenario}'s is defined in code, the others' by annotations, with their option groups. */
+    /** A command's model: {@code scenario}'s and {@code replay}'s are defined in code, the others' by annotations. */
     private static CommandLine model(final Class<?> command) {
-        final CommandLine model = command == ScenarioCommand.class ? new CommandLine(new ScenarioCommand().spec()) : new CommandLine(command);
+        final CommandLine model;
+        if (command == ScenarioCommand.class) {
+            model = new CommandLine(new ScenarioCommand().model());
+        } else if (command == ReplayCommand.class) {
+            model = new CommandLine(new ReplayCommand().model());
+        } else {
+            model = new CommandLine(command);
+        }
         if (model.getCommand() instanceof OptionGroup.User user) {
             user.addOptionGroups(model.getCommandSpec());
         }
