@@ -2,9 +2,9 @@
 # Whole-process timings of the CLI as a user feels them, side by side with `java -version` in the same run:
 # warm-up runs first, then the commands alternate run by run; medians of wall time and of peak resident
 # memory. Prints each command's median and its ratio to `java -version`. Each command is started both as
-# `java -jar cli/target/trimswitch.jar` and through the launcher `cli/trimswitch`. The last row is the floor under
-# every command: `scenario --version` starts the JVM with the tool's jar and archive and builds picocli's model of
-# `scenario`, but builds and runs no switch.
+# `java -jar cli/target/trimswitch.jar` and through the launcher `cli/trimswitch`. The `scenario --version` row is
+# the floor under every command: it starts the JVM with the tool's jar and archive and builds picocli's model of
+# `scenario`, but builds and runs no switch. The last row replays two small captures a one-packet scenario wrote.
 #
 #   bench/process/process_bench.sh [RUNS]      (from the repository root, after the build)
 set -euo pipefail
@@ -22,6 +22,12 @@ for launcher in (["java", "-jar", "cli/target/trimswitch.jar"], ["cli/trimswitch
     for args in (["scenario", "--packets", "1"], ["scenario"]):
         commands[" ".join(launcher + args)] = launcher + args
 commands["cli/trimswitch scenario --version"] = ["cli/trimswitch", "scenario", "--version"]
+# What a capture-replay test suite starts once per case: two small captures, which a one-packet scenario writes.
+captures = tempfile.TemporaryDirectory()
+subprocess.run(["cli/trimswitch", "scenario", "--packets", "1", "--mechanism", "tofino", "--no-ideal", "--pcap-dir", captures.name],
+               stdout=subprocess.DEVNULL, check=True)
+replay = ["cli/trimswitch", "replay", "--in", f"0={captures.name}/tofino/port00-rx.pcap", "--in", f"1={captures.name}/tofino/port01-rx.pcap"]
+commands["cli/trimswitch replay --in 0=A.pcap --in 1=B.pcap"] = replay
 
 def once(argv):
     with tempfile.NamedTemporaryFile("r") as rss:
