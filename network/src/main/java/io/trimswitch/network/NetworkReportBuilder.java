@@ -31,11 +31,9 @@ public final class NetworkReportBuilder {
         final long headers = recorder.headersTotal();
         final long dropped = recorder.droppedTotal();
         final Map<String, Long> drops = ReportBuilder.dropsByReason(recorder);
-        final long unattributed = drops.values().stream().mapToLong(Long::longValue).sum() - dropped;
         final RunReport.Control control = new RunReport.Control(recorder.controlSentCount(), recorder.controlDeliveredCount(),
             recorder.controlDroppedCount());
-        final boolean conserved = sent == whole + headers + dropped && unattributed == 0 && outcome.leakedBuffers() == 0
-            && control.sent() == control.delivered() + control.dropped();
+        final boolean conserved = ReportBuilder.conserved(sent, whole, headers, dropped, drops, control, outcome.leakedBuffers());
 
         final long[] allTrims = new long[TrimKind.COUNT];
         final List<NetworkReport.SwitchReport> switches = new ArrayList<>();

@@ -56,15 +56,9 @@ public final class ReportBuilder {
             arrivalNanos[i] = Picos.toNanos(arrivals[i]);
         }
 
-        long attributed = 0;
-        for (final long count : drops.values()) {
-            attributed += count;
-        }
-        final long unattributed = attributed - dropped;
         final RunReport.Control control = lifetimes == null ? null
             : new RunReport.Control(recorder.controlSentCount(), recorder.controlDeliveredCount(), recorder.controlDroppedCount());
-        final boolean conserved = sent == whole + headers + dropped && unattributed == 0 && outcome.leakedBuffers() == 0
-            && (control == null || control.sent() == control.delivered() + control.dropped());
+        final boolean conserved = conserved(sent, whole, headers, dropped, drops, control, outcome.leakedBuffers());
         return new RunReport(sw.mechanism().label(), source.description(), sw.transport(), sent, whole, headers, dropped, conserved,
             new RunReport.Trims(trims[TrimKind.INGRESS], trims[TrimKind.DOD], trims[TrimKind.MIRROR], trims[TrimKind.IDEAL],
                 totalTrims, null, null),
@@ -112,6 +106,21 @@ public final class ReportBuilder {
     }
 
     /** Every drop by reason, the flows' and those no flow owns. */
+    /**
+     * Packet conservation: every data packet sent was delivered whole, as a header or dropped, every drop has its
+     * reason, no buffer leaked, and every control packet ({@code control}, null without end hosts) is accounted for.
+     */
+    public static boolean conserved(
+        final long sent, final long whole, final long headers, final long dropped, final Map<String, Long> drops,
+        final RunReport.Control control, final long leakedBuffers) {
+        long attributed = 0;
+        for (final long count : drops.values()) {
+            attributed += count;
+        }
+        return sent == whole + headers + dropped && attributed == dropped && leakedBuffers == 0
+            && (control == null || control.sent() == control.delivered() + control.dropped());
+    }
+
     public static Map<String, Long> dropsByReason(final RunRecorder recorder) {
         final Map<String, Long> drops = new LinkedHashMap<>();
         for (final DropReason reason : DropReason.values()) {
