@@ -12,8 +12,9 @@ import java.util.stream.Stream;
 
 /**
  * What the build runs to list the classes of the class-data sharing archive: the short virtual-time commands the
- * launcher starts quickly, each once on a tiny workload, so that their classes are in the archive. The replay replays
- * what the scenario captured, into a pcapng and per-port pcaps, in a folder removed afterwards.
+ * launcher starts quickly, each once on a tiny workload, so that their classes are in the archive. The scenario captures
+ * its ports (it loads every class a scenario without captures does, and those of the captures), and the replay replays
+ * what it captured, into a pcapng and per-port pcaps, in a folder removed afterwards.
  */
 public final class ArchiveTraining {
     private ArchiveTraining() {
@@ -29,7 +30,6 @@ public final class ArchiveTraining {
                 {"scenario", "--packets", "1", "--pcap-dir", captures},
                 {"replay", "--in", "0=" + port0, "--in", "1=" + port1, "--out", work.resolve("out.pcapng").toString(),
                     "--out-dir", work.resolve("out").toString()},
-                {"scenario", "--packets", "1"},
                 {"fabric", "--packets", "1", "--leaves", "2", "--hosts-per-leaf", "2", "--spines", "2"}};
             for (final String[] command : commands) {
                 run(command);
