@@ -1,7 +1,8 @@
 package io.trimswitch.dataplane.counters;
 
+import java.nio.ByteBuffer;
 import org.agrona.BufferUtil;
-import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.UnsafeApi;
 
 /**
  * A block of 64-bit counters off the heap, in the manner of Agrona's counters: each counter has one writer, which
@@ -13,8 +14,11 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class CounterBlock {
     private static final int CACHE_LINE = 64;
 
-    // The concrete buffer, not its interface: the quick compiler of a short run then calls it directly.
-    private final UnsafeBuffer values;
+    // Read and written through Agrona's Unsafe calls at an address, checked against the block here: those are small
+    // enough for the quick compiler of a short run to inline, where a buffer's checked accessors stay calls.
+    /** Holds the memory, which is freed when this block is collected. */
+    private final ByteBuffer memory;
+    private final long address;
     private final int count;
 
     public CounterBlock(final int count) {
@@ -23,7 +27,8 @@ public final class CounterBlock {
         }
         this.count = count;
         final int bytes = (count * Long.BYTES + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
-        this.values = new UnsafeBuffer(BufferUtil.allocateDirectAligned(bytes, CACHE_LINE));
+        this.memory = BufferUtil.allocateDirectAligned(bytes, CACHE_LINE);
+        this.address = BufferUtil.address(memory);
     }
 
     /** The writer's increment of counter {@code index}. */
@@ -34,13 +39,24 @@ public final class CounterBlock {
     /** The writer's addition to counter {@code index}: a plain read of its own value, an ordered store of the sum. */
     public void add(final int index, final long delta) {
         // Not addLongRelease: that is an atomic read-modify-write, which a counter with one writer does not need.
-        final int offset = index * Long.BYTES;
-        values.putLongRelease(offset, values.getLong(offset) + delta);
+        final long at = addressOf(index);
+        UnsafeApi.putLongRelease(null, at, UnsafeApi.getLong(null, at) + delta);
     }
 
     /** Counter {@code index} as last stored by its writer, from any thread. */
     public long get(final int index) {
-        return values.getLongAcquire(index * Long.BYTES);
+        return UnsafeApi.getLongAcquire(null, addressOf(index));
+    }
+
+    private long addressOf(final int index) {
+        if (index < 0 || index >= count) {
+            throw outOfRange(index);
+        }
+        return address + (long) index * Long.BYTES;
+    }
+
+    private IndexOutOfBoundsException outOfRange(final int index) {
+        return new IndexOutOfBoundsException("counter " + index + " of a block of " + count);
     }
 
     public int count() {
@@ -50,7 +66,7 @@ public final class CounterBlock {
     /** Every counter back to zero: only while the writer is not counting (between a warm-up and the measured run). */
     public void reset() {
         for (int index = 0; index < count; index++) {
-            values.putLongRelease(index * Long.BYTES, 0);
+            UnsafeApi.putLongRelease(null, addressOf(index), 0);
         }
     }
 }

@@ -46,6 +46,17 @@ class CounterBlockTest {
     }
 
     @Test
+    void aCounterOutsideTheBlockIsRefusedAndWritesNothing() {
+        final CounterBlock block = new CounterBlock(2);
+        assertEquals("counter 2 of a block of 2",
+            assertThrows(IndexOutOfBoundsException.class, () -> block.increment(2)).getMessage());
+        assertThrows(IndexOutOfBoundsException.class, () -> block.add(-1, 5));
+        assertThrows(IndexOutOfBoundsException.class, () -> block.get(2));
+        assertEquals(0, block.get(0));
+        assertEquals(0, block.get(1));
+    }
+
+    @Test
     void aBlockHasAtLeastOneCounter() {
         assertThrows(IllegalArgumentException.class, () -> new CounterBlock(0));
     }
