@@ -160,6 +160,9 @@ public final class ReplayCommand extends OptionsInCode implements Callable<Integ
         final List<String> given = inputs.getValue();
         for (final String input : given) {
             final int equals = input.indexOf('=');
+            if (input.substring(equals + 1).isBlank()) {
+                throw new ConfigException("--in '" + input + "': names no capture file");
+            }
             final Path file = Path.of(input.substring(equals + 1));
             if (!Files.exists(file)) {
                 throw new ConfigException("--in " + input + ": no such file");

@@ -1,5 +1,6 @@
 package io.trimswitch.cli;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -35,6 +36,7 @@ class HostileCommandLineTest {
         "scenario --json DIR                                  | a directory; name a file",
         "replay --in DIR                                      | a directory, not a capture",
         "replay --in 0=DIR/none.pcap                          | no such file",
+        "replay --in 0=                                       | --in '0=': names no capture file",
         "replay --in 0=FILE --out FILE                        | is also an input",
         "gen receive --timeout-s NaN                          | --timeout-s must be above 0",
         "gen receive --timeout-s 0                            | --timeout-s must be above 0",
@@ -59,5 +61,12 @@ class HostileCommandLineTest {
         assertEquals(1, result.err().strip().lines().count(), "one line: " + result.err());
         assertTrue(result.err().contains(expected), "expected '" + expected + "' in: " + result.err());
         assertTrue(!result.err().contains("Exception"), "no exception's name: " + result.err());
+    }
+
+    @Test
+    void anEmptyCaptureNameIsRefusedAsSuch() {
+        final Cli.Result result = Cli.trimswitch("replay", "--in", "");
+        assertEquals(TrimswitchCommand.EXIT_USAGE, result.exit(), result.out() + result.err());
+        assertEquals("trimswitch: --in '': names no capture file", result.err().strip());
     }
 }
