@@ -14,10 +14,11 @@ import org.agrona.UnsafeApi;
 public final class CounterBlock {
     private static final int CACHE_LINE = 64;
 
-    // Read and written through Agrona's Unsafe calls at an address, checked against the block here: those are small
-    // enough for the quick compiler of a short run to inline, where a buffer's checked accessors stay calls.
     /** Holds the memory, which is freed when this block is collected. */
     private final ByteBuffer memory;
+    // The counters are read and written at this address through Agrona's Unsafe calls, each index checked against
+    // the block here: those calls are small enough for the quick compiler of a short run to inline, where a buffer's
+    // checked accessors stay calls.
     private final long address;
     private final int count;
 
