@@ -105,7 +105,6 @@ public final class ReportBuilder {
         return flows;
     }
 
-    /** Every drop by reason, the flows' and those no flow owns. */
     /**
      * Packet conservation: every data packet sent was delivered whole, as a header or dropped, every drop has its
      * reason, no buffer leaked, and every control packet ({@code control}, null without end hosts) is accounted for.
@@ -121,6 +120,7 @@ public final class ReportBuilder {
             && (control == null || control.sent() == control.delivered() + control.dropped());
     }
 
+    /** Every drop by reason, the flows' and those no flow owns. */
     public static Map<String, Long> dropsByReason(final RunRecorder recorder) {
         final Map<String, Long> drops = new LinkedHashMap<>();
         for (final DropReason reason : DropReason.values()) {
