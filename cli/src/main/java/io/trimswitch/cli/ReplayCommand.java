@@ -160,10 +160,11 @@ public final class ReplayCommand extends OptionsInCode implements Callable<Integ
         final List<String> given = inputs.getValue();
         for (final String input : given) {
             final int equals = input.indexOf('=');
-            if (input.substring(equals + 1).isBlank()) {
+            final String name = input.substring(equals + 1);
+            if (name.isBlank()) {
                 throw new ConfigException("--in '" + input + "': names no capture file");
             }
-            final Path file = Path.of(input.substring(equals + 1));
+            final Path file = Path.of(name);
             if (!Files.exists(file)) {
                 throw new ConfigException("--in " + input + ": no such file");
             }
@@ -176,7 +177,7 @@ public final class ReplayCommand extends OptionsInCode implements Callable<Integ
             }
             final String port = input.substring(0, equals);
             try {
-                parsed.add(new ReplaySource.Input(Path.of(input.substring(equals + 1)), Integer.parseInt(port)));
+                parsed.add(new ReplaySource.Input(file, Integer.parseInt(port)));
             } catch (final NumberFormatException e) {
                 throw new ConfigException("--in " + input + ": '" + port + "' is not a port number (the switch has ports 0.." + (ports - 1) + ")");
             }
