@@ -40,6 +40,7 @@ public final class EvaluateCommand implements Callable<Integer> {
         if (jobs != null && jobs < 1) {
             throw new ConfigException("--jobs must be at least 1, got " + jobs);
         }
+        OutputFiles.requireFolder("--out", out);
         final var experiments = Evaluation.select(only);
         final int threads = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
         final PrintWriter log = spec.commandLine().getOut();

@@ -91,6 +91,9 @@ public final class GenCommand implements Runnable {
             if (dscp < 0 || dscp > 63) {
                 throw new ConfigException("--dscp must be 0..63, got " + dscp);
             }
+            if (flow < 0) {
+                throw new ConfigException("--flow must be 0.." + Integer.MAX_VALUE + ", got " + flow);
+            }
             final InetSocketAddress target = address("--to", to);
             final ByteBuffer payload = ByteBuffer.allocateDirect(size);
             final UnsafeBuffer view = new UnsafeBuffer(payload);

@@ -22,4 +22,27 @@ final class OutputFiles {
             throw new ConfigException(option + " " + file + ": cannot write: no permission");
         }
     }
+
+    /**
+     * A folder a command writes into, made if missing. An empty value would be the working directory, which is what an
+     * unset shell variable gives rather than what anyone means: it is refused, as is a file or a path that cannot be made.
+     */
+    static void requireFolder(final String option, final Path folder) {
+        if (folder.toString().isEmpty()) {
+            throw new ConfigException(option + " '': names no directory");
+        }
+        if (Files.exists(folder) && !Files.isDirectory(folder)) {
+            throw new ConfigException(option + " " + folder + ": a file, not a directory");
+        }
+        Path existing = folder.toAbsolutePath();
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null || !Files.isDirectory(existing)) {
+            throw new ConfigException(option + " " + folder + ": cannot be made: " + existing + " is a file");
+        }
+        if (!Files.isWritable(existing)) {
+            throw new ConfigException(option + " " + folder + ": cannot write: no permission");
+        }
+    }
 }

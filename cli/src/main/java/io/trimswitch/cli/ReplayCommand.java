@@ -93,6 +93,9 @@ public final class ReplayCommand extends OptionsInCode implements Callable<Integ
         if (out != null) {
             OutputFiles.requireWritable("--out", out);
         }
+        if (outDir != null) {
+            OutputFiles.requireFolder("--out-dir", outDir);
+        }
         final ReplaySource source = new ReplaySource(captures, settings.portCount(), rate, mode, speedUp);
         final VirtualTimeSwitch sw = settings.realTime() ? null : new VirtualTimeSwitch(settings, source, -1);
         final RealTimeSwitch realTime = settings.realTime() ? new RealTimeSwitch(settings, source, -1) : null;

@@ -145,6 +145,9 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         // thread per core leaves one core idle while the other works through the last two runs (15 % longer for the
         // default three on two cores).
         final int threads = threadCap != null ? threadCap : Integer.MAX_VALUE;
+        if (pcapDir.getValue() != null) {
+            OutputFiles.requireFolder("--pcap-dir", pcapDir.getValue());
+        }
         final Scenarios.Result result = Scenarios.run(settings, toRun, !set(noIdeal), pcapDir.getValue(), threads);
         final List<RunReport> reports = new ArrayList<>(result.runs());
         if (set(compareVirtual) && realClock) {

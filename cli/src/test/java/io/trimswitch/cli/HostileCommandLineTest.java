@@ -46,6 +46,11 @@ class HostileCommandLineTest {
         "gen receive --bind 192.0.2.77:666                    | cannot bind",
         "gen send --to no.such.host.invalid:666               | unknown host",
         "gen send --to 127.0.0.1:666 --rate NaN               | --rate must be above 0",
+        "gen send --to 127.0.0.1:666 --flow -1                | --flow must be 0..2147483647, got -1",
+        "scenario --packets 1 --pcap-dir FILE                 | a file, not a directory",
+        "replay --in 0=FILE --out-dir FILE                    | a file, not a directory",
+        "scenario --packets 1 --pcap-dir FILE/captures        | cannot be made: ",
+        "evaluate --out FILE --only summary                   | a file, not a directory",
         "run --config FILE --duration-s 1e10                  | --duration-s must be above 0 and at most",
         "run --config FILE --duration-s Infinity              | --duration-s must be above 0 and at most",
         "run --config FILE --metrics [:9464                   | must be host:port or [IPv6]:port",
@@ -68,5 +73,21 @@ class HostileCommandLineTest {
         final Cli.Result result = Cli.trimswitch("replay", "--in", "");
         assertEquals(TrimswitchCommand.EXIT_USAGE, result.exit(), result.out() + result.err());
         assertEquals("trimswitch: --in '': names no capture file", result.err().strip());
+    }
+
+    @ParameterizedTest(name = "{0} ''")
+    @CsvSource(delimiter = '|', value = {
+        "scenario --packets 1 --pcap-dir | --pcap-dir '': names no directory",
+        "evaluate --only summary --out   | --out '': names no directory",
+        "replay --in 0=FILE --out-dir    | --out-dir '': names no directory"})
+    void anEmptyFolderIsRefusedRatherThanTakenAsTheWorkingDirectory(final String commandLine, final String expected) throws IOException {
+        final Path file = dir.resolve("input");
+        Files.writeString(file, "");
+        final String[] words = commandLine.strip().replace("FILE", file.toString()).split("\\s+");
+        final String[] args = java.util.Arrays.copyOf(words, words.length + 1);
+        args[words.length] = "";
+        final Cli.Result result = Cli.trimswitch(args);
+        assertEquals(TrimswitchCommand.EXIT_USAGE, result.exit(), result.out() + result.err());
+        assertEquals("trimswitch: " + expected, result.err().strip());
     }
 }
