@@ -8,6 +8,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.exc.InvalidNullException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -30,6 +35,12 @@ public final class SettingsFiles {
         // A section, a list or a list element written as null is a mistake, not "the default"; the few settings
         // whose null means something say so themselves.
         .setDefaultSetterInfo(JsonSetter.Value.construct(Nulls.FAIL, Nulls.FAIL));
+
+    static {
+        // Jackson would read 0 or -1 as false or true, and '' as "unset": both are typing mistakes in a switch's settings.
+        YAML.coercionConfigFor(LogicalType.Boolean).setCoercion(CoercionInputShape.Integer, CoercionAction.Fail);
+        YAML.coercionConfigDefaults().setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
+    }
 
     private SettingsFiles() {
     }
@@ -87,6 +98,8 @@ public final class SettingsFiles {
         } catch (final UnrecognizedPropertyException e) {
             throw new ConfigException(source + ": unknown key '" + path(e) + "'" + line(e)
                 + "; known keys here: " + e.getKnownPropertyIds().stream().map(Object::toString).sorted().collect(Collectors.joining(", ")));
+        } catch (final MismatchedInputException e) {
+            throw new ConfigException(source + ": bad value for '" + path(e) + "'" + line(e) + ": " + expected(e));
         } catch (final JsonMappingException e) {
             throw new ConfigException(source + ": bad value for '" + path(e) + "'" + line(e) + ": " + firstLine(e.getOriginalMessage()));
         } catch (final JsonProcessingException e) {
@@ -121,6 +134,26 @@ public final class SettingsFiles {
 
     private static String line(final JsonProcessingException e) {
         return e.getLocation() == null || e.getLocation().getLineNr() < 1 ? "" : " (line " + e.getLocation().getLineNr() + ")";
+    }
+
+    /** What a scalar of the wrong kind should have been, in the file's terms rather than Java's. */
+    private static String expected(final MismatchedInputException e) {
+        final Class<?> target = e.getTargetType();
+        final String wanted;
+        if (target == boolean.class || target == Boolean.class) {
+            wanted = "expected true or false";
+        } else if (target == double.class || target == Double.class || target == float.class || target == Float.class) {
+            wanted = "expected a number";
+        } else if (target == int.class || target == Integer.class || target == long.class || target == Long.class) {
+            wanted = "expected a whole number";
+        } else {
+            return firstLine(e.getOriginalMessage());
+        }
+        // Jackson keeps the value only when it could not convert it; when the value was of the wrong kind, the message says so.
+        if (e instanceof InvalidFormatException invalid) {
+            return wanted + ", got " + ("".equals(invalid.getValue()) ? "an empty string" : String.valueOf(invalid.getValue()));
+        }
+        return wanted;
     }
 
     private static String firstLine(final String message) {

@@ -133,4 +133,32 @@ class SettingsFilesTest {
         assertEquals(latin1 + ": not UTF-8 text", assertThrows(ConfigException.class, () -> SettingsFiles.load(latin1)).getMessage());
         assertEquals(dir + ": a directory, not a settings file", assertThrows(ConfigException.class, () -> SettingsFiles.load(dir)).getMessage());
     }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"-1", "0", "1", "99999999999"})
+    void aNumberWhereTrueOrFalseBelongsIsRefused(final String number) {
+        final ConfigException error = assertThrows(ConfigException.class,
+            () -> SettingsFiles.parse("trim:\n  returnToSender: " + number + "\n", "flag.yaml"));
+        assertEquals("flag.yaml: bad value for 'trim.returnToSender' (line 2): expected true or false, got " + number, error.getMessage());
+    }
+
+    @Test
+    void aFractionWhereTrueOrFalseBelongsIsRefused() {
+        final ConfigException error = assertThrows(ConfigException.class, () -> SettingsFiles.parse("trim:\n  returnToSender: 1.5\n", "flag.yaml"));
+        assertEquals("flag.yaml: bad value for 'trim.returnToSender' (line 2): expected true or false", error.getMessage());
+    }
+
+    @Test
+    void anEmptyStringWhereANumberBelongsIsRefusedRatherThanReadAsUnset() {
+        final ConfigException error = assertThrows(ConfigException.class, () -> SettingsFiles.parse("qos:\n  trimmedQueue: ''\n", "empty.yaml"));
+        assertEquals("empty.yaml: bad value for 'qos.trimmedQueue' (line 2): expected a whole number, got an empty string", error.getMessage());
+        final ConfigException dscp = assertThrows(ConfigException.class, () -> SettingsFiles.parse("trim:\n  fabricDscp: \"\"\n", "empty.yaml"));
+        assertTrue(dscp.getMessage().contains("'trim.fabricDscp' (line 2): expected a whole number, got an empty string"), dscp.getMessage());
+    }
+
+    @Test
+    void aFractionWhereAWholeNumberBelongsIsSaidSo() {
+        final ConfigException error = assertThrows(ConfigException.class, () -> SettingsFiles.parse("workload:\n  seed: 1.5\n", "seed.yaml"));
+        assertEquals("seed.yaml: bad value for 'workload.seed' (line 2): expected a whole number, got 1.5", error.getMessage());
+    }
 }
