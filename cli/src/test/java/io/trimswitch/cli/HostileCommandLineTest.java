@@ -52,6 +52,7 @@ class HostileCommandLineTest {
         "scenario --packets 1 --pcap-dir FILE/captures        | cannot be made: ",
         "evaluate --out FILE --only summary                   | a file, not a directory",
         "scenario --packets 1 --pcap-dir ''                   | --pcap-dir '': names no directory",
+        "scenario --flow-sizes ''                             | transport.flowSizes must name a CSV file of flow sizes, got ''",
         "evaluate --only summary --out ''                     | --out '': names no directory",
         "replay --in 0=FILE --out-dir ''                      | --out-dir '': names no directory",
         "run --config FILE --duration-s 1e10                  | --duration-s must be above 0 and at most",

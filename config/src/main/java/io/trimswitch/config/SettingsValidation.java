@@ -185,6 +185,9 @@ public final class SettingsValidation {
         if (s.transport().maxDurationUs() > 8_000_000) {
             throw new ConfigException("transport.maxDurationUs must be at most 8000000 (eight seconds of switch time), got " + s.transport().maxDurationUs());
         }
+        if (s.transport().flowSizes() != null && s.transport().flowSizes().isBlank()) {
+            throw new ConfigException("transport.flowSizes must name a CSV file of flow sizes, got '" + s.transport().flowSizes() + "'");
+        }
         if (!(s.transport().backgroundLoad() >= 0 && s.transport().backgroundLoad() < 1)) {
             throw new ConfigException("transport.backgroundLoad must be a fraction of line rate in [0, 1), got " + s.transport().backgroundLoad());
         }
