@@ -14,6 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 RUNS=${1:-5}
+[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "process_bench: RUNS must be a whole number of at least 1, got '$RUNS'" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "process_bench: needs GNU time (Debian package 'time')" >&2; exit 2; }
 [ -f bench/target/benchmarks.jar ] || { echo "process_bench: needs bench/target/benchmarks.jar (mvn package)" >&2; exit 2; }
 

@@ -22,11 +22,7 @@ public final class CompiledScenario {
     }
 
     public static void main(final String[] args) {
-        final int repeats = args.length > 0 ? Integer.parseInt(args[0]) : 10;
-        if (repeats < 2) {
-            System.err.println("CompiledScenario: REPEATS must be at least 2, got " + repeats);
-            System.exit(2);
-        }
+        final int repeats = args.length > 0 ? repeats(args[0]) : 10;
         long fastest = Long.MAX_VALUE;
         long packets = 0;
         for (int repeat = 0; repeat < repeats; repeat++) {
@@ -40,5 +36,19 @@ public final class CompiledScenario {
             packets = result.runs().get(0).sent();
         }
         System.out.printf(Locale.ROOT, "%.1f ms (tofino sent %d packets)%n", fastest / 1e6, packets);
+    }
+
+    private static int repeats(final String text) {
+        try {
+            final int repeats = Integer.parseInt(text);
+            if (repeats >= 2) {
+                return repeats;
+            }
+        } catch (final NumberFormatException e) {
+            // Said below, as for a number too small.
+        }
+        System.err.println("CompiledScenario: REPEATS must be a whole number of at least 2, got '" + text + "'");
+        System.exit(2);
+        return 0;
     }
 }
