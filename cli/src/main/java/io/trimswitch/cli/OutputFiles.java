@@ -38,7 +38,7 @@ final class OutputFiles {
         while (existing != null && !Files.exists(existing)) {
             existing = existing.getParent();
         }
-        if (existing == null || !Files.isDirectory(existing)) {
+        if (existing != null && !Files.isDirectory(existing)) {
             throw new ConfigException(option + " " + folder + ": cannot be made: " + existing + " is a file");
         }
         if (!Files.isWritable(existing)) {

@@ -11,10 +11,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.exc.InvalidNullException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
 import java.io.IOException;
@@ -149,7 +149,8 @@ public final class SettingsFiles {
         } else {
             return firstLine(e.getOriginalMessage());
         }
-        // Jackson keeps the value only when it could not convert it; when the value was of the wrong kind, the message says so.
+        // Jackson keeps a value it could not convert (a word, '', a number for a flag), but not one of the wrong token
+        // kind (a fraction for a flag).
         if (e instanceof InvalidFormatException invalid) {
             return wanted + ", got " + ("".equals(invalid.getValue()) ? "an empty string" : String.valueOf(invalid.getValue()));
         }
