@@ -9,11 +9,11 @@ import java.nio.file.Path;
 
 /** The settings files of a command that runs the switch model, the same for {@code scenario} and {@code replay}. */
 final class SettingsFileOption extends OptionGroup {
-    private final OptionSpec file = option(OptionSpec.builder("--config").paramLabel("FILE").type(Path.class)
-        .description("Switch settings (YAML); the other options override them (default: the built-in 64 × 100 Gb/s switch)"));
+    private final OptionSpec file = option("--config", "FILE", Path.class,
+        "Switch settings (YAML); the other options override them (default: the built-in 64 × 100 Gb/s switch)");
 
-    private final OptionSpec configDb = option(OptionSpec.builder("--config-db").paramLabel("FILE").type(Path.class)
-        .description("A SONiC config_db.json: its SWITCH_TRIMMING, QoS map, buffer, scheduler and queue tables, applied over the settings"));
+    private final OptionSpec configDb = option("--config-db", "FILE", Path.class,
+        "A SONiC config_db.json: its SWITCH_TRIMMING, QoS map, buffer, scheduler and queue tables, applied over the settings");
 
     /** The file's settings (or the defaults without one), with the config_db's tables applied over them. */
     SwitchSettings load() {
