@@ -185,9 +185,7 @@ public final class SettingsValidation {
         if (s.transport().maxDurationUs() > 8_000_000) {
             throw new ConfigException("transport.maxDurationUs must be at most 8000000 (eight seconds of switch time), got " + s.transport().maxDurationUs());
         }
-        if (s.transport().flowSizes() != null && s.transport().flowSizes().isBlank()) {
-            throw new ConfigException("transport.flowSizes must name a CSV file of flow sizes, got '" + s.transport().flowSizes() + "'");
-        }
+        flowSizesFile("transport.flowSizes", s.transport().flowSizes());
         if (!(s.transport().backgroundLoad() >= 0 && s.transport().backgroundLoad() < 1)) {
             throw new ConfigException("transport.backgroundLoad must be a fraction of line rate in [0, 1), got " + s.transport().backgroundLoad());
         }
@@ -260,6 +258,13 @@ public final class SettingsValidation {
     private static void positive(final String name, final double value) {
         if (!(value > 0) || Double.isInfinite(value)) {
             throw new ConfigException(name + " must be positive, got " + value);
+        }
+    }
+
+    /** A file of flow sizes, where one is named (null: every flow has the workload's size). */
+    public static void flowSizesFile(final String name, final String file) {
+        if (file != null && file.isBlank()) {
+            throw new ConfigException(name + " must name a CSV file of flow sizes, got '" + file + "'");
         }
     }
 

@@ -146,9 +146,7 @@ public record NetworkSettings(
             throw new ConfigException("workload.kind all-to-all on " + topology.hosts() + " hosts makes "
                 + (long) topology.hosts() * (topology.hosts() - 1) + " flows; at most 65536 fit (at most 256 hosts)");
         }
-        if (w.flowSizes != null && w.flowSizes.isBlank()) {
-            throw new ConfigException("workload.flowSizes must name a CSV file of flow sizes, got '" + w.flowSizes + "'");
-        }
+        SettingsValidation.flowSizesFile("workload.flowSizes", w.flowSizes);
         final int[] flowSizes = w.flowSizes == null ? new int[] {w.packets} : NdpHosts.flowSizes(Path.of(w.flowSizes));
         final Workload workload = new Workload(kind, w.packets, w.packetBytes, w.racks, w.sendersPerRack, w.load, w.flowSizes, w.durationUs,
             w.startJitter, w.seed);
