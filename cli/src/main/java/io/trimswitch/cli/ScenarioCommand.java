@@ -145,10 +145,11 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         // thread per core leaves one core idle while the other works through the last two runs (15 % longer for the
         // default three on two cores).
         final int threads = threadCap != null ? threadCap : Integer.MAX_VALUE;
-        if (pcapDir.getValue() != null) {
-            OutputFiles.requireFolder("--pcap-dir", pcapDir.getValue());
+        final Path captures = pcapDir.getValue();
+        if (captures != null) {
+            OutputFiles.requireFolder("--pcap-dir", captures);
         }
-        final Scenarios.Result result = Scenarios.run(settings, toRun, !set(noIdeal), pcapDir.getValue(), threads);
+        final Scenarios.Result result = Scenarios.run(settings, toRun, !set(noIdeal), captures, threads);
         final List<RunReport> reports = new ArrayList<>(result.runs());
         if (set(compareVirtual) && realClock) {
             final SwitchSettings virtual = settings.copy();
