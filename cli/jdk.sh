@@ -1,0 +1,45 @@
+# Sourced by the launcher, ./mvnw, .ci/run and the bench scripts: finds the JDK that trimswitch needs, the same way
+# everywhere. JAVA_HOME when it is set, else the newest JDK under /usr/lib/jvm, else `java` on the PATH. Sets
+# TRIMSWITCH_JAVA_HOME (empty when only a bare `java` was found) and TRIMSWITCH_JAVA; when that JDK is older than
+# 25 it says in one line what to install and exits 2.
+trimswitch_jdk_feature() {
+    # The feature release of the JDK at $1 ('' for the PATH's java): 17, 21, 25 ... A JDK's release file says it
+    # without starting a JVM, which would cost the launcher a tenth of a second.
+    if [ -n "$1" ] && [ -f "$1/release" ]; then
+        sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" | head -n 1
+    else
+        "${1:+$1/bin/}java" -XshowSettings:properties -version 2>&1 |
+            sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p' | head -n 1
+    fi
+}
+
+trimswitch_find_jdk() {
+    TRIMSWITCH_JAVA_HOME=""
+    if [ -n "${JAVA_HOME:-}" ]; then
+        TRIMSWITCH_JAVA_HOME=$JAVA_HOME
+    elif [ -d /usr/lib/jvm ]; then
+        best=""
+        best_feature=0
+        for home in /usr/lib/jvm/*; do
+            [ -x "$home/bin/java" ] && [ -x "$home/bin/javac" ] && [ ! -L "$home" ] || continue
+            feature=$(trimswitch_jdk_feature "$home")
+            if [ -n "$feature" ] && [ "$feature" -gt "$best_feature" ]; then
+                best=$home
+                best_feature=$feature
+            fi
+        done
+        TRIMSWITCH_JAVA_HOME=$best
+    fi
+    if [ -z "$TRIMSWITCH_JAVA_HOME" ] && ! command -v java >/dev/null 2>&1; then
+        echo "trimswitch: no JDK found: install JDK 25 or newer (Temurin 25, say) or set JAVA_HOME" >&2
+        exit 2
+    fi
+    TRIMSWITCH_JAVA=${TRIMSWITCH_JAVA_HOME:+$TRIMSWITCH_JAVA_HOME/bin/}java
+    feature=$(trimswitch_jdk_feature "$TRIMSWITCH_JAVA_HOME")
+    if [ -z "$feature" ] || [ "$feature" -lt 25 ]; then
+        echo "trimswitch: needs JDK 25 or newer, found ${feature:-no working JDK} at ${TRIMSWITCH_JAVA_HOME:-$(command -v java)}: install JDK 25 or newer (Temurin 25, say) under /usr/lib/jvm or set JAVA_HOME to one" >&2
+        exit 2
+    fi
+}
+
+trimswitch_find_jdk
