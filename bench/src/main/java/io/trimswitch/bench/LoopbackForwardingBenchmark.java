@@ -168,7 +168,7 @@ public final class LoopbackForwardingBenchmark {
         settings.realtime.idle = Settings.Idle.YIELD.label();
         settings.metrics.address = null;
         for (final String remote : new String[] {null, "127.0.0.1:" + receiver.getPort()}) {
-            final SwitchSettings.UdpPort port = new SwitchSettings.UdpPort();
+            final SwitchSettings.Port port = new SwitchSettings.Port();
             port.bind = "127.0.0.1:0";
             port.remote = remote;
             port.remotePort = 4789;

@@ -17,14 +17,15 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-/** {@code trimswitch run}: the switch on this host, its ports UDP/VXLAN endpoints, until SIGINT or SIGTERM. */
+/** {@code trimswitch run}: the switch on this host, its ports Linux interfaces or UDP/VXLAN endpoints, until SIGINT or SIGTERM. */
 @Command(
     addMethodSubcommands = false,
     name = "run",
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-        "Runs the switch on this host: each port is a UDP endpoint carrying VXLAN, so Linux hosts attach with a vxlan interface.",
+        "Runs the switch on this host. A port sits on a Linux interface (-i 0@veth0: a veth, a NIC), or is a UDP endpoint carrying",
+        "VXLAN (ports[].bind in the config), to which a Linux host attaches with a vxlan interface; both kinds may mix.",
         "Stops cleanly on SIGINT or SIGTERM. Live counters: 'trimswitch stats', or Prometheus at metrics.address."})
 public final class RunCommand implements java.util.concurrent.Callable<Integer> {
     /** A year: longer is "until stopped", which is what leaving the option out says. */
@@ -33,8 +34,17 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--config", required = true, paramLabel = "FILE", description = "The switch: ports, forwarding, queues, meters, T0/T1 (YAML)")
+    @Option(names = "--config", paramLabel = "FILE",
+        description = "The switch: ports, forwarding, queues, meters, T0/T1 (YAML). Without it: the defaults, l2 forwarding, and the -i ports")
     Path config;
+
+    @Option(names = {"-i", "--interface"}, paramLabel = "PORT@IFACE",
+        description = "Port PORT sits on Linux interface IFACE (repeat it: -i 0@veth0 -i 1@veth1); over the config's ports[PORT] if it has one")
+    java.util.List<String> interfaces = new java.util.ArrayList<>();
+
+    @Option(names = "--idle", paramLabel = "MODE",
+        description = "What a pipeline thread does with nothing to forward: busy-spin (lowest latency, a core each), yield, backoff, sleep, or poll (sleep until a port has a frame: an idle core for some latency). Default: the config's realtime.idle, busy-spin")
+    String idle;
 
     @Option(names = "--config-db", paramLabel = "FILE",
         description = "A SONiC config_db.json: its SWITCH_TRIMMING, QoS map, buffer, scheduler and queue tables, applied over the config")
@@ -48,7 +58,14 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
 
     @Override
     public Integer call() throws InterruptedException {
-        final SwitchSettings settings = SettingsFiles.load(config);
+        if (config == null && interfaces.isEmpty()) {
+            throw new ConfigException("run needs ports: -i 0@veth0 -i 1@veth1 ..., or --config FILE with ports");
+        }
+        final SwitchSettings settings = config == null ? new SwitchSettings() : SettingsFiles.load(config);
+        InterfaceOptions.apply(interfaces, settings);
+        if (idle != null) {
+            settings.realtime.idle = idle;
+        }
         if (configDb != null) {
             ConfigDb.apply(configDb, settings);
         }

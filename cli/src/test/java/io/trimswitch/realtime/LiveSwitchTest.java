@@ -68,7 +68,7 @@ class LiveSwitchTest {
             hosts[port] = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
             hosts[port].configureBlocking(false);
             hosts[port].setOption(java.net.StandardSocketOptions.SO_RCVBUF, 4 << 20);
-            final SwitchSettings.UdpPort entry = new SwitchSettings.UdpPort();
+            final SwitchSettings.Port entry = new SwitchSettings.Port();
             entry.bind = "127.0.0.1:0";
             entry.remote = "127.0.0.1:" + ((InetSocketAddress) hosts[port].getLocalAddress()).getPort();
             entry.vni = VNI;
@@ -331,7 +331,7 @@ class LiveSwitchTest {
     @Test
     void aPortWithoutARemoteLearnsItsHostOnceAndThenRefusesAnyOther() throws Exception {
         start(settings -> {
-            final SwitchSettings.UdpPort learned = settings.ports.get(2);
+            final SwitchSettings.Port learned = settings.ports.get(2);
             learned.remotePort = Integer.parseInt(learned.remote.substring(learned.remote.lastIndexOf(':') + 1));
             learned.remote = null;
         });

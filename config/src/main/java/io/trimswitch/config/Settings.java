@@ -30,7 +30,7 @@ public record Settings(
     Workload workload,
     Transport transport,
     RealTime realtime,
-    List<UdpPort> ports,
+    List<Port> ports,
     Forwarding forwarding,
     Metrics metrics) {
 
@@ -76,7 +76,9 @@ public record Settings(
 
     /** What a thread does after a duty cycle with nothing to do. */
     public enum Idle implements Choice {
-        BUSY_SPIN, YIELD, BACKOFF, SLEEP, BLOCK
+        BUSY_SPIN, YIELD, BACKOFF, SLEEP,
+        /** The live switch: sleep in poll (epoll_wait) until a port has a frame; an idle core for some latency. */
+        POLL
     }
 
     /** What happens to a packet that does not fit its queue (SAI's packet_discard_action). */
@@ -162,9 +164,13 @@ public record Settings(
         @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = SwitchSettings.GsoOn.class) boolean udpGso) {
     }
 
-    /** Null remote: learned; null remotePort: the bind port; null rate: the fabric's. */
-    @JsonPropertyOrder({"bind", "remote", "remotePort", "vni", "rateGbps"})
-    public record UdpPort(String bind, String remote, Integer remotePort, int vni, Double rateGbps) {
+    /** A Linux interface, or a UDP endpoint: null remote: learned; null remotePort: the bind port. Null rate: the fabric's. */
+    @JsonPropertyOrder({"interface", "bind", "remote", "remotePort", "vni", "rateGbps"})
+    public record Port(@JsonProperty("interface") @JsonInclude(JsonInclude.Include.NON_NULL) String interfaceName, String bind, String remote, Integer remotePort, int vni, Double rateGbps) {
+        /** A port on a Linux interface rather than a UDP endpoint. */
+        public boolean onInterface() {
+            return interfaceName != null;
+        }
     }
 
     @JsonPropertyOrder({"mode", "agingSeconds", "staticMacs", "routes"})
@@ -217,7 +223,7 @@ public record Settings(
                 choice("transport.hosts", x.hosts, HostLayout.values()), x.propagationNs, x.rtoUs, x.maxDurationUs, x.flowSizes,
                 x.backgroundLoad, x.backgroundUs),
             new RealTime(rt.dilation, choice("realtime.placement", rt.placement, Placement.values()),
-                choice("realtime.idle", rt.idle, Idle.values()), rt.warmUp, rt.batchPackets, rt.rxRingPackets, rt.pipelineThreads, rt.udpGso),
+                choice("realtime.idle", "block".equals(rt.idle) ? Idle.POLL.label() : rt.idle, Idle.values()), rt.warmUp, rt.batchPackets, rt.rxRingPackets, rt.pipelineThreads, rt.udpGso),
             ports(s.ports),
             forwarding(s.forwarding),
             new Metrics(s.metrics.address));
@@ -257,14 +263,14 @@ public record Settings(
             Collections.unmodifiableMap(new TreeMap<>(qos.tcToQueue)), qos.trimmedQueue);
     }
 
-    private static List<UdpPort> ports(final List<SwitchSettings.UdpPort> entries) {
-        final List<UdpPort> ports = new ArrayList<>(entries.size());
+    private static List<Port> ports(final List<SwitchSettings.Port> entries) {
+        final List<Port> ports = new ArrayList<>(entries.size());
         for (int i = 0; i < entries.size(); i++) {
-            final SwitchSettings.UdpPort p = entries.get(i);
+            final SwitchSettings.Port p = entries.get(i);
             if (p == null) {
-                throw new ConfigException("ports[" + i + "] is empty: a port needs at least bind: host:port");
+                throw new ConfigException("ports[" + i + "] is empty: a port needs interface: NAME or bind: host:port");
             }
-            ports.add(new UdpPort(p.bind, p.remote, p.remotePort, p.vni, p.rateGbps));
+            ports.add(new Port(p.interfaceName, p.bind, p.remote, p.remotePort, p.vni, p.rateGbps));
         }
         return List.copyOf(ports);
     }

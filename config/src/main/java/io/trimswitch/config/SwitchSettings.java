@@ -1,6 +1,7 @@
 package io.trimswitch.config;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
@@ -32,8 +33,8 @@ public final class SwitchSettings {
     public Workload workload = new Workload();
     public Transport transport = new Transport();
     public RealTime realtime = new RealTime();
-    /** {@code trimswitch run}: the switch's UDP/VXLAN ports, port 0 first; empty for the model's runs. */
-    public List<UdpPort> ports = new ArrayList<>();
+    /** {@code trimswitch run}: the switch's ports (interfaces or UDP/VXLAN endpoints), port 0 first; empty for the model's runs. */
+    public List<Port> ports = new ArrayList<>();
     public Forwarding forwarding = new Forwarding();
     public Metrics metrics = new Metrics();
 
@@ -327,9 +328,17 @@ public final class SwitchSettings {
         }
     }
 
-    /** One switch port as a UDP endpoint carrying VXLAN. */
-    @JsonPropertyOrder({"bind", "remote", "remotePort", "vni", "rateGbps"})
-    public static final class UdpPort {
+    /**
+     * One switch port: a Linux interface ({@code interface}), or a UDP endpoint carrying VXLAN ({@code bind} and the
+     * rest); one or the other.
+     */
+    @JsonPropertyOrder({"interface", "bind", "remote", "remotePort", "vni", "rateGbps"})
+    public static final class Port {
+        /** The Linux interface (a veth, a NIC) the port sits on, through an AF_PACKET socket. */
+        @JsonProperty("interface")
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        @JsonSetter(nulls = Nulls.SET)
+        public String interfaceName;
         /** host:port the port listens on. */
         @JsonSetter(nulls = Nulls.SET)
         public String bind;

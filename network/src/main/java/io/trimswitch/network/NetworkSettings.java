@@ -235,7 +235,7 @@ public record NetworkSettings(
         s.transport.maxDurationUs = transport.maxDurationUs();
         if (uplinkGbps != rateGbps) {
             for (int port = 0; port < ports; port++) {
-                final SwitchSettings.UdpPort own = new SwitchSettings.UdpPort();
+                final SwitchSettings.Port own = new SwitchSettings.Port();
                 own.rateGbps = port >= fastPorts ? uplinkGbps : null;
                 s.ports.add(own);
             }

@@ -95,7 +95,7 @@ final class AgentPlacement {
             case YIELD:
                 return new YieldingIdleStrategy();
             case BACKOFF:
-            case BLOCK:
+            case POLL:
                 // Only the live switch's threads can sleep in epoll_wait; agents without sockets back off.
                 return new BackoffIdleStrategy();
             case SLEEP:

@@ -6,6 +6,7 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.pipeline.LpmForwarding;
+import io.trimswitch.realtime.interfaces.InterfacePorts;
 import io.trimswitch.realtime.sockets.VxlanPorts;
 
 import java.net.InetAddress;
@@ -39,12 +40,13 @@ public final class LiveSettings {
         live.realtime.warmUp = false;
         final Settings s = live.validate();
         if (s.ports().isEmpty()) {
-            throw new ConfigException("ports: a switch to run needs at least one port (ports: [{bind: 0.0.0.0:4790}, ...])");
+            throw new ConfigException("ports: a switch to run needs at least one port (-i 0@veth0, or ports: [{interface: veth0}, ...] or [{bind: 0.0.0.0:4790}, ...])");
         }
         if (s.ports().size() > s.portCount()) {
             throw new ConfigException("ports: " + s.ports().size() + " ports, but fabric.pipelines × fabric.portsPerPipeline is " + s.portCount());
         }
         endpoints(s);
+        attachments(s);
         SettingsValidation.within("forwarding.agingSeconds", s.forwarding().agingSeconds(), 0.001, 365 * 86_400, "s");
         staticMacs(s);
         if (s.forwarding().mode() == Settings.ForwardingMode.ROUTED) {
@@ -55,15 +57,61 @@ public final class LiveSettings {
         return s;
     }
 
+    /** The ports on Linux interfaces; two ports may not sit on the same interface. */
+    public static List<InterfacePorts.Attachment> attachments(final Settings s) {
+        final List<InterfacePorts.Attachment> attachments = new ArrayList<>();
+        final Map<String, Integer> taken = new HashMap<>();
+        for (int port = 0; port < s.ports().size(); port++) {
+            final Settings.Port entry = s.ports().get(port);
+            if (!entry.onInterface()) {
+                continue;
+            }
+            final String name = "ports[" + port + "]";
+            final String interfaceName = entry.interfaceName();
+            // Linux's own rule for a name: 1 to 15 bytes, no slash, no white space, not "." or "..".
+            if (interfaceName.isEmpty() || interfaceName.length() > 15 || !interfaceName.matches("[\\x21-\\x7E&&[^/:]]+")
+                || interfaceName.equals(".") || interfaceName.equals("..")) {
+                throw new ConfigException(name + ".interface '" + interfaceName + "' is not an interface name (1 to 15 characters, no '/', ':' or spaces)");
+            }
+            if (entry.bind() != null || entry.remote() != null || entry.remotePort() != null) {
+                throw new ConfigException(name + " has both interface and bind/remote/remotePort: a port is an interface or a UDP endpoint, not both");
+            }
+            final Integer clash = taken.put(interfaceName, port);
+            if (clash != null) {
+                throw new ConfigException(name + ".interface " + interfaceName + " is already ports[" + clash + "]: an interface carries one port");
+            }
+            rate(s, port, name, entry);
+            attachments.add(new InterfacePorts.Attachment(port, interfaceName));
+        }
+        return attachments;
+    }
+
+    private static void rate(final Settings s, final int port, final String name, final Settings.Port entry) {
+        if (entry.rateGbps() != null) {
+            SettingsValidation.rate(name + ".rateGbps", entry.rateGbps());
+            if (s.halftimisticRateBps(port) > s.portRateBps(port) || s.pessimisticRateBps(port) > s.halftimisticRateBps(port)) {
+                throw new ConfigException(name + ".rateGbps " + entry.rateGbps() + " is below control.halftimisticRateGbps or control.pessimisticRateGbps");
+            }
+        }
+    }
+
+    /** True when some port of the switch sits on a Linux interface. */
+    public static boolean hasInterfacePorts(final Settings s) {
+        return s.ports().stream().anyMatch(Settings.Port::onInterface);
+    }
+
     /** The ports as UDP endpoints; two ports may not listen on the same address. */
     public static List<VxlanPorts.Endpoint> endpoints(final Settings s) {
         final List<VxlanPorts.Endpoint> endpoints = new ArrayList<>();
         final Map<String, Integer> bound = new HashMap<>();
         for (int port = 0; port < s.ports().size(); port++) {
-            final Settings.UdpPort entry = s.ports().get(port);
+            final Settings.Port entry = s.ports().get(port);
             final String name = "ports[" + port + "]";
+            if (entry != null && entry.onInterface()) {
+                continue;
+            }
             if (entry == null || entry.bind() == null) {
-                throw new ConfigException(name + ".bind is missing: the host:port the port listens on");
+                throw new ConfigException(name + ".bind is missing: the host:port the port listens on (or interface: NAME for a port on a Linux interface)");
             }
             final InetSocketAddress bind = socket(name + ".bind", entry.bind());
             if (bind.getPort() != 0) {
@@ -81,12 +129,7 @@ public final class LiveSettings {
                 throw new ConfigException(name + ".remotePort must be 1..65535, got " + remotePort
                     + (entry.remotePort() == null ? " (the bind port: set remotePort when binding port 0)" : ""));
             }
-            if (entry.rateGbps() != null) {
-                SettingsValidation.rate(name + ".rateGbps", entry.rateGbps());
-                if (s.halftimisticRateBps(port) > s.portRateBps(port) || s.pessimisticRateBps(port) > s.halftimisticRateBps(port)) {
-                    throw new ConfigException(name + ".rateGbps " + entry.rateGbps() + " is below control.halftimisticRateGbps or control.pessimisticRateGbps");
-                }
-            }
+            rate(s, port, name, entry);
             endpoints.add(new VxlanPorts.Endpoint(port, bind, remote, remotePort, entry.vni()));
         }
         return endpoints;

@@ -5,6 +5,8 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.realtime.sockets.KernelSocketDrops;
 import io.trimswitch.realtime.sockets.VxlanPorts;
+import io.trimswitch.realtime.interfaces.InterfacePorts;
+import io.trimswitch.dataplane.codec.OffloadHeader;
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.PoolPartition;
@@ -48,6 +50,8 @@ public final class LiveSwitch implements AutoCloseable {
     private final RealTimeDataplane dataplane;
     private final PipelineThread[] threads;
     private final VxlanPorts[] sockets;
+    /** Per thread: its ports on Linux interfaces, or null. */
+    private final InterfacePorts[] interfaces;
     /** Which thread owns each port. */
     private final int[] ownerOf;
     private final AgentEvents.Release release;
@@ -62,7 +66,10 @@ public final class LiveSwitch implements AutoCloseable {
         // Every queue full, every link's backlog full: a buffer for each, split evenly between the threads.
         final long bound = VirtualTimeSwitch.capacityBound(settings) + (long) settings.ports().size() * PipelineThread.LINK_BACKLOG_PACKETS;
         final int perThread = partitionSize(bound, threadCount);
-        this.pool = new PacketPool(perThread * threadCount);
+        // With interface ports every buffer holds a 64 KB offload frame and its offload header; slabs are made as they are used.
+        this.pool = LiveSettings.hasInterfacePorts(settings)
+            ? PacketPool.withHeadroom(perThread * threadCount, PacketPool.MAX_SLOT_BYTES, OffloadHeader.LENGTH)
+            : new PacketPool(perThread * threadCount);
         final HandleRing[] returned = new HandleRing[threadCount];
         for (int thread = 0; thread < threadCount; thread++) {
             returned[thread] = new HandleRing(perThread, threadCount > 1);
@@ -103,7 +110,11 @@ public final class LiveSwitch implements AutoCloseable {
         final BridgeNews[] news = bridges[0] == null ? new BridgeNews[threadCount] : BridgeNews.between(bridges, agingNanos);
         this.ownerOf = new int[settings.portCount()];
         this.sockets = new VxlanPorts[threadCount];
-        final List<VxlanPorts.Endpoint> endpoints = LiveSettings.endpoints(settings);
+        this.interfaces = new InterfacePorts[threadCount];
+        final Map<Integer, VxlanPorts.Endpoint> endpoints = new LinkedHashMap<>();
+        LiveSettings.endpoints(settings).forEach(endpoint -> endpoints.put(endpoint.port(), endpoint));
+        final Map<Integer, InterfacePorts.Attachment> attachments = new LinkedHashMap<>();
+        LiveSettings.attachments(settings).forEach(attachment -> attachments.put(attachment.port(), attachment));
         for (int thread = 0; thread < threadCount; thread++) {
             final List<Integer> own = new ArrayList<>();
             for (int pipeline = thread; pipeline < pipelines; pipeline += threadCount) {
@@ -113,12 +124,18 @@ public final class LiveSwitch implements AutoCloseable {
                 release, dataplane, own.stream().mapToInt(Integer::intValue).toArray(), new IngressLinks(rates), attached,
                 bridges[thread], news[thread], handoffs[thread], handoffs[thread] == null ? null : dataplane.newThreadView());
             final List<VxlanPorts.Endpoint> ownEndpoints = new ArrayList<>();
+            final List<InterfacePorts.Attachment> ownAttachments = new ArrayList<>();
             for (final int port : threads[thread].ports()) {
                 ownerOf[port] = thread;
-                ownEndpoints.add(endpoints.get(port));
+                if (attachments.containsKey(port)) {
+                    ownAttachments.add(attachments.get(port));
+                } else {
+                    ownEndpoints.add(endpoints.get(port));
+                }
             }
             sockets[thread] = new VxlanPorts(ownEndpoints, threads[thread], settings.realtime().udpGso());
-            threads[thread].sockets(sockets[thread]);
+            interfaces[thread] = ownAttachments.isEmpty() ? null : new InterfacePorts(ownAttachments, threads[thread], pool, release::release);
+            threads[thread].sockets(sockets[thread], interfaces[thread]);
         }
     }
 
@@ -152,13 +169,32 @@ public final class LiveSwitch implements AutoCloseable {
      * @throws IllegalStateException naming the port when one cannot be bound
      */
     public void start() {
+        final boolean sleepWhenIdle = settings.realtime().idle() == Settings.Idle.POLL;
+        for (int opened = 0; opened < interfaces.length; opened++) {
+            if (interfaces[opened] == null) {
+                continue;
+            }
+            try {
+                interfaces[opened].open();
+            } catch (final IllegalStateException e) {
+                for (int thread = 0; thread < opened; thread++) {
+                    if (interfaces[thread] != null) {
+                        interfaces[thread].close();
+                    }
+                }
+                throw e;
+            }
+        }
         dataplane.clock.startIn(0);
         running = true;
         for (int thread = 0; thread < threads.length; thread++) {
             final String name = "trimswitch-pipelines-" + thread;
             threads[thread].peers(threads);
-            sockets[thread].start(name, threads[thread], settings.realtime().idle() == Settings.Idle.BLOCK ? null : AgentPlacement.idleStrategy(settings.realtime().idle()),
+            sockets[thread].start(name, threads[thread], sleepWhenIdle ? null : AgentPlacement.idleStrategy(settings.realtime().idle()),
                 error -> fault.compareAndSet(null, new RealTimeFault(name, error)));
+            if (interfaces[thread] != null && sleepWhenIdle) {
+                interfaces[thread].wakeOnFrames(sockets[thread].loop());
+            }
         }
         for (final PipelineThread thread : threads) {
             thread.go();
@@ -186,7 +222,7 @@ public final class LiveSwitch implements AutoCloseable {
             owner.stop();
             // On the thread itself, after its last turn: what departed in that turn goes out.
             if (!ports.execute(() -> {
-                ports.flush();
+                owner.flush();
                 flushed.countDown();
             })) {
                 flushed.countDown();
@@ -199,6 +235,12 @@ public final class LiveSwitch implements AutoCloseable {
         }
         for (final VxlanPorts ports : sockets) {
             ports.close();
+        }
+        // Once their thread has ended: buffers of frames still waiting to be sent go back, counted below as inside.
+        for (final InterfacePorts ports : interfaces) {
+            if (ports != null) {
+                ports.close();
+            }
         }
         final java.util.function.IntConsumer inside = handle -> {
             inFlightAtStop.incrementAndGet();
@@ -218,6 +260,12 @@ public final class LiveSwitch implements AutoCloseable {
     /** One line per port, as the switch logs them at start. */
     public List<String> describePorts() {
         final List<String> lines = new ArrayList<>();
+        for (final InterfacePorts.Attachment attachment : LiveSettings.attachments(settings)) {
+            final int port = attachment.port();
+            lines.add(String.format("port %d: interface %s (AF_PACKET, MTU %d), %.1f Gb/s, pipeline %d on thread %d", port,
+                attachment.interfaceName(), interfaces[ownerOf[port]].mtu(port), settings.portRateBps(port) / 1e9,
+                dataplane.fabric.pipelineOf(port), ownerOf[port]));
+        }
         for (final VxlanPorts.Endpoint endpoint : LiveSettings.endpoints(settings)) {
             final int port = endpoint.port();
             lines.add(String.format("port %d: udp %s vni %d, host %s, %.1f Gb/s, pipeline %d on thread %d", port, localAddress(port),
@@ -239,6 +287,7 @@ public final class LiveSwitch implements AutoCloseable {
         for (int port = 0; port < settings.ports().size(); port++) {
             final PipelineThread owner = threads[ownerOf[port]];
             final VxlanPorts ports = sockets[ownerOf[port]];
+            final InterfacePorts onInterface = settings.ports().get(port).onInterface() ? interfaces[ownerOf[port]] : null;
             final PortCounters counters = dataplane.totals(port);
             final Map<String, Long> drops = new LinkedHashMap<>();
             for (final DropReason reason : DropReason.values()) {
@@ -247,11 +296,16 @@ public final class LiveSwitch implements AutoCloseable {
                 }
             }
             for (final VxlanPorts.Malformed reason : VxlanPorts.Malformed.values()) {
-                if (ports.malformed(port, reason) > 0) {
+                if (onInterface == null && ports.malformed(port, reason) > 0) {
                     drops.put(reason.label(), ports.malformed(port, reason));
                 }
             }
-            final long overflowed = kernelDrops.getOrDefault(localAddress(port).getPort(), 0L);
+            for (final InterfacePorts.Refused reason : InterfacePorts.Refused.values()) {
+                if (onInterface != null && onInterface.refused(port, reason) > 0) {
+                    drops.put(reason.label(), onInterface.refused(port, reason));
+                }
+            }
+            final long overflowed = onInterface != null ? 0 : kernelDrops.getOrDefault(localAddress(port).getPort(), 0L);
             if (overflowed > 0) {
                 drops.put("socketOverflow", overflowed);
             }
@@ -261,7 +315,7 @@ public final class LiveSwitch implements AutoCloseable {
                 }
             }
             final EgressPort egress = dataplane.fabric.port(port);
-            stats.add(new PortStats(port, ports.receivedDatagrams(port), counters.rxPackets(), counters.rxBytes(), counters.txPackets(),
+            stats.add(new PortStats(port, onInterface != null ? onInterface.received(port) : ports.receivedDatagrams(port), counters.rxPackets(), counters.rxBytes(), counters.txPackets(),
                 counters.txBytes(), counters.trimPacketsTotal(), counters.trimPackets(TrimKind.INGRESS),
                 counters.trimPackets(TrimKind.DOD), counters.txTrimPackets(), counters.droppedTrimPackets(),
                 egress.dataQueue().size(), egress.dataQueue().maxDepth(), egress.headerQueue().size(), egress.headerQueue().maxDepth(),

@@ -1,6 +1,8 @@
 package io.trimswitch.realtime;
 
 import io.trimswitch.dataplane.codec.EthernetHeader;
+import io.trimswitch.dataplane.codec.OffloadHeader;
+import io.trimswitch.realtime.interfaces.InterfacePorts;
 import io.trimswitch.dataplane.counters.CounterBlock;
 import io.trimswitch.realtime.sockets.PortsOwner;
 import io.trimswitch.realtime.sockets.VxlanPorts;
@@ -30,7 +32,7 @@ import java.util.List;
  * switch keeps virtual time's order; then its egress ports send what has left them, straight to their
  * sockets, one flush per turn. The traffic manager's rings are the only thing between threads.
  */
-final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, EgressAgent.Departures {
+final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, InterfacePorts.FrameHandler, EgressAgent.Departures {
     /** Frames a port holds that arrived faster than its link: a host's burst; beyond this they are dropped as rxOverflow. */
     static final int LINK_BACKLOG_PACKETS = 1024;
 
@@ -38,7 +40,9 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
     enum Refused {
         BUFFER_EXHAUSTED("bufferExhausted"),
         RX_OVERFLOW("rxOverflow"),
-        FILTERED("filtered");
+        FILTERED("filtered"),
+        /** Leaving by a tunnel, a frame whose offload header points outside it: its checksum cannot be completed. */
+        BAD_OFFLOAD("badOffload");
 
         private final String label;
 
@@ -83,6 +87,12 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
     private final Histogram[] headerDepthTotals;
     private final HandleRing.HandleConsumer reclaim;
     private VxlanPorts sockets;
+    /** Null unless some of this thread's ports sit on Linux interfaces. */
+    private InterfacePorts interfaces;
+    /** Per port: true when it sits on a Linux interface, whose frames carry an offload header in the pool's headroom. */
+    private boolean[] onInterface;
+    /** True when the pool keeps an offload header ahead of every frame (the switch has interface ports). */
+    private final boolean offloadHeaders;
     /** Until every socket of the switch is bound, frames only wait: a frame for a port not yet open must not be lost. */
     private volatile boolean started;
     private volatile boolean stopped;
@@ -149,10 +159,19 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
             headerDepthTotals[port] = new Histogram(1 << 20, 2);
         }
         this.reclaim = buffers::free;
+        this.offloadHeaders = pool.headroom() >= OffloadHeader.LENGTH;
+        this.onInterface = new boolean[ports];
     }
 
-    void sockets(final VxlanPorts ports) {
+    /** The thread's UDP ports, and its interface ports (null for none). */
+    void sockets(final VxlanPorts ports, final InterfacePorts interfacePorts) {
         this.sockets = ports;
+        this.interfaces = interfacePorts;
+        if (interfacePorts != null) {
+            for (final InterfacePorts.Attachment attachment : interfacePorts.attachments()) {
+                onInterface[attachment.port()] = true;
+            }
+        }
     }
 
     /** The switch's other threads, which may queue packets for this one's ports while it sleeps. */
@@ -210,7 +229,16 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
                 return;
             }
         }
-        pool.buffer(handle).putBytes(pool.offset(handle), buffer, offset, length);
+        final UnsafeBuffer frames = pool.buffer(handle);
+        final int at = pool.offset(handle);
+        if (!offloadHeaders) {
+            frames.putBytes(at, buffer, offset, length);
+        } else if (onInterface[port]) {
+            frames.putBytes(at - OffloadHeader.LENGTH, buffer, offset - OffloadHeader.LENGTH, length + OffloadHeader.LENGTH);
+        } else {
+            OffloadHeader.clear(frames, at - OffloadHeader.LENGTH);
+            frames.putBytes(at, buffer, offset, length);
+        }
         pool.length(handle, length);
         pool.ingressPort(handle, port);
         pool.egressPort(handle, egress);
@@ -228,8 +256,9 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
             return 0;
         }
         asleep = false;
+        int work = interfaces == null ? 0 : interfaces.receive();
         final long now = clock.nowPicos();
-        int work = returned.drain(reclaim, Integer.MAX_VALUE);
+        work += returned.drain(reclaim, Integer.MAX_VALUE);
         if (news != null) {
             work += news.drain(now / 1000);
         }
@@ -246,7 +275,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
             work++;
         }
         work += advanceTo(horizon(now));
-        sockets.flush();
+        flush();
         if (work > 0 && peers.length > 0) {
             wakePeersWithWork();
         }
@@ -369,13 +398,34 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Egres
         return work;
     }
 
+    /** Sends what this turn's egress gave the ports. */
+    void flush() {
+        sockets.flush();
+        if (interfaces != null) {
+            interfaces.flush();
+        }
+    }
+
     /** The packet has left its port: its socket sends it with this turn's flush. */
     @Override
     public void departed(final int port, final int handle, final long time) {
         // The queues' depths as each packet leaves: their distribution over the switch's life.
         dataDepths[port].recordValue(fabric.port(port).dataQueue().size());
         headerDepths[port].recordValue(fabric.port(port).headerQueue().size());
-        sockets.send(port, pool.buffer(handle), pool.offset(handle), pool.length(handle));
+        if (onInterface[port]) {
+            // Sent straight from its buffer, which the interface gives back once the kernel has the frame.
+            interfaces.send(port, handle);
+            return;
+        }
+        final UnsafeBuffer frames = pool.buffer(handle);
+        final int at = pool.offset(handle);
+        // A tunnel completes no checksum that an interface's host left to offload: the switch does it, unless trimmed.
+        if (!offloadHeaders || pool.trimKind(handle) != TrimKind.NONE
+            || OffloadHeader.completeChecksum(frames, at - OffloadHeader.LENGTH, at, pool.length(handle))) {
+            sockets.send(port, frames, at, pool.length(handle));
+        } else {
+            counters[port].increment(1 + Refused.BAD_OFFLOAD.ordinal());
+        }
         release.release(handle);
     }
 

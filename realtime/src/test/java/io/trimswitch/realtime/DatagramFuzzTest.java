@@ -51,7 +51,7 @@ class DatagramFuzzTest {
             HOSTS[port] = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
             HOSTS[port].configureBlocking(false);
             HOSTS[port].setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
-            final SwitchSettings.UdpPort entry = new SwitchSettings.UdpPort();
+            final SwitchSettings.Port entry = new SwitchSettings.Port();
             entry.bind = "127.0.0.1:0";
             entry.remote = "127.0.0.1:" + ((InetSocketAddress) HOSTS[port].getLocalAddress()).getPort();
             entry.vni = VNI;

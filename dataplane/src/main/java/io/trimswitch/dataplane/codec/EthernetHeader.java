@@ -13,6 +13,7 @@ public final class EthernetHeader {
     public static final int ETHER_TYPE_IPV4 = 0x0800;
     public static final int ETHER_TYPE_ARP = 0x0806;
     public static final int ETHER_TYPE_IPV6 = 0x86DD;
+    public static final int ETHER_TYPE_VLAN = 0x8100;
     public static final long BROADCAST = 0xFFFF_FFFF_FFFFL;
 
     private EthernetHeader() {

@@ -15,6 +15,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class PacketPool {
     public static final int SLOT_BYTES = 2048;
+    /** The longest frame any pool holds: a 64 KB segmentation-offload frame of a Linux interface, with its headers. */
+    public static final int MAX_SLOT_BYTES = 65_600;
     /** Handles per slab: a {@link PoolPartition} starts and ends on a slab's edge. */
     public static final int SLOTS_PER_SLAB = 1 << 10;
     public static final int NO_PACKET = -1;
@@ -31,6 +33,10 @@ public final class PacketPool {
     private final int slotBytes;
     private final int storedBytes;
     private final int slotStride;
+    /** Bytes before each frame that belong to it: room for an offload header ahead of the frame. */
+    private final int headroom;
+    /** Where a frame starts within its slot: past a cache line of its own for the headroom, if there is one. */
+    private final int frameStart;
     private final UnsafeBuffer[] slabs;
     private int[] freeStack;
     private int freeCount;
@@ -68,11 +74,28 @@ public final class PacketPool {
      * reads as zeros ({@link #copyFrame}).
      */
     public PacketPool(final int capacity, final int maxFrameBytes, final int storedBytes) {
+        this(capacity, maxFrameBytes, storedBytes, 0);
+    }
+
+    /**
+     * A pool of frames of up to {@code maxFrameBytes} (at most {@link #MAX_SLOT_BYTES}), each with {@code headroom} bytes
+     * ahead of it at {@code offset(handle) - headroom}: for the live switch, whose interface ports keep a frame's offload
+     * header there.
+     */
+    public static PacketPool withHeadroom(final int capacity, final int maxFrameBytes, final int headroom) {
+        if (headroom < 0 || headroom > CACHE_LINE) {
+            throw new IllegalArgumentException("packet pool headroom of " + headroom + " bytes, outside 0.." + CACHE_LINE);
+        }
+        return new PacketPool(capacity, maxFrameBytes, maxFrameBytes, headroom);
+    }
+
+    private PacketPool(final int capacity, final int maxFrameBytes, final int storedBytes, final int headroom) {
         if (capacity <= 0) {
             throw new IllegalArgumentException("packet pool capacity must be positive, got " + capacity);
         }
-        if (maxFrameBytes <= 0 || maxFrameBytes > SLOT_BYTES) {
-            throw new IllegalArgumentException("packet pool frames of " + maxFrameBytes + " bytes, outside 1.." + SLOT_BYTES);
+        final int most = headroom > 0 ? MAX_SLOT_BYTES : SLOT_BYTES;
+        if (maxFrameBytes <= 0 || maxFrameBytes > most) {
+            throw new IllegalArgumentException("packet pool frames of " + maxFrameBytes + " bytes, outside 1.." + most);
         }
         if (storedBytes <= 0 || storedBytes > maxFrameBytes) {
             throw new IllegalArgumentException("packet pool storing " + storedBytes + " bytes of frames of " + maxFrameBytes);
@@ -80,7 +103,10 @@ public final class PacketPool {
         this.capacity = capacity;
         this.slotBytes = maxFrameBytes;
         this.storedBytes = storedBytes;
-        this.slotStride = (((storedBytes + CACHE_LINE - 1) / CACHE_LINE) | 1) * CACHE_LINE;
+        this.headroom = headroom;
+        // The headroom takes a line of its own, so that the frame itself still starts a cache line.
+        this.frameStart = headroom > 0 ? CACHE_LINE : 0;
+        this.slotStride = (((storedBytes + frameStart + CACHE_LINE - 1) / CACHE_LINE) | 1) * CACHE_LINE;
         this.slabs = new UnsafeBuffer[(capacity + SLOTS_PER_SLAB - 1) >>> SLAB_SHIFT];
         final int initial = Math.min(capacity, SLOTS_PER_SLAB);
         this.freeStack = new int[initial];
@@ -176,6 +202,11 @@ public final class PacketPool {
         return slotBytes;
     }
 
+    /** Bytes ahead of each frame that belong to it (see {@link #withHeadroom}). */
+    public int headroom() {
+        return headroom;
+    }
+
     /** How many of a frame's first bytes the buffer keeps; past them the frame is zeros. */
     public int storedBytes() {
         return storedBytes;
@@ -200,7 +231,7 @@ public final class PacketPool {
     }
 
     public int offset(final int handle) {
-        return (handle & SLOT_MASK) * slotStride;
+        return (handle & SLOT_MASK) * slotStride + frameStart;
     }
 
     public int length(final int handle) {

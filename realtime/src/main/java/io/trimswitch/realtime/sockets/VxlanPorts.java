@@ -6,6 +6,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoEventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -117,7 +118,7 @@ public final class VxlanPorts implements AutoCloseable {
     private final byte[] heapCopy = new byte[MAX_FRAME + VxlanHeader.LENGTH];
     private final UnsafeBuffer heapView = new UnsafeBuffer(heapCopy);
     private final Endpoint[] byPort;
-    private volatile EventLoopGroup group;
+    private volatile MultiThreadIoEventLoopGroup group;
 
     /** @param segmentedSends send datagrams of one size in a row as one UDP GSO send where the kernel offers it */
     public VxlanPorts(final List<Endpoint> endpoints, final FrameHandler handler, final boolean segmentedSends) {
@@ -166,6 +167,8 @@ public final class VxlanPorts implements AutoCloseable {
             return thread;
         };
         group = new MultiThreadIoEventLoopGroup(1, threads, PollingIoHandler.factory(owner, idle, faults));
+        // Netty starts a loop's thread with its first task: a thread with no UDP port (only interfaces) must run too.
+        group.execute(NOTHING);
         for (final Endpoint endpoint : endpoints) {
             // One byte more than the largest datagram a port takes: the kernel cuts a longer one to this, and it is counted as oversize.
             final Bootstrap bootstrap = new Bootstrap().group(group).channel(EpollDatagramChannel.class)
@@ -182,6 +185,11 @@ public final class VxlanPorts implements AutoCloseable {
                 throw new IllegalStateException("port " + endpoint.port() + ": cannot bind " + endpoint.bind() + ": " + e.getMessage(), e);
             }
         }
+    }
+
+    /** The event loop of the ports' thread, once started: other file descriptors that should wake it register here. */
+    public IoEventLoopGroup loop() {
+        return group;
     }
 
     /** Wakes the ports' thread if it sleeps in epoll_wait. */
@@ -209,6 +217,11 @@ public final class VxlanPorts implements AutoCloseable {
         final Channel channel = channels[port];
         if (remote == null || channel == null) {
             counters[port].increment(1 + Malformed.NO_REMOTE.ordinal());
+            return false;
+        }
+        if (length > MAX_FRAME) {
+            // A segmentation-offload frame from an interface port: a tunnel's datagram cannot carry it.
+            counters[port].increment(1 + Malformed.OVERSIZE.ordinal());
             return false;
         }
         final int size = VxlanHeader.LENGTH + length;

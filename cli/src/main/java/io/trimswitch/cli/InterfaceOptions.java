@@ -1,0 +1,52 @@
+package io.trimswitch.cli;
+
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.SwitchSettings;
+
+import java.util.List;
+
+/** {@code run -i PORT@IFACE}: ports on Linux interfaces given on the command line, BMv2's way. */
+final class InterfaceOptions {
+    /** More ports than this cannot be meant: it is more than any switch the settings can describe. */
+    private static final int MOST_PORTS = 4096;
+
+    private InterfaceOptions() {
+    }
+
+    /**
+     * Puts each {@code PORT@IFACE} into {@code settings.ports[PORT]}, in place of what the config had there, or after
+     * its last port. The ports must stay numbered 0, 1, 2 ... without a gap.
+     */
+    static void apply(final List<String> options, final SwitchSettings settings) {
+        for (final String option : options) {
+            final int at = option.indexOf('@');
+            if (at <= 0 || at == option.length() - 1) {
+                throw new ConfigException("-i must be PORT@IFACE, like 0@veth0, got '" + option + "'");
+            }
+            final int port;
+            try {
+                port = Integer.parseInt(option.substring(0, at));
+            } catch (final NumberFormatException e) {
+                throw new ConfigException("-i " + option + ": '" + option.substring(0, at) + "' is not a port number");
+            }
+            if (port < 0 || port >= MOST_PORTS) {
+                throw new ConfigException("-i " + option + ": port must be 0.." + (MOST_PORTS - 1) + ", got " + port);
+            }
+            while (settings.ports.size() <= port) {
+                settings.ports.add(null);
+            }
+            final SwitchSettings.Port entry = new SwitchSettings.Port();
+            entry.interfaceName = option.substring(at + 1);
+            if (settings.ports.get(port) != null) {
+                // The config's rate for the port stays: -i says only where the port is.
+                entry.rateGbps = settings.ports.get(port).rateGbps;
+            }
+            settings.ports.set(port, entry);
+        }
+        for (int port = 0; port < settings.ports.size(); port++) {
+            if (settings.ports.get(port) == null) {
+                throw new ConfigException("-i: port " + port + " is missing: ports are numbered 0, 1, 2 ... without a gap");
+            }
+        }
+    }
+}

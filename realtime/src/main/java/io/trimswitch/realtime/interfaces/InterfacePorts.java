@@ -1,0 +1,370 @@
+package io.trimswitch.realtime.interfaces;
+
+import io.netty.channel.IoEvent;
+import io.netty.channel.IoEventLoopGroup;
+import io.netty.channel.IoRegistration;
+import io.netty.channel.epoll.EpollIoHandle;
+import io.netty.channel.epoll.EpollIoOps;
+import io.netty.channel.unix.FileDescriptor;
+import io.trimswitch.dataplane.codec.EthernetHeader;
+import io.trimswitch.dataplane.codec.OffloadHeader;
+import io.trimswitch.dataplane.counters.CounterBlock;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.TrimKind;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The switch ports of one pipeline thread that sit on Linux interfaces (veths, NICs), DPDK style: the thread takes
+ * frames off each port's receive ring itself, without a system call, and sends what departed in one sendmmsg per port
+ * and turn, straight from the packet pool's buffers (no copy), giving the buffers back once the kernel has them. A frame
+ * keeps its offload header in the pool's headroom, so a 64 KB segmentation-offload frame crosses the switch whole.
+ * A frame the switch cannot take or send is counted by reason.
+ */
+public final class InterfacePorts implements AutoCloseable {
+    /** Frames taken off one port's ring before the thread turns to its other work. */
+    private static final int RECEIVE_BUDGET = 64;
+    /** Frames gathered per port before they go to the kernel in one sendmmsg. */
+    private static final int SEND_BATCH = 64;
+    private static final int VLAN_TAG = 4;
+
+    /** A port on an interface. */
+    public record Attachment(int port, String interfaceName) {
+    }
+
+    /** Where frames go, on the ports' thread. */
+    public interface FrameHandler {
+        /** A frame arrived on {@code port}, its offload header just before it; the bytes are valid only during the call. */
+        void onFrame(int port, UnsafeBuffer buffer, int offset, int length);
+    }
+
+    /** Takes a packet buffer back once its frame is sent or dropped. */
+    public interface Release {
+        void release(int handle);
+    }
+
+    /** Why a frame was not taken or not sent. */
+    public enum Refused {
+        TRUNCATED("truncated"),
+        VLAN_TAGGED("vlanTagged"),
+        TOO_SHORT("tooShort"),
+        OVERSIZE("oversize"),
+        MTU_EXCEEDED("mtuExceeded"),
+        /** The kernel found the port's receive ring full: the thread did not keep up with the host's burst. */
+        RING_OVERFLOW("ringOverflow"),
+        TX_BUSY("txBusy"),
+        SOCKET_ERROR("socketError");
+
+        private final String label;
+
+        Refused(final String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    private static final int RECEIVED = 0;
+    private static final int RECEIVED_SEGMENTS = 1;
+    private static final int SENT = 2;
+    private static final int SENT_SEGMENTS = 3;
+    private static final int FIRST_REFUSED = 4;
+
+    private final List<Attachment> attachments;
+    private final FrameHandler handler;
+    private final PacketPool pool;
+    private final Release release;
+    private final Arena arena = Arena.ofShared();
+    private final LinuxCalls calls = new LinuxCalls(arena);
+    /** Indexed by switch port; null for ports that are not this thread's interfaces. */
+    private final PacketSocket[] sockets;
+    private final PortReceiver[] receivers;
+    /** Per port: the buffers waiting for this turn's sendmmsg, and their messages and iovecs in native memory. */
+    private final int[][] pending;
+    private final int[] pendingCount;
+    private final UnsafeBuffer[] messages;
+    private final MemorySegment[] messageSegments;
+    /** Per port: frames and segments received and sent, then frames refused by reason; this port's thread alone writes them. */
+    private final CounterBlock[] counters;
+    private final int[] ownPorts;
+    /** Where a frame too long for a ring slot is read, on the ports' thread. */
+    private final UnsafeBuffer longFrame;
+    /** Per port: ring drops read so far; written under this object's lock by whichever thread asks. */
+    private final long[] ringDrops;
+    /** errno for the readers of ring drops, who are not the ports' thread. */
+    private final LinuxCalls readerCalls = new LinuxCalls(arena);
+
+    public InterfacePorts(final List<Attachment> attachments, final FrameHandler handler, final PacketPool pool, final Release release) {
+        if (pool.headroom() < OffloadHeader.LENGTH) {
+            throw new IllegalArgumentException("interface ports need a pool with room for an offload header ahead of each frame");
+        }
+        this.attachments = List.copyOf(attachments);
+        this.handler = handler;
+        this.pool = pool;
+        this.release = release;
+        int ports = 0;
+        for (final Attachment attachment : attachments) {
+            ports = Math.max(ports, attachment.port() + 1);
+        }
+        this.sockets = new PacketSocket[ports];
+        this.receivers = new PortReceiver[ports];
+        this.pending = new int[ports][];
+        this.pendingCount = new int[ports];
+        this.messages = new UnsafeBuffer[ports];
+        this.messageSegments = new MemorySegment[ports];
+        this.counters = new CounterBlock[ports];
+        this.ownPorts = attachments.stream().mapToInt(Attachment::port).toArray();
+        this.ringDrops = new long[ports];
+        final MemorySegment longFrameBytes = arena.allocate(PacketSocket.LONG_FRAME_BYTES + 1, 64);
+        this.longFrame = new UnsafeBuffer(longFrameBytes.address(), (int) longFrameBytes.byteSize());
+        for (int port = 0; port < ports; port++) {
+            counters[port] = new CounterBlock(FIRST_REFUSED + Refused.values().length);
+        }
+        for (final int port : ownPorts) {
+            receivers[port] = new PortReceiver(port);
+            pending[port] = new int[SEND_BATCH];
+            // Each message has one iovec, which sits after all the messages.
+            messageSegments[port] = arena.allocate((long) SEND_BATCH * (LinuxCalls.MMSGHDR_BYTES + LinuxCalls.IOVEC_BYTES), 64);
+            messages[port] = new UnsafeBuffer(messageSegments[port].address(), (int) messageSegments[port].byteSize());
+            for (int i = 0; i < SEND_BATCH; i++) {
+                final int message = i * LinuxCalls.MMSGHDR_BYTES;
+                messages[port].putLong(message + LinuxCalls.MSGHDR_IOV, messages[port].addressOffset() + iovec(i));
+                messages[port].putLong(message + LinuxCalls.MSGHDR_IOVLEN, 1L);
+            }
+        }
+    }
+
+    private static int iovec(final int message) {
+        return SEND_BATCH * LinuxCalls.MMSGHDR_BYTES + message * LinuxCalls.IOVEC_BYTES;
+    }
+
+    /**
+     * Opens every port's interface.
+     *
+     * @throws IllegalStateException naming the port and interface, with the reason, when one cannot be opened
+     */
+    public void open() {
+        for (final Attachment attachment : attachments) {
+            try {
+                sockets[attachment.port()] = PacketSocket.open(attachment.interfaceName(), calls);
+            } catch (final IllegalStateException e) {
+                close();
+                throw new IllegalStateException("port " + attachment.port() + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * Lets {@code loop} wake its thread when a ring has a frame, for a thread that sleeps in epoll_wait when idle; the
+     * frames themselves are still taken by {@link #receive()}.
+     */
+    public void wakeOnFrames(final IoEventLoopGroup loop) {
+        for (final int port : ownPorts) {
+            final FileDescriptor descriptor = new FileDescriptor(sockets[port].fd);
+            loop.register(new EpollIoHandle() {
+                @Override
+                public FileDescriptor fd() {
+                    return descriptor;
+                }
+
+                @Override
+                public void handle(final IoRegistration registration, final IoEvent event) {
+                }
+
+                @Override
+                public void close() {
+                }
+            }).addListener(registered -> {
+                if (registered.isSuccess()) {
+                    ((IoRegistration) registered.getNow()).submit(EpollIoOps.EPOLLIN);
+                }
+            });
+        }
+    }
+
+    /** On the ports' thread: hands the frames waiting on every port to the handler; how many there were. */
+    public int receive() {
+        int frames = 0;
+        for (final int port : ownPorts) {
+            frames += sockets[port].receive(receivers[port], RECEIVE_BUDGET, calls, longFrame);
+        }
+        return frames;
+    }
+
+    /**
+     * On the ports' thread: sends {@code handle}'s frame out of {@code port} with this turn's {@link #flush()}, and gives
+     * its buffer back then. A frame that the interface's MTU will not take is dropped, counted, at once.
+     */
+    public void send(final int port, final int handle) {
+        final UnsafeBuffer buffer = pool.buffer(handle);
+        final int frame = pool.offset(handle);
+        final int length = pool.length(handle);
+        final int offload = frame - OffloadHeader.LENGTH;
+        if (pool.trimKind(handle) != TrimKind.NONE) {
+            // Cut to its headers, with its checksums made whole by the trimmer: nothing is left to segment or complete.
+            OffloadHeader.clear(buffer, offload);
+        }
+        if (OffloadHeader.gsoType(buffer, offload) == OffloadHeader.GSO_NONE && length > maxFrame(port, buffer, frame, length)) {
+            counters[port].increment(FIRST_REFUSED + Refused.MTU_EXCEEDED.ordinal());
+            release.release(handle);
+            return;
+        }
+        final int at = pendingCount[port];
+        final UnsafeBuffer batch = messages[port];
+        batch.putLong(iovec(at), buffer.addressOffset() + offload);
+        batch.putLong(iovec(at) + 8, (long) length + OffloadHeader.LENGTH);
+        pending[port][at] = handle;
+        pendingCount[port] = at + 1;
+        if (at + 1 == SEND_BATCH) {
+            flush(port);
+        }
+    }
+
+    /** The longest plain frame the port's interface sends: its MTU, the Ethernet header, and a VLAN tag if the frame has one. */
+    private int maxFrame(final int port, final UnsafeBuffer buffer, final int frame, final int length) {
+        final boolean tagged = length >= EthernetHeader.LENGTH && EthernetHeader.etherType(buffer, frame) == EthernetHeader.ETHER_TYPE_VLAN;
+        return sockets[port].mtu + EthernetHeader.LENGTH + (tagged ? VLAN_TAG : 0);
+    }
+
+    /** On the ports' thread: sends every port's gathered frames, one sendmmsg each. */
+    public void flush() {
+        for (final int port : ownPorts) {
+            if (pendingCount[port] > 0) {
+                flush(port);
+            }
+        }
+    }
+
+    private void flush(final int port) {
+        final int count = pendingCount[port];
+        final CounterBlock counts = counters[port];
+        int next = 0;
+        while (next < count) {
+            final int sent = calls.sendmmsg(sockets[port].fd, messages[port].addressOffset() + (long) next * LinuxCalls.MMSGHDR_BYTES, count - next);
+            if (sent > 0) {
+                for (int i = next; i < next + sent; i++) {
+                    counts.increment(SENT);
+                    counts.add(SENT_SEGMENTS, segments(pending[port][i]));
+                }
+                next += sent;
+                continue;
+            }
+            final int errno = calls.errno();
+            if (errno == LinuxCalls.EINTR) {
+                continue;
+            }
+            if (errno == LinuxCalls.EAGAIN || errno == LinuxCalls.ENOBUFS) {
+                // The device's queue is full: what is left of this turn's frames is lost, as on a congested link.
+                counts.add(FIRST_REFUSED + Refused.TX_BUSY.ordinal(), count - next);
+                break;
+            }
+            // The kernel refused the frame at the head (a bad offload header, a frame the device will not take): skip it.
+            counts.increment(FIRST_REFUSED + Refused.SOCKET_ERROR.ordinal());
+            next++;
+        }
+        for (int i = 0; i < count; i++) {
+            release.release(pending[port][i]);
+        }
+        pendingCount[port] = 0;
+    }
+
+    private long segments(final int handle) {
+        return OffloadHeader.segments(pool.buffer(handle), pool.offset(handle) - OffloadHeader.LENGTH, pool.length(handle));
+    }
+
+    public long received(final int port) {
+        return counters[port].get(RECEIVED);
+    }
+
+    public long receivedSegments(final int port) {
+        return counters[port].get(RECEIVED_SEGMENTS);
+    }
+
+    public long sent(final int port) {
+        return counters[port].get(SENT);
+    }
+
+    public long sentSegments(final int port) {
+        return counters[port].get(SENT_SEGMENTS);
+    }
+
+    public long refused(final int port, final Refused reason) {
+        return reason == Refused.RING_OVERFLOW ? ringDrops(port) : counters[port].get(FIRST_REFUSED + reason.ordinal());
+    }
+
+    /** Frames the kernel dropped at the port's full ring, so far. */
+    private synchronized long ringDrops(final int port) {
+        if (sockets[port] != null) {
+            ringDrops[port] += sockets[port].ringDrops(readerCalls);
+        }
+        return ringDrops[port];
+    }
+
+    /** The interface's MTU, once open. */
+    public int mtu(final int port) {
+        return sockets[port].mtu;
+    }
+
+    public List<Attachment> attachments() {
+        return attachments;
+    }
+
+    /** Closes every socket, giving back the buffers of frames not yet sent. */
+    @Override
+    public synchronized void close() {
+        for (final int port : ownPorts) {
+            for (int i = 0; i < pendingCount[port]; i++) {
+                release.release(pending[port][i]);
+            }
+            pendingCount[port] = 0;
+            if (sockets[port] != null) {
+                ringDrops(port);
+                sockets[port].close();
+                sockets[port] = null;
+            }
+        }
+    }
+
+    /** One port's side of the receive ring. */
+    private final class PortReceiver implements PacketSocket.Receiver {
+        private final int port;
+
+        PortReceiver(final int port) {
+            this.port = port;
+        }
+
+        @Override
+        public void onFrame(final UnsafeBuffer ring, final int frame, final int length) {
+            final CounterBlock counts = counters[port];
+            counts.increment(RECEIVED);
+            if (length < EthernetHeader.LENGTH) {
+                counts.increment(FIRST_REFUSED + Refused.TOO_SHORT.ordinal());
+                return;
+            }
+            if (length > pool.slotBytes()) {
+                counts.increment(FIRST_REFUSED + Refused.OVERSIZE.ordinal());
+                return;
+            }
+            counts.add(RECEIVED_SEGMENTS, OffloadHeader.segments(ring, frame - OffloadHeader.LENGTH, length));
+            handler.onFrame(port, ring, frame, length);
+        }
+
+        @Override
+        public void onTruncated() {
+            counters[port].increment(RECEIVED);
+            counters[port].increment(FIRST_REFUSED + Refused.TRUNCATED.ordinal());
+        }
+
+        @Override
+        public void onVlanStripped() {
+            counters[port].increment(RECEIVED);
+            counters[port].increment(FIRST_REFUSED + Refused.VLAN_TAGGED.ordinal());
+        }
+    }
+}

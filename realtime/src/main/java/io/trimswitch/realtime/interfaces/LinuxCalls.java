@@ -1,0 +1,216 @@
+package io.trimswitch.realtime.interfaces;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The few libc calls an AF_PACKET port needs, through the FFM API: no JNI, no native build step. Each call that can
+ * fail captures errno in the caller's {@link #errno() state segment}, so the reason for a failure is the kernel's own
+ * and not whatever a later call left behind.
+ */
+final class LinuxCalls {
+    static final int AF_PACKET = 17;
+    static final int SOCK_RAW = 3;
+    /** ETH_P_ALL in network byte order, as socket() and sockaddr_ll take it. */
+    static final short ETH_P_ALL_BE = 0x0300;
+    static final int SOL_PACKET = 263;
+    static final int PACKET_ADD_MEMBERSHIP = 1;
+    static final int PACKET_RX_RING = 5;
+    static final int PACKET_STATISTICS = 6;
+    static final int PACKET_COPY_THRESH = 7;
+    static final int SOL_SOCKET = 1;
+    static final int SO_RCVBUF = 8;
+    static final int SO_RCVBUFFORCE = 33;
+    static final int PACKET_VERSION = 10;
+    static final int PACKET_VNET_HDR = 15;
+    static final int PACKET_QDISC_BYPASS = 20;
+    static final int PACKET_IGNORE_OUTGOING = 23;
+    static final int TPACKET_V2 = 1;
+    static final int PACKET_MR_PROMISC = 1;
+    static final int PROT_READ_WRITE = 3;
+    static final int MAP_SHARED = 1;
+    static final int MSG_DONTWAIT = 0x40;
+    static final long SIOCGIFFLAGS = 0x8913;
+    static final long SIOCGIFMTU = 0x8921;
+    static final short IFF_UP = 0x1;
+    static final int EPERM = 1;
+    static final int EINTR = 4;
+    static final int EAGAIN = 11;
+    static final int EACCES = 13;
+    static final int ENOBUFS = 105;
+
+    /** struct ifreq: the interface's name, then a union that holds its flags or its MTU. */
+    static final int IFREQ_BYTES = 40;
+    static final int IFREQ_UNION = 16;
+    /** struct sockaddr_ll. */
+    static final int SOCKADDR_LL_BYTES = 20;
+    /** struct packet_mreq. */
+    static final int PACKET_MREQ_BYTES = 16;
+    /** struct tpacket_req. */
+    static final int TPACKET_REQ_BYTES = 16;
+    /** struct mmsghdr: a msghdr and the count the kernel writes back, padded to 64 bytes. */
+    static final int MMSGHDR_BYTES = 64;
+    static final int MSGHDR_IOV = 16;
+    static final int MSGHDR_IOVLEN = 24;
+    /** struct iovec. */
+    static final int IOVEC_BYTES = 16;
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final SymbolLookup LIBC = LINKER.defaultLookup();
+    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
+
+    private static final MethodHandle SOCKET = errnoCall("socket", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    private static final MethodHandle SETSOCKOPT = errnoCall("setsockopt", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    private static final MethodHandle GETSOCKOPT = errnoCall("getsockopt", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+    private static final MethodHandle BIND = errnoCall("bind", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+        ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    private static final MethodHandle MMAP = errnoCall("mmap", FunctionDescriptor.of(ValueLayout.ADDRESS,
+        ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG));
+    private static final MethodHandle MUNMAP = call("munmap", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+        ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
+    private static final MethodHandle CLOSE = call("close", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    private static final MethodHandle IOCTL = errnoCall("ioctl", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+        ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS));
+    private static final MethodHandle IF_NAMETOINDEX = call("if_nametoindex", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+    /** The messages' address as a plain long (the same register on x86-64 and AArch64): no segment made per call. */
+    private static final MethodHandle SENDMMSG = errnoCall("sendmmsg", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+        ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    private static final MethodHandle RECV = errnoCall("recv", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+        ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
+    private static final MethodHandle STRERROR = call("strerror", FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+
+    /** Where the calls of one thread leave errno; each thread that makes calls has its own. */
+    private final MemorySegment state;
+
+    LinuxCalls(final Arena arena) {
+        this.state = arena.allocate(CALL_STATE);
+    }
+
+    private static MethodHandle call(final String name, final FunctionDescriptor descriptor) {
+        return LINKER.downcallHandle(LIBC.find(name).orElseThrow(), descriptor);
+    }
+
+    private static MethodHandle errnoCall(final String name, final FunctionDescriptor descriptor) {
+        return LINKER.downcallHandle(LIBC.find(name).orElseThrow(), descriptor, CAPTURE_ERRNO);
+    }
+
+    /** errno as the last failed call of this object left it. */
+    int errno() {
+        return (int) ERRNO.get(state, 0L);
+    }
+
+    /** The C library's words for an errno value. */
+    static String describe(final int errno) {
+        try {
+            final MemorySegment text = (MemorySegment) STRERROR.invokeExact(errno);
+            return text.reinterpret(256).getString(0);
+        } catch (final Throwable e) {
+            return "errno " + errno;
+        }
+    }
+
+    int socket(final int domain, final int type, final int protocol) {
+        try {
+            return (int) SOCKET.invokeExact(state, domain, type, protocol);
+        } catch (final Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    int setsockopt(final int fd, final int level, final int option, final MemorySegment value) {
+        try {
+            return (int) SETSOCKOPT.invokeExact(state, fd, level, option, value, (int) value.byteSize());
+        } catch (final Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Reads an option into {@code value}, whose size {@code length} holds (and gets back what the kernel wrote). */
+    int getsockopt(final int fd, final int level, final int option, final MemorySegment value, final MemorySegment length) {
+        try {
+            return (int) GETSOCKOPT.invokeExact(state, fd, level, option, value, length);
+        } catch (final Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    int bind(final int fd, final MemorySegment address) {
+        try {
+            return (int) BIND.invokeExact(state, fd, address, (int) address.byteSize());
+        } catch (final Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Maps {@code bytes} of the socket's ring, shared with the kernel; NULL's address minus one on failure. */
+    MemorySegment mmap(final int fd, final long bytes) {
+        try {
+            return (MemorySegment) MMAP.invokeExact(state, MemorySegment.NULL, bytes, PROT_READ_WRITE, MAP_SHARED, fd, 0L);
+        } catch (final Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static void munmap(final MemorySegment mapping, final long bytes) {
+        try {
+            final int ignored = (int) MUNMAP.invokeExact(mapping, bytes);
+        } catch (final Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static void close(final int fd) {
+        try {
+            final int ignored = (int) CLOSE.invokeExact(fd);
+        } catch (final Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    int ioctl(final int fd, final long request, final MemorySegment argument) {
+        try {
+            return (int) IOCTL.invokeExact(state, fd, request, argument);
+        } catch (final Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static int ifNameToIndex(final MemorySegment name) {
+        try {
+            return (int) IF_NAMETOINDEX.invokeExact(name);
+        } catch (final Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Receives one message into {@code bytes} at {@code buffer} without blocking; its length, or -1 with errno set. */
+    long recv(final int fd, final long buffer, final long bytes) {
+        try {
+            return (long) RECV.invokeExact(state, fd, buffer, bytes, MSG_DONTWAIT);
+        } catch (final Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Sends up to {@code count} messages without blocking; how many went, or -1 with errno set. */
+    int sendmmsg(final int fd, final long messages, final int count) {
+        try {
+            return (int) SENDMMSG.invokeExact(state, fd, messages, count, MSG_DONTWAIT);
+        } catch (final Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

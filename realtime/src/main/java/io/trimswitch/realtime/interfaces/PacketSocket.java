@@ -1,0 +1,222 @@
+package io.trimswitch.realtime.interfaces;
+
+import io.trimswitch.dataplane.codec.OffloadHeader;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * One switch port on a Linux interface: an AF_PACKET socket bound to it, in promiscuous mode, with a memory-mapped
+ * TPACKET_V2 receive ring (per-frame slots: V3's blocks hand frames over only when full or after a timeout of a
+ * millisecond or more). The ring's slots fit a frame of a 1500-byte MTU, so that many of them absorb a host's burst;
+ * a longer frame (a TCP/UDP segmentation-offload frame of up to 64 KB, which PACKET_VNET_HDR keeps whole behind its
+ * {@link OffloadHeader}) leaves a cut copy in its slot and waits whole in the socket's queue (PACKET_COPY_THRESH), from
+ * which it is read in its turn. PACKET_QDISC_BYPASS sends straight to the driver; PACKET_IGNORE_OUTGOING keeps the
+ * frames the switch sends out of the port off its own ring. Opening fails with one line that says why.
+ */
+final class PacketSocket implements AutoCloseable {
+    /** A ring slot: a frame of a 1500-byte MTU (VLAN tagged) with its tpacket2 header and offload header. */
+    static final int SLOT_BYTES = 2048;
+    private static final int SLOTS_PER_BLOCK = 4;
+    /** Slots enough for a host's burst while the thread is away: 4096 frames, 8 MB of the kernel's memory per port. */
+    private static final int RING_SLOTS = 4096;
+    private static final long RING_BYTES = (long) SLOT_BYTES * RING_SLOTS;
+    /** Room in the socket's queue for the frames too long for a slot: a few dozen 64 KB offload frames. */
+    private static final int QUEUE_BYTES = 4 << 20;
+    /** The longest frame read from the socket's queue, offload header included. */
+    static final int LONG_FRAME_BYTES = 65_600 + OffloadHeader.LENGTH;
+    /** struct tpacket2_hdr, as the kernel writes it at the start of each slot. */
+    private static final int TP_STATUS = 0;
+    private static final int TP_LEN = 4;
+    private static final int TP_SNAPLEN = 8;
+    private static final int TP_MAC = 12;
+    private static final int TP_STATUS_USER = 1;
+    private static final int TP_STATUS_COPY = 2;
+    private static final int TP_STATUS_VLAN_VALID = 0x10;
+    private static final int TP_STATUS_KERNEL = 0;
+
+    /** What became of a frame taken off the ring. */
+    interface Receiver {
+        /** A whole frame at {@code frame}, its offload header at {@code frame - OffloadHeader.LENGTH}. */
+        void onFrame(UnsafeBuffer ring, int frame, int length);
+
+        /** A frame the kernel cut to the ring's slot. */
+        void onTruncated();
+
+        /** A frame whose VLAN tag the kernel took off into the ring's header. */
+        void onVlanStripped();
+    }
+
+    final String name;
+    final int index;
+    final int mtu;
+    final int fd;
+    private final MemorySegment ring;
+    private final UnsafeBuffer slots;
+    private int next;
+
+    private PacketSocket(final String name, final int index, final int mtu, final int fd, final MemorySegment ring) {
+        this.name = name;
+        this.index = index;
+        this.mtu = mtu;
+        this.fd = fd;
+        this.ring = ring;
+        this.slots = new UnsafeBuffer(ring.address(), (int) RING_BYTES);
+    }
+
+    /**
+     * Opens {@code interfaceName} as a port.
+     *
+     * @throws IllegalStateException with one line naming the interface and the reason
+     */
+    static PacketSocket open(final String interfaceName, final LinuxCalls calls) {
+        try (Arena scratch = Arena.ofConfined()) {
+            final MemorySegment cName = scratch.allocateFrom(interfaceName);
+            final int index = LinuxCalls.ifNameToIndex(cName);
+            if (index == 0) {
+                throw new IllegalStateException("interface " + interfaceName + " does not exist here (ip link show)");
+            }
+            // No protocol until bound: the socket must not see other interfaces' frames in between.
+            final int fd = calls.socket(LinuxCalls.AF_PACKET, LinuxCalls.SOCK_RAW, 0);
+            if (fd < 0) {
+                final int errno = calls.errno();
+                throw new IllegalStateException("interface " + interfaceName + ": cannot open a packet socket: " + LinuxCalls.describe(errno)
+                    + (errno == LinuxCalls.EPERM || errno == LinuxCalls.EACCES ? " (needs CAP_NET_RAW: run as root)" : ""));
+            }
+            try {
+                final MemorySegment request = scratch.allocate(LinuxCalls.IFREQ_BYTES);
+                request.copyFrom(cName.asSlice(0, Math.min(cName.byteSize(), 15)));
+                check(calls, calls.ioctl(fd, LinuxCalls.SIOCGIFFLAGS, request), interfaceName, "read its flags");
+                if ((request.get(ValueLayout.JAVA_SHORT, LinuxCalls.IFREQ_UNION) & LinuxCalls.IFF_UP) == 0) {
+                    throw new IllegalStateException("interface " + interfaceName + " is down (ip link set " + interfaceName + " up)");
+                }
+                check(calls, calls.ioctl(fd, LinuxCalls.SIOCGIFMTU, request), interfaceName, "read its MTU");
+                final int mtu = request.get(ValueLayout.JAVA_INT, LinuxCalls.IFREQ_UNION);
+                option(calls, fd, LinuxCalls.PACKET_VERSION, LinuxCalls.TPACKET_V2, scratch, interfaceName, "TPACKET_V2");
+                option(calls, fd, LinuxCalls.PACKET_VNET_HDR, 1, scratch, interfaceName, "PACKET_VNET_HDR");
+                option(calls, fd, LinuxCalls.PACKET_QDISC_BYPASS, 1, scratch, interfaceName, "PACKET_QDISC_BYPASS");
+                option(calls, fd, LinuxCalls.PACKET_IGNORE_OUTGOING, 1, scratch, interfaceName, "PACKET_IGNORE_OUTGOING");
+                option(calls, fd, LinuxCalls.PACKET_COPY_THRESH, 1, scratch, interfaceName, "PACKET_COPY_THRESH");
+                queueBytes(calls, fd, scratch, interfaceName);
+                final MemorySegment ringRequest = scratch.allocate(LinuxCalls.TPACKET_REQ_BYTES);
+                ringRequest.set(ValueLayout.JAVA_INT, 0, SLOT_BYTES * SLOTS_PER_BLOCK);
+                ringRequest.set(ValueLayout.JAVA_INT, 4, RING_SLOTS / SLOTS_PER_BLOCK);
+                ringRequest.set(ValueLayout.JAVA_INT, 8, SLOT_BYTES);
+                ringRequest.set(ValueLayout.JAVA_INT, 12, RING_SLOTS);
+                check(calls, calls.setsockopt(fd, LinuxCalls.SOL_PACKET, LinuxCalls.PACKET_RX_RING, ringRequest), interfaceName, "set up its receive ring");
+                final MemorySegment mapped = calls.mmap(fd, RING_BYTES);
+                if (mapped.address() == -1L) {
+                    check(calls, -1, interfaceName, "map its receive ring");
+                }
+                final MemorySegment address = scratch.allocate(LinuxCalls.SOCKADDR_LL_BYTES);
+                address.set(ValueLayout.JAVA_SHORT, 0, (short) LinuxCalls.AF_PACKET);
+                address.set(ValueLayout.JAVA_SHORT, 2, LinuxCalls.ETH_P_ALL_BE);
+                address.set(ValueLayout.JAVA_INT, 4, index);
+                if (calls.bind(fd, address) != 0) {
+                    LinuxCalls.munmap(mapped, RING_BYTES);
+                    check(calls, -1, interfaceName, "bind to it");
+                }
+                final MemorySegment membership = scratch.allocate(LinuxCalls.PACKET_MREQ_BYTES);
+                membership.set(ValueLayout.JAVA_INT, 0, index);
+                membership.set(ValueLayout.JAVA_SHORT, 4, (short) LinuxCalls.PACKET_MR_PROMISC);
+                if (calls.setsockopt(fd, LinuxCalls.SOL_PACKET, LinuxCalls.PACKET_ADD_MEMBERSHIP, membership) != 0) {
+                    LinuxCalls.munmap(mapped, RING_BYTES);
+                    check(calls, -1, interfaceName, "make it promiscuous");
+                }
+                return new PacketSocket(interfaceName, index, mtu, fd, mapped.reinterpret(RING_BYTES));
+            } catch (final RuntimeException e) {
+                LinuxCalls.close(fd);
+                throw e;
+            }
+        }
+    }
+
+    /** Past net.core.rmem_max where the switch may (CAP_NET_ADMIN), else as far as it goes. */
+    private static void queueBytes(final LinuxCalls calls, final int fd, final Arena scratch, final String interfaceName) {
+        final MemorySegment integer = scratch.allocate(ValueLayout.JAVA_INT);
+        integer.set(ValueLayout.JAVA_INT, 0, QUEUE_BYTES);
+        if (calls.setsockopt(fd, LinuxCalls.SOL_SOCKET, LinuxCalls.SO_RCVBUFFORCE, integer) != 0) {
+            check(calls, calls.setsockopt(fd, LinuxCalls.SOL_SOCKET, LinuxCalls.SO_RCVBUF, integer), interfaceName, "size its queue");
+        }
+    }
+
+    private static void option(
+        final LinuxCalls calls, final int fd, final int option, final int value, final Arena scratch, final String interfaceName, final String what) {
+        final MemorySegment integer = scratch.allocate(ValueLayout.JAVA_INT);
+        integer.set(ValueLayout.JAVA_INT, 0, value);
+        check(calls, calls.setsockopt(fd, LinuxCalls.SOL_PACKET, option, integer), interfaceName, "set " + what);
+    }
+
+    private static void check(final LinuxCalls calls, final int result, final String interfaceName, final String what) {
+        if (result < 0) {
+            throw new IllegalStateException("interface " + interfaceName + ": cannot " + what + ": " + LinuxCalls.describe(calls.errno()));
+        }
+    }
+
+    /**
+     * Hands up to {@code budget} frames from the ring to {@code receiver}, oldest first; how many there were. A frame too
+     * long for its slot is read whole from the socket's queue into {@code longFrame} (its offload header first).
+     */
+    int receive(final Receiver receiver, final int budget, final LinuxCalls calls, final UnsafeBuffer longFrame) {
+        int taken = 0;
+        while (taken < budget) {
+            final int slot = next * SLOT_BYTES;
+            // Acquire: the frame's bytes are the kernel's until it has set the status, and then they are complete.
+            final int status = slots.getIntVolatile(slot + TP_STATUS);
+            if ((status & TP_STATUS_USER) == 0) {
+                break;
+            }
+            final int length = slots.getInt(slot + TP_LEN);
+            final int captured = slots.getInt(slot + TP_SNAPLEN);
+            if ((status & TP_STATUS_COPY) != 0) {
+                final long read = calls.recv(fd, longFrame.addressOffset(), longFrame.capacity());
+                if (read > OffloadHeader.LENGTH && read < longFrame.capacity()) {
+                    receiver.onFrame(longFrame, OffloadHeader.LENGTH, (int) read - OffloadHeader.LENGTH);
+                } else {
+                    receiver.onTruncated();
+                }
+            } else if (captured < length) {
+                // Too long for a slot, and no room left in the socket's queue for the whole frame.
+                receiver.onTruncated();
+            } else if ((status & TP_STATUS_VLAN_VALID) != 0) {
+                receiver.onVlanStripped();
+            } else {
+                receiver.onFrame(slots, slot + (slots.getShort(slot + TP_MAC) & 0xFFFF), length);
+            }
+            // Release: the slot goes back to the kernel only once its bytes have been read.
+            slots.putIntOrdered(slot + TP_STATUS, TP_STATUS_KERNEL);
+            next = next + 1 == RING_SLOTS ? 0 : next + 1;
+            taken++;
+        }
+        return taken;
+    }
+
+    /** True when the ring holds a frame not yet taken. */
+    boolean hasFrames() {
+        return (slots.getIntVolatile(next * SLOT_BYTES + TP_STATUS) & TP_STATUS_USER) != 0;
+    }
+
+    /**
+     * Frames the kernel dropped because the ring was full since the last call (the kernel counts them until read).
+     * Any thread may call it; the kernel resets its count as it answers.
+     */
+    long ringDrops(final LinuxCalls calls) {
+        try (Arena scratch = Arena.ofConfined()) {
+            final MemorySegment counts = scratch.allocate(8);
+            final MemorySegment length = scratch.allocate(ValueLayout.JAVA_INT);
+            length.set(ValueLayout.JAVA_INT, 0, 8);
+            if (calls.getsockopt(fd, LinuxCalls.SOL_PACKET, LinuxCalls.PACKET_STATISTICS, counts, length) != 0) {
+                return 0;
+            }
+            return Integer.toUnsignedLong(counts.get(ValueLayout.JAVA_INT, 4));
+        }
+    }
+
+    @Override
+    public void close() {
+        LinuxCalls.munmap(ring, RING_BYTES);
+        LinuxCalls.close(fd);
+    }
+}
