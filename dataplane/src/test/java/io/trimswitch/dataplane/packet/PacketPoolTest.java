@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -112,5 +113,21 @@ class PacketPoolTest {
         assertEquals((byte) 0, frame.getByte(1499));
         assertEquals((byte) 0x77, frame.getByte(1500));
         assertThrows(IllegalArgumentException.class, () -> new PacketPool(16, 64, 128));
+    }
+
+    @Test
+    void aPoolWithHeadroomHoldsA64KbFrameWithItsOffloadHeaderAheadOfIt() {
+        final PacketPool pool = PacketPool.withHeadroom(4, PacketPool.MAX_SLOT_BYTES, 10);
+        final int first = pool.allocate();
+        final int second = pool.allocate();
+        pool.length(first, PacketPool.MAX_SLOT_BYTES);
+        assertEquals(0, pool.offset(first) % 64, "frames start a cache line");
+        assertTrue(pool.offset(first) >= 10, "the headroom lies inside the slot");
+        assertTrue(pool.offset(second) - 10 >= pool.offset(first) + PacketPool.MAX_SLOT_BYTES, "the next frame's headroom follows this frame");
+        pool.buffer(first).putByte(pool.offset(first) - 10, (byte) 1);
+        pool.buffer(second).putByte(pool.offset(second) - 1, (byte) 2);
+        assertEquals(1, pool.buffer(first).getByte(pool.offset(first) - 10));
+        assertThrows(IllegalArgumentException.class, () -> PacketPool.withHeadroom(4, PacketPool.MAX_SLOT_BYTES + 1, 10));
+        assertThrows(IllegalArgumentException.class, () -> new PacketPool(4, PacketPool.SLOT_BYTES + 1));
     }
 }
