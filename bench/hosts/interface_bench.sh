@@ -1,0 +1,244 @@
+#!/usr/bin/env bash
+# Host-level benchmark of interface ports: four Linux hosts in network namespaces, each wired by one veth straight to
+# a fifth namespace that holds the forwarder, which is one of
+#   bridge           the Linux bridge (br0 over the four veths): the kernel's own forwarding
+#   forwarder        bench/hosts/afpacket_forwarder.c between the first two veths: TPACKET_V2 rings, PACKET_VNET_HDR,
+#                    sendmmsg with PACKET_QDISC_BYPASS, poll() when idle: the userspace limit (it parses and queues nothing)
+#   trimswitch       `trimswitch run -i 0@... -i 3@...`: one busy-polling pipeline thread, l2 forwarding, default queues
+#   trimswitch-poll  the same with `--idle poll` (the thread sleeps in poll when it has nothing to do)
+# Part 1 (hosts 0 and 1), forwarders alternating trial by trial: iperf3 TCP over one stream, iperf3 64-byte UDP
+# (`-u -b 0 -l 22`, the rate received), ping RTT (200 at 5 ms), and what the forwarder dropped. Medians, and the ratios
+# of each to the forwarder's and to the bridge's.
+# Part 2: a 3:1 incast of DSCP 10 datagrams (`trimswitch gen send`, hosts 0-2 as fast as they can) into host 3's port
+# at 0.1 Gb/s: trimswitch with that port's rate and a 16-packet trimming queue, against the bridge with a tbf of
+# 100 Mbit/s and about 16 packets on that port. The receiver counts datagrams whole, trimmed to their header, and lost.
+# Needs root, gcc, iproute2, iputils-ping, iperf3, python3 and a built jar (./mvnw -B -q package -DskipTests).
+#
+#   bench/hosts/interface_bench.sh [TRIALS [SECONDS]]        (from the repository root; default 3 trials of 5 s)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. cli/jdk.sh
+
+TRIALS=${1:-3}
+SECS=${2:-5}
+[[ "$TRIALS" =~ ^[1-9][0-9]*$ ]] || { echo "interface_bench: TRIALS must be a whole number of at least 1, got '$TRIALS'" >&2; exit 2; }
+[[ "$SECS" =~ ^[1-9][0-9]*$ ]] || { echo "interface_bench: SECONDS must be a whole number of at least 1, got '$SECS'" >&2; exit 2; }
+MODES=${MODES:-"bridge forwarder trimswitch trimswitch-poll"}
+TRIMSWITCH=${TRIMSWITCH:-"$PWD/cli/trimswitch"}
+INCAST_PACKETS=${INCAST_PACKETS:-5000}
+TAG="ib$$"
+SW="${TAG}sw"
+WORK=$(mktemp -d)
+FORWARDER=""
+
+[ -f cli/target/trimswitch.jar ] || { echo "interface_bench: build first: ./mvnw -B -q package -DskipTests" >&2; exit 2; }
+[ "$(id -u)" = 0 ] || { echo "interface_bench: needs root (network namespaces)" >&2; exit 2; }
+for tool in gcc ip ping iperf3 python3 tc; do
+    command -v "$tool" > /dev/null || { echo "interface_bench: needs $tool" >&2; exit 2; }
+done
+gcc -O2 -o "$WORK/afpacket_forwarder" bench/hosts/afpacket_forwarder.c
+
+stop_forwarder() {
+    if [ -n "$FORWARDER" ]; then
+        kill -TERM "$FORWARDER" 2>/dev/null || true
+        wait "$FORWARDER" 2>/dev/null || true
+        FORWARDER=""
+    fi
+    ip -n "$SW" link del br0 2>/dev/null || true
+    for i in 0 1 2 3; do
+        ip -n "$SW" link set "${TAG}p$i" nomaster 2>/dev/null || true
+        tc -n "$SW" qdisc del dev "${TAG}p$i" root 2>/dev/null || true
+    done
+}
+
+cleanup() {
+    set +e
+    stop_forwarder
+    for ns in "${TAG}h0" "${TAG}h1" "${TAG}h2" "${TAG}h3" "$SW"; do
+        ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
+        ip netns del "$ns" 2>/dev/null
+    done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+in_sw() { ip netns exec "$SW" "$@"; }
+in_host() { local host=$1; shift; ip netns exec "${TAG}h$host" "$@"; }
+
+ip netns add "$SW"
+in_sw ip link set lo up
+for i in 0 1 2 3; do
+    ip netns add "${TAG}h$i"
+    in_host "$i" ip link set lo up
+    ip link add "${TAG}p$i" netns "$SW" type veth peer name eth0 netns "${TAG}h$i"
+    in_sw ip link set "${TAG}p$i" up
+    in_host "$i" ip addr add "10.9.0.$((i + 1))/24" dev eth0
+    in_host "$i" ip link set eth0 up
+done
+
+# Starts a forwarder in the switch's namespace; $2 is trimswitch's extra options (a config for the incast).
+start_forwarder() {
+    local mode=$1 extra=${2:-}
+    case "$mode" in
+        bridge)
+            in_sw ip link add br0 type bridge
+            for i in 0 1 2 3; do in_sw ip link set "${TAG}p$i" master br0; done
+            in_sw ip link set br0 up
+            echo running > "$WORK/forwarder.log" ;;
+        forwarder)
+            # Not through a function: the background job must be the forwarder itself, for the signal to reach it.
+            ip netns exec "$SW" "$WORK/afpacket_forwarder" "${TAG}p0" "${TAG}p1" > "$WORK/forwarder.log" 2>&1 &
+            FORWARDER=$!
+            echo running > "$WORK/forwarder.log" ;;
+        trimswitch|trimswitch-poll)
+            local idle=busy-spin
+            [ "$mode" = trimswitch-poll ] && idle=poll
+            ip netns exec "$SW" $TRIMSWITCH run --idle "$idle" --metrics 127.0.0.1:9465 $extra \
+                -i "0@${TAG}p0" -i "1@${TAG}p1" -i "2@${TAG}p2" -i "3@${TAG}p3" > "$WORK/forwarder.log" 2>&1 &
+            FORWARDER=$! ;;
+    esac
+    for _ in $(seq 1 100); do
+        grep -q "running" "$WORK/forwarder.log" 2>/dev/null && return
+        kill -0 "$FORWARDER" 2>/dev/null || break
+        sleep 0.1
+    done
+    cat "$WORK/forwarder.log" >&2
+    echo "interface_bench: $mode did not start" >&2
+    exit 1
+}
+
+# What the forwarder dropped so far: the switch's own count by reason; "-" for the others.
+forwarder_drops() {
+    case "$1" in
+        trimswitch*)
+            in_sw $TRIMSWITCH stats --json --metrics 127.0.0.1:9465 > "$WORK/stats.json"
+            python3 - "$WORK/stats.json" <<'PY'
+import json, sys
+ports = json.load(open(sys.argv[1]))
+for port in ports:
+    if port.get("drops"):
+        print(f"interface_bench: port {port['port']} dropped {port['drops']}", file=sys.stderr)
+print(sum(sum(port.get("drops", {}).values()) for port in ports))
+PY
+            ;;
+        *) echo - ;;
+    esac
+}
+
+# One trial of one forwarder: "mode tcp_gbps retransmits udp_kpps ping_avg_ms ping_p99_ms tcp_drops flood_drops"
+measure() {
+    local mode=$1
+    start_forwarder "$mode"
+    in_host 0 ping -q -c 3 -i 0.2 -W 2 10.9.0.2 > /dev/null || { echo "interface_bench: $mode: no ping" >&2; exit 1; }
+    in_host 1 iperf3 -s -D -p 5201 --pidfile "$WORK/iperf3.pid"
+    sleep 0.3
+    # Warm-up: the JIT compiles the switch's paths before anything is measured.
+    in_host 0 iperf3 -c 10.9.0.2 -p 5201 -t 2 > /dev/null
+    in_host 0 iperf3 -c 10.9.0.2 -p 5201 -u -l 22 -b 0 -t 1 > /dev/null
+    local before after_tcp after_flood
+    before=$(forwarder_drops "$mode")
+    in_host 0 ping -c 200 -i 0.005 -W 1 10.9.0.2 > "$WORK/ping.txt" || true
+    in_host 0 iperf3 -c 10.9.0.2 -p 5201 -t "$SECS" -J > "$WORK/tcp.json"
+    after_tcp=$(forwarder_drops "$mode")
+    in_host 0 iperf3 -c 10.9.0.2 -p 5201 -u -l 22 -b 0 -t "$SECS" -J > "$WORK/udp.json"
+    after_flood=$(forwarder_drops "$mode")
+    kill "$(cat "$WORK/iperf3.pid")" 2>/dev/null || true
+    stop_forwarder
+    python3 - "$mode" "$before" "$after_tcp" "$after_flood" "$WORK" <<'PY'
+import json, re, sys
+mode, before, after_tcp, after_flood, work = sys.argv[1:6]
+tcp = json.load(open(f"{work}/tcp.json"))["end"]
+udp = json.load(open(f"{work}/udp.json"))["end"]
+udp_sum = udp.get("sum_received") if "packets" in udp.get("sum_received", {}) else udp["sum"]
+received = udp_sum["packets"] - udp_sum.get("lost_packets", 0)
+rtts = sorted(float(m) for m in re.findall(r"time=([0-9.]+) ms", open(f"{work}/ping.txt").read()))
+avg = sum(rtts) / len(rtts) if rtts else float("nan")
+p99 = rtts[min(len(rtts) - 1, int(0.99 * len(rtts)))] if rtts else float("nan")
+drops = (lambda a, b: "-" if "-" in (a, b) else str(int(b) - int(a)))
+print(mode, f"{tcp['sum_received']['bits_per_second'] / 1e9:.3f}", tcp["sum_sent"].get("retransmits", 0),
+      f"{received / udp_sum['seconds'] / 1e3:.1f}", f"{avg:.4f}", f"{p99:.4f}",
+      drops(before, after_tcp), drops(after_tcp, after_flood))
+PY
+}
+
+echo "interface_bench: $TRIALS trials of $SECS s, forwarders alternating: $MODES"
+for trial in $(seq 1 "$TRIALS"); do
+    for mode in $MODES; do
+        measure "$mode" | tee -a "$WORK/results.txt"
+    done
+done
+
+python3 - "$WORK/results.txt" <<'PY'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    mode, *values = line.split()
+    rows.setdefault(mode, []).append(values)
+def median(mode, column):
+    return statistics.median(float(row[column]) for row in rows[mode])
+print()
+print(f"{'forwarder':<17}{'TCP Gb/s':>10}{'retrans':>9}{'64 B kpps':>11}{'ping avg ms':>13}{'p99 ms':>9}{'drops TCP/flood':>17}")
+for mode in rows:
+    drops = "/".join(rows[mode][-1][5:7])
+    print(f"{mode:<17}{median(mode, 0):>10.2f}{median(mode, 1):>9.0f}{median(mode, 2):>11.1f}{median(mode, 3):>13.4f}{median(mode, 4):>9.4f}{drops:>17}")
+for baseline in ("forwarder", "bridge"):
+    if baseline not in rows:
+        continue
+    print(f"\nratios to the {baseline} (TCP and 64 B: higher is better; ping: the {baseline}'s RTT over this one's, higher is better)")
+    for mode in rows:
+        if mode == baseline:
+            continue
+        print(f"{mode:<17} TCP {median(mode, 0) / median(baseline, 0):.2f}x   64 B {median(mode, 2) / median(baseline, 2):.2f}x"
+              f"   ping {median(baseline, 3) / median(mode, 3):.2f}x")
+PY
+
+echo
+echo "interface_bench: 3:1 incast of $INCAST_PACKETS DSCP 10 datagrams per sender into host 3's 0.1 Gb/s port"
+cat > "$WORK/incast.yaml" <<YAML
+qos:
+  queues:
+    - {packets: 1024, discard: drop}
+    - {packets: 16, discard: trim}
+  dscpToTc: {10: 1}
+ports:
+  - {}
+  - {}
+  - {}
+  - {rateGbps: 0.1}
+YAML
+incast() {
+    local mode=$1
+    if [ "$mode" = bridge ]; then
+        start_forwarder bridge
+        # About 16 full-size packets of queue behind a 100 Mbit/s link: what the trimming port has for data.
+        in_sw tc qdisc add dev "${TAG}p3" root tbf rate 100mbit burst 16kb limit 24kb
+    else
+        start_forwarder trimswitch "--config $WORK/incast.yaml"
+    fi
+    for i in 0 1 2; do in_host "$i" ping -q -c 1 -W 2 10.9.0.4 > /dev/null; done
+    in_host 3 $TRIMSWITCH gen receive --bind 10.9.0.4:666 --expect $((3 * INCAST_PACKETS)) --idle-s 3 --timeout-s 60 \
+        --json "$WORK/received-$mode.json" > /dev/null 2>&1 &
+    local receiver=$!
+    sleep 0.5
+    local senders=()
+    for i in 0 1 2; do
+        in_host "$i" $TRIMSWITCH gen send --to 10.9.0.4:666 --count "$INCAST_PACKETS" --rate 10000000 --flow "$i" > /dev/null 2>&1 &
+        senders+=($!)
+    done
+    wait "${senders[@]}"
+    wait "$receiver" || true
+    local drops
+    drops=$(forwarder_drops "$mode")
+    stop_forwarder
+    python3 - "$mode" "$WORK/received-$mode.json" "$INCAST_PACKETS" "$drops" <<'PY'
+import json, sys
+mode, path, packets, drops = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+received = json.load(open(path))
+whole, trimmed = received["whole"], received["trimmed"]
+lost = 3 * packets - whole - trimmed
+print(f"{mode:<12} whole {whole:>6}   trimmed to a header {trimmed:>6}   lost {lost:>6} ({100 * lost / (3 * packets):.1f} %)"
+      f"   forwarder's own drops: {drops}")
+PY
+}
+incast bridge
+incast trimswitch
