@@ -320,7 +320,10 @@ public final class LiveSwitch implements AutoCloseable {
                 counters.trimPackets(TrimKind.DOD), counters.txTrimPackets(), counters.droppedTrimPackets(),
                 egress.dataQueue().size(), egress.dataQueue().maxDepth(), egress.headerQueue().size(), egress.headerQueue().maxDepth(),
                 owner.flooded(port), owner.depths(port, true), owner.depths(port, false), drops, queueStats(egress),
-                counters.untrimmableIpv6()));
+                counters.untrimmableIpv6(),
+                // On the wire an offload frame is the segments the kernel cuts it into; elsewhere a frame is one packet.
+                onInterface != null ? onInterface.receivedSegments(port) : ports.receivedDatagrams(port),
+                onInterface != null ? onInterface.sentSegments(port) : counters.txPackets()));
         }
         return stats;
     }
@@ -348,7 +351,8 @@ public final class LiveSwitch implements AutoCloseable {
         int port, long rxDatagrams, long rxPackets, long rxBytes, long txPackets, long txBytes, long trimPackets,
         long ingressTrims, long dodTrims, long txTrimPackets, long droppedTrimPackets, int dataQueue, int maxDataQueue,
         int headerQueue, int maxHeaderQueue, long flooded, Histogram dataQueueDepths,
-        Histogram headerQueueDepths, Map<String, Long> drops, List<QueueStats> queues, long untrimmableIpv6) {
+        Histogram headerQueueDepths, Map<String, Long> drops, List<QueueStats> queues, long untrimmableIpv6, long rxSegments,
+        long txSegments) {
     }
 
     /**

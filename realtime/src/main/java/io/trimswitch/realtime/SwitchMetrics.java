@@ -69,8 +69,12 @@ public final class SwitchMetrics implements MultiCollector, AutoCloseable {
         final List<MetricSnapshot> snapshots = new ArrayList<>();
         snapshots.add(counter("trimswitch_port_rx_packets", "Frames received by the port's pipeline", stats, LiveSwitch.PortStats::rxPackets));
         snapshots.add(counter("trimswitch_port_rx_bytes", "Bytes received by the port's pipeline", stats, LiveSwitch.PortStats::rxBytes));
-        snapshots.add(counter("trimswitch_port_rx_datagrams", "UDP datagrams that reached the port's socket", stats, LiveSwitch.PortStats::rxDatagrams));
+        snapshots.add(counter("trimswitch_port_rx_datagrams", "Datagrams (UDP ports) or frames (interface ports) that reached the port's socket", stats, LiveSwitch.PortStats::rxDatagrams));
+        snapshots.add(counter("trimswitch_port_rx_segments", "Packets received on the wire, an offload frame counted by its segments", stats,
+            LiveSwitch.PortStats::rxSegments));
         snapshots.add(counter("trimswitch_port_tx_packets", "Frames the port sent", stats, LiveSwitch.PortStats::txPackets));
+        snapshots.add(counter("trimswitch_port_tx_segments", "Packets sent on the wire, an offload frame counted by its segments", stats,
+            LiveSwitch.PortStats::txSegments));
         snapshots.add(counter("trimswitch_port_tx_bytes", "Bytes the port sent", stats, LiveSwitch.PortStats::txBytes));
         snapshots.add(counter("trimswitch_port_trim_packets", "SAI TRIM_PACKETS: packets to the port cut to their header", stats,
             LiveSwitch.PortStats::trimPackets));
