@@ -51,7 +51,10 @@ class InterfacePortsCommandTest {
         assertFalse(result.err().contains("Exception"), "no exception's name: " + result.err());
     }
 
-    /** As root, on a veth: an interface that is down is refused by name, and one that is up runs the switch until told to stop. */
+    /**
+     * As root, on a veth: an interface that is down is refused by name, so is one the tool may not open (no CAP_NET_RAW),
+     * and one that is up runs the switch until told to stop.
+     */
     @Test
     void anInterfaceThatIsDownIsRefusedAndOneThatIsUpCarriesAPort() throws IOException, InterruptedException {
         assumeTrue("root".equals(System.getProperty("user.name")), "needs root");
@@ -63,6 +66,11 @@ class InterfacePortsCommandTest {
             assertEquals("trimswitch: port 0: interface " + name + " is down (ip link set " + name + " up)", down.err().strip());
 
             assertEquals(0, ip("link", "set", name, "up"));
+            final String withoutRawSockets = withoutCapNetRaw("run", "-i", "0@" + name, "--metrics", "off", "--duration-s", "0.3");
+            if (withoutRawSockets != null) {
+                assertEquals("trimswitch: port 0: interface " + name + ": cannot open a packet socket: Operation not permitted (needs CAP_NET_RAW: run as root)",
+                    withoutRawSockets);
+            }
             final Cli.Result up = Cli.trimswitch("run", "-i", "0@" + name, "--metrics", "off", "--duration-s", "0.3");
             assertEquals(0, up.exit(), up.out() + up.err());
             assertTrue(up.out().contains("port 0: interface " + name + " (AF_PACKET, MTU 1500)"), up.out());
@@ -70,6 +78,23 @@ class InterfacePortsCommandTest {
         } finally {
             ip("link", "del", name);
         }
+    }
+
+    /** What the tool printed, exit 2 asserted, when run without CAP_NET_RAW (util-linux's setpriv); null without setpriv. */
+    private static String withoutCapNetRaw(final String... args) throws IOException, InterruptedException {
+        if (!Files.isExecutable(Path.of("/usr/bin/setpriv"))) {
+            return null;
+        }
+        final java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of("/usr/bin/setpriv", "--bounding-set", "-net_raw",
+            "--inh-caps", "-net_raw", Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+            "-cp", System.getProperty("java.class.path"), TrimswitchCommand.class.getName()));
+        command.addAll(java.util.List.of(args));
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        final String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS), "the tool did not finish: " + output);
+        assertEquals(TrimswitchCommand.EXIT_USAGE, process.exitValue(), output);
+        return output;
     }
 
     private static int ip(final String... args) throws IOException, InterruptedException {
