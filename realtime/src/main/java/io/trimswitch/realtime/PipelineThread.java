@@ -136,10 +136,8 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
             agent.barrier(this::advanceTo);
         }
         this.ownPorts = java.util.Arrays.stream(allPorts).filter(port -> ingressByPipeline[fabric.pipelineOf(port)] != null).toArray();
-        for (int port = 0; port < fabric.ports(); port++) {
-            if (ingressByPipeline[fabric.pipelineOf(port)] != null) {
-                ownEgress.add(fabric.port(port));
-            }
+        for (final int port : ownPorts) {
+            ownEgress.add(fabric.port(port));
         }
         final int ports = fabric.ports();
         this.arriving = new TimedIntFifo[ports];

@@ -77,12 +77,16 @@ final class RealTimeDataplane {
             pipelineArray -> inboxes, forwarding);
         this.rxRings = new HandleRing[pipelines];
         final int portsPerPipeline = settings.fabric().portsPerPipeline();
+        // A live switch forwards only to the ports it has attached: egress looks at those alone, not at the fabric's
+        // every port on each turn and before each arrival.
+        final int attached = settings.ports().isEmpty() ? fabric.ports() : Math.min(settings.ports().size(), fabric.ports());
         for (int pipeline = 0; pipeline < pipelines; pipeline++) {
             rxRings[pipeline] = new HandleRing(settings.realtime().rxRingPackets(), false);
             ingress.add(new IngressAgent(fabric.pipeline(pipeline), pool, rxRings[pipeline], inboxes.reader(pipeline), clock, batch));
-            final EgressPort[] group = new EgressPort[portsPerPipeline];
-            for (int i = 0; i < portsPerPipeline; i++) {
-                group[i] = fabric.port(pipeline * portsPerPipeline + i);
+            final int first = pipeline * portsPerPipeline;
+            final EgressPort[] group = new EgressPort[Math.max(0, Math.min(portsPerPipeline, attached - first))];
+            for (int i = 0; i < group.length; i++) {
+                group[i] = fabric.port(first + i);
             }
             egress.add(new EgressAgent("egress-" + pipeline, group, departures.apply(pipeline), clock));
             final RecirculationPort port = fabric.recirculation(pipeline);
