@@ -31,8 +31,15 @@ class SettingsFilesTest {
     void aChoiceOutsideItsSetIsRefusedWithTheChoices() {
         final SwitchSettings settings = new SwitchSettings();
         settings.realtime.idle = "nap";
-        assertEquals("realtime.idle must be one of busy-spin, yield, backoff, sleep, block, got 'nap'",
+        assertEquals("realtime.idle must be one of busy-spin, yield, backoff, sleep, poll, got 'nap'",
             assertThrows(ConfigException.class, settings::validate).getMessage());
+    }
+
+    @Test
+    void theOlderNameOfPollStillReadsAsPoll() {
+        final SwitchSettings settings = new SwitchSettings();
+        settings.realtime.idle = "block";
+        assertEquals(Settings.Idle.POLL, settings.validate().realtime().idle());
     }
 
     @Test
