@@ -195,4 +195,56 @@ class DocumentedCommandsTest {
         }
         assertTrue(commands >= 20, "only " + commands + " commands found");
     }
+
+    @Test
+    void everyLinkBetweenTheDocumentsReachesAFileAndAHeading() throws IOException {
+        final Pattern link = Pattern.compile("\\]\\(([^)#\\s]*)(#[^)\\s]+)?\\)");
+        final List<String> broken = new ArrayList<>();
+        for (final Path document : documents()) {
+            boolean inFence = false;
+            final List<String> lines = Files.readAllLines(document);
+            for (int i = 0; i < lines.size(); i++) {
+                if (lines.get(i).startsWith("```")) {
+                    inFence = !inFence;
+                }
+                if (inFence) {
+                    continue;
+                }
+                final Matcher found = link.matcher(lines.get(i));
+                while (found.find()) {
+                    final String file = found.group(1);
+                    if (file.startsWith("http://") || file.startsWith("https://")) {
+                        continue;
+                    }
+                    final Path target = file.isEmpty() ? document : document.getParent().resolve(file).normalize();
+                    final String where = ROOT.relativize(document) + ":" + (i + 1) + ": " + found.group();
+                    if (!Files.exists(target)) {
+                        broken.add(where + " (no such file)");
+                    } else if (found.group(2) != null && !headings(target).contains(found.group(2).substring(1))) {
+                        broken.add(where + " (no such heading)");
+                    }
+                }
+            }
+        }
+        assertTrue(broken.isEmpty(), "links that lead nowhere: " + broken);
+    }
+
+    /** The anchors GitHub gives a Markdown file's headings. */
+    private static List<String> headings(final Path document) throws IOException {
+        final List<String> anchors = new ArrayList<>();
+        if (!document.toString().endsWith(".md")) {
+            return anchors;
+        }
+        boolean inFence = false;
+        for (final String line : Files.readAllLines(document)) {
+            if (line.startsWith("```")) {
+                inFence = !inFence;
+            }
+            if (!inFence && line.matches("#{1,6} .*")) {
+                final String text = line.replaceFirst("#{1,6} ", "").trim().toLowerCase(java.util.Locale.ROOT);
+                anchors.add(text.replaceAll("[^\\p{L}\\p{N}\\- _]", "").replace(' ', '-'));
+            }
+        }
+        return anchors;
+    }
 }
