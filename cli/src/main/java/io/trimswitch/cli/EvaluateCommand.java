@@ -2,6 +2,7 @@ package io.trimswitch.cli;
 
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.evaluate.Evaluation;
+import io.trimswitch.evaluate.Shard;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -10,7 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code trimswitch evaluate}: the reproduced evaluation, with plots, in one command. */
+/** {@code trimswitch evaluate}: the reproduced evaluation, with plots, in one command, or in shards on several machines. */
 @Command(
     addMethodSubcommands = false,
     name = "evaluate",
@@ -18,22 +19,34 @@ import java.util.concurrent.Callable;
     sortOptions = false,
     description = {
         "Runs the evaluation in virtual time — mechanisms, sweep, robustness, response, sensitivity, summary, fabric — and writes",
-        "one JSON per run, a CSV per experiment, PNG and SVG plots and index.html."})
+        "one JSON per run, a CSV per experiment, PNG and SVG plots and index.html.",
+        "On several machines: each runs 'evaluate --shard I/N --out DIR_I', then one runs 'evaluate --merge DIR_1 ... DIR_N'."})
 public final class EvaluateCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Where the results go (default: results)")
+    @Option(names = "--out", paramLabel = "DIR", description = "Directory the results go to. Default: ${DEFAULT-VALUE}")
     Path out = Path.of("results");
 
-    @Option(names = "--only", split = ",", paramLabel = "NAME", description = "Run only these experiments: mechanisms, sweep, robustness, response, sensitivity, summary, fabric")
+    @Option(names = "--only", split = ",", paramLabel = "NAME",
+        description = "Run only these experiments: mechanisms, sweep, robustness, response, sensitivity, summary, fabric. Default: all of them")
     List<String> only;
 
-    @Option(names = "--jobs", paramLabel = "N", description = "Runs side by side (default: the host's cores)")
+    @Option(names = "--jobs", paramLabel = "N", description = "Runs side by side, in threads. Default: the host's cores")
     Integer jobs;
 
-    @Option(names = "--quiet", description = "No progress bar.")
+    @Option(names = "--quiet", description = "No progress bar. Default: a progress bar on a terminal")
     boolean quiet;
+
+    @Option(names = "--shard", paramLabel = "I/N",
+        description = "Run only shard I of N (runs go round robin to the shards) and write their JSON and shard.json to --out,"
+            + " for --merge. Default: the whole evaluation")
+    String shard;
+
+    @Option(names = "--merge", arity = "1..*", paramLabel = "DIR",
+        description = "Read the directories of every shard of one evaluation and write the whole evaluation's report, plots and JSON to --out."
+            + " Runs nothing. Default: off")
+    List<Path> merge;
 
     @Override
     public Integer call() {
@@ -41,10 +54,23 @@ public final class EvaluateCommand implements Callable<Integer> {
             throw new ConfigException("--jobs must be at least 1, got " + jobs);
         }
         OutputFiles.requireFolder("--out", out);
+        final PrintWriter log = spec.commandLine().getOut();
+        if (merge != null) {
+            if (shard != null || only != null) {
+                throw new ConfigException("--merge takes the shards' experiments from their directories: give neither --shard nor --only");
+            }
+            Evaluation.merge(out, merge, log);
+            return 0;
+        }
+        final Shard part = shard == null ? null : Shard.parse(shard);
         final var experiments = Evaluation.select(only);
         final int threads = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
-        final PrintWriter log = spec.commandLine().getOut();
-        Evaluation.run(out, experiments, threads, !quiet && System.console() != null, log);
+        final boolean progress = !quiet && System.console() != null;
+        if (part != null) {
+            Evaluation.runShard(out, experiments, part, threads, progress, log);
+        } else {
+            Evaluation.run(out, experiments, threads, progress, log);
+        }
         return 0;
     }
 }

@@ -29,7 +29,7 @@ public final class FabricCommand implements Callable<Integer>, OptionGroup.User 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "Network settings (YAML); the other options override them")
+    @Option(names = "--config", paramLabel = "FILE", description = "Network settings (YAML); the other options override them (default: the built-in network the other defaults describe)")
     Path file;
 
     @Option(names = "--leaves", paramLabel = "N", description = "Leaf (top-of-rack) switches (default: 4)")
@@ -47,10 +47,10 @@ public final class FabricCommand implements Callable<Integer>, OptionGroup.User 
     @Option(names = "--uplink-rate", paramLabel = "GBPS", description = "Leaf-to-spine links, Gb/s (default: 100)")
     Double uplinkRate;
 
-    @Option(names = "--latency-ns", paramLabel = "NS", description = "One-way delay of every link (default: 1000)")
+    @Option(names = "--latency-ns", paramLabel = "NS", description = "One-way delay of every link, ns (default: 1000)")
     Double latencyNs;
 
-    @Option(names = "--fail", paramLabel = "LEAF:SPINE[@US]", description = "A link that fails: down for the whole run, or from US µs on; repeat for more")
+    @Option(names = "--fail", paramLabel = "LEAF:SPINE[@US]", description = "A link that fails: down for the whole run, or from US µs on; repeat for more (default: none)")
     List<String> failed;
 
     @Option(names = "--leaf", paramLabel = "MECHANISM", description = "The leaves' mechanism: ideal | mod | dod | tofino | tofino2 (default: tofino)")
@@ -78,7 +78,7 @@ public final class FabricCommand implements Callable<Integer>, OptionGroup.User 
     @Option(names = "--load", paramLabel = "LOAD", description = "flows: load each host offers, 0..1 of its rate (default: 0.5)")
     Double load;
 
-    @Option(names = "--flow-sizes", paramLabel = "FILE.csv", description = "flows: draw each flow's size in packets from this CSV")
+    @Option(names = "--flow-sizes", paramLabel = "FILE.csv", description = "flows: draw each flow's size in packets from this CSV, one per line (default: every flow --packets long)")
     String flowSizes;
 
     @Option(names = "--duration-us", paramLabel = "US", description = "flows: arrivals during the first US µs (default: 100)")
@@ -90,7 +90,7 @@ public final class FabricCommand implements Callable<Integer>, OptionGroup.User 
     @Option(names = "--seed", paramLabel = "SEED", description = "Seed of the workload, the spraying and the ideal switches' coins (default: 1)")
     Long seed;
 
-    @Option(names = "--no-jitter", description = "Start every flow at time 0.")
+    @Option(names = "--no-jitter", description = "Start every flow at time 0 (default: off, a seeded offset within one packet time)")
     boolean noJitter;
 
     private final ReportFileOption json = new ReportFileOption();

@@ -33,7 +33,7 @@ import java.util.concurrent.Callable;
 public final class ReplayCommand extends OptionsInCode implements Callable<Integer> {
     private final OptionSpec inputs = option(OptionSpec.builder("--in").required(true).paramLabel("[PORT=]FILE").type(List.class)
         .auxiliaryTypes(String.class).description("A capture to replay: FILE, a pcapng whose interface IDs are the ingress ports, "
-            + "or PORT=FILE, every packet entering on PORT. Repeatable."));
+            + "or PORT=FILE, every packet entering on PORT. Repeatable; at least one is required."));
 
     private final OptionSpec timing = option(OptionSpec.builder("--timing").paramLabel("capture|line-rate").type(String.class).initialValue("capture")
         .description("capture: at the capture's timestamps; line-rate: back to back at each port's rate (default: capture)"));
@@ -47,9 +47,9 @@ public final class ReplayCommand extends OptionsInCode implements Callable<Integ
         "ideal | mod | dod | tofino | tofino2 (default: the config's, else tofino)");
 
     private final OptionSpec outFile = option("--out", "FILE.pcapng", Path.class,
-        "One pcapng: an interface per switch port, each frame at its departure time");
+        "One pcapng: an interface per switch port, each frame at its departure time, ns timestamps (default: none)");
 
-    private final OptionSpec outFolder = option("--out-dir", "DIR", Path.class, "One pcap per port that sent anything: DIR/<port>_out.pcap");
+    private final OptionSpec outFolder = option("--out-dir", "DIR", Path.class, "One pcap per port that sent anything: DIR/<port>_out.pcap (default: none)");
 
     private final ReportFileOption json = group(new ReportFileOption(), "json");
 

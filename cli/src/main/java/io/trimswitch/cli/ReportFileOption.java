@@ -8,7 +8,7 @@ import java.nio.file.Path;
 /** Where a command writes its JSON report, the same for every command that makes one. */
 final class ReportFileOption extends OptionGroup {
     private final OptionSpec json = option("--json", "FILE", Path.class,
-        "Write the report as JSON: one object for one run, an array for several.");
+        "Write the report as JSON: one object for one run, an array for several (default: none)");
 
     /** Before anything runs: a report that could not be written fails now, not after the run. */
     void checkWritable() {

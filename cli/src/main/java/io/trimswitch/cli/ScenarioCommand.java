@@ -36,7 +36,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
 
     private final ClockOptions clockOptions = group(new ClockOptions(), "clock");
 
-    private final OptionSpec compareVirtual = flag("--compare-virtual", "With --clock real: run each mechanism in virtual time too, in the next column.");
+    private final OptionSpec compareVirtual = flag("--compare-virtual", "With --clock real: run each mechanism in virtual time too, in the next column (default: off)");
 
     private final OptionSpec packets = option("--packets", "N", Integer.class, "Data packets per flow (default: 1000)");
 
@@ -46,7 +46,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
     private final OptionSpec hosts = option("--hosts", "separate|shared", String.class,
         "NDP: each port's sending and receiving hosts are different machines, or one host per port (default: separate)");
 
-    private final OptionSpec flowSizes = option("--flow-sizes", "FILE.csv", String.class, "NDP: draw each flow's size in packets from this CSV (one per line)");
+    private final OptionSpec flowSizes = option("--flow-sizes", "FILE.csv", String.class, "NDP: draw each flow's size in packets from this CSV, one per line (default: every flow --packets long)");
 
     private final OptionSpec background = option("--background", "LOAD", Double.class,
         "NDP: every sending host also starts Poisson flows to random ports offering LOAD (0..1) of its line rate (default: 0)");
@@ -70,7 +70,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
     private final OptionSpec signalBacklog = option("--signal-backlog", "PACKETS", Integer.class,
         "With --signal backlog: DoD packets that must wait behind (default: 1)");
 
-    private final OptionSpec noHalftimistic = flag("--no-halftimistic", "Go from pessimistic straight back to optimistic.");
+    private final OptionSpec noHalftimistic = flag("--no-halftimistic", "Go from pessimistic straight back to optimistic (default: off, halftimistic between them)");
 
     private final OptionSpec pessimisticRate = option("--pessimistic-rate", "GBPS", Double.class,
         "Meter rate while pessimistic, Gb/s; 0 trims everything (default: R/4)");
@@ -85,18 +85,18 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
 
     private final OptionSpec dodQueue = option("--dod-queue", "PACKETS", Integer.class, "DoD queue capacity per pipeline (default: 16384)");
 
-    private final OptionSpec returnToSender = flag("--return-to-sender", "Send headers that meet a full header queue back to their sender.");
+    private final OptionSpec returnToSender = flag("--return-to-sender", "Send headers that meet a full header queue back to their sender (default: off, they are dropped)");
 
     private final OptionSpec seed = option("--seed", "SEED", Long.class, "Seed for start jitter and the ideal switch's coin (default: 1)");
 
-    private final OptionSpec noJitter = flag("--no-jitter", "Start every sender at time 0 (phase-locked).");
+    private final OptionSpec noJitter = flag("--no-jitter", "Start every sender at time 0, phase-locked (default: off, a seeded offset within one packet time)");
 
-    private final OptionSpec noIdeal = flag("--no-ideal", "Do not run the ideal switch alongside for trims-vs-ideal.");
+    private final OptionSpec noIdeal = flag("--no-ideal", "Do not run the ideal switch alongside for trims-vs-ideal (default: off, it runs)");
 
     private final ReportFileOption json = group(new ReportFileOption(), "json");
 
     private final OptionSpec pcapDir = option("--pcap-dir", "DIR", Path.class,
-        "Write what each port received and sent as pcaps, DIR/<mechanism>/portNN-{rx,tx}.pcap.");
+        "Write what each port received and sent as pcaps, DIR/<mechanism>/portNN-{rx,tx}.pcap, ns timestamps (default: none)");
 
     private final OptionSpec jobs = option("--jobs", "N", Integer.class, "Virtual-time runs side by side (default: all of them)");
 

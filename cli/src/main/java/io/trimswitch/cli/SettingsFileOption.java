@@ -13,7 +13,7 @@ final class SettingsFileOption extends OptionGroup {
         "Switch settings (YAML); the other options override them (default: the built-in 64 × 100 Gb/s switch)");
 
     private final OptionSpec configDb = option("--config-db", "FILE", Path.class,
-        "A SONiC config_db.json: its SWITCH_TRIMMING, QoS map, buffer, scheduler and queue tables, applied over the settings");
+        "A SONiC config_db.json: its SWITCH_TRIMMING, QoS map, buffer, scheduler and queue tables, applied over the settings (default: none)");
 
     /** The file's settings (or the defaults without one), with the config_db's tables applied over them. */
     SwitchSettings load() {

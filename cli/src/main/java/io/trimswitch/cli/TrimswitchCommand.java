@@ -61,10 +61,7 @@ public final class TrimswitchCommand implements Runnable {
             commandLine.setCommandName("trimswitch " + args[0]);
             commandArguments = java.util.Arrays.copyOfRange(args, 1, args.length);
         } else {
-            commandLine = new CommandLine(new TrimswitchCommand());
-            for (final Map.Entry<String, Class<?>> command : COMMANDS.entrySet()) {
-                commandLine.addSubcommand(command.getKey(), model(command.getValue()));
-            }
+            commandLine = tree();
             commandArguments = args;
         }
         commandLine.setOut(out);
@@ -108,6 +105,15 @@ public final class TrimswitchCommand implements Runnable {
             }
             throw exception;
         }
+    }
+
+    /** The tool with every command: what its usage, {@code help}, the man pages and shell completion show. */
+    static CommandLine tree() {
+        final CommandLine tool = new CommandLine(new TrimswitchCommand());
+        for (final Map.Entry<String, Class<?>> command : COMMANDS.entrySet()) {
+            tool.addSubcommand(command.getKey(), model(command.getValue()));
+        }
+        return tool;
     }
 
     /** A command's model: {@code scenario}'s and {@code replay}'s are defined in code, the others' by annotations. */

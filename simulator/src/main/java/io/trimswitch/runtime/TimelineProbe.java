@@ -72,6 +72,52 @@ public final class TimelineProbe implements StateProbe {
         samples++;
     }
 
+    /**
+     * What the probe recorded, trimmed to its length: an evaluation that runs on several machines keeps it in a file and
+     * draws from it as from the probe.
+     */
+    public record Recording(long samplePeriodPicos, long[] sampleTimes, int[][] dodDepths, int[][] dataDepths, long[][][] notifies) {
+    }
+
+    public Recording recording() {
+        final int[][] dod = new int[dodDepths.length][];
+        for (int pipeline = 0; pipeline < dod.length; pipeline++) {
+            dod[pipeline] = Arrays.copyOf(dodDepths[pipeline], samples);
+        }
+        final int[][] data = new int[dataDepths.length][];
+        for (int port = 0; port < data.length; port++) {
+            data[port] = Arrays.copyOf(dataDepths[port], samples);
+        }
+        final long[][][] times = new long[notifies.length][][];
+        for (int pipeline = 0; pipeline < times.length; pipeline++) {
+            times[pipeline] = new long[notifies[pipeline].length][];
+            for (int port = 0; port < times[pipeline].length; port++) {
+                final long[] recorded = notifies[pipeline][port];
+                times[pipeline][port] = recorded == null ? null : Arrays.copyOf(recorded, notifyCounts[pipeline][port]);
+            }
+        }
+        return new Recording(samplePeriodPicos, Arrays.copyOf(sampleTimes, samples), dod, data, times);
+    }
+
+    /** A probe that answers as the one that made {@code recording} did. */
+    public static TimelineProbe replaying(final Recording recording) {
+        final TimelineProbe probe = new TimelineProbe(recording.samplePeriodPicos());
+        probe.samples = recording.sampleTimes().length;
+        probe.sampleTimes = recording.sampleTimes().clone();
+        probe.dodDepths = recording.dodDepths();
+        probe.dataDepths = recording.dataDepths();
+        probe.notifies = recording.notifies();
+        probe.notifyCounts = new int[probe.notifies.length][];
+        for (int pipeline = 0; pipeline < probe.notifies.length; pipeline++) {
+            probe.notifyCounts[pipeline] = new int[probe.notifies[pipeline].length];
+            for (int port = 0; port < probe.notifies[pipeline].length; port++) {
+                final long[] times = probe.notifies[pipeline][port];
+                probe.notifyCounts[pipeline][port] = times == null ? 0 : times.length;
+            }
+        }
+        return probe;
+    }
+
     public long samplePeriodPicos() {
         return samplePeriodPicos;
     }

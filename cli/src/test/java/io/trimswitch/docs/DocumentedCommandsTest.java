@@ -1,0 +1,250 @@
+package io.trimswitch.docs;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The commands README.md and docs/ show run, and the figures they quote name the command that made them.
+ *
+ * <p>A command is a line of a {@code ```sh} block that starts with {@code cli/trimswitch}, {@code java -jar},
+ * {@code ./mvnw} or {@code bench/}. Each runs in order, per document, from a scratch directory that sees the project's
+ * {@code cli}, {@code config}, {@code bench} and {@code docs}, and must exit 0 within two minutes. A command that cannot
+ * run here says what it needs, either in a shell comment on its line ({@code # ... (needs: long)}) or for a whole block
+ * in an HTML comment on the line before the block ({@code <!-- needs: root -->}): {@code root} (namespaces, raw
+ * sockets), {@code hosts} (other machines, a cluster), {@code build} (runs Maven; CI runs the build itself) or
+ * {@code long} (minutes; run with {@code -Dtrimswitch.docs.long=true}).
+ *
+ * <p>A figure is a table, a plot or a {@code ```text} block of output. Each must have a {@code ```sh} block before it in
+ * its own section (since the last heading), or a column {@code made by} that names the command per row; a table that
+ * quotes no measurement (options, settings) is marked {@code <!-- reference -->} on the line before it.
+ */
+@Tag("docs")
+class DocumentedCommandsTest {
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Pattern COMMAND = Pattern.compile("^(cli/trimswitch|java -jar|\\./mvnw|bench/)\\S*");
+    private static final Pattern NEEDS_ON_LINE = Pattern.compile("#.*\\bneeds: (root|hosts|build|long)\\b");
+    private static final Pattern NEEDS_BLOCK = Pattern.compile("<!-- needs: (root|hosts|build|long) -->");
+    private static final long TIMEOUT_SECONDS = 120;
+
+    /** A command as a document shows it, and what it needs beyond this host, if anything. */
+    record Command(Path document, int line, String text, String needs) {
+    }
+
+    static List<Path> documents() throws IOException {
+        final List<Path> documents = new ArrayList<>();
+        documents.add(ROOT.resolve("README.md"));
+        try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
+            docs.filter(path -> path.toString().endsWith(".md")).sorted().forEach(documents::add);
+        }
+        return documents;
+    }
+
+    static List<Command> commands(final Path document) throws IOException {
+        final List<String> lines = Files.readAllLines(document);
+        final List<Command> commands = new ArrayList<>();
+        boolean inSh = false;
+        boolean inFence = false;
+        String blockNeeds = null;
+        for (int i = 0; i < lines.size(); i++) {
+            final String line = lines.get(i);
+            if (line.startsWith("```")) {
+                inFence = !inFence;
+                inSh = inFence && line.equals("```sh");
+                final Matcher marker = i > 0 ? NEEDS_BLOCK.matcher(lines.get(i - 1)) : null;
+                blockNeeds = inSh && marker != null && marker.find() ? marker.group(1) : null;
+                continue;
+            }
+            if (!inSh || !COMMAND.matcher(line).find()) {
+                continue;
+            }
+            final StringBuilder text = new StringBuilder(line);
+            while (text.toString().endsWith("\\") && i + 1 < lines.size()) {
+                text.setLength(text.length() - 1);
+                text.append(' ').append(lines.get(++i).trim());
+            }
+            final Matcher onLine = NEEDS_ON_LINE.matcher(text);
+            commands.add(new Command(document, i + 1, text.toString(), onLine.find() ? onLine.group(1) : blockNeeds));
+        }
+        return commands;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyUnmarkedCommandRunsAndExitsZero(@TempDir final Path scratch) throws IOException {
+        final boolean long_ = Boolean.getBoolean("trimswitch.docs.long");
+        final List<DynamicTest> tests = new ArrayList<>();
+        for (final Path document : documents()) {
+            final Path workDir = Files.createDirectories(scratch.resolve("in-" + document.getFileName()));
+            for (final String shared : new String[] {"cli", "config", "bench", "docs"}) {
+                Files.createSymbolicLink(workDir.resolve(shared), ROOT.resolve(shared));
+            }
+            for (final Command command : commands(document)) {
+                final String name = ROOT.relativize(document) + ":" + command.line() + ": " + command.text();
+                tests.add(DynamicTest.dynamicTest(name, () -> {
+                    Assumptions.assumeTrue(command.needs() == null || "long".equals(command.needs()) && long_,
+                        "needs " + command.needs());
+                    run(command, workDir);
+                }));
+            }
+        }
+        return tests.stream();
+    }
+
+    private static void run(final Command command, final Path workDir) throws IOException, InterruptedException {
+        final ProcessBuilder process = new ProcessBuilder("/bin/sh", "-c", command.text()).directory(workDir.toFile())
+            .redirectErrorStream(true).redirectOutput(workDir.resolve("last-output.txt").toFile());
+        // `java` in a document is a JDK 25: the one running this test.
+        final Map<String, String> environment = process.environment();
+        environment.put("PATH", Path.of(System.getProperty("java.home"), "bin") + File.pathSeparator + environment.get("PATH"));
+        final Process started = process.start();
+        if (!started.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            started.descendants().forEach(ProcessHandle::destroyForcibly);
+            started.destroyForcibly();
+            throw new AssertionError(command.document().getFileName() + ":" + command.line() + " took over " + TIMEOUT_SECONDS
+                + " s: mark it '(needs: long)'");
+        }
+        final String output = Files.readString(workDir.resolve("last-output.txt"), StandardCharsets.UTF_8);
+        assertEquals(0, started.exitValue(), command.document().getFileName() + ":" + command.line() + ": " + command.text() + "\n" + tail(output));
+    }
+
+    private static String tail(final String output) {
+        final String[] lines = output.split("\n");
+        return String.join("\n", List.of(lines).subList(Math.max(0, lines.length - 15), lines.length));
+    }
+
+    @Test
+    void everyFigureNamesTheCommandThatMadeIt() throws IOException {
+        final Map<String, String> unsourced = new TreeMap<>();
+        for (final Path document : documents()) {
+            final List<String> lines = Files.readAllLines(document);
+            boolean commandInSection = false;
+            boolean inFence = false;
+            for (int i = 0; i < lines.size(); i++) {
+                final String line = lines.get(i);
+                final String before = i > 0 ? lines.get(i - 1) : "";
+                final String where = ROOT.relativize(document) + ":" + (i + 1);
+                if (line.startsWith("```")) {
+                    if (!inFence && line.equals("```sh")) {
+                        commandInSection = true;
+                    } else if (!inFence && line.equals("```text") && !commandInSection) {
+                        unsourced.put(where, "output without the command that printed it");
+                    }
+                    inFence = !inFence;
+                    continue;
+                }
+                if (inFence) {
+                    continue;
+                }
+                if (line.matches("#{1,6} .*")) {
+                    commandInSection = false;
+                } else if (line.startsWith("|") && !before.startsWith("|")) {
+                    final boolean reference = before.trim().equals("<!-- reference -->");
+                    final boolean perRow = line.toLowerCase(java.util.Locale.ROOT).contains("| made by |");
+                    if (!reference && !perRow && !commandInSection) {
+                        unsourced.put(where, "table: " + line);
+                    }
+                } else if (line.contains("![") && !commandInSection) {
+                    unsourced.put(where, "plot: " + line);
+                }
+            }
+        }
+        assertTrue(unsourced.isEmpty(), "figures without the command that made them (a ```sh block before them in their section,"
+            + " a 'made by' column, or <!-- reference --> for a table of options): " + unsourced);
+    }
+
+    @Test
+    void theReadmeIsShortAndShowsTheTwoCommandsFirst() throws IOException {
+        final List<String> readme = Files.readAllLines(ROOT.resolve("README.md"));
+        assertTrue(readme.size() <= 150, "README.md has " + readme.size() + " lines; at most 150");
+        final List<String> first = readme.subList(0, 30);
+        assertTrue(first.contains("./mvnw -B -q package -DskipTests && cli/trimswitch scenario"), "the build and first run in the first 30 lines");
+        assertTrue(first.contains("./mvnw -B verify"), "the tests in the first 30 lines");
+    }
+
+    @Test
+    void everyCommandIsFoundAndEveryMarkerNamesAKnownNeed() throws IOException {
+        int commands = 0;
+        for (final Path document : documents()) {
+            final List<String> lines = Files.readAllLines(document);
+            for (int i = 0; i < lines.size(); i++) {
+                if (lines.get(i).contains("needs:") && lines.get(i).contains("<!--")) {
+                    assertTrue(NEEDS_BLOCK.matcher(lines.get(i)).find(), document + ":" + (i + 1) + ": unknown need");
+                }
+            }
+            commands += commands(document).size();
+        }
+        assertTrue(commands >= 20, "only " + commands + " commands found");
+    }
+
+    @Test
+    void everyLinkBetweenTheDocumentsReachesAFileAndAHeading() throws IOException {
+        final Pattern link = Pattern.compile("\\]\\(([^)#\\s]*)(#[^)\\s]+)?\\)");
+        final List<String> broken = new ArrayList<>();
+        for (final Path document : documents()) {
+            boolean inFence = false;
+            final List<String> lines = Files.readAllLines(document);
+            for (int i = 0; i < lines.size(); i++) {
+                if (lines.get(i).startsWith("```")) {
+                    inFence = !inFence;
+                }
+                if (inFence) {
+                    continue;
+                }
+                final Matcher found = link.matcher(lines.get(i));
+                while (found.find()) {
+                    final String file = found.group(1);
+                    if (file.startsWith("http://") || file.startsWith("https://")) {
+                        continue;
+                    }
+                    final Path target = file.isEmpty() ? document : document.getParent().resolve(file).normalize();
+                    final String where = ROOT.relativize(document) + ":" + (i + 1) + ": " + found.group();
+                    if (!Files.exists(target)) {
+                        broken.add(where + " (no such file)");
+                    } else if (found.group(2) != null && !headings(target).contains(found.group(2).substring(1))) {
+                        broken.add(where + " (no such heading)");
+                    }
+                }
+            }
+        }
+        assertTrue(broken.isEmpty(), "links that lead nowhere: " + broken);
+    }
+
+    /** The anchors GitHub gives a Markdown file's headings. */
+    private static List<String> headings(final Path document) throws IOException {
+        final List<String> anchors = new ArrayList<>();
+        if (!document.toString().endsWith(".md")) {
+            return anchors;
+        }
+        boolean inFence = false;
+        for (final String line : Files.readAllLines(document)) {
+            if (line.startsWith("```")) {
+                inFence = !inFence;
+            }
+            if (!inFence && line.matches("#{1,6} .*")) {
+                final String text = line.replaceFirst("#{1,6} ", "").trim().toLowerCase(java.util.Locale.ROOT);
+                anchors.add(text.replaceAll("[^\\p{L}\\p{N}\\- _]", "").replace(' ', '-'));
+            }
+        }
+        return anchors;
+    }
+}
