@@ -111,7 +111,7 @@ class ConfigurationReferenceTest {
     private static List<Row> rows(final Class<?> type, final Object instance, final String prefix) {
         final List<Row> rows = new ArrayList<>();
         for (final Field field : fields(type)) {
-            final String key = prefix + field.getName();
+            final String key = prefix + key(field);
             final Object value = instance == null ? null : read(field, instance);
             final Class<?> kind = field.getType();
             if (isSettingsClass(kind)) {
@@ -137,9 +137,15 @@ class ConfigurationReferenceTest {
         final JsonPropertyOrder order = type.getAnnotation(JsonPropertyOrder.class);
         if (order != null) {
             final List<String> names = Arrays.asList(order.value());
-            fields.sort(Comparator.comparingInt(field -> names.contains(field.getName()) ? names.indexOf(field.getName()) : names.size()));
+            fields.sort(Comparator.comparingInt(field -> names.contains(key(field)) ? names.indexOf(key(field)) : names.size()));
         }
         return fields;
+    }
+
+    /** The key a file writes for {@code field}: its own name, or the one Jackson is told to use. */
+    private static String key(final Field field) {
+        final com.fasterxml.jackson.annotation.JsonProperty named = field.getAnnotation(com.fasterxml.jackson.annotation.JsonProperty.class);
+        return named == null || named.value().isEmpty() ? field.getName() : named.value();
     }
 
     private static boolean isSettingsClass(final Type type) {
@@ -198,7 +204,10 @@ class ConfigurationReferenceTest {
     }
 
     private static String plural(final String name) {
-        return name.replace("whole number or null", "whole numbers").replace("whole number", "whole numbers").replace("text", "texts");
+        if (name.startsWith("whole number")) {
+            return "whole numbers";
+        }
+        return name.equals("text") ? "texts" : name;
     }
 
     private static String shown(final Object value) {
