@@ -174,6 +174,9 @@ public final class HostCommand implements Callable<Integer> {
         try {
             finish(new NdpSendingHost(settings).run());
             return 0;
+        } catch (final java.net.SocketException e) {
+            // No route, an address this host cannot send to: the command line named it.
+            throw new ConfigException("--connect " + connect + ": cannot send there: " + e.getMessage());
         } catch (final PeerSilent silent) {
             finish(silent.report());
             spec.commandLine().getErr().println("trimswitch: host: " + silent.getMessage());

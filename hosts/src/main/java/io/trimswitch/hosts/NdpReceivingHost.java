@@ -56,6 +56,7 @@ public final class NdpReceivingHost implements NdpFrames, NdpTimers, NdpFlows {
     private final ByteBuffer out = ByteBuffer.allocateDirect(HostDatagram.HEADER_LENGTH);
     private final UnsafeBuffer outView = new UnsafeBuffer(out);
     private volatile boolean stopped;
+    private volatile InetSocketAddress bound;
     private long pullDue = Long.MAX_VALUE;
     private int opened;
     private int abandonedCount;
@@ -93,6 +94,11 @@ public final class NdpReceivingHost implements NdpFrames, NdpTimers, NdpFlows {
         stopped = true;
     }
 
+    /** Where the receiver listens once it has bound its socket (port 0 picks one); null before. */
+    public InetSocketAddress boundAddress() {
+        return bound;
+    }
+
     /** Receives until the duration ends, the expected flows are done, or {@link #stop}; returns what arrived. */
     public HostReport run() throws IOException {
         try (DatagramChannel channel = DatagramChannel.open()) {
@@ -100,6 +106,7 @@ public final class NdpReceivingHost implements NdpFrames, NdpTimers, NdpFlows {
             channel.setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
             channel.setOption(StandardSocketOptions.SO_SNDBUF, 1 << 20);
             channel.bind(settings.listen());
+            bound = (InetSocketAddress) channel.getLocalAddress();
             channel.configureBlocking(false);
             try (IdleWait idle = new IdleWait(channel)) {
                 loop(channel, idle);
