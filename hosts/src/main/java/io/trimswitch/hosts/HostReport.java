@@ -56,6 +56,7 @@ public record HostReport(
             }
             node.put("retransmissions", flow.retransmissions());
             node.put("headers", flow.headers());
+            node.put("nackedRetransmissions", flow.nackedRetransmissions());
         }
         final ObjectNode ignored = root.putObject("ignored");
         ignored.put("foreign", foreign);

@@ -269,7 +269,7 @@ public final class NdpReceivingHost implements NdpFrames, NdpTimers, NdpFlows {
         for (int flow = 0; flow < opened; flow++) {
             final long completion = receiver.completion(flow);
             flows.add(new FlowResult(HostDatagram.name(replyTo[flow]), flowNumber[flow], bytes[flow],
-                completion < 0 ? -1 : completion - firstArrival[flow], retransmissions[flow], headers[flow]));
+                completion < 0 ? -1 : completion - firstArrival[flow], retransmissions[flow], headers[flow], 0));
         }
         return new HostReport("receiver", flows, foreign, truncated, malformed, replayed, 0);
     }

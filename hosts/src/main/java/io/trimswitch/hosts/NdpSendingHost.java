@@ -224,7 +224,7 @@ public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
         final List<FlowResult> flows = new ArrayList<>(packets.length);
         for (int flow = 0; flow < packets.length; flow++) {
             flows.add(new FlowResult(HostDatagram.name(settings.receiver()), flow, settings.flowBytes()[flow], finishedAt[flow],
-                sender.retransmissions(flow), sender.nacks(flow)));
+                sender.retransmissions(flow), sender.nacks(flow), sender.nackedResends(flow)));
         }
         return new HostReport("sender", flows, foreign, truncated, malformed, 0, returned);
     }

@@ -25,6 +25,7 @@ public final class NdpSender {
     private final int[] acked;
     private final long[] retransmissions;
     private final long[] nacks;
+    private final long[] nackedResends;
     private final long[] lastProgress;
     private final boolean[] timerPending;
 
@@ -44,6 +45,7 @@ public final class NdpSender {
         acked = new int[flows];
         retransmissions = new long[flows];
         nacks = new long[flows];
+        nackedResends = new long[flows];
         lastProgress = new long[flows];
         timerPending = new boolean[flows];
     }
@@ -83,6 +85,7 @@ public final class NdpSender {
         if (sendState[flow][sequence] == IN_FLIGHT) {
             sendState[flow][sequence] = TO_RESEND;
             resend[flow].add(now, sequence);
+            nackedResends[flow]++;
             lastProgress[flow] = now;
         }
     }
@@ -133,6 +136,11 @@ public final class NdpSender {
         return nacks[flow];
     }
 
+    /** NACKs that queued their packet for sending again: the retransmissions trimming caused (the rest: timeouts). */
+    public long nackedResends(final int flow) {
+        return nackedResends[flow];
+    }
+
     public int acknowledged(final int flow) {
         return acked[flow];
     }
@@ -151,6 +159,7 @@ public final class NdpSender {
         Arrays.fill(acked, 0);
         Arrays.fill(retransmissions, 0);
         Arrays.fill(nacks, 0);
+        Arrays.fill(nackedResends, 0);
         Arrays.fill(lastProgress, 0);
         Arrays.fill(timerPending, false);
     }

@@ -52,6 +52,7 @@ class NdpSenderTest {
         sender.onPull(0, 20);
         assertEquals(List.of(0, 1, 1, 2), recorder.sequencesOf(NdpFrames.DATA), "packet 1 once more, then new data");
         assertEquals(3, sender.nacks(0), "every NACK is counted as a header seen");
+        assertEquals(1, sender.nackedResends(0), "one NACK made a retransmission");
     }
 
     @Test
