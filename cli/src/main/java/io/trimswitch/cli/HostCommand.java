@@ -1,6 +1,7 @@
 package io.trimswitch.cli;
 
 import io.trimswitch.config.ConfigException;
+import io.trimswitch.hosts.HostDatagram;
 import io.trimswitch.hosts.HostReport;
 import io.trimswitch.hosts.NdpReceivingHost;
 import io.trimswitch.hosts.NdpSendingHost;
@@ -34,8 +35,8 @@ import java.util.concurrent.TimeUnit;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {"An NDP end host on UDP sockets: a receiver (--listen) or a sender of flows (--connect), the simulator's NDP hosts on the host clock.",
-        "Data is marked with the trimmable DSCP (10), ACK/NACK/PULL with the trimmed one (11); prints per-flow FCT, bytes, goodput,",
-        "retransmissions and headers. Exit 0: every flow completed; 1: a peer fell silent or a flow did not complete; 2: bad input."})
+        "Data is marked with the trimmable DSCP (10), ACK/NACK/PULL with the trimmed one (11). Prints per flow the FCT, bytes, goodput, "
+            + "retransmissions and headers. Exit 0: every flow completed; 1: a peer fell silent or a flow did not complete; 2: bad input."})
 public final class HostCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -128,7 +129,7 @@ public final class HostCommand implements Callable<Integer> {
         try {
             final HostReport report;
             try {
-                spec.commandLine().getOut().printf("host: receiving on %s, pulling at %s Gb/s%n", settings.listen(), rateGbps);
+                spec.commandLine().getOut().printf("host: receiving on %s, pulling at %s Gb/s%n", HostDatagram.name(settings.listen()), rateGbps);
                 spec.commandLine().getOut().flush();
                 report = host.run();
             } catch (final BindException e) {
