@@ -137,8 +137,9 @@ public final class NdpReceivingHost implements NdpFrames, NdpTimers, NdpFlows {
             }
             now = System.nanoTime() - origin;
             if (pullDue <= now) {
-                // The PULL is due at pullDue: a late wake-up may catch up by at most one packet time, so the pace holds.
-                final long due = Math.max(pullDue, now - link.dataNanos());
+                // The PULL was due at pullDue: a wake-up late by the timer's slack catches up on the schedule (by at most
+                // two packet times, so that a long stall does not end in a burst of PULLs), and the pace holds.
+                final long due = Math.max(pullDue, now - 2 * link.dataNanos());
                 pullDue = Long.MAX_VALUE;
                 pacer.tick(0, due);
             }
