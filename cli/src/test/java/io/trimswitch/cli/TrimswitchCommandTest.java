@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** A command named first is built on its own; what the user sees must not differ from the whole tool's. */
 class TrimswitchCommandTest {
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"scenario", "fabric", "evaluate", "replay", "run", "stats", "gen"})
+    @ValueSource(strings = {"scenario", "fabric", "evaluate", "replay", "run", "stats", "gen", "host"})
     void aCommandsUsageIsTheSameAloneAndThroughHelp(final String command) {
         final Cli.Result alone = Cli.trimswitch(command, "--help");
         final Cli.Result throughHelp = Cli.trimswitch("help", command);
@@ -23,7 +23,7 @@ class TrimswitchCommandTest {
     void theToolsUsageListsEveryCommand() {
         final Cli.Result usage = Cli.trimswitch("--help");
         assertEquals(0, usage.exit());
-        for (final String command : new String[] {"scenario", "fabric", "evaluate", "replay", "run", "stats", "gen", "help"}) {
+        for (final String command : new String[] {"scenario", "fabric", "evaluate", "replay", "run", "stats", "gen", "host", "help"}) {
             assertTrue(usage.out().contains("\n  " + command + " "), command + " missing from:\n" + usage.out());
         }
     }

@@ -8,6 +8,7 @@ import io.trimswitch.dataplane.packet.WorkloadFrames;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.dataplane.util.TimedPairFifo;
+import io.trimswitch.ndp.NdpFrames;
 
 import java.util.Arrays;
 
@@ -18,11 +19,7 @@ import java.util.Arrays;
  * one that sends there: it has a link and an egress port of its own, so its control packets never queue behind
  * data for port p.
  */
-final class HostLinks {
-    static final int DATA = 0;
-    static final int ACK = 1;
-    static final int NACK = 2;
-    static final int PULL = 3;
+final class HostLinks implements NdpFrames {
     static final int CONTROL_BYTES = 64;
 
     private final NdpFlowPlan plan;
@@ -102,6 +99,12 @@ final class HostLinks {
 
     int packetBytes() {
         return packetBytes;
+    }
+
+    /** Data onto its sender's link, ACK, NACK and PULL onto its receiver's. */
+    @Override
+    public void transmit(final int kind, final int flow, final int sequence, final int pull, final long now) {
+        transmit(kind == DATA ? senderLink(flow) : receiverLink(flow), now, kind, flow, sequence, pull);
     }
 
     /** Puts a frame of {@code kind} on {@code link} behind whatever is already on it. */

@@ -4,6 +4,7 @@ import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Pattern;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.time.Picos;
+import io.trimswitch.ndp.NdpFlows;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -17,7 +18,7 @@ import java.util.SplittableRandom;
  * The flows of an NDP run, fixed before it starts: the pattern's flows and any background flows, each with its
  * sending and receiving port, its start, its size (drawn, seeded, from the flow-size file) and its initial window.
  */
-final class NdpFlowPlan {
+final class NdpFlowPlan implements NdpFlows {
     /** Flow ids travel in 16 bits of a host-link descriptor and of an event argument. */
     static final int MAX_FLOWS = 65_536;
 
@@ -159,7 +160,8 @@ final class NdpFlowPlan {
         return choices.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    int flows() {
+    @Override
+    public int flows() {
         return size.length;
     }
 
@@ -178,12 +180,14 @@ final class NdpFlowPlan {
     }
 
     /** The flow's length in packets. */
-    int size(final int flow) {
+    @Override
+    public int size(final int flow) {
         return size[flow];
     }
 
     /** Packets the sender sends at line rate before it waits for pulls. */
-    int window(final int flow) {
+    @Override
+    public int window(final int flow) {
         return window[flow];
     }
 

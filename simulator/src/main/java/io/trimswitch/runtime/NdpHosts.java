@@ -8,13 +8,18 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
+import io.trimswitch.ndp.NdpReceiver;
+import io.trimswitch.ndp.NdpSender;
+import io.trimswitch.ndp.NdpTimers;
+import io.trimswitch.ndp.PullPacer;
 
 /**
  * NDP end hosts (Handley et al., SIGCOMM 2017) around the switch, so that a run is a whole experiment: the flows
  * ({@link NdpFlowPlan}), the hosts' links into the switch ({@link HostLinks}), the senders ({@link NdpSender}), the
  * receivers ({@link NdpReceiver}) and their pull pacers ({@link PullPacer}). ACK, NACK and PULL are 64-byte NDP
- * frames through the same switch (its header queues). This class plugs them into the switch: it hands each event
- * and each frame that reaches a host to the part it is for.
+ * frames through the same switch (its header queues). The senders, receivers and pacers are the clock-agnostic
+ * state machines that live hosts run too; this class drives them in virtual time: it turns their wake-ups into
+ * events, and hands each event and each frame that reaches a host to the part it is for.
  */
 public final class NdpHosts implements TrafficSource, FlowLifetimes {
     /** Where the NDP shim starts in the frames the hosts build: Ethernet, a 20-byte IPv4 header, UDP. */
@@ -43,6 +48,19 @@ public final class NdpHosts implements TrafficSource, FlowLifetimes {
     private final PullPacer pacer;
     private Switch sw;
 
+    /** The state machines' wake-ups, as events on the switch's queue. */
+    private final NdpTimers events = new NdpTimers() {
+        @Override
+        public void retransmitAt(final long time, final int flow) {
+            sw.schedule(time, EventType.RETRANSMIT_TIMEOUT, flow);
+        }
+
+        @Override
+        public void pullAt(final long time, final int link) {
+            sw.schedule(time, EventType.PULL_TICK, link);
+        }
+    };
+
     NdpHosts(final Settings settings, final Pattern pattern) {
         this(settings, new NdpFlowPlan(settings, pattern,
             new LinkRate(settings.portRateBps()).serialisation(settings.workload().packetBytes())), null);
@@ -51,9 +69,9 @@ public final class NdpHosts implements TrafficSource, FlowLifetimes {
     private NdpHosts(final Settings settings, final NdpFlowPlan plan, final HostLinks hostLinks) {
         this.plan = plan;
         this.links = hostLinks != null ? hostLinks : new HostLinks(settings, plan);
-        this.sender = new NdpSender(plan, links, Picos.fromMicros(settings.transport().rtoUs()));
-        this.receiver = new NdpReceiver(plan, links);
-        this.pacer = new PullPacer(links.links(), plan.flows(), links, receiver::receiving);
+        this.sender = new NdpSender(plan, links, events, Picos.fromMicros(settings.transport().rtoUs()));
+        this.receiver = new NdpReceiver(plan, links, links::receiverLink);
+        this.pacer = new PullPacer(links.links(), plan.flows(), links.packetTime(), links, events, receiver::receiving);
         receiver.pullFrom(pacer);
     }
 
@@ -83,8 +101,6 @@ public final class NdpHosts implements TrafficSource, FlowLifetimes {
     public void start(final Switch attached) {
         this.sw = attached;
         links.attach(attached);
-        sender.attach(attached);
-        pacer.attach(attached);
         for (int flow = 0; flow < plan.flows(); flow++) {
             sw.schedule(plan.start(flow), EventType.FLOW_START, flow);
         }

@@ -1,36 +1,39 @@
-package io.trimswitch.runtime;
+package io.trimswitch.ndp;
 
 import io.trimswitch.dataplane.util.TimedIntFifo;
 
 import java.util.Arrays;
 
 /**
- * The NDP senders: each sends its initial window at line rate, then one packet per PULL, retransmissions first.
- * A NACK queues the trimmed packet for retransmission; a retransmission timeout covers the rare header that was
- * lost.
+ * NDP's senders: each flow sends its initial window at line rate, then one packet per PULL, retransmissions first.
+ * A NACK (the receiver saw a trimmed header) queues the packet for retransmission; a retransmission timeout covers
+ * the rare header that was lost. Time is whatever unit the driver counts in: it is passed in, never read.
  */
-final class NdpSender {
+public final class NdpSender {
     private static final byte UNSENT = 0;
     private static final byte IN_FLIGHT = 1;
     private static final byte ACKED = 2;
     private static final byte TO_RESEND = 3;
 
-    private final NdpFlowPlan plan;
-    private final HostLinks links;
+    private final NdpFlows plan;
+    private final NdpFrames frames;
+    private final NdpTimers timers;
     private final long rto;
     private final byte[][] sendState;
     private final int[] nextNew;
     private final TimedIntFifo[] resend;
     private final int[] acked;
     private final long[] retransmissions;
+    private final long[] nacks;
+    private final long[] nackedResends;
     private final long[] lastProgress;
     private final boolean[] timerPending;
-    private NdpHosts.Switch sw;
 
-    NdpSender(final NdpFlowPlan plan, final HostLinks links, final long rtoPicos) {
+    public NdpSender(final NdpFlows plan, final NdpFrames frames, final NdpTimers timers, final long rto) {
         this.plan = plan;
-        this.links = links;
-        this.rto = rtoPicos;
+        this.frames = frames;
+        this.timers = timers;
+        this.rto = rto;
         final int flows = plan.flows();
         sendState = new byte[flows][];
         resend = new TimedIntFifo[flows];
@@ -41,16 +44,14 @@ final class NdpSender {
         nextNew = new int[flows];
         acked = new int[flows];
         retransmissions = new long[flows];
+        nacks = new long[flows];
+        nackedResends = new long[flows];
         lastProgress = new long[flows];
         timerPending = new boolean[flows];
     }
 
-    void attach(final NdpHosts.Switch attached) {
-        this.sw = attached;
-    }
-
-    /** A flow starts: its initial window goes onto the sending host's link, behind whatever is already there. */
-    void start(final int flow, final long now) {
+    /** A flow starts: its initial window goes out behind whatever the sending host already has on its link. */
+    public void start(final int flow, final long now) {
         for (int seq = 0; seq < plan.window(flow); seq++) {
             send(flow, seq, now);
         }
@@ -62,15 +63,15 @@ final class NdpSender {
             retransmissions[flow]++;
         }
         sendState[flow][sequence] = IN_FLIGHT;
-        links.transmit(links.senderLink(flow), now, HostLinks.DATA, flow, sequence, 0);
+        frames.transmit(NdpFrames.DATA, flow, sequence, 0, now);
         if (!timerPending[flow]) {
             timerPending[flow] = true;
             lastProgress[flow] = Math.max(lastProgress[flow], now);
-            sw.schedule(lastProgress[flow] + rto, EventType.RETRANSMIT_TIMEOUT, flow);
+            timers.retransmitAt(lastProgress[flow] + rto, flow);
         }
     }
 
-    void onAck(final int flow, final int sequence, final long now) {
+    public void onAck(final int flow, final int sequence, final long now) {
         if (sendState[flow][sequence] != ACKED) {
             sendState[flow][sequence] = ACKED;
             acked[flow]++;
@@ -78,16 +79,19 @@ final class NdpSender {
         }
     }
 
-    void onNack(final int flow, final int sequence, final long now) {
+    /** The receiver saw {@code sequence} as a header (or the switch returned the header to this sender). */
+    public void onNack(final int flow, final int sequence, final long now) {
+        nacks[flow]++;
         if (sendState[flow][sequence] == IN_FLIGHT) {
             sendState[flow][sequence] = TO_RESEND;
             resend[flow].add(now, sequence);
+            nackedResends[flow]++;
             lastProgress[flow] = now;
         }
     }
 
     /** One packet per PULL: a retransmission if one waits, else the next new packet, else nothing. */
-    void onPull(final int flow, final long now) {
+    public void onPull(final int flow, final long now) {
         while (!resend[flow].isEmpty()) {
             final int sequence = resend[flow].removeHead();
             if (sendState[flow][sequence] == TO_RESEND) {
@@ -101,7 +105,7 @@ final class NdpSender {
     }
 
     /** Rarely needed, because headers are not lost: resend what is unacknowledged after a quiet RTO. */
-    void timeout(final int flow, final long now) {
+    public void timeout(final int flow, final long now) {
         timerPending[flow] = false;
         if (acked[flow] == plan.size(flow)) {
             return;
@@ -118,15 +122,35 @@ final class NdpSender {
         }
         if (!timerPending[flow]) {
             timerPending[flow] = true;
-            sw.schedule(lastProgress[flow] + rto, EventType.RETRANSMIT_TIMEOUT, flow);
+            timers.retransmitAt(lastProgress[flow] + rto, flow);
         }
     }
 
-    long retransmissions(final int flow) {
+    /** Packets sent again: after a NACK, or after a retransmission timeout. */
+    public long retransmissions(final int flow) {
         return retransmissions[flow];
     }
 
-    void reset() {
+    /** NACKs received: the headers the receiver saw, and headers returned to this sender. */
+    public long nacks(final int flow) {
+        return nacks[flow];
+    }
+
+    /** NACKs that queued their packet for sending again: the retransmissions trimming caused (the rest: timeouts). */
+    public long nackedResends(final int flow) {
+        return nackedResends[flow];
+    }
+
+    public int acknowledged(final int flow) {
+        return acked[flow];
+    }
+
+    /** Whether every packet of {@code flow} has been acknowledged. */
+    public boolean finished(final int flow) {
+        return acked[flow] == plan.size(flow);
+    }
+
+    public void reset() {
         for (int flow = 0; flow < sendState.length; flow++) {
             Arrays.fill(sendState[flow], UNSENT);
             resend[flow].clear();
@@ -134,6 +158,8 @@ final class NdpSender {
         Arrays.fill(nextNew, 0);
         Arrays.fill(acked, 0);
         Arrays.fill(retransmissions, 0);
+        Arrays.fill(nacks, 0);
+        Arrays.fill(nackedResends, 0);
         Arrays.fill(lastProgress, 0);
         Arrays.fill(timerPending, false);
     }

@@ -1,4 +1,4 @@
-package io.trimswitch.runtime;
+package io.trimswitch.ndp;
 
 import io.trimswitch.dataplane.util.TimedIntFifo;
 
@@ -10,8 +10,11 @@ import java.util.function.IntPredicate;
  * time of its host's link, to whichever unfinished flow asked first, so that the senders' packets arrive at the
  * rate the link can take.
  */
-final class PullPacer {
-    private final HostLinks links;
+public final class PullPacer {
+    private final NdpFrames frames;
+    private final NdpTimers timers;
+    /** One MTU's serialisation time on a host's link, in the driver's time unit. */
+    private final long packetTime;
     /** Whether a flow still waits for packets: a finished flow's requests are skipped. */
     private final IntPredicate receiving;
     private final TimedIntFifo[] requests;
@@ -19,10 +22,13 @@ final class PullPacer {
     private final boolean[] tickPending;
     /** Per flow, PULLs sent: the pull number the sender sees. */
     private final int[] pulls;
-    private NdpHosts.Switch sw;
 
-    PullPacer(final int links, final int flows, final HostLinks hostLinks, final IntPredicate receiving) {
-        this.links = hostLinks;
+    public PullPacer(
+        final int links, final int flows, final long packetTime, final NdpFrames frames, final NdpTimers timers,
+        final IntPredicate receiving) {
+        this.frames = frames;
+        this.timers = timers;
+        this.packetTime = packetTime;
         this.receiving = receiving;
         this.requests = new TimedIntFifo[links];
         for (int link = 0; link < links; link++) {
@@ -33,39 +39,40 @@ final class PullPacer {
         this.pulls = new int[flows];
     }
 
-    void attach(final NdpHosts.Switch attached) {
-        this.sw = attached;
-    }
-
     /** {@code flow} asks the pacer of its receiving host's {@code link} for one more packet. */
-    void request(final int link, final int flow, final long now) {
+    public void request(final int link, final int flow, final long now) {
         requests[link].add(now, flow);
         if (!tickPending[link]) {
             tickPending[link] = true;
-            sw.schedule(Math.max(now, nextPull[link]), EventType.PULL_TICK, link);
+            timers.pullAt(Math.max(now, nextPull[link]), link);
         }
     }
 
     /** The pacer of {@code link} may pull: one PULL to the first request whose flow is unfinished. */
-    void tick(final int link, final long now) {
+    public void tick(final int link, final long now) {
         final TimedIntFifo waiting = requests[link];
         while (!waiting.isEmpty()) {
             final int flow = waiting.removeHead();
             if (receiving.test(flow)) {
                 pulls[flow]++;
-                links.transmit(link, now, HostLinks.PULL, flow, 0, pulls[flow]);
-                nextPull[link] = now + links.packetTime();
+                frames.transmit(NdpFrames.PULL, flow, 0, pulls[flow], now);
+                nextPull[link] = now + packetTime;
                 break;
             }
         }
         if (waiting.isEmpty()) {
             tickPending[link] = false;
         } else {
-            sw.schedule(nextPull[link], EventType.PULL_TICK, link);
+            timers.pullAt(nextPull[link], link);
         }
     }
 
-    void reset() {
+    /** PULLs sent to {@code flow}. */
+    public int pulls(final int flow) {
+        return pulls[flow];
+    }
+
+    public void reset() {
         for (final TimedIntFifo fifo : requests) {
             fifo.clear();
         }

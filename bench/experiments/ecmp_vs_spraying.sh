@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# Three parallel flows between two racks over three spines: ECMP with TCP against NDP spraying.
+#
+# Six Linux hosts in network namespaces, three per rack, each on a veth to its leaf. The leaves are Linux routers
+# (namespaces with ip_forward) that hash flows over three equal-cost routes, one per spine, on the 5-tuple
+# (fib_multipath_hash_policy=1): that is ECMP. The spines are `trimswitch run` processes, each in its own namespace,
+# whose two ports are VXLAN endpoints of a vxlan interface on each leaf. Every spine's port down to rack B is limited
+# to RATE Gb/s (0.1), so the fabric carries 3 x RATE from rack A to rack B; each spine trims DSCP 10 in a 16-packet
+# queue and drops anything else from a 64-packet one.
+#
+# 1. TCP: iperf3 from host A_i to host B_i, three flows at once. ECMP puts each flow on one spine; when two hash onto
+#    the same spine they share its RATE while another spine idles.
+# 2. NDP, sprayed: `trimswitch host` senders with --spray K (K source ports: the leaf's hash sends each elsewhere),
+#    receivers pulling at RATE each. Every flow uses every spine.
+# 3. NDP, not sprayed (--spray 1): one path per flow, as ECMP gives TCP.
+# For each, the flows' throughput (TCP) or goodput and FCT (NDP), and each spine's packets towards rack B.
+#
+# Usage: sudo bench/experiments/ecmp_vs_spraying.sh [OUT_DIR]   (needs iproute2, ethtool, iperf3, python3; a
+# built cli/target/trimswitch.jar or TRIMSWITCH set to the command that runs the tool). Everything it creates is
+# removed on exit, whatever happens.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+: "${TRIMSWITCH:=$here/../../cli/trimswitch}"
+OUT=${1:-$(mktemp -d)}
+RATE=${RATE:-0.1}
+SECONDS_TCP=${SECONDS_TCP:-8}
+BYTES=${BYTES:-1500000}
+SPRAY=${SPRAY:-8}
+TAG="es$$"
+SPINES=(1 2 3)
+declare -A PID=()
+mkdir -p "$OUT"
+
+log() { echo "ecmp-vs-spraying: $*"; }
+
+cleanup() {
+    set +e
+    for s in "${SPINES[@]}"; do
+        if [ -n "${PID[$s]:-}" ]; then
+            kill -TERM "${PID[$s]}" 2>/dev/null
+            wait "${PID[$s]}" 2>/dev/null
+        fi
+    done
+    for ns in leafA leafB sp1 sp2 sp3 a1 a2 a3 b1 b2 b3; do
+        ip netns pids "$TAG$ns" 2>/dev/null | xargs -r kill 2>/dev/null
+        ip netns del "$TAG$ns" 2>/dev/null
+    done
+}
+trap cleanup EXIT
+
+in_ns() { local ns=$1; shift; ip netns exec "$TAG$ns" "$@"; }
+
+for ns in leafA leafB sp1 sp2 sp3 a1 a2 a3 b1 b2 b3; do
+    ip netns add "$TAG$ns"
+    in_ns "$ns" ip link set lo up
+done
+for leaf in leafA leafB; do
+    in_ns "$leaf" sysctl -qw net.ipv4.ip_forward=1
+    in_ns "$leaf" sysctl -qw net.ipv4.fib_multipath_hash_policy=1
+done
+
+# Hosts: a_i is 10.1.i.2 behind leaf A (10.1.i.1), b_i is 10.2.i.2 behind leaf B; MTU 1450, what fits in VXLAN.
+for i in 1 2 3; do
+    for rack in a b; do
+        leaf=leaf${rack^^}
+        net=$([ "$rack" = a ] && echo 1 || echo 2)
+        ip link add "to$rack$i" netns "$TAG$leaf" mtu 1450 type veth peer name eth0 netns "$TAG$rack$i" mtu 1450
+        in_ns "$leaf" ip addr add "10.$net.$i.1/24" dev "to$rack$i"
+        in_ns "$leaf" ip link set "to$rack$i" up
+        in_ns "$rack$i" ip addr add "10.$net.$i.2/24" dev eth0
+        in_ns "$rack$i" ip link set eth0 up
+        in_ns "$rack$i" ip route add default via "10.$net.$i.1"
+    done
+done
+
+# Spine s: underlay links 172.30.1s.0/30 to leaf A and 172.30.2s.0/30 to leaf B; its ports are the VXLAN
+# endpoints of the leaves' interfaces vs<s> (overlay 10.100.s.1 on leaf A, 10.100.s.2 on leaf B).
+for s in "${SPINES[@]}"; do
+    for leaf in leafA leafB; do
+        n=$([ "$leaf" = leafA ] && echo 1 || echo 2)
+        ip link add "u$s" netns "$TAG$leaf" type veth peer name "to$leaf" netns "${TAG}sp$s"
+        in_ns "$leaf" ip addr add "172.30.$n$s.1/30" dev "u$s"
+        in_ns "$leaf" ip link set "u$s" up
+        in_ns "sp$s" ip addr add "172.30.$n$s.2/30" dev "to$leaf"
+        in_ns "sp$s" ip link set "to$leaf" up
+        in_ns "$leaf" ip link add "vs$s" type vxlan id 42 remote "172.30.$n$s.2" local "172.30.$n$s.1" dstport $((4790 + s)) nolearning
+        in_ns "$leaf" ip addr add "10.100.$s.$n/24" dev "vs$s"
+        in_ns "$leaf" ip link set "vs$s" up
+        # Relayed by a userspace switch, frames keep whatever checksums the sender left to offload.
+        in_ns "$leaf" ethtool -K "vs$s" tx off >/dev/null
+    done
+    cat > "$OUT/spine$s.yaml" <<YAML
+mechanism: tofino
+fabric:
+  pipelines: 1
+  portsPerPipeline: 2
+qos:
+  queues:
+    - {packets: 64, discard: drop}
+    - {packets: 16, discard: trim}
+  dscpToTc: {10: 1}
+realtime:
+  idle: block
+forwarding:
+  mode: l2
+metrics:
+  address: 127.0.0.1:9464
+ports:
+  - bind: 172.30.1$s.2:$((4790 + s))
+    remote: 172.30.1$s.1:$((4790 + s))
+  - bind: 172.30.2$s.2:$((4790 + s))
+    remote: 172.30.2$s.1:$((4790 + s))
+    rateGbps: $RATE
+YAML
+done
+in_ns leafA ip route add 10.2.0.0/16 nexthop via 10.100.1.2 dev vs1 nexthop via 10.100.2.2 dev vs2 nexthop via 10.100.3.2 dev vs3
+in_ns leafB ip route add 10.1.0.0/16 nexthop via 10.100.1.1 dev vs1 nexthop via 10.100.2.1 dev vs2 nexthop via 10.100.3.1 dev vs3
+
+for s in "${SPINES[@]}"; do
+    # Not through a shell function: the background job must be the switch itself, for the signal to reach it.
+    ip netns exec "${TAG}sp$s" $TRIMSWITCH run --config "$OUT/spine$s.yaml" > "$OUT/spine$s.log" 2>&1 &
+    PID[$s]=$!
+done
+for s in "${SPINES[@]}"; do
+    for _ in $(seq 1 200); do
+        grep -q "running 2 ports" "$OUT/spine$s.log" 2>/dev/null && break
+        kill -0 "${PID[$s]}" 2>/dev/null || { cat "$OUT/spine$s.log"; echo "spine $s did not start" >&2; exit 1; }
+        sleep 0.1
+    done
+done
+for i in 1 2 3; do
+    for j in 1 2 3; do
+        in_ns "a$i" ping -q -c 3 -i 0.2 -W 2 "10.2.$j.2" > /dev/null || { echo "host a$i cannot reach b$j" >&2; exit 1; }
+    done
+done
+log "every host of rack A reaches every host of rack B over the spines"
+
+spine_stats() { for s in "${SPINES[@]}"; do in_ns "sp$s" $TRIMSWITCH stats --json > "$OUT/$1-spine$s.json"; done; }
+
+log "1. TCP, ECMP: three iperf3 flows for $SECONDS_TCP s"
+spine_stats tcp-before
+for i in 1 2 3; do in_ns "b$i" iperf3 -s -D -1 -p 5201; done
+sleep 0.5
+CLIENTS=()
+for i in 1 2 3; do
+    ip netns exec "${TAG}a$i" iperf3 -c "10.2.$i.2" -p 5201 -t "$SECONDS_TCP" -J > "$OUT/tcp$i.json" &
+    CLIENTS+=($!)
+done
+wait "${CLIENTS[@]}"
+spine_stats tcp-after
+
+ndp_run() {
+    local name=$1 spray=$2
+    log "$name: three NDP flows of $BYTES bytes, --spray $spray"
+    spine_stats "$name-before"
+    local receivers=() senders=()
+    for i in 1 2 3; do
+        ip netns exec "${TAG}b$i" $TRIMSWITCH host --listen "10.2.$i.2:666" --rate-gbps "$RATE" --expect-flows 1 --timeout-s 30 \
+            --json "$OUT/$name-receiver$i.json" > "$OUT/$name-receiver$i.log" 2>&1 &
+        receivers+=($!)
+    done
+    for i in 1 2 3; do
+        for _ in $(seq 1 200); do grep -q "receiving on" "$OUT/$name-receiver$i.log" 2>/dev/null && break; sleep 0.1; done
+    done
+    for i in 1 2 3; do
+        ip netns exec "${TAG}a$i" $TRIMSWITCH host --connect "10.2.$i.2:666" --size "$BYTES" --rate-gbps 1 --spray "$spray" --rto-ms 50 \
+            --timeout-s 30 --json "$OUT/$name-sender$i.json" > "$OUT/$name-sender$i.log" 2>&1 &
+        senders+=($!)
+    done
+    local status=0
+    for pid in "${senders[@]}" "${receivers[@]}"; do wait "$pid" || status=$?; done
+    [ "$status" = 0 ] || { cat "$OUT/$name"-*.log; echo "$name: a host exited with $status" >&2; exit 1; }
+    spine_stats "$name-after"
+}
+ndp_run ndp-sprayed "$SPRAY"
+ndp_run ndp-single 1
+
+python3 - "$OUT" "$RATE" <<'PY'
+import json, sys
+out, rate = sys.argv[1], float(sys.argv[2])
+
+def spine_share(name):
+    shares = []
+    for s in (1, 2, 3):
+        before = {p["port"]: p for p in json.load(open(f"{out}/{name}-before-spine{s}.json"))}[1]
+        after = {p["port"]: p for p in json.load(open(f"{out}/{name}-after-spine{s}.json"))}[1]
+        shares.append((after["txPackets"] - before["txPackets"], after.get("txTrimPackets", 0) - before.get("txTrimPackets", 0)))
+    return shares
+
+rows = []
+tcp = [json.load(open(f"{out}/tcp{i}.json"))["end"]["sum_received"]["bits_per_second"] / 1e9 for i in (1, 2, 3)]
+rows.append(("TCP, ECMP", tcp, None, spine_share("tcp")))
+for name, label in (("ndp-sprayed", "NDP, sprayed"), ("ndp-single", "NDP, one path")):
+    flows = [json.load(open(f"{out}/{name}-sender{i}.json"))["flows"][0] for i in (1, 2, 3)]
+    rows.append((label, [f["goodputGbps"] for f in flows], [f["fctUs"] / 1e3 for f in flows], spine_share(name)))
+summary = []
+print(f"three flows from rack A to rack B over three spines of {rate} Gb/s each ({3 * rate:.1f} Gb/s in all)")
+print(f"{'run':<16} {'per flow Gb/s':<24} {'sum Gb/s':>8} {'FCT ms':<22} {'spine packets down (trimmed)':<40}")
+for label, rates, fcts, shares in rows:
+    fct = " ".join(f"{f:.0f}" for f in fcts) if fcts else "-"
+    spines = " ".join(f"{tx} ({trim})" for tx, trim in shares)
+    print(f"{label:<16} {' '.join(f'{r:.3f}' for r in rates):<24} {sum(rates):>8.3f} {fct:<22} {spines:<40}")
+    summary.append({"run": label, "gbpsPerFlow": rates, "fctMs": fcts, "spinePacketsDown": [tx for tx, _ in shares],
+                    "spineTrims": [trim for _, trim in shares]})
+json.dump(summary, open(f"{out}/summary.json", "w"), indent=2)
+PY
+log "results in $OUT"

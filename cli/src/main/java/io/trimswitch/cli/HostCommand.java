@@ -1,0 +1,269 @@
+package io.trimswitch.cli;
+
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.hosts.HostDatagram;
+import io.trimswitch.hosts.HostReport;
+import io.trimswitch.hosts.NdpReceivingHost;
+import io.trimswitch.hosts.NdpSendingHost;
+import io.trimswitch.hosts.PeerSilent;
+import io.trimswitch.hosts.ReceiverSettings;
+import io.trimswitch.hosts.SenderSettings;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.BindException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code trimswitch host}: an NDP end host on real UDP sockets, running the simulator's NDP state machines on the
+ * host clock. With {@code --listen} it receives (ACK, NACK of trimmed headers, PULLs paced at its link's rate); with
+ * {@code --connect} it sends flows (initial window at line rate, then one packet per PULL, sprayed over source ports).
+ */
+@Command(
+    addMethodSubcommands = false,
+    name = "host",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {"An NDP end host on UDP sockets: a receiver (--listen) or a sender of flows (--connect), the simulator's NDP hosts on the host clock.",
+        "Data is marked with the trimmable DSCP (10), ACK/NACK/PULL with the trimmed one (11). Prints per flow the FCT, bytes, goodput, "
+            + "retransmissions and headers. Exit 0: every flow completed; 1: a peer fell silent or a flow did not complete; 2: bad input."})
+public final class HostCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--listen", paramLabel = "ADDR:PORT", description = "Receive on this address (port 666 makes the switch see NDP)")
+    String listen;
+
+    @Option(names = "--connect", paramLabel = "ADDR:PORT", description = "Send to the receiver at this address")
+    String connect;
+
+    @Option(names = "--rate-gbps", paramLabel = "R", description = "This host's link rate: the sender's pace, the receiver's pull rate (default: 1)")
+    double rateGbps = 1;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Write the per-flow results as JSON")
+    Path json;
+
+    @Option(names = "--duration-s", paramLabel = "S", description = "Receiver: stop after S seconds (default: when stopped, or --expect-flows)")
+    Double durationS;
+
+    @Option(names = "--expect-flows", paramLabel = "N", description = "Receiver: stop shortly after N flows have completed (or given up)")
+    Integer expectFlows;
+
+    @Option(names = "--size", paramLabel = "BYTES", description = "Sender: bytes per flow")
+    Long size;
+
+    @Option(names = "--flows", paramLabel = "N", description = "Sender: parallel flows of --size bytes (default: 1)")
+    Integer flows;
+
+    @Option(names = "--flow-sizes", paramLabel = "FILE.csv", description = "Sender: one flow per line, its size in bytes (first column)")
+    Path flowSizes;
+
+    @Option(names = "--spray", paramLabel = "K", description = "Sender: spray each flow's packets over K paths (K source ports) (default: 1)")
+    int spray = 1;
+
+    @Option(names = "--window", paramLabel = "PACKETS", description = "Sender: initial window, sent at line rate (default: 30)")
+    int window = 30;
+
+    @Option(names = "--rto-ms", paramLabel = "MS", description = "Sender: retransmission timeout (default: 10)")
+    double rtoMs = 10;
+
+    @Option(names = "--timeout-s", paramLabel = "S", description = "Give up on a peer silent this long (default: 5)")
+    double timeoutS = 5;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        if ((listen == null) == (connect == null)) {
+            throw new ConfigException("give either --listen ADDR:PORT (receiver) or --connect ADDR:PORT (sender)");
+        }
+        if (!(rateGbps > 0 && rateGbps <= 400)) {
+            throw new ConfigException("--rate-gbps must be above 0 and at most 400, got " + rateGbps);
+        }
+        if (!(timeoutS > 0 && timeoutS <= 86_400)) {
+            throw new ConfigException("--timeout-s must be above 0 and at most 86400, got " + timeoutS);
+        }
+        if (json != null) {
+            final Path parent = json.toAbsolutePath().getParent();
+            if (parent != null && !Files.isDirectory(parent)) {
+                throw new ConfigException("--json " + json + ": no such directory " + parent);
+            }
+        }
+        return listen != null ? receive() : send();
+    }
+
+    private int receive() throws IOException, InterruptedException {
+        refuse(size != null, "--size");
+        refuse(flows != null, "--flows");
+        refuse(flowSizes != null, "--flow-sizes");
+        refuse(spray != 1, "--spray");
+        if (durationS != null && !(durationS > 0 && durationS <= 31_536_000)) {
+            throw new ConfigException("--duration-s must be above 0 and at most 31536000, got " + durationS);
+        }
+        if (expectFlows != null && (expectFlows < 1 || expectFlows > ReceiverSettings.DEFAULT_MAX_FLOWS)) {
+            throw new ConfigException("--expect-flows must be 1.." + ReceiverSettings.DEFAULT_MAX_FLOWS + ", got " + expectFlows);
+        }
+        final ReceiverSettings settings = new ReceiverSettings(GenCommand.address("--listen", listen), rateGbps,
+            durationS == null ? 0 : (long) (durationS * 1e9), expectFlows == null ? 0 : expectFlows, (long) (timeoutS * 1e9),
+            SenderSettings.DEFAULT_PAYLOAD, ReceiverSettings.CONTROL_DSCP, ReceiverSettings.DEFAULT_MAX_FLOWS);
+        final NdpReceivingHost host = new NdpReceivingHost(settings, spec.commandLine().getErr());
+        // Stopped by a signal, the receiver still reports what it received.
+        final CountDownLatch reported = new CountDownLatch(1);
+        final Thread hook = new Thread(() -> {
+            host.stop();
+            try {
+                reported.await(5, TimeUnit.SECONDS);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            final HostReport report;
+            try {
+                spec.commandLine().getOut().printf("host: receiving on %s, pulling at %s Gb/s%n", HostDatagram.name(settings.listen()), rateGbps);
+                spec.commandLine().getOut().flush();
+                report = host.run();
+            } catch (final BindException e) {
+                throw new ConfigException("--listen " + listen + ": cannot bind: " + e.getMessage());
+            }
+            finish(report);
+            if (host.unfinished() > 0) {
+                spec.commandLine().getErr().println("trimswitch: host: " + host.unfinished() + " of " + report.flows().size()
+                    + " flows did not complete");
+                return TrimswitchCommand.EXIT_RUN_FAILED;
+            }
+            return 0;
+        } finally {
+            reported.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (final IllegalStateException shuttingDown) {
+                // The hook is what is running.
+            }
+        }
+    }
+
+    private int send() throws IOException {
+        refuse(durationS != null, "--duration-s");
+        refuse(expectFlows != null, "--expect-flows");
+        final long[] sizes = flowSizes();
+        if (spray < 1 || spray > 256) {
+            throw new ConfigException("--spray must be 1..256 paths, got " + spray);
+        }
+        if (window < 1) {
+            throw new ConfigException("--window must be at least 1 packet, got " + window);
+        }
+        if (!(rtoMs > 0 && rtoMs <= 60_000)) {
+            throw new ConfigException("--rto-ms must be above 0 and at most 60000, got " + rtoMs);
+        }
+        final SenderSettings settings;
+        try {
+            settings = new SenderSettings(GenCommand.address("--connect", connect), sizes, rateGbps, spray, window, (long) (rtoMs * 1e6),
+                (long) (timeoutS * 1e9), SenderSettings.DEFAULT_PAYLOAD, SenderSettings.TRIMMABLE_DSCP);
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+        try {
+            finish(new NdpSendingHost(settings).run());
+            return 0;
+        } catch (final java.net.SocketException e) {
+            // No route, an address this host cannot send to: the command line named it.
+            throw new ConfigException("--connect " + connect + ": cannot send there: " + e.getMessage());
+        } catch (final PeerSilent silent) {
+            finish(silent.report());
+            spec.commandLine().getErr().println("trimswitch: host: " + silent.getMessage());
+            return TrimswitchCommand.EXIT_RUN_FAILED;
+        }
+    }
+
+    private long[] flowSizes() {
+        if (flowSizes != null) {
+            refuse(size != null, "--size", "--flow-sizes");
+            refuse(flows != null, "--flows", "--flow-sizes");
+            return readSizes(flowSizes);
+        }
+        if (size == null) {
+            throw new ConfigException("a sender needs --size BYTES or --flow-sizes FILE.csv");
+        }
+        if (size < 1) {
+            throw new ConfigException("--size must be at least 1 byte, got " + size);
+        }
+        final int count = flows == null ? 1 : flows;
+        if (count < 1 || count > 65_536) {
+            throw new ConfigException("--flows must be 1..65536, got " + count);
+        }
+        final long[] sizes = new long[count];
+        Arrays.fill(sizes, size);
+        return sizes;
+    }
+
+    /** One size in bytes per line (its first comma-separated column); blank lines and lines starting with # are skipped. */
+    static long[] readSizes(final Path file) {
+        final List<String> lines;
+        try {
+            lines = Files.readAllLines(file);
+        } catch (final NoSuchFileException e) {
+            throw new ConfigException("--flow-sizes " + file + ": no such file");
+        } catch (final IOException | java.io.UncheckedIOException e) {
+            throw new ConfigException("--flow-sizes " + file + ": cannot read it (" + e.getMessage() + ")");
+        }
+        final List<Long> sizes = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            final String line = lines.get(i).strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            final String first = line.split(",", 2)[0].strip();
+            final long bytes;
+            try {
+                bytes = Long.parseLong(first);
+            } catch (final NumberFormatException e) {
+                throw new ConfigException("--flow-sizes " + file + " line " + (i + 1) + ": '" + first + "' is not a size in bytes");
+            }
+            if (bytes < 1) {
+                throw new ConfigException("--flow-sizes " + file + " line " + (i + 1) + ": a flow's size must be at least 1 byte, got " + bytes);
+            }
+            sizes.add(bytes);
+        }
+        if (sizes.isEmpty()) {
+            throw new ConfigException("--flow-sizes " + file + ": no flow sizes in it");
+        }
+        if (sizes.size() > 65_536) {
+            throw new ConfigException("--flow-sizes " + file + ": " + sizes.size() + " flows; a sender has at most 65536");
+        }
+        return sizes.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    private void finish(final HostReport report) throws IOException {
+        final PrintWriter out = spec.commandLine().getOut();
+        report.printTable(out);
+        if (json != null) {
+            try {
+                report.writeJson(json);
+            } catch (final IOException e) {
+                throw new ConfigException("--json " + json + ": cannot write it (" + e.getMessage() + ")");
+            }
+        }
+    }
+
+    private static void refuse(final boolean given, final String option) {
+        if (given) {
+            throw new ConfigException(option + " is for the other end: the receiver takes --listen, the sender --connect");
+        }
+    }
+
+    private static void refuse(final boolean given, final String option, final String with) {
+        if (given) {
+            throw new ConfigException(option + " and " + with + " are exclusive: give one");
+        }
+    }
+}

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# Live NDP hosts through a live trimswitch: four Linux hosts in network namespaces with vxlan interfaces to the
+# switch's UDP ports (as linux_hosts_e2e.sh builds them), a 3:1 incast of `trimswitch host` senders into a receiver
+# whose port is limited to 0.1 Gb/s. The senders' initial windows overflow the port's 16-packet queue, so the switch
+# trims; the receiver NACKs the headers and pulls at 0.1 Gb/s, the senders retransmit. Checks that every byte of every
+# flow arrives, that the switch trimmed (its counters) and that the senders retransmitted on NACKs.
+# Needs root, iproute2, iputils-ping, ethtool. Exits 3, saying "host too slow", when the senders could not even
+# overflow the port (nothing trimmed).
+#
+# The senders retransmit after 50 ms without progress (E2E_RTO_MS): on a busy two-core host a shorter timeout fires
+# while the hosts wait for a core, and the retransmissions it makes are not the ones this test is about.
+#
+# TRIMSWITCH is the command that runs the tool. Everything it creates is removed on exit, whatever happens.
+set -euo pipefail
+
+: "${TRIMSWITCH:?set TRIMSWITCH to the command that runs trimswitch}"
+HOSTS=4
+RECEIVER=4
+BYTES=${E2E_BYTES:-400000}
+TAG="nh$$"
+SW="${TAG}sw"
+WORK=$(mktemp -d)
+SWITCH_PID=""
+
+log() { echo "ndp-hosts: $*"; }
+
+cleanup() {
+    local status=$?
+    set +e
+    if [ "$status" != 0 ]; then
+        for f in "$WORK"/*.log; do [ -f "$f" ] && { echo "ndp-hosts: $f:"; cat "$f"; }; done
+    fi
+    if [ -n "$SWITCH_PID" ]; then
+        kill -TERM "$SWITCH_PID" 2>/dev/null
+        wait "$SWITCH_PID" 2>/dev/null
+    fi
+    for i in $(seq 1 $HOSTS); do
+        ip netns pids "${TAG}h$i" 2>/dev/null | xargs -r kill 2>/dev/null
+        ip netns del "${TAG}h$i" 2>/dev/null
+    done
+    ip netns pids "$SW" 2>/dev/null | xargs -r kill 2>/dev/null
+    ip netns del "$SW" 2>/dev/null
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+in_sw() { ip netns exec "$SW" "$@"; }
+in_host() { local host=$1; shift; ip netns exec "${TAG}h$host" "$@"; }
+
+ip netns add "$SW"
+in_sw ip link set lo up
+for i in $(seq 1 $HOSTS); do
+    ns="${TAG}h$i"
+    ip netns add "$ns"
+    ip netns exec "$ns" ip link set lo up
+    ip link add "${TAG}v$i" type veth peer name eth0 netns "$ns"
+    ip link set "${TAG}v$i" netns "$SW"
+    in_sw ip addr add "172.31.$i.1/24" dev "${TAG}v$i"
+    in_sw ip link set "${TAG}v$i" up
+    ip netns exec "$ns" ip addr add "172.31.$i.2/24" dev eth0
+    ip netns exec "$ns" ip link set eth0 up
+    # Switch port i-1: VNI 42 to the switch's UDP port 4789+i; inner MTU 1450 on a 1500-byte underlay.
+    ip netns exec "$ns" ip link add vx0 type vxlan id 42 remote "172.31.$i.1" local "172.31.$i.2" dstport $((4789 + i)) nolearning
+    ip netns exec "$ns" ip addr add "10.9.0.$i/24" dev vx0
+    ip netns exec "$ns" ip link set vx0 up
+    # Relayed by a userspace switch, frames keep whatever checksums the sender left to offload.
+    ip netns exec "$ns" ethtool -K vx0 tx off >/dev/null
+done
+
+cat > "$WORK/switch.yaml" <<YAML
+mechanism: tofino
+fabric:
+  pipelines: 2
+  portsPerPipeline: 2
+qos:
+  queues:
+    - {packets: 1024, discard: drop}
+    - {packets: 16, discard: trim}
+  dscpToTc: {10: 1}
+realtime:
+  idle: block
+ports:
+$(for i in $(seq 1 $HOSTS); do printf '  - bind: 0.0.0.0:%d\n    remote: 172.31.%d.2:%d\n' $((4789 + i)) "$i" $((4789 + i)); [ "$i" = "$RECEIVER" ] && printf '    rateGbps: 0.1    # the incast receiver'"'"'s port\n'; done)
+forwarding:
+  mode: l2
+metrics:
+  address: 127.0.0.1:9464
+YAML
+
+log "starting the switch"
+# Not through a shell function: the background job must be the switch itself, for the signal to reach it.
+ip netns exec "$SW" $TRIMSWITCH run --config "$WORK/switch.yaml" > "$WORK/switch.log" 2>&1 &
+SWITCH_PID=$!
+for _ in $(seq 1 150); do
+    grep -q "running $HOSTS ports" "$WORK/switch.log" 2>/dev/null && break
+    kill -0 "$SWITCH_PID" 2>/dev/null || { echo "ndp-hosts: the switch did not start" >&2; exit 1; }
+    sleep 0.1
+done
+for i in $(seq 1 $HOSTS); do
+    [ "$i" = "$RECEIVER" ] && continue
+    in_host "$i" ping -q -c 2 -i 0.2 -W 2 "10.9.0.$RECEIVER" > /dev/null || { echo "ndp-hosts: host $i cannot ping the receiver" >&2; exit 1; }
+done
+log "every sender pings the receiver"
+
+log "3:1 incast of $BYTES bytes per flow into host $RECEIVER's 0.1 Gb/s port, NDP pulling at 0.1 Gb/s"
+ip netns exec "${TAG}h$RECEIVER" $TRIMSWITCH host --listen "10.9.0.$RECEIVER:666" --rate-gbps 0.1 --expect-flows 3 --timeout-s 30 \
+    --json "$WORK/receiver.json" > "$WORK/receiver.log" 2>&1 &
+RECEIVER_PID=$!
+for _ in $(seq 1 150); do
+    grep -q "receiving on" "$WORK/receiver.log" 2>/dev/null && break
+    sleep 0.1
+done
+SENDERS=()
+for i in $(seq 1 $HOSTS); do
+    [ "$i" = "$RECEIVER" ] && continue
+    ip netns exec "${TAG}h$i" $TRIMSWITCH host --connect "10.9.0.$RECEIVER:666" --size "$BYTES" --rate-gbps 1 --window ${E2E_WINDOW:-30} --rto-ms ${E2E_RTO_MS:-50} --timeout-s 30 \
+        --json "$WORK/sender$i.json" > "$WORK/sender$i.log" 2>&1 &
+    SENDERS+=($!)
+done
+STATUS=0
+for pid in "${SENDERS[@]}"; do
+    wait "$pid" || STATUS=$?
+done
+wait "$RECEIVER_PID" || STATUS=$?
+cat "$WORK"/sender*.log "$WORK/receiver.log"
+[ "$STATUS" = 0 ] || { echo "ndp-hosts: a host exited with $STATUS" >&2; exit 1; }
+in_sw $TRIMSWITCH stats --json > "$WORK/stats.json"
+in_sw $TRIMSWITCH stats
+
+python3 - "$WORK" "$BYTES" "$RECEIVER" <<'PY'
+import glob, json, sys
+work, size, receiver = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+received = json.load(open(f"{work}/receiver.json"))["flows"]
+senders = [json.load(open(f)) for f in sorted(glob.glob(f"{work}/sender*.json"))]
+port = {p["port"]: p for p in json.load(open(f"{work}/stats.json"))}[receiver - 1]
+assert len(received) == 3, f"the receiver saw {len(received)} flows"
+for flow in received:
+    assert flow["complete"] and flow["bytes"] == size, f"receiver: {flow}"
+for sender in senders:
+    for flow in sender["flows"]:
+        assert flow["complete"] and flow["bytes"] == size, f"sender: {flow}"
+trims = port["txTrimPackets"]
+headers = sum(flow["headers"] for flow in received)
+retransmissions = sum(flow["retransmissions"] for s in senders for flow in s["flows"])
+nacks = sum(flow["headers"] for s in senders for flow in s["flows"])
+nacked = sum(flow["nackedRetransmissions"] for s in senders for flow in s["flows"])
+fcts = sorted(flow["fctUs"] for s in senders for flow in s["flows"])
+if trims == 0:
+    print("ndp-hosts: host too slow: three senders did not even overflow a 0.1 Gb/s port")
+    sys.exit(3)
+assert headers > 0 and nacks > 0 and nacked > 0, f"{headers} headers at the receiver, {nacks} NACKs, {nacked} retransmissions on NACKs"
+goodput = 3 * size * 8 / (fcts[-1] * 1e3)
+print(f"ndp-hosts: incast: 3 x {size} bytes all delivered; FCT {fcts[0] / 1e3:.1f}..{fcts[-1] / 1e3:.1f} ms, "
+      f"{goodput:.3f} Gb/s together into the 0.1 Gb/s port; the switch trimmed {trims} packets out of that port "
+      f"({port.get('ingressTrimPackets', 0)} at the ingress meters, {port.get('dodTrimPackets', 0)} deflected on drop); the receiver saw "
+      f"{headers} headers, the senders got {nacks} NACKs and retransmitted {retransmissions} packets, {nacked} of them on a NACK")
+PY
+
+kill -TERM "$SWITCH_PID"
+wait "$SWITCH_PID" || true
+SWITCH_PID=""
+log "passed"
