@@ -41,31 +41,31 @@ public final class HostCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--listen", paramLabel = "ADDR:PORT", description = "Receive on this address (port 666 makes the switch see NDP)")
+    @Option(names = "--listen", paramLabel = "ADDR:PORT", description = "Receive on this address (port 666 makes the switch see NDP); one of --listen or --connect is required")
     String listen;
 
-    @Option(names = "--connect", paramLabel = "ADDR:PORT", description = "Send to the receiver at this address")
+    @Option(names = "--connect", paramLabel = "ADDR:PORT", description = "Send to the receiver at this address; one of --listen or --connect is required")
     String connect;
 
     @Option(names = "--rate-gbps", paramLabel = "R", description = "This host's link rate: the sender's pace, the receiver's pull rate (default: 1)")
     double rateGbps = 1;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Write the per-flow results as JSON")
+    @Option(names = "--json", paramLabel = "FILE", description = "Write the per-flow results as JSON (default: none)")
     Path json;
 
     @Option(names = "--duration-s", paramLabel = "S", description = "Receiver: stop after S seconds (default: when stopped, or --expect-flows)")
     Double durationS;
 
-    @Option(names = "--expect-flows", paramLabel = "N", description = "Receiver: stop shortly after N flows have completed (or given up)")
+    @Option(names = "--expect-flows", paramLabel = "N", description = "Receiver: stop shortly after N flows have completed or given up (default: only after --duration-s or when stopped)")
     Integer expectFlows;
 
-    @Option(names = "--size", paramLabel = "BYTES", description = "Sender: bytes per flow")
+    @Option(names = "--size", paramLabel = "BYTES", description = "Sender: bytes per flow; --size or --flow-sizes is required")
     Long size;
 
     @Option(names = "--flows", paramLabel = "N", description = "Sender: parallel flows of --size bytes (default: 1)")
     Integer flows;
 
-    @Option(names = "--flow-sizes", paramLabel = "FILE.csv", description = "Sender: one flow per line, its size in bytes (first column)")
+    @Option(names = "--flow-sizes", paramLabel = "FILE.csv", description = "Sender: one flow per line, its size in bytes (first column) (default: --flows flows of --size)")
     Path flowSizes;
 
     @Option(names = "--spray", paramLabel = "K", description = "Sender: spray each flow's packets over K paths (K source ports) (default: 1)")
