@@ -39,7 +39,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     Path config;
 
     @Option(names = {"-i", "--interface"}, paramLabel = "PORT@IFACE",
-        description = "Port PORT sits on Linux interface IFACE (repeat it: -i 0@veth0 -i 1@veth1); over the config's ports[PORT] if it has one")
+        description = "Port PORT sits on Linux interface IFACE (repeat it: -i 0@veth0 -i 1@veth1); over the config's ports[PORT] if it has one (default: the config's ports)")
     java.util.List<String> interfaces = new java.util.ArrayList<>();
 
     @Option(names = "--idle", paramLabel = "MODE",
@@ -47,7 +47,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     String idle;
 
     @Option(names = "--config-db", paramLabel = "FILE",
-        description = "A SONiC config_db.json: its SWITCH_TRIMMING, QoS map, buffer, scheduler and queue tables, applied over the config")
+        description = "A SONiC config_db.json: its SWITCH_TRIMMING, QoS map, buffer, scheduler and queue tables, applied over the config (default: none)")
     Path configDb;
 
     @Option(names = "--metrics", paramLabel = "HOST:PORT|off", description = "Where the Prometheus endpoint listens (default: the config's metrics.address, 127.0.0.1:9464)")

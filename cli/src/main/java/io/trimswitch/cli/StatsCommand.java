@@ -40,10 +40,10 @@ public final class StatsCommand implements Callable<Integer> {
     @Option(names = "--metrics", paramLabel = "HOST:PORT", description = "The switch's metrics endpoint (default: 127.0.0.1:9464)")
     String metrics = "127.0.0.1:9464";
 
-    @Option(names = "--json", description = "Print the counters as JSON, one object per port.")
+    @Option(names = "--json", description = "Print the counters as JSON, one object per port (default: a table).")
     boolean json;
 
-    @Option(names = "--watch", paramLabel = "SECONDS", description = "Print again every SECONDS until interrupted.")
+    @Option(names = "--watch", paramLabel = "SECONDS", description = "Print again every SECONDS until interrupted (default: once).")
     Double watch;
 
     @Override
