@@ -26,7 +26,7 @@ public final class EvaluateCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Where the results go (default: results)")
     Path out = Path.of("results");
 
-    @Option(names = "--only", split = ",", paramLabel = "NAME", description = "Run only these experiments: mechanisms, sweep, robustness, response, sensitivity, summary, fabric")
+    @Option(names = "--only", parameterConsumer = CommaSeparatedList.class, paramLabel = "NAME", description = "Run only these experiments: mechanisms, sweep, robustness, response, sensitivity, summary, fabric")
     List<String> only;
 
     @Option(names = "--jobs", paramLabel = "N", description = "Runs side by side (default: the host's cores)")
