@@ -15,12 +15,14 @@
 #   bench/hosts/host_bench.sh [TRIALS [SECONDS]]        (from the repository root; default 3 trials of 5 s)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# The JDK the launcher runs (TRIMSWITCH_JAVA).
+. cli/jdk.sh
 
 TRIALS=${1:-3}
 SECS=${2:-5}
 MODES=${MODES:-"kernel relay trimswitch trimswitch-nogso trimswitch-block trimswitch2-block"}
 JAR=${JAR:-cli/target/trimswitch.jar}
-JAVA_OPTS=${JAVA_OPTS:-"--add-exports java.base/jdk.internal.misc=ALL-UNNAMED"}
+JAVA_OPTS=${JAVA_OPTS:-"--add-exports java.base/jdk.internal.misc=ALL-UNNAMED --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow"}
 TAG="hb$$"
 SW="${TAG}sw"
 WORK=$(mktemp -d)
@@ -115,7 +117,7 @@ metrics:
   address: 127.0.0.1:9465
 YAML
             # Not through a function: the background job must be the JVM itself, for the signal to reach it.
-            ip netns exec "$SW" java $JAVA_OPTS -jar "$JAR" run --config "$WORK/switch.yaml" > "$WORK/forwarder.log" 2>&1 &
+            ip netns exec "$SW" "$TRIMSWITCH_JAVA" $JAVA_OPTS -jar "$JAR" run --config "$WORK/switch.yaml" > "$WORK/forwarder.log" 2>&1 &
             FORWARDER=$! ;;
     esac
     for _ in $(seq 1 100); do
@@ -145,7 +147,7 @@ print(total)
 PY
             ;;
         *)
-            in_sw java $JAVA_OPTS -jar "$JAR" stats --json --metrics 127.0.0.1:9465 > "$WORK/stats.json"
+            in_sw "$TRIMSWITCH_JAVA" $JAVA_OPTS -jar "$JAR" stats --json --metrics 127.0.0.1:9465 > "$WORK/stats.json"
             python3 - "$WORK/stats.json" <<'PY'
 import json, sys
 ports = json.load(open(sys.argv[1]))

@@ -12,20 +12,24 @@
 #   bench/process/process_bench.sh [RUNS]      (from the repository root, after the build, bench included)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# The JDK the launcher runs (TRIMSWITCH_JAVA), so that `java -version` and `java -jar` time the same JVM as cli/trimswitch.
+. cli/jdk.sh
 
 RUNS=${1:-5}
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "process_bench: RUNS must be a whole number of at least 1, got '$RUNS'" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "process_bench: needs GNU time (Debian package 'time')" >&2; exit 2; }
 [ -f bench/target/benchmarks.jar ] || { echo "process_bench: needs bench/target/benchmarks.jar (mvn package)" >&2; exit 2; }
 
-python3 - "$RUNS" <<'PY'
+python3 - "$RUNS" "$TRIMSWITCH_JAVA" <<'PY'
 import statistics, subprocess, sys, tempfile, time
 
 runs = int(sys.argv[1])
-commands = {"java -version": ["java", "-version"]}
-for launcher in (["java", "-jar", "cli/target/trimswitch.jar"], ["cli/trimswitch"]):
+java = sys.argv[2]
+commands = {"java -version": [java, "-version"]}
+# Named as a user would type them; run with the JDK's full path.
+for name, launcher in (("java -jar cli/target/trimswitch.jar", [java, "-jar", "cli/target/trimswitch.jar"]), ("cli/trimswitch", ["cli/trimswitch"])):
     for args in (["scenario", "--packets", "1"], ["scenario"]):
-        commands[" ".join(launcher + args)] = launcher + args
+        commands[" ".join([name] + args)] = launcher + args
 commands["cli/trimswitch scenario --version"] = ["cli/trimswitch", "scenario", "--version"]
 # What a capture-replay test suite starts once per case: two small captures, which a one-packet scenario writes.
 captures = tempfile.TemporaryDirectory()
@@ -35,7 +39,7 @@ replay = ["cli/trimswitch", "replay", "--in", f"0={captures.name}/tofino/port00-
 commands["cli/trimswitch replay --in 0=A.pcap --in 1=B.pcap"] = replay
 
 # The launcher's options for a virtual-time scenario (cli/trimswitch), on the classpath rather than -jar.
-compiled = ["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData", "-Xmn12m",
+compiled = [java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData", "-Xmn12m",
             "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Dagrona.disable.bounds.checks=true",
             "-cp", "bench/target/benchmarks.jar", "io.trimswitch.bench.CompiledScenario", "10"]
 compiled_name = "default scenario's runs, compiled (in one JVM, best of 5 after 5)"

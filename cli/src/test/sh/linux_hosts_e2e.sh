@@ -23,6 +23,8 @@ WORK=$(mktemp -d)
 SWITCH_PID=""
 
 log() { echo "e2e: $*"; }
+# shellcheck source=await.sh
+. "$(dirname "$0")/await.sh"
 
 cleanup() {
     local status=$?
@@ -97,6 +99,7 @@ for _ in $(seq 1 100); do
     kill -0 "$SWITCH_PID" 2>/dev/null || { cat "$WORK/switch.log"; echo "e2e: the switch did not start" >&2; exit 1; }
     sleep 0.1
 done
+grep -q "running $HOSTS ports" "$WORK/switch.log" || { cat "$WORK/switch.log"; echo "e2e: the switch did not start in 10 s" >&2; exit 1; }
 cat "$WORK/switch.log"
 
 log "ping between every pair of hosts"
@@ -128,7 +131,7 @@ PY
 log "iperf3 TCP from host 1 to host 2 through two idle 100 Gb/s ports"
 in_host 2 iperf3 -s -D -p 5201 --logfile "$WORK/iperf3-server.log"
 in_host 7 iperf3 -s -D -p 5201 --logfile "$WORK/iperf3-server7.log"
-sleep 0.5
+await 10 "iperf3's server to listen on host 2" tcp_listening "${TAG}h2" 5201
 in_host 1 iperf3 -c 10.9.0.2 -p 5201 -t 3 -J > "$WORK/iperf3.json"
 python3 - "$WORK/iperf3.json" <<'PY'
 import json, sys
@@ -148,11 +151,15 @@ RECEIVER=$!
 for i in 1 2 3 4; do
     in_host "$i" ping -q -c 1 -W 2 10.9.0.5 > /dev/null
 done
-sleep 1
+receiver_ready() { still_running "$RECEIVER" "$WORK/receiver.log" "the receiver" && udp_bound "${TAG}h5" 666; }
+await 30 "the receiver to bind 10.9.0.5:666" receiver_ready
+await 10 "iperf3's server to listen on host 5" tcp_listening "${TAG}h5" 5201
 # A window well inside the TCP queue's 1024 packets: what TCP alone would lose there is not the switch's doing.
 in_host 6 iperf3 -c 10.9.0.5 -p 5201 -t 4 -w 256K -J > "$WORK/iperf3-incast.json" &
 TCP=$!
-sleep 1
+# Its control connection, then its data: the TCP flow is under way when the incast starts.
+tcp_flowing() { still_running "$TCP" "$WORK/iperf3-incast.json" "iperf3's client on host 6" && tcp_connected "${TAG}h6" 5201 2; }
+await 10 "the TCP flow from host 6 to start" tcp_flowing
 SENDERS=()
 for i in 1 2 3 4; do
     in_host "$i" $TRIMSWITCH gen send --to 10.9.0.5:666 --count "$PACKETS" --rate "$RATE" --flow "$i" > "$WORK/sender$i.log" 2>&1 &

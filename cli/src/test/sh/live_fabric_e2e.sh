@@ -25,6 +25,8 @@ SWITCHES=(leaf1 leaf2 spine)
 declare -A PID=()
 
 log() { echo "fabric: $*"; }
+# shellcheck source=await.sh
+. "$(dirname "$0")/await.sh"
 
 cleanup() {
     local status=$?
@@ -152,7 +154,7 @@ stats() { in_ns "$1" $TRIMSWITCH stats --json > "$WORK/$1-$2.json"; }
 
 log "iperf3 TCP from host 1 (leaf 1) to host 4 (leaf 2) across the spine"
 in_ns h4 iperf3 -s -D -p 5201 --logfile "$WORK/iperf3-server.log"
-sleep 0.5
+await 10 "iperf3's server to listen on host 4" tcp_listening "${TAG}h4" 5201
 in_ns h1 iperf3 -c 10.9.0.4 -p 5201 -t 3 -J > "$WORK/iperf3.json"
 python3 - "$WORK/iperf3.json" <<'PY'
 import json, sys
@@ -167,7 +169,8 @@ log "3:1 incast of $PACKETS datagrams per sender into host 3: hosts 1 and 2 acro
 for sw in "${SWITCHES[@]}"; do stats "$sw" before; done
 in_ns h3 $TRIMSWITCH gen receive --bind 10.9.0.3:666 --expect $((3 * PACKETS)) --idle-s 5 --timeout-s 60 --json "$WORK/received.json" > "$WORK/receiver.log" 2>&1 &
 RECEIVER=$!
-sleep 1
+receiver_ready() { still_running "$RECEIVER" "$WORK/receiver.log" "the receiver" && udp_bound "${TAG}h3" 666; }
+await 30 "the receiver to bind 10.9.0.3:666" receiver_ready
 SENDERS=()
 for i in 1 2 4; do
     in_ns "h$i" $TRIMSWITCH gen send --to 10.9.0.3:666 --count "$PACKETS" --rate "$RATE" --flow "$i" > "$WORK/sender$i.log" 2>&1 &

@@ -28,7 +28,7 @@ public final class EvaluateCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Directory the results go to. Default: ${DEFAULT-VALUE}")
     Path out = Path.of("results");
 
-    @Option(names = "--only", split = ",", paramLabel = "NAME",
+    @Option(names = "--only", parameterConsumer = CommaSeparatedList.class, paramLabel = "NAME",
         description = "Run only these experiments: mechanisms, sweep, robustness, response, sensitivity, summary, fabric. Default: all of them")
     List<String> only;
 

@@ -29,7 +29,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
     private final OptionSpec pattern = option("--pattern", "PATTERN", String.class, "incast:N->K | mod16:N | shift | pairs:S->D,... (default: shift)");
 
     private final OptionSpec mechanisms = option(OptionSpec.builder("--mechanism").paramLabel("NAME").type(List.class).auxiliaryTypes(String.class)
-        .splitRegex(",").description("ideal | mod | dod | tofino | tofino2; several, comma-separated, run side by side (default: tofino,dod,ideal)"));
+        .parameterConsumer(new CommaSeparatedList()).description("ideal | mod | dod | tofino | tofino2; several, comma-separated, run side by side (default: tofino,dod,ideal)"));
 
     private final OptionSpec transport = option("--transport", "ndp|open-loop", String.class,
         "ndp: NDP hosts with pull pacing and retransmission, run until every flow completes; open-loop: senders blast and stop (default: ndp)");
@@ -117,10 +117,6 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         final boolean realClock = settings.validate().realTime();
         final List<String> named = mechanisms.getValue();
         if (named != null) {
-            if (named.isEmpty() || anyBlank(named)) {
-                throw new ConfigException("--mechanism takes one or more of " + Mechanism.labels() + " separated by commas, got '"
-                    + String.join(",", named) + "'");
-            }
             for (final String name : named) {
                 final Mechanism mechanism = Mechanism.parse(name);
                 if (!toRun.contains(mechanism)) {
@@ -284,14 +280,5 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         if (set(returnToSender)) {
             s.trim.returnToSender = true;
         }
-    }
-
-    private static boolean anyBlank(final List<String> names) {
-        for (final String name : names) {
-            if (name.isBlank()) {
-                return true;
-            }
-        }
-        return false;
     }
 }

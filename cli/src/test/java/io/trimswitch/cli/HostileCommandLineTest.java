@@ -22,7 +22,21 @@ class HostileCommandLineTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "scenario --mechanism ,                               | --mechanism takes one or more of ideal, mod, dod, tofino, tofino2",
+        "scenario --mechanism ,                               | --mechanism ',': an empty item",
+        "scenario --no-ideal --mechanism tofino --mechanism , | --mechanism ',': an empty item",
+        "scenario --mechanism tofino,                         | --mechanism 'tofino,': an empty item",
+        "scenario --mechanism ,tofino                         | --mechanism ',tofino': an empty item",
+        "scenario --mechanism tofino,,dod                     | --mechanism 'tofino,,dod': an empty item",
+        "scenario --mechanism=tofino,                         | --mechanism 'tofino,': an empty item",
+        "scenario --mechanism ''                              | --mechanism '': an empty item",
+        "scenario --mechanism=                                | --mechanism '': an empty item",
+        "scenario --mechanism                                 | Missing required parameter for option '--mechanism'",
+        "scenario --mechanism --no-ideal                      | Missing required parameter for option '--mechanism'",
+        "evaluate --only ,                                    | --only ',': an empty item",
+        "evaluate --only summary,                             | --only 'summary,': an empty item",
+        "evaluate --only ,summary                             | --only ',summary': an empty item",
+        "evaluate --only ''                                   | --only '': an empty item",
+        "scenario --pattern pairs:0->1,,2->1                  | an empty pair",
         "scenario --pattern pairs:,                           | an empty pair",
         "scenario --pattern pairs:0->1,                       | an empty pair",
         "scenario --pessimistic-rate NaN                      | control.pessimisticRateGbps must be",

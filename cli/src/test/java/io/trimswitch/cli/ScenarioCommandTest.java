@@ -70,6 +70,19 @@ class ScenarioCommandTest {
     }
 
     @Test
+    void repeatedMechanismOptionsAddUpWithTheirCommaSeparatedNames() throws IOException {
+        final Path json = dir.resolve("reports.json");
+        final Cli.Result result = trimswitch("scenario", "--pattern", "pairs:0->1", "--mechanism", "tofino", "--mechanism=dod,mod", "--no-ideal",
+            "--packets", "5", "--json", json.toString());
+        assertEquals(0, result.exit(), result.err());
+        final JsonNode reports = new ObjectMapper().readTree(json.toFile());
+        assertEquals(3, reports.size());
+        assertEquals("tofino", reports.get(0).get("mechanism").asText());
+        assertEquals("dod", reports.get(1).get("mechanism").asText());
+        assertEquals("mod", reports.get(2).get("mechanism").asText());
+    }
+
+    @Test
     void settingsComeFromYamlAndOptionsOverrideThem() throws IOException {
         final Path json = dir.resolve("report.json");
         final Path config = yaml("mechanism: dod\nworkload:\n  pattern: incast:4->1\n  packets: 10\ncontrol:\n  t0Us: 3\n  t1Us: 9\ntransport:\n  kind: open-loop\n");

@@ -19,7 +19,10 @@ import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.Objects;
+import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,6 +34,8 @@ class LiveSwitchTest {
     private static final int VNI = 42;
     private static final long HOST_A = 0x0200_0000_00AAL;
     private static final long HOST_B = 0x0200_0000_00BBL;
+    /** How long the switch's counters may take to show what it has done. */
+    private static final Duration STATS_WITHIN = Duration.ofSeconds(2);
 
     private final DatagramChannel[] hosts = new DatagramChannel[3];
     private LiveSwitch live;
@@ -81,7 +86,7 @@ class LiveSwitchTest {
     }
 
     /** Host A sends {@code frames} 1400-byte frames to host B at once; returns how many the host on {@code port} got. */
-    private int burstFromPort0To(final int port, final int frames) throws IOException, InterruptedException {
+    private int burstFromPort0To(final int port, final int frames) throws Exception {
         for (int i = 0; i < frames; i++) {
             send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, HOST_B, 1400));
         }
@@ -102,21 +107,20 @@ class LiveSwitchTest {
         }
     }
 
-    private JsonNode portStats(final int port) throws IOException {
+    /** Every port's counters, as {@code trimswitch stats --json} prints them. */
+    private JsonNode stats() throws IOException {
         final Cli.Result stats = Cli.trimswitch("stats", "--metrics", "127.0.0.1:" + metrics.port(), "--json");
         assertEquals(0, stats.exit(), stats.err());
-        return new ObjectMapper().readTree(stats.out()).get(port);
+        return new ObjectMapper().readTree(stats.out());
     }
 
-    /** Polls the switch's counters until {@code done} holds, at most two seconds. */
-    private JsonNode awaitStats(final int port, final java.util.function.Predicate<JsonNode> done) throws IOException, InterruptedException {
-        final long deadline = System.nanoTime() + 2_000_000_000L;
-        JsonNode stats = portStats(port);
-        while (!done.test(stats) && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-            stats = portStats(port);
-        }
-        return stats;
+    private JsonNode portStats(final int port) throws IOException {
+        return stats().get(port);
+    }
+
+    /** Polls the switch's counters until {@code done} holds, at most two seconds; the last read either way. */
+    private JsonNode awaitStats(final int port, final Predicate<JsonNode> done) throws Exception {
+        return Await.until(STATS_WITHIN, () -> portStats(port), done);
     }
 
     private byte[] frame(final long source, final long destination) {
@@ -143,16 +147,14 @@ class LiveSwitchTest {
     }
 
     /** The next datagram the host on {@code port} receives, or null within the time. */
-    private byte[] receive(final int port, final long millis) throws IOException, InterruptedException {
+    private byte[] receive(final int port, final long millis) throws Exception {
         final ByteBuffer datagram = ByteBuffer.allocate(4096);
-        final long deadline = System.nanoTime() + millis * 1_000_000;
-        while (System.nanoTime() < deadline) {
-            if (hosts[port].receive(datagram) != null) {
-                return Arrays.copyOf(datagram.array(), datagram.position());
-            }
-            Thread.sleep(2);
-        }
-        return null;
+        return Await.until(Duration.ofMillis(millis),
+            () -> hosts[port].receive(datagram) != null ? Arrays.copyOf(datagram.array(), datagram.position()) : null, Objects::nonNull);
+    }
+
+    private static long sumOf(final JsonNode stats, final String counter) {
+        return stats.findValues(counter).stream().mapToLong(JsonNode::asLong).sum();
     }
 
     @Test
@@ -184,19 +186,17 @@ class LiveSwitchTest {
         final byte[] badChecksum = frame(HOST_A, EthernetHeader.BROADCAST);
         new UnsafeBuffer(badChecksum).putByte(EthernetHeader.LENGTH + Ipv4Header.CHECKSUM_FIELD_OFFSET, (byte) 0x55);
         send(0, VxlanHeader.FLAG_VNI_VALID, VNI, badChecksum);
-        Thread.sleep(300);
+        final JsonNode stats = Await.until(STATS_WITHIN, this::stats,
+            all -> all.get(0).get("rxDatagrams").asLong() >= 4 && sumOf(all, "badIpv4Checksum") >= 2);
 
-        final Cli.Result stats = Cli.trimswitch("stats", "--metrics", "127.0.0.1:" + metrics.port(), "--json");
-        assertEquals(0, stats.exit(), stats.err());
-        final JsonNode port0 = new ObjectMapper().readTree(stats.out()).get(0);
+        final JsonNode port0 = stats.get(0);
         assertEquals(0, port0.get("port").asInt());
         assertEquals(4, port0.get("rxDatagrams").asLong());
         assertEquals(1, port0.get("drops").get("tooShort").asLong());
         assertEquals(1, port0.get("drops").get("badVxlanFlags").asLong());
         assertEquals(1, port0.get("drops").get("wrongVni").asLong());
         assertTrue(port0.has("dataQueueDepthP99") && port0.has("headerQueueDepthMax"), "queue depth quantiles: " + port0);
-        final long checksumDrops = new ObjectMapper().readTree(stats.out()).findValues("badIpv4Checksum").stream().mapToLong(JsonNode::asLong).sum();
-        assertEquals(2, checksumDrops, "the bad-checksum frame, flooded to two ports, is dropped by the pipeline for its checksum: " + stats.out());
+        assertEquals(2, sumOf(stats, "badIpv4Checksum"), "the bad-checksum frame, flooded to two ports, is dropped by the pipeline for its checksum: " + stats);
         assertNull(receive(1, 100));
 
         final Cli.Result table = Cli.trimswitch("stats", "--metrics", "127.0.0.1:" + metrics.port());
@@ -215,11 +215,9 @@ class LiveSwitchTest {
         assertTrue(receive(0, 2000) != null, "host B is learned on port 1");
         final int burst = 150;
         final int arrived = burstFromPort0To(1, burst);
+        final JsonNode ingress = Await.untilOrHostTooSlow(STATS_WITHIN, "the switch's socket received all " + burst + " datagrams",
+            () -> portStats(0), stats -> stats.get("rxDatagrams").asLong() >= burst);
         final JsonNode egress = portStats(1);
-        final JsonNode ingress = portStats(0);
-        if (ingress.get("rxDatagrams").asLong() < burst) {
-            org.junit.jupiter.api.Assumptions.abort("host too slow: the switch's socket received " + ingress.get("rxDatagrams") + " of " + burst);
-        }
         assertEquals(burst, arrived, "every frame of the burst is forwarded: " + egress);
         assertTrue(!egress.has("drops") && !ingress.has("drops"), "nothing dropped: " + ingress + egress);
         assertTrue(egress.get("dataQueueMaxDepth").asInt() <= 2, "paced at the link's rate, the burst never queues: " + egress);
@@ -271,12 +269,10 @@ class LiveSwitchTest {
         send(2, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_B, EthernetHeader.BROADCAST));
         assertTrue(receive(0, 2000) != null && receive(1, 2000) != null, "thread 1 floods to thread 0's ports");
         // Thread 1 learned host B on port 2 and told thread 0: what port 0 sends to B is not flooded.
-        final long deadline = System.nanoTime() + 2_000_000_000L;
-        byte[] toB = null;
-        while (toB == null && System.nanoTime() < deadline) {
+        final byte[] toB = Await.until(Duration.ofSeconds(2), () -> {
             send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, HOST_B));
-            toB = receive(2, 100);
-        }
+            return receive(2, 100);
+        }, Objects::nonNull);
         assertTrue(toB != null, "thread 0 forwards to thread 1's port");
         while (receive(1, 100) != null) {
             // Frames flooded before thread 0 heard of host B.
@@ -284,11 +280,9 @@ class LiveSwitchTest {
         final int burst = 150;
         final int arrived = burstFromPort0To(2, burst);
         assertNull(receive(1, 100), "host B's frames are not flooded once thread 0 knows where it is");
-        final JsonNode ingress = portStats(0);
+        final JsonNode ingress = Await.untilOrHostTooSlow(STATS_WITHIN, "the switch's socket received all " + burst + " datagrams",
+            () -> portStats(0), stats -> stats.get("rxDatagrams").asLong() >= burst);
         final JsonNode egress = portStats(2);
-        if (ingress.get("rxDatagrams").asLong() < burst) {
-            org.junit.jupiter.api.Assumptions.abort("host too slow: the switch's socket received " + ingress.get("rxDatagrams"));
-        }
         assertEquals(burst, arrived, "every frame crosses to the other thread's port: " + egress);
         assertTrue(!egress.has("drops") && !ingress.has("drops"), "nothing dropped: " + ingress + egress);
         live.stop();

@@ -10,6 +10,7 @@ import io.trimswitch.report.RunReport;
 import io.trimswitch.runtime.OpenLoopSenders;
 import io.trimswitch.runtime.RunOutcome;
 import io.trimswitch.runtime.TrafficSource;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -17,8 +18,13 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.abort;
 
 class RealTimeSwitchTest {
+    /** Switch time a pipeline may run behind its ports and still be said to have kept up: a quarter of a T0. */
+    private static final double SUSTAINED_LAG_NS = 1500;
+    private static final int ATTEMPTS = 3;
+
     /** Eight ports in two pipelines, a 6:1 incast whose receiver overflows: trims at ingress and by DoD. */
     private static SwitchSettings small() {
         final SwitchSettings settings = new SwitchSettings();
@@ -34,10 +40,33 @@ class RealTimeSwitchTest {
         return settings;
     }
 
+    /**
+     * A run that delivered every packet, or in which the host kept up with the clock: a run lasts a fixed switch time,
+     * and a host that fell behind leaves packets inside at its end. Such a run is repeated, at most twice; a host that
+     * never kept up is too slow for the test.
+     */
+    private static RunReport deliveredOrKeptUp(final RealTimeSwitch sw, final String what) {
+        RunReport report = ReportBuilder.build(sw.run());
+        final StringBuilder lags = new StringBuilder();
+        for (int attempt = 1; attempt < ATTEMPTS && !deliveredOrKeptUp(report); attempt++) {
+            lags.append(report.run().realTime().maxIngressLagNs()).append(" ns; ");
+            report = ReportBuilder.build(sw.run());
+        }
+        if (!deliveredOrKeptUp(report)) {
+            abort("host too slow: " + what + " fell behind in " + ATTEMPTS + " runs, by " + lags + report.run().realTime().maxIngressLagNs() + " ns");
+        }
+        return report;
+    }
+
+    private static boolean deliveredOrKeptUp(final RunReport report) {
+        return report.sent() == report.deliveredWhole() + report.deliveredHeader() || report.run().realTime().maxIngressLagNs() <= SUSTAINED_LAG_NS;
+    }
+
     @Test
+    @Tag("host-timing")
     void aRunDeliversEveryPacketWholeOrAsAHeaderAndEveryBufferGoesBackToThePool() {
         final RealTimeSwitch sw = new RealTimeSwitch(small().validate());
-        final RunReport report = ReportBuilder.build(sw.run());
+        final RunReport report = deliveredOrKeptUp(sw, "the run");
 
         assertEquals(1800, report.sent());
         assertTrue(report.conservation());
@@ -68,12 +97,13 @@ class RealTimeSwitchTest {
     }
 
     @Test
+    @Tag("host-timing")
     void everyPlacementRunsTheSameSwitchOnItsOwnNumberOfThreads() {
         for (final Map.Entry<String, Integer> placement : Map.of("split", 2, "per-role", 4, "per-agent", 7).entrySet()) {
             final SwitchSettings settings = small();
             settings.realtime.placement = placement.getKey();
             settings.realtime.idle = "yield";
-            final RunReport report = ReportBuilder.build(new RealTimeSwitch(settings.validate()).run());
+            final RunReport report = deliveredOrKeptUp(new RealTimeSwitch(settings.validate()), placement.getKey() + " placement");
             assertEquals(placement.getValue(), report.run().realTime().threads(), placement.getKey());
             assertTrue(report.conservation(), placement.getKey());
             assertEquals(report.sent(), report.deliveredWhole() + report.deliveredHeader(), placement.getKey() + ": " + report.drops());
