@@ -22,6 +22,8 @@ WORK=$(mktemp -d)
 SWITCH_PID=""
 
 log() { echo "e2e: $*"; }
+# shellcheck source=await.sh
+. "$(dirname "$0")/await.sh"
 
 cleanup() {
     local status=$?
@@ -88,6 +90,7 @@ for _ in $(seq 1 100); do
     kill -0 "$SWITCH_PID" 2>/dev/null || { cat "$WORK/switch.log"; echo "e2e: the switch did not start" >&2; exit 1; }
     sleep 0.1
 done
+grep -q "running $HOSTS ports" "$WORK/switch.log" || { cat "$WORK/switch.log"; echo "e2e: the switch did not start in 10 s" >&2; exit 1; }
 cat "$WORK/switch.log"
 grep -q "interface ${TAG}p3 (AF_PACKET" "$WORK/switch.log" || { echo "e2e: port 3 is not on its interface" >&2; exit 1; }
 
@@ -104,7 +107,7 @@ stats() { in_sw $TRIMSWITCH stats --json > "$1"; }
 
 log "iperf3 TCP from host 0 to host 1 through two idle 100 Gb/s ports"
 in_host 1 iperf3 -s -D -p 5201 --logfile "$WORK/iperf3-server.log"
-sleep 0.5
+await 10 "iperf3's server to listen on host 1" tcp_listening "${TAG}h1" 5201
 in_host 0 iperf3 -c 10.9.0.2 -p 5201 -t 3 -J > "$WORK/iperf3.json"
 stats "$WORK/stats-tcp.json"
 python3 - "$WORK/iperf3.json" "$WORK/stats-tcp.json" <<'PY'
@@ -127,7 +130,8 @@ RECEIVER=$!
 for i in 0 1 2; do
     in_host "$i" ping -q -c 1 -W 2 10.9.0.4 > /dev/null
 done
-sleep 1
+receiver_ready() { still_running "$RECEIVER" "$WORK/receiver.log" "the receiver" && udp_bound "${TAG}h3" 666; }
+await 30 "the receiver to bind 10.9.0.4:666" receiver_ready
 SENDERS=()
 for i in 0 1 2; do
     in_host "$i" $TRIMSWITCH gen send --to 10.9.0.4:666 --count "$PACKETS" --rate "$RATE" --flow "$i" > "$WORK/sender$i.log" 2>&1 &
