@@ -119,6 +119,10 @@ stats = {p["port"]: p for p in json.load(open(sys.argv[2]))}
 for port in (0, 1):
     assert not stats[port].get("drops"), f"port {port} dropped {stats[port].get('drops')}"
 frames = stats[0]["rxDatagrams"]
+segments = stats[0]["rxSegments"]
+# veths pass TCP's offload frames: the switch must have taken them whole, each counted as the segments it carries.
+assert moved / max(frames, 1) > 3000, f"{frames} frames for {moved} bytes: offload frames did not cross whole"
+assert segments > 2 * frames, f"{frames} frames counted as {segments} segments"
 print(f"e2e: iperf3 moved {moved} bytes at {end['sum_received']['bits_per_second'] / 1e9:.2f} Gb/s in {frames} frames "
       f"({moved / max(frames, 1):.0f} B each), {end['sum_sent'].get('retransmits', 0)} retransmissions, no switch drop")
 PY
