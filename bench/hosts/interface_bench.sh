@@ -84,12 +84,17 @@ start_forwarder() {
             in_sw ip link add br0 type bridge
             for i in 0 1 2 3; do in_sw ip link set "${TAG}p$i" master br0; done
             in_sw ip link set br0 up
-            echo running > "$WORK/forwarder.log" ;;
+            return ;;
         forwarder)
             # Not through a function: the background job must be the forwarder itself, for the signal to reach it.
             ip netns exec "$SW" "$WORK/afpacket_forwarder" "${TAG}p0" "${TAG}p1" > "$WORK/forwarder.log" 2>&1 &
             FORWARDER=$!
-            echo running > "$WORK/forwarder.log" ;;
+            # It says nothing once its sockets are open: it is up when its rings are in the kernel's table.
+            for _ in $(seq 1 100); do
+                [ "$(in_sw sh -c 'tail -n +2 /proc/net/packet | wc -l')" -ge 2 ] && return
+                kill -0 "$FORWARDER" 2>/dev/null || break
+                sleep 0.1
+            done ;;
         trimswitch|trimswitch-poll)
             local idle=busy-spin
             [ "$mode" = trimswitch-poll ] && idle=poll
