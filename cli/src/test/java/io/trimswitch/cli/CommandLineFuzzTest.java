@@ -41,7 +41,7 @@ class CommandLineFuzzTest {
     /** Values for options that size a run: never a large valid one. */
     private static final String[] SMALL = {"", "0", "-1", "1", "2", "NaN", "Infinity", "1e300", "2147483648", "x", "1.5", "0.01"};
 
-    private record Command(String name, String[] options, String[] sizing, String[] paths, String[] flags, String[] always) {
+    private record Command(String name, String[] options, String[] sizing, String[] paths, String[] flags, String[][] always) {
     }
 
     private static final Command[] COMMANDS = {
@@ -52,20 +52,20 @@ class CommandLineFuzzTest {
             new String[] {"--packets", "--background", "--background-us", "--duration-us", "--jobs"},
             new String[] {"--json", "--pcap-dir", "--flow-sizes", "--config", "--config-db"},
             new String[] {"--no-halftimistic", "--return-to-sender", "--no-jitter", "--no-ideal", "--help", "--version"},
-            new String[] {"--packets", "1"}),
+            new String[][] {{"--packets", "1"}, {"--mechanism", "tofino"}, {"--no-ideal"}}),
         new Command("fabric",
             new String[] {"--host-rate", "--uplink-rate", "--latency-ns", "--fail", "--leaf", "--spine", "--routing", "--workload",
                 "--racks", "--senders-per-rack", "--load", "--initial-window", "--seed"},
             new String[] {"--packets", "--leaves", "--spines", "--hosts-per-leaf", "--duration-us"},
             new String[] {"--json", "--flow-sizes", "--config"},
             new String[] {"--no-jitter", "--help"},
-            new String[] {"--packets", "1", "--leaves", "2", "--spines", "1", "--hosts-per-leaf", "1"}),
+            new String[][] {{"--packets", "1"}, {"--leaves", "2"}, {"--spines", "1"}, {"--hosts-per-leaf", "1"}}),
         new Command("replay",
             new String[] {"--timing", "--mechanism"},
             new String[] {"--speed"},
             new String[] {"--in", "--out", "--out-dir", "--json", "--config", "--config-db"},
             new String[] {"--help"},
-            new String[] {}),
+            new String[][] {}),
     };
 
     /** Option names a stray word may not spell: they would write or read outside the test's folder, or start threads. */
@@ -135,10 +135,10 @@ class CommandLineFuzzTest {
                 default -> args.add(stray(data.consumeString(12)));
             }
         }
-        for (int i = 0; i < command.always().length; i += 2) {
-            if (!args.contains(command.always()[i])) {
-                args.add(command.always()[i]);
-                args.add(command.always()[i + 1]);
+        // What keeps a run small (a packet per flow, one mechanism), unless the fuzzer gave the option itself.
+        for (final String[] option : command.always()) {
+            if (!args.contains(option[0])) {
+                args.addAll(List.of(option));
             }
         }
         if (command.name().equals("replay") && !args.contains("--in")) {
