@@ -1,6 +1,7 @@
 package io.trimswitch.cli;
 
 import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.OneLine;
 import io.trimswitch.dataplane.io.CaptureFormatException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -87,7 +88,7 @@ public final class TrimswitchCommand implements Runnable {
         @Override
         public int handleParseException(final CommandLine.ParameterException exception, final String[] arguments) {
             final CommandLine failed = exception.getCommandLine();
-            err.println("trimswitch: " + firstLine(exception.getMessage()) + " (see '" + failed.getCommandSpec().qualifiedName() + " --help')");
+            err.println("trimswitch: " + OneLine.of(firstLine(exception.getMessage())) + " (see '" + failed.getCommandSpec().qualifiedName() + " --help')");
             return EXIT_USAGE;
         }
 
@@ -96,11 +97,11 @@ public final class TrimswitchCommand implements Runnable {
             throws Exception {
             if (exception instanceof ConfigException || exception instanceof CaptureFormatException
                 || exception instanceof java.io.UncheckedIOException) {
-                err.println("trimswitch: " + exception.getMessage());
+                err.println("trimswitch: " + OneLine.of(exception.getMessage()));
                 return EXIT_USAGE;
             }
             if (exception instanceof io.trimswitch.realtime.RealTimeFault) {
-                err.println("trimswitch: " + exception.getMessage());
+                err.println("trimswitch: " + OneLine.of(exception.getMessage()));
                 return EXIT_RUN_FAILED;
             }
             throw exception;

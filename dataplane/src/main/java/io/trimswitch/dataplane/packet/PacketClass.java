@@ -113,7 +113,9 @@ public final class PacketClass {
                 return BAD_IPV6_HEADER;
             }
             if (header == Ipv6Header.FRAGMENT && Ipv6Header.laterFragment(buffer, at)) {
+                // The headers a trim keeps end after the fragment header: cut before it, the chain no longer parses.
                 header = NO_TRANSPORT;
+                at += extension;
                 break;
             }
             header = buffer.getByte(at) & 0xFF;

@@ -61,6 +61,22 @@ class Ipv6TrimTest {
     }
 
     @Test
+    void aLaterFragmentBehindAnotherExtensionKeepsItsFragmentHeaderWhenTrimmed() {
+        // Hop-by-hop (8 B), then a fragment header at a non-zero offset: the headers a trim keeps end after it.
+        final UnsafeBuffer buffer = frame(1500, 10, 666, Ipv6Header.HOP_BY_HOP);
+        final int fragment = IP + Ipv6Header.LENGTH + 8;
+        buffer.putByte(IP + Ipv6Header.LENGTH, (byte) Ipv6Header.FRAGMENT);
+        buffer.putByte(fragment, (byte) 17);
+        buffer.putShort(fragment + 2, (short) (185 << 3), java.nio.ByteOrder.BIG_ENDIAN);
+        final int packetClass = PacketClass.classify(buffer, 0, 1500, SETTINGS);
+        assertTrue(PacketClass.isTrimmable(packetClass));
+        assertEquals(fragment + Ipv6Header.FRAGMENT_LENGTH, PacketClass.headersEnd(packetClass));
+        final int trimmed = Trimmer.trim(buffer, 0, 1500, packetClass, SETTINGS);
+        assertEquals(fragment + Ipv6Header.FRAGMENT_LENGTH, trimmed, "the trim keeps the fragment header whole");
+        assertFalse(PacketClass.isMalformed(PacketClass.classify(new UnsafeBuffer(buffer.byteArray(), 0, trimmed), 0, trimmed, SETTINGS)));
+    }
+
+    @Test
     void plainIpv6UdpIsTrimmableByItsDscpAndGoesToItsTrafficClassesQueue() {
         assertTrue(PacketClass.isTrimmable(PacketClass.classify(frame(1500, 10, 5000, -1), 0, 1500, SETTINGS)));
         assertFalse(PacketClass.isTrimmable(PacketClass.classify(frame(1500, 0, 5000, -1), 0, 1500, SETTINGS)));

@@ -1,0 +1,48 @@
+package io.trimswitch.config;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Any bytes as a settings file (YAML) or as a SONiC config_db.json: each is taken as valid settings or refused with a
+ * {@link ConfigException} of one line; no other exception, and nothing that takes a run's settings apart later.
+ */
+class SettingsFilesFuzzTest {
+    @FuzzTest
+    void anySettingsFileIsValidSettingsOrRefusedInOneLine(final byte[] file) {
+        final String yaml = new String(file, StandardCharsets.UTF_8);
+        try {
+            final SwitchSettings settings = SettingsFiles.parse(yaml, "fuzzed.yaml");
+            assertNotNull(settings.validate());
+        } catch (final ConfigException e) {
+            assertOneLine(e, yaml);
+        } catch (final RuntimeException e) {
+            fail("not one clear line but " + e + " for:\n" + yaml, e);
+        }
+    }
+
+    @FuzzTest
+    void anyConfigDbIsValidSettingsOrRefusedInOneLine(final byte[] file) {
+        final String json = new String(file, StandardCharsets.UTF_8);
+        try {
+            final SwitchSettings settings = new SwitchSettings();
+            ConfigDb.apply(json, "fuzzed_config_db.json", settings);
+            assertNotNull(settings.validate());
+        } catch (final ConfigException e) {
+            assertOneLine(e, json);
+        } catch (final RuntimeException e) {
+            fail("not one clear line but " + e + " for:\n" + json, e);
+        }
+    }
+
+    private static void assertOneLine(final ConfigException e, final String input) {
+        assertNotNull(e.getMessage(), "a refusal without a message for:\n" + input);
+        assertEquals(1, e.getMessage().strip().lines().count(), "one line: " + e.getMessage());
+        assertEquals(e.getMessage().strip(), e.getMessage(), "no stray blanks: '" + e.getMessage() + "'");
+    }
+}
