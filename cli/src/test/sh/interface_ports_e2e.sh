@@ -62,8 +62,11 @@ for i in $(seq 0 $((HOSTS - 1))); do
     ip netns exec "$ns" ip link set eth0 up
 done
 
+# Header queues deep enough for the whole burst's headers: at 0.1 Gb/s the port sends them slower than three senders trim.
 cat > "$WORK/switch.yaml" <<YAML
 mechanism: tofino
+fabric:
+  headerQueuePackets: 16384
 qos:
   queues:
     - {packets: 1024, discard: drop}

@@ -71,9 +71,14 @@ class InterfacePortsCommandTest {
                 assertEquals("trimswitch: port 0: interface " + name + ": cannot open a packet socket: Operation not permitted (needs CAP_NET_RAW: run as root)",
                     withoutRawSockets);
             }
-            final Cli.Result up = Cli.trimswitch("run", "-i", "0@" + name, "--metrics", "off", "--duration-s", "0.3");
+            // Both kinds of port in one switch: a UDP endpoint from the file, an interface from -i.
+            final Path mixed = dir.resolve("mixed.yaml");
+            Files.writeString(mixed, "ports:\n  - {bind: 127.0.0.1:0, remote: 127.0.0.1:9}\n");
+            final Cli.Result up = Cli.trimswitch("run", "--config", mixed.toString(), "-i", "1@" + name, "--metrics", "off", "--duration-s", "0.3");
             assertEquals(0, up.exit(), up.out() + up.err());
-            assertTrue(up.out().contains("port 0: interface " + name + " (AF_PACKET, MTU 1500)"), up.out());
+            final String ports = up.out().lines().filter(line -> line.startsWith("trimswitch: port ")).reduce("", (a, b) -> a + b + "\n");
+            assertTrue(ports.startsWith("trimswitch: port 0: udp /127.0.0.1:"), ports);
+            assertTrue(ports.contains("\ntrimswitch: port 1: interface " + name + " (AF_PACKET, MTU 1500)"), ports);
             assertTrue(up.out().contains("stopped; 0 packets still inside"), up.out());
         } finally {
             ip("link", "del", name);

@@ -259,20 +259,21 @@ public final class LiveSwitch implements AutoCloseable {
 
     /** One line per port, as the switch logs them at start. */
     public List<String> describePorts() {
-        final List<String> lines = new ArrayList<>();
+        // In port order, whatever kind each port is.
+        final java.util.SortedMap<Integer, String> lines = new java.util.TreeMap<>();
         for (final InterfacePorts.Attachment attachment : LiveSettings.attachments(settings)) {
             final int port = attachment.port();
-            lines.add(String.format("port %d: interface %s (AF_PACKET, MTU %d), %.1f Gb/s, pipeline %d on thread %d", port,
+            lines.put(port, String.format("port %d: interface %s (AF_PACKET, MTU %d), %.1f Gb/s, pipeline %d on thread %d", port,
                 attachment.interfaceName(), interfaces[ownerOf[port]].mtu(port), settings.portRateBps(port) / 1e9,
                 dataplane.fabric.pipelineOf(port), ownerOf[port]));
         }
         for (final VxlanPorts.Endpoint endpoint : LiveSettings.endpoints(settings)) {
             final int port = endpoint.port();
-            lines.add(String.format("port %d: udp %s vni %d, host %s, %.1f Gb/s, pipeline %d on thread %d", port, localAddress(port),
+            lines.put(port, String.format("port %d: udp %s vni %d, host %s, %.1f Gb/s, pipeline %d on thread %d", port, localAddress(port),
                 endpoint.vni(), endpoint.remote() == null ? "learned from its first datagram (sent to port " + endpoint.remotePort() + ")"
                     : endpoint.remote().toString(), settings.portRateBps(port) / 1e9, dataplane.fabric.pipelineOf(port), ownerOf[port]));
         }
-        return lines;
+        return List.copyOf(lines.values());
     }
 
     /** The address a port listens on (its actual port when it was bound to port 0). */
