@@ -83,13 +83,15 @@ for h in 1 2 3 4; do
     in_ns "h$h" ethtool -K vx0 tx off >/dev/null
 done
 
-# One switch's settings, with $1 ports given as "bind remote [rateGbps]" lines.
+# One switch's settings, with $1 ports given as "bind remote [rateGbps]" lines. Header queues deep enough for the
+# incast's every header: the senders trim faster than a slow port sends headers, and none may be lost here.
 settings() {
     cat <<YAML
 mechanism: tofino
 fabric:
   pipelines: 1
   portsPerPipeline: $1
+  headerQueuePackets: 16384
 qos:
   queues:
     - {packets: 1024, discard: drop}

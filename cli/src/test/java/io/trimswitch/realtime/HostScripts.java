@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The end-to-end scripts of {@code src/test/sh}, which build Linux hosts in network namespaces around live switches. */
-final class HostScripts {
+public final class HostScripts {
     /** A script's exit code when the senders could not fill the incast port: the host, not the switch, fell short. */
     private static final int HOST_TOO_SLOW = 3;
 
@@ -20,7 +20,7 @@ final class HostScripts {
     }
 
     /** Runs a script of {@code src/test/sh} with the tool as TRIMSWITCH; skips when the host is too slow for it. */
-    static String run(final String name) throws IOException, InterruptedException {
+    public static String run(final String name) throws IOException, InterruptedException {
         final boolean root = "root".equals(System.getProperty("user.name"));
         final boolean tools = List.of("ip", "ping", "ethtool", "iperf3", "python3").stream().allMatch(HostScripts::onPath);
         assertTrue((root && tools) || !"true".equals(System.getenv("CI")), "CI runs as root with iproute2, ping, ethtool and iperf3");
