@@ -22,3 +22,39 @@ udp_bound() { [ -n "$(ip netns exec "$1" ss -Hlun "sport = :$2")" ]; }
 tcp_connected() { [ "$(ip netns exec "$1" ss -Htn state established "dport = :$2" | wc -l)" -ge "$3" ]; }
 # Whether background job PID still runs; when it has exited, shows its LOG and stops the script: a failure, not slowness.
 still_running() { kill -0 "$1" 2>/dev/null || { cat "$2"; log "$3 exited" >&2; exit 1; }; }
+
+# remove_namespaces NS...: ends every process in each namespace, then the namespace (with its veths); quiet about ones
+# already gone, so that a cleanup trap can call it whatever happened.
+remove_namespaces() {
+    local ns
+    for ns in "$@"; do
+        ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
+        ip netns del "$ns" 2>/dev/null
+    done
+    return 0
+}
+
+# await_switch PID LOG PORTS: waits up to 10 s for the switch PID to say in LOG that it runs PORTS ports; when it exits
+# first or the time passes, shows LOG and stops the script: a switch that does not start is a failure.
+await_switch() {
+    local pid=$1 log=$2 ports=$3
+    for _ in $(seq 1 100); do
+        grep -q "running $ports ports" "$log" 2>/dev/null && return 0
+        kill -0 "$pid" 2>/dev/null || { cat "$log"; log "the switch did not start" >&2; exit 1; }
+        sleep 0.1
+    done
+    cat "$log"
+    log "the switch did not start in 10 s" >&2
+    exit 1
+}
+
+# stop_switch PID LOG: stops the switch with SIGTERM and checks that it shut down cleanly: exit 0, or 128 + 15 from a JVM
+# that ran its shutdown to the end, and its last word in LOG.
+stop_switch() {
+    local pid=$1 log=$2 status=0
+    kill -TERM "$pid"
+    wait "$pid" || status=$?
+    [ "$status" = 0 ] || [ "$status" = 143 ] || { log "the switch exited with $status on SIGTERM" >&2; cat "$log"; exit 1; }
+    tail -1 "$log"
+    grep -q "stopped;" "$log" || { log "no clean stop in the switch's log" >&2; exit 1; }
+}

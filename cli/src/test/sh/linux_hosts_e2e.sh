@@ -37,12 +37,7 @@ cleanup() {
         kill -TERM "$SWITCH_PID" 2>/dev/null
         wait "$SWITCH_PID" 2>/dev/null
     fi
-    for i in $(seq 1 $HOSTS); do
-        ip netns pids "${TAG}h$i" 2>/dev/null | xargs -r kill 2>/dev/null
-        ip netns del "${TAG}h$i" 2>/dev/null
-    done
-    ip netns pids "$SW" 2>/dev/null | xargs -r kill 2>/dev/null
-    ip netns del "$SW" 2>/dev/null
+    remove_namespaces $(for i in $(seq 1 $HOSTS); do echo "${TAG}h$i"; done) "$SW"
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -94,12 +89,7 @@ log "starting the switch"
 # Not through a shell function: the background job must be the switch itself, for the signal to reach it.
 ip netns exec "$SW" $TRIMSWITCH run --config "$WORK/switch.yaml" > "$WORK/switch.log" 2>&1 &
 SWITCH_PID=$!
-for _ in $(seq 1 100); do
-    grep -q "running $HOSTS ports" "$WORK/switch.log" 2>/dev/null && break
-    kill -0 "$SWITCH_PID" 2>/dev/null || { cat "$WORK/switch.log"; echo "e2e: the switch did not start" >&2; exit 1; }
-    sleep 0.1
-done
-grep -q "running $HOSTS ports" "$WORK/switch.log" || { cat "$WORK/switch.log"; echo "e2e: the switch did not start in 10 s" >&2; exit 1; }
+await_switch "$SWITCH_PID" "$WORK/switch.log" "$HOSTS"
 cat "$WORK/switch.log"
 
 log "ping between every pair of hosts"
@@ -211,12 +201,6 @@ print(f"e2e: incast: {received['whole']} whole + {trimmed} trimmed of {4 * packe
       f"{port['txTrimPackets']} trimmed out of port 4: {port['ingressTrimPackets']} at the ingress meters, {port['dodTrimPackets']} deflected on drop")
 PY
 
-kill -TERM "$SWITCH_PID"
-STATUS=0
-wait "$SWITCH_PID" || STATUS=$?
+stop_switch "$SWITCH_PID" "$WORK/switch.log"
 SWITCH_PID=""
-# A JVM that ran its shutdown to the end after SIGTERM exits with 128 + 15.
-[ "$STATUS" = 0 ] || [ "$STATUS" = 143 ] || { echo "e2e: the switch exited with $STATUS on SIGTERM" >&2; cat "$WORK/switch.log"; exit 1; }
-tail -1 "$WORK/switch.log"
-grep -q "stopped;" "$WORK/switch.log" || { echo "e2e: no clean stop in the switch's log" >&2; exit 1; }
 log "passed"

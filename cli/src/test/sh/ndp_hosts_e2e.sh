@@ -23,6 +23,8 @@ WORK=$(mktemp -d)
 SWITCH_PID=""
 
 log() { echo "ndp-hosts: $*"; }
+# shellcheck source=await.sh
+. "$(dirname "$0")/await.sh"
 
 cleanup() {
     local status=$?
@@ -34,12 +36,7 @@ cleanup() {
         kill -TERM "$SWITCH_PID" 2>/dev/null
         wait "$SWITCH_PID" 2>/dev/null
     fi
-    for i in $(seq 1 $HOSTS); do
-        ip netns pids "${TAG}h$i" 2>/dev/null | xargs -r kill 2>/dev/null
-        ip netns del "${TAG}h$i" 2>/dev/null
-    done
-    ip netns pids "$SW" 2>/dev/null | xargs -r kill 2>/dev/null
-    ip netns del "$SW" 2>/dev/null
+    remove_namespaces $(for i in $(seq 1 $HOSTS); do echo "${TAG}h$i"; done) "$SW"
     rm -rf "$WORK"
 }
 trap cleanup EXIT
