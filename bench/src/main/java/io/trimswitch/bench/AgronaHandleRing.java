@@ -1,6 +1,6 @@
 package io.trimswitch.bench;
 
-import io.trimswitch.tm.HandleRing.HandleConsumer;
+import io.trimswitch.trafficmanager.HandleRing.HandleConsumer;
 import org.agrona.BitUtil;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.MessageHandler;
@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * The baseline for {@link io.trimswitch.tm.HandleRing}: the traffic manager's first ring, an Agrona ring
+ * The baseline for {@link io.trimswitch.trafficmanager.HandleRing}: the traffic manager's first ring, an Agrona ring
  * buffer (one-to-one, or many-to-one) carrying each handle as a four-byte message. Agrona rings are sized
  * in bytes, so a packet is counted in twice: a reservation against the consumed count (a CAS with several
  * producers) makes the capacity exact in packets, then the ring claims the record's bytes (a second CAS in

@@ -2,7 +2,7 @@ package io.trimswitch.bench;
 
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.SwitchSettings;
-import io.trimswitch.scenario.Scenarios;
+import io.trimswitch.evaluation.scenario.Scenarios;
 
 import java.util.List;
 import java.util.Locale;

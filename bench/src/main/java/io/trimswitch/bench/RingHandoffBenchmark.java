@@ -1,6 +1,6 @@
 package io.trimswitch.bench;
 
-import io.trimswitch.tm.HandleRing;
+import io.trimswitch.trafficmanager.HandleRing;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -2,7 +2,7 @@ package io.trimswitch.bench;
 
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
-import io.trimswitch.runtime.EventQueue;
+import io.trimswitch.simulator.EventQueue;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -1,7 +1,7 @@
 package io.trimswitch.bench;
 
 import io.trimswitch.config.SwitchSettings;
-import io.trimswitch.runtime.VirtualTimeSwitch;
+import io.trimswitch.simulator.VirtualTimeSwitch;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -2,7 +2,7 @@ package io.trimswitch.bench;
 
 import io.trimswitch.config.Settings;
 import io.trimswitch.config.SwitchSettings;
-import io.trimswitch.runtime.VirtualTimeSwitch;
+import io.trimswitch.simulator.VirtualTimeSwitch;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -1,8 +1,8 @@
 package io.trimswitch.cli;
 
 import io.trimswitch.config.ConfigException;
-import io.trimswitch.evaluate.Evaluation;
-import io.trimswitch.evaluate.Shard;
+import io.trimswitch.evaluation.evaluate.Evaluation;
+import io.trimswitch.evaluation.evaluate.Shard;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

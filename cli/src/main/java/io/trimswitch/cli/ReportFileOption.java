@@ -1,6 +1,6 @@
 package io.trimswitch.cli;
 
-import io.trimswitch.report.ReportJson;
+import io.trimswitch.switching.report.ReportJson;
 import picocli.CommandLine.Model.OptionSpec;
 
 import java.nio.file.Path;

@@ -4,10 +4,10 @@ import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings;
 import io.trimswitch.config.SwitchSettings;
-import io.trimswitch.report.RunReport;
-import io.trimswitch.report.SummaryTable;
-import io.trimswitch.runtime.RealTimeStats;
-import io.trimswitch.scenario.Scenarios;
+import io.trimswitch.switching.report.RunReport;
+import io.trimswitch.switching.report.SummaryTable;
+import io.trimswitch.switching.RealTimeStats;
+import io.trimswitch.evaluation.scenario.Scenarios;
 import picocli.CommandLine.Model.OptionSpec;
 
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.trimswitch.evaluate;
+package io.trimswitch.evaluation.evaluate;
 
 import io.trimswitch.cli.Cli;
 import org.junit.jupiter.api.BeforeAll;

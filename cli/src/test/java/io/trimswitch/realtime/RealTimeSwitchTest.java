@@ -5,11 +5,11 @@ import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.Picos;
-import io.trimswitch.report.ReportBuilder;
-import io.trimswitch.report.RunReport;
-import io.trimswitch.runtime.OpenLoopSenders;
-import io.trimswitch.runtime.RunOutcome;
-import io.trimswitch.runtime.TrafficSource;
+import io.trimswitch.switching.report.ReportBuilder;
+import io.trimswitch.switching.report.RunReport;
+import io.trimswitch.switching.OpenLoopSenders;
+import io.trimswitch.switching.RunOutcome;
+import io.trimswitch.switching.TrafficSource;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.trimswitch.scenario;
+package io.trimswitch.evaluation.scenario;
 
 import io.trimswitch.cli.Cli;
 import org.junit.jupiter.api.io.TempDir;

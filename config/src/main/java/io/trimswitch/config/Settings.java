@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.trimswitch.dataplane.packet.TrimOptOut;
 import io.trimswitch.dataplane.packet.TrimSettings;
-import io.trimswitch.pipeline.TrTcmMeter;
+import io.trimswitch.pipelines.TrTcmMeter;
 
 import java.util.ArrayList;
 import java.util.Collections;

@@ -2,7 +2,7 @@ package io.trimswitch.config;
 
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimSettings;
-import io.trimswitch.pipeline.TrTcmMeter;
+import io.trimswitch.pipelines.TrTcmMeter;
 
 import java.util.List;
 

@@ -1,6 +1,7 @@
 package io.trimswitch.network;
 
-import io.trimswitch.pipeline.ForwardingStage;
+import io.trimswitch.pipelines.ForwardingStage;
+import io.trimswitch.simulator.Wiring;
 
 import java.util.ArrayList;
 import java.util.List;

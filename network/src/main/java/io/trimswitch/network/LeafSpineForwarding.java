@@ -6,7 +6,7 @@ import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.codec.UdpHeader;
 import io.trimswitch.dataplane.packet.PacketClass;
 import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.pipeline.ForwardingStage;
+import io.trimswitch.pipelines.ForwardingStage;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;

@@ -1,7 +1,7 @@
 package io.trimswitch.network;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.trimswitch.report.RunReport;
+import io.trimswitch.switching.report.RunReport;
 
 import java.util.List;
 import java.util.Map;

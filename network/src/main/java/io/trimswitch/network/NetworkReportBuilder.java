@@ -4,11 +4,13 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.Picos;
-import io.trimswitch.report.ReportBuilder;
-import io.trimswitch.report.RunReport;
-import io.trimswitch.runtime.FlowLifetimes;
-import io.trimswitch.runtime.RunRecorder;
-import io.trimswitch.runtime.SwitchRun;
+import io.trimswitch.simulator.SwitchNode;
+import io.trimswitch.simulator.VirtualTimeEngine;
+import io.trimswitch.switching.report.ReportBuilder;
+import io.trimswitch.switching.report.RunReport;
+import io.trimswitch.switching.FlowLifetimes;
+import io.trimswitch.switching.RunRecorder;
+import io.trimswitch.switching.SwitchRun;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,7 +23,7 @@ public final class NetworkReportBuilder {
     private NetworkReportBuilder() {
     }
 
-    public static NetworkReport build(final NetworkRun network, final NetworkRun.Outcome outcome, final NetworkSettings settings) {
+    public static NetworkReport build(final NetworkRun network, final VirtualTimeEngine.Outcome outcome, final NetworkSettings settings) {
         final RunRecorder recorder = network.recorder();
         final SwitchRun first = network.switchView(0);
         final double[] goodputs = new double[recorder.flows()];
@@ -91,14 +93,14 @@ public final class NetworkReportBuilder {
             }
         }
         final Map<Integer, String> links = new LinkedHashMap<>();
-        for (int port = 0; port < node.fabric.ports(); port++) {
+        for (int port = 0; port < node.fabric().ports(); port++) {
             final String attached = network.attached(sw, port);
             if (attached != null) {
                 links.put(port, attached);
             }
         }
-        return new NetworkReport.SwitchReport(node.name, node.tier, node.settings.mechanism().label(), trims(trims), drops,
-            ReportBuilder.pipelineReports(node.fabric), ports, links);
+        return new NetworkReport.SwitchReport(node.name(), node.tier(), node.settings().mechanism().label(), trims(trims), drops,
+            ReportBuilder.pipelineReports(node.fabric()), ports, links);
     }
 
     private static NetworkReport.TierReport tierReport(final String tier, final List<NetworkReport.SwitchReport> members) {

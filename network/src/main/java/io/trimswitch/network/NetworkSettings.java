@@ -8,8 +8,8 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.config.SettingsFiles;
 import io.trimswitch.config.SettingsValidation;
 import io.trimswitch.config.SwitchSettings;
-import io.trimswitch.runtime.EventQueue;
-import io.trimswitch.runtime.NdpHosts;
+import io.trimswitch.simulator.EventQueue;
+import io.trimswitch.simulator.NdpHosts;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

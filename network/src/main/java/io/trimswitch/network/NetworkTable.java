@@ -1,6 +1,6 @@
 package io.trimswitch.network;
 
-import io.trimswitch.report.RunReport;
+import io.trimswitch.switching.report.RunReport;
 
 import java.util.ArrayList;
 import java.util.List;

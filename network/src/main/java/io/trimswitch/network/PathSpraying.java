@@ -1,6 +1,6 @@
 package io.trimswitch.network;
 
-import io.trimswitch.runtime.PathChoice;
+import io.trimswitch.simulator.PathChoice;
 
 /**
  * NDP's spraying: each flow's sender (and, for its ACKs, NACKs and PULLs, its receiver) walks a seeded random

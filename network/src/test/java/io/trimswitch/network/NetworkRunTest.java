@@ -1,7 +1,7 @@
 package io.trimswitch.network;
 
-import io.trimswitch.report.ReportJson;
-import io.trimswitch.report.RunReport;
+import io.trimswitch.switching.report.ReportJson;
+import io.trimswitch.switching.report.RunReport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

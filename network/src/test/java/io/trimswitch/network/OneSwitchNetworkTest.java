@@ -2,9 +2,9 @@ package io.trimswitch.network;
 
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.config.Settings;
-import io.trimswitch.report.ReportBuilder;
-import io.trimswitch.report.ReportJson;
-import io.trimswitch.runtime.VirtualTimeSwitch;
+import io.trimswitch.switching.report.ReportBuilder;
+import io.trimswitch.switching.report.ReportJson;
+import io.trimswitch.simulator.VirtualTimeSwitch;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 

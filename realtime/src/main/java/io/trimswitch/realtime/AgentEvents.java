@@ -2,8 +2,8 @@ package io.trimswitch.realtime;
 
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.runtime.RunRecorder;
-import io.trimswitch.tm.TrafficManagerEvents;
+import io.trimswitch.switching.RunRecorder;
+import io.trimswitch.trafficmanager.TrafficManagerEvents;
 
 /**
  * What the traffic manager tells one agent's thread: drops are recorded in that thread's own recorder

@@ -1,6 +1,6 @@
 package io.trimswitch.realtime;
 
-import io.trimswitch.pipeline.LearningBridge;
+import io.trimswitch.pipelines.LearningBridge;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.MessageHandler;

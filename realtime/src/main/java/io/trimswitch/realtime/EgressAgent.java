@@ -1,6 +1,7 @@
 package io.trimswitch.realtime;
 
-import io.trimswitch.tm.EgressPort;
+import io.trimswitch.switching.CatchUp;
+import io.trimswitch.trafficmanager.EgressPort;
 import org.agrona.concurrent.Agent;
 
 /**
@@ -9,7 +10,7 @@ import org.agrona.concurrent.Agent;
  * {@link Departures}: the receivers' records in a run, the port's socket in a live switch. A port that stays busy starts its next packet the instant the last
  * one finished, however late the thread looks, so the link's rate is kept exactly.
  */
-final class EgressAgent implements Agent {
+final class EgressAgent implements Agent, CatchUp.Stage {
     /** Where a packet goes once its last bit has left its port; the packet's buffer goes with it. */
     @FunctionalInterface
     interface Departures {
@@ -36,7 +37,8 @@ final class EgressAgent implements Agent {
     }
 
     /** Does everything due by switch time {@code now}; returns how much. */
-    int advanceTo(final long now) {
+    @Override
+    public int advanceTo(final long now) {
         int work = 0;
         for (final EgressPort port : ports) {
             long freeSince = port.busyUntil();

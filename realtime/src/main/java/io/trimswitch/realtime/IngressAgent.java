@@ -2,8 +2,9 @@ package io.trimswitch.realtime;
 
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.util.TimedIntFifo;
-import io.trimswitch.pipeline.IngressPipeline;
-import io.trimswitch.tm.HandleRing;
+import io.trimswitch.pipelines.IngressPipeline;
+import io.trimswitch.switching.CatchUp;
+import io.trimswitch.trafficmanager.HandleRing;
 import org.agrona.concurrent.Agent;
 
 /**
@@ -22,13 +23,8 @@ public final class IngressAgent implements Agent, HandleRing.HandleConsumer {
     private long workCycles;
     private long maxLagPicos;
     /** Null unless the agents share this thread: then egress and recirculation are brought up to each arrival. */
-    private ArrivalBarrier barrier;
-
-    /** Brings the other agents of this thread up to a switch time. */
-    @FunctionalInterface
-    interface ArrivalBarrier {
-        void advanceTo(long time);
-    }
+    /** Brings the other agents of this thread up to each arrival before it is metered; null when they run on threads of their own. */
+    private CatchUp barrier;
 
     public IngressAgent(
         final IngressPipeline pipeline, final PacketPool pool, final HandleRing rxRing, final NotifyInboxes.Reader inbox,
@@ -61,7 +57,7 @@ public final class IngressAgent implements Agent, HandleRing.HandleConsumer {
         final long arrival = pool.arrivalPicos(handle);
         if (barrier != null) {
             // Virtual time's order: whatever happens before the arrival, then the arrival, then the instant's events.
-            barrier.advanceTo(arrival - 1);
+            barrier.advanceTo(CatchUp.horizon(arrival, true));
             inbox.drain();
         }
         applyNotifiesBefore(arrival);
@@ -77,7 +73,7 @@ public final class IngressAgent implements Agent, HandleRing.HandleConsumer {
         }
     }
 
-    void barrier(final ArrivalBarrier before) {
+    void barrier(final CatchUp before) {
         this.barrier = before;
     }
 

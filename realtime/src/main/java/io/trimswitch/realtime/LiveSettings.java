@@ -5,7 +5,7 @@ import io.trimswitch.config.SettingsValidation;
 import io.trimswitch.config.Settings;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.codec.VxlanHeader;
-import io.trimswitch.pipeline.LpmForwarding;
+import io.trimswitch.pipelines.LpmForwarding;
 import io.trimswitch.realtime.interfaces.InterfacePorts;
 import io.trimswitch.realtime.sockets.VxlanPorts;
 

@@ -1,11 +1,7 @@
 package io.trimswitch.realtime;
 
-import io.trimswitch.realtime.LiveSettings;
 import io.trimswitch.config.Settings;
 import io.trimswitch.config.SwitchSettings;
-import io.trimswitch.realtime.sockets.KernelSocketDrops;
-import io.trimswitch.realtime.sockets.VxlanPorts;
-import io.trimswitch.realtime.interfaces.InterfacePorts;
 import io.trimswitch.dataplane.codec.OffloadHeader;
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
@@ -13,17 +9,21 @@ import io.trimswitch.dataplane.packet.PoolPartition;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.IngressLinks;
 import io.trimswitch.dataplane.time.LinkRate;
-import io.trimswitch.pipeline.ForwardingStage;
-import io.trimswitch.pipeline.LearningBridge;
-import io.trimswitch.pipeline.LpmForwarding;
-import io.trimswitch.pipeline.PortSubnetForwarding;
-import io.trimswitch.pipeline.PresetForwarding;
-import io.trimswitch.runtime.RunRecorder;
-import io.trimswitch.runtime.VirtualTimeSwitch;
-import io.trimswitch.tm.EgressPort;
-import io.trimswitch.tm.HandleQueue;
-import io.trimswitch.tm.HandleRing;
-import io.trimswitch.tm.PortCounters;
+import io.trimswitch.pipelines.ForwardingStage;
+import io.trimswitch.pipelines.LearningBridge;
+import io.trimswitch.pipelines.LpmForwarding;
+import io.trimswitch.pipelines.PortSubnetForwarding;
+import io.trimswitch.pipelines.PresetForwarding;
+import io.trimswitch.realtime.LiveSettings;
+import io.trimswitch.realtime.interfaces.InterfacePorts;
+import io.trimswitch.realtime.sockets.KernelSocketDrops;
+import io.trimswitch.realtime.sockets.VxlanPorts;
+import io.trimswitch.switching.RunRecorder;
+import io.trimswitch.switching.SwitchFabric;
+import io.trimswitch.trafficmanager.EgressPort;
+import io.trimswitch.trafficmanager.HandleQueue;
+import io.trimswitch.trafficmanager.HandleRing;
+import io.trimswitch.trafficmanager.PortCounters;
 import org.HdrHistogram.Histogram;
 
 import java.net.InetSocketAddress;
@@ -64,7 +64,7 @@ public final class LiveSwitch implements AutoCloseable {
         final int pipelines = settings.fabric().pipelines();
         final int threadCount = Math.min(settings.realtime().pipelineThreads(), pipelines);
         // Every queue full, every link's backlog full: a buffer for each, split evenly between the threads.
-        final long bound = VirtualTimeSwitch.capacityBound(settings) + (long) settings.ports().size() * PipelineThread.LINK_BACKLOG_PACKETS;
+        final long bound = SwitchFabric.capacityBound(settings) + (long) settings.ports().size() * PipelineThread.LINK_BACKLOG_PACKETS;
         final int perThread = partitionSize(bound, threadCount);
         // With interface ports every buffer holds a 64 KB offload frame and its offload header; slabs are made as they are used.
         this.pool = LiveSettings.hasInterfacePorts(settings)

@@ -1,6 +1,6 @@
 package io.trimswitch.realtime;
 
-import io.trimswitch.runtime.FrameCapture;
+import io.trimswitch.switching.FrameCapture;
 import org.agrona.DirectBuffer;
 
 /** A capture several agent threads write to: one frame at a time, in the order they come. */

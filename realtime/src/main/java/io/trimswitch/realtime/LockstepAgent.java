@@ -1,7 +1,8 @@
 package io.trimswitch.realtime;
 
 import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.tm.HandleRing;
+import io.trimswitch.switching.CatchUp;
+import io.trimswitch.trafficmanager.HandleRing;
 import org.agrona.concurrent.Agent;
 
 import java.util.List;
@@ -15,20 +16,18 @@ import java.util.List;
 final class LockstepAgent implements Agent {
     private final PortsAgent ports;
     private final List<IngressAgent> ingress;
-    private final List<RecirculationAgent> recirculation;
-    private final List<EgressAgent> egress;
+    private final CatchUp catchUp;
     private final HandleRing[] rxRings;
     private final PacketPool pool;
     private final int batch;
 
     LockstepAgent(
-        final PortsAgent ports, final List<IngressAgent> ingress, final List<RecirculationAgent> recirculation,
-        final List<EgressAgent> egress, final HandleRing[] rxRings, final PacketPool pool, final int batch) {
+        final PortsAgent ports, final List<IngressAgent> ingress, final CatchUp catchUp, final HandleRing[] rxRings, final PacketPool pool,
+        final int batch) {
         this.batch = batch;
         this.ports = ports;
         this.ingress = ingress;
-        this.recirculation = recirculation;
-        this.egress = egress;
+        this.catchUp = catchUp;
         this.rxRings = rxRings;
         this.pool = pool;
     }
@@ -52,17 +51,10 @@ final class LockstepAgent implements Agent {
         for (final HandleRing ring : rxRings) {
             final int waiting = ring.peek();
             if (waiting != PacketPool.NO_PACKET) {
-                horizon = Math.min(horizon, pool.arrivalPicos(waiting) - 1);
+                horizon = Math.min(horizon, CatchUp.horizon(pool.arrivalPicos(waiting), true));
             }
         }
-        // Recirculation first: a header back from its loop is in its queue when egress chooses.
-        for (final RecirculationAgent agent : recirculation) {
-            work += agent.advanceTo(horizon);
-        }
-        for (final EgressAgent agent : egress) {
-            work += agent.advanceTo(horizon);
-        }
-        return work;
+        return work + catchUp.advanceTo(horizon);
     }
 
     @Override

@@ -2,20 +2,21 @@ package io.trimswitch.realtime;
 
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.OffloadHeader;
-import io.trimswitch.realtime.interfaces.InterfacePorts;
 import io.trimswitch.dataplane.counters.CounterBlock;
-import io.trimswitch.realtime.sockets.PortsOwner;
-import io.trimswitch.realtime.sockets.VxlanPorts;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.PoolPartition;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.IngressLinks;
 import io.trimswitch.dataplane.util.TimedIntFifo;
-import io.trimswitch.pipeline.LearningBridge;
-import io.trimswitch.runtime.SwitchFabric;
-import io.trimswitch.tm.EgressPort;
-import io.trimswitch.tm.HandleRing;
-import io.trimswitch.tm.TrafficManager;
+import io.trimswitch.pipelines.LearningBridge;
+import io.trimswitch.realtime.interfaces.InterfacePorts;
+import io.trimswitch.realtime.sockets.PortsOwner;
+import io.trimswitch.realtime.sockets.VxlanPorts;
+import io.trimswitch.switching.CatchUp;
+import io.trimswitch.switching.SwitchFabric;
+import io.trimswitch.trafficmanager.EgressPort;
+import io.trimswitch.trafficmanager.HandleRing;
+import io.trimswitch.trafficmanager.TrafficManager;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.agrona.DirectBuffer;
@@ -72,6 +73,8 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
     private final List<IngressAgent> ingress;
     private final List<RecirculationAgent> recirculation;
     private final List<EgressAgent> egress;
+    /** This thread's recirculation and egress, brought up to each arrival in the one order. */
+    private final CatchUp catchUp;
     /** Null unless the switch bridges. */
     private final LearningBridge bridge;
     private final BridgeNews news;
@@ -132,8 +135,11 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
                     recirculation.add(loop);
                 }
             }
+        }
+        this.catchUp = new CatchUp(recirculation, egress);
+        for (final IngressAgent agent : ingress) {
             // Before a packet is metered, this thread's recirculation and egress catch up with its arrival.
-            agent.barrier(this::advanceTo);
+            agent.barrier(catchUp);
         }
         this.ownPorts = java.util.Arrays.stream(allPorts).filter(port -> ingressByPipeline[fabric.pipelineOf(port)] != null).toArray();
         for (final int port : ownPorts) {
@@ -272,7 +278,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
             ingressByPipeline[fabric.pipelineOf(port)].accept(arriving[port].removeHead());
             work++;
         }
-        work += advanceTo(horizon(now));
+        work += catchUp.advanceTo(horizon(now));
         flush();
         if (work > 0 && peers.length > 0) {
             wakePeersWithWork();
@@ -347,7 +353,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         for (int entry = handoff.poll(); entry != PacketPool.NO_PACKET; entry = handoff.poll()) {
             final int handle = PortHandoff.handle(entry);
             final long time = pool.queuedPicos(handle);
-            advanceTo(time - 1);
+            catchUp.advanceTo(CatchUp.horizon(time, true));
             // A trimmed packet is a header, whichever queue of the stand-in took it (a data queue can hold trimmed packets).
             if (PortHandoff.isHeader(entry) || pool.trimKind(handle) != TrimKind.NONE) {
                 handedOver.enqueueHeader(handle, time);
@@ -385,17 +391,6 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
     }
 
     /** Recirculation first: a header back from its loop is in its queue when egress chooses. */
-    private int advanceTo(final long time) {
-        int work = 0;
-        for (final RecirculationAgent agent : recirculation) {
-            work += agent.advanceTo(time);
-        }
-        for (final EgressAgent agent : egress) {
-            work += agent.advanceTo(time);
-        }
-        return work;
-    }
-
     /** Sends what this turn's egress gave the ports. */
     void flush() {
         sockets.flush();

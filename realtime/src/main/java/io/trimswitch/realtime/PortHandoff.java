@@ -1,10 +1,10 @@
 package io.trimswitch.realtime;
 
 import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.tm.DataQueueScheduler;
-import io.trimswitch.tm.EgressPort;
-import io.trimswitch.tm.HandleQueue;
-import io.trimswitch.tm.HandleRing;
+import io.trimswitch.trafficmanager.DataQueueScheduler;
+import io.trimswitch.trafficmanager.EgressPort;
+import io.trimswitch.trafficmanager.HandleQueue;
+import io.trimswitch.trafficmanager.HandleRing;
 
 /**
  * Packets for the ports of another pipeline thread, handed over to it instead of queued by the thread

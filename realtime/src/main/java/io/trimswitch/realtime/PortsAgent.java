@@ -2,11 +2,11 @@ package io.trimswitch.realtime;
 
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.runtime.FrameCapture;
-import io.trimswitch.runtime.RunRecorder;
-import io.trimswitch.runtime.SwitchFabric;
-import io.trimswitch.runtime.TrafficSource;
-import io.trimswitch.tm.HandleRing;
+import io.trimswitch.switching.FrameCapture;
+import io.trimswitch.switching.RunRecorder;
+import io.trimswitch.switching.SwitchFabric;
+import io.trimswitch.switching.TrafficSource;
+import io.trimswitch.trafficmanager.HandleRing;
 import org.agrona.concurrent.Agent;
 
 /**

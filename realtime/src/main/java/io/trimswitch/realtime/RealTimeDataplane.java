@@ -2,14 +2,15 @@ package io.trimswitch.realtime;
 
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.pipeline.ForwardingStage;
+import io.trimswitch.pipelines.ForwardingStage;
 import io.trimswitch.recirc.RecirculationPort;
-import io.trimswitch.runtime.SwitchFabric;
-import io.trimswitch.tm.EgressPort;
-import io.trimswitch.tm.HandleRing;
-import io.trimswitch.tm.PortCounters;
-import io.trimswitch.tm.TrafficManager;
-import io.trimswitch.tm.TrafficManagerEvents;
+import io.trimswitch.switching.CatchUp;
+import io.trimswitch.switching.SwitchFabric;
+import io.trimswitch.trafficmanager.EgressPort;
+import io.trimswitch.trafficmanager.HandleRing;
+import io.trimswitch.trafficmanager.PortCounters;
+import io.trimswitch.trafficmanager.TrafficManager;
+import io.trimswitch.trafficmanager.TrafficManagerEvents;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.SystemNanoClock;
@@ -105,7 +106,7 @@ final class RealTimeDataplane {
         if (oneThread && ports instanceof PortsAgent) {
             barrierOnArrival(true);
             return List.of(new AgentPlacement.ThreadPlan("trimswitch-switch",
-                new LockstepAgent((PortsAgent) ports, ingress, recirculation, egress, rxRings, pool, settings.realtime().batchPackets()),
+                new LockstepAgent((PortsAgent) ports, ingress, new CatchUp(recirculation, egress), rxRings, pool, settings.realtime().batchPackets()),
                 1 + ingress.size() + recirculation.size() + egress.size()));
         }
         barrierOnArrival(false);
@@ -114,14 +115,7 @@ final class RealTimeDataplane {
 
     /** With every agent on one thread, recirculation and egress are brought up to each arrival before it is metered. */
     private void barrierOnArrival(final boolean oneThread) {
-        final IngressAgent.ArrivalBarrier barrier = time -> {
-            for (final RecirculationAgent agent : recirculation) {
-                agent.advanceTo(time);
-            }
-            for (final EgressAgent agent : egress) {
-                agent.advanceTo(time);
-            }
-        };
+        final CatchUp barrier = new CatchUp(recirculation, egress);
         for (final IngressAgent agent : ingress) {
             agent.barrier(oneThread ? barrier : null);
         }

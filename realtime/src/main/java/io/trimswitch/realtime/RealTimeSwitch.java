@@ -5,17 +5,16 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.Picos;
-import io.trimswitch.runtime.FlowLifetimes;
-import io.trimswitch.runtime.FrameCapture;
-import io.trimswitch.runtime.OpenLoopSenders;
-import io.trimswitch.runtime.RealTimeStats;
-import io.trimswitch.runtime.RunOutcome;
-import io.trimswitch.runtime.RunRecorder;
-import io.trimswitch.runtime.SwitchFabric;
-import io.trimswitch.runtime.SwitchRun;
-import io.trimswitch.runtime.TrafficSource;
-import io.trimswitch.runtime.VirtualTimeSwitch;
-import io.trimswitch.tm.HandleRing;
+import io.trimswitch.switching.FlowLifetimes;
+import io.trimswitch.switching.FrameCapture;
+import io.trimswitch.switching.OpenLoopSenders;
+import io.trimswitch.switching.RealTimeStats;
+import io.trimswitch.switching.RunOutcome;
+import io.trimswitch.switching.RunRecorder;
+import io.trimswitch.switching.SwitchFabric;
+import io.trimswitch.switching.SwitchRun;
+import io.trimswitch.switching.TrafficSource;
+import io.trimswitch.trafficmanager.HandleRing;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 
@@ -24,7 +23,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The switch in real time: the same components as {@link VirtualTimeSwitch}, driven by agent threads
+ * The switch in real time: the same components as the virtual-time switch, driven by agent threads
  * paced by the host clock, dilated so the modelled switch fits the host. Generator ports feed each
  * ingress pipeline's receive ring; pipelines meter, decide and offer packet handles to the traffic
  * manager's rings (a data ring per egress port of exactly its capacity, a header ring, a DoD ring per
@@ -78,7 +77,7 @@ public final class RealTimeSwitch implements SwitchRun {
             : source == null ? Picos.fromMicros(this.settings.workload().durationUs()) : Long.MAX_VALUE;
         final int pipelines = this.settings.fabric().pipelines();
         // The queues, the receive rings, and buffers on their way back to the pool.
-        final long bound = VirtualTimeSwitch.capacityBound(this.settings) + (long) pipelines * this.settings.realtime().rxRingPackets();
+        final long bound = SwitchFabric.capacityBound(this.settings) + (long) pipelines * this.settings.realtime().rxRingPackets();
         final int flows = this.source.flows();
         // Header arrival times are kept per packet; the recorders grow if a run trims more than this.
         final int packets = (int) Math.min(this.source.packets(), 1 << 20);

@@ -2,7 +2,8 @@ package io.trimswitch.realtime;
 
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.recirc.RecirculationPort;
-import io.trimswitch.tm.HandleQueue;
+import io.trimswitch.switching.CatchUp;
+import io.trimswitch.trafficmanager.HandleQueue;
 import org.agrona.concurrent.Agent;
 
 /**
@@ -10,7 +11,7 @@ import org.agrona.concurrent.Agent;
  * port's rate, raising the congestion signal as each deflected packet leaves the ring, and after the
  * recirculation latency trims it into its egress port's header ring.
  */
-final class RecirculationAgent implements Agent {
+final class RecirculationAgent implements Agent, CatchUp.Stage {
     private final int pipeline;
     private final RecirculationPort port;
     private final PacketPool pool;
@@ -31,7 +32,8 @@ final class RecirculationAgent implements Agent {
     }
 
     /** Does everything due by switch time {@code now}; returns how much. */
-    int advanceTo(final long now) {
+    @Override
+    public int advanceTo(final long now) {
         int work = 0;
         while (true) {
             if (!port.isIdle()) {

@@ -2,7 +2,7 @@ package io.trimswitch.realtime;
 
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.LinkRate;
-import io.trimswitch.tm.EgressPort;
+import io.trimswitch.trafficmanager.EgressPort;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,9 +1,9 @@
 package io.trimswitch.realtime;
 
 import io.trimswitch.config.SwitchSettings;
-import io.trimswitch.report.ReportBuilder;
-import io.trimswitch.report.RunReport;
-import io.trimswitch.runtime.VirtualTimeSwitch;
+import io.trimswitch.switching.report.ReportBuilder;
+import io.trimswitch.switching.report.RunReport;
+import io.trimswitch.simulator.VirtualTimeSwitch;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 

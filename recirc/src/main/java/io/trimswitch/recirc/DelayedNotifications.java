@@ -1,7 +1,7 @@
 package io.trimswitch.recirc;
 
 import io.trimswitch.dataplane.util.TimedPairFifo;
-import io.trimswitch.pipeline.IngressPipeline;
+import io.trimswitch.pipelines.IngressPipeline;
 
 /**
  * NOTIFYs on their way to the ingress pipelines in one thread: every signal has the same latency, so

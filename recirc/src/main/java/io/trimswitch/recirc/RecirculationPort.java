@@ -4,8 +4,8 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.util.TimedIntFifo;
-import io.trimswitch.tm.HandleQueue;
-import io.trimswitch.tm.TrafficManager;
+import io.trimswitch.trafficmanager.HandleQueue;
+import io.trimswitch.trafficmanager.TrafficManager;
 
 /**
  * A pipeline's recirculation port. In DoD mode it drains the pipeline's DoD queue at its rate,

@@ -1,0 +1,38 @@
+package io.trimswitch.evaluation.evaluate;
+
+import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.Settings.TransportKind;
+import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.network.NetworkSettings;
+
+/**
+ * One run an experiment needs: its settings, a file-friendly id, and whether to keep header arrival
+ * times in its JSON (they are large) and to record a timeline. A network's run has the network's settings instead
+ * of a switch's.
+ */
+public record RunSpec(String id, SwitchSettings settings, boolean keepArrivals, boolean timeline, NetworkSettings network) {
+    /** A lone switch's run. */
+    public RunSpec(final String id, final SwitchSettings settings, final boolean keepArrivals, final boolean timeline) {
+        this(id, settings, keepArrivals, timeline, null);
+    }
+
+    /** A network's run. */
+    public static RunSpec network(final String id, final NetworkSettings network) {
+        return new RunSpec(id, null, false, false, network);
+    }
+
+    /** Default settings with a transport, pattern, mechanism and packet count set. */
+    public static SwitchSettings settings(final TransportKind transport, final String pattern, final Mechanism mechanism, final int packets) {
+        final SwitchSettings settings = new SwitchSettings();
+        settings.transport.kind = transport.label();
+        settings.workload.pattern = pattern;
+        settings.mechanism = mechanism.label();
+        settings.workload.packets = packets;
+        return settings;
+    }
+
+    /** A name usable in file names: {@code incast:64->4} becomes {@code incast-64-4}. */
+    public static String slug(final String text) {
+        return text.replaceAll("[^A-Za-z0-9.]+", "-").replaceAll("(^-|-$)", "");
+    }
+}

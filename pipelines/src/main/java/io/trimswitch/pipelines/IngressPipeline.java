@@ -1,0 +1,98 @@
+package io.trimswitch.pipelines;
+
+import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.packet.PacketClass;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.TrimKind;
+import io.trimswitch.dataplane.packet.TrimSettings;
+import io.trimswitch.trafficmanager.PortCounters;
+import io.trimswitch.trafficmanager.TrafficManager;
+
+/**
+ * One ingress pipeline: it owns a group of ports and, for every egress port of the switch, its own
+ * meters and trim state — pipelines share nothing, which is the hardware constraint that makes the
+ * worst case hard. A packet's path: parse → forwarding lookup → meters → trim decision → TM.
+ */
+public final class IngressPipeline {
+    private final int id;
+    private final PacketPool pool;
+    private final TrimSettings trimSettings;
+    private final ForwardingStage forwarding;
+    private final IngressMeters meters;
+    private final TrimStateTable trimStates;
+    private final TrafficManager trafficManager;
+
+    /**
+     * @param meters null for mechanisms with no ingress meters ({@code ideal}, {@code mod})
+     */
+    public IngressPipeline(
+        final int id, final PacketPool pool, final TrimSettings trimSettings,
+        final ForwardingStage forwarding, final IngressMeters meters, final TrimStateTable trimStates,
+        final TrafficManager trafficManager) {
+        this.id = id;
+        this.pool = pool;
+        this.trimSettings = trimSettings;
+        this.forwarding = forwarding;
+        this.meters = meters;
+        this.trimStates = trimStates;
+        this.trafficManager = trafficManager;
+    }
+
+    /** A frame received whole on one of this pipeline's ports at {@code now}. */
+    public void receive(final int handle, final long now) {
+        final int length = pool.length(handle);
+        final PortCounters rx = trafficManager.counters(pool.ingressPort(handle));
+        rx.received(length);
+
+        final int packetClass = PacketClass.classify(pool.buffer(handle), pool.offset(handle), length, trimSettings);
+        pool.classification(handle, packetClass);
+        if (PacketClass.isOpaque(packetClass)) {
+            rx.receivedUntrimmableIpv6();
+        }
+        if (PacketClass.isMalformed(packetClass)) {
+            trafficManager.drop(handle, PacketClass.dropReason(packetClass), now);
+            return;
+        }
+        final int egress = forwarding.egressPort(pool, handle, packetClass);
+        if (egress < 0) {
+            trafficManager.drop(handle, egress == ForwardingStage.TTL_EXPIRED ? DropReason.TTL_EXPIRED : DropReason.NO_ROUTE, now);
+            return;
+        }
+        pool.egressPort(handle, egress);
+
+        if (PacketClass.isPriority(packetClass)) {
+            trafficManager.enqueueHeader(handle, now);
+        } else if (meters != null && PacketClass.isTrimmable(packetClass)
+            && meters.shouldTrim(egress, trimStates.state(egress, now), length, now)) {
+            trafficManager.trim(handle, TrimKind.INGRESS);
+            trafficManager.enqueueHeader(handle, now);
+        } else {
+            trafficManager.enqueueData(handle, now);
+        }
+    }
+
+    /** A congestion NOTIFY for {@code egressPort} reached this pipeline. */
+    public void onCongestionNotify(final int egressPort, final long now) {
+        trimStates.onNotify(egressPort, now);
+    }
+
+    /** A congestion NOTIFY for {@code egressPort} whose deflected packet waited {@code agePicos} in its DoD queue. */
+    public void onCongestionNotify(final int egressPort, final long agePicos, final long now) {
+        trimStates.onNotify(egressPort, agePicos, now);
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public TrimStateTable trimStates() {
+        return trimStates;
+    }
+
+    public void reset() {
+        trimStates.reset();
+        if (meters != null) {
+            meters.reset();
+        }
+    }
+}

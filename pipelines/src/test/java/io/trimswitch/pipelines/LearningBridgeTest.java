@@ -1,0 +1,56 @@
+package io.trimswitch.pipelines;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class LearningBridgeTest {
+    private static final long SECOND = 1_000_000_000L;
+    private static final long HOST_A = 0x0200_0000_000AL;
+    private static final long HOST_B = 0x0200_0000_000BL;
+
+    @Test
+    void aLearnedSourceIsWhereFramesToItGoAndUnknownOrBroadcastDestinationsFlood() {
+        final LearningBridge bridge = new LearningBridge(300 * SECOND, Map.of());
+        assertEquals(LearningBridge.FLOOD, bridge.lookup(HOST_A, 0), "unknown");
+        bridge.learn(HOST_A, 3, 0);
+        assertEquals(3, bridge.lookup(HOST_A, SECOND));
+        assertEquals(LearningBridge.FLOOD, bridge.lookup(0xFFFF_FFFF_FFFFL, SECOND), "broadcast");
+        assertEquals(LearningBridge.FLOOD, bridge.lookup(0x0100_5E00_0001L, SECOND), "IPv4 multicast has the group bit");
+        bridge.learn(0x0100_5E00_0001L, 2, SECOND);
+        assertEquals(1, bridge.size(), "a group address is never learned as a source");
+        bridge.learn(HOST_A, 1, 2 * SECOND);
+        assertEquals(1, bridge.lookup(HOST_A, 2 * SECOND), "a host that moved is found on its new port");
+    }
+
+    @Test
+    void anEntryOlderThanTheAgingTimeIsForgottenAndTheFrameFloods() {
+        final LearningBridge bridge = new LearningBridge(10 * SECOND, Map.of());
+        bridge.learn(HOST_B, 4, 0);
+        assertEquals(4, bridge.lookup(HOST_B, 10 * SECOND));
+        assertEquals(LearningBridge.FLOOD, bridge.lookup(HOST_B, 10 * SECOND + 1));
+        assertEquals(0, bridge.size());
+    }
+
+    @Test
+    void staticEntriesNeverAgeAndAreNotRelearned() {
+        final LearningBridge bridge = new LearningBridge(SECOND, Map.of(HOST_A, 7));
+        bridge.learn(HOST_A, 2, 0);
+        assertEquals(7, bridge.lookup(HOST_A, 1000 * SECOND));
+        assertThrows(IllegalArgumentException.class, () -> new LearningBridge(0, Map.of()));
+    }
+
+    @org.junit.jupiter.api.Test
+    void learningSaysWhenItIsNewsANewAddressAMoveOrOneThatHadAgedOut() {
+        final LearningBridge bridge = new LearningBridge(1_000, java.util.Map.of());
+        final long mac = 0x0200_0000_0001L;
+        org.junit.jupiter.api.Assertions.assertTrue(bridge.learn(mac, 1, 0), "a new address");
+        org.junit.jupiter.api.Assertions.assertFalse(bridge.learn(mac, 1, 500), "seen again on the same port");
+        org.junit.jupiter.api.Assertions.assertTrue(bridge.learn(mac, 2, 600), "moved to another port");
+        org.junit.jupiter.api.Assertions.assertTrue(bridge.learn(mac, 2, 5_000), "back after it had aged out");
+        org.junit.jupiter.api.Assertions.assertFalse(bridge.learn(0xFFFF_FFFF_FFFFL, 1, 0), "broadcast is never learned");
+    }
+}

@@ -1,9 +1,0 @@
-package io.trimswitch.runtime;
-
-import io.trimswitch.config.Settings;
-
-/** A finished run's figures gathered for its report: one switch of a network, seen as a lone switch's run. */
-public record SwitchRunView(
-    Settings settings, TrafficSource source, SwitchFabric fabric, RunRecorder recorder, long durationPicos, long lastPacketPicos,
-    long eventsHandled, FlowLifetimes flowLifetimes, String transport) implements SwitchRun {
-}

@@ -1,0 +1,165 @@
+package io.trimswitch.simulator;
+
+import io.trimswitch.config.Settings;
+import io.trimswitch.dataplane.codec.NdpHeader;
+import io.trimswitch.dataplane.packet.FrameTemplates;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.WorkloadFrames;
+import io.trimswitch.dataplane.time.LinkRate;
+import io.trimswitch.dataplane.time.Picos;
+import io.trimswitch.dataplane.util.TimedPairFifo;
+import io.trimswitch.ndp.NdpFrames;
+
+import java.util.Arrays;
+
+/**
+ * The NDP hosts' links into the switch. Each link sends one frame after another at line rate, and a frame reaches
+ * the switch a propagation delay after its last bit left; only then is it built in a buffer of the switch's pool.
+ * With separate hosts (the default, as in the reproduced evaluation) the host that receives on port p is not the
+ * one that sends there: it has a link and an egress port of its own, so its control packets never queue behind
+ * data for port p.
+ */
+final class HostLinks implements NdpFrames {
+    static final int CONTROL_BYTES = 64;
+
+    private final NdpFlowPlan plan;
+    private final int ports;
+    private final boolean separate;
+    private final long propagation;
+    private final int packetBytes;
+    private final long packetTime;
+    private final long controlTime;
+    private final long[] linkFree;
+    /** Per link, the frames on it: arrival time, kind and flow, pull number and sequence. */
+    private final TimedPairFifo[] frames;
+    /** Per flow, its data frames (template 2 × flow) and the control frames back to its sender (2 × flow + 1). */
+    private final FrameTemplates templates;
+    private final PathChoice paths;
+    private NdpHosts.Switch sw;
+
+    /** The hosts of one switch's ports: link p on port p, and with separate hosts the receivers' links after them. */
+    HostLinks(final Settings settings, final NdpFlowPlan plan) {
+        this(settings, plan, settings.egressPorts(), settings.separateHosts(), PathChoice.NONE);
+    }
+
+    /**
+     * {@code links} host links with the rate, propagation delay and frames of {@code settings}; host h sends and
+     * receives on link h unless {@code separate}. Every frame carries the path {@code paths} chooses for it.
+     */
+    HostLinks(final Settings settings, final NdpFlowPlan plan, final int links, final boolean separate, final PathChoice paths) {
+        this.plan = plan;
+        this.ports = settings.portCount();
+        this.separate = separate;
+        this.paths = paths;
+        this.propagation = Picos.fromNanos(settings.transport().propagationNs());
+        this.packetBytes = settings.workload().packetBytes();
+        final LinkRate rate = new LinkRate(settings.portRateBps());
+        this.packetTime = rate.serialisation(packetBytes);
+        this.controlTime = rate.serialisation(CONTROL_BYTES);
+        linkFree = new long[links];
+        frames = new TimedPairFifo[links];
+        for (int link = 0; link < links; link++) {
+            frames[link] = new TimedPairFifo(64);
+        }
+        final int flows = plan.flows();
+        templates = new FrameTemplates(2 * flows);
+        final int dscp = settings.workloadDscp();
+        final int ndpUdpPort = settings.trim().ndpUdpPort();
+        final int receiverHost = separate ? WorkloadFrames.RECEIVER_HOST_ID : WorkloadFrames.HOST_ID;
+        for (int flow = 0; flow < flows; flow++) {
+            final int src = plan.sender(flow);
+            final int dst = plan.receiver(flow);
+            templates.define(2 * flow, packetBytes, src, WorkloadFrames.HOST_ID, dst, receiverHost, flow, dscp, ndpUdpPort);
+            templates.define(2 * flow + 1, CONTROL_BYTES, dst, receiverHost, src, WorkloadFrames.HOST_ID, flow, dscp, ndpUdpPort);
+        }
+    }
+
+    void attach(final NdpHosts.Switch attached) {
+        this.sw = attached;
+    }
+
+    /** The link of the host that sends {@code flow}. */
+    int senderLink(final int flow) {
+        return plan.sender(flow);
+    }
+
+    /** The link of the host that receives {@code flow}. */
+    int receiverLink(final int flow) {
+        return separate ? ports + plan.receiver(flow) : plan.receiver(flow);
+    }
+
+    /** One MTU's serialisation time on a host link: the pull pacer's clock. */
+    long packetTime() {
+        return packetTime;
+    }
+
+    long propagationPicos() {
+        return propagation;
+    }
+
+    int packetBytes() {
+        return packetBytes;
+    }
+
+    /** Data onto its sender's link, ACK, NACK and PULL onto its receiver's. */
+    @Override
+    public void transmit(final int kind, final int flow, final int sequence, final int pull, final long now) {
+        transmit(kind == DATA ? senderLink(flow) : receiverLink(flow), now, kind, flow, sequence, pull);
+    }
+
+    /** Puts a frame of {@code kind} on {@code link} behind whatever is already on it. */
+    void transmit(final int link, final long now, final int kind, final int flow, final int sequence, final int pull) {
+        final long begin = Math.max(now, linkFree[link]);
+        linkFree[link] = begin + (kind == DATA ? packetTime : controlTime);
+        final long arrival = linkFree[link] + propagation;
+        final TimedPairFifo fifo = frames[link];
+        fifo.add(arrival, kind << 16 | flow, (pull & 0xFFFF) << 16 | sequence);
+        if (fifo.size() == 1) {
+            sw.schedule(arrival, EventType.LINK_TO_SWITCH, link);
+        }
+    }
+
+    /** The frame at the head of {@code link} reaches the switch: it is built in a buffer and handed to ingress. */
+    void arrive(final int link, final long now) {
+        final TimedPairFifo fifo = frames[link];
+        final int kind = fifo.headFirst() >>> 16;
+        final int flow = fifo.headFirst() & 0xFFFF;
+        final int sequence = fifo.headSecond() & 0xFFFF;
+        final int pull = fifo.headSecond() >>> 16;
+        fifo.removeHead();
+        if (!fifo.isEmpty()) {
+            sw.schedule(fifo.headTime(), EventType.LINK_TO_SWITCH, link);
+        }
+        final int handle = sw.allocate();
+        if (handle == PacketPool.NO_PACKET) {
+            sw.noBuffer(flow, kind != DATA);
+            return;
+        }
+        final PacketPool pool = sw.pool();
+        // A link carries its frames in the order they were sent, so choosing the path here is choosing it at sending.
+        if (kind == DATA) {
+            templates.write(pool.buffer(handle), pool.offset(handle), 2 * flow, NdpHeader.FLAG_DATA, sequence, 0, paths.next(flow, true));
+            pool.length(handle, packetBytes);
+        } else {
+            final int flags = kind == ACK ? NdpHeader.FLAG_ACK : kind == NACK ? NdpHeader.FLAG_NACK : NdpHeader.FLAG_PULL;
+            templates.write(pool.buffer(handle), pool.offset(handle), 2 * flow + 1, flags, sequence, pull, paths.next(flow, false));
+            pool.length(handle, CONTROL_BYTES);
+        }
+        pool.ingressPort(handle, link);
+        pool.flow(handle, flow);
+        pool.sequence(handle, sequence);
+        sw.inject(handle, kind != DATA, now);
+    }
+
+    int links() {
+        return linkFree.length;
+    }
+
+    void reset() {
+        paths.reset();
+        Arrays.fill(linkFree, 0);
+        for (final TimedPairFifo fifo : frames) {
+            fifo.clear();
+        }
+    }
+}

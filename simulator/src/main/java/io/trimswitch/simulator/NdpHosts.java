@@ -1,0 +1,243 @@
+package io.trimswitch.simulator;
+
+import io.trimswitch.config.Pattern;
+import io.trimswitch.config.Settings;
+import io.trimswitch.dataplane.codec.NdpHeader;
+import io.trimswitch.dataplane.packet.PacketClass;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.TrimKind;
+import io.trimswitch.dataplane.time.LinkRate;
+import io.trimswitch.dataplane.time.Picos;
+import io.trimswitch.ndp.NdpReceiver;
+import io.trimswitch.ndp.NdpSender;
+import io.trimswitch.ndp.NdpTimers;
+import io.trimswitch.ndp.PullPacer;
+import io.trimswitch.switching.FlowLifetimes;
+import io.trimswitch.switching.TrafficSource;
+
+/**
+ * NDP end hosts (Handley et al., SIGCOMM 2017) around the switch, so that a run is a whole experiment: the flows
+ * ({@link NdpFlowPlan}), the hosts' links into the switch ({@link HostLinks}), the senders ({@link NdpSender}), the
+ * receivers ({@link NdpReceiver}) and their pull pacers ({@link PullPacer}). ACK, NACK and PULL are 64-byte NDP
+ * frames through the same switch (its header queues). The senders, receivers and pacers are the clock-agnostic
+ * state machines that live hosts run too; this class drives them in virtual time: it turns their wake-ups into
+ * events, and hands each event and each frame that reaches a host to the part it is for.
+ */
+public final class NdpHosts implements TrafficSource, FlowLifetimes {
+    /** Where the NDP shim starts in the frames the hosts build: Ethernet, a 20-byte IPv4 header, UDP. */
+    private static final int NDP_OFFSET = 14 + 20 + 8;
+
+    /** What the hosts need from the switch they are plugged into. */
+    public interface Switch {
+        void schedule(long time, int type, int arg);
+
+        /** A free packet buffer, or {@link PacketPool#NO_PACKET}. */
+        int allocate();
+
+        /** The frame in {@code handle} has fully arrived at its ingress port. */
+        void inject(int handle, boolean control, long now);
+
+        /** A frame of {@code flow} reached the switch but no buffer was free for it. */
+        void noBuffer(int flow, boolean control);
+
+        PacketPool pool();
+    }
+
+    private final NdpFlowPlan plan;
+    private final HostLinks links;
+    private final NdpSender sender;
+    private final NdpReceiver receiver;
+    private final PullPacer pacer;
+    private Switch sw;
+
+    /** The state machines' wake-ups, as events on the switch's queue. */
+    private final NdpTimers events = new NdpTimers() {
+        @Override
+        public void retransmitAt(final long time, final int flow) {
+            sw.schedule(time, EventType.RETRANSMIT_TIMEOUT, flow);
+        }
+
+        @Override
+        public void pullAt(final long time, final int link) {
+            sw.schedule(time, EventType.PULL_TICK, link);
+        }
+    };
+
+    NdpHosts(final Settings settings, final Pattern pattern) {
+        this(settings, new NdpFlowPlan(settings, pattern,
+            new LinkRate(settings.portRateBps()).serialisation(settings.workload().packetBytes())), null);
+    }
+
+    private NdpHosts(final Settings settings, final NdpFlowPlan plan, final HostLinks hostLinks) {
+        this.plan = plan;
+        this.links = hostLinks != null ? hostLinks : new HostLinks(settings, plan);
+        this.sender = new NdpSender(plan, links, events, Picos.fromMicros(settings.transport().rtoUs()));
+        this.receiver = new NdpReceiver(plan, links, links::receiverLink);
+        this.pacer = new PullPacer(links.links(), plan.flows(), links.packetTime(), links, events, receiver::receiving);
+        receiver.pullFrom(pacer);
+    }
+
+    /**
+     * Hosts on {@code links} links of their own (a network's): flow f goes from host {@code sender[f]} to host
+     * {@code receiver[f]}, starts at {@code start[f]} ps and is {@code size[f]} packets long; each host sends and
+     * receives on its own link, at the rate, delay, frame size, window and RTO of {@code settings}.
+     */
+    public static NdpHosts onLinks(
+        final Settings settings, final int links, final int[] sender, final int[] receiver, final long[] start, final int[] size,
+        final String description, final PathChoice paths) {
+        final NdpFlowPlan plan = new NdpFlowPlan(sender, receiver, start, size, settings.transport().initialWindowPackets(), description);
+        return new NdpHosts(settings, plan, new HostLinks(settings, plan, links, false, paths));
+    }
+
+    /** The hosts of a lone switch's ports and the flows of {@code pattern}, as {@link VirtualTimeSwitch} runs them. */
+    public static NdpHosts forPattern(final Settings settings, final Pattern pattern) {
+        return new NdpHosts(settings, pattern);
+    }
+
+    /** The flow sizes of a CSV file (first column, packets), checked. */
+    public static int[] flowSizes(final java.nio.file.Path file) {
+        return NdpFlowPlan.flowSizeChoices(file);
+    }
+
+    /** Schedules every flow's start. */
+    public void start(final Switch attached) {
+        this.sw = attached;
+        links.attach(attached);
+        for (int flow = 0; flow < plan.flows(); flow++) {
+            sw.schedule(plan.start(flow), EventType.FLOW_START, flow);
+        }
+    }
+
+    public void onEvent(final int type, final int arg, final long now) {
+        switch (type) {
+            case EventType.LINK_TO_SWITCH -> links.arrive(arg, now);
+            case EventType.PULL_TICK -> pacer.tick(arg, now);
+            case EventType.RETRANSMIT_TIMEOUT -> sender.timeout(arg, now);
+            case EventType.FLOW_START -> sender.start(arg, now);
+            default -> throw new IllegalStateException("not an NDP event: " + type);
+        }
+    }
+
+    /** How long a frame takes from the switch to its host (and back). */
+    public long propagationPicos() {
+        return links.propagationPicos();
+    }
+
+    public boolean done() {
+        return receiver.completed() == plan.flows();
+    }
+
+    /** A frame that left the switch a propagation delay ago reaches its host, which consumes (and frees) it. */
+    public void arriveAtHost(final int handle, final long now) {
+        final PacketPool pool = sw.pool();
+        final int flow = pool.flow(handle);
+        final int sequence = pool.sequence(handle);
+        final boolean control = PacketClass.isControl(pool.classification(handle));
+        final int flags = control ? NdpHeader.flags(pool.buffer(handle), pool.offset(handle) + NDP_OFFSET) : 0;
+        final boolean header = pool.trimKind(handle) != TrimKind.NONE;
+        pool.free(handle);
+        if (flow < 0) {
+            return;
+        }
+        if (!control) {
+            receiver.onData(flow, sequence, header, now);
+        } else if ((flags & NdpHeader.FLAG_ACK) != 0) {
+            sender.onAck(flow, sequence, now);
+        } else if ((flags & NdpHeader.FLAG_NACK) != 0) {
+            sender.onNack(flow, sequence, now);
+        } else {
+            sender.onPull(flow, now);
+        }
+    }
+
+    @Override
+    public void reset() {
+        sender.reset();
+        receiver.reset();
+        pacer.reset();
+        links.reset();
+    }
+
+    // ---- what the report reads ---------------------------------------------------------------
+
+    @Override
+    public int size(final int flow) {
+        return plan.size(flow);
+    }
+
+    @Override
+    public long startPicos(final int flow) {
+        return plan.start(flow);
+    }
+
+    @Override
+    public long completionPicos(final int flow) {
+        return receiver.completion(flow);
+    }
+
+    @Override
+    public long retransmissions(final int flow) {
+        return sender.retransmissions(flow);
+    }
+
+    @Override
+    public int completedFlows() {
+        return receiver.completed();
+    }
+
+    int packetBytes() {
+        return links.packetBytes();
+    }
+
+    @Override
+    public long nextTime() {
+        return Long.MAX_VALUE;
+    }
+
+    @Override
+    public int nextFlow() {
+        throw new IllegalStateException("NDP hosts send through events");
+    }
+
+    @Override
+    public int nextLength() {
+        throw new IllegalStateException("NDP hosts send through events");
+    }
+
+    @Override
+    public void emit(final PacketPool pool, final int handle) {
+        throw new IllegalStateException("NDP hosts send through events");
+    }
+
+    @Override
+    public int flows() {
+        return plan.flows();
+    }
+
+    @Override
+    public int flowSource(final int flow) {
+        return plan.sender(flow);
+    }
+
+    @Override
+    public int flowDestination(final int flow) {
+        return plan.receiver(flow);
+    }
+
+    /** Goodput over the flow's life: from its start to its completion. */
+    @Override
+    public long sendingPicos(final int flow) {
+        final long completion = receiver.completion(flow);
+        return completion < 0 ? 0 : completion - plan.start(flow);
+    }
+
+    @Override
+    public long packets() {
+        return plan.packets();
+    }
+
+    @Override
+    public String description() {
+        return plan.description();
+    }
+}

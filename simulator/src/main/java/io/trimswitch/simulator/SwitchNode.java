@@ -1,0 +1,121 @@
+package io.trimswitch.simulator;
+
+import io.trimswitch.config.Settings;
+import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.pipelines.ForwardingStage;
+import io.trimswitch.switching.CatchUp;
+import io.trimswitch.switching.SwitchFabric;
+import io.trimswitch.trafficmanager.TrafficManagerEvents;
+
+/**
+ * One switch of the engine's network: its components, wired for its mechanism, and where its ports and recirculation
+ * ports sit in the network's numbering. It hands what its traffic manager asks for to the engine, ends its ports'
+ * transmissions by its egress timing, and counts its own drops.
+ */
+public final class SwitchNode implements TrafficManagerEvents {
+    private final int id;
+    private final String name;
+    private final String tier;
+    private final Settings settings;
+    private final SwitchFabric fabric;
+    /** Network number of this switch's port 0, and of its recirculation port 0. */
+    private final int portBase;
+    private final int recirculationBase;
+    private final long[] drops = new long[DropReason.values().length];
+    private final VirtualTimeEngine engine;
+    private final EgressTiming eager;
+    /** Null unless nothing watches the order of deliveries across ports (see {@link LazyEgress}). */
+    private final EgressTiming lazy;
+    private EgressTiming egress;
+
+    SwitchNode(final VirtualTimeEngine engine, final int id, final String name, final String tier, final Settings settings,
+        final PacketPool pool, final ForwardingStage forwarding, final int portBase, final int recirculationBase) {
+        this.engine = engine;
+        this.id = id;
+        this.name = name;
+        this.tier = tier;
+        this.settings = settings;
+        this.portBase = portBase;
+        this.recirculationBase = recirculationBase;
+        this.fabric = new SwitchFabric(settings, pool, this, due -> engine.schedule(due, EventType.NOTIFY, id), forwarding);
+        final EgressTiming.Delivery delivery = (port, handle, time) -> engine.deliver(this, port, handle, time);
+        this.eager = new EagerEgress(fabric, engine, delivery, portBase);
+        this.lazy = new LazyEgress(fabric, delivery);
+        this.egress = eager;
+    }
+
+    /** Ends transmissions lazily in the next runs, or by an event each. */
+    void lazyEgress(final boolean lazily) {
+        egress = lazily ? lazy : eager;
+    }
+
+    EgressTiming egress() {
+        return egress;
+    }
+
+    @Override
+    public void drop(final int handle, final DropReason reason, final long now) {
+        drops[reason.ordinal()]++;
+        engine.drop(handle, reason);
+    }
+
+    /** A packet from outside comes before a transmission that ends at its instant; any other event comes after it. */
+    @Override
+    public void beforeEnqueue(final int port, final long time) {
+        egress.beforeEnqueue(port, CatchUp.horizon(time, engine.handlingArrival()));
+    }
+
+    @Override
+    public void egressPending(final int port, final long now) {
+        egress.pending(port, now);
+    }
+
+    @Override
+    public void recirculationPending(final int pipeline, final long now) {
+        if (fabric.recirculation(pipeline).isIdle()) {
+            engine.startRecirculation(this, pipeline, now);
+        }
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** "leaf" or "spine". */
+    public String tier() {
+        return tier;
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    public SwitchFabric fabric() {
+        return fabric;
+    }
+
+    int portBase() {
+        return portBase;
+    }
+
+    int recirculationBase() {
+        return recirculationBase;
+    }
+
+    /** Packets this switch dropped for {@code reason} in the last run. */
+    public long drops(final DropReason reason) {
+        return drops[reason.ordinal()];
+    }
+
+    void reset() {
+        fabric.reset();
+        java.util.Arrays.fill(drops, 0);
+        eager.reset();
+        lazy.reset();
+    }
+}

@@ -1,0 +1,64 @@
+package io.trimswitch.switching;
+
+import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.packet.PacketPool;
+
+/**
+ * Where a virtual-time run's packets come from, in the order they finish arriving at the switch:
+ * open-loop senders, or a replayed capture. Packets belong to flows, which the report accounts for.
+ */
+public interface TrafficSource {
+    /** When the next packet has fully arrived at its ingress port; {@link Long#MAX_VALUE} when there is none. */
+    long nextTime();
+
+    int nextFlow();
+
+    /** Length of the next frame in bytes. */
+    int nextLength();
+
+    /**
+     * Writes the next packet into {@code handle} (frame, length, ingress port, flow, sequence) and moves on;
+     * with {@link PacketPool#NO_PACKET} it only moves on (the packet could not be taken).
+     */
+    void emit(PacketPool pool, int handle);
+
+    void reset();
+
+    int flows();
+
+    /** The port flow {@code flow} enters on. */
+    int flowSource(int flow);
+
+    /** The port it is addressed to, or -1 when that is not one port. */
+    int flowDestination(int flow);
+
+    /** How long flow {@code flow} took to send, for goodput; 0 when goodput does not apply. */
+    long sendingPicos(int flow);
+
+    /** Every packet the source will emit. */
+    long packets();
+
+    /** Names the traffic in reports: a pattern, or the captures replayed. */
+    String description();
+
+    /**
+     * Takes {@code source}'s next packet into a fresh buffer of {@code pool}, recording it as sent; one that
+     * cannot be taken (larger than a buffer, or no buffer free) is recorded as dropped and
+     * {@link PacketPool#NO_PACKET} returned. Both clocks take packets this way.
+     */
+    static int take(final TrafficSource source, final PacketPool pool, final RunRecorder recorder) {
+        final int flow = source.nextFlow();
+        recorder.sent(flow);
+        if (source.nextLength() > PacketPool.SLOT_BYTES) {
+            source.emit(pool, PacketPool.NO_PACKET);
+            recorder.dropped(flow, DropReason.OVERSIZE);
+            return PacketPool.NO_PACKET;
+        }
+        final int handle = pool.allocate();
+        source.emit(pool, handle);
+        if (handle == PacketPool.NO_PACKET) {
+            recorder.dropped(flow, DropReason.BUFFER_EXHAUSTED);
+        }
+        return handle;
+    }
+}

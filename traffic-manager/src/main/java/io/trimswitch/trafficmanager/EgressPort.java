@@ -1,0 +1,201 @@
+package io.trimswitch.trafficmanager;
+
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.TrimKind;
+import io.trimswitch.dataplane.time.LinkRate;
+
+/**
+ * One egress port of the traffic manager: a small low-priority data queue, a high-priority header
+ * queue, the scheduler between them, and a transmitter that serialises one packet at a time at
+ * the port's rate. The runtime decides when to look: {@link #startTransmission} when the port is
+ * idle, {@link #finishTransmission} when the packet's last bit has left.
+ */
+public final class EgressPort {
+    private final int id;
+    private final LinkRate rate;
+    private final PacketPool pool;
+    /** Queue 0, the only one unless traffic classes give the port more. */
+    private final HandleQueue dataQueue;
+    private final HandleQueue[] dataQueues;
+    private final HandleQueue headerQueue;
+    private final HeaderDataScheduler scheduler;
+    private final DataQueueScheduler dataScheduler;
+    private final PortCounters counters = new PortCounters();
+    private int inService = PacketPool.NO_PACKET;
+    private long busyUntil;
+
+    public EgressPort(
+        final int id, final LinkRate rate, final PacketPool pool, final int dataQueuePackets,
+        final int headerQueuePackets, final int headersPerData) {
+        this(id, rate, pool, dataQueuePackets, headerQueuePackets, headersPerData, QueueFactory.SINGLE_THREADED);
+    }
+
+    /** A port whose queues come from {@code queues}: rings that every pipeline's thread feeds, in real time. */
+    public EgressPort(
+        final int id, final LinkRate rate, final PacketPool pool, final int dataQueuePackets,
+        final int headerQueuePackets, final int headersPerData, final QueueFactory queues) {
+        this(id, rate, pool, queues.create(dataQueuePackets, true), queues.create(headerQueuePackets, true), headersPerData);
+    }
+
+    /** A port with the queues it is given. */
+    public EgressPort(
+        final int id, final LinkRate rate, final PacketPool pool, final HandleQueue dataQueue, final HandleQueue headerQueue,
+        final int headersPerData) {
+        this(id, rate, pool, new HandleQueue[] {dataQueue}, DataQueueScheduler.single(), headerQueue, headersPerData);
+    }
+
+    /** A port with several data queues, served by {@code dataScheduler} whenever the header scheduler picks data. */
+    public EgressPort(
+        final int id, final LinkRate rate, final PacketPool pool, final HandleQueue[] dataQueues, final DataQueueScheduler dataScheduler,
+        final HandleQueue headerQueue, final int headersPerData) {
+        if (dataQueues.length != dataScheduler.queues()) {
+            throw new IllegalArgumentException(dataQueues.length + " data queues but a scheduler for " + dataScheduler.queues());
+        }
+        this.id = id;
+        this.rate = rate;
+        this.pool = pool;
+        this.dataQueues = dataQueues.clone();
+        this.dataQueue = dataQueues[0];
+        this.dataScheduler = dataScheduler;
+        this.headerQueue = headerQueue;
+        this.scheduler = new HeaderDataScheduler(headersPerData);
+    }
+
+    public boolean isIdle() {
+        return inService == PacketPool.NO_PACKET;
+    }
+
+    public boolean hasWaiting() {
+        return !headerQueue.isEmpty() || dataWaiting();
+    }
+
+    private boolean dataWaiting() {
+        for (final HandleQueue queue : dataQueues) {
+            if (!queue.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Picks the next packet per the scheduler and starts serialising it at {@code now}; returns the time
+     * its last bit leaves, or -1 when nothing waits. Call only when {@link #isIdle()}.
+     */
+    public long startTransmission(final long now) {
+        final int choice = scheduler.choose(!headerQueue.isEmpty(), dataWaiting());
+        if (choice == HeaderDataScheduler.NOTHING) {
+            return -1;
+        }
+        inService = choice == HeaderDataScheduler.HEADER ? headerQueue.poll() : nextData(Long.MAX_VALUE).poll();
+        busyUntil = now + rate.serialisation(pool.length(inService));
+        return busyUntil;
+    }
+
+    /**
+     * Real time: the port finished a packet at {@code finishedAt} (or went idle then) and its runtime looks
+     * later; the next packet starts when both the port and the packet were there, never before it was
+     * queued, and is chosen among the packets queued by then; never later than {@code now}, the time the
+     * runtime has reached. Returns when it will have left, or -1 when nothing can start yet.
+     */
+    public long startTransmissionAfter(final long finishedAt, final long now) {
+        final int header = headerQueue.peek();
+        final long headerQueued = header == PacketPool.NO_PACKET ? Long.MAX_VALUE : pool.queuedPicos(header);
+        long dataQueued = Long.MAX_VALUE;
+        for (final HandleQueue queue : dataQueues) {
+            final int data = queue.peek();
+            if (data != PacketPool.NO_PACKET) {
+                dataQueued = Math.min(dataQueued, pool.queuedPicos(data));
+            }
+        }
+        if (headerQueued == Long.MAX_VALUE && dataQueued == Long.MAX_VALUE) {
+            // Empty, or a producer has reserved a slot but not yet written it: look again on the next turn.
+            return -1;
+        }
+        // The scheduler chooses among what had been queued when the port became free, as virtual time does,
+        // not among what a late look finds.
+        final long start = Math.max(finishedAt, Math.min(headerQueued, dataQueued));
+        if (start > now) {
+            // Not yet: packets arriving at that instant come first, and may change the choice.
+            return -1;
+        }
+        final int choice = scheduler.choose(headerQueued <= start, dataQueued <= start);
+        inService = choice == HeaderDataScheduler.HEADER ? headerQueue.poll() : nextData(start).poll();
+        busyUntil = start + rate.serialisation(pool.length(inService));
+        return busyUntil;
+    }
+
+    /** The packet in service has left the port: count it and hand it over. */
+    public int finishTransmission() {
+        final int handle = inService;
+        inService = PacketPool.NO_PACKET;
+        counters.transmitted(pool.length(handle), pool.trimKind(handle) != TrimKind.NONE);
+        return handle;
+    }
+
+    /** When the packet in service finishes, or when the last one finished. */
+    public long busyUntil() {
+        return busyUntil;
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public LinkRate rate() {
+        return rate;
+    }
+
+    /** The data queue the data scheduler serves next among those whose head was queued by {@code readyBy}. */
+    private HandleQueue nextData(final long readyBy) {
+        return dataQueues[dataScheduler.choose(dataQueues, pool, readyBy)];
+    }
+
+    /** Data queue 0: the only one without traffic classes. */
+    public HandleQueue dataQueue() {
+        return dataQueue;
+    }
+
+    public HandleQueue dataQueue(final int queue) {
+        return dataQueues[queue];
+    }
+
+    public int dataQueueCount() {
+        return dataQueues.length;
+    }
+
+    public HandleQueue headerQueue() {
+        return headerQueue;
+    }
+
+    public PortCounters counters() {
+        return counters;
+    }
+
+    /** Forgets queues, counters and the packet in service; the caller owns (and resets) the pool. */
+    public void reset() {
+        for (final HandleQueue queue : dataQueues) {
+            queue.reset();
+        }
+        headerQueue.reset();
+        scheduler.reset();
+        dataScheduler.reset();
+        counters.reset();
+        inService = PacketPool.NO_PACKET;
+        busyUntil = 0;
+    }
+
+    /** Hands every handle still held to {@code drain}, for end-of-run accounting. */
+    public void drainTo(final java.util.function.IntConsumer drain) {
+        if (inService != PacketPool.NO_PACKET) {
+            drain.accept(inService);
+            inService = PacketPool.NO_PACKET;
+        }
+        for (int handle = headerQueue.poll(); handle != PacketPool.NO_PACKET; handle = headerQueue.poll()) {
+            drain.accept(handle);
+        }
+        for (int handle = dataQueue.poll(); handle != PacketPool.NO_PACKET; handle = dataQueue.poll()) {
+            drain.accept(handle);
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package io.trimswitch.trafficmanager;
+
+import io.trimswitch.dataplane.counters.CounterBlock;
+import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.packet.TrimKind;
+
+/**
+ * A port's counters, named after SAI's (SAI_PORT_STAT_TRIM_PACKETS, ..._TX_TRIM_PACKETS,
+ * ..._DROPPED_TRIM_PACKETS) plus the usual rx/tx and drops by reason, in a {@link CounterBlock}. Each counter has
+ * one writer: rx the port's ingress pipeline, tx its egress, trims and drops whichever component of one thread trimmed
+ * or dropped. Where several threads count for one port, each has its own {@code PortCounters} and readers add them up.
+ */
+public final class PortCounters {
+    private static final int RX_PACKETS = 0;
+    private static final int RX_BYTES = 1;
+    private static final int TX_PACKETS = 2;
+    private static final int TX_BYTES = 3;
+    private static final int TX_TRIM_PACKETS = 4;
+    private static final int DROPPED_TRIM_PACKETS = 5;
+    private static final int UNTRIMMABLE_IPV6 = 6;
+    private static final int TRIM_PACKETS = 7;
+    private static final int DROPS = TRIM_PACKETS + TrimKind.COUNT;
+    private static final DropReason[] REASONS = DropReason.values();
+
+    private final CounterBlock counters = new CounterBlock(DROPS + REASONS.length);
+
+    /** A frame came in on this port. */
+    public void received(final int bytes) {
+        counters.increment(RX_PACKETS);
+        counters.add(RX_BYTES, bytes);
+    }
+
+    /** An IPv6 packet came in whose headers end behind an extension header the switch does not step over. */
+    public void receivedUntrimmableIpv6() {
+        counters.increment(UNTRIMMABLE_IPV6);
+    }
+
+    /** A frame left by this port; {@code trimmed}: it was cut to its header. */
+    public void transmitted(final int bytes, final boolean trimmed) {
+        counters.increment(TX_PACKETS);
+        counters.add(TX_BYTES, bytes);
+        if (trimmed) {
+            counters.increment(TX_TRIM_PACKETS);
+        }
+    }
+
+    /** A packet towards this port was cut to its header, where {@code kind} says. */
+    public void trimmed(final int kind) {
+        counters.increment(TRIM_PACKETS + kind);
+    }
+
+    /** A packet already cut to its header was dropped on its way to this port. */
+    public void droppedTrimmed() {
+        counters.increment(DROPPED_TRIM_PACKETS);
+    }
+
+    public void dropped(final DropReason reason) {
+        counters.increment(DROPS + reason.ordinal());
+    }
+
+    public long rxPackets() {
+        return counters.get(RX_PACKETS);
+    }
+
+    public long rxBytes() {
+        return counters.get(RX_BYTES);
+    }
+
+    public long txPackets() {
+        return counters.get(TX_PACKETS);
+    }
+
+    public long txBytes() {
+        return counters.get(TX_BYTES);
+    }
+
+    /** IPv6 packets received that no rule could trim: their transport sits behind an unknown extension header. */
+    public long untrimmableIpv6() {
+        return counters.get(UNTRIMMABLE_IPV6);
+    }
+
+    public long txTrimPackets() {
+        return counters.get(TX_TRIM_PACKETS);
+    }
+
+    public long droppedTrimPackets() {
+        return counters.get(DROPPED_TRIM_PACKETS);
+    }
+
+    /** Packets towards this port that were cut to their header where {@code kind} says. */
+    public long trimPackets(final int kind) {
+        return counters.get(TRIM_PACKETS + kind);
+    }
+
+    public long trimPacketsTotal() {
+        long total = 0;
+        for (int kind = 0; kind < TrimKind.COUNT; kind++) {
+            total += trimPackets(kind);
+        }
+        return total;
+    }
+
+    public long drops(final DropReason reason) {
+        return counters.get(DROPS + reason.ordinal());
+    }
+
+    /** Adds {@code other}'s counts into these, which the caller alone writes: a port's totals over its threads. */
+    public void add(final PortCounters other) {
+        for (int index = 0; index < counters.count(); index++) {
+            counters.add(index, other.counters.get(index));
+        }
+    }
+
+    /** Only while nothing counts. */
+    public void reset() {
+        counters.reset();
+    }
+}

@@ -1,0 +1,76 @@
+package io.trimswitch.trafficmanager;
+
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.time.LinkRate;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class EgressPortTest {
+    private final PacketPool pool = new PacketPool(256);
+
+    private int packet(final int bytes) {
+        final int handle = pool.allocate();
+        pool.length(handle, bytes);
+        return handle;
+    }
+
+    @Test
+    void aPortSerialisesA1500BytePacketIn120NanosecondsAndAHeaderIn5120Picoseconds() {
+        final EgressPort port = new EgressPort(0, LinkRate.gbps(100), pool, 16, 16, 10);
+        port.dataQueue().offer(packet(1500));
+        assertEquals(1_120_000, port.startTransmission(1_000_000));
+        port.finishTransmission();
+        port.headerQueue().offer(packet(64));
+        assertEquals(2_005_120, port.startTransmission(2_000_000));
+    }
+
+    @Test
+    void headersGoFirstButOneDataPacketFollowsEveryTenHeaders() {
+        final EgressPort port = new EgressPort(0, LinkRate.gbps(100), pool, 16, 64, 10);
+        for (int i = 0; i < 30; i++) {
+            port.headerQueue().offer(packet(64));
+        }
+        for (int i = 0; i < 5; i++) {
+            port.dataQueue().offer(packet(1500));
+        }
+        final StringBuilder order = new StringBuilder();
+        long now = 0;
+        while (port.hasWaiting()) {
+            now = port.startTransmission(now);
+            order.append(pool.length(port.finishTransmission()) == 64 ? 'h' : 'D');
+        }
+        assertEquals("hhhhhhhhhhD" + "hhhhhhhhhhD" + "hhhhhhhhhhD" + "DD", order.toString());
+    }
+
+    @Test
+    void strictPriorityStarvesDataWhileHeadersWait() {
+        final EgressPort port = new EgressPort(0, LinkRate.gbps(100), pool, 16, 64, 0);
+        for (int i = 0; i < 20; i++) {
+            port.headerQueue().offer(packet(64));
+        }
+        port.dataQueue().offer(packet(1500));
+        for (int i = 0; i < 20; i++) {
+            port.startTransmission(0);
+            assertEquals(64, pool.length(port.finishTransmission()));
+        }
+        port.startTransmission(0);
+        assertEquals(1500, pool.length(port.finishTransmission()));
+    }
+
+    @Test
+    void transmittedPacketsAreCountedInPacketsAndBytes() {
+        final EgressPort port = new EgressPort(0, LinkRate.gbps(100), pool, 16, 16, 10);
+        port.dataQueue().offer(packet(1500));
+        port.headerQueue().offer(packet(64));
+        for (int i = 0; i < 2; i++) {
+            port.startTransmission(0);
+            port.finishTransmission();
+        }
+        assertEquals(2, port.counters().txPackets());
+        assertEquals(1564, port.counters().txBytes());
+        assertTrue(port.isIdle());
+        assertEquals(-1, port.startTransmission(0));
+    }
+}
