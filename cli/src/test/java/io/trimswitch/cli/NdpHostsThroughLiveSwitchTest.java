@@ -3,7 +3,6 @@ package io.trimswitch.cli;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import io.trimswitch.realtime.HostScripts;
 
 import java.io.IOException;
 

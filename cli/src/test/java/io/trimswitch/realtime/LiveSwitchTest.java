@@ -2,6 +2,7 @@ package io.trimswitch.realtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.trimswitch.cli.Await;
 import io.trimswitch.cli.Cli;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.codec.EthernetHeader;

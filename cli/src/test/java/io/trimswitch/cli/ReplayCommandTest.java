@@ -1,4 +1,4 @@
-package io.trimswitch.replay;
+package io.trimswitch.cli;
 
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.Ipv4Header;

@@ -1,4 +1,4 @@
-package io.trimswitch.replay;
+package io.trimswitch.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package io.trimswitch.realtime;
+package io.trimswitch.cli;
 
 import java.io.File;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.trimswitch.docs;
+package io.trimswitch.cli;
 
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;

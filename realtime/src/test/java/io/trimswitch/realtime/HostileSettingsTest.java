@@ -1,4 +1,4 @@
-package io.trimswitch.config;
+package io.trimswitch.realtime;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,7 +12,9 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.trimswitch.realtime.LiveSettings;
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.SettingsFiles;
+import io.trimswitch.config.SwitchSettings;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.trimswitch.realtime;
+package io.trimswitch.cli;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,5 @@
 package io.trimswitch.realtime;
 
-import io.trimswitch.cli.Cli;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.packet.PacketPool;
@@ -132,27 +131,6 @@ class RealTimeSwitchTest {
         final SwitchSettings slow = small();
         slow.realtime.dilation = 0.5;
         assertTrue(assertThrows(ConfigException.class, () -> new RealTimeSwitch(slow.validate())).getMessage().contains("realtime.dilation"));
-    }
-
-    @Test
-    void theScenarioCommandRunsInRealTimeAndRefusesWhatOnlyVirtualTimeCanDo() {
-        final Cli.Result run = Cli.trimswitch("scenario", "--clock", "real", "--mechanism", "tofino", "--pattern", "incast:4->1",
-            "--packets", "100", "--duration-us", "60", "--dilation", "2000", "--no-ideal");
-        assertEquals(0, run.exit(), run.err());
-        assertTrue(run.out().contains("conservation") && run.out().contains("ok"), run.out());
-
-        final Cli.Result ideal = Cli.trimswitch("scenario", "--clock", "real", "--mechanism", "ideal");
-        assertEquals(2, ideal.exit());
-        assertEquals(1, ideal.err().strip().lines().count(), ideal.err());
-        assertTrue(ideal.err().contains("ideal"), ideal.err());
-
-        final Cli.Result dilation = Cli.trimswitch("scenario", "--clock", "real", "--dilation", "0");
-        assertEquals(2, dilation.exit());
-        assertTrue(dilation.err().contains("realtime.dilation"), dilation.err());
-
-        final Cli.Result clock = Cli.trimswitch("scenario", "--clock", "wall");
-        assertEquals(2, clock.exit());
-        assertTrue(clock.err().contains("clock must be one of virtual, real"), clock.err());
     }
 
     /** Open-loop senders whose generator throws at one packet: a fault inside an agent. */

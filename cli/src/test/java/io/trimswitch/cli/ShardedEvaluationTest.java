@@ -1,4 +1,4 @@
-package io.trimswitch.evaluation.evaluate;
+package io.trimswitch.cli;
 
 import io.trimswitch.cli.Cli;
 import org.junit.jupiter.api.BeforeAll;

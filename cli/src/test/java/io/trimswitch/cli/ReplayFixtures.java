@@ -1,4 +1,4 @@
-package io.trimswitch.replay;
+package io.trimswitch.cli;
 
 import io.trimswitch.dataplane.io.CaptureIndex;
 import io.trimswitch.dataplane.io.PcapngWriter;

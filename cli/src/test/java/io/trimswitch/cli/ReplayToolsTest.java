@@ -1,4 +1,4 @@
-package io.trimswitch.replay;
+package io.trimswitch.cli;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

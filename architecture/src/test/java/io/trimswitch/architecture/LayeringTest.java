@@ -1,0 +1,167 @@
+package io.trimswitch.architecture;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The modules' layering, read from their compiled main classes: each module uses only the modules below it, no two
+ * modules or packages depend on each other in a cycle, every class sits in its module's package, and no module
+ * grows into a catch-all.
+ */
+class LayeringTest {
+    /** Each module (by directory) and the modules it may use; everything else in the project is out of bounds. */
+    private static final Map<String, Set<String>> MAY_USE = new LinkedHashMap<>();
+
+    static {
+        MAY_USE.put("dataplane", Set.of());
+        MAY_USE.put("traffic-manager", Set.of("dataplane"));
+        MAY_USE.put("pipelines", Set.of("traffic-manager", "dataplane"));
+        MAY_USE.put("recirc", Set.of("pipelines", "traffic-manager", "dataplane"));
+        MAY_USE.put("config", Set.of("pipelines", "traffic-manager", "dataplane"));
+        MAY_USE.put("ndp", Set.of("dataplane"));
+        MAY_USE.put("switching", Set.of("config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+        MAY_USE.put("simulator", Set.of("switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+        MAY_USE.put("network", Set.of("simulator", "switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+        // Real time drives the same switch as virtual time, never the virtual-time engine.
+        MAY_USE.put("realtime", Set.of("switching", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+        MAY_USE.put("hosts", Set.of("ndp", "config", "dataplane"));
+        MAY_USE.put("evaluation", Set.of("realtime", "network", "simulator", "switching", "ndp", "config", "recirc", "pipelines",
+            "traffic-manager", "dataplane"));
+        MAY_USE.put("cli", Set.of("evaluation", "hosts", "realtime", "network", "simulator", "switching", "ndp", "config", "recirc",
+            "pipelines", "traffic-manager", "dataplane"));
+        MAY_USE.put("bench", Set.of("evaluation", "realtime", "network", "simulator", "switching", "ndp", "config", "recirc",
+            "pipelines", "traffic-manager", "dataplane"));
+    }
+
+    /** No module holds more than this share of the project's main lines. */
+    private static final double LARGEST_MODULE_SHARE = 0.20;
+
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static JavaClasses all;
+
+    @BeforeAll
+    static void importEveryModule() {
+        final List<Path> classDirectories = new ArrayList<>();
+        for (final String module : MAY_USE.keySet()) {
+            final Path classes = ROOT.resolve(module).resolve("target/classes");
+            assertTrue(Files.isDirectory(classes), module + " is not compiled: " + classes + " is missing");
+            classDirectories.add(classes);
+        }
+        all = new ClassFileImporter().importPaths(classDirectories);
+    }
+
+    /** The package a module's classes live in: io.trimswitch and the module's name without its dashes. */
+    private static String packageOf(final String module) {
+        return "io.trimswitch." + module.replace("-", "");
+    }
+
+    @Test
+    void everyModuleOfTheBuildIsLayered() throws IOException {
+        try (Stream<Path> entries = Files.list(ROOT)) {
+            final List<String> modules = entries.filter(dir -> Files.isDirectory(dir.resolve("src/main/java")))
+                .map(dir -> dir.getFileName().toString()).sorted().toList();
+            assertTrue(MAY_USE.keySet().containsAll(modules), "modules without a layer here: " + modules.stream()
+                .filter(module -> !MAY_USE.containsKey(module)).toList());
+        }
+    }
+
+    @Test
+    void eachModuleUsesOnlyTheModulesBelowIt() {
+        for (final Map.Entry<String, Set<String>> module : MAY_USE.entrySet()) {
+            final String[] forbidden = MAY_USE.keySet().stream()
+                .filter(other -> !other.equals(module.getKey()) && !module.getValue().contains(other))
+                .map(other -> packageOf(other) + "..").toArray(String[]::new);
+            if (forbidden.length > 0) {
+                noClasses().that().resideInAPackage(packageOf(module.getKey()) + "..")
+                    .should().dependOnClassesThat().resideInAnyPackage(forbidden)
+                    .because(module.getKey() + " may use only " + module.getValue())
+                    .check(all);
+            }
+        }
+    }
+
+    @Test
+    void everyClassSitsInItsModulesPackage() {
+        // picocli is compiled from its sources into the tool's classes (cli/pom.xml says why): a library, not a module's code.
+        classes().that().resideOutsideOfPackage("picocli..").should(sitInTheirModulesPackage()).check(all);
+    }
+
+    @Test
+    void noModulesDependOnEachOtherInACycle() {
+        slices().matching("io.trimswitch.(*)..").should().beFreeOfCycles().check(all);
+    }
+
+    @Test
+    void noPackagesDependOnEachOtherInACycle() {
+        slices().matching("io.trimswitch.(**)").should().beFreeOfCycles().check(all);
+    }
+
+    @Test
+    void noModuleHoldsMoreThanAFifthOfTheMainLines() {
+        final Map<String, Long> lines = new LinkedHashMap<>();
+        for (final String module : MAY_USE.keySet()) {
+            lines.put(module, mainLines(ROOT.resolve(module).resolve("src/main/java")));
+        }
+        final long total = lines.values().stream().mapToLong(Long::longValue).sum();
+        for (final Map.Entry<String, Long> module : lines.entrySet()) {
+            final double share = module.getValue() / (double) total;
+            assertTrue(share <= LARGEST_MODULE_SHARE, String.format("%s holds %d of %d main lines (%.1f %%), more than %.0f %%",
+                module.getKey(), module.getValue(), total, share * 100, LARGEST_MODULE_SHARE * 100));
+        }
+    }
+
+    private static long mainLines(final Path sources) {
+        try (Stream<Path> files = Files.walk(sources)) {
+            return files.filter(file -> file.toString().endsWith(".java")).mapToLong(file -> {
+                try (Stream<String> fileLines = Files.lines(file)) {
+                    return fileLines.count();
+                } catch (final IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }).sum();
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static ArchCondition<JavaClass> sitInTheirModulesPackage() {
+        return new ArchCondition<>("sit in their module's package") {
+            @Override
+            public void check(final JavaClass type, final ConditionEvents events) {
+                final String location = type.getSource().map(source -> source.getUri().getPath()).orElse("");
+                for (final String module : MAY_USE.keySet()) {
+                    if (location.contains("/" + module + "/target/classes/")) {
+                        final String expected = packageOf(module);
+                        final boolean inside = type.getPackageName().equals(expected) || type.getPackageName().startsWith(expected + ".");
+                        events.add(new SimpleConditionEvent(type, inside,
+                            type.getName() + " is in module " + module + " but not in package " + expected));
+                        return;
+                    }
+                }
+                events.add(SimpleConditionEvent.violated(type, type.getName() + " comes from no module: " + location));
+            }
+        };
+    }
+}
