@@ -136,15 +136,15 @@ public final class RealTimeSwitch implements SwitchRun {
     /**
      * Runs the workload in real time for the run's duration of switch time, stops every thread, and
      * counts whatever is still inside the switch as in flight at the end. Unless warm-up is off, the
-     * first run of a switch is run twice and only the second reported.
+     * first run of a switch is preceded by unmeasured runs until the JIT has compiled the dataplane.
      *
      * @throws RealTimeFault when an agent threw; the other threads are stopped first
      */
     public RunOutcome run() {
         if (settings.realtime().warmUp() && !warmedUp) {
-            // The first run in a JVM is interpreted code racing the clock; it only teaches the JIT.
+            // The first runs in a JVM are interpreted code racing the clock; they only teach the JIT.
             attachCapture(null);
-            runOnce();
+            JitWarmUp.until(this::runOnce);
             warmedUp = true;
         }
         attachCapture(capture);
