@@ -5,9 +5,12 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.switching.RunRecorder;
 import io.trimswitch.trafficmanager.TrafficManagerEvents;
 
+import java.util.function.IntConsumer;
+
 /**
  * What the traffic manager tells one agent's thread: drops are recorded in that thread's own recorder
- * and their buffers handed back. Agents poll, so the "pending" wake-ups mean nothing here.
+ * and their buffers handed back. Agents poll; only with every agent on one thread does a port's wake-up
+ * tell its egress agent where to look.
  */
 final class AgentEvents implements TrafficManagerEvents {
     /** Gives a buffer back to the pool's owner. */
@@ -19,11 +22,18 @@ final class AgentEvents implements TrafficManagerEvents {
     private final PacketPool pool;
     private final RunRecorder recorder;
     private final Release release;
+    /** Told of each idle port the traffic manager queues for; null: nobody listens. */
+    private final IntConsumer egressWakeUps;
 
     AgentEvents(final PacketPool pool, final RunRecorder recorder, final Release release) {
+        this(pool, recorder, release, null);
+    }
+
+    AgentEvents(final PacketPool pool, final RunRecorder recorder, final Release release, final IntConsumer egressWakeUps) {
         this.pool = pool;
         this.recorder = recorder;
         this.release = release;
+        this.egressWakeUps = egressWakeUps;
     }
 
     @Override
@@ -34,6 +44,9 @@ final class AgentEvents implements TrafficManagerEvents {
 
     @Override
     public void egressPending(final int port, final long now) {
+        if (egressWakeUps != null) {
+            egressWakeUps.accept(port);
+        }
     }
 
     @Override
@@ -42,6 +55,6 @@ final class AgentEvents implements TrafficManagerEvents {
 
     @Override
     public boolean wantsWakeUps() {
-        return false;
+        return egressWakeUps != null;
     }
 }

@@ -21,6 +21,12 @@ final class EgressAgent implements Agent, CatchUp.Stage {
     private final EgressPort[] ports;
     private final Departures departures;
     private final DilatedClock clock;
+    /**
+     * With every agent on one thread, the ports that may have work: busy, or with packets queued. The traffic manager
+     * wakes a port as it queues for it on the same thread, so the agent looks at those alone rather than at every
+     * port's rings before each arrival. Null: the ports are queued for from other threads, and all are looked at.
+     */
+    private long[] active;
     private long lastPacketPicos;
     private long workCycles;
 
@@ -40,11 +46,37 @@ final class EgressAgent implements Agent, CatchUp.Stage {
     @Override
     public int advanceTo(final long now) {
         int work = 0;
-        for (final EgressPort port : ports) {
+        if (active != null) {
+            for (int word = 0; word < active.length; word++) {
+                // Ascending port order, as the full look takes them.
+                for (long bits = active[word]; bits != 0; bits &= bits - 1) {
+                    final int index = (word << 6) + Long.numberOfTrailingZeros(bits);
+                    final EgressPort port = ports[index];
+                    work += advance(port, now);
+                    if (port.isIdle() && !port.hasWaiting()) {
+                        active[word] &= ~(1L << index);
+                    }
+                }
+            }
+        } else {
+            for (final EgressPort port : ports) {
+                work += advance(port, now);
+            }
+        }
+        if (work > 0) {
+            workCycles++;
+        }
+        return work;
+    }
+
+    /** Ends what {@code port} has sent by {@code now} and starts what it can; returns how much. */
+    private int advance(final EgressPort port, final long now) {
+        int work = 0;
+        {
             long freeSince = port.busyUntil();
             if (!port.isIdle()) {
                 if (now < port.busyUntil()) {
-                    continue;
+                    return 0;
                 }
                 freeSince = port.busyUntil();
                 deliver(port.id(), port.finishTransmission(), freeSince);
@@ -61,10 +93,31 @@ final class EgressAgent implements Agent, CatchUp.Stage {
                 work++;
             }
         }
-        if (work > 0) {
-            workCycles++;
-        }
         return work;
+    }
+
+    /** From now on only ports woken by {@link #wake} (or busy, or with packets queued) are looked at. */
+    void lookOnlyAtWokenPorts() {
+        active = new long[(ports.length + 63) >> 6];
+        wakeAll();
+    }
+
+    /** Every port is looked at again on each turn. */
+    void lookAtEveryPort() {
+        active = null;
+    }
+
+    /** The traffic manager queued for the port of this group at {@code index}, on this agent's thread. */
+    void wake(final int index) {
+        if (active != null) {
+            active[index >> 6] |= 1L << index;
+        }
+    }
+
+    private void wakeAll() {
+        for (int index = 0; index < ports.length; index++) {
+            wake(index);
+        }
     }
 
     private void deliver(final int port, final int handle, final long time) {
@@ -83,6 +136,9 @@ final class EgressAgent implements Agent, CatchUp.Stage {
     void reset() {
         lastPacketPicos = 0;
         workCycles = 0;
+        if (active != null) {
+            wakeAll();
+        }
     }
 
     @Override

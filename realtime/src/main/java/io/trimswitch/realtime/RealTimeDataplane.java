@@ -38,6 +38,9 @@ final class RealTimeDataplane {
     final List<EgressAgent> egress = new ArrayList<>();
     final List<RecirculationAgent> recirculation = new ArrayList<>();
     private final NotifyInboxes inboxes;
+    /** Per port: the egress agent that sends it and the port's place in that agent's group, or -1. */
+    private final int[] egressOfPort;
+    private final int[] indexInGroup;
     private final Supplier<TrafficManagerEvents> threadEvents;
 
     /**
@@ -81,6 +84,9 @@ final class RealTimeDataplane {
         // A live switch forwards only to the ports it has attached: egress looks at those alone, not at the fabric's
         // every port on each turn and before each arrival.
         final int attached = settings.ports().isEmpty() ? fabric.ports() : Math.min(settings.ports().size(), fabric.ports());
+        this.egressOfPort = new int[fabric.ports()];
+        this.indexInGroup = new int[fabric.ports()];
+        java.util.Arrays.fill(egressOfPort, -1);
         for (int pipeline = 0; pipeline < pipelines; pipeline++) {
             rxRings[pipeline] = new HandleRing(settings.realtime().rxRingPackets(), false);
             ingress.add(new IngressAgent(fabric.pipeline(pipeline), pool, rxRings[pipeline], inboxes.reader(pipeline), clock, batch));
@@ -88,6 +94,8 @@ final class RealTimeDataplane {
             final EgressPort[] group = new EgressPort[Math.max(0, Math.min(portsPerPipeline, attached - first))];
             for (int i = 0; i < group.length; i++) {
                 group[i] = fabric.port(first + i);
+                egressOfPort[first + i] = egress.size();
+                indexInGroup[first + i] = i;
             }
             egress.add(new EgressAgent("egress-" + pipeline, group, departures.apply(pipeline), clock));
             final RecirculationPort port = fabric.recirculation(pipeline);
@@ -105,12 +113,22 @@ final class RealTimeDataplane {
         final boolean oneThread = settings.realtime().placement() == Settings.Placement.SINGLE;
         if (oneThread && ports instanceof PortsAgent) {
             barrierOnArrival(true);
+            egress.forEach(EgressAgent::lookOnlyAtWokenPorts);
             return List.of(new AgentPlacement.ThreadPlan("trimswitch-switch",
                 new LockstepAgent((PortsAgent) ports, ingress, new CatchUp(recirculation, egress), rxRings, pool, settings.realtime().batchPackets()),
                 1 + ingress.size() + recirculation.size() + egress.size()));
         }
         barrierOnArrival(false);
+        egress.forEach(EgressAgent::lookAtEveryPort);
         return AgentPlacement.place(settings.realtime().placement(), ports, ingress, egress, recirculation);
+    }
+
+    /** The traffic manager queued for idle {@code port} on the thread that sends it: its egress agent looks at it again. */
+    void wakeEgress(final int port) {
+        final int agent = egressOfPort[port];
+        if (agent >= 0) {
+            egress.get(agent).wake(indexInGroup[port]);
+        }
     }
 
     /** With every agent on one thread, recirculation and egress are brought up to each arrival before it is metered. */

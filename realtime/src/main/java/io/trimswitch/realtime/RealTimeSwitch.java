@@ -86,7 +86,9 @@ public final class RealTimeSwitch implements SwitchRun {
         this.returns = new HandleRing(pool.capacity(), true);
         final AgentEvents.Release toPool = returns::offer;
         this.dataplane = new RealTimeDataplane(this.settings, pool, SwitchFabric.defaultForwarding(this.settings),
-            () -> new AgentEvents(pool, threadRecorder(flows, 16), toPool),
+            // With every agent on one thread, the traffic manager's wake-ups tell egress which ports to look at.
+            () -> new AgentEvents(pool, threadRecorder(flows, 16), toPool,
+                this.settings.realtime().placement() == Settings.Placement.SINGLE ? this::wakeEgress : null),
             group -> new RecordedDepartures(pool, threadRecorder(flows, packets), toPool));
         this.rxRings = dataplane.rxRings;
         this.clock = dataplane.clock;
@@ -96,6 +98,10 @@ public final class RealTimeSwitch implements SwitchRun {
         this.recirculation = dataplane.recirculation;
         this.ports = new PortsAgent(this.source, pool, fabric, rxRings, returns, threadRecorder(flows, 16), clock,
             this.settings.realtime().batchPackets());
+    }
+
+    private void wakeEgress(final int port) {
+        dataplane.wakeEgress(port);
     }
 
     /** Sent packets are recorded for the receivers, captured if asked, and their buffers given back. */
