@@ -35,6 +35,7 @@ SPRAY=${SPRAY:-8}
 for v in RATE SECONDS_TCP BYTES SPRAY; do positive "$v" "${!v}"; done
 need_root
 need_tools ip ethtool ping iperf3
+[ -x /usr/bin/time ] || { echo "$(basename "$0"): needs /usr/bin/time: apt-get install time" >&2; exit 2; }
 need_matplotlib
 OUT=${1:-$(mktemp -d)}
 TAG="es$$"
@@ -43,6 +44,8 @@ declare -A PID=()
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 
+# proc_cpu PID...: CPU seconds (user + system) the processes have used so far.
+proc_cpu() { local pid t=0; for pid in "$@"; do t=$((t + $(awk '{ print $14 + $15 }' "/proc/$pid/stat"))); done; awk -v t="$t" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f\n", t / hz }'; }
 # cpu_busy FILE: appends the machine's busy and total jiffies (every core) from /proc/stat.
 cpu_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat >> "$1"; }
 
@@ -164,9 +167,11 @@ ndp_run() {
     log "$name: three NDP flows of $BYTES bytes, --spray $spray"
     spine_stats "$name-before"
     cpu_busy "$OUT/$name-cpu.txt"
+    local spines_before
+    spines_before=$(proc_cpu "${PID[@]}")
     local receivers=() senders=()
     for i in 1 2 3; do
-        ip netns exec "${TAG}b$i" $TRIMSWITCH host --listen "10.2.$i.2:666" --rate-gbps "$RATE" --expect-flows 1 --timeout-s 30 \
+        ip netns exec "${TAG}b$i" /usr/bin/time -f '%U %S' -o "$OUT/$name-receiver$i.time" $TRIMSWITCH host --listen "10.2.$i.2:666" --rate-gbps "$RATE" --expect-flows 1 --timeout-s 30 \
             --json "$OUT/$name-receiver$i.json" > "$OUT/$name-receiver$i.log" 2>&1 &
         receivers+=($!)
     done
@@ -174,7 +179,7 @@ ndp_run() {
         for _ in $(seq 1 200); do grep -q "receiving on" "$OUT/$name-receiver$i.log" 2>/dev/null && break; sleep 0.1; done
     done
     for i in 1 2 3; do
-        ip netns exec "${TAG}a$i" $TRIMSWITCH host --connect "10.2.$i.2:666" --size "$BYTES" --rate-gbps 1 --spray "$spray" --rto-ms 50 \
+        ip netns exec "${TAG}a$i" /usr/bin/time -f '%U %S' -o "$OUT/$name-sender$i.time" $TRIMSWITCH host --connect "10.2.$i.2:666" --size "$BYTES" --rate-gbps 1 --spray "$spray" --rto-ms 50 \
             --timeout-s 30 --json "$OUT/$name-sender$i.json" > "$OUT/$name-sender$i.log" 2>&1 &
         senders+=($!)
     done
@@ -182,6 +187,7 @@ ndp_run() {
     for pid in "${senders[@]}" "${receivers[@]}"; do wait "$pid" || status=$?; done
     [ "$status" = 0 ] || { cat "$OUT/$name"-*.log; echo "$name: a host exited with $status" >&2; exit 1; }
     cpu_busy "$OUT/$name-cpu.txt"
+    echo "$spines_before $(proc_cpu "${PID[@]}")" > "$OUT/$name-spines.time"
     spine_stats "$name-after"
 }
 ndp_run ndp-sprayed "$SPRAY"
@@ -207,7 +213,7 @@ def spine_share(name):
         shares.append((after["txPackets"] - before["txPackets"], after.get("txTrimPackets", 0) - before.get("txTrimPackets", 0)))
     return shares
 
-rows = []
+rows, cpu_split = [], {}
 tcp = [json.load(open(f"{out}/tcp{i}.json"))["end"]["sum_received"]["bits_per_second"] / 1e9 for i in (1, 2, 3)]
 tcp_retx = sum(json.load(open(f"{out}/tcp{i}.json"))["end"]["sum_sent"].get("retransmits", 0) for i in (1, 2, 3))
 rows.append(("TCP, ECMP", tcp, None, spine_share("tcp"), tcp_retx, cpu("tcp")))
@@ -215,6 +221,9 @@ for name, label in (("ndp-sprayed", "NDP, sprayed"), ("ndp-single", "NDP, one pa
     flows = [json.load(open(f"{out}/{name}-sender{i}.json"))["flows"][0] for i in (1, 2, 3)]
     rows.append((label, [f["goodputGbps"] for f in flows], [f["fctUs"] / 1e3 for f in flows], spine_share(name),
                  sum(f["retransmissions"] for f in flows), cpu(name)))
+    hosts = sum(sum(map(float, open(f"{out}/{name}-{role}{i}.time").read().split()[-2:])) for role in ("sender", "receiver") for i in (1, 2, 3))
+    before, after = map(float, open(f"{out}/{name}-spines.time").read().split())
+    cpu_split[label] = (hosts, after - before)
 summary = []
 print(f"three flows from rack A to rack B over three spines of {rate} Gb/s each ({3 * rate:.1f} Gb/s in all)")
 print(f"{'run':<14} {'per flow Gb/s':<19} {'sum Gb/s':>8} {'FCT ms':<15} {'retx':>5} {'CPU busy':>8}  {'spine packets down (trimmed)'}")
@@ -224,6 +233,9 @@ for label, rates, fcts, shares, retx, busy in rows:
     print(f"{label:<14} {' '.join(f'{r:.3f}' for r in rates):<19} {sum(rates):>8.3f} {fct:<15} {retx:>5} {busy:>7.0f}%  {spines}")
     summary.append({"run": label, "gbpsPerFlow": rates, "fctMs": fcts, "spinePacketsDown": [tx for tx, _ in shares],
                     "spineTrims": [trim for _, trim in shares], "retransmissions": retx, "cpuBusyPercent": busy})
+for label, (hosts, spines) in cpu_split.items():
+    print(f"{label}: the six NDP host processes used {hosts:.1f} CPU s (JVM start and JIT included), the three spines {spines:.1f} CPU s")
+    next(s for s in summary if s["run"] == label).update({"hostCpuS": hosts, "spineCpuS": spines})
 json.dump(summary, open(f"{out}/summary.json", "w"), indent=2)
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))

@@ -228,7 +228,7 @@ for k, (phase, color) in enumerate((("idle", "tab:gray"), ("loaded", "tab:orange
 ax.set_xticks(range(len(names)), [labels[n] + f"\n(slowdown {summary[n]['slowdown']:.1f}x)" for n in names], fontsize=8)
 ax.set_yscale("log")
 ax.set_ylabel("memcslap benchmark time (s, log scale)")
-ax.set_title(f"memcached benchmark under incast ({rate} Gb/s port): tail drop + TCP vs trimming + NDP")
+ax.set_title(f"memcached benchmark time, idle and under incast ({rate} Gb/s port to memcached):\ntail drop + TCP incast vs trimming + NDP incast")
 ax.legend(fontsize=8, loc="upper right")
 fig.tight_layout()
 fig.savefig(f"{out}/memcached_under_incast.png", dpi=110)
