@@ -243,15 +243,15 @@ width = 0.27
 for k in range(3):
     xs = [r + (k - 1) * width for r in range(len(rows))]
     left.bar(xs, [row[1][k] for row in rows], width, label=f"flow {k + 1} (a{k + 1} to b{k + 1})")
-    right.bar(xs, [row[3][k][0] for row in rows], width, label=f"spine {k + 1}")
+    right.bar(xs, [100 * row[3][k][0] / max(1, sum(tx for tx, _ in row[3])) for row in rows], width, label=f"spine {k + 1}")
 left.axhline(rate, color="black", linestyle="--", linewidth=1, label=f"one spine's rate ({rate} Gb/s)")
 left.set_ylabel("throughput (TCP) or goodput (NDP) per flow (Gb/s)")
-right.set_ylabel("packets each spine sent down to rack B")
+right.set_ylabel("share of the packets down to rack B (%)")
 for ax in (left, right):
     ax.set_xticks(range(len(rows)), [f"{row[0]}\n(CPU {row[5]:.0f}% busy)" for row in rows], fontsize=8)
     ax.legend(fontsize=8)
 left.set_title("per-flow rate")
-right.set_title("load per spine (a flow on one path loads one spine)")
+right.set_title("each spine's share (ECMP can leave a spine idle)")
 fig.suptitle(f"Three flows between two racks over three {rate} Gb/s spines: TCP with ECMP vs NDP sprayed vs NDP on one path")
 fig.tight_layout()
 fig.savefig(f"{out}/ecmp_vs_spraying.png", dpi=110)

@@ -190,7 +190,7 @@ for run, routing in (("NDP, sprayed", "spray"), ("NDP, one path", "ecmp")):
     virtual = json.load(open(f"{out}/fabric-{routing}.json"))
     flows = [f for f in virtual["flows"] if f["src"] < 3]
     # Trims towards rack 1: on the spines' ports down to leaf 1, and on leaf 0's uplinks (its ports after its 3 hosts).
-    spine_trims = sum(p["txTrimPackets"] for s in virtual["switches"] for p in s["ports"]
+    spine_trims = sum(p["trimPackets"] for s in virtual["switches"] for p in s["ports"]
                       if (s["tier"] == "spine" and p["id"] == 1) or (s["name"] == "leaf0" and p["id"] >= 3))
     rows.append({"experiment": "1: 3 flows, 2 racks, 3 spines", "run": f"{run} ({routing})",
                  "live": {"p50Ms": pct(live["fctMs"], .5), "p99Ms": pct(live["fctMs"], .99), "trims": sum(live["spineTrims"]),

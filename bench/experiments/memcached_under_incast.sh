@@ -122,13 +122,18 @@ m_tx() { in_sw $TRIMSWITCH stats --json | python3 -c 'import json,sys; print({p[
 LOAD_FROM=0
 load_flowing() { [ "$(m_tx)" -ge $((LOAD_FROM + LOAD_WARMUP)) ]; }
 
+# tcp_counters FILE: memcached's and memslap's TCP counters (their namespaces' /proc/net/snmp and netstat).
+tcp_counters() { { in_host m cat /proc/net/snmp /proc/net/netstat; in_host c cat /proc/net/snmp /proc/net/netstat; } > "$1"; }
+
 # The benchmark: its own report of its time, and the wall time around it.
 bench() {
     local t0 t1
+    tcp_counters "$1.tcp-before"
     t0=$(date +%s.%N)
     in_host c memcslap --servers=10.9.0.1:11211 --concurrency="$CONCURRENCY" --execute-number="$EXECUTE" --test=get --tcp-nodelay \
         > "$1" 2>&1 || { cat "$1"; log "memcslap failed" >&2; exit 1; }
     t1=$(date +%s.%N)
+    tcp_counters "$1.tcp-after"
     echo "wall $t0 $t1" >> "$1"
 }
 
@@ -192,6 +197,21 @@ def bench(path):
     get = re.search(r"Time to get\s+(\d+) keys by\s+(\d+) threads:\s+([0-9.]+) seconds", text)
     return {"totalS": total, "getS": float(get.group(3)), "gets": int(get.group(1))}
 
+def tcp(path):
+    """RetransSegs and TCPTimeouts, summed over the files' namespaces (memcached's host, then memslap's)."""
+    lines, total = open(path).read().splitlines(), {"RetransSegs": 0, "TCPTimeouts": 0}
+    for names, values in zip(lines, lines[1:]):
+        n, v = names.split(), values.split()
+        if n[0] == v[0] and n[0] in ("Tcp:", "TcpExt:") and not n[1].lstrip("-").isdigit() and v[1].lstrip("-").isdigit():
+            for key, value in zip(n[1:], v[1:]):
+                if key in total:
+                    total[key] += int(value)
+    return total
+
+def tcp_delta(prefix):
+    before, after = tcp(prefix + ".tcp-before"), tcp(prefix + ".tcp-after")
+    return {k: after[k] - before[k] for k in before}
+
 def port(path, number):
     return {p["port"]: p for p in json.load(open(path))}[number]
 
@@ -201,6 +221,7 @@ for name, label in (("baseline", f"tail drop, {big} packets, TCP incast"), ("tri
     before, after = port(f"{out}/{name}-before.json", 0), port(f"{out}/{name}-after.json", 0)
     a, b, c, d = map(float, open(f"{out}/{name}-window.txt").read().split())
     gbps = (after["txBytes"] - before["txBytes"]) * 8 / ((c + d) / 2 - (a + b) / 2) / 1e9
+    idle["tcp"], loaded["tcp"] = tcp_delta(f"{out}/{name}-idle.memcslap"), tcp_delta(f"{out}/{name}-loaded.memcslap")
     summary[name] = {"idle": idle, "loaded": loaded, "slowdown": loaded["totalS"] / idle["totalS"], "loadGbps": gbps,
                      "trims": after.get("txTrimPackets", 0) - before.get("txTrimPackets", 0),
                      "drops": sum(after.get("drops", {}).values()) - sum(before.get("drops", {}).values())}
@@ -210,11 +231,11 @@ json.dump(summary, open(f"{out}/summary.json", "w"), indent=2)
 
 print(f"memcslap against memcached on the receiver of a {senders}:1 incast through its {rate} Gb/s port "
       f"({summary['baseline']['idle']['gets']} gets after as many sets)")
-print(f"{'setup':<36} {'idle s':>7} {'loaded s':>9} {'slowdown':>9} {'load Gb/s':>9} {'trims':>7} {'drops':>7}")
+print(f"{'setup':<36} {'idle s':>7} {'loaded s':>9} {'slowdown':>9} {'load Gb/s':>9} {'trims':>7} {'drops':>7} {'memcached retx/RTOs':>20}")
 for name, label in labels.items():
     s = summary[name]
     print(f"{label:<36} {s['idle']['totalS']:>7.3f} {s['loaded']['totalS']:>9.3f} {s['slowdown']:>8.1f}x {s['loadGbps']:>9.3f} "
-          f"{s['trims']:>7} {s['drops']:>7}")
+          f"{s['trims']:>7} {s['drops']:>7} {s['loaded']['tcp']['RetransSegs']:>13}/{s['loaded']['tcp']['TCPTimeouts']:<6}")
 print(f"slowdown, baseline / trimming: {summary['ratio']:.1f}x")
 
 fig, ax = plt.subplots(figsize=(7, 4.5))
