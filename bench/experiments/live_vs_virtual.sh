@@ -201,7 +201,7 @@ for run, routing in (("NDP, sprayed", "spray"), ("NDP, one path", "ecmp")):
 senders = [json.load(open(f))["flows"][0] for f in sorted(glob.glob(f"{out}/incast-sender*.json"))]
 stats = {p["port"]: p for p in json.load(open(f"{out}/incast-stats.json"))}[0]
 virtual = json.load(open(f"{out}/scenario.json"))
-rows.append({"experiment": "2: 9:1 incast, 12-packet queue", "run": "NDP",
+rows.append({"experiment": "2: 9:1 incast, 12-packet queue", "run": "9 NDP senders, 1 receiver",
              "live": {"p50Ms": pct([f["fctUs"] / 1e3 for f in senders], .5), "p99Ms": pct([f["fctUs"] / 1e3 for f in senders], .99),
                       "trims": stats["txTrimPackets"], "retransmissions": sum(f["retransmissions"] for f in senders)},
              "virtual": {"p50Ms": pct([f["completionNs"] / 1e6 for f in virtual["flows"]], .5),

@@ -238,7 +238,7 @@ for name, label in labels.items():
           f"{s['trims']:>7} {s['drops']:>7} {s['loaded']['tcp']['RetransSegs']:>13}/{s['loaded']['tcp']['TCPTimeouts']:<6}")
 print(f"slowdown, baseline / trimming: {summary['ratio']:.1f}x")
 
-fig, ax = plt.subplots(figsize=(7, 4.5))
+fig, ax = plt.subplots(figsize=(8.5, 4.5))
 names = list(labels)
 width = 0.38
 for k, (phase, color) in enumerate((("idle", "tab:gray"), ("loaded", "tab:orange"))):
@@ -249,7 +249,7 @@ for k, (phase, color) in enumerate((("idle", "tab:gray"), ("loaded", "tab:orange
 ax.set_xticks(range(len(names)), [labels[n] + f"\n(slowdown {summary[n]['slowdown']:.1f}x)" for n in names], fontsize=8)
 ax.set_yscale("log")
 ax.set_ylabel("memcslap benchmark time (s, log scale)")
-ax.set_title(f"memcached benchmark time, idle and under incast ({rate} Gb/s port to memcached):\ntail drop + TCP incast vs trimming + NDP incast")
+ax.set_title(f"memcslap time, idle and under an incast into memcached's {rate} Gb/s port:\ntail drop + TCP incast vs trimming + NDP incast")
 ax.legend(fontsize=8, loc="upper right")
 fig.tight_layout()
 fig.savefig(f"{out}/memcached_under_incast.png", dpi=110)
