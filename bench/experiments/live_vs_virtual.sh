@@ -1,0 +1,235 @@
+#!/usr/bin/env bash
+# The live experiments next to their virtual-time counterparts, with the same parameters where the simulator can
+# express them: FCT p50 and p99, trims and retransmissions of the NDP flows.
+#
+# 1. Experiment 1 (three flows between two racks over three RATE Gb/s spines, 16-packet trimming queues): live, as
+#    ecmp_vs_spraying.sh runs it (NDP sprayed over SPRAY source ports, and on one path); virtual, `trimswitch fabric` with
+#    2 leaves x 3 hosts, 3 spines, host and uplink links at RATE, `--routing spray` and `--routing ecmp`, a permutation
+#    of PACKETS-packet flows (its flows from rack 0 to rack 1 are counted, as the live ones).
+# 2. Experiment 2's incast, finite: nine NDP senders of PACKETS packets each into one receiver whose switch port runs at
+#    RATE with a 12-packet trimming data queue. Live: ten namespace hosts on the interface ports of one `trimswitch run`
+#    (as ping_under_incast.sh builds them, senders' ports at SENDER_RATE); virtual: `trimswitch scenario --pattern
+#    incast:9->1` on a switch whose every port runs at RATE (the scenario's hosts pull at the switch's port rate).
+# Both use a 30-packet initial window and a 50 ms retransmission timeout. Prints the table and writes
+# OUT_DIR/live_vs_virtual.png and OUT_DIR/live_vs_virtual.json.
+#
+# Usage: sudo bench/experiments/live_vs_virtual.sh [OUT_DIR]   (needs what ecmp_vs_spraying.sh needs, and
+# python3-matplotlib; a built cli/target/trimswitch.jar, or TRIMSWITCH set to the command that runs the tool).
+# Environment: RATE (0.1), SENDER_RATE (1), PACKETS (1000), SPRAY (8), EXP1_DIR (the OUT_DIR of an earlier
+# ecmp_vs_spraying.sh run with the same RATE and PACKETS, instead of running it again). Everything it creates is removed
+# on exit, whatever happens.
+set -euo pipefail
+
+log() { echo "live-vs-virtual: $*"; }
+. "$(cd "$(dirname "$0")" && pwd)/common.sh"
+
+[ $# -le 1 ] || { echo "usage: $(basename "$0") [OUT_DIR]" >&2; exit 2; }
+RATE=${RATE:-0.1}
+SENDER_RATE=${SENDER_RATE:-1}
+PACKETS=${PACKETS:-1000}
+SPRAY=${SPRAY:-8}
+for v in RATE SENDER_RATE PACKETS SPRAY; do positive "$v" "${!v}"; done
+need_root
+need_tools ip ethtool ping iperf3
+need_matplotlib
+OUT=${1:-$(mktemp -d)}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+# A live host carries 1398 bytes of data in each 1448-byte IP packet (1462 bytes on the wire): PACKETS packets.
+PAYLOAD=1398
+BYTES=$((PACKETS * PAYLOAD))
+
+TAG="lv$$"
+SW="${TAG}sw"
+SENDERS=9
+HOSTS=(r $(seq -f 's%g' 1 $SENDERS))
+SWITCH_PID=""
+cleanup() {
+    set +e
+    if [ -n "$SWITCH_PID" ]; then
+        kill -TERM "$SWITCH_PID" 2>/dev/null
+        wait "$SWITCH_PID" 2>/dev/null
+    fi
+    remove_namespaces $(for h in "${HOSTS[@]}"; do echo "$TAG$h"; done) "$SW"
+}
+trap cleanup EXIT
+
+# 1. Experiment 1, live.
+if [ -n "${EXP1_DIR:-}" ]; then
+    [ -f "$EXP1_DIR/summary.json" ] || { echo "$(basename "$0"): EXP1_DIR $EXP1_DIR has no summary.json" >&2; exit 2; }
+    log "experiment 1, live: from $EXP1_DIR"
+    cp -r "$EXP1_DIR" "$OUT/exp1"
+else
+    log "experiment 1, live: ecmp_vs_spraying.sh"
+    RATE=$RATE BYTES=$BYTES SPRAY=$SPRAY SECONDS_TCP=3 "$here/ecmp_vs_spraying.sh" "$OUT/exp1" > "$OUT/exp1.log" 2>&1 \
+        || { cat "$OUT/exp1.log"; log "ecmp_vs_spraying.sh failed" >&2; exit 1; }
+fi
+
+# 2. The finite incast, live.
+in_sw() { ip netns exec "$SW" "$@"; }
+in_host() { local h=$1; shift; ip netns exec "$TAG$h" "$@"; }
+addr() { case $1 in r) echo 10.9.0.1 ;; s*) echo "10.9.0.$((${1#s} + 1))" ;; esac; }
+ip netns add "$SW"
+in_sw ip link set lo up
+for port in "${!HOSTS[@]}"; do
+    h=${HOSTS[$port]}
+    ip netns add "$TAG$h"
+    in_host "$h" ip link set lo up
+    ip link add "${TAG}p$port" netns "$SW" type veth peer name eth0 netns "$TAG$h"
+    in_sw ip link set "${TAG}p$port" up
+    in_host "$h" ip addr add "$(addr "$h")/24" dev eth0
+    in_host "$h" ip link set eth0 up
+    in_host "$h" ethtool -K eth0 tso off gso off gro off > /dev/null 2>&1 || true
+    in_sw ethtool -K "${TAG}p$port" tso off gso off gro off > /dev/null 2>&1 || true
+done
+cat > "$OUT/incast-switch.yaml" <<YAML
+mechanism: tofino
+fabric:
+  dataQueuePackets: 12
+trim:
+  trimmableDscp: [10]
+realtime:
+  idle: poll
+forwarding:
+  mode: l2
+metrics:
+  address: 127.0.0.1:9464
+ports:
+  - {rateGbps: $RATE}
+$(for _ in $(seq 1 $SENDERS); do echo "  - {rateGbps: $SENDER_RATE}"; done)
+YAML
+log "experiment 2's incast, live: 9 x $BYTES bytes into a $RATE Gb/s port with a 12-packet trimming queue"
+# Not through a shell function: the background job must be the switch itself, for the signal to reach it.
+ip netns exec "$SW" $TRIMSWITCH run --config "$OUT/incast-switch.yaml" \
+    $(for port in "${!HOSTS[@]}"; do printf -- '-i %d@%sp%d ' "$port" "$TAG" "$port"; done) > "$OUT/incast-switch.log" 2>&1 &
+SWITCH_PID=$!
+await_switch "$SWITCH_PID" "$OUT/incast-switch.log" "${#HOSTS[@]}"
+for h in "${HOSTS[@]:1}"; do
+    in_host "$h" ping -q -c 2 -i 0.2 -W 2 10.9.0.1 > /dev/null || { log "host $h cannot reach r" >&2; exit 1; }
+done
+ip netns exec "${TAG}r" $TRIMSWITCH host --listen 10.9.0.1:666 --rate-gbps "$RATE" --expect-flows $SENDERS --timeout-s 60 \
+    --json "$OUT/incast-receiver.json" > "$OUT/incast-receiver.log" 2>&1 &
+RECEIVER=$!
+await 60 "the NDP receiver to bind" udp_bound "${TAG}r" 666
+PIDS=()
+for i in $(seq 1 $SENDERS); do
+    ip netns exec "${TAG}s$i" $TRIMSWITCH host --connect 10.9.0.1:666 --size "$BYTES" --rate-gbps "$SENDER_RATE" --rto-ms 50 \
+        --timeout-s 60 --json "$OUT/incast-sender$i.json" > "$OUT/incast-sender$i.log" 2>&1 &
+    PIDS+=($!)
+done
+STATUS=0
+for pid in "${PIDS[@]}" "$RECEIVER"; do wait "$pid" || STATUS=$?; done
+[ "$STATUS" = 0 ] || { cat "$OUT"/incast-*.log; log "a host exited with $STATUS" >&2; exit 1; }
+in_sw $TRIMSWITCH stats --json > "$OUT/incast-stats.json"
+stop_switch "$SWITCH_PID" "$OUT/incast-switch.log" > /dev/null
+SWITCH_PID=""
+uptime > "$OUT/uptime.txt"
+
+# Virtual time: the same two experiments.
+cat > "$OUT/fabric.yaml" <<YAML
+topology:
+  leaves: 2
+  spines: 3
+  hostsPerLeaf: 3
+  hostRateGbps: $RATE
+  uplinkRateGbps: $RATE
+  linkLatencyNs: 20000
+# fabric's links run at one rate both ways: the bottleneck of a flow pair on one spine is leaf 0's uplink, not the
+# spine's port down (live, the leaves' uplinks are veths, unlimited); that uplink trims as the live spine's port does.
+leaf:
+  mechanism: tofino
+  fabric: {dataQueuePackets: 16}
+spine:                        # as the live spines: DSCP 10 in a 16-packet queue that trims
+  mechanism: tofino
+  fabric: {dataQueuePackets: 16}
+workload:
+  kind: permutation
+  packets: $PACKETS
+  seed: 1
+transport:
+  rtoUs: 50000
+  initialWindowPackets: 30
+  maxDurationUs: 4000000
+YAML
+for routing in spray ecmp; do
+    log "experiment 1, virtual: trimswitch fabric --routing $routing"
+    $TRIMSWITCH fabric --config "$OUT/fabric.yaml" --routing "$routing" --json "$OUT/fabric-$routing.json" > "$OUT/fabric-$routing.txt"
+done
+cat > "$OUT/scenario.yaml" <<YAML
+mechanism: tofino
+fabric:
+  portRateGbps: $RATE
+  dataQueuePackets: 12
+transport:
+  initialWindowPackets: 30
+  rtoUs: 50000
+  propagationNs: 20000
+  maxDurationUs: 4000000
+YAML
+log "experiment 2's incast, virtual: trimswitch scenario --pattern incast:9->1"
+$TRIMSWITCH scenario --config "$OUT/scenario.yaml" --pattern 'incast:9->1' --packets "$PACKETS" --packet-bytes 1462 --no-ideal \
+    --json "$OUT/scenario.json" > "$OUT/scenario.txt"
+
+"$PLOT_PYTHON" - "$OUT" "$RATE" "$PACKETS" <<'PY'
+import glob, json, sys
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+out, rate, packets = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+
+def pct(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+rows = []
+exp1 = {row["run"]: row for row in json.load(open(f"{out}/exp1/summary.json"))}
+for run, routing in (("NDP, sprayed", "spray"), ("NDP, one path", "ecmp")):
+    live = exp1[run]
+    senders = [json.load(open(f"{out}/exp1/{'ndp-sprayed' if routing == 'spray' else 'ndp-single'}-sender{i}.json"))["flows"][0]
+               for i in (1, 2, 3)]
+    virtual = json.load(open(f"{out}/fabric-{routing}.json"))
+    flows = [f for f in virtual["flows"] if f["src"] < 3]
+    # Trims towards rack 1: on the spines' ports down to leaf 1, and on leaf 0's uplinks (its ports after its 3 hosts).
+    spine_trims = sum(p["trimPackets"] for s in virtual["switches"] for p in s["ports"]
+                      if (s["tier"] == "spine" and p["id"] == 1) or (s["name"] == "leaf0" and p["id"] >= 3))
+    rows.append({"experiment": "1: 3 flows, 2 racks, 3 spines", "run": f"{run} ({routing})",
+                 "live": {"p50Ms": pct(live["fctMs"], .5), "p99Ms": pct(live["fctMs"], .99), "trims": sum(live["spineTrims"]),
+                          "retransmissions": sum(f["retransmissions"] for f in senders)},
+                 "virtual": {"p50Ms": pct([f["completionNs"] / 1e6 for f in flows], .5),
+                             "p99Ms": pct([f["completionNs"] / 1e6 for f in flows], .99), "trims": spine_trims,
+                             "retransmissions": sum(f["retransmissions"] for f in flows)}})
+senders = [json.load(open(f))["flows"][0] for f in sorted(glob.glob(f"{out}/incast-sender*.json"))]
+stats = {p["port"]: p for p in json.load(open(f"{out}/incast-stats.json"))}[0]
+virtual = json.load(open(f"{out}/scenario.json"))
+rows.append({"experiment": "2: 9:1 incast, 12-packet queue", "run": "9 NDP senders, 1 receiver",
+             "live": {"p50Ms": pct([f["fctUs"] / 1e3 for f in senders], .5), "p99Ms": pct([f["fctUs"] / 1e3 for f in senders], .99),
+                      "trims": stats["txTrimPackets"], "retransmissions": sum(f["retransmissions"] for f in senders)},
+             "virtual": {"p50Ms": pct([f["completionNs"] / 1e6 for f in virtual["flows"]], .5),
+                         "p99Ms": pct([f["completionNs"] / 1e6 for f in virtual["flows"]], .99),
+                         "trims": virtual["trims"]["total"], "retransmissions": sum(f["retransmissions"] for f in virtual["flows"])}})
+json.dump(rows, open(f"{out}/live_vs_virtual.json", "w"), indent=2)
+
+print(f"NDP flows of {packets} packets, links at {rate} Gb/s: live (namespace hosts, trimswitch run) vs virtual time")
+print(f"{'experiment':<32} {'run':<24} {'FCT p50 ms live/virt':>21} {'FCT p99 ms live/virt':>21} {'trims live/virt':>16} {'retx live/virt':>15}")
+for r in rows:
+    l, v = r["live"], r["virtual"]
+    print(f"{r['experiment']:<32} {r['run']:<24} {l['p50Ms']:>10.0f}/{v['p50Ms']:<10.0f} {l['p99Ms']:>10.0f}/{v['p99Ms']:<10.0f} "
+          f"{l['trims']:>7}/{v['trims']:<8} {l['retransmissions']:>7}/{v['retransmissions']:<7}")
+
+fig, ax = plt.subplots(figsize=(9, 4.5))
+labels = [f"exp {r['experiment'][0]}: {r['run']}" for r in rows]
+width = 0.2
+for k, (clock, q, color, hatch) in enumerate((("live", "p50Ms", "tab:orange", ""), ("live", "p99Ms", "tab:orange", "//"),
+                                               ("virtual", "p50Ms", "tab:blue", ""), ("virtual", "p99Ms", "tab:blue", "//"))):
+    xs = [i + (k - 1.5) * width for i in range(len(rows))]
+    ax.bar(xs, [r[clock][q] for r in rows], width, color=color, hatch=hatch, edgecolor="black",
+           label=f"{clock}, FCT {'median' if q == 'p50Ms' else 'p99'}")
+ax.set_xticks(range(len(rows)), labels, fontsize=8)
+ax.set_yscale("log")
+ax.set_ylabel("flow completion time (ms, log scale)")
+ax.set_title(f"NDP flows of {packets} packets at {rate} Gb/s: live hosts and switches vs the simulator in virtual time")
+ax.legend(fontsize=8)
+fig.tight_layout()
+fig.savefig(f"{out}/live_vs_virtual.png", dpi=110)
+PY
+log "results in $OUT ($(cat "$OUT/uptime.txt"))"
