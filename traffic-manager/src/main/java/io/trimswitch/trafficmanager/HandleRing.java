@@ -99,7 +99,11 @@ public final class HandleRing implements HandleQueue {
         if (depth > maxDepth.getPlain()) {
             // The cached consumer position may be old: count against the current one.
             consumedSeen = positions.getAcquire(CONSUMED);
-            raiseMaxDepth((int) (mine + 1 - consumedSeen));
+            final int current = (int) (mine + 1 - consumedSeen);
+            if (current > maxDepth.getPlain()) {
+                // The one producer is the one writer of the depth it alone can raise: no CAS.
+                maxDepth.setRelease(current);
+            }
         }
         return mine;
     }
