@@ -166,7 +166,7 @@ public final class VxlanPorts implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         };
-        group = new MultiThreadIoEventLoopGroup(1, threads, PollingIoHandler.factory(owner, idle, faults));
+        group = new MultiThreadIoEventLoopGroup(1, threads, PollingIoHandler.factory(owner, idle, faults, !endpoints.isEmpty()));
         // Netty starts a loop's thread with its first task: a thread with no UDP port (only interfaces) must run too.
         group.execute(NOTHING);
         for (final Endpoint endpoint : endpoints) {
