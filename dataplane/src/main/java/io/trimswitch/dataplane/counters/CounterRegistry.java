@@ -39,6 +39,12 @@ public final class CounterRegistry implements AutoCloseable {
     static final int VALUES_LENGTH_OFFSET = 12;
     static final int PID_OFFSET = 16;
 
+    /**
+     * Files this process's registries hold. Asked here first: probing a file's lock through a second channel of this
+     * process would release the lock its holder took, when that channel closes.
+     */
+    private static final java.util.Set<Path> HELD = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     /** Keeps the memory (direct or mapped) alive as long as a block of this registry is. */
     private final ByteBuffer memory;
     private final CountersManager manager;
@@ -75,9 +81,13 @@ public final class CounterRegistry implements AutoCloseable {
      */
     public static CounterRegistry mapped(final Path file, final int capacity) {
         checked(capacity);
-        refuseIfHeld(file);
+        final Path held = file.toAbsolutePath().normalize();
+        if (!HELD.add(held)) {
+            throw new IllegalStateException("counters file " + file + " is in use by another switch of this process");
+        }
         FileChannel channel = null;
         try {
+            refuseIfHeld(file);
             // A new file, not the old one truncated: a reader that still maps the old one keeps reading it safely.
             Files.deleteIfExists(file);
             channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
@@ -98,9 +108,11 @@ public final class CounterRegistry implements AutoCloseable {
             return new CounterRegistry(memory, HEADER_BYTES, capacity, file, channel, lock);
         } catch (final IOException | OverlappingFileLockException e) {
             closeQuietly(channel);
+            HELD.remove(held);
             throw new IllegalStateException("counters file " + file + ": cannot make it: " + e.getMessage(), e);
         } catch (final RuntimeException e) {
             closeQuietly(channel);
+            HELD.remove(held);
             throw e;
         }
     }
@@ -116,8 +128,6 @@ public final class CounterRegistry implements AutoCloseable {
                 throw new IllegalStateException("counters file " + file + " is in use by another running switch" + owner(file));
             }
             probe.release();
-        } catch (final OverlappingFileLockException e) {
-            throw new IllegalStateException("counters file " + file + " is in use by another switch of this process", e);
         } catch (final IOException e) {
             throw new IllegalStateException("counters file " + file + ": cannot open it: " + e.getMessage(), e);
         }
@@ -204,6 +214,8 @@ public final class CounterRegistry implements AutoCloseable {
             channel.close();
         } catch (final IOException e) {
             throw new UncheckedIOException("counters file " + file + ": " + e.getMessage(), e);
+        } finally {
+            HELD.remove(file.toAbsolutePath().normalize());
         }
     }
 
