@@ -52,13 +52,14 @@ class RunCommandTest {
         final SwitchSettings first = new SwitchSettings();
         final SwitchSettings.Port port = new SwitchSettings.Port();
         port.bind = "127.0.0.1:0";
+        port.remote = "127.0.0.1:9";
         first.ports.add(port);
         first.metrics.address = null;
         first.metrics.countersFile = counters.toString();
         try (LiveSwitch running = new LiveSwitch(first)) {
             running.start();
             final Path config = dir.resolve("second.yaml");
-            Files.writeString(config, "ports:\n  - bind: 127.0.0.1:0\nmetrics:\n  address: null\n");
+            Files.writeString(config, "ports:\n  - {bind: 127.0.0.1:0, remote: 127.0.0.1:9}\nmetrics:\n  address: null\n");
             final Cli.Result second = Cli.trimswitch("run", "--config", config.toString(), "--counters", counters.toString(), "--duration-s", "1");
             assertEquals(2, second.exit(), second.out() + second.err());
             assertEquals("trimswitch: metrics.countersFile: counters file " + counters + " is in use by another switch of this process\n", second.err());

@@ -47,6 +47,7 @@ class StatsCommandTest {
         for (int port = 0; port < 2; port++) {
             final SwitchSettings.Port entry = new SwitchSettings.Port();
             entry.bind = "127.0.0.1:0";
+            entry.remote = "127.0.0.1:9";
             entry.vni = 42;
             settings.ports.add(entry);
         }

@@ -408,6 +408,7 @@ class LiveSwitchTest {
         final SwitchSettings second = new SwitchSettings();
         final SwitchSettings.Port port = new SwitchSettings.Port();
         port.bind = "127.0.0.1:0";
+        port.remote = "127.0.0.1:9";
         second.ports.add(port);
         second.metrics.countersFile = dir.resolve("switch.counters").toString();
         final io.trimswitch.config.ConfigException refused =
