@@ -186,8 +186,8 @@ public record Settings(
     }
 
     /** Null address: no endpoint. */
-    /** @param countersFile null: the default, one per network namespace */
-    public record Metrics(String address, String countersFile) {
+    /** @param countersFile null: the default, one per network namespace; left out of reports then, as before it existed */
+    public record Metrics(String address, @JsonInclude(JsonInclude.Include.NON_NULL) String countersFile) {
     }
 
     /** Parses the editable form: each choice to its enum, each list to an unmodifiable copy. Checks no ranges. */

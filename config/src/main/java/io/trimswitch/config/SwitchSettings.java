@@ -388,7 +388,9 @@ public final class SwitchSettings {
         @JsonSetter(nulls = Nulls.SET)
         public String address = "127.0.0.1:9464";
         /** The memory-mapped file of the switch's counters, which {@code stats} reads; null: one per network namespace under /dev/shm. */
+        // Left out of reports at its default, so that reports written before it existed stay as they were.
         @JsonSetter(nulls = Nulls.SET)
+        @JsonInclude(JsonInclude.Include.NON_NULL)
         public String countersFile;
     }
 
