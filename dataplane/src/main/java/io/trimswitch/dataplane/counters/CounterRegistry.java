@@ -17,6 +17,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One switch's counters, in Agrona's {@link CountersManager} layout: each counter has a type id (its
@@ -43,7 +45,7 @@ public final class CounterRegistry implements AutoCloseable {
      * Files this process's registries hold. Asked here first: probing a file's lock through a second channel of this
      * process would release the lock its holder took, when that channel closes.
      */
-    private static final java.util.Set<Path> HELD = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
 
     /** Keeps the memory (direct or mapped) alive as long as a block of this registry is. */
     private final ByteBuffer memory;
