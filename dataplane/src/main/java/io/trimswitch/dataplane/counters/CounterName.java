@@ -1,5 +1,7 @@
 package io.trimswitch.dataplane.counters;
 
+import org.agrona.MutableDirectBuffer;
+
 /**
  * Which counter an entry of a {@link CounterRegistry} is: its metric, its port, an index within the metric (a trim
  * kind, a reason's ordinal, a queue; 0 where none applies) and a short name (the reason or kind as users see it; empty
@@ -21,8 +23,22 @@ public record CounterName(CounterType type, int port, int index, String name) {
         return new CounterName(type, port, 0, "");
     }
 
-    /** A readable label: metric, port and, where it applies, its name, then who writes it. */
-    String label(final String writer) {
-        return type.key() + " port " + port + (name.isEmpty() ? "" : " " + name) + " (" + writer + ")";
+    /**
+     * Writes a readable label at the start of {@code label}: metric, port and, where it applies, its name, then who
+     * writes it, as in "drops port 3 tooShort (sockets-0)"; cut to what a label holds. Returns its length.
+     */
+    int writeLabel(final MutableDirectBuffer label, final String writer) {
+        int at = label.putStringWithoutLengthAscii(0, type.key());
+        at += label.putStringWithoutLengthAscii(at, " port ");
+        at += label.putIntAscii(at, port);
+        if (!name.isEmpty()) {
+            at += label.putStringWithoutLengthAscii(at, " ");
+            at += label.putStringWithoutLengthAscii(at, name);
+        }
+        final int room = label.capacity() - at - 3;
+        at += label.putStringWithoutLengthAscii(at, " (");
+        at += label.putStringWithoutLengthAscii(at, writer, 0, Math.min(writer.length(), room));
+        at += label.putStringWithoutLengthAscii(at, ")");
+        return at;
     }
 }

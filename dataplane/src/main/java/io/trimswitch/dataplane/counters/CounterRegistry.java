@@ -51,6 +51,7 @@ public final class CounterRegistry implements AutoCloseable {
     private final ByteBuffer memory;
     private final CountersManager manager;
     private final UnsafeBuffer key = new UnsafeBuffer(new byte[CountersReader.MAX_KEY_LENGTH]);
+    private final UnsafeBuffer label = new UnsafeBuffer(new byte[CountersReader.MAX_LABEL_LENGTH]);
     /** Null in memory. */
     private final Path file;
     private final FileChannel channel;
@@ -173,8 +174,9 @@ public final class CounterRegistry implements AutoCloseable {
         for (int i = 0; i < addresses.length; i++) {
             final CounterName name = names.get(i);
             final int keyLength = CounterKey.write(key, name);
-            final String label = name.label(writer);
-            final int id = manager.allocate(label, name.type().id(), buffer -> buffer.putBytes(0, key, 0, keyLength));
+            // Into a buffer kept for the purpose, not a String per counter: a switch in virtual time makes thousands.
+            final int labelLength = name.writeLabel(label, writer);
+            final int id = manager.allocate(name.type().id(), key, 0, keyLength, label, 0, labelLength);
             addresses[i] = manager.valuesBuffer().addressOffset() + CountersReader.counterOffset(id);
         }
         return new CounterBlock(this, addresses);
