@@ -147,7 +147,7 @@ print(total)
 PY
             ;;
         *)
-            in_sw "$TRIMSWITCH_JAVA" $JAVA_OPTS -jar "$JAR" stats --json --metrics 127.0.0.1:9465 > "$WORK/stats.json"
+            in_sw "$TRIMSWITCH_JAVA" $JAVA_OPTS -jar "$JAR" stats --json > "$WORK/stats.json"
             python3 - "$WORK/stats.json" <<'PY'
 import json, sys
 ports = json.load(open(sys.argv[1]))

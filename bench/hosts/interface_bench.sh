@@ -116,7 +116,7 @@ start_forwarder() {
 forwarder_drops() {
     case "$1" in
         trimswitch*)
-            in_sw $TRIMSWITCH stats --json --metrics 127.0.0.1:9465 > "$WORK/stats.json"
+            in_sw $TRIMSWITCH stats --json > "$WORK/stats.json"
             python3 - "$WORK/stats.json" <<'PY'
 import json, sys
 ports = json.load(open(sys.argv[1]))

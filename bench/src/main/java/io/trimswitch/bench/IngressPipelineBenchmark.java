@@ -2,6 +2,7 @@ package io.trimswitch.bench;
 
 import io.trimswitch.config.Settings;
 import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
 import io.trimswitch.dataplane.time.LinkRate;
@@ -96,7 +97,7 @@ public class IngressPipelineBenchmark {
             }
         };
         final NotifyInboxes inboxes = new NotifyInboxes(settings.fabric().pipelines());
-        fabric = new SwitchFabric(settings, pool, HandleRing.factory(), unexpected, SwitchFabric.TrafficManagerThreads.ONE,
+        fabric = new SwitchFabric(settings, pool, CounterRegistry.inMemory(SwitchFabric.counters(settings, 0)), HandleRing.factory(), unexpected, SwitchFabric.TrafficManagerThreads.ONE,
             pipelines -> inboxes, SwitchFabric.defaultForwarding(settings));
         rxRing = new HandleRing(BURST, false);
         firstEgressPort = settings.fabric().portsPerPipeline();

@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
     description = {
         "Runs the switch on this host. A port sits on a Linux interface (-i 0@veth0: a veth, a NIC), or is a UDP endpoint carrying",
         "VXLAN (ports[].bind in the config), to which a Linux host attaches with a vxlan interface; both kinds may mix.",
-        "Stops cleanly on SIGINT or SIGTERM. Live counters: 'trimswitch stats', or Prometheus at metrics.address."})
+        "Stops cleanly on SIGINT or SIGTERM. Live counters: 'trimswitch stats' (from the counters file), or Prometheus at metrics.address."})
 public final class RunCommand implements java.util.concurrent.Callable<Integer> {
     /** A year: longer is "until stopped", which is what leaving the option out says. */
     private static final double MAX_DURATION_SECONDS = 365 * 86_400;
@@ -53,6 +53,10 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     @Option(names = "--metrics", paramLabel = "HOST:PORT|off", description = "Where the Prometheus endpoint listens (default: the config's metrics.address, 127.0.0.1:9464)")
     String metrics;
 
+    @Option(names = "--counters", paramLabel = "FILE",
+        description = "The memory-mapped file of the switch's counters, which 'trimswitch stats' reads and the switch deletes when it stops (default: the config's metrics.countersFile, /dev/shm/trimswitch-NETNS.counters with NETNS this network namespace's inode)")
+    Path counters;
+
     @Option(names = "--duration-s", paramLabel = "S", description = "Stop by itself after S seconds (default: run until stopped)")
     Double durationSeconds;
 
@@ -71,6 +75,9 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         }
         if (metrics != null) {
             settings.metrics.address = "off".equals(metrics) ? null : metrics;
+        }
+        if (counters != null) {
+            settings.metrics.countersFile = counters.toString();
         }
         if (durationSeconds != null && !(durationSeconds > 0 && durationSeconds <= MAX_DURATION_SECONDS)) {
             throw new ConfigException("--duration-s must be above 0 and at most " + (long) MAX_DURATION_SECONDS + " (leave it out to run until stopped), got " + durationSeconds);

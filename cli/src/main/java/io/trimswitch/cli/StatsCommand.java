@@ -3,16 +3,19 @@ package io.trimswitch.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.trimswitch.config.ConfigException;
+import io.trimswitch.dataplane.counters.CounterFile;
+import io.trimswitch.dataplane.counters.CounterTotals;
+import io.trimswitch.dataplane.counters.CounterType;
+import io.trimswitch.dataplane.packet.TrimKind;
+import io.trimswitch.realtime.LiveSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,10 +23,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
-/** {@code trimswitch stats}: a running switch's counters, read from its metrics endpoint. */
+/**
+ * {@code trimswitch stats}: a running switch's counters, read from its counters file as another process, without
+ * asking the switch: each port's counters added up over the threads that write them.
+ */
 @Command(
     addMethodSubcommands = false,
     name = "stats",
@@ -31,14 +35,18 @@ import java.util.regex.Pattern;
     sortOptions = false,
     description = "Shows a running switch's port counters: rx/tx, trims (SAI-style), queue depths and drops by reason.")
 public final class StatsCommand implements Callable<Integer> {
-    private static final Pattern SAMPLE = Pattern.compile("^(trimswitch_[a-z_]+?)(?:_total)?\\{([^}]*)\\} (\\S+)$");
-    private static final Pattern LABEL = Pattern.compile("(\\w+)=\"([^\"]*)\"");
+    private static final String[] QUANTILES = {"P50", "P90", "P99", "Max"};
 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--metrics", paramLabel = "HOST:PORT", description = "The switch's metrics endpoint (default: 127.0.0.1:9464)")
-    String metrics = "127.0.0.1:9464";
+    @Option(names = "--counters", paramLabel = "FILE",
+        description = "The switch's counters file, its metrics.countersFile (default: /dev/shm/trimswitch-NETNS.counters, NETNS this network namespace's inode: the switch run in this namespace)")
+    Path counters;
+
+    @Option(names = "--metrics", paramLabel = "HOST:PORT", hidden = true,
+        description = "Removed: stats reads the counters file, not the metrics endpoint; given, it says so and exits 2 (default: not given)")
+    String metrics;
 
     @Option(names = "--json", description = "Print the counters as JSON, one object per port (default: a table).")
     boolean json;
@@ -48,13 +56,18 @@ public final class StatsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        if (metrics != null) {
+            throw new ConfigException("--metrics is gone: stats reads the switch's counters file; name it with --counters FILE"
+                + " (the switch's metrics.countersFile) if it is not the default");
+        }
         if (watch != null && !(watch > 0 && watch <= 86_400)) {
             throw new ConfigException("--watch must be 0..86400 seconds (and above 0), got " + watch);
         }
-        final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        final Path file = counters != null ? counters : LiveSettings.defaultCountersFile();
         final PrintWriter out = spec.commandLine().getOut();
         do {
-            final List<Map<String, Object>> ports = scrape(client);
+            // Opened afresh each time: a switch that stopped and started again has a new file.
+            final List<Map<String, Object>> ports = ports(read(file));
             if (json) {
                 out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(ports));
             } else {
@@ -68,89 +81,88 @@ public final class StatsCommand implements Callable<Integer> {
         return 0;
     }
 
-    private List<Map<String, Object>> scrape(final HttpClient client) throws InterruptedException {
-        final String body;
+    private static CounterTotals read(final Path file) {
         try {
-            final HttpResponse<String> response = client.send(
-                HttpRequest.newBuilder(URI.create("http://" + metrics + "/metrics")).timeout(Duration.ofSeconds(5)).build(),
-                HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                throw new ConfigException("the switch at " + metrics + " answered HTTP " + response.statusCode());
-            }
-            body = response.body();
-        } catch (final IOException | IllegalArgumentException e) {
-            throw new ConfigException("no switch answers at " + metrics + " (is 'trimswitch run' up with metrics.address there?): "
-                + (e instanceof java.net.ConnectException ? "connection refused" : e.getMessage() != null ? e.getMessage() : "no answer"));
+            return CounterTotals.read(CounterFile.open(file));
+        } catch (final NoSuchFileException e) {
+            throw new ConfigException("no switch's counters at " + file + " (is 'trimswitch run' up, in this network namespace,"
+                + " with metrics.countersFile there?)");
+        } catch (final AccessDeniedException e) {
+            throw new ConfigException("cannot read the counters at " + file + ": permission denied");
+        } catch (final IOException e) {
+            throw new ConfigException(e.getMessage() != null && e.getMessage().startsWith(file.toString()) ? e.getMessage()
+                : "cannot read the counters at " + file + ": " + e.getMessage());
         }
-        final Map<Integer, Map<String, Object>> byPort = new TreeMap<>();
-        for (final String line : body.split("\n")) {
-            final Matcher sample = SAMPLE.matcher(line);
-            if (!sample.matches()) {
-                continue;
-            }
-            final Map<String, String> labels = new TreeMap<>();
-            final Matcher label = LABEL.matcher(sample.group(2));
-            while (label.find()) {
-                labels.put(label.group(1), label.group(2));
-            }
-            if (!labels.containsKey("port")) {
-                continue;
-            }
-            final Map<String, Object> port = byPort.computeIfAbsent(Integer.parseInt(labels.get("port")), id -> {
-                final Map<String, Object> fresh = new LinkedHashMap<>();
-                fresh.put("port", id);
-                return fresh;
-            });
-            final long value = (long) Double.parseDouble(sample.group(3));
-            final String name = sample.group(1).replaceFirst("^trimswitch_(port_)?", "");
-            if (labels.containsKey("discard")) {
-                // A traffic class's queue: gathered per queue, in queue order.
-                @SuppressWarnings("unchecked")
-                final Map<Integer, Map<String, Object>> queues =
-                    (Map<Integer, Map<String, Object>>) port.computeIfAbsent("queues", key -> new TreeMap<Integer, Map<String, Object>>());
-                final Map<String, Object> queue = queues.computeIfAbsent(Integer.parseInt(labels.get("queue")), index -> {
-                    final Map<String, Object> fresh = new LinkedHashMap<>();
-                    fresh.put("queue", index);
-                    fresh.put("discard", labels.get("discard"));
-                    return fresh;
-                });
-                queue.put(switch (name) {
-                    case "tc_queue_packets" -> "queued";
-                    case "tc_queue_overflow_packets" -> "overflowed";
-                    default -> camel(name.replace("tc_queue_", "").replace("_packets", ""));
-                }, value);
-            } else if (labels.containsKey("reason")) {
-                @SuppressWarnings("unchecked")
-                final Map<String, Long> drops = (Map<String, Long>) port.computeIfAbsent("drops", key -> new TreeMap<String, Long>());
-                drops.put(labels.get("reason"), value);
-            } else if (labels.containsKey("queue") && labels.containsKey("quantile")) {
-                final double fraction = Double.parseDouble(labels.get("quantile"));
-                final String quantile = fraction == 1.0 ? "max" : "p" + Math.round(fraction * 100);
-                port.put(camel(labels.get("queue") + "_queue_depth_" + quantile), value);
-            } else if (labels.containsKey("queue")) {
-                port.put(camel(name.replace("queue_", labels.get("queue") + "_queue_").replace("_packets", "")), value);
-            } else {
-                port.put(camel(name), value);
-            }
-        }
-        for (final Map<String, Object> port : byPort.values()) {
-            port.computeIfPresent("queues", (key, queues) -> new ArrayList<>(((Map<?, ?>) queues).values()));
-        }
-        return new ArrayList<>(byPort.values());
     }
 
-    private static String camel(final String snake) {
-        final StringBuilder name = new StringBuilder();
-        boolean upper = false;
-        for (final char c : snake.toCharArray()) {
-            if (c == '_') {
-                upper = true;
-            } else {
-                name.append(upper ? Character.toUpperCase(c) : c);
-                upper = false;
+    /** Every port that has a socket or an interface, as JSON objects whose keys keep the order users know. */
+    static List<Map<String, Object>> ports(final CounterTotals totals) {
+        final List<Map<String, Object>> ports = new ArrayList<>();
+        for (final int port : totals.ports()) {
+            if (totals.has(port, CounterType.RX_DATAGRAMS)) {
+                ports.add(port(totals, port));
             }
         }
-        return name.toString();
+        return ports;
+    }
+
+    private static Map<String, Object> port(final CounterTotals totals, final int port) {
+        final Map<String, Object> json = new LinkedHashMap<>();
+        json.put("port", port);
+        final Map<Integer, Long> trims = totals.byIndex(port, CounterType.TRIM_PACKETS);
+        json.put("dodTrimPackets", trims.getOrDefault((int) TrimKind.DOD, 0L));
+        json.put("droppedTrimPackets", totals.get(port, CounterType.DROPPED_TRIM_PACKETS));
+        final Map<String, Long> drops = new TreeMap<>();
+        totals.byName(port, CounterType.DROPS).forEach((reason, count) -> {
+            if (count > 0) {
+                drops.put(reason, count);
+            }
+        });
+        if (!drops.isEmpty()) {
+            json.put("drops", drops);
+        }
+        json.put("floodedPackets", totals.get(port, CounterType.FLOODED_PACKETS));
+        json.put("ingressTrimPackets", trims.getOrDefault((int) TrimKind.INGRESS, 0L));
+        final long rxDatagrams = totals.get(port, CounterType.RX_DATAGRAMS);
+        final long txPackets = totals.get(port, CounterType.TX_PACKETS);
+        json.put("rxBytes", totals.get(port, CounterType.RX_BYTES));
+        json.put("rxDatagrams", rxDatagrams);
+        json.put("rxPackets", totals.get(port, CounterType.RX_PACKETS));
+        // On the wire an offload frame is the segments the kernel cuts it into; on a UDP port a frame is one packet.
+        json.put("rxSegments", totals.has(port, CounterType.RX_SEGMENTS) ? totals.get(port, CounterType.RX_SEGMENTS) : rxDatagrams);
+        json.put("trimPackets", totals.get(port, CounterType.TRIM_PACKETS));
+        json.put("txBytes", totals.get(port, CounterType.TX_BYTES));
+        json.put("txPackets", txPackets);
+        json.put("txSegments", totals.has(port, CounterType.TX_SEGMENTS) ? totals.get(port, CounterType.TX_SEGMENTS) : txPackets);
+        json.put("txTrimPackets", totals.get(port, CounterType.TX_TRIM_PACKETS));
+        json.put("untrimmableIpv6Packets", totals.get(port, CounterType.UNTRIMMABLE_IPV6_PACKETS));
+        json.put("dataQueueDepth", totals.get(port, CounterType.DATA_QUEUE_DEPTH));
+        json.put("headerQueueDepth", totals.get(port, CounterType.HEADER_QUEUE_DEPTH));
+        final Map<Integer, Long> data = totals.byIndex(port, CounterType.DATA_QUEUE_DEPTH_QUANTILE);
+        final Map<Integer, Long> header = totals.byIndex(port, CounterType.HEADER_QUEUE_DEPTH_QUANTILE);
+        for (int quantile = 0; quantile < QUANTILES.length; quantile++) {
+            json.put("dataQueueDepth" + QUANTILES[quantile], data.getOrDefault(quantile, 0L));
+            json.put("headerQueueDepth" + QUANTILES[quantile], header.getOrDefault(quantile, 0L));
+        }
+        json.put("dataQueueMaxDepth", totals.get(port, CounterType.DATA_QUEUE_MAX_DEPTH));
+        json.put("headerQueueMaxDepth", totals.get(port, CounterType.HEADER_QUEUE_MAX_DEPTH));
+        final Map<Integer, Long> queued = totals.byIndex(port, CounterType.TC_QUEUE_PACKETS);
+        if (!queued.isEmpty()) {
+            final Map<Integer, Long> overflowed = totals.byIndex(port, CounterType.TC_QUEUE_OVERFLOW_PACKETS);
+            final Map<Integer, Long> maxDepth = totals.byIndex(port, CounterType.TC_QUEUE_MAX_DEPTH);
+            final List<Map<String, Object>> queues = new ArrayList<>();
+            for (final int queue : queued.keySet()) {
+                final Map<String, Object> entry = new LinkedHashMap<>();
+                entry.put("queue", queue);
+                entry.put("discard", totals.name(port, CounterType.TC_QUEUE_PACKETS, queue));
+                entry.put("maxDepth", maxDepth.getOrDefault(queue, 0L));
+                entry.put("overflowed", overflowed.getOrDefault(queue, 0L));
+                entry.put("queued", queued.get(queue));
+                queues.add(entry);
+            }
+            json.put("queues", queues);
+        }
+        return json;
     }
 
     private static String table(final List<Map<String, Object>> ports) {

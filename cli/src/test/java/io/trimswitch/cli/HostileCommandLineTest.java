@@ -73,7 +73,8 @@ class HostileCommandLineTest {
         "run --config FILE --duration-s Infinity              | --duration-s must be above 0 and at most",
         "run --config FILE --metrics [:9464                   | must be host:port or [IPv6]:port",
         "run --config FILE --metrics 0:9464                   | means every interface",
-        "stats --metrics 127.0.0.1:1                          | no switch answers at 127.0.0.1:1",
+        "stats --metrics 127.0.0.1:1                          | --metrics is gone: stats reads the switch",
+        "stats --counters /nonexistent/switch.counters        | counters at /nonexistent/switch.counters (is",
         "stats --watch NaN                                    | --watch must be"})
     void isRefusedInOneLine(final String commandLine, final String expected) throws IOException {
         final Path file = dir.resolve("input");

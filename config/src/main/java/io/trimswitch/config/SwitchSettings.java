@@ -382,11 +382,16 @@ public final class SwitchSettings {
         public String nextHopMac;
     }
 
-    /** The live counters' HTTP endpoint (Prometheus text format). */
+    /** Where a live switch's counters can be read: its HTTP endpoint (Prometheus text format) and its counters file. */
     public static final class Metrics {
         /** host:port; loopback unless set otherwise; null: no endpoint. */
         @JsonSetter(nulls = Nulls.SET)
         public String address = "127.0.0.1:9464";
+        /** The memory-mapped file of the switch's counters, which {@code stats} reads; null: one per network namespace under /dev/shm. */
+        // Left out of reports at its default, so that reports written before it existed stay as they were.
+        @JsonSetter(nulls = Nulls.SET)
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        public String countersFile;
     }
 
     /** Fails with one clear line on the first impossible value; else the run's typed, immutable settings. */

@@ -215,6 +215,34 @@ public final class LiveSettings {
         return 0x0254_5300_0000L | port;
     }
 
+    /**
+     * The switch's counters file: {@code metrics.countersFile}, or by default one per network namespace under /dev/shm,
+     * so that {@code stats} run in a switch's namespace finds that switch's counters.
+     */
+    public static java.nio.file.Path countersFile(final Settings s) {
+        if (s.metrics().countersFile() == null) {
+            return defaultCountersFile();
+        }
+        try {
+            return java.nio.file.Path.of(s.metrics().countersFile());
+        } catch (final java.nio.file.InvalidPathException e) {
+            throw new ConfigException("metrics.countersFile: '" + s.metrics().countersFile() + "' is not a file name: " + e.getReason());
+        }
+    }
+
+    /** /dev/shm/trimswitch-NETNS.counters, NETNS the inode of this process's network namespace (the temporary directory without /dev/shm). */
+    public static java.nio.file.Path defaultCountersFile() {
+        final java.nio.file.Path shm = java.nio.file.Path.of("/dev/shm");
+        final java.nio.file.Path dir = java.nio.file.Files.isDirectory(shm) ? shm : java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
+        String namespace;
+        try {
+            namespace = java.nio.file.Files.getAttribute(java.nio.file.Path.of("/proc/self/ns/net"), "unix:ino").toString();
+        } catch (final java.io.IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            namespace = "host";
+        }
+        return dir.resolve("trimswitch-" + namespace + ".counters");
+    }
+
     /** The metrics endpoint, or null for none. */
     public static InetSocketAddress metricsAddress(final Settings s) {
         return s.metrics().address() == null ? null : socket("metrics.address", s.metrics().address());

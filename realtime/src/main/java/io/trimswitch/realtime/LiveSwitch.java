@@ -1,8 +1,12 @@
 package io.trimswitch.realtime;
 
+import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Settings;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.codec.OffloadHeader;
+import io.trimswitch.dataplane.counters.CounterRegistry;
+import io.trimswitch.dataplane.counters.CounterTotals;
+import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.PoolPartition;
@@ -23,7 +27,6 @@ import io.trimswitch.switching.SwitchFabric;
 import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.HandleQueue;
 import io.trimswitch.trafficmanager.HandleRing;
-import io.trimswitch.trafficmanager.PortCounters;
 import org.HdrHistogram.Histogram;
 
 import java.net.InetSocketAddress;
@@ -42,9 +45,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * pipelines are shared out over {@code realtime.pipelineThreads} busy-polling threads, each of which owns
  * its pipelines' ports: it reads their sockets, runs the pipelines, recirculation and egress, and sends
  * (see {@link PipelineThread}). {@link #start()} binds and starts every thread; {@link #stop()} stops
- * them, sends what had already left the egress ports, and counts what was still inside.
+ * them, sends what had already left the egress ports, and counts what was still inside. Every counter of the switch
+ * lives in one registry mapped to its counters file ({@code metrics.countersFile}), which {@code stats} reads and
+ * {@link #stop()} deletes.
  */
 public final class LiveSwitch implements AutoCloseable {
+    /** Per port, at most: its socket's or interface's counters and its pipeline thread's. */
+    private static final int PORT_COUNTERS = 32;
+
     private final Settings settings;
     private final PacketPool pool;
     private final RealTimeDataplane dataplane;
@@ -57,86 +65,148 @@ public final class LiveSwitch implements AutoCloseable {
     private final AgentEvents.Release release;
     private final AtomicReference<RuntimeException> fault = new AtomicReference<>();
     private final AtomicLong inFlightAtStop = new AtomicLong();
+    private final CounterRegistry counters;
+    private final LiveGauges gauges;
     private volatile boolean running;
 
+    /**
+     * The switch of {@code configured}, its counters file made (and its ports not yet bound).
+     *
+     * @throws ConfigException in one line when the settings cannot make a switch, or another running switch uses the counters file
+     */
     public LiveSwitch(final SwitchSettings configured) {
         this.settings = LiveSettings.validate(configured);
-        final int pipelines = settings.fabric().pipelines();
-        final int threadCount = Math.min(settings.realtime().pipelineThreads(), pipelines);
-        // Every queue full, every link's backlog full: a buffer for each, split evenly between the threads.
-        final long bound = SwitchFabric.capacityBound(settings) + (long) settings.ports().size() * PipelineThread.LINK_BACKLOG_PACKETS;
-        final int perThread = partitionSize(bound, threadCount);
-        // With interface ports every buffer holds a 64 KB offload frame and its offload header; slabs are made as they are used.
-        this.pool = LiveSettings.hasInterfacePorts(settings)
-            ? PacketPool.withHeadroom(perThread * threadCount, PacketPool.MAX_SLOT_BYTES, OffloadHeader.LENGTH)
-            : new PacketPool(perThread * threadCount);
-        final HandleRing[] returned = new HandleRing[threadCount];
-        for (int thread = 0; thread < threadCount; thread++) {
-            returned[thread] = new HandleRing(perThread, threadCount > 1);
+        final int threadCount = Math.min(settings.realtime().pipelineThreads(), settings.fabric().pipelines());
+        final java.nio.file.Path file = LiveSettings.countersFile(settings);
+        try {
+            this.counters = CounterRegistry.mapped(file, RealTimeDataplane.counters(settings, threadCount)
+                + settings.portCount() * (PORT_COUNTERS + LiveGauges.counters(settings.dataQueueCount())));
+        } catch (final IllegalStateException e) {
+            throw new ConfigException("metrics.countersFile: " + e.getMessage());
         }
-        // A buffer goes back to the thread whose partition it came from, whichever thread is done with it.
-        this.release = handle -> returned[handle / perThread].offer(handle);
-        this.threads = new PipelineThread[threadCount];
-        // With several threads, each queues only into its own ports and hands the others' their packets.
-        final PortHandoff[] handoffs = new PortHandoff[threadCount];
-        for (int thread = 0; thread < threadCount && threadCount > 1; thread++) {
-            handoffs[thread] = new PortHandoff(pool.capacity());
-        }
-        final int portsPerPipeline = settings.fabric().portsPerPipeline();
-        final RealTimeDataplane.PipelineView views = threadCount == 1 ? (pipeline, view) -> view : (pipeline, view) -> {
-            final int thread = pipeline % threadCount;
-            final EgressPort[] ports = new EgressPort[settings.egressPorts()];
-            for (int port = 0; port < ports.length; port++) {
-                final int owner = (port % settings.portCount()) / portsPerPipeline % threadCount;
-                ports[port] = owner == thread ? view.port(port) : handoffs[owner].standIn(view.port(port), pool, settings.fabric().headersPerData());
+        try {
+            final int pipelines = settings.fabric().pipelines();
+            // Every queue full, every link's backlog full: a buffer for each, split evenly between the threads.
+            final long bound = SwitchFabric.capacityBound(settings) + (long) settings.ports().size() * PipelineThread.LINK_BACKLOG_PACKETS;
+            final int perThread = partitionSize(bound, threadCount);
+            // With interface ports every buffer holds a 64 KB offload frame and its offload header; slabs are made as they are used.
+            this.pool = LiveSettings.hasInterfacePorts(settings)
+                ? PacketPool.withHeadroom(perThread * threadCount, PacketPool.MAX_SLOT_BYTES, OffloadHeader.LENGTH)
+                : new PacketPool(perThread * threadCount);
+            final HandleRing[] returned = new HandleRing[threadCount];
+            for (int thread = 0; thread < threadCount; thread++) {
+                returned[thread] = new HandleRing(perThread, threadCount > 1);
             }
-            return view.withPorts(ports);
-        };
-        this.dataplane = new RealTimeDataplane(settings, pool, forwarding(settings),
-            // Drops are counted per port by each thread's traffic manager; the recorders only take what has no flow.
-            () -> new AgentEvents(pool, new RunRecorder(0, 16), release),
-            pipeline -> (port, handle, time) -> threads[pipeline % threadCount].departed(port, handle, time), views);
-        final int[] attached = new int[settings.ports().size()];
-        final LinkRate[] rates = new LinkRate[settings.portCount()];
-        for (int port = 0; port < attached.length; port++) {
-            attached[port] = port;
-            rates[port] = new LinkRate(settings.portRateBps(port));
-        }
-        final LearningBridge[] bridges = new LearningBridge[threadCount];
-        final long agingNanos = Math.round(settings.forwarding().agingSeconds() * 1e9);
-        for (int thread = 0; thread < threadCount && settings.forwarding().mode() == Settings.ForwardingMode.L2; thread++) {
-            bridges[thread] = new LearningBridge(agingNanos, LiveSettings.staticMacs(settings));
-        }
-        final BridgeNews[] news = bridges[0] == null ? new BridgeNews[threadCount] : BridgeNews.between(bridges, agingNanos);
-        this.ownerOf = new int[settings.portCount()];
-        this.sockets = new VxlanPorts[threadCount];
-        this.interfaces = new InterfacePorts[threadCount];
-        final Map<Integer, VxlanPorts.Endpoint> endpoints = new LinkedHashMap<>();
-        LiveSettings.endpoints(settings).forEach(endpoint -> endpoints.put(endpoint.port(), endpoint));
-        final Map<Integer, InterfacePorts.Attachment> attachments = new LinkedHashMap<>();
-        LiveSettings.attachments(settings).forEach(attachment -> attachments.put(attachment.port(), attachment));
-        for (int thread = 0; thread < threadCount; thread++) {
-            final List<Integer> own = new ArrayList<>();
-            for (int pipeline = thread; pipeline < pipelines; pipeline += threadCount) {
-                own.add(pipeline);
+            // A buffer goes back to the thread whose partition it came from, whichever thread is done with it.
+            this.release = handle -> returned[handle / perThread].offer(handle);
+            this.threads = new PipelineThread[threadCount];
+            // With several threads, each queues only into its own ports and hands the others' their packets.
+            final PortHandoff[] handoffs = new PortHandoff[threadCount];
+            for (int thread = 0; thread < threadCount && threadCount > 1; thread++) {
+                handoffs[thread] = new PortHandoff(pool.capacity());
             }
-            threads[thread] = new PipelineThread(thread, pool, new PoolPartition(pool, thread * perThread, perThread), returned[thread],
-                release, dataplane, own.stream().mapToInt(Integer::intValue).toArray(), new IngressLinks(rates), attached,
-                bridges[thread], news[thread], handoffs[thread], handoffs[thread] == null ? null : dataplane.newThreadView());
-            final List<VxlanPorts.Endpoint> ownEndpoints = new ArrayList<>();
-            final List<InterfacePorts.Attachment> ownAttachments = new ArrayList<>();
-            for (final int port : threads[thread].ports()) {
-                ownerOf[port] = thread;
-                if (attachments.containsKey(port)) {
-                    ownAttachments.add(attachments.get(port));
-                } else {
-                    ownEndpoints.add(endpoints.get(port));
+            final int portsPerPipeline = settings.fabric().portsPerPipeline();
+            final RealTimeDataplane.PipelineView views = threadCount == 1 ? (pipeline, view) -> view : (pipeline, view) -> {
+                final int thread = pipeline % threadCount;
+                final EgressPort[] ports = new EgressPort[settings.egressPorts()];
+                for (int port = 0; port < ports.length; port++) {
+                    final int owner = (port % settings.portCount()) / portsPerPipeline % threadCount;
+                    ports[port] = owner == thread ? view.port(port) : handoffs[owner].standIn(view.port(port), pool, settings.fabric().headersPerData());
                 }
+                return view.withPorts(ports);
+            };
+            this.dataplane = new RealTimeDataplane(settings, pool, counters, forwarding(settings),
+                // Drops are counted per port by each thread's traffic manager; the recorders only take what has no flow.
+                () -> new AgentEvents(pool, new RunRecorder(0, 16), release),
+                pipeline -> (port, handle, time) -> threads[pipeline % threadCount].departed(port, handle, time), views);
+            final int[] attached = new int[settings.ports().size()];
+            final LinkRate[] rates = new LinkRate[settings.portCount()];
+            for (int port = 0; port < attached.length; port++) {
+                attached[port] = port;
+                rates[port] = new LinkRate(settings.portRateBps(port));
             }
-            sockets[thread] = new VxlanPorts(ownEndpoints, threads[thread], settings.realtime().udpGso());
-            interfaces[thread] = ownAttachments.isEmpty() ? null : new InterfacePorts(ownAttachments, threads[thread], pool, release::release);
-            threads[thread].sockets(sockets[thread], interfaces[thread]);
+            final LearningBridge[] bridges = new LearningBridge[threadCount];
+            final long agingNanos = Math.round(settings.forwarding().agingSeconds() * 1e9);
+            for (int thread = 0; thread < threadCount && settings.forwarding().mode() == Settings.ForwardingMode.L2; thread++) {
+                bridges[thread] = new LearningBridge(agingNanos, LiveSettings.staticMacs(settings));
+            }
+            final BridgeNews[] news = bridges[0] == null ? new BridgeNews[threadCount] : BridgeNews.between(bridges, agingNanos);
+            this.ownerOf = new int[settings.portCount()];
+            this.sockets = new VxlanPorts[threadCount];
+            this.interfaces = new InterfacePorts[threadCount];
+            final Map<Integer, VxlanPorts.Endpoint> endpoints = new LinkedHashMap<>();
+            LiveSettings.endpoints(settings).forEach(endpoint -> endpoints.put(endpoint.port(), endpoint));
+            final Map<Integer, InterfacePorts.Attachment> attachments = new LinkedHashMap<>();
+            LiveSettings.attachments(settings).forEach(attachment -> attachments.put(attachment.port(), attachment));
+            for (int thread = 0; thread < threadCount; thread++) {
+                final List<Integer> own = new ArrayList<>();
+                for (int pipeline = thread; pipeline < pipelines; pipeline += threadCount) {
+                    own.add(pipeline);
+                }
+                threads[thread] = new PipelineThread(thread, pool, new PoolPartition(pool, thread * perThread, perThread), returned[thread],
+                    release, dataplane, own.stream().mapToInt(Integer::intValue).toArray(), new IngressLinks(rates), attached,
+                    bridges[thread], news[thread], handoffs[thread], handoffs[thread] == null ? null : dataplane.newThreadView("handoff-" + thread));
+                final List<VxlanPorts.Endpoint> ownEndpoints = new ArrayList<>();
+                final List<InterfacePorts.Attachment> ownAttachments = new ArrayList<>();
+                for (final int port : threads[thread].ports()) {
+                    ownerOf[port] = thread;
+                    if (attachments.containsKey(port)) {
+                        ownAttachments.add(attachments.get(port));
+                    } else {
+                        ownEndpoints.add(endpoints.get(port));
+                    }
+                }
+                final String writer = "sockets-" + thread;
+                sockets[thread] = new VxlanPorts(ownEndpoints, threads[thread], settings.realtime().udpGso(), counters, writer);
+                interfaces[thread] = ownAttachments.isEmpty() ? null
+                    : new InterfacePorts(ownAttachments, threads[thread], pool, release::release, counters, writer);
+                threads[thread].sockets(sockets[thread], interfaces[thread]);
+            }
+            this.gauges = gauges();
+        } catch (final RuntimeException e) {
+            counters.close();
+            throw e;
         }
+    }
+
+    /** The gauges of every attached port, sampled from its egress port, its thread and the kernel. */
+    private LiveGauges gauges() {
+        final List<LiveGauges.Port> ports = new ArrayList<>();
+        final List<String> kernelDropNames = new ArrayList<>();
+        final AtomicReference<Map<Integer, Long>> socketDrops = new AtomicReference<>(Map.of());
+        for (int port = 0; port < settings.ports().size(); port++) {
+            final int id = port;
+            final PipelineThread owner = threads[ownerOf[port]];
+            final InterfacePorts onInterface = settings.ports().get(port).onInterface() ? interfaces[ownerOf[port]] : null;
+            kernelDropNames.add(onInterface != null ? InterfacePorts.Refused.RING_OVERFLOW.label() : "socketOverflow");
+            ports.add(new LiveGauges.Port() {
+                @Override
+                public EgressPort egress() {
+                    return dataplane.fabric.port(id);
+                }
+
+                @Override
+                public Histogram depths(final boolean data) {
+                    return owner.depths(id, data);
+                }
+
+                @Override
+                public long kernelDrops() {
+                    if (onInterface != null) {
+                        return onInterface.refused(id, InterfacePorts.Refused.RING_OVERFLOW);
+                    }
+                    final InetSocketAddress bound = localAddress(id);
+                    return bound == null ? 0 : socketDrops.get().getOrDefault(bound.getPort(), 0L);
+                }
+            });
+        }
+        final List<String> discards = new ArrayList<>();
+        if (settings.qos().configured()) {
+            settings.qos().queues().forEach(queue -> discards.add(queue.discard().label()));
+        }
+        // The kernel's table of UDP sockets, read once per sample for every port.
+        final Runnable readSocketDrops = LiveSettings.endpoints(settings).isEmpty() ? () -> { } : () -> socketDrops.set(KernelSocketDrops.byLocalPort());
+        return new LiveGauges(counters, ports, kernelDropNames, discards, readSocketDrops);
     }
 
     /** Buffers per thread: whole slabs, and the pool within what a handle's metadata arrays can hold. */
@@ -199,6 +269,7 @@ public final class LiveSwitch implements AutoCloseable {
         for (final PipelineThread thread : threads) {
             thread.go();
         }
+        gauges.start();
     }
 
     /** The first fault of a thread, or null while all is well. */
@@ -212,6 +283,7 @@ public final class LiveSwitch implements AutoCloseable {
      */
     public void stop() {
         if (!running) {
+            counters.close();
             return;
         }
         running = false;
@@ -250,6 +322,8 @@ public final class LiveSwitch implements AutoCloseable {
         for (final PipelineThread thread : threads) {
             thread.drainWaiting(inside);
         }
+        gauges.close();
+        counters.close();
     }
 
     @Override
@@ -281,50 +355,40 @@ public final class LiveSwitch implements AutoCloseable {
         return sockets[ownerOf[port]].localAddress(port);
     }
 
-    /** A moment's view of every attached port's counters, read while the switch runs. */
+    /** Where every counter of this switch lives: the registry mapped to its counters file. */
+    public CounterRegistry counters() {
+        return counters;
+    }
+
+    /**
+     * A moment's view of every attached port: its counters as the registry adds them up (what {@code stats} and the
+     * metrics endpoint show), its queues' depths as they are now.
+     */
     public List<PortStats> stats() {
+        final CounterTotals totals = CounterTotals.read(counters.reader());
         final List<PortStats> stats = new ArrayList<>();
-        final Map<Integer, Long> kernelDrops = KernelSocketDrops.byLocalPort();
         for (int port = 0; port < settings.ports().size(); port++) {
             final PipelineThread owner = threads[ownerOf[port]];
-            final VxlanPorts ports = sockets[ownerOf[port]];
-            final InterfacePorts onInterface = settings.ports().get(port).onInterface() ? interfaces[ownerOf[port]] : null;
-            final PortCounters counters = dataplane.totals(port);
             final Map<String, Long> drops = new LinkedHashMap<>();
-            for (final DropReason reason : DropReason.values()) {
-                if (counters.drops(reason) > 0) {
-                    drops.put(reason.label(), counters.drops(reason));
+            totals.byName(port, CounterType.DROPS).forEach((reason, count) -> {
+                if (count > 0) {
+                    drops.put(reason, count);
                 }
-            }
-            for (final VxlanPorts.Malformed reason : VxlanPorts.Malformed.values()) {
-                if (onInterface == null && ports.malformed(port, reason) > 0) {
-                    drops.put(reason.label(), ports.malformed(port, reason));
-                }
-            }
-            for (final InterfacePorts.Refused reason : InterfacePorts.Refused.values()) {
-                if (onInterface != null && onInterface.refused(port, reason) > 0) {
-                    drops.put(reason.label(), onInterface.refused(port, reason));
-                }
-            }
-            final long overflowed = onInterface != null ? 0 : kernelDrops.getOrDefault(localAddress(port).getPort(), 0L);
-            if (overflowed > 0) {
-                drops.put("socketOverflow", overflowed);
-            }
-            for (final PipelineThread.Refused reason : PipelineThread.Refused.values()) {
-                if (owner.refused(port, reason) > 0) {
-                    drops.put(reason.label(), owner.refused(port, reason));
-                }
-            }
+            });
             final EgressPort egress = dataplane.fabric.port(port);
-            stats.add(new PortStats(port, onInterface != null ? onInterface.received(port) : ports.receivedDatagrams(port), counters.rxPackets(), counters.rxBytes(), counters.txPackets(),
-                counters.txBytes(), counters.trimPacketsTotal(), counters.trimPackets(TrimKind.INGRESS),
-                counters.trimPackets(TrimKind.DOD), counters.txTrimPackets(), counters.droppedTrimPackets(),
+            final Map<Integer, Long> trims = totals.byIndex(port, CounterType.TRIM_PACKETS);
+            final long txPackets = totals.get(port, CounterType.TX_PACKETS);
+            final long rxDatagrams = totals.get(port, CounterType.RX_DATAGRAMS);
+            stats.add(new PortStats(port, rxDatagrams, totals.get(port, CounterType.RX_PACKETS), totals.get(port, CounterType.RX_BYTES),
+                txPackets, totals.get(port, CounterType.TX_BYTES), totals.get(port, CounterType.TRIM_PACKETS),
+                trims.getOrDefault((int) TrimKind.INGRESS, 0L), trims.getOrDefault((int) TrimKind.DOD, 0L),
+                totals.get(port, CounterType.TX_TRIM_PACKETS), totals.get(port, CounterType.DROPPED_TRIM_PACKETS),
                 egress.dataQueue().size(), egress.dataQueue().maxDepth(), egress.headerQueue().size(), egress.headerQueue().maxDepth(),
-                owner.flooded(port), owner.depths(port, true), owner.depths(port, false), drops, queueStats(egress),
-                counters.untrimmableIpv6(),
+                totals.get(port, CounterType.FLOODED_PACKETS), owner.depths(port, true), owner.depths(port, false), drops,
+                queueStats(egress, totals, port), totals.get(port, CounterType.UNTRIMMABLE_IPV6_PACKETS),
                 // On the wire an offload frame is the segments the kernel cuts it into; elsewhere a frame is one packet.
-                onInterface != null ? onInterface.receivedSegments(port) : ports.receivedDatagrams(port),
-                onInterface != null ? onInterface.sentSegments(port) : counters.txPackets()));
+                totals.has(port, CounterType.RX_SEGMENTS) ? totals.get(port, CounterType.RX_SEGMENTS) : rxDatagrams,
+                totals.has(port, CounterType.TX_SEGMENTS) ? totals.get(port, CounterType.TX_SEGMENTS) : txPackets));
         }
         return stats;
     }
@@ -363,16 +427,18 @@ public final class LiveSwitch implements AutoCloseable {
     public record QueueStats(int queue, String discard, long queued, long overflowed, int depth, int maxDepth) {
     }
 
-    /** The port's data queues, when traffic classes give it several; empty otherwise. */
-    private List<QueueStats> queueStats(final EgressPort egress) {
+    /** The port's data queues, when traffic classes give it several (their counts as last sampled); empty otherwise. */
+    private List<QueueStats> queueStats(final EgressPort egress, final CounterTotals totals, final int port) {
         if (!settings.qos().configured()) {
             return List.of();
         }
         final List<QueueStats> queues = new ArrayList<>();
+        final Map<Integer, Long> queued = totals.byIndex(port, CounterType.TC_QUEUE_PACKETS);
+        final Map<Integer, Long> overflowed = totals.byIndex(port, CounterType.TC_QUEUE_OVERFLOW_PACKETS);
         for (int queue = 0; queue < egress.dataQueueCount(); queue++) {
             final HandleQueue data = egress.dataQueue(queue);
-            queues.add(new QueueStats(queue, settings.qos().queues().get(queue).discard().label(), data.enqueued(), data.rejected(),
-                data.size(), data.maxDepth()));
+            queues.add(new QueueStats(queue, settings.qos().queues().get(queue).discard().label(), queued.getOrDefault(queue, 0L),
+                overflowed.getOrDefault(queue, 0L), data.size(), data.maxDepth()));
         }
         return queues;
     }

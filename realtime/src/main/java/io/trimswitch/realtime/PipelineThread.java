@@ -3,6 +3,8 @@ package io.trimswitch.realtime;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.OffloadHeader;
 import io.trimswitch.dataplane.counters.CounterBlock;
+import io.trimswitch.dataplane.counters.CounterName;
+import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.PoolPartition;
 import io.trimswitch.dataplane.packet.TrimKind;
@@ -148,8 +150,13 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         final int ports = fabric.ports();
         this.arriving = new TimedIntFifo[ports];
         this.counters = new CounterBlock[ports];
-        for (int port = 0; port < ports; port++) {
-            counters[port] = new CounterBlock(1 + Refused.values().length);
+        for (final int port : ownPorts) {
+            final List<CounterName> names = new java.util.ArrayList<>();
+            names.add(CounterName.of(CounterType.FLOODED_PACKETS, port));
+            for (final Refused reason : Refused.values()) {
+                names.add(new CounterName(CounterType.DROPS, port, reason.ordinal(), reason.label()));
+            }
+            counters[port] = fabric.counters().block(roleName(), names);
         }
         this.dataDepths = new Recorder[ports];
         this.headerDepths = new Recorder[ports];

@@ -24,10 +24,14 @@ final class PortHandoff {
         this.inbox = new HandleRing(capacity, true);
     }
 
-    /** A stand-in for {@code port} in another thread's view of the traffic manager: its queues hand packets over. */
+    /**
+     * A stand-in for {@code port} in another thread's view of the traffic manager: its queues hand packets over. It
+     * never transmits, so it names the port's own counters (in the switch's registry) and never writes them.
+     */
     EgressPort standIn(final EgressPort port, final PacketPool pool, final int headersPerData) {
         if (port.dataQueueCount() == 1) {
-            return new EgressPort(port.id(), port.rate(), pool, new Sender(0), new Sender(HEADER), headersPerData);
+            return new EgressPort(port.id(), port.rate(), pool, new HandleQueue[] {new Sender(0)}, DataQueueScheduler.single(), new Sender(HEADER),
+                headersPerData, port.counters());
         }
         // The owner queues each packet into its traffic class's queue; the stand-in only needs as many queues.
         final HandleQueue[] data = new HandleQueue[port.dataQueueCount()];
@@ -35,7 +39,8 @@ final class PortHandoff {
         final boolean[] strict = new boolean[data.length];
         final int[] weights = new int[data.length];
         java.util.Arrays.fill(weights, 1);
-        return new EgressPort(port.id(), port.rate(), pool, data, new DataQueueScheduler(strict, weights), new Sender(HEADER), headersPerData);
+        return new EgressPort(port.id(), port.rate(), pool, data, new DataQueueScheduler(strict, weights), new Sender(HEADER), headersPerData,
+            port.counters());
     }
 
     /** Takes the next handed-over packet: its handle, or {@link PacketPool#NO_PACKET}. */

@@ -1,6 +1,7 @@
 package io.trimswitch.realtime;
 
 import io.trimswitch.config.Settings;
+import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.pipelines.ForwardingStage;
 import io.trimswitch.recirc.RecirculationPort;
@@ -8,7 +9,6 @@ import io.trimswitch.switching.CatchUp;
 import io.trimswitch.switching.SwitchFabric;
 import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.HandleRing;
-import io.trimswitch.trafficmanager.PortCounters;
 import io.trimswitch.trafficmanager.TrafficManager;
 import io.trimswitch.trafficmanager.TrafficManagerEvents;
 import org.agrona.concurrent.Agent;
@@ -51,7 +51,15 @@ final class RealTimeDataplane {
     RealTimeDataplane(
         final Settings settings, final PacketPool pool, final ForwardingStage forwarding,
         final Supplier<TrafficManagerEvents> threadEvents, final IntFunction<EgressAgent.Departures> departures) {
-        this(settings, pool, forwarding, threadEvents, departures, (pipeline, view) -> view);
+        this(settings, pool, CounterRegistry.inMemory(counters(settings, 0)), forwarding, threadEvents, departures, (pipeline, view) -> view);
+    }
+
+    /**
+     * Counters a registry needs for this dataplane: the ports' own, one set per port for each pipeline's ingress and
+     * recirculation, and {@code moreThreads} sets per port for threads that {@link #newThreadView()} adds.
+     */
+    static int counters(final Settings settings, final int moreThreads) {
+        return SwitchFabric.counters(settings, settings.fabric().pipelines() + settings.recirculationPorts() + moreThreads);
     }
 
     /** How pipeline {@code pipeline}'s components see the traffic manager, given their thread's own view of it. */
@@ -60,9 +68,12 @@ final class RealTimeDataplane {
         TrafficManager of(int pipeline, TrafficManager threadView);
     }
 
-    /** @param views how each pipeline's ingress and recirculation see the traffic manager */
+    /**
+     * @param counters where every counter of the switch lives
+     * @param views how each pipeline's ingress and recirculation see the traffic manager
+     */
     RealTimeDataplane(
-        final Settings settings, final PacketPool pool, final ForwardingStage forwarding,
+        final Settings settings, final PacketPool pool, final CounterRegistry counters, final ForwardingStage forwarding,
         final Supplier<TrafficManagerEvents> threadEvents, final IntFunction<EgressAgent.Departures> departures,
         final PipelineView views) {
         this.threadEvents = threadEvents;
@@ -72,9 +83,9 @@ final class RealTimeDataplane {
         this.pool = pool;
         this.clock = new DilatedClock(SystemNanoClock.INSTANCE, settings.realtime().dilation());
         this.inboxes = new NotifyInboxes(pipelines);
-        this.fabric = new SwitchFabric(settings, pool, HandleRing.factory(), threadEvents.get(),
+        this.fabric = new SwitchFabric(settings, pool, counters, HandleRing.factory(), threadEvents.get(),
             (component, pipeline, shared) -> {
-                final TrafficManager own = shared.forThread(threadEvents.get());
+                final TrafficManager own = shared.forThread(threadEvents.get(), component.name().toLowerCase(java.util.Locale.ROOT) + "-" + pipeline);
                 threadTrafficManagers.add(own);
                 return views.of(pipeline, own);
             },
@@ -158,21 +169,11 @@ final class RealTimeDataplane {
         return runners;
     }
 
-    /** A view of the traffic manager for one more thread, with counters of its own that the totals include. */
-    TrafficManager newThreadView() {
-        final TrafficManager own = fabric.trafficManager().forThread(threadEvents.get());
+    /** A view of the traffic manager for one more thread ({@code writer}), with counters of its own in the switch's registry. */
+    TrafficManager newThreadView(final String writer) {
+        final TrafficManager own = fabric.trafficManager().forThread(threadEvents.get(), writer);
         threadTrafficManagers.add(own);
         return own;
-    }
-
-    /** A port's counters totalled over the threads that count for it, read while they run (a moment's snapshot). */
-    PortCounters totals(final int port) {
-        final PortCounters total = new PortCounters();
-        total.add(fabric.port(port).counters());
-        for (final TrafficManager threadTm : threadTrafficManagers) {
-            total.add(threadTm.counters(port));
-        }
-        return total;
     }
 
     /** Once the threads have stopped: every thread's counts into the ports' own counters. */

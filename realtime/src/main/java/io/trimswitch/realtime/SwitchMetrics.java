@@ -21,8 +21,9 @@ import java.util.function.ToLongFunction;
 
 /**
  * The live switch's counters in Prometheus text format at {@code /metrics}, read at each scrape without
- * stopping the dataplane. Names follow SAI's port counters (trim packets, tx trim packets, dropped trim
- * packets) with the usual rx/tx and drops by reason.
+ * stopping the dataplane: the counters from the switch's registry, the numbers {@code stats} shows, and the
+ * queues' depths and their quantiles from the switch itself. Names follow SAI's port counters (trim packets,
+ * tx trim packets, dropped trim packets) with the usual rx/tx and drops by reason.
  */
 public final class SwitchMetrics implements MultiCollector, AutoCloseable {
     /** Connections waiting to be accepted: a scraper is not refused because a few clients came at once. */

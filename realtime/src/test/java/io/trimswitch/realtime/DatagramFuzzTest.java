@@ -47,6 +47,7 @@ class DatagramFuzzTest {
         // The model's table, 10.0.p.0/24 to port p: every frame that parses has one place to go, or none.
         settings.forwarding.mode = "subnet";
         settings.metrics.address = null;
+        settings.metrics.countersFile = java.nio.file.Files.createTempFile("fuzzed-switch", ".counters").toString();
         for (int port = 0; port < PORTS; port++) {
             HOSTS[port] = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
             HOSTS[port].configureBlocking(false);

@@ -1,6 +1,7 @@
 package io.trimswitch.simulator;
 
 import io.trimswitch.config.Settings;
+import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.pipelines.ForwardingStage;
@@ -38,7 +39,7 @@ public final class SwitchNode implements TrafficManagerEvents {
         this.settings = settings;
         this.portBase = portBase;
         this.recirculationBase = recirculationBase;
-        this.fabric = new SwitchFabric(settings, pool, this, due -> engine.schedule(due, EventType.NOTIFY, id), forwarding);
+        this.fabric = new SwitchFabric(settings, pool, CounterRegistry.inMemory(SwitchFabric.counters(settings, 0)), this, due -> engine.schedule(due, EventType.NOTIFY, id), forwarding);
         final EgressTiming.Delivery delivery = (port, handle, time) -> engine.deliver(this, port, handle, time);
         this.eager = new EagerEgress(fabric, engine, delivery, portBase);
         this.lazy = new LazyEgress(fabric, delivery);

@@ -2,6 +2,7 @@ package io.trimswitch.switching;
 
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings;
+import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimSettings;
 import io.trimswitch.dataplane.time.LinkRate;
@@ -25,6 +26,7 @@ import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.HandleQueue;
 import io.trimswitch.trafficmanager.IdealTrimming;
 import io.trimswitch.trafficmanager.MirrorOnDrop;
+import io.trimswitch.trafficmanager.PortCounters;
 import io.trimswitch.trafficmanager.QueueFactory;
 import io.trimswitch.trafficmanager.TrafficManager;
 import io.trimswitch.trafficmanager.TrafficManagerEvents;
@@ -48,6 +50,7 @@ public final class SwitchFabric {
     private final IngressPipeline[] pipelines;
     private final CongestionSignals signals;
     private final RecirculationPort[] recirculation;
+    private final CounterRegistry counters;
 
     /** How the components' threads see the traffic manager: one shared instance, or one per thread. */
     public interface TrafficManagerThreads {
@@ -68,23 +71,25 @@ public final class SwitchFabric {
 
     /**
      * The switch driven by one thread: single-threaded queues, NOTIFYs delivered when the runtime says, and the
-     * pipelines' forwarding stage.
+     * pipelines' forwarding stage; its ports count into {@code counters}.
      */
     public SwitchFabric(
-        final Settings settings, final PacketPool pool, final TrafficManagerEvents events,
+        final Settings settings, final PacketPool pool, final CounterRegistry counters, final TrafficManagerEvents events,
         final DelayedNotifications.Scheduled notifyScheduled, final ForwardingStage forwarding) {
-        this(settings, pool, QueueFactory.SINGLE_THREADED, events, TrafficManagerThreads.ONE,
+        this(settings, pool, counters, QueueFactory.SINGLE_THREADED, events, TrafficManagerThreads.ONE,
             pipelines -> new DelayedNotifications(pipelines, notifyScheduled), forwarding);
     }
 
     /**
      * The switch with queues from {@code queues}, each component's view of the traffic manager from
      * {@code threads}, NOTIFYs carried by the channel {@code notify} makes for the pipelines, and the
-     * pipelines' forwarding stage.
+     * pipelines' forwarding stage; every counter of it lives in {@code counters}.
      */
     public SwitchFabric(
-        final Settings settings, final PacketPool pool, final QueueFactory queues, final TrafficManagerEvents events,
-        final TrafficManagerThreads threads, final Function<IngressPipeline[], NotifyChannel> notify, final ForwardingStage forwarding) {
+        final Settings settings, final PacketPool pool, final CounterRegistry counters, final QueueFactory queues,
+        final TrafficManagerEvents events, final TrafficManagerThreads threads, final Function<IngressPipeline[], NotifyChannel> notify,
+        final ForwardingStage forwarding) {
+        this.counters = counters;
         this.mechanism = settings.mechanism();
         this.pipelineOfPort = new int[settings.egressPorts()];
         for (int port = 0; port < pipelineOfPort.length; port++) {
@@ -97,7 +102,7 @@ public final class SwitchFabric {
 
         this.ports = new EgressPort[portCount];
         for (int port = 0; port < portCount; port++) {
-            ports[port] = egressPort(settings, port, pool, queues);
+            ports[port] = egressPort(settings, port, pool, queues, new PortCounters(counters, port, "egress"));
         }
         final DataQueueOverflow overflow;
         switch (mechanism) {
@@ -173,6 +178,16 @@ public final class SwitchFabric {
         return settings.control().meters() == Settings.MeterProfile.TWO
             ? new TwoMeterProfile(rate, half, pessimistic, burst)
             : new ThreeMeterProfile(rate, half, pessimistic, burst);
+    }
+
+    /** Counters a registry needs for the ports' own counters and {@code writers} more sets per port (other threads'). */
+    public static int counters(final Settings settings, final int writers) {
+        return settings.egressPorts() * PortCounters.COUNTERS * (1 + writers);
+    }
+
+    /** Where every counter of this switch lives. */
+    public CounterRegistry counters() {
+        return counters;
     }
 
     public Mechanism mechanism() {
@@ -260,12 +275,14 @@ public final class SwitchFabric {
     }
 
     /** A port with the reproduced switch's one data queue, or the data queues of the settings' traffic classes. */
-    private static EgressPort egressPort(final Settings settings, final int port, final PacketPool pool, final QueueFactory queues) {
+    private static EgressPort egressPort(
+        final Settings settings, final int port, final PacketPool pool, final QueueFactory queues, final PortCounters counters) {
         final LinkRate rate = new LinkRate(settings.portRateBps(port));
         final int headerQueue = settings.fabric().headerQueuePackets();
         final int headersPerData = settings.fabric().headersPerData();
         if (!settings.qos().configured()) {
-            return new EgressPort(port, rate, pool, settings.fabric().dataQueuePackets(), headerQueue, headersPerData, queues);
+            return new EgressPort(port, rate, pool, new HandleQueue[] {queues.create(settings.fabric().dataQueuePackets(), true)},
+                DataQueueScheduler.single(), queues.create(headerQueue, true), headersPerData, counters);
         }
         final int count = settings.dataQueueCount();
         final HandleQueue[] data = new HandleQueue[count];
@@ -277,7 +294,8 @@ public final class SwitchFabric {
             strict[queue] = configured.scheduling() == Settings.Scheduling.STRICT;
             weights[queue] = configured.weight();
         }
-        return new EgressPort(port, rate, pool, data, new DataQueueScheduler(strict, weights), queues.create(headerQueue, true), headersPerData);
+        return new EgressPort(port, rate, pool, data, new DataQueueScheduler(strict, weights), queues.create(headerQueue, true), headersPerData,
+            counters);
     }
 
     /** The most packets the switch's queues, recirculation loops and in-service slots can hold at once. */

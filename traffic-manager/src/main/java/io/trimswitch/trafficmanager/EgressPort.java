@@ -20,7 +20,7 @@ public final class EgressPort {
     private final HandleQueue headerQueue;
     private final HeaderDataScheduler scheduler;
     private final DataQueueScheduler dataScheduler;
-    private final PortCounters counters = new PortCounters();
+    private final PortCounters counters;
     private int inService = PacketPool.NO_PACKET;
     private long busyUntil;
 
@@ -44,14 +44,25 @@ public final class EgressPort {
         this(id, rate, pool, new HandleQueue[] {dataQueue}, DataQueueScheduler.single(), headerQueue, headersPerData);
     }
 
-    /** A port with several data queues, served by {@code dataScheduler} whenever the header scheduler picks data. */
+    /**
+     * A port with several data queues, served by {@code dataScheduler} whenever the header scheduler picks data,
+     * counting into a registry of its own (a port outside a switch).
+     */
     public EgressPort(
         final int id, final LinkRate rate, final PacketPool pool, final HandleQueue[] dataQueues, final DataQueueScheduler dataScheduler,
         final HandleQueue headerQueue, final int headersPerData) {
+        this(id, rate, pool, dataQueues, dataScheduler, headerQueue, headersPerData, PortCounters.standalone(id));
+    }
+
+    /** A switch's port with several data queues, counting into {@code counters}, which its egress alone writes. */
+    public EgressPort(
+        final int id, final LinkRate rate, final PacketPool pool, final HandleQueue[] dataQueues, final DataQueueScheduler dataScheduler,
+        final HandleQueue headerQueue, final int headersPerData, final PortCounters counters) {
         if (dataQueues.length != dataScheduler.queues()) {
             throw new IllegalArgumentException(dataQueues.length + " data queues but a scheduler for " + dataScheduler.queues());
         }
         this.id = id;
+        this.counters = counters;
         this.rate = rate;
         this.pool = pool;
         this.dataQueues = dataQueues.clone();

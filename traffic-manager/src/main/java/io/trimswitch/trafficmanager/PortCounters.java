@@ -1,14 +1,21 @@
 package io.trimswitch.trafficmanager;
 
 import io.trimswitch.dataplane.counters.CounterBlock;
+import io.trimswitch.dataplane.counters.CounterName;
+import io.trimswitch.dataplane.counters.CounterRegistry;
+import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.TrimKind;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * A port's counters, named after SAI's (SAI_PORT_STAT_TRIM_PACKETS, ..._TX_TRIM_PACKETS,
- * ..._DROPPED_TRIM_PACKETS) plus the usual rx/tx and drops by reason, in a {@link CounterBlock}. Each counter has
- * one writer: rx the port's ingress pipeline, tx its egress, trims and drops whichever component of one thread trimmed
- * or dropped. Where several threads count for one port, each has its own {@code PortCounters} and readers add them up.
+ * ..._DROPPED_TRIM_PACKETS) plus the usual rx/tx and drops by reason, in a {@link CounterBlock} of the switch's
+ * {@link CounterRegistry}. Each counter has one writer: rx the port's ingress pipeline, tx its egress, trims and drops
+ * whichever component of one thread trimmed or dropped. Where several threads count for one port, each has its own
+ * {@code PortCounters} and readers add them up.
  */
 public final class PortCounters {
     private static final int RX_PACKETS = 0;
@@ -22,7 +29,43 @@ public final class PortCounters {
     private static final int DROPS = TRIM_PACKETS + TrimKind.COUNT;
     private static final DropReason[] REASONS = DropReason.values();
 
-    private final CounterBlock counters = new CounterBlock(DROPS + REASONS.length);
+    /** Counters in one {@code PortCounters}: what a registry needs per port and writer. */
+    public static final int COUNTERS = DROPS + REASONS.length;
+
+    private final CounterBlock counters;
+
+    /** Port {@code port}'s counters that {@code writer} (a thread or component, for the labels) writes, in {@code registry}. */
+    public PortCounters(final CounterRegistry registry, final int port, final String writer) {
+        this.counters = registry.block(writer, names(port));
+    }
+
+    /** A lone port's counters, in a registry of their own: for a port outside any switch (tests, stand-ins). */
+    public static PortCounters standalone(final int port) {
+        return new PortCounters(CounterRegistry.inMemory(COUNTERS), port, "port " + port);
+    }
+
+    private static List<CounterName> names(final int port) {
+        final List<CounterName> names = new ArrayList<>(COUNTERS);
+        names.add(CounterName.of(CounterType.RX_PACKETS, port));
+        names.add(CounterName.of(CounterType.RX_BYTES, port));
+        names.add(CounterName.of(CounterType.TX_PACKETS, port));
+        names.add(CounterName.of(CounterType.TX_BYTES, port));
+        names.add(CounterName.of(CounterType.TX_TRIM_PACKETS, port));
+        names.add(CounterName.of(CounterType.DROPPED_TRIM_PACKETS, port));
+        names.add(CounterName.of(CounterType.UNTRIMMABLE_IPV6_PACKETS, port));
+        for (int kind = 0; kind < TrimKind.COUNT; kind++) {
+            names.add(new CounterName(CounterType.TRIM_PACKETS, port, kind, TrimKind.name(kind)));
+        }
+        for (final DropReason reason : REASONS) {
+            names.add(new CounterName(CounterType.DROPS, port, reason.ordinal(), reason.label()));
+        }
+        return names;
+    }
+
+    /** The registry these counters live in. */
+    public CounterRegistry registry() {
+        return counters.registry();
+    }
 
     /** A frame came in on this port. */
     public void received(final int bytes) {

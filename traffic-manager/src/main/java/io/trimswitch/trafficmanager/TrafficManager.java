@@ -55,12 +55,13 @@ public final class TrafficManager {
 
     /**
      * The same traffic manager (ports, queues, overflow) as seen from another thread: its drops go to
-     * {@code threadEvents} and it counts into its own fresh counters.
+     * {@code threadEvents} and it counts into fresh counters of its own, in the registry of the ports' counters,
+     * labelled as written by {@code writer}.
      */
-    public TrafficManager forThread(final TrafficManagerEvents threadEvents) {
+    public TrafficManager forThread(final TrafficManagerEvents threadEvents, final String writer) {
         final PortCounters[] own = new PortCounters[ports.length];
         for (int port = 0; port < own.length; port++) {
-            own[port] = new PortCounters();
+            own[port] = new PortCounters(ports[port].counters().registry(), port, writer);
         }
         return new TrafficManager(pool, ports, trimSettings, returnToSender, overflow, threadEvents, own);
     }

@@ -1,35 +1,23 @@
 package io.trimswitch.dataplane.counters;
 
-import java.nio.ByteBuffer;
-import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
 
 /**
- * A block of 64-bit counters off the heap, in the manner of Agrona's counters: each counter has one writer, which
- * adds with an ordered (release) store and never a CAS; any thread reads a whole, current value with an acquire load.
- * So the report, {@code stats} and the metrics endpoint read the same numbers while the switch runs, without locks
- * and without torn or stale reads. Blocks start on a cache line of their own, so that two writers' blocks never
- * share one.
+ * One writer's counters in a {@link CounterRegistry}, by index: the writer adds with a plain read of its own value and
+ * a release store, never a CAS; any thread (or another process mapping the registry's file) reads a whole, current
+ * value with an acquire load. Each counter's address is resolved once, when the block is made, so counting allocates
+ * nothing and looks nothing up.
  */
 public final class CounterBlock {
-    private static final int CACHE_LINE = 64;
+    /** Keeps the registry's memory alive as long as this block counts into it. */
+    private final CounterRegistry registry;
+    // Read and written through Agrona's Unsafe calls, each index checked against the block here: those calls are small
+    // enough for the quick compiler of a short run to inline, where a buffer's checked accessors stay calls.
+    private final long[] addresses;
 
-    /** Holds the memory, which is freed when this block is collected. */
-    private final ByteBuffer memory;
-    // The counters are read and written at this address through Agrona's Unsafe calls, each index checked against
-    // the block here: those calls are small enough for the quick compiler of a short run to inline, where a buffer's
-    // checked accessors stay calls.
-    private final long address;
-    private final int count;
-
-    public CounterBlock(final int count) {
-        if (count < 1) {
-            throw new IllegalArgumentException("a counter block holds at least one counter, got " + count);
-        }
-        this.count = count;
-        final int bytes = (count * Long.BYTES + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
-        this.memory = BufferUtil.allocateDirectAligned(bytes, CACHE_LINE);
-        this.address = BufferUtil.address(memory);
+    CounterBlock(final CounterRegistry registry, final long[] addresses) {
+        this.registry = registry;
+        this.addresses = addresses;
     }
 
     /** The writer's increment of counter {@code index}. */
@@ -37,11 +25,16 @@ public final class CounterBlock {
         add(index, 1);
     }
 
-    /** The writer's addition to counter {@code index}: a plain read of its own value, an ordered store of the sum. */
+    /** The writer's addition to counter {@code index}: a plain read of its own value, a release store of the sum. */
     public void add(final int index, final long delta) {
-        // Not addLongRelease: that is an atomic read-modify-write, which a counter with one writer does not need.
+        // Not an atomic add: a counter with one writer does not need the read-modify-write.
         final long at = addressOf(index);
         UnsafeApi.putLongRelease(null, at, UnsafeApi.getLong(null, at) + delta);
+    }
+
+    /** The writer's setting of counter {@code index}: for a gauge, which one thread samples. */
+    public void set(final int index, final long value) {
+        UnsafeApi.putLongRelease(null, addressOf(index), value);
     }
 
     /** Counter {@code index} as last stored by its writer, from any thread. */
@@ -50,24 +43,25 @@ public final class CounterBlock {
     }
 
     private long addressOf(final int index) {
-        if (index < 0 || index >= count) {
-            throw outOfRange(index);
+        if (index < 0 || index >= addresses.length) {
+            throw new IndexOutOfBoundsException("counter " + index + " of a block of " + addresses.length);
         }
-        return address + (long) index * Long.BYTES;
-    }
-
-    private IndexOutOfBoundsException outOfRange(final int index) {
-        return new IndexOutOfBoundsException("counter " + index + " of a block of " + count);
+        return addresses[index];
     }
 
     public int count() {
-        return count;
+        return addresses.length;
+    }
+
+    /** The registry the counters live in. */
+    public CounterRegistry registry() {
+        return registry;
     }
 
     /** Every counter back to zero: only while the writer is not counting (between a warm-up and the measured run). */
     public void reset() {
-        for (int index = 0; index < count; index++) {
-            UnsafeApi.putLongRelease(null, addressOf(index), 0);
+        for (int index = 0; index < addresses.length; index++) {
+            set(index, 0);
         }
     }
 }

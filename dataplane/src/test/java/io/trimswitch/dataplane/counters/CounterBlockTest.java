@@ -2,14 +2,26 @@ package io.trimswitch.dataplane.counters;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CounterBlockTest {
+    /** {@code count} counters of port 0 in a registry of their own. */
+    private static CounterBlock block(final int count) {
+        final List<CounterName> names = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            names.add(new CounterName(CounterType.DROPS, 0, i, "reason" + i));
+        }
+        return CounterRegistry.inMemory(count).block("test", names);
+    }
+
     @Test
     void eachCounterKeepsItsOwnCount() {
-        final CounterBlock block = new CounterBlock(3);
+        final CounterBlock block = block(3);
         block.increment(0);
         block.add(1, 1500);
         block.add(1, 64);
@@ -22,7 +34,7 @@ class CounterBlockTest {
 
     @Test
     void aReaderOnAnotherThreadSeesTheWritersCountsGrowAndEndExact() throws InterruptedException {
-        final CounterBlock block = new CounterBlock(2);
+        final CounterBlock block = block(2);
         final long increments = 2_000_000;
         final Thread writer = new Thread(() -> {
             for (long i = 0; i < increments; i++) {
@@ -47,7 +59,7 @@ class CounterBlockTest {
 
     @Test
     void aCounterOutsideTheBlockIsRefusedAndWritesNothing() {
-        final CounterBlock block = new CounterBlock(2);
+        final CounterBlock block = block(2);
         assertEquals("counter 2 of a block of 2",
             assertThrows(IndexOutOfBoundsException.class, () -> block.increment(2)).getMessage());
         assertThrows(IndexOutOfBoundsException.class, () -> block.add(-1, 5));
@@ -58,6 +70,6 @@ class CounterBlockTest {
 
     @Test
     void aBlockHasAtLeastOneCounter() {
-        assertThrows(IllegalArgumentException.class, () -> new CounterBlock(0));
+        assertThrows(IllegalArgumentException.class, () -> CounterRegistry.inMemory(1).block("test", List.of()));
     }
 }

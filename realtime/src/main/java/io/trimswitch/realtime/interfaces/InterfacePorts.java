@@ -9,6 +9,9 @@ import io.netty.channel.unix.FileDescriptor;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.OffloadHeader;
 import io.trimswitch.dataplane.counters.CounterBlock;
+import io.trimswitch.dataplane.counters.CounterName;
+import io.trimswitch.dataplane.counters.CounterRegistry;
+import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -100,7 +103,9 @@ public final class InterfacePorts implements AutoCloseable {
     /** errno for the readers of ring drops, who are not the ports' thread. */
     private final LinuxCalls readerCalls = new LinuxCalls(arena);
 
-    public InterfacePorts(final List<Attachment> attachments, final FrameHandler handler, final PacketPool pool, final Release release) {
+    /** @param registry where the ports' counters live, written by the ports' thread, named {@code writer} */
+    public InterfacePorts(final List<Attachment> attachments, final FrameHandler handler, final PacketPool pool, final Release release,
+        final CounterRegistry registry, final String writer) {
         if (pool.headroom() < OffloadHeader.LENGTH) {
             throw new IllegalArgumentException("interface ports need a pool with room for an offload header ahead of each frame");
         }
@@ -123,8 +128,8 @@ public final class InterfacePorts implements AutoCloseable {
         this.ringDrops = new long[ports];
         final MemorySegment longFrameBytes = arena.allocate(PacketSocket.LONG_FRAME_BYTES + 1, 64);
         this.longFrame = new UnsafeBuffer(longFrameBytes.address(), (int) longFrameBytes.byteSize());
-        for (int port = 0; port < ports; port++) {
-            counters[port] = new CounterBlock(FIRST_REFUSED + Refused.values().length);
+        for (final int port : ownPorts) {
+            counters[port] = registry.block(writer, counterNames(port));
         }
         for (final int port : ownPorts) {
             receivers[port] = new PortReceiver(port);
@@ -276,6 +281,18 @@ public final class InterfacePorts implements AutoCloseable {
 
     private long segments(final int handle) {
         return OffloadHeader.segments(pool.buffer(handle), pool.offset(handle) - OffloadHeader.LENGTH, pool.length(handle));
+    }
+
+    private static List<CounterName> counterNames(final int port) {
+        final List<CounterName> names = new ArrayList<>();
+        names.add(CounterName.of(CounterType.RX_DATAGRAMS, port));
+        names.add(CounterName.of(CounterType.RX_SEGMENTS, port));
+        names.add(CounterName.of(CounterType.TX_FRAMES, port));
+        names.add(CounterName.of(CounterType.TX_SEGMENTS, port));
+        for (final Refused reason : Refused.values()) {
+            names.add(new CounterName(CounterType.DROPS, port, reason.ordinal(), reason.label()));
+        }
+        return names;
     }
 
     public long received(final int port) {

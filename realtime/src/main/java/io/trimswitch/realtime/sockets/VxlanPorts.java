@@ -20,6 +20,9 @@ import io.netty.channel.unix.SegmentedDatagramPacket;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.dataplane.counters.CounterBlock;
+import io.trimswitch.dataplane.counters.CounterName;
+import io.trimswitch.dataplane.counters.CounterRegistry;
+import io.trimswitch.dataplane.counters.CounterType;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -120,8 +123,12 @@ public final class VxlanPorts implements AutoCloseable {
     private final Endpoint[] byPort;
     private volatile MultiThreadIoEventLoopGroup group;
 
-    /** @param segmentedSends send datagrams of one size in a row as one UDP GSO send where the kernel offers it */
-    public VxlanPorts(final List<Endpoint> endpoints, final FrameHandler handler, final boolean segmentedSends) {
+    /**
+     * @param segmentedSends send datagrams of one size in a row as one UDP GSO send where the kernel offers it
+     * @param registry       where the ports' counters live, written by the ports' thread, named {@code writer}
+     */
+    public VxlanPorts(final List<Endpoint> endpoints, final FrameHandler handler, final boolean segmentedSends,
+        final CounterRegistry registry, final String writer) {
         this.endpoints = List.copyOf(endpoints);
         this.handler = handler;
         int ports = 0;
@@ -140,13 +147,20 @@ public final class VxlanPorts implements AutoCloseable {
         java.util.Arrays.fill(largestSegment, STANDARD_MTU_DATAGRAM);
         this.segmented = segmentedSends && EpollDatagramChannel.isSegmentedDatagramPacketSupported();
         this.counters = new CounterBlock[ports];
-        for (int port = 0; port < ports; port++) {
-            counters[port] = new CounterBlock(1 + Malformed.values().length);
-        }
         for (final Endpoint endpoint : endpoints) {
+            counters[endpoint.port()] = registry.block(writer, counterNames(endpoint.port()));
             remotes[endpoint.port()] = endpoint.remote();
             byPort[endpoint.port()] = endpoint;
         }
+    }
+
+    private static List<CounterName> counterNames(final int port) {
+        final List<CounterName> names = new java.util.ArrayList<>();
+        names.add(CounterName.of(CounterType.RX_DATAGRAMS, port));
+        for (final Malformed reason : Malformed.values()) {
+            names.add(new CounterName(CounterType.DROPS, port, reason.ordinal(), reason.label()));
+        }
+        return names;
     }
 
     /**

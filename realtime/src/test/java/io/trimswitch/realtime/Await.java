@@ -1,4 +1,4 @@
-package io.trimswitch.cli;
+package io.trimswitch.realtime;
 
 import java.time.Duration;
 import java.util.function.Predicate;

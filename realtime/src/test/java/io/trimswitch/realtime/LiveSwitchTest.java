@@ -1,10 +1,9 @@
 package io.trimswitch.realtime;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.trimswitch.cli.Await;
-import io.trimswitch.cli.Cli;
 import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.dataplane.counters.CounterFile;
+import io.trimswitch.dataplane.counters.CounterTotals;
+import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.Ipv4Header;
 import io.trimswitch.dataplane.codec.VxlanHeader;
@@ -16,21 +15,30 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The live switch on loopback: three hosts are plain UDP sockets that speak VXLAN to its ports. */
+/**
+ * The live switch on loopback: three hosts are plain UDP sockets that speak VXLAN to its ports. Its counters are read
+ * as {@code stats} and the metrics endpoint read them: from its registry, added up per port.
+ */
 class LiveSwitchTest {
     private static final int VNI = 42;
     private static final long HOST_A = 0x0200_0000_00AAL;
@@ -80,6 +88,7 @@ class LiveSwitchTest {
             entry.vni = VNI;
             settings.ports.add(entry);
         }
+        settings.metrics.countersFile = dir.resolve("switch.counters").toString();
         more.accept(settings);
         live = new LiveSwitch(settings);
         live.start();
@@ -108,20 +117,22 @@ class LiveSwitchTest {
         }
     }
 
-    /** Every port's counters, as {@code trimswitch stats --json} prints them. */
-    private JsonNode stats() throws IOException {
-        final Cli.Result stats = Cli.trimswitch("stats", "--metrics", "127.0.0.1:" + metrics.port(), "--json");
-        assertEquals(0, stats.exit(), stats.err());
-        return new ObjectMapper().readTree(stats.out());
+    /** Every attached port's counters, as the switch adds them up from its registry. */
+    private List<LiveSwitch.PortStats> stats() {
+        return live.stats();
     }
 
-    private JsonNode portStats(final int port) throws IOException {
+    private LiveSwitch.PortStats portStats(final int port) {
         return stats().get(port);
     }
 
     /** Polls the switch's counters until {@code done} holds, at most two seconds; the last read either way. */
-    private JsonNode awaitStats(final int port, final Predicate<JsonNode> done) throws Exception {
+    private LiveSwitch.PortStats awaitStats(final int port, final Predicate<LiveSwitch.PortStats> done) throws Exception {
         return Await.until(STATS_WITHIN, () -> portStats(port), done);
+    }
+
+    private static long drops(final LiveSwitch.PortStats port, final String reason) {
+        return port.drops().getOrDefault(reason, 0L);
     }
 
     private byte[] frame(final long source, final long destination) {
@@ -154,8 +165,8 @@ class LiveSwitchTest {
             () -> hosts[port].receive(datagram) != null ? Arrays.copyOf(datagram.array(), datagram.position()) : null, Objects::nonNull);
     }
 
-    private static long sumOf(final JsonNode stats, final String counter) {
-        return stats.findValues(counter).stream().mapToLong(JsonNode::asLong).sum();
+    private static long dropsOnAllPorts(final List<LiveSwitch.PortStats> stats, final String reason) {
+        return stats.stream().mapToLong(port -> drops(port, reason)).sum();
     }
 
     @Test
@@ -187,22 +198,25 @@ class LiveSwitchTest {
         final byte[] badChecksum = frame(HOST_A, EthernetHeader.BROADCAST);
         new UnsafeBuffer(badChecksum).putByte(EthernetHeader.LENGTH + Ipv4Header.CHECKSUM_FIELD_OFFSET, (byte) 0x55);
         send(0, VxlanHeader.FLAG_VNI_VALID, VNI, badChecksum);
-        final JsonNode stats = Await.until(STATS_WITHIN, this::stats,
-            all -> all.get(0).get("rxDatagrams").asLong() >= 4 && sumOf(all, "badIpv4Checksum") >= 2);
+        final List<LiveSwitch.PortStats> stats = Await.until(STATS_WITHIN, this::stats,
+            all -> all.get(0).rxDatagrams() >= 4 && dropsOnAllPorts(all, "badIpv4Checksum") >= 2);
 
-        final JsonNode port0 = stats.get(0);
-        assertEquals(0, port0.get("port").asInt());
-        assertEquals(4, port0.get("rxDatagrams").asLong());
-        assertEquals(1, port0.get("drops").get("tooShort").asLong());
-        assertEquals(1, port0.get("drops").get("badVxlanFlags").asLong());
-        assertEquals(1, port0.get("drops").get("wrongVni").asLong());
-        assertTrue(port0.has("dataQueueDepthP99") && port0.has("headerQueueDepthMax"), "queue depth quantiles: " + port0);
-        assertEquals(2, sumOf(stats, "badIpv4Checksum"), "the bad-checksum frame, flooded to two ports, is dropped by the pipeline for its checksum: " + stats);
+        final LiveSwitch.PortStats port0 = stats.get(0);
+        assertEquals(0, port0.port());
+        assertEquals(4, port0.rxDatagrams());
+        assertEquals(1, drops(port0, "tooShort"));
+        assertEquals(1, drops(port0, "badVxlanFlags"));
+        assertEquals(1, drops(port0, "wrongVni"));
+        assertEquals(2, dropsOnAllPorts(stats, "badIpv4Checksum"),
+            "the bad-checksum frame, flooded to two ports, is dropped by the pipeline for its checksum: " + stats);
         assertNull(receive(1, 100));
 
-        final Cli.Result table = Cli.trimswitch("stats", "--metrics", "127.0.0.1:" + metrics.port());
-        assertTrue(table.out().contains("tooShort=1"), table.out());
+        // Another process's view: its own mapping of the counters file, through Agrona's reader.
+        final CounterTotals file = CounterTotals.read(CounterFile.open(live.counters().file()));
+        assertEquals(4, file.get(0, CounterType.RX_DATAGRAMS));
+        assertEquals(Long.valueOf(1), file.byName(0, CounterType.DROPS).get("wrongVni"));
         live.stop();
+        assertFalse(Files.exists(dir.resolve("switch.counters")), "a stopped switch removes its counters file");
         assertEquals(0, live.buffersInUse(), "every buffer is back in the pool");
     }
 
@@ -216,12 +230,12 @@ class LiveSwitchTest {
         assertTrue(receive(0, 2000) != null, "host B is learned on port 1");
         final int burst = 150;
         final int arrived = burstFromPort0To(1, burst);
-        final JsonNode ingress = Await.untilOrHostTooSlow(STATS_WITHIN, "the switch's socket received all " + burst + " datagrams",
-            () -> portStats(0), stats -> stats.get("rxDatagrams").asLong() >= burst);
-        final JsonNode egress = portStats(1);
+        final LiveSwitch.PortStats ingress = Await.untilOrHostTooSlow(STATS_WITHIN, "the switch's socket received all " + burst + " datagrams",
+            () -> portStats(0), stats -> stats.rxDatagrams() >= burst);
+        final LiveSwitch.PortStats egress = portStats(1);
         assertEquals(burst, arrived, "every frame of the burst is forwarded: " + egress);
-        assertTrue(!egress.has("drops") && !ingress.has("drops"), "nothing dropped: " + ingress + egress);
-        assertTrue(egress.get("dataQueueMaxDepth").asInt() <= 2, "paced at the link's rate, the burst never queues: " + egress);
+        assertTrue(egress.drops().isEmpty() && ingress.drops().isEmpty(), "nothing dropped: " + ingress + egress);
+        assertTrue(egress.maxDataQueue() <= 2, "paced at the link's rate, the burst never queues: " + egress);
     }
 
     @Test
@@ -246,15 +260,15 @@ class LiveSwitchTest {
         while (arrived < 2 * each && receive(1, 2000) != null) {
             arrived++;
         }
-        final JsonNode egress = awaitStats(1, stats -> stats.has("queues") && stats.get("queues").get(0).get("queued").asLong() >= 2 * each);
+        final LiveSwitch.PortStats egress = awaitStats(1, stats -> stats.queues().get(0).queued() >= 2 * each);
         assertEquals(2 * each, arrived, "nothing of the DSCP-0 incast is lost in its 512-packet queue: " + egress);
-        final JsonNode queues = egress.get("queues");
+        final List<LiveSwitch.QueueStats> queues = egress.queues();
         assertEquals(2, queues.size(), egress.toString());
-        assertEquals("drop", queues.get(0).get("discard").asText());
-        assertEquals(2 * each, queues.get(0).get("queued").asLong());
-        assertEquals(0, queues.get(0).get("overflowed").asLong());
-        assertEquals("trim", queues.get(1).get("discard").asText());
-        assertEquals(0, queues.get(1).get("queued").asLong(), "DSCP 0 never reaches the trimming queue");
+        assertEquals("drop", queues.get(0).discard());
+        assertEquals(2 * each, queues.get(0).queued());
+        assertEquals(0, queues.get(0).overflowed());
+        assertEquals("trim", queues.get(1).discard());
+        assertEquals(0, queues.get(1).queued(), "DSCP 0 never reaches the trimming queue");
     }
 
     @Test
@@ -281,11 +295,11 @@ class LiveSwitchTest {
         final int burst = 150;
         final int arrived = burstFromPort0To(2, burst);
         assertNull(receive(1, 100), "host B's frames are not flooded once thread 0 knows where it is");
-        final JsonNode ingress = Await.untilOrHostTooSlow(STATS_WITHIN, "the switch's socket received all " + burst + " datagrams",
-            () -> portStats(0), stats -> stats.get("rxDatagrams").asLong() >= burst);
-        final JsonNode egress = portStats(2);
+        final LiveSwitch.PortStats ingress = Await.untilOrHostTooSlow(STATS_WITHIN, "the switch's socket received all " + burst + " datagrams",
+            () -> portStats(0), stats -> stats.rxDatagrams() >= burst);
+        final LiveSwitch.PortStats egress = portStats(2);
         assertEquals(burst, arrived, "every frame crosses to the other thread's port: " + egress);
-        assertTrue(!egress.has("drops") && !ingress.has("drops"), "nothing dropped: " + ingress + egress);
+        assertTrue(egress.drops().isEmpty() && ingress.drops().isEmpty(), "nothing dropped: " + ingress + egress);
         live.stop();
         assertEquals(0, live.buffersInUse(), "every buffer is back in its thread's share of the pool");
     }
@@ -299,9 +313,12 @@ class LiveSwitchTest {
                 silent.add(new java.net.Socket("127.0.0.1", metrics.port()));
             }
             final long started = System.nanoTime();
-            final Cli.Result stats = Cli.trimswitch("stats", "--metrics", "127.0.0.1:" + metrics.port(), "--json");
-            assertEquals(0, stats.exit(), stats.err());
-            assertTrue(System.nanoTime() - started < 3_000_000_000L, "stats answered while 20 clients held connections open");
+            final HttpResponse<String> scrape = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metrics.port() + "/metrics")).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, scrape.statusCode());
+            assertTrue(scrape.body().contains("trimswitch_port_rx_datagrams_total{port=\"0\"}"), scrape.body());
+            assertTrue(System.nanoTime() - started < 3_000_000_000L, "a scrape was answered while 20 clients held connections open");
             send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, EthernetHeader.BROADCAST));
             assertTrue(receive(1, 2000) != null, "forwarding goes on");
         } finally {
@@ -315,9 +332,9 @@ class LiveSwitchTest {
     void aPortTakesFramesOnlyFromItsOwnHost() throws Exception {
         start();
         sendFromStranger("127.0.0.2", 0);
-        final JsonNode port0 = awaitStats(0, stats -> stats.has("drops"));
-        assertEquals(1, port0.get("drops").get("wrongSource").asLong(), port0.toString());
-        assertEquals(0, port0.get("rxPackets").asLong(), "nothing from the stranger enters the switch");
+        final LiveSwitch.PortStats port0 = awaitStats(0, stats -> !stats.drops().isEmpty());
+        assertEquals(1, drops(port0, "wrongSource"), port0.toString());
+        assertEquals(0, port0.rxPackets(), "nothing from the stranger enters the switch");
         assertNull(receive(1, 100), "nor is it flooded");
         send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, EthernetHeader.BROADCAST));
         assertTrue(receive(1, 2000) != null, "the port's own host still gets through");
@@ -333,8 +350,8 @@ class LiveSwitchTest {
         send(2, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_B, EthernetHeader.BROADCAST));
         assertTrue(receive(0, 2000) != null, "the first host is learned and forwarded");
         sendFromStranger("127.0.0.3", 2);
-        final JsonNode port2 = awaitStats(2, stats -> stats.has("drops"));
-        assertEquals(1, port2.get("drops").get("wrongSource").asLong(), port2.toString());
+        final LiveSwitch.PortStats port2 = awaitStats(2, stats -> !stats.drops().isEmpty());
+        assertEquals(1, drops(port2, "wrongSource"), port2.toString());
         send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, HOST_B));
         assertTrue(receive(2, 2000) != null, "traffic for port 2 still goes to the host it learned first");
     }
@@ -344,8 +361,8 @@ class LiveSwitchTest {
         start();
         send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, EthernetHeader.BROADCAST, 2049));
         send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, EthernetHeader.BROADCAST, 9000));
-        final JsonNode port0 = awaitStats(0, stats -> stats.has("drops") && stats.get("drops").path("oversize").asLong() == 2);
-        assertEquals(2, port0.get("drops").get("oversize").asLong(), port0.toString());
+        final LiveSwitch.PortStats port0 = awaitStats(0, stats -> drops(stats, "oversize") == 2);
+        assertEquals(2, drops(port0, "oversize"), port0.toString());
         assertNull(receive(1, 200), "nothing cut to size comes out");
         send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, EthernetHeader.BROADCAST, 2048));
         final byte[] largest = receive(1, 2000);
@@ -374,10 +391,10 @@ class LiveSwitchTest {
         send(0, VxlanHeader.FLAG_VNI_VALID, VNI, nowhere);
         send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, LiveSettingsMac.PORT0));
         assertTrue(receive(1, 2000) != null, "a routable frame is routed");
-        final JsonNode port0 = awaitStats(0, stats -> stats.path("drops").size() == 2);
-        assertEquals(1, port0.get("drops").get("ttlExpired").asLong(), port0.toString());
-        assertEquals(1, port0.get("drops").get("noRoute").asLong(), port0.toString());
-        assertEquals(3, port0.get("rxPackets").asLong());
+        final LiveSwitch.PortStats port0 = awaitStats(0, stats -> stats.drops().size() == 2);
+        assertEquals(1, drops(port0, "ttlExpired"), port0.toString());
+        assertEquals(1, drops(port0, "noRoute"), port0.toString());
+        assertEquals(3, port0.rxPackets());
     }
 
     /** Port 0's own MAC in routed mode, where routed frames are addressed. */
@@ -386,27 +403,21 @@ class LiveSwitchTest {
     }
 
     @Test
-    void badRunConfigurationsAreOneClearLineAndStatsWithNoSwitchSaysSo() throws IOException {
-        assertRunFails("ports:\n  - bind: 127.0.0.1:4790\n  - bind: 127.0.0.1:4790\n", "ports[1].bind 127.0.0.1:4790 clashes with ports[0].bind");
-        assertRunFails("ports:\n  - bind: 127.0.0.1\n", "ports[0].bind must be host:port");
-        assertRunFails("ports:\n  - bind: no.such.host.invalid:4790\n", "unknown host");
-        assertRunFails("ports:\n  - bind: 127.0.0.1:4790\n    vnii: 3\n", "unknown key");
-        assertRunFails("fabric:\n  portRateGbps: 0\nports:\n  - bind: 127.0.0.1:4790\n", "fabric.portRateGbps must be 0.001..10000 Gb/s, got 0.0");
-        assertRunFails("mechanism: tofino\n", "ports: a switch to run needs at least one port");
-        assertRunFails("ports:\n  - bind: 127.0.0.1:4790\nforwarding:\n  mode: hub\n", "forwarding.mode must be one of l2, routed, subnet");
-        assertRunFails("ports:\n  - bind: 127.0.0.1:4790\n    rateGbps: 0\n", "ports[0].rateGbps must be 0.001..10000 Gb/s, got 0.0");
-        assertRunFails("ports:\n  - bind: '[:4790'\n", "ports[0].bind must be host:port or [IPv6]:port");
-        assertRunFails("ports:\n  - bind: 0:4790\n", "ports[0].bind: '0' means every interface; write 0.0.0.0 or [::]");
-        assertRunFails("ports:\n  - bind: 127.0.0.1:4790\nmetrics:\n  address: 0:9464\n", "metrics.address: '0' means every interface");
-        assertRunFails("ports:\n  - bind: 127.0.0.1:4790\nmetrics:\n  address: '[::ffff:0.0.0.0]:9464'\n", "means every interface");
-        assertRunFails("ports:\n  - bind: 127.0.0.1:4790\nrealtime:\n  pipelineThreads: 5\n", "realtime.pipelineThreads must be at most 4");
-        final String routed = "ports:\n  - bind: 127.0.0.1:4790\nforwarding:\n  mode: routed\n  routes:\n    - {prefix: '";
-        assertRunFails(routed + "fd00::/129', port: 0, nextHopMac: '02:00:00:00:00:01'}\n", "forwarding.routes[0].prefix length must be 0..128, got 129");
-        assertRunFails(routed + "fd00:::1/64', port: 0, nextHopMac: '02:00:00:00:00:01'}\n", "forwarding.routes[0].prefix: 'fd00:::1' is not an IPv6 address");
-
-        final Cli.Result stats = Cli.trimswitch("stats", "--metrics", "127.0.0.1:1");
-        assertEquals(2, stats.exit());
-        assertTrue(stats.err().contains("no switch answers at 127.0.0.1:1"), stats.err());
+    void aSecondSwitchOnTheSameCountersFileIsRefusedInOneLineAndTheFirstKeepsCounting() throws Exception {
+        start();
+        final SwitchSettings second = new SwitchSettings();
+        final SwitchSettings.Port port = new SwitchSettings.Port();
+        port.bind = "127.0.0.1:0";
+        port.remote = "127.0.0.1:9";
+        second.ports.add(port);
+        second.metrics.countersFile = dir.resolve("switch.counters").toString();
+        final io.trimswitch.config.ConfigException refused =
+            org.junit.jupiter.api.Assertions.assertThrows(io.trimswitch.config.ConfigException.class, () -> new LiveSwitch(second));
+        assertEquals("metrics.countersFile: counters file " + second.metrics.countersFile + " is in use by another switch of this process",
+            refused.getMessage());
+        send(0, VxlanHeader.FLAG_VNI_VALID, VNI, new byte[4]);
+        assertEquals(1, drops(awaitStats(0, stats -> drops(stats, "tooShort") == 1), "tooShort"), "the first switch's counters are intact");
+        assertTrue(Files.exists(dir.resolve("switch.counters")));
     }
 
     @Test
@@ -416,14 +427,5 @@ class LiveSwitchTest {
             io.trimswitch.realtime.LiveSettings.validate(settings);
             assertTrue(!settings.ports.isEmpty(), example);
         }
-    }
-
-    private void assertRunFails(final String yaml, final String expected) throws IOException {
-        final Path config = dir.resolve("switch-" + Math.abs(yaml.hashCode()) + ".yaml");
-        Files.writeString(config, yaml);
-        final Cli.Result run = Cli.trimswitch("run", "--config", config.toString(), "--duration-s", "1");
-        assertEquals(2, run.exit(), yaml + run.out() + run.err());
-        assertEquals(1, run.err().strip().lines().count(), run.err());
-        assertTrue(run.err().contains(expected), "expected '" + expected + "' in " + run.err());
     }
 }

@@ -1,0 +1,153 @@
+package io.trimswitch.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.dataplane.codec.VxlanHeader;
+import io.trimswitch.realtime.LiveSwitch;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code trimswitch stats}: a running switch's counters from its counters file, as a table or JSON; bad files in one line. */
+class StatsCommandTest {
+    @TempDir
+    Path dir;
+
+    private LiveSwitch live;
+
+    @AfterEach
+    void stop() {
+        if (live != null) {
+            live.stop();
+        }
+    }
+
+    /** A switch of two UDP ports on loopback, its counters in {@code counters}; port 0 has received one too-short datagram. */
+    private void startWithOneDropOn(final Path counters) throws Exception {
+        final SwitchSettings settings = new SwitchSettings();
+        settings.fabric.pipelines = 1;
+        settings.fabric.portsPerPipeline = 2;
+        settings.realtime.idle = "yield";
+        settings.metrics.address = null;
+        settings.metrics.countersFile = counters.toString();
+        for (int port = 0; port < 2; port++) {
+            final SwitchSettings.Port entry = new SwitchSettings.Port();
+            entry.bind = "127.0.0.1:0";
+            entry.remote = "127.0.0.1:9";
+            entry.vni = 42;
+            settings.ports.add(entry);
+        }
+        live = new LiveSwitch(settings);
+        live.start();
+        try (DatagramChannel host = DatagramChannel.open()) {
+            final ByteBuffer tooShort = ByteBuffer.allocate(VxlanHeader.LENGTH + 4);
+            VxlanHeader.write(new UnsafeBuffer(tooShort), 0, 42);
+            host.send(tooShort, live.localAddress(0));
+        }
+        // The counters show it as soon as the port's thread counted it; wait for that, and for a sample of the gauges.
+        final long deadline = System.nanoTime() + 5_000_000_000L;
+        while (json(counters).get(0).get("rxDatagrams").asLong() < 1 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        Thread.sleep(250);
+    }
+
+    private static JsonNode json(final Path counters) throws IOException {
+        final Cli.Result stats = Cli.trimswitch("stats", "--counters", counters.toString(), "--json");
+        assertEquals(0, stats.exit(), stats.err());
+        return new ObjectMapper().readTree(stats.out());
+    }
+
+    @Test
+    void jsonHasOneObjectPerPortWithTheKeysItAlwaysHadInTheirOrder() throws Exception {
+        final Path counters = dir.resolve("switch.counters");
+        startWithOneDropOn(counters);
+        final JsonNode ports = json(counters);
+        assertEquals(2, ports.size(), ports.toString());
+        final JsonNode port0 = ports.get(0);
+        final List<String> keys = new ArrayList<>();
+        port0.fieldNames().forEachRemaining(keys::add);
+        assertEquals(List.of("port", "dodTrimPackets", "droppedTrimPackets", "drops", "floodedPackets", "ingressTrimPackets", "rxBytes",
+            "rxDatagrams", "rxPackets", "rxSegments", "trimPackets", "txBytes", "txPackets", "txSegments", "txTrimPackets",
+            "untrimmableIpv6Packets", "dataQueueDepth", "headerQueueDepth", "dataQueueDepthP50", "headerQueueDepthP50", "dataQueueDepthP90",
+            "headerQueueDepthP90", "dataQueueDepthP99", "headerQueueDepthP99", "dataQueueDepthMax", "headerQueueDepthMax", "dataQueueMaxDepth",
+            "headerQueueMaxDepth"), keys);
+        assertEquals(0, port0.get("port").asInt());
+        assertEquals(1, port0.get("rxDatagrams").asLong());
+        assertEquals(1, port0.get("rxSegments").asLong(), "on a UDP port a datagram is one packet on the wire");
+        assertEquals(0, port0.get("rxPackets").asLong(), "nothing entered the switch");
+        assertEquals(1, port0.get("drops").get("tooShort").asLong());
+        assertEquals(1, port0.get("drops").size(), port0.toString());
+        assertFalse(ports.get(1).has("drops"), "a port that dropped nothing has no drops: " + ports.get(1));
+    }
+
+    @Test
+    void theTableHasAColumnPerCounterAndTheDropsByReason() throws Exception {
+        final Path counters = dir.resolve("switch.counters");
+        startWithOneDropOn(counters);
+        final Cli.Result table = Cli.trimswitch("stats", "--counters", counters.toString());
+        assertEquals(0, table.exit(), table.err());
+        final List<String> lines = table.out().lines().toList();
+        assertEquals(3, lines.size(), table.out());
+        assertEquals(List.of("port", "rx", "tx", "trims", "tx", "trims", "trim", "drops", "dataQ", "max", "hdrQ", "max", "drops"),
+            List.of(lines.get(0).trim().split("\\s+")));
+        assertEquals(List.of("0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "{tooShort=1}"), List.of(lines.get(1).trim().split("\\s+")));
+        assertTrue(lines.get(2).trim().endsWith("{}"), lines.get(2));
+    }
+
+    @Test
+    void withNoSwitchItSaysWhereItLookedInOneLine() {
+        final Path nowhere = dir.resolve("none.counters");
+        final Cli.Result stats = Cli.trimswitch("stats", "--counters", nowhere.toString());
+        assertEquals(2, stats.exit());
+        assertEquals("trimswitch: no switch's counters at " + nowhere
+            + " (is 'trimswitch run' up, in this network namespace, with metrics.countersFile there?)\n", stats.err());
+    }
+
+    @Test
+    void aFileThatIsNotASwitchsCountersIsNamedSoInOneLine() throws IOException {
+        final Path text = Files.writeString(dir.resolve("notes.txt"), "not counters");
+        final Cli.Result tooShort = Cli.trimswitch("stats", "--counters", text.toString(), "--json");
+        assertEquals(2, tooShort.exit());
+        assertEquals("trimswitch: " + text + " is not a switch's counters file (too short)\n", tooShort.err());
+        final Path zeros = Files.write(dir.resolve("zeros.counters"), new byte[8192]);
+        final Cli.Result noHeader = Cli.trimswitch("stats", "--counters", zeros.toString());
+        assertEquals(2, noHeader.exit());
+        assertEquals("trimswitch: " + zeros + " is not a switch's counters file (no trimswitch counters header)\n", noHeader.err());
+        final Cli.Result directory = Cli.trimswitch("stats", "--counters", dir.toString());
+        assertEquals(2, directory.exit());
+        assertEquals(1, directory.err().lines().count(), directory.err());
+        assertTrue(directory.err().startsWith("trimswitch: "), directory.err());
+    }
+
+    @Test
+    void theMetricsOptionIsGoneAndSaysWhatTookItsPlace() {
+        final Cli.Result stats = Cli.trimswitch("stats", "--metrics", "127.0.0.1:9464");
+        assertEquals(2, stats.exit());
+        assertEquals("trimswitch: --metrics is gone: stats reads the switch's counters file; name it with --counters FILE"
+            + " (the switch's metrics.countersFile) if it is not the default\n", stats.err());
+    }
+
+    @Test
+    void aStoppedSwitchLeavesNoCountersBehind() throws Exception {
+        final Path counters = dir.resolve("switch.counters");
+        startWithOneDropOn(counters);
+        live.stop();
+        assertEquals(2, Cli.trimswitch("stats", "--counters", counters.toString()).exit());
+        assertFalse(Files.exists(counters));
+    }
+}

@@ -1,0 +1,240 @@
+package io.trimswitch.dataplane.counters;
+
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersManager;
+import org.agrona.concurrent.status.CountersReader;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One switch's counters, in Agrona's {@link CountersManager} layout: each counter has a type id (its
+ * {@link CounterType}), a key (port, index, name) and a readable label, and one writer, which adds with a plain read
+ * and a release store; any thread, or another process mapping the same file, reads a whole, current value with an
+ * acquire load, without locks. In memory for a switch in virtual time and for tests; in a memory-mapped file for the
+ * live switch, which {@code trimswitch stats} reads through {@link CounterFile}.
+ *
+ * <p>The file holds a header page (magic, version, the two areas' lengths, the writer's process id), then the
+ * metadata, then the values. The switch that made it holds a lock on it while it runs, so a second switch can tell the
+ * file is taken, and deletes it when it closes.
+ */
+public final class CounterRegistry implements AutoCloseable {
+    static final int MAGIC = 0x4E43_5354;
+    static final int VERSION = 1;
+    static final int HEADER_BYTES = 4096;
+    static final int MAGIC_OFFSET = 0;
+    static final int VERSION_OFFSET = 4;
+    static final int METADATA_LENGTH_OFFSET = 8;
+    static final int VALUES_LENGTH_OFFSET = 12;
+    static final int PID_OFFSET = 16;
+
+    /**
+     * Files this process's registries hold. Asked here first: probing a file's lock through a second channel of this
+     * process would release the lock its holder took, when that channel closes.
+     */
+    private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
+
+    /** Keeps the memory (direct or mapped) alive as long as a block of this registry is. */
+    private final ByteBuffer memory;
+    private final CountersManager manager;
+    private final UnsafeBuffer key = new UnsafeBuffer(new byte[CountersReader.MAX_KEY_LENGTH]);
+    private final UnsafeBuffer label = new UnsafeBuffer(new byte[CountersReader.MAX_LABEL_LENGTH]);
+    /** Null in memory. */
+    private final Path file;
+    private final FileChannel channel;
+    private final FileLock lock;
+    private boolean closed;
+
+    private CounterRegistry(final ByteBuffer memory, final int offset, final int capacity, final Path file, final FileChannel channel,
+        final FileLock lock) {
+        this.memory = memory;
+        this.file = file;
+        this.channel = channel;
+        this.lock = lock;
+        final AtomicBuffer metadata = new UnsafeBuffer(memory, offset, capacity * CountersReader.METADATA_LENGTH);
+        final AtomicBuffer values = new UnsafeBuffer(memory, offset + capacity * CountersReader.METADATA_LENGTH,
+            capacity * CountersReader.COUNTER_LENGTH);
+        this.manager = new CountersManager(metadata, values);
+    }
+
+    /** A registry of {@code capacity} counters in direct memory. */
+    public static CounterRegistry inMemory(final int capacity) {
+        final ByteBuffer memory = BufferUtil.allocateDirectAligned(bytes(checked(capacity)), CountersReader.COUNTER_LENGTH);
+        return new CounterRegistry(memory, 0, capacity, null, null, null);
+    }
+
+    /**
+     * A registry of {@code capacity} counters in {@code file}, made afresh (a file a stopped switch left behind is
+     * replaced), which this registry holds until {@link #close()} deletes it.
+     *
+     * @throws IllegalStateException naming the file when another running switch holds it, or it cannot be made
+     */
+    public static CounterRegistry mapped(final Path file, final int capacity) {
+        checked(capacity);
+        final Path held = file.toAbsolutePath().normalize();
+        if (!HELD.add(held)) {
+            throw new IllegalStateException("counters file " + file + " is in use by another switch of this process");
+        }
+        FileChannel channel = null;
+        try {
+            refuseIfHeld(file);
+            // A new file, not the old one truncated: a reader that still maps the old one keeps reading it safely.
+            Files.deleteIfExists(file);
+            channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            final FileLock lock = channel.tryLock();
+            if (lock == null) {
+                throw new IllegalStateException("counters file " + file + " is in use by another running switch");
+            }
+            final int metadataLength = capacity * CountersReader.METADATA_LENGTH;
+            final int valuesLength = capacity * CountersReader.COUNTER_LENGTH;
+            final MappedByteBuffer memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, HEADER_BYTES + (long) metadataLength + valuesLength);
+            final UnsafeBuffer header = new UnsafeBuffer(memory, 0, HEADER_BYTES);
+            header.putInt(VERSION_OFFSET, VERSION);
+            header.putInt(METADATA_LENGTH_OFFSET, metadataLength);
+            header.putInt(VALUES_LENGTH_OFFSET, valuesLength);
+            header.putLong(PID_OFFSET, ProcessHandle.current().pid());
+            // Last, so that a reader that sees the magic sees the lengths.
+            header.putIntRelease(MAGIC_OFFSET, MAGIC);
+            return new CounterRegistry(memory, HEADER_BYTES, capacity, file, channel, lock);
+        } catch (final IOException | OverlappingFileLockException e) {
+            closeQuietly(channel);
+            HELD.remove(held);
+            throw new IllegalStateException("counters file " + file + ": cannot make it: " + e.getMessage(), e);
+        } catch (final RuntimeException e) {
+            closeQuietly(channel);
+            HELD.remove(held);
+            throw e;
+        }
+    }
+
+    /** Refuses a file whose lock a running switch holds; a file left by a switch that died holds no lock. */
+    private static void refuseIfHeld(final Path file) {
+        if (!Files.exists(file)) {
+            return;
+        }
+        try (FileChannel existing = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            final FileLock probe = existing.tryLock();
+            if (probe == null) {
+                throw new IllegalStateException("counters file " + file + " is in use by another running switch" + owner(file));
+            }
+            probe.release();
+        } catch (final IOException e) {
+            throw new IllegalStateException("counters file " + file + ": cannot open it: " + e.getMessage(), e);
+        }
+    }
+
+    private static String owner(final Path file) {
+        try {
+            final long pid = CounterFile.ownerPid(file);
+            return pid > 0 ? " (process " + pid + ")" : "";
+        } catch (final IOException e) {
+            return "";
+        }
+    }
+
+    private static int checked(final int capacity) {
+        if (capacity < 1 || capacity > Integer.MAX_VALUE / 2 / CountersReader.METADATA_LENGTH) {
+            throw new IllegalArgumentException("a registry holds 1.." + Integer.MAX_VALUE / 2 / CountersReader.METADATA_LENGTH
+                + " counters, got " + capacity);
+        }
+        return capacity;
+    }
+
+    private static int bytes(final int capacity) {
+        return capacity * (CountersReader.METADATA_LENGTH + CountersReader.COUNTER_LENGTH);
+    }
+
+    /**
+     * Counters for one writer, allocated here in order: the block's counter {@code i} is {@code names.get(i)}.
+     *
+     * @param writer who writes them, for their labels (a thread's or component's name)
+     */
+    public synchronized CounterBlock block(final String writer, final List<CounterName> names) {
+        if (names.isEmpty()) {
+            throw new IllegalArgumentException("a counter block holds at least one counter");
+        }
+        if (manager.available() < names.size()) {
+            throw new IllegalStateException("the counters registry is full: " + names.size() + " more counters for " + writer
+                + ", " + manager.available() + " of " + manager.capacity() + " left");
+        }
+        final long[] addresses = new long[names.size()];
+        for (int i = 0; i < addresses.length; i++) {
+            final CounterName name = names.get(i);
+            final int keyLength = CounterKey.write(key, name);
+            // Into a buffer kept for the purpose, not a String per counter: a switch in virtual time makes thousands.
+            final int labelLength = name.writeLabel(label, writer);
+            final int id = manager.allocate(name.type().id(), key, 0, keyLength, label, 0, labelLength);
+            addresses[i] = manager.valuesBuffer().addressOffset() + CountersReader.counterOffset(id);
+        }
+        return new CounterBlock(this, addresses);
+    }
+
+    /** A reader of every counter here, for any thread. */
+    public CountersReader reader() {
+        return new CountersReader(manager.metaDataBuffer(), manager.valuesBuffer());
+    }
+
+    /** The file it lives in, or null in memory. */
+    public Path file() {
+        return file;
+    }
+
+    public int capacity() {
+        return manager.capacity();
+    }
+
+    /** Counters allocated so far. */
+    public synchronized int allocated() {
+        return manager.capacity() - manager.available();
+    }
+
+    /**
+     * Deletes the file (readers that still map it keep its last values) and lets another switch take its name; the
+     * memory stays mapped until no block refers to it, so a writer that counts once more does no harm.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed || file == null) {
+            closed = true;
+            return;
+        }
+        closed = true;
+        try {
+            Files.deleteIfExists(file);
+            lock.release();
+            channel.close();
+        } catch (final IOException e) {
+            throw new UncheckedIOException("counters file " + file + ": " + e.getMessage(), e);
+        } finally {
+            HELD.remove(file.toAbsolutePath().normalize());
+        }
+    }
+
+    private static void closeQuietly(final FileChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (final IOException ignored) {
+                // Already failing with the first cause.
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "CounterRegistry(" + (file == null ? "in memory" : file.toString()) + ", " + allocated() + " of " + capacity() + ")";
+    }
+}

@@ -1,0 +1,149 @@
+package io.trimswitch.realtime;
+
+import io.trimswitch.dataplane.counters.CounterBlock;
+import io.trimswitch.dataplane.counters.CounterName;
+import io.trimswitch.dataplane.counters.CounterRegistry;
+import io.trimswitch.dataplane.counters.CounterType;
+import io.trimswitch.trafficmanager.EgressPort;
+import io.trimswitch.trafficmanager.HandleQueue;
+import org.HdrHistogram.Histogram;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What the live switch's counters file shows besides counts: each port's queue depths now and at most, the depth
+ * quantiles departing packets saw, the traffic classes' queues, and the drops that only the kernel counts (a socket's
+ * overflow, an interface ring's). One thread samples them every {@link #PERIOD_MILLIS} ms into gauges of the registry,
+ * which it alone writes, so that a reader in another process sees them without asking the switch.
+ */
+final class LiveGauges implements AutoCloseable {
+    /** How stale a gauge in the file may be. */
+    static final long PERIOD_MILLIS = 100;
+    static final double[] QUANTILES = {0.5, 0.9, 0.99, 1.0};
+    private static final String[] QUANTILE_NAMES = {"p50", "p90", "p99", "max"};
+    private static final int DATA_DEPTH = 0;
+    private static final int HEADER_DEPTH = 1;
+    private static final int DATA_MAX = 2;
+    private static final int HEADER_MAX = 3;
+    private static final int DATA_QUANTILES = 4;
+    private static final int HEADER_QUANTILES = DATA_QUANTILES + QUANTILES.length;
+    private static final int KERNEL_DROPS = HEADER_QUANTILES + QUANTILES.length;
+    private static final int TRAFFIC_CLASSES = KERNEL_DROPS + 1;
+
+    /** Where the gauges of one port come from. */
+    interface Port {
+        EgressPort egress();
+
+        /** The depths departing packets saw in its data (or header) queue, so far. */
+        Histogram depths(boolean data);
+
+        /** Drops that the kernel counted for the port's socket or ring, so far. */
+        long kernelDrops();
+    }
+
+    private final List<Port> ports;
+    private final CounterBlock[] gauges;
+    private final ScheduledExecutorService sampler;
+    private final Runnable beforeSample;
+
+    /**
+     * @param kernelDropNames per port: what the kernel's drops are called there (socketOverflow, ringOverflow)
+     * @param discards        with traffic classes, each data queue's discard action; empty without
+     * @param beforeSample    reads what several ports' gauges share, once per sample
+     */
+    LiveGauges(final CounterRegistry registry, final List<Port> ports, final List<String> kernelDropNames, final List<String> discards,
+        final Runnable beforeSample) {
+        this.ports = List.copyOf(ports);
+        this.beforeSample = beforeSample;
+        this.gauges = new CounterBlock[ports.size()];
+        for (int port = 0; port < gauges.length; port++) {
+            gauges[port] = registry.block("gauges", names(port, kernelDropNames.get(port), discards));
+        }
+        this.sampler = Executors.newSingleThreadScheduledExecutor(task -> {
+            final Thread thread = new Thread(task, "trimswitch-gauges");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** Counters of the registry per port for {@code queues} traffic classes. */
+    static int counters(final int queues) {
+        return TRAFFIC_CLASSES + 3 * queues;
+    }
+
+    private static List<CounterName> names(final int port, final String kernelDrops, final List<String> discards) {
+        final List<CounterName> names = new ArrayList<>();
+        names.add(CounterName.of(CounterType.DATA_QUEUE_DEPTH, port));
+        names.add(CounterName.of(CounterType.HEADER_QUEUE_DEPTH, port));
+        names.add(CounterName.of(CounterType.DATA_QUEUE_MAX_DEPTH, port));
+        names.add(CounterName.of(CounterType.HEADER_QUEUE_MAX_DEPTH, port));
+        for (final CounterType type : new CounterType[] {CounterType.DATA_QUEUE_DEPTH_QUANTILE, CounterType.HEADER_QUEUE_DEPTH_QUANTILE}) {
+            for (int quantile = 0; quantile < QUANTILES.length; quantile++) {
+                names.add(new CounterName(type, port, quantile, QUANTILE_NAMES[quantile]));
+            }
+        }
+        names.add(new CounterName(CounterType.DROPS, port, 0, kernelDrops));
+        for (int queue = 0; queue < discards.size(); queue++) {
+            names.add(new CounterName(CounterType.TC_QUEUE_PACKETS, port, queue, discards.get(queue)));
+            names.add(new CounterName(CounterType.TC_QUEUE_OVERFLOW_PACKETS, port, queue, discards.get(queue)));
+            names.add(new CounterName(CounterType.TC_QUEUE_MAX_DEPTH, port, queue, discards.get(queue)));
+        }
+        return names;
+    }
+
+    /** Samples now and then every period, until closed. */
+    void start() {
+        sampler.scheduleWithFixedDelay(this::sampleQuietly, 0, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private void sampleQuietly() {
+        try {
+            sample();
+        } catch (final RuntimeException e) {
+            // A failed sample leaves the last values; the next one tries again.
+        }
+    }
+
+    /** Every gauge from where it comes; on the sampling thread, or once the sampler has stopped. */
+    private synchronized void sample() {
+        beforeSample.run();
+        for (int port = 0; port < gauges.length; port++) {
+            final CounterBlock gauge = gauges[port];
+            final Port source = ports.get(port);
+            final EgressPort egress = source.egress();
+            gauge.set(DATA_DEPTH, egress.dataQueue().size());
+            gauge.set(HEADER_DEPTH, egress.headerQueue().size());
+            gauge.set(DATA_MAX, egress.dataQueue().maxDepth());
+            gauge.set(HEADER_MAX, egress.headerQueue().maxDepth());
+            final Histogram data = source.depths(true);
+            final Histogram header = source.depths(false);
+            for (int quantile = 0; quantile < QUANTILES.length; quantile++) {
+                gauge.set(DATA_QUANTILES + quantile, data.getValueAtPercentile(QUANTILES[quantile] * 100));
+                gauge.set(HEADER_QUANTILES + quantile, header.getValueAtPercentile(QUANTILES[quantile] * 100));
+            }
+            gauge.set(KERNEL_DROPS, source.kernelDrops());
+            for (int queue = 0; TRAFFIC_CLASSES + 3 * queue < gauge.count(); queue++) {
+                final HandleQueue classQueue = egress.dataQueue(queue);
+                gauge.set(TRAFFIC_CLASSES + 3 * queue, classQueue.enqueued());
+                gauge.set(TRAFFIC_CLASSES + 3 * queue + 1, classQueue.rejected());
+                gauge.set(TRAFFIC_CLASSES + 3 * queue + 2, classQueue.maxDepth());
+            }
+        }
+    }
+
+    /** Stops sampling and takes a last sample, so the file ends with the switch's last state. */
+    @Override
+    public void close() {
+        sampler.shutdownNow();
+        try {
+            sampler.awaitTermination(1, TimeUnit.SECONDS);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        sampleQuietly();
+    }
+}
