@@ -13,7 +13,7 @@ import io.trimswitch.pipelines.TrimStateTable;
 import io.trimswitch.realtime.DilatedClock;
 import io.trimswitch.realtime.IngressAgent;
 import io.trimswitch.realtime.NotifyInboxes;
-import io.trimswitch.switching.SwitchFabric;
+import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.trafficmanager.HandleRing;
 import io.trimswitch.trafficmanager.TrafficManagerEvents;
 import org.agrona.concurrent.SystemNanoClock;
@@ -60,7 +60,7 @@ public class IngressPipelineBenchmark {
     public int packetBytes;
 
     private PacketPool pool;
-    private SwitchFabric fabric;
+    private AssembledSwitch assembly;
     private HandleRing rxRing;
     private IngressAgent agent;
     private final int[] handles = new int[BURST];
@@ -97,11 +97,11 @@ public class IngressPipelineBenchmark {
             }
         };
         final NotifyInboxes inboxes = new NotifyInboxes(settings.fabric().pipelines());
-        fabric = new SwitchFabric(settings, pool, CounterRegistry.inMemory(SwitchFabric.counters(settings, 0)), HandleRing.factory(), unexpected, SwitchFabric.TrafficManagerThreads.ONE,
-            pipelines -> inboxes, SwitchFabric.defaultForwarding(settings));
+        assembly = new AssembledSwitch(settings, pool, CounterRegistry.inMemory(AssembledSwitch.counters(settings, 0)), HandleRing.factory(), unexpected, AssembledSwitch.TrafficManagerThreads.ONE,
+            pipelines -> inboxes, AssembledSwitch.defaultForwarding(settings));
         rxRing = new HandleRing(BURST, false);
         firstEgressPort = settings.fabric().portsPerPipeline();
-        agent = new IngressAgent(fabric.pipeline(0), pool, rxRing, inboxes.reader(0),
+        agent = new IngressAgent(assembly.pipeline(0), pool, rxRing, inboxes.reader(0),
             new DilatedClock(SystemNanoClock.INSTANCE, 1), BATCH);
         for (int i = 0; i < BURST; i++) {
             handles[i] = pool.allocate();
@@ -123,7 +123,7 @@ public class IngressPipelineBenchmark {
     @Setup(Level.Invocation)
     public void burstArrives() {
         for (int port = 0; port < EGRESS_PORTS; port++) {
-            ((HandleRing) fabric.port(firstEgressPort + port).dataQueue()).drain(discard, BURST);
+            ((HandleRing) assembly.port(firstEgressPort + port).dataQueue()).drain(discard, BURST);
         }
         for (final int handle : handles) {
             now += packetTime;

@@ -93,14 +93,14 @@ public final class NetworkReportBuilder {
             }
         }
         final Map<Integer, String> links = new LinkedHashMap<>();
-        for (int port = 0; port < node.fabric().ports(); port++) {
+        for (int port = 0; port < node.assembly().ports(); port++) {
             final String attached = network.attached(sw, port);
             if (attached != null) {
                 links.put(port, attached);
             }
         }
         return new NetworkReport.SwitchReport(node.name(), node.tier(), node.settings().mechanism().label(), trims(trims), drops,
-            ReportBuilder.pipelineReports(node.fabric()), ports, links);
+            ReportBuilder.pipelineReports(node.assembly()), ports, links);
     }
 
     private static NetworkReport.TierReport tierReport(final String tier, final List<NetworkReport.SwitchReport> members) {

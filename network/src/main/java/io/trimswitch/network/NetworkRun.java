@@ -15,7 +15,7 @@ import io.trimswitch.simulator.Wiring;
 import io.trimswitch.switching.FlowLifetimes;
 import io.trimswitch.switching.RunOutcome;
 import io.trimswitch.switching.RunRecorder;
-import io.trimswitch.switching.SwitchFabric;
+import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.switching.SwitchRun;
 import io.trimswitch.switching.SwitchRunView;
 import io.trimswitch.switching.TrafficSource;
@@ -75,7 +75,7 @@ public final class NetworkRun {
             Pattern.parse(settings.workload().pattern(), settings.fabric().pipelines(), settings.fabric().portsPerPipeline()));
         final Settings[] each = {settings};
         final VirtualTimeEngine.Switches parts = new VirtualTimeEngine.Switches(each, new String[] {"switch"}, new String[] {"leaf"},
-            new ForwardingStage[] {SwitchFabric.defaultForwarding(settings)});
+            new ForwardingStage[] {AssembledSwitch.defaultForwarding(settings)});
         return new NetworkRun(new VirtualTimeEngine(parts, Wiring.loneSwitch(settings.egressPorts()), hosts, hosts, pool(each, hosts),
             Picos.fromMicros(settings.transport().maxDurationUs()), LinkFailures.NONE), null);
     }
@@ -85,7 +85,7 @@ public final class NetworkRun {
         final long latency = hosts.propagationPicos();
         long bound = 0;
         for (final Settings each : switches) {
-            bound += SwitchFabric.capacityBound(each);
+            bound += AssembledSwitch.capacityBound(each);
             for (int port = 0; port < each.egressPorts(); port++) {
                 bound += latency / new LinkRate(each.portRateBps(port)).serialisation(64) + 2;
             }
@@ -140,9 +140,9 @@ public final class NetworkRun {
     public long switchHops() {
         long hops = 0;
         for (int sw = 0; sw < engine.switches(); sw++) {
-            final SwitchFabric fabric = engine.node(sw).fabric();
-            for (int port = 0; port < fabric.ports(); port++) {
-                hops += fabric.port(port).counters().rxPackets();
+            final AssembledSwitch assembly = engine.node(sw).assembly();
+            for (int port = 0; port < assembly.ports(); port++) {
+                hops += assembly.port(port).counters().rxPackets();
             }
         }
         return hops;
@@ -200,7 +200,7 @@ public final class NetworkRun {
     /** Switch {@code sw} of this run as a lone switch's run: its settings and components, the network's flows. */
     SwitchRun switchView(final int sw) {
         final SwitchNode node = engine.node(sw);
-        return new SwitchRunView(node.settings(), engine.hosts(), node.fabric(), engine.recorder(), engine.durationPicos(), engine.lastPacketPicos(),
+        return new SwitchRunView(node.settings(), engine.hosts(), node.assembly(), engine.recorder(), engine.durationPicos(), engine.lastPacketPicos(),
             engine.eventsHandled(), engine.hosts(), "ndp");
     }
 }

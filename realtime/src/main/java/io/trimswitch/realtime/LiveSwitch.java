@@ -23,7 +23,7 @@ import io.trimswitch.realtime.interfaces.InterfacePorts;
 import io.trimswitch.realtime.sockets.KernelSocketDrops;
 import io.trimswitch.realtime.sockets.VxlanPorts;
 import io.trimswitch.switching.RunRecorder;
-import io.trimswitch.switching.SwitchFabric;
+import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.HandleQueue;
 import io.trimswitch.trafficmanager.HandleRing;
@@ -87,7 +87,7 @@ public final class LiveSwitch implements AutoCloseable {
         try {
             final int pipelines = settings.fabric().pipelines();
             // Every queue full, every link's backlog full: a buffer for each, split evenly between the threads.
-            final long bound = SwitchFabric.capacityBound(settings) + (long) settings.ports().size() * PipelineThread.LINK_BACKLOG_PACKETS;
+            final long bound = AssembledSwitch.capacityBound(settings) + (long) settings.ports().size() * PipelineThread.LINK_BACKLOG_PACKETS;
             final int perThread = partitionSize(bound, threadCount);
             // With interface ports every buffer holds a 64 KB offload frame and its offload header; slabs are made as they are used.
             this.pool = LiveSettings.hasInterfacePorts(settings)
@@ -182,7 +182,7 @@ public final class LiveSwitch implements AutoCloseable {
             ports.add(new LiveGauges.Port() {
                 @Override
                 public EgressPort egress() {
-                    return dataplane.fabric.port(id);
+                    return dataplane.assembly.port(id);
                 }
 
                 @Override
@@ -228,7 +228,7 @@ public final class LiveSwitch implements AutoCloseable {
                 }
                 return new LpmForwarding(LiveSettings.routes(settings), LiveSettings.routes6(settings), macs);
             default:
-                // Only the ports that have a socket: a frame for a port the fabric has but the host does not is not routed.
+                // Only the ports that have a socket: a frame for a port the assembly has but the host does not is not routed.
                 return new PortSubnetForwarding(settings.ports().size());
         }
     }
@@ -339,13 +339,13 @@ public final class LiveSwitch implements AutoCloseable {
             final int port = attachment.port();
             lines.put(port, String.format("port %d: interface %s (AF_PACKET, MTU %d), %.1f Gb/s, pipeline %d on thread %d", port,
                 attachment.interfaceName(), interfaces[ownerOf[port]].mtu(port), settings.portRateBps(port) / 1e9,
-                dataplane.fabric.pipelineOf(port), ownerOf[port]));
+                dataplane.assembly.pipelineOf(port), ownerOf[port]));
         }
         for (final VxlanPorts.Endpoint endpoint : LiveSettings.endpoints(settings)) {
             final int port = endpoint.port();
             lines.put(port, String.format("port %d: udp %s vni %d, host %s, %.1f Gb/s, pipeline %d on thread %d", port, localAddress(port),
                 endpoint.vni(), endpoint.remote() == null ? "learned from its first datagram (sent to port " + endpoint.remotePort() + ")"
-                    : endpoint.remote().toString(), settings.portRateBps(port) / 1e9, dataplane.fabric.pipelineOf(port), ownerOf[port]));
+                    : endpoint.remote().toString(), settings.portRateBps(port) / 1e9, dataplane.assembly.pipelineOf(port), ownerOf[port]));
         }
         return List.copyOf(lines.values());
     }
@@ -375,7 +375,7 @@ public final class LiveSwitch implements AutoCloseable {
                     drops.put(reason, count);
                 }
             });
-            final EgressPort egress = dataplane.fabric.port(port);
+            final EgressPort egress = dataplane.assembly.port(port);
             final Map<Integer, Long> trims = totals.byIndex(port, CounterType.TRIM_PACKETS);
             final long txPackets = totals.get(port, CounterType.TX_PACKETS);
             final long rxDatagrams = totals.get(port, CounterType.RX_DATAGRAMS);

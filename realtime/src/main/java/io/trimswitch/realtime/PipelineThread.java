@@ -15,7 +15,7 @@ import io.trimswitch.realtime.interfaces.InterfacePorts;
 import io.trimswitch.realtime.sockets.PortsOwner;
 import io.trimswitch.realtime.sockets.VxlanPorts;
 import io.trimswitch.switching.CatchUp;
-import io.trimswitch.switching.SwitchFabric;
+import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.HandleRing;
 import io.trimswitch.trafficmanager.TrafficManager;
@@ -64,7 +64,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
     /** This partition's buffers freed on any thread, on their way back. */
     private final HandleRing returned;
     private final AgentEvents.Release release;
-    private final SwitchFabric fabric;
+    private final AssembledSwitch assembly;
     private final DilatedClock clock;
     private final IngressLinks links;
     /** Per port of this thread: frames waiting for their arrival time, in arrival order. */
@@ -115,7 +115,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         this.buffers = buffers;
         this.returned = returned;
         this.release = release;
-        this.fabric = dataplane.fabric;
+        this.assembly = dataplane.assembly;
         this.clock = dataplane.clock;
         this.links = links;
         this.allPorts = allPorts.clone();
@@ -123,7 +123,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         this.news = news;
         this.handoff = handoff;
         this.handedOver = handedOver;
-        this.ingressByPipeline = new IngressAgent[fabric.pipelines()];
+        this.ingressByPipeline = new IngressAgent[assembly.pipelines()];
         this.ingress = new java.util.ArrayList<>();
         this.recirculation = new java.util.ArrayList<>();
         this.egress = new java.util.ArrayList<>();
@@ -143,11 +143,11 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
             // Before a packet is metered, this thread's recirculation and egress catch up with its arrival.
             agent.barrier(catchUp);
         }
-        this.ownPorts = java.util.Arrays.stream(allPorts).filter(port -> ingressByPipeline[fabric.pipelineOf(port)] != null).toArray();
+        this.ownPorts = java.util.Arrays.stream(allPorts).filter(port -> ingressByPipeline[assembly.pipelineOf(port)] != null).toArray();
         for (final int port : ownPorts) {
-            ownEgress.add(fabric.port(port));
+            ownEgress.add(assembly.port(port));
         }
-        final int ports = fabric.ports();
+        final int ports = assembly.ports();
         this.arriving = new TimedIntFifo[ports];
         this.counters = new CounterBlock[ports];
         for (final int port : ownPorts) {
@@ -156,7 +156,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
             for (final Refused reason : Refused.values()) {
                 names.add(new CounterName(CounterType.DROPS, port, reason.ordinal(), reason.label()));
             }
-            counters[port] = fabric.counters().block(roleName(), names);
+            counters[port] = assembly.counters().block(roleName(), names);
         }
         this.dataDepths = new Recorder[ports];
         this.headerDepths = new Recorder[ports];
@@ -282,7 +282,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         }
         // Arrivals in time order across this thread's ports; each is metered once everything before it has happened.
         for (int port = nextDue(now); port >= 0; port = nextDue(now)) {
-            ingressByPipeline[fabric.pipelineOf(port)].accept(arriving[port].removeHead());
+            ingressByPipeline[assembly.pipelineOf(port)].accept(arriving[port].removeHead());
             work++;
         }
         work += catchUp.advanceTo(horizon(now));
@@ -410,8 +410,8 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
     @Override
     public void departed(final int port, final int handle, final long time) {
         // The queues' depths as each packet leaves: their distribution over the switch's life.
-        dataDepths[port].recordValue(fabric.port(port).dataQueue().size());
-        headerDepths[port].recordValue(fabric.port(port).headerQueue().size());
+        dataDepths[port].recordValue(assembly.port(port).dataQueue().size());
+        headerDepths[port].recordValue(assembly.port(port).headerQueue().size());
         if (onInterface[port]) {
             // Sent straight from its buffer, which the interface gives back once the kernel has the frame.
             interfaces.send(port, handle);

@@ -4,7 +4,7 @@ import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.switching.FrameCapture;
 import io.trimswitch.switching.RunRecorder;
-import io.trimswitch.switching.SwitchFabric;
+import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.switching.TrafficSource;
 import io.trimswitch.trafficmanager.HandleRing;
 import org.agrona.concurrent.Agent;
@@ -18,7 +18,7 @@ import org.agrona.concurrent.Agent;
 final class PortsAgent implements Agent {
     private final TrafficSource source;
     private final PacketPool pool;
-    private final SwitchFabric fabric;
+    private final AssembledSwitch assembly;
     private final HandleRing[] rxRings;
     private final HandleRing returns;
     private final RunRecorder recorder;
@@ -33,11 +33,11 @@ final class PortsAgent implements Agent {
     private volatile boolean quiet;
 
     PortsAgent(
-        final TrafficSource source, final PacketPool pool, final SwitchFabric fabric, final HandleRing[] rxRings,
+        final TrafficSource source, final PacketPool pool, final AssembledSwitch assembly, final HandleRing[] rxRings,
         final HandleRing returns, final RunRecorder recorder, final DilatedClock clock, final int batch) {
         this.source = source;
         this.pool = pool;
-        this.fabric = fabric;
+        this.assembly = assembly;
         this.rxRings = rxRings;
         this.returns = returns;
         this.recorder = recorder;
@@ -79,7 +79,7 @@ final class PortsAgent implements Agent {
         if (capture != null) {
             capture.received(pool.ingressPort(handle), due, pool.buffer(handle), pool.offset(handle), pool.length(handle));
         }
-        if (!rxRings[fabric.pipelineOf(pool.ingressPort(handle))].offer(handle)) {
+        if (!rxRings[assembly.pipelineOf(pool.ingressPort(handle))].offer(handle)) {
             recorder.dropped(pool.flow(handle), DropReason.RX_OVERFLOW);
             pool.free(handle);
         }

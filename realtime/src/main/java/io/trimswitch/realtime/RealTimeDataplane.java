@@ -6,7 +6,7 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.pipelines.ForwardingStage;
 import io.trimswitch.recirc.RecirculationPort;
 import io.trimswitch.switching.CatchUp;
-import io.trimswitch.switching.SwitchFabric;
+import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.HandleRing;
 import io.trimswitch.trafficmanager.TrafficManager;
@@ -23,7 +23,7 @@ import java.util.function.Supplier;
 
 /**
  * The real-time switch's threads and what connects them, whatever its ports are: the packet pool, a
- * receive ring per ingress pipeline, the fabric with its
+ * receive ring per ingress pipeline, the assembly with its
  * queues on rings and a traffic manager view per thread, the NOTIFY inboxes, and the ingress, egress and
  * recirculation agents. The ports (generators, or UDP sockets) are the one part that differs.
  */
@@ -32,7 +32,7 @@ final class RealTimeDataplane {
     final PacketPool pool;
     final HandleRing[] rxRings;
     final DilatedClock clock;
-    final SwitchFabric fabric;
+    final AssembledSwitch assembly;
     final List<TrafficManager> threadTrafficManagers = new ArrayList<>();
     final List<IngressAgent> ingress = new ArrayList<>();
     final List<EgressAgent> egress = new ArrayList<>();
@@ -59,7 +59,7 @@ final class RealTimeDataplane {
      * recirculation, and {@code moreThreads} sets per port for threads that {@link #newThreadView()} adds.
      */
     static int counters(final Settings settings, final int moreThreads) {
-        return SwitchFabric.counters(settings, settings.fabric().pipelines() + settings.recirculationPorts() + moreThreads);
+        return AssembledSwitch.counters(settings, settings.fabric().pipelines() + settings.recirculationPorts() + moreThreads);
     }
 
     /** How pipeline {@code pipeline}'s components see the traffic manager, given their thread's own view of it. */
@@ -83,7 +83,7 @@ final class RealTimeDataplane {
         this.pool = pool;
         this.clock = new DilatedClock(SystemNanoClock.INSTANCE, settings.realtime().dilation());
         this.inboxes = new NotifyInboxes(pipelines);
-        this.fabric = new SwitchFabric(settings, pool, counters, HandleRing.factory(), threadEvents.get(),
+        this.assembly = new AssembledSwitch(settings, pool, counters, HandleRing.factory(), threadEvents.get(),
             (component, pipeline, shared) -> {
                 final TrafficManager own = shared.forThread(threadEvents.get(), component.name().toLowerCase(java.util.Locale.ROOT) + "-" + pipeline);
                 threadTrafficManagers.add(own);
@@ -92,24 +92,24 @@ final class RealTimeDataplane {
             pipelineArray -> inboxes, forwarding);
         this.rxRings = new HandleRing[pipelines];
         final int portsPerPipeline = settings.fabric().portsPerPipeline();
-        // A live switch forwards only to the ports it has attached: egress looks at those alone, not at the fabric's
+        // A live switch forwards only to the ports it has attached: egress looks at those alone, not at the assembly's
         // every port on each turn and before each arrival.
-        final int attached = settings.ports().isEmpty() ? fabric.ports() : Math.min(settings.ports().size(), fabric.ports());
-        this.egressOfPort = new int[fabric.ports()];
-        this.indexInGroup = new int[fabric.ports()];
+        final int attached = settings.ports().isEmpty() ? assembly.ports() : Math.min(settings.ports().size(), assembly.ports());
+        this.egressOfPort = new int[assembly.ports()];
+        this.indexInGroup = new int[assembly.ports()];
         java.util.Arrays.fill(egressOfPort, -1);
         for (int pipeline = 0; pipeline < pipelines; pipeline++) {
             rxRings[pipeline] = new HandleRing(settings.realtime().rxRingPackets(), false);
-            ingress.add(new IngressAgent(fabric.pipeline(pipeline), pool, rxRings[pipeline], inboxes.reader(pipeline), clock, batch));
+            ingress.add(new IngressAgent(assembly.pipeline(pipeline), pool, rxRings[pipeline], inboxes.reader(pipeline), clock, batch));
             final int first = pipeline * portsPerPipeline;
             final EgressPort[] group = new EgressPort[Math.max(0, Math.min(portsPerPipeline, attached - first))];
             for (int i = 0; i < group.length; i++) {
-                group[i] = fabric.port(first + i);
+                group[i] = assembly.port(first + i);
                 egressOfPort[first + i] = egress.size();
                 indexInGroup[first + i] = i;
             }
             egress.add(new EgressAgent("egress-" + pipeline, group, departures.apply(pipeline), clock));
-            final RecirculationPort port = fabric.recirculation(pipeline);
+            final RecirculationPort port = assembly.recirculation(pipeline);
             if (port != null) {
                 recirculation.add(new RecirculationAgent(pipeline, port, pool, clock));
             }
@@ -171,7 +171,7 @@ final class RealTimeDataplane {
 
     /** A view of the traffic manager for one more thread ({@code writer}), with counters of its own in the switch's registry. */
     TrafficManager newThreadView(final String writer) {
-        final TrafficManager own = fabric.trafficManager().forThread(threadEvents.get(), writer);
+        final TrafficManager own = assembly.trafficManager().forThread(threadEvents.get(), writer);
         threadTrafficManagers.add(own);
         return own;
     }
@@ -179,8 +179,8 @@ final class RealTimeDataplane {
     /** Once the threads have stopped: every thread's counts into the ports' own counters. */
     void foldCountersIntoPorts() {
         for (final TrafficManager threadTm : threadTrafficManagers) {
-            for (int port = 0; port < fabric.ports(); port++) {
-                fabric.port(port).counters().add(threadTm.counters(port));
+            for (int port = 0; port < assembly.ports(); port++) {
+                assembly.port(port).counters().add(threadTm.counters(port));
             }
         }
     }
@@ -192,12 +192,12 @@ final class RealTimeDataplane {
                 inFlight.accept(handle);
             }
         }
-        for (int port = 0; port < fabric.ports(); port++) {
-            fabric.port(port).drainTo(inFlight);
+        for (int port = 0; port < assembly.ports(); port++) {
+            assembly.port(port).drainTo(inFlight);
         }
-        for (int pipeline = 0; pipeline < fabric.pipelines(); pipeline++) {
-            if (fabric.recirculation(pipeline) != null) {
-                fabric.recirculation(pipeline).drainTo(inFlight);
+        for (int pipeline = 0; pipeline < assembly.pipelines(); pipeline++) {
+            if (assembly.recirculation(pipeline) != null) {
+                assembly.recirculation(pipeline).drainTo(inFlight);
             }
         }
     }
@@ -209,9 +209,9 @@ final class RealTimeDataplane {
 
     void reset() {
         pool.reset();
-        fabric.reset();
+        assembly.reset();
         for (final TrafficManager threadTm : threadTrafficManagers) {
-            for (int port = 0; port < fabric.ports(); port++) {
+            for (int port = 0; port < assembly.ports(); port++) {
                 threadTm.counters(port).reset();
             }
         }

@@ -11,7 +11,7 @@ import io.trimswitch.switching.OpenLoopSenders;
 import io.trimswitch.switching.RealTimeStats;
 import io.trimswitch.switching.RunOutcome;
 import io.trimswitch.switching.RunRecorder;
-import io.trimswitch.switching.SwitchFabric;
+import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.switching.SwitchRun;
 import io.trimswitch.switching.TrafficSource;
 import io.trimswitch.trafficmanager.HandleRing;
@@ -42,7 +42,7 @@ public final class RealTimeSwitch implements SwitchRun {
     private final HandleRing[] rxRings;
     private final DilatedClock clock;
     private final RealTimeDataplane dataplane;
-    private final SwitchFabric fabric;
+    private final AssembledSwitch assembly;
     private final RunRecorder recorder;
     private final List<RunRecorder> threadRecorders = new ArrayList<>();
     private final List<RecordedDepartures> departures = new ArrayList<>();
@@ -77,7 +77,7 @@ public final class RealTimeSwitch implements SwitchRun {
             : source == null ? Picos.fromMicros(this.settings.workload().durationUs()) : Long.MAX_VALUE;
         final int pipelines = this.settings.fabric().pipelines();
         // The queues, the receive rings, and buffers on their way back to the pool.
-        final long bound = SwitchFabric.capacityBound(this.settings) + (long) pipelines * this.settings.realtime().rxRingPackets();
+        final long bound = AssembledSwitch.capacityBound(this.settings) + (long) pipelines * this.settings.realtime().rxRingPackets();
         final int flows = this.source.flows();
         // Header arrival times are kept per packet; the recorders grow if a run trims more than this.
         final int packets = (int) Math.min(this.source.packets(), 1 << 20);
@@ -85,18 +85,18 @@ public final class RealTimeSwitch implements SwitchRun {
         this.pool = new PacketPool((int) Math.min(this.source.packets() + 1, bound + 1));
         this.returns = new HandleRing(pool.capacity(), true);
         final AgentEvents.Release toPool = returns::offer;
-        this.dataplane = new RealTimeDataplane(this.settings, pool, SwitchFabric.defaultForwarding(this.settings),
+        this.dataplane = new RealTimeDataplane(this.settings, pool, AssembledSwitch.defaultForwarding(this.settings),
             // With every agent on one thread, the traffic manager's wake-ups tell egress which ports to look at.
             () -> new AgentEvents(pool, threadRecorder(flows, 16), toPool,
                 this.settings.realtime().placement() == Settings.Placement.SINGLE ? this::wakeEgress : null),
             group -> new RecordedDepartures(pool, threadRecorder(flows, packets), toPool));
         this.rxRings = dataplane.rxRings;
         this.clock = dataplane.clock;
-        this.fabric = dataplane.fabric;
+        this.assembly = dataplane.assembly;
         this.ingress = dataplane.ingress;
         this.egress = dataplane.egress;
         this.recirculation = dataplane.recirculation;
-        this.ports = new PortsAgent(this.source, pool, fabric, rxRings, returns, threadRecorder(flows, 16), clock,
+        this.ports = new PortsAgent(this.source, pool, assembly, rxRings, returns, threadRecorder(flows, 16), clock,
             this.settings.realtime().batchPackets());
     }
 
@@ -307,8 +307,8 @@ public final class RealTimeSwitch implements SwitchRun {
     }
 
     @Override
-    public SwitchFabric fabric() {
-        return fabric;
+    public AssembledSwitch assembly() {
+        return assembly;
     }
 
     @Override

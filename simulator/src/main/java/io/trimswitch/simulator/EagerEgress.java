@@ -1,20 +1,20 @@
 package io.trimswitch.simulator;
 
-import io.trimswitch.switching.SwitchFabric;
+import io.trimswitch.switching.AssembledSwitch;
 
 /**
  * Each transmission ends by an event of its own. Needed whenever something watches deliveries across ports in time
  * order: NDP hosts that answer every delivery, captures, the timeline.
  */
 final class EagerEgress implements EgressTiming {
-    private final SwitchFabric fabric;
+    private final AssembledSwitch assembly;
     private final NdpHosts.Switch events;
     private final Delivery delivery;
     /** The network number of the switch's port 0: an event names a port by its network number. */
     private final int portBase;
 
-    EagerEgress(final SwitchFabric fabric, final NdpHosts.Switch events, final Delivery delivery, final int portBase) {
-        this.fabric = fabric;
+    EagerEgress(final AssembledSwitch assembly, final NdpHosts.Switch events, final Delivery delivery, final int portBase) {
+        this.assembly = assembly;
         this.events = events;
         this.delivery = delivery;
         this.portBase = portBase;
@@ -31,12 +31,12 @@ final class EagerEgress implements EgressTiming {
 
     @Override
     public void transmissionDone(final int port, final long time) {
-        delivery.deliver(port, fabric.port(port).finishTransmission(), time);
+        delivery.deliver(port, assembly.port(port).finishTransmission(), time);
         start(port, time);
     }
 
     private void start(final int port, final long time) {
-        final long done = fabric.port(port).startTransmission(time);
+        final long done = assembly.port(port).startTransmission(time);
         if (done >= 0) {
             events.schedule(done, EventType.EGRESS_DONE, portBase + port);
         }

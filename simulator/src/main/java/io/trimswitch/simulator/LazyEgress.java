@@ -1,6 +1,6 @@
 package io.trimswitch.simulator;
 
-import io.trimswitch.switching.SwitchFabric;
+import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.trafficmanager.EgressPort;
 
 /**
@@ -9,12 +9,12 @@ import io.trimswitch.trafficmanager.EgressPort;
  * transmission ends exactly when its event would have.
  */
 final class LazyEgress implements EgressTiming {
-    private final SwitchFabric fabric;
+    private final AssembledSwitch assembly;
     private final Delivery delivery;
     private long ended;
 
-    LazyEgress(final SwitchFabric fabric, final Delivery delivery) {
-        this.fabric = fabric;
+    LazyEgress(final AssembledSwitch assembly, final Delivery delivery) {
+        this.assembly = assembly;
         this.delivery = delivery;
     }
 
@@ -25,7 +25,7 @@ final class LazyEgress implements EgressTiming {
 
     @Override
     public void pending(final int port, final long time) {
-        fabric.port(port).startTransmission(time);
+        assembly.port(port).startTransmission(time);
     }
 
     @Override
@@ -35,14 +35,14 @@ final class LazyEgress implements EgressTiming {
 
     @Override
     public void endRun(final long end) {
-        for (int port = 0; port < fabric.ports(); port++) {
+        for (int port = 0; port < assembly.ports(); port++) {
             finishUntil(port, end);
         }
     }
 
     /** Ends every transmission of {@code port} done by {@code time}, starting the next as each ends. */
     private void finishUntil(final int port, final long time) {
-        final EgressPort egress = fabric.port(port);
+        final EgressPort egress = assembly.port(port);
         while (!egress.isIdle() && egress.busyUntil() <= time) {
             final long end = egress.busyUntil();
             ended++;

@@ -6,7 +6,7 @@ import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.pipelines.ForwardingStage;
 import io.trimswitch.switching.CatchUp;
-import io.trimswitch.switching.SwitchFabric;
+import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.trafficmanager.TrafficManagerEvents;
 
 /**
@@ -19,7 +19,7 @@ public final class SwitchNode implements TrafficManagerEvents {
     private final String name;
     private final String tier;
     private final Settings settings;
-    private final SwitchFabric fabric;
+    private final AssembledSwitch assembly;
     /** Network number of this switch's port 0, and of its recirculation port 0. */
     private final int portBase;
     private final int recirculationBase;
@@ -39,10 +39,10 @@ public final class SwitchNode implements TrafficManagerEvents {
         this.settings = settings;
         this.portBase = portBase;
         this.recirculationBase = recirculationBase;
-        this.fabric = new SwitchFabric(settings, pool, CounterRegistry.inMemory(SwitchFabric.counters(settings, 0)), this, due -> engine.schedule(due, EventType.NOTIFY, id), forwarding);
+        this.assembly = new AssembledSwitch(settings, pool, CounterRegistry.inMemory(AssembledSwitch.counters(settings, 0)), this, due -> engine.schedule(due, EventType.NOTIFY, id), forwarding);
         final EgressTiming.Delivery delivery = (port, handle, time) -> engine.deliver(this, port, handle, time);
-        this.eager = new EagerEgress(fabric, engine, delivery, portBase);
-        this.lazy = new LazyEgress(fabric, delivery);
+        this.eager = new EagerEgress(assembly, engine, delivery, portBase);
+        this.lazy = new LazyEgress(assembly, delivery);
         this.egress = eager;
     }
 
@@ -74,7 +74,7 @@ public final class SwitchNode implements TrafficManagerEvents {
 
     @Override
     public void recirculationPending(final int pipeline, final long now) {
-        if (fabric.recirculation(pipeline).isIdle()) {
+        if (assembly.recirculation(pipeline).isIdle()) {
             engine.startRecirculation(this, pipeline, now);
         }
     }
@@ -96,8 +96,8 @@ public final class SwitchNode implements TrafficManagerEvents {
         return settings;
     }
 
-    public SwitchFabric fabric() {
-        return fabric;
+    public AssembledSwitch assembly() {
+        return assembly;
     }
 
     int portBase() {
@@ -114,7 +114,7 @@ public final class SwitchNode implements TrafficManagerEvents {
     }
 
     void reset() {
-        fabric.reset();
+        assembly.reset();
         java.util.Arrays.fill(drops, 0);
         eager.reset();
         lazy.reset();

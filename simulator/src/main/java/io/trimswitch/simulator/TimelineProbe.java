@@ -1,7 +1,7 @@
 package io.trimswitch.simulator;
 
 import io.trimswitch.pipelines.StateProbe;
-import io.trimswitch.switching.SwitchFabric;
+import io.trimswitch.switching.AssembledSwitch;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -52,7 +52,7 @@ public final class TimelineProbe implements StateProbe {
         notifyCounts[pipeline][port] = count + 1;
     }
 
-    void sample(final long now, final SwitchFabric fabric) {
+    void sample(final long now, final AssembledSwitch assembly) {
         if (samples == sampleTimes.length) {
             sampleTimes = Arrays.copyOf(sampleTimes, samples * 2);
             for (int pipeline = 0; pipeline < dodDepths.length; pipeline++) {
@@ -64,11 +64,11 @@ public final class TimelineProbe implements StateProbe {
         }
         sampleTimes[samples] = now;
         for (int pipeline = 0; pipeline < dodDepths.length; pipeline++) {
-            final var port = fabric.recirculation(pipeline);
+            final var port = assembly.recirculation(pipeline);
             dodDepths[pipeline][samples] = port == null ? 0 : port.queue().size();
         }
         for (int port = 0; port < dataDepths.length; port++) {
-            dataDepths[port][samples] = fabric.port(port).dataQueue().size();
+            dataDepths[port][samples] = assembly.port(port).dataQueue().size();
         }
         samples++;
     }

@@ -84,8 +84,8 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
         for (int sw = 0; sw < nodes.length; sw++) {
             nodes[sw] = new SwitchNode(this, sw, switches.names()[sw], switches.tiers()[sw], switches.settings()[sw], pool,
                 switches.forwarding()[sw], wiring.portBase(sw), recirculationBase);
-            recirculationBase += nodes[sw].fabric().recirculationPorts();
-            for (int port = 0; port < nodes[sw].fabric().ports(); port++) {
+            recirculationBase += nodes[sw].assembly().recirculationPorts();
+            for (int port = 0; port < nodes[sw].assembly().ports(); port++) {
                 nodeOfPort[wiring.port(sw, port)] = nodes[sw];
             }
         }
@@ -94,7 +94,7 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
         }
         this.nodeOfRecirculation = new SwitchNode[recirculationBase];
         for (final SwitchNode node : nodes) {
-            for (int pipeline = 0; pipeline < node.fabric().recirculationPorts(); pipeline++) {
+            for (int pipeline = 0; pipeline < node.assembly().recirculationPorts(); pipeline++) {
                 nodeOfRecirculation[node.recirculationBase() + pipeline] = node;
             }
         }
@@ -111,8 +111,8 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
     public void record(final TimelineProbe probe) {
         this.timeline = probe;
         final SwitchNode first = nodes[0];
-        for (int pipeline = 0; pipeline < first.fabric().pipelines(); pipeline++) {
-            first.fabric().pipeline(pipeline).trimStates().probe(pipeline, probe == null ? StateProbe.NONE : probe);
+        for (int pipeline = 0; pipeline < first.assembly().pipelines(); pipeline++) {
+            first.assembly().pipeline(pipeline).trimStates().probe(pipeline, probe == null ? StateProbe.NONE : probe);
         }
     }
 
@@ -126,7 +126,7 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
             node.lazyEgress(lazily);
         }
         if (timeline != null) {
-            timeline.prepare(nodes[0].fabric().pipelines(), nodes[0].fabric().ports());
+            timeline.prepare(nodes[0].assembly().pipelines(), nodes[0].assembly().ports());
             events.schedule(0, EventType.SAMPLE, 0);
         }
         for (int failure = 0; failure < failures.count(); failure++) {
@@ -186,16 +186,16 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
             case EventType.RECIRCULATION_DONE -> {
                 final SwitchNode node = nodeOfRecirculation[arg];
                 final int pipeline = arg - node.recirculationBase();
-                schedule(node.fabric().recirculation(pipeline).finishTransmission(now), EventType.RECIRCULATION_RETURN, arg);
+                schedule(node.assembly().recirculation(pipeline).finishTransmission(now), EventType.RECIRCULATION_RETURN, arg);
                 startRecirculation(node, pipeline, now);
             }
             case EventType.RECIRCULATION_RETURN -> {
                 final SwitchNode node = nodeOfRecirculation[arg];
-                node.fabric().recirculation(arg - node.recirculationBase()).returnDue(now);
+                node.assembly().recirculation(arg - node.recirculationBase()).returnDue(now);
             }
-            case EventType.NOTIFY -> nodes[arg].fabric().notifications().deliverDue(now);
+            case EventType.NOTIFY -> nodes[arg].assembly().notifications().deliverDue(now);
             case EventType.SAMPLE -> {
-                timeline.sample(now, nodes[0].fabric());
+                timeline.sample(now, nodes[0].assembly());
                 events.doneWithHead();
                 // Sample while anything else can still happen.
                 if (!events.isEmpty() || !toHosts.isEmpty() || !betweenSwitches.isEmpty() || source.nextTime() != Long.MAX_VALUE) {
@@ -226,7 +226,7 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
         if (captures != null) {
             capture(false, node.portBase() + port, handle, time);
         }
-        node.fabric().pipeline(node.fabric().pipelineOf(port)).receive(handle, time);
+        node.assembly().pipeline(node.assembly().pipelineOf(port)).receive(handle, time);
     }
 
     /** A link fails: both its ends stop carrying frames, and the network learns of it a detection time later. */
@@ -238,7 +238,7 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
     }
 
     void startRecirculation(final SwitchNode node, final int pipeline, final long time) {
-        final long done = node.fabric().recirculation(pipeline).startTransmission(time);
+        final long done = node.assembly().recirculation(pipeline).startTransmission(time);
         if (done >= 0) {
             schedule(done, EventType.RECIRCULATION_DONE, node.recirculationBase() + pipeline);
         }
@@ -358,7 +358,7 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
     private long drainInFlight() {
         final long[] drained = new long[1];
         for (final SwitchNode node : nodes) {
-            node.fabric().drainTo(handle -> {
+            node.assembly().drainTo(handle -> {
                 drained[0]++;
                 node.drop(handle, DropReason.IN_FLIGHT_AT_END, durationPicos);
             });

@@ -12,7 +12,7 @@ import io.trimswitch.switching.FrameCapture;
 import io.trimswitch.switching.OpenLoopSenders;
 import io.trimswitch.switching.RunOutcome;
 import io.trimswitch.switching.RunRecorder;
-import io.trimswitch.switching.SwitchFabric;
+import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.switching.SwitchRun;
 import io.trimswitch.switching.TrafficSource;
 
@@ -31,7 +31,7 @@ public final class VirtualTimeSwitch implements SwitchRun {
     /** The NDP end hosts when the transport is NDP, else null. */
     private final NdpHosts ndp;
     private final VirtualTimeEngine engine;
-    private final SwitchFabric fabric;
+    private final AssembledSwitch assembly;
 
     /** The switch of {@code settings} with the hosts of its workload: NDP end hosts or open-loop senders. */
     public VirtualTimeSwitch(final Settings settings) {
@@ -57,7 +57,7 @@ public final class VirtualTimeSwitch implements SwitchRun {
         }
         // Open loop or replay: never more packets than the source sends, nor more than the queues can hold.
         // NDP: the queues, plus frames on their way from the switch to the hosts.
-        final long bound = SwitchFabric.capacityBound(this.settings);
+        final long bound = AssembledSwitch.capacityBound(this.settings);
         final int packets = (int) (ndp != null ? bound + hostLinkBound(this.settings) : Math.min(this.source.packets(), bound) + 1);
         // The model's own hosts write a frame's headers and leave its payload zeros, which nothing reads: a buffer
         // keeps only the headers (a cache line), so a DoD queue of 47 000 packets is 3 MB, not 75 MB. A replay's
@@ -67,9 +67,9 @@ public final class VirtualTimeSwitch implements SwitchRun {
             : new PacketPool(packets);
         this.engine = new VirtualTimeEngine(
             new VirtualTimeEngine.Switches(new Settings[] {this.settings}, new String[] {"switch"}, new String[] {"leaf"},
-                new ForwardingStage[] {SwitchFabric.defaultForwarding(this.settings)}),
+                new ForwardingStage[] {AssembledSwitch.defaultForwarding(this.settings)}),
             Wiring.loneSwitch(this.settings.egressPorts()), this.source, ndp, pool, duration, LinkFailures.NONE);
-        this.fabric = engine.node(0).fabric();
+        this.assembly = engine.node(0).assembly();
     }
 
     private static Pattern pattern(final Settings settings) {
@@ -121,8 +121,8 @@ public final class VirtualTimeSwitch implements SwitchRun {
     }
 
     @Override
-    public SwitchFabric fabric() {
-        return fabric;
+    public AssembledSwitch assembly() {
+        return assembly;
     }
 
     @Override
@@ -152,6 +152,6 @@ public final class VirtualTimeSwitch implements SwitchRun {
     }
 
     public CongestionSignals signals() {
-        return fabric.signals();
+        return assembly.signals();
     }
 }

@@ -11,13 +11,13 @@ public interface SwitchRun {
     Settings settings();
 
     default Mechanism mechanism() {
-        return fabric().mechanism();
+        return assembly().mechanism();
     }
 
     TrafficSource source();
 
     /** The components, with every port's counters totalled over the threads that counted. */
-    SwitchFabric fabric();
+    AssembledSwitch assembly();
 
     /** Every flow's packets: sent, delivered, dropped and why. */
     RunRecorder recorder();

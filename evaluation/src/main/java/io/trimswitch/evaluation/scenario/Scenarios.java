@@ -112,7 +112,7 @@ public final class Scenarios {
         if (pcapDir == null) {
             return ReportBuilder.build(sw.run());
         }
-        try (PortCaptures captures = new PortCaptures(pcapDir.resolve(sw.mechanism().label()), sw.fabric().ports())) {
+        try (PortCaptures captures = new PortCaptures(pcapDir.resolve(sw.mechanism().label()), sw.assembly().ports())) {
             sw.capture(captures);
             return ReportBuilder.build(sw.run());
         } finally {

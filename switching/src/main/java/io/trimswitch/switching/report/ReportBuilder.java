@@ -9,7 +9,7 @@ import io.trimswitch.recirc.RecirculationPort;
 import io.trimswitch.switching.RunOutcome;
 import io.trimswitch.switching.RunRecorder;
 import io.trimswitch.switching.FlowLifetimes;
-import io.trimswitch.switching.SwitchFabric;
+import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.switching.TrafficSource;
 import io.trimswitch.switching.SwitchRun;
 import io.trimswitch.trafficmanager.DeflectOnDrop;
@@ -30,7 +30,7 @@ public final class ReportBuilder {
 
     public static RunReport build(final RunOutcome outcome) {
         final SwitchRun sw = outcome.source();
-        final SwitchFabric fabric = sw.fabric();
+        final AssembledSwitch assembly = sw.assembly();
         final RunRecorder recorder = sw.recorder();
         final TrafficSource source = sw.source();
         final FlowLifetimes lifetimes = sw.flowLifetimes();
@@ -48,7 +48,7 @@ public final class ReportBuilder {
         for (final long count : trims) {
             totalTrims += count;
         }
-        final List<RunReport.PipelineReport> pipelines = pipelineReports(fabric);
+        final List<RunReport.PipelineReport> pipelines = pipelineReports(assembly);
         final RunReport.Latency headerLatency = headerLatency(recorder);
         final long[] arrivals = recorder.headerArrivalsSorted();
         final double[] arrivalNanos = new double[arrivals.length];
@@ -137,10 +137,10 @@ public final class ReportBuilder {
 
     /** Each port that saw traffic; every port's trims, by kind, added into {@code trims}. */
     public static List<RunReport.PortReport> portReports(final SwitchRun sw, final long[] trims) {
-        final SwitchFabric fabric = sw.fabric();
+        final AssembledSwitch assembly = sw.assembly();
         final List<RunReport.PortReport> ports = new ArrayList<>();
-        for (int id = 0; id < fabric.ports(); id++) {
-            final EgressPort port = fabric.port(id);
+        for (int id = 0; id < assembly.ports(); id++) {
+            final EgressPort port = assembly.port(id);
             final PortCounters counters = port.counters();
             for (int kind = 0; kind < TrimKind.COUNT; kind++) {
                 trims[kind] += counters.trimPackets(kind);
@@ -149,8 +149,8 @@ public final class ReportBuilder {
                 continue;
             }
             final List<RunReport.StateTime> states = new ArrayList<>();
-            for (int pipeline = 0; pipeline < fabric.pipelines(); pipeline++) {
-                final TrimStateTable table = fabric.pipeline(pipeline).trimStates();
+            for (int pipeline = 0; pipeline < assembly.pipelines(); pipeline++) {
+                final TrimStateTable table = assembly.pipeline(pipeline).trimStates();
                 if (table.notifications(id) > 0) {
                     states.add(new RunReport.StateTime(pipeline,
                         Picos.toNanos(table.pessimisticTime(id, sw.durationPicos())),
@@ -181,13 +181,13 @@ public final class ReportBuilder {
     }
 
     /** Per pipeline: its recirculation port's deflections or mirrors, depth, overflows and signals. */
-    public static List<RunReport.PipelineReport> pipelineReports(final SwitchFabric fabric) {
+    public static List<RunReport.PipelineReport> pipelineReports(final AssembledSwitch assembly) {
         final List<RunReport.PipelineReport> pipelines = new ArrayList<>();
-        for (int pipeline = 0; pipeline < fabric.recirculationPorts(); pipeline++) {
-            final RecirculationPort recirculation = fabric.recirculation(pipeline);
+        for (int pipeline = 0; pipeline < assembly.recirculationPorts(); pipeline++) {
+            final RecirculationPort recirculation = assembly.recirculation(pipeline);
             final HandleQueue queue = recirculation == null ? null : recirculation.queue();
-            final boolean deflecting = fabric.trafficManager().overflow() instanceof DeflectOnDrop;
-            final long signals = fabric.signals() == null ? 0 : fabric.signals().raised(pipeline);
+            final boolean deflecting = assembly.trafficManager().overflow() instanceof DeflectOnDrop;
+            final long signals = assembly.signals() == null ? 0 : assembly.signals().raised(pipeline);
             if (queue != null && deflecting) {
                 pipelines.add(new RunReport.PipelineReport(pipeline, queue.enqueued() + queue.rejected(), queue.maxDepth(),
                     queue.rejected(), signals, 0, 0, 0));

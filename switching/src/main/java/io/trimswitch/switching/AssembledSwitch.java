@@ -38,7 +38,7 @@ import java.util.function.Function;
  * egress ports and the traffic manager, the ingress pipelines with their meters and trim states,
  * the recirculation ports and the congestion signal.
  */
-public final class SwitchFabric {
+public final class AssembledSwitch {
     private static final long IDEAL_COIN_SALT = 0x5DEECE66DL;
 
     private final Mechanism mechanism;
@@ -73,7 +73,7 @@ public final class SwitchFabric {
      * The switch driven by one thread: single-threaded queues, NOTIFYs delivered when the runtime says, and the
      * pipelines' forwarding stage; its ports count into {@code counters}.
      */
-    public SwitchFabric(
+    public AssembledSwitch(
         final Settings settings, final PacketPool pool, final CounterRegistry counters, final TrafficManagerEvents events,
         final DelayedNotifications.Scheduled notifyScheduled, final ForwardingStage forwarding) {
         this(settings, pool, counters, QueueFactory.SINGLE_THREADED, events, TrafficManagerThreads.ONE,
@@ -85,7 +85,7 @@ public final class SwitchFabric {
      * {@code threads}, NOTIFYs carried by the channel {@code notify} makes for the pipelines, and the
      * pipelines' forwarding stage; every counter of it lives in {@code counters}.
      */
-    public SwitchFabric(
+    public AssembledSwitch(
         final Settings settings, final PacketPool pool, final CounterRegistry counters, final QueueFactory queues,
         final TrafficManagerEvents events, final TrafficManagerThreads threads, final Function<IngressPipeline[], NotifyChannel> notify,
         final ForwardingStage forwarding) {
