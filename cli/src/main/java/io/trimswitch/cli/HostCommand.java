@@ -179,7 +179,8 @@ public final class HostCommand implements Callable<Integer> {
             settings = new SenderSettings(GenCommand.address("--connect", connect), sizes, rateGbps, spray, window, (long) (rtoMs * 1e6),
                 (long) (timeoutS * 1e9), payloadBytes, SenderSettings.TRIMMABLE_DSCP, durationS == null ? 0 : (long) (durationS * 1e9));
         } catch (final IllegalArgumentException e) {
-            throw new ConfigException(durationS != null && size == null && flowSizes == null ? "--duration-s " + durationS + ": " + e.getMessage() : e.getMessage());
+            final boolean sizedByDuration = durationS != null && size == null && flowSizes == null;
+            throw new ConfigException(sizedByDuration ? "--duration-s " + durationS + ": " + e.getMessage() : e.getMessage());
         }
         final NdpSendingHost host = new NdpSendingHost(settings);
         // Stopped by a signal, the sender cuts its flows short, waits for their last ACKs, and still reports.
