@@ -146,7 +146,11 @@ public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
                 read(channels[0]);
             } else {
                 // One system call finds the paths with datagrams waiting, instead of a receive on every path.
-                idle.selectNow(readReady);
+                try {
+                    idle.selectNow(readReady);
+                } catch (final java.io.UncheckedIOException e) {
+                    throw e.getCause();
+                }
             }
             int work = turnWork;
             now = System.nanoTime() - origin;
@@ -163,8 +167,9 @@ public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
                 throw new PeerSilent(silence(now - lastHeard), report());
             }
             if (work == 0) {
-                final long wake = Math.min(Math.min(link.nextDue(), nextRto), Math.min(lastHeard + settings.silenceNanos() + 1,
-                    Math.min(finishBy, cutAt < 0 ? duration : Long.MAX_VALUE)));
+                // Once cut short, the finishing deadline replaces the silence limit and the duration.
+                final long wake = Math.min(Math.min(link.nextDue(), nextRto),
+                    cutAt < 0 ? Math.min(lastHeard + settings.silenceNanos() + 1, duration) : finishBy);
                 idle.until(wake + origin, now + origin);
             }
         }
