@@ -8,8 +8,9 @@
 #    of PACKETS-packet flows (its flows from rack 0 to rack 1 are counted, as the live ones).
 # 2. Experiment 2's incast, finite: nine NDP senders of PACKETS packets each into one receiver whose switch port runs at
 #    RATE with a 12-packet trimming data queue. Live: ten namespace hosts on the interface ports of one `trimswitch run`
-#    (as ping_under_incast.sh builds them, senders' ports at SENDER_RATE); virtual: `trimswitch scenario --pattern
-#    incast:9->1` on a switch whose every port runs at RATE (the scenario's hosts pull at the switch's port rate).
+#    (as ping_under_incast.sh builds them, senders' ports at SENDER_RATE, 1450-byte payloads: 1514-byte frames); virtual:
+#    `trimswitch scenario --pattern incast:9->1` with the same ports: the receiver's at RATE, the senders' at SENDER_RATE
+#    (each host pulls and paces at its own port's rate).
 # Both use a 30-packet initial window and a 50 ms retransmission timeout. Prints the table and writes
 # OUT_DIR/live_vs_virtual.png and OUT_DIR/live_vs_virtual.json.
 #
@@ -35,9 +36,13 @@ need_matplotlib
 OUT=${1:-$(mktemp -d)}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
-# A live host carries 1398 bytes of data in each 1448-byte IP packet (1462 bytes on the wire): PACKETS packets.
+# A live host carries 1398 bytes of data in each 1448-byte IP packet (1462 bytes on the wire): PACKETS packets, inside
+# the 1450-byte MTU of experiment 1's vxlan spines. The incast's interface ports take 1500-byte IP packets: 1450 bytes
+# of data in each (1514 bytes on the wire).
 PAYLOAD=1398
 BYTES=$((PACKETS * PAYLOAD))
+INCAST_PAYLOAD=1450
+INCAST_BYTES=$((PACKETS * INCAST_PAYLOAD))
 
 TAG="lv$$"
 SW="${TAG}sw"
@@ -98,7 +103,7 @@ ports:
   - {rateGbps: $RATE}
 $(for _ in $(seq 1 $SENDERS); do echo "  - {rateGbps: $SENDER_RATE}"; done)
 YAML
-log "experiment 2's incast, live: 9 x $BYTES bytes into a $RATE Gb/s port with a 12-packet trimming queue"
+log "experiment 2's incast, live: 9 x $INCAST_BYTES bytes into a $RATE Gb/s port with a 12-packet trimming queue"
 # Not through a shell function: the background job must be the switch itself, for the signal to reach it.
 ip netns exec "$SW" $TRIMSWITCH run --config "$OUT/incast-switch.yaml" \
     $(for port in "${!HOSTS[@]}"; do printf -- '-i %d@%sp%d ' "$port" "$TAG" "$port"; done) > "$OUT/incast-switch.log" 2>&1 &
@@ -107,14 +112,14 @@ await_switch "$SWITCH_PID" "$OUT/incast-switch.log" "${#HOSTS[@]}"
 for h in "${HOSTS[@]:1}"; do
     in_host "$h" ping -q -c 2 -i 0.2 -W 2 10.9.0.1 > /dev/null || { log "host $h cannot reach r" >&2; exit 1; }
 done
-ip netns exec "${TAG}r" $TRIMSWITCH host --listen 10.9.0.1:666 --rate-gbps "$RATE" --expect-flows $SENDERS --timeout-s 60 \
+ip netns exec "${TAG}r" $TRIMSWITCH host --listen 10.9.0.1:666 --rate-gbps "$RATE" --payload-bytes $INCAST_PAYLOAD --expect-flows $SENDERS --timeout-s 60 \
     --json "$OUT/incast-receiver.json" > "$OUT/incast-receiver.log" 2>&1 &
 RECEIVER=$!
 await 60 "the NDP receiver to bind" udp_bound "${TAG}r" 666
 PIDS=()
 for i in $(seq 1 $SENDERS); do
-    ip netns exec "${TAG}s$i" $TRIMSWITCH host --connect 10.9.0.1:666 --size "$BYTES" --rate-gbps "$SENDER_RATE" --rto-ms 50 \
-        --timeout-s 60 --json "$OUT/incast-sender$i.json" > "$OUT/incast-sender$i.log" 2>&1 &
+    ip netns exec "${TAG}s$i" $TRIMSWITCH host --connect 10.9.0.1:666 --size "$INCAST_BYTES" --payload-bytes $INCAST_PAYLOAD \
+        --rate-gbps "$SENDER_RATE" --rto-ms 50 --timeout-s 60 --json "$OUT/incast-sender$i.json" > "$OUT/incast-sender$i.log" 2>&1 &
     PIDS+=($!)
 done
 STATUS=0
@@ -155,11 +160,14 @@ for routing in spray ecmp; do
     log "experiment 1, virtual: trimswitch fabric --routing $routing"
     $TRIMSWITCH fabric --config "$OUT/fabric.yaml" --routing "$routing" --json "$OUT/fabric-$routing.json" > "$OUT/fabric-$routing.txt"
 done
+# The live incast's ports: the receiver's (port 0) at RATE, the senders' at SENDER_RATE.
 cat > "$OUT/scenario.yaml" <<YAML
 mechanism: tofino
 fabric:
-  portRateGbps: $RATE
+  portRateGbps: $SENDER_RATE
   dataQueuePackets: 12
+ports:
+  - {rateGbps: $RATE}
 transport:
   initialWindowPackets: 30
   rtoUs: 50000
@@ -167,7 +175,7 @@ transport:
   maxDurationUs: 4000000
 YAML
 log "experiment 2's incast, virtual: trimswitch scenario --pattern incast:9->1"
-$TRIMSWITCH scenario --config "$OUT/scenario.yaml" --pattern 'incast:9->1' --packets "$PACKETS" --packet-bytes 1462 --no-ideal \
+$TRIMSWITCH scenario --config "$OUT/scenario.yaml" --pattern 'incast:9->1' --packets "$PACKETS" --packet-bytes 1514 --no-ideal \
     --json "$OUT/scenario.json" > "$OUT/scenario.txt"
 
 "$PLOT_PYTHON" - "$OUT" "$RATE" "$PACKETS" <<'PY'

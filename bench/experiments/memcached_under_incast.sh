@@ -9,8 +9,9 @@
 # both setups (DSCP 0: never trimmed, dropped when the data queue is full), in the same data queue as the incast.
 #
 # 1. baseline: one data queue of BIG (200) packets that drops; N iperf3 TCP flows into m.
-# 2. trimming: one data queue of SMALL (12) packets that trims DSCP 10; N `trimswitch host` NDP senders into a
-#    `trimswitch host` receiver on m that pulls at RATE.
+# 2. trimming: one data queue of SMALL (12) packets that trims DSCP 10; N `trimswitch host` NDP senders (long-lived
+#    flows of LOAD_S seconds, 1450-byte payloads: 1514-byte frames, as TCP's) into a `trimswitch host` receiver on m
+#    that pulls at RATE.
 # For each: memcslap (CONCURRENCY threads, EXECUTE requests each, get test: it first sets EXECUTE keys) idle, then once
 # the incast has moved LOAD_WARMUP packets through m's port. Prints the benchmark's time idle and loaded and the
 # slowdown, and baseline / trimming; writes OUT_DIR/memcached_under_incast.png and OUT_DIR/summary.json.
@@ -18,7 +19,8 @@
 # Usage: sudo bench/experiments/memcached_under_incast.sh [OUT_DIR]   (needs iproute2, ethtool, iperf3, memcached,
 # libmemcached-tools and python3-matplotlib; a built cli/target/trimswitch.jar, or TRIMSWITCH set to the command that
 # runs the tool). Environment: RATE, SENDER_RATE, SENDERS, BIG, SMALL, CONCURRENCY (4), EXECUTE (250), LOAD_WARMUP
-# (1000). Everything it creates is removed on exit, whatever happens.
+# (1000), LOAD_S (60: longer than the warm-up and the benchmark). Everything it creates is removed on exit, whatever
+# happens.
 set -euo pipefail
 
 log() { echo "memcached-under-incast: $*"; }
@@ -33,7 +35,8 @@ SMALL=${SMALL:-12}
 CONCURRENCY=${CONCURRENCY:-4}
 EXECUTE=${EXECUTE:-250}
 LOAD_WARMUP=${LOAD_WARMUP:-1000}
-for v in RATE SENDER_RATE SENDERS BIG SMALL CONCURRENCY EXECUTE LOAD_WARMUP; do positive "$v" "${!v}"; done
+LOAD_S=${LOAD_S:-60}
+for v in RATE SENDER_RATE SENDERS BIG SMALL CONCURRENCY EXECUTE LOAD_WARMUP LOAD_S; do positive "$v" "${!v}"; done
 [ "$SENDERS" -le 60 ] || { echo "$(basename "$0"): SENDERS must be at most 60, not $SENDERS" >&2; exit 2; }
 need_root
 need_tools ip ethtool iperf3 memcached memcslap
@@ -151,13 +154,13 @@ run_setup() {
             LOAD+=($!)
         done
     else
-        ip netns exec "${TAG}m" $TRIMSWITCH host --listen 10.9.0.1:666 --rate-gbps "$RATE" --timeout-s 60 \
-            --json "$OUT/$name-receiver.json" > "$OUT/$name-receiver.log" 2>&1 &
+        ip netns exec "${TAG}m" $TRIMSWITCH host --listen 10.9.0.1:666 --rate-gbps "$RATE" --payload-bytes 1450 \
+            --expect-flows "$SENDERS" --timeout-s 60 --json "$OUT/$name-receiver.json" > "$OUT/$name-receiver.log" 2>&1 &
         LOAD+=($!)
         await 60 "the NDP receiver to bind" udp_bound "${TAG}m" 666
         for i in $(seq 1 "$SENDERS"); do
-            ip netns exec "${TAG}s$i" $TRIMSWITCH host --connect 10.9.0.1:666 --size 1000000000 --rate-gbps "$SENDER_RATE" \
-                --rto-ms 50 --timeout-s 60 --json "$OUT/$name-sender$i.json" > "$OUT/$name-sender$i.log" 2>&1 &
+            ip netns exec "${TAG}s$i" $TRIMSWITCH host --connect 10.9.0.1:666 --duration-s "$LOAD_S" --rate-gbps "$SENDER_RATE" \
+                --payload-bytes 1450 --rto-ms 50 --timeout-s 60 --json "$OUT/$name-sender$i.json" > "$OUT/$name-sender$i.log" 2>&1 &
             LOAD+=($!)
         done
     fi
@@ -169,7 +172,14 @@ run_setup() {
     bench "$OUT/$name-loaded.memcslap"
     window+=("$(date +%s.%N)"); stats "$OUT/$name-after.json"; window+=("$(date +%s.%N)")
     echo "${window[*]}" > "$OUT/$name-window.txt"
-    for pid in "${LOAD[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    if [ "$name" = baseline ]; then
+        for pid in "${LOAD[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    else
+        # A long-lived incast: the senders stop sending at LOAD_S and finish, and the receiver ends with their flows.
+        # SIGTERM ends them as cleanly, with their reports: no need to sit out the rest of LOAD_S.
+        for pid in "${LOAD[@]:1}"; do kill -0 "$pid" 2>/dev/null || log "$name: a sender ended before the benchmark did (raise LOAD_S)"; done
+        for pid in "${LOAD[@]:1}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    fi
     for pid in "${LOAD[@]}"; do wait "$pid" 2>/dev/null || true; done
     LOAD=()
     # The iperf3 servers; memcached stays.

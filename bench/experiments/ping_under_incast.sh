@@ -8,16 +8,17 @@
 # the senders' at SENDER_RATE (1); the hosts' offloads are off, so that every queued packet is one MTU frame.
 #
 # 1. baseline: one data queue of BIG (200) packets that drops what does not fit; nine iperf3 TCP flows into r.
-# 2. trimming: one data queue of SMALL (12) packets that trims DSCP 10; nine `trimswitch host` NDP senders into one
-#    `trimswitch host` receiver on r that pulls at RATE. The ping (DSCP 0) shares the data queue in both setups.
+# 2. trimming: one data queue of SMALL (12) packets that trims DSCP 10; nine `trimswitch host` NDP senders (long-lived
+#    flows of LOAD_S seconds, 1450-byte payloads: 1514-byte frames, as TCP's) into one `trimswitch host` receiver on r
+#    that pulls at RATE. The ping (DSCP 0) shares the data queue in both setups.
 # For each: PINGS pings every INTERVAL s idle, then the same once the load has moved LOAD_WARMUP packets through r's
 # port. Prints idle and loaded RTT (avg, p50, p99), the latency the load adds, and baseline / trimming; writes
 # OUT_DIR/ping_under_incast.png (RTT distributions) and OUT_DIR/summary.json.
 #
 # Usage: sudo bench/experiments/ping_under_incast.sh [OUT_DIR]   (needs iproute2, ethtool, iputils-ping, iperf3 and
 # python3-matplotlib; a built cli/target/trimswitch.jar, or TRIMSWITCH set to the command that runs the tool).
-# Environment: RATE, SENDER_RATE, BIG, SMALL, PINGS (200), INTERVAL (0.02), LOAD_WARMUP (1000). Everything it creates
-# is removed on exit, whatever happens.
+# Environment: RATE, SENDER_RATE, BIG, SMALL, PINGS (200), INTERVAL (0.02), LOAD_WARMUP (1000), LOAD_S (30: longer than
+# the warm-up and the pings). Everything it creates is removed on exit, whatever happens.
 set -euo pipefail
 
 log() { echo "ping-under-incast: $*"; }
@@ -31,7 +32,8 @@ SMALL=${SMALL:-12}
 PINGS=${PINGS:-200}
 INTERVAL=${INTERVAL:-0.02}
 LOAD_WARMUP=${LOAD_WARMUP:-1000}
-for v in RATE SENDER_RATE BIG SMALL PINGS INTERVAL LOAD_WARMUP; do positive "$v" "${!v}"; done
+LOAD_S=${LOAD_S:-30}
+for v in RATE SENDER_RATE BIG SMALL PINGS INTERVAL LOAD_WARMUP LOAD_S; do positive "$v" "${!v}"; done
 need_root
 need_tools ip ethtool ping iperf3
 need_matplotlib
@@ -133,13 +135,13 @@ run_setup() {
             LOAD+=($!)
         done
     else
-        ip netns exec "${TAG}r" $TRIMSWITCH host --listen 10.9.0.1:666 --rate-gbps "$RATE" --timeout-s 60 \
-            --json "$OUT/$name-receiver.json" > "$OUT/$name-receiver.log" 2>&1 &
+        ip netns exec "${TAG}r" $TRIMSWITCH host --listen 10.9.0.1:666 --rate-gbps "$RATE" --payload-bytes 1450 \
+            --expect-flows $SENDERS --timeout-s 60 --json "$OUT/$name-receiver.json" > "$OUT/$name-receiver.log" 2>&1 &
         LOAD+=($!)
         await 60 "the NDP receiver to bind" udp_bound "${TAG}r" 666
         for i in $(seq 1 $SENDERS); do
-            ip netns exec "${TAG}s$i" $TRIMSWITCH host --connect 10.9.0.1:666 --size 1000000000 --rate-gbps "$SENDER_RATE" \
-                --rto-ms 50 --timeout-s 60 --json "$OUT/$name-sender$i.json" > "$OUT/$name-sender$i.log" 2>&1 &
+            ip netns exec "${TAG}s$i" $TRIMSWITCH host --connect 10.9.0.1:666 --duration-s "$LOAD_S" --rate-gbps "$SENDER_RATE" \
+                --payload-bytes 1450 --rto-ms 50 --timeout-s 60 --json "$OUT/$name-sender$i.json" > "$OUT/$name-sender$i.log" 2>&1 &
             LOAD+=($!)
         done
     fi
@@ -152,7 +154,13 @@ run_setup() {
     pings "$OUT/$name-loaded.ping"
     window+=("$(date +%s.%N)"); stats "$OUT/$name-after.json"; window+=("$(date +%s.%N)")
     echo "${window[*]}" > "$OUT/$name-window.txt"
-    for pid in "${LOAD[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    if [ "$name" = baseline ]; then
+        for pid in "${LOAD[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    else
+        # The NDP hosts end by themselves: the senders at LOAD_S, the receiver once their flows are complete.
+        for pid in "${LOAD[@]:1}"; do kill -0 "$pid" 2>/dev/null || log "$name: a sender ended before the pings did (raise LOAD_S)"; done
+        log "$name: waiting for the NDP senders' $LOAD_S s to end"
+    fi
     for pid in "${LOAD[@]}"; do wait "$pid" 2>/dev/null || true; done
     LOAD=()
     ip netns pids "${TAG}r" | xargs -r kill 2>/dev/null || true

@@ -53,13 +53,15 @@ public final class HostCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Write the per-flow results as JSON (default: none)")
     Path json;
 
-    @Option(names = "--duration-s", paramLabel = "S", description = "Receiver: stop after S seconds (default: when stopped, or --expect-flows)")
+    @Option(names = "--duration-s", paramLabel = "S", description = "Receiver: stop after S seconds. Sender: send new data for S seconds "
+        + "(without --size, flows as long as the link sends in S), then finish what was sent and report what was delivered "
+        + "(default: the receiver runs until stopped or --expect-flows, the sender until its flows are sent)")
     Double durationS;
 
     @Option(names = "--expect-flows", paramLabel = "N", description = "Receiver: stop shortly after N flows have completed or given up (default: only after --duration-s or when stopped)")
     Integer expectFlows;
 
-    @Option(names = "--size", paramLabel = "BYTES", description = "Sender: bytes per flow; --size or --flow-sizes is required")
+    @Option(names = "--size", paramLabel = "BYTES", description = "Sender: bytes per flow; --size, --flow-sizes or --duration-s is required")
     Long size;
 
     @Option(names = "--flows", paramLabel = "N", description = "Sender: parallel flows of --size bytes (default: 1)")
@@ -70,6 +72,11 @@ public final class HostCommand implements Callable<Integer> {
 
     @Option(names = "--spray", paramLabel = "K", description = "Sender: spray each flow's packets over K paths (K source ports) (default: 1)")
     int spray = 1;
+
+    @Option(names = "--payload-bytes", paramLabel = "N", description = "Data bytes per packet, 1.." + SenderSettings.MAX_PAYLOAD
+        + " (" + SenderSettings.MAX_PAYLOAD + ": 1500-byte IP packets, a standard MTU); the receiver paces its PULLs for packets of this size "
+        + "(default: " + SenderSettings.DEFAULT_PAYLOAD + ", which fits vxlan's 1450-byte MTU)")
+    int payloadBytes = SenderSettings.DEFAULT_PAYLOAD;
 
     @Option(names = "--window", paramLabel = "PACKETS", description = "Sender: initial window, sent at line rate (default: 30)")
     int window = 30;
@@ -91,6 +98,12 @@ public final class HostCommand implements Callable<Integer> {
         if (!(timeoutS > 0 && timeoutS <= 86_400)) {
             throw new ConfigException("--timeout-s must be above 0 and at most 86400, got " + timeoutS);
         }
+        if (payloadBytes < 1 || payloadBytes > SenderSettings.MAX_PAYLOAD) {
+            throw new ConfigException("--payload-bytes must be 1.." + SenderSettings.MAX_PAYLOAD + " (a 1500-byte MTU), got " + payloadBytes);
+        }
+        if (durationS != null && !(durationS > 0 && durationS <= 31_536_000)) {
+            throw new ConfigException("--duration-s must be above 0 and at most 31536000, got " + durationS);
+        }
         if (json != null) {
             final Path parent = json.toAbsolutePath().getParent();
             if (parent != null && !Files.isDirectory(parent)) {
@@ -105,15 +118,12 @@ public final class HostCommand implements Callable<Integer> {
         refuse(flows != null, "--flows");
         refuse(flowSizes != null, "--flow-sizes");
         refuse(spray != 1, "--spray");
-        if (durationS != null && !(durationS > 0 && durationS <= 31_536_000)) {
-            throw new ConfigException("--duration-s must be above 0 and at most 31536000, got " + durationS);
-        }
         if (expectFlows != null && (expectFlows < 1 || expectFlows > ReceiverSettings.DEFAULT_MAX_FLOWS)) {
             throw new ConfigException("--expect-flows must be 1.." + ReceiverSettings.DEFAULT_MAX_FLOWS + ", got " + expectFlows);
         }
         final ReceiverSettings settings = new ReceiverSettings(GenCommand.address("--listen", listen), rateGbps,
             durationS == null ? 0 : (long) (durationS * 1e9), expectFlows == null ? 0 : expectFlows, (long) (timeoutS * 1e9),
-            SenderSettings.DEFAULT_PAYLOAD, ReceiverSettings.CONTROL_DSCP, ReceiverSettings.DEFAULT_MAX_FLOWS);
+            payloadBytes, ReceiverSettings.CONTROL_DSCP, ReceiverSettings.DEFAULT_MAX_FLOWS);
         final NdpReceivingHost host = new NdpReceivingHost(settings, spec.commandLine().getErr());
         // Stopped by a signal, the receiver still reports what it received.
         final CountDownLatch reported = new CountDownLatch(1);
@@ -152,10 +162,8 @@ public final class HostCommand implements Callable<Integer> {
         }
     }
 
-    private int send() throws IOException {
-        refuse(durationS != null, "--duration-s");
+    private int send() throws IOException, InterruptedException {
         refuse(expectFlows != null, "--expect-flows");
-        final long[] sizes = flowSizes();
         if (spray < 1 || spray > 256) {
             throw new ConfigException("--spray must be 1..256 paths, got " + spray);
         }
@@ -165,16 +173,31 @@ public final class HostCommand implements Callable<Integer> {
         if (!(rtoMs > 0 && rtoMs <= 60_000)) {
             throw new ConfigException("--rto-ms must be above 0 and at most 60000, got " + rtoMs);
         }
+        final long[] sizes = flowSizes();
         final SenderSettings settings;
         try {
             settings = new SenderSettings(GenCommand.address("--connect", connect), sizes, rateGbps, spray, window, (long) (rtoMs * 1e6),
-                (long) (timeoutS * 1e9), SenderSettings.DEFAULT_PAYLOAD, SenderSettings.TRIMMABLE_DSCP);
+                (long) (timeoutS * 1e9), payloadBytes, SenderSettings.TRIMMABLE_DSCP, durationS == null ? 0 : (long) (durationS * 1e9));
         } catch (final IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage());
+            final boolean sizedByDuration = durationS != null && size == null && flowSizes == null;
+            throw new ConfigException(sizedByDuration ? "--duration-s " + durationS + ": " + e.getMessage() : e.getMessage());
         }
+        final NdpSendingHost host = new NdpSendingHost(settings);
+        // Stopped by a signal, the sender cuts its flows short, waits for their last ACKs, and still reports.
+        final CountDownLatch reported = new CountDownLatch(1);
+        final Thread hook = new Thread(() -> {
+            host.stop();
+            try {
+                reported.await(10, TimeUnit.SECONDS);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(hook);
         try {
-            finish(new NdpSendingHost(settings).run());
-            return 0;
+            final HostReport report = host.run();
+            finish(report);
+            return report.allComplete() ? 0 : unfinished(report);
         } catch (final java.net.SocketException e) {
             // No route, an address this host cannot send to: the command line named it.
             throw new ConfigException("--connect " + connect + ": cannot send there: " + e.getMessage());
@@ -182,7 +205,21 @@ public final class HostCommand implements Callable<Integer> {
             finish(silent.report());
             spec.commandLine().getErr().println("trimswitch: host: " + silent.getMessage());
             return TrimswitchCommand.EXIT_RUN_FAILED;
+        } finally {
+            reported.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (final IllegalStateException shuttingDown) {
+                // The hook is what is running.
+            }
         }
+    }
+
+    private int unfinished(final HostReport report) {
+        final long unfinished = report.flows().stream().filter(flow -> !flow.complete()).count();
+        spec.commandLine().getErr().println("trimswitch: host: " + unfinished + " of " + report.flows().size()
+            + " flows were not acknowledged after the sender stopped");
+        return TrimswitchCommand.EXIT_RUN_FAILED;
     }
 
     private long[] flowSizes() {
@@ -191,8 +228,11 @@ public final class HostCommand implements Callable<Integer> {
             refuse(flows != null, "--flows", "--flow-sizes");
             return readSizes(flowSizes);
         }
+        if (size == null && durationS != null) {
+            return longLivedFlows();
+        }
         if (size == null) {
-            throw new ConfigException("a sender needs --size BYTES or --flow-sizes FILE.csv");
+            throw new ConfigException("a sender needs --size BYTES, --flow-sizes FILE.csv or --duration-s S");
         }
         if (size < 1) {
             throw new ConfigException("--size must be at least 1 byte, got " + size);
@@ -203,6 +243,26 @@ public final class HostCommand implements Callable<Integer> {
         }
         final long[] sizes = new long[count];
         Arrays.fill(sizes, size);
+        return sizes;
+    }
+
+    /**
+     * Flows that outlast --duration-s: each as long as the link sends in that time (and a window), so that the sender
+     * keeps a byte of state per packet it may send, not per packet of an endless flow.
+     */
+    private long[] longLivedFlows() {
+        final int count = flows == null ? 1 : flows;
+        if (count < 1 || count > 65_536) {
+            throw new ConfigException("--flows must be 1..65536, got " + count);
+        }
+        final double frameBits = 8.0 * (HostDatagram.FRAME_OVERHEAD + HostDatagram.HEADER_LENGTH + payloadBytes);
+        final double packets = Math.ceil(rateGbps * 1e9 * durationS / frameBits) + window;
+        if (packets * count > SenderSettings.MAX_PACKETS) {
+            throw new ConfigException("--duration-s " + durationS + " at " + rateGbps + " Gb/s needs more than " + SenderSettings.MAX_PACKETS
+                + " packets of state; give a shorter duration or --size");
+        }
+        final long[] sizes = new long[count];
+        Arrays.fill(sizes, (long) packets * payloadBytes);
         return sizes;
     }
 

@@ -21,6 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code trimswitch host}: what it refuses, and a sender and a receiver on loopback as a user runs them. */
 class HostCommandTest {
+    /** A receiver runs in a thread of its own: the common pool may have a single thread. */
+    private static final java.util.concurrent.Executor OWN_THREAD = task -> Thread.ofPlatform().daemon().start(task);
+
     @TempDir
     Path dir;
 
@@ -37,14 +40,25 @@ class HostCommandTest {
         "host --listen 127.0.0.1:7000 --size 100                    | --size is for the other end",
         "host --listen 127.0.0.1:7000 --spray 2                     | --spray is for the other end",
         "host --listen 127.0.0.1:7000 --expect-flows 0              | --expect-flows must be 1..4096",
-        "host --connect 127.0.0.1:7000                              | a sender needs --size BYTES or --flow-sizes",
+        "host --connect 127.0.0.1:7000                              | a sender needs --size BYTES, --flow-sizes FILE.csv or --duration-s",
         "host --connect 127.0.0.1:7000 --size 0                     | --size must be at least 1 byte",
         "host --connect 127.0.0.1:7000 --size 1 --flows 0           | --flows must be 1..65536",
         "host --connect 127.0.0.1:7000 --size 1 --spray 0           | --spray must be 1..256",
         "host --connect 127.0.0.1:7000 --size 1 --window 0          | --window must be at least 1",
         "host --connect 127.0.0.1:7000 --size 1 --rto-ms 0          | --rto-ms must be above 0",
         "host --connect 127.0.0.1:7000 --size 1 --timeout-s 0       | --timeout-s must be above 0",
-        "host --connect 127.0.0.1:7000 --size 1 --duration-s 3      | --duration-s is for the other end",
+        "host --connect 127.0.0.1:7000 --duration-s 0               | --duration-s must be above 0",
+        "host --connect 127.0.0.1:7000 --duration-s -2              | --duration-s must be above 0",
+        "host --connect 127.0.0.1:7000 --duration-s NaN             | --duration-s must be above 0",
+        "host --connect 127.0.0.1:7000 --duration-s Infinity        | --duration-s must be above 0",
+        "host --connect 127.0.0.1:7000 --duration-s 1e300           | --duration-s must be above 0",
+        "host --connect 127.0.0.1:7000 --duration-s x               | Invalid value for option '--duration-s'",
+        "host --connect 127.0.0.1:7000 --duration-s 100000 --rate-gbps 400 | --duration-s 100000.0 at 400.0 Gb/s needs more than",
+        "host --connect 127.0.0.1:7000 --size 1 --payload-bytes 0   | --payload-bytes must be 1..1450",
+        "host --connect 127.0.0.1:7000 --size 1 --payload-bytes 1451 | --payload-bytes must be 1..1450",
+        "host --connect 127.0.0.1:7000 --size 1 --payload-bytes -1  | --payload-bytes must be 1..1450",
+        "host --connect 127.0.0.1:7000 --size 1 --payload-bytes 1e9 | Invalid value for option '--payload-bytes'",
+        "host --listen 127.0.0.1:7000 --payload-bytes 9000          | --payload-bytes must be 1..1450",
         "host --connect 127.0.0.1:7000 --size 1000000000000000      | the flows need more than",
         "host --connect 127.0.0.1:7000 --size 1 --flow-sizes FILE   | --size and --flow-sizes are exclusive",
         "host --connect 127.0.0.1:7000 --flow-sizes DIR/none.csv    | no such file",
@@ -80,7 +94,7 @@ class HostCommandTest {
         final Path receiverJson = dir.resolve("receiver.json");
         final Path senderJson = dir.resolve("sender.json");
         final CompletableFuture<Cli.Result> receiving = CompletableFuture.supplyAsync(() -> Cli.trimswitch("host", "--listen",
-            "127.0.0.1:" + port, "--rate-gbps", "0.5", "--expect-flows", "3", "--timeout-s", "20", "--json", receiverJson.toString()));
+            "127.0.0.1:" + port, "--rate-gbps", "0.5", "--expect-flows", "3", "--timeout-s", "20", "--json", receiverJson.toString()), OWN_THREAD);
         Thread.sleep(300);
         final Cli.Result sent = Cli.trimswitch("host", "--connect", "127.0.0.1:" + port, "--flow-sizes", sizes.toString(), "--spray", "2",
             "--timeout-s", "20", "--json", senderJson.toString());
@@ -100,6 +114,55 @@ class HostCommandTest {
                 assertTrue(flow.has("retransmissions") && flow.has("headers"), flow.toString());
             }
             assertEquals(251_400, bytes, json.toString());
+        }
+    }
+
+    @Test
+    @Tag("host-timing")
+    void aSenderWithADurationSendsForThatLongThenFinishesAndReports() throws Exception {
+        final int port = freePort();
+        final CompletableFuture<Cli.Result> receiving = CompletableFuture.supplyAsync(() -> Cli.trimswitch("host", "--listen",
+            "127.0.0.1:" + port, "--rate-gbps", "0.2", "--expect-flows", "2", "--timeout-s", "20", "--payload-bytes", "1450"), OWN_THREAD);
+        Thread.sleep(300);
+        final Path json = dir.resolve("sender.json");
+        final Cli.Result sent = Cli.trimswitch("host", "--connect", "127.0.0.1:" + port, "--duration-s", "0.4", "--flows", "2", "--spray", "4",
+            "--payload-bytes", "1450", "--json", json.toString());
+        final Cli.Result received = receiving.get(60, TimeUnit.SECONDS);
+        assertEquals(0, sent.exit(), sent.out() + sent.err());
+        assertEquals(0, received.exit(), received.out() + received.err());
+        assertTrue(sent.out().contains("sender: 2 flows, 2 complete"), sent.out());
+        assertTrue(received.out().contains("receiver: 2 flows, 2 complete"), received.out());
+        for (final JsonNode flow : new ObjectMapper().readTree(json.toFile()).get("flows")) {
+            assertTrue(flow.get("bytes").asLong() > 0 && flow.get("bytes").asLong() % 1450 == 0, flow.toString());
+        }
+    }
+
+    @Test
+    @Tag("host-timing")
+    void aSenderEndedBySigtermFinishesWhatItSentAndWritesItsTableAndJson() throws Exception {
+        final int port = freePort();
+        final CompletableFuture<Cli.Result> receiving = CompletableFuture.supplyAsync(() -> Cli.trimswitch("host", "--listen",
+            "127.0.0.1:" + port, "--rate-gbps", "0.2", "--expect-flows", "1", "--timeout-s", "20"), OWN_THREAD);
+        Thread.sleep(300);
+        final Path json = dir.resolve("sender.json");
+        final Process sender = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
+            TrimswitchCommand.class.getName(), "host", "--connect", "127.0.0.1:" + port, "--size", "1000000000", "--json", json.toString())
+            .redirectErrorStream(true).redirectOutput(dir.resolve("sender.out").toFile()).start();
+        Thread.sleep(1500);
+        sender.destroy();
+        assertTrue(sender.waitFor(20, TimeUnit.SECONDS), "the sender did not end");
+        final String printed = Files.readString(dir.resolve("sender.out"));
+        assertTrue(printed.contains("sender: 1 flows, 1 complete"), printed);
+        final JsonNode flow = new ObjectMapper().readTree(json.toFile()).get("flows").get(0);
+        assertTrue(flow.get("complete").asBoolean() && flow.get("bytes").asLong() < 1_000_000_000L, flow.toString());
+        final Cli.Result received = receiving.get(60, TimeUnit.SECONDS);
+        assertTrue(received.out().contains("receiver: 1 flows, 1 complete"), received.out() + received.err());
+    }
+
+    private static int freePort() throws IOException {
+        try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            return probe.getLocalPort();
         }
     }
 }

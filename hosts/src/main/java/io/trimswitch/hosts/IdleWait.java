@@ -5,6 +5,7 @@ import java.nio.channels.DatagramChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * How a live host waits when it has nothing to do until its next deadline: in the selector when the deadline is far
@@ -42,6 +43,16 @@ final class IdleWait implements AutoCloseable {
         } else {
             Thread.onSpinWait();
         }
+    }
+
+    /** Hands each channel's key that has datagrams waiting to {@code ready}, without waiting or allocating. */
+    void selectNow(final Consumer<SelectionKey> ready) throws IOException {
+        selector.selectNow(ready);
+    }
+
+    /** Ends a wait in the selector early (from another thread). */
+    void wakeUp() {
+        selector.wakeup();
     }
 
     @Override

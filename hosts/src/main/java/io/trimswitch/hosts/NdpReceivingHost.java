@@ -48,6 +48,8 @@ public final class NdpReceivingHost implements NdpFrames, NdpTimers, NdpFlows {
     private final long[] retransmissions;
     private final BitSet[] seen;
     private final boolean[] abandoned;
+    /** Flows whose sender cut them short. */
+    private final boolean[] cut;
     private final NdpReceiver receiver;
     private final PullPacer pacer;
     private final OutgoingLink link;
@@ -81,6 +83,7 @@ public final class NdpReceivingHost implements NdpFrames, NdpTimers, NdpFlows {
         retransmissions = new long[capacity];
         seen = new BitSet[capacity];
         abandoned = new boolean[capacity];
+        cut = new boolean[capacity];
         link = new OutgoingLink(LinkRate.gbps(settings.rateGbps()),
             HostDatagram.FRAME_OVERHEAD + HostDatagram.HEADER_LENGTH + settings.payloadBytes(),
             HostDatagram.FRAME_OVERHEAD + HostDatagram.HEADER_LENGTH);
@@ -190,7 +193,7 @@ public final class NdpReceivingHost implements NdpFrames, NdpTimers, NdpFlows {
         } else if (!peer[flow].equals(from.getAddress())) {
             foreign++;
             return;
-        } else if (packets[flow] != flowPackets) {
+        } else if (packets[flow] != flowPackets && !resized(flow, flowPackets, sequence, now)) {
             malformed++;
             return;
         }
@@ -214,6 +217,20 @@ public final class NdpReceivingHost implements NdpFrames, NdpTimers, NdpFlows {
         }
         lastArrival[flow] = now;
         receiver.onData(flow, sequence, header, now);
+    }
+
+    /**
+     * Whether a packet that gives its flow another length is the flow's: a shorter one cuts the flow short (its sender
+     * stopped), if nothing beyond it has arrived; a longer one was sent before the cut, and counts if it is inside it.
+     */
+    private boolean resized(final int flow, final int flowPackets, final int sequence, final long now) {
+        if (flowPackets < packets[flow] && seen[flow].length() <= flowPackets) {
+            packets[flow] = flowPackets;
+            cut[flow] = true;
+            receiver.shrunk(flow, now);
+            return true;
+        }
+        return flowPackets > packets[flow] && cut[flow] && sequence < packets[flow];
     }
 
     private int open(final long key, final InetSocketAddress from, final int flowPackets, final long now) {

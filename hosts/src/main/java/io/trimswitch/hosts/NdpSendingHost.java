@@ -14,19 +14,26 @@ import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 
 /**
  * A live NDP sender: the simulator's {@link NdpSender} driven by the host clock over UDP sockets. Its flows all start
  * at once; each sends its initial window at the link's rate, then a packet per PULL, retransmitting what the receiver
  * NACKs (headers the switch trimmed) and what the switch returns; a retransmission timeout covers lost headers. Data
  * leaves through {@code paths} sockets, one source port per path, sprayed packet by packet. It runs until every
- * flow is acknowledged, or gives up when the receiver has been silent for the silence limit.
+ * flow is acknowledged, or gives up when the receiver has been silent for the silence limit. At its duration, or
+ * when {@link #stop stopped}, it cuts its flows short: each ends with the next new packet it sends, whose datagram
+ * tells the receiver the flow's new length, and the host waits a little for what it sent to be acknowledged.
  */
 public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
+    /** Once cut short, how long the host waits at most for its last packets' ACKs (the silence limit if shorter). */
+    private static final long FINISH_NANOS = 2_000_000_000L;
+
     private final SenderSettings settings;
     private final int session = ThreadLocalRandom.current().nextInt();
     private final int[] packets;
@@ -39,7 +46,15 @@ public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
     private final UnsafeBuffer outView;
     private final ByteBuffer in = ByteBuffer.allocateDirect(65_536);
     private final UnsafeBuffer inView = new UnsafeBuffer(in);
+    /** Reads one ready channel: made once, as the selector hands it every ready key. */
+    private final Consumer<SelectionKey> readReady = this::readReady;
+    private volatile boolean stopped;
+    private volatile IdleWait waiting;
+    private long cutAt = -1;
     private long nextRto = Long.MAX_VALUE;
+    private long turnNow;
+    private int turnWork;
+    private long lastHeard;
     private int unfinished;
     private long foreign;
     private long truncated;
@@ -67,6 +82,15 @@ public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
         this.sender = new NdpSender(this, this, this, settings.rtoNanos());
     }
 
+    /** Ends the sending of new data at {@link #run}'s next turn (from another thread: a signal's shutdown hook). */
+    public void stop() {
+        stopped = true;
+        final IdleWait idle = waiting;
+        if (idle != null) {
+            idle.wakeUp();
+        }
+    }
+
     /** Sends every flow and returns what happened; throws {@link PeerSilent} when the receiver stops answering. */
     public HostReport run() throws IOException {
         final DatagramChannel[] channels = new DatagramChannel[settings.paths()];
@@ -75,7 +99,10 @@ public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
                 channels[path] = open();
             }
             try (IdleWait idle = new IdleWait(channels)) {
+                waiting = idle;
                 return loop(channels, idle);
+            } finally {
+                waiting = null;
             }
         } finally {
             for (final DatagramChannel channel : channels) {
@@ -98,26 +125,34 @@ public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
 
     private HostReport loop(final DatagramChannel[] channels, final IdleWait idle) throws IOException {
         final long origin = System.nanoTime();
+        final long duration = settings.durationNanos() > 0 ? settings.durationNanos() : Long.MAX_VALUE;
         for (int flow = 0; flow < settings.flows(); flow++) {
             sender.start(flow, 0);
         }
-        long lastHeard = 0;
+        lastHeard = 0;
+        long finishBy = Long.MAX_VALUE;
         while (unfinished > 0) {
             long now = System.nanoTime() - origin;
-            int work = 0;
-            for (final DatagramChannel channel : channels) {
-                for (int batch = 0; batch < 64; batch++) {
-                    in.clear();
-                    final SocketAddress from = channel.receive(in);
-                    if (from == null) {
-                        break;
-                    }
-                    work++;
-                    if (accept(from, in.position(), now)) {
-                        lastHeard = now;
-                    }
+            if (cutAt < 0 && (stopped || now >= duration)) {
+                cut(now);
+                finishBy = now + Math.min(FINISH_NANOS, settings.silenceNanos());
+            }
+            if (now >= finishBy) {
+                break;
+            }
+            turnNow = now;
+            turnWork = 0;
+            if (channels.length == 1) {
+                read(channels[0]);
+            } else {
+                // One system call finds the paths with datagrams waiting, instead of a receive on every path.
+                try {
+                    idle.selectNow(readReady);
+                } catch (final java.io.UncheckedIOException e) {
+                    throw e.getCause();
                 }
             }
+            int work = turnWork;
             now = System.nanoTime() - origin;
             if (now >= nextRto) {
                 fireTimeouts(now);
@@ -128,14 +163,53 @@ public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
                 }
                 work++;
             }
-            if (unfinished > 0 && now - lastHeard > settings.silenceNanos()) {
+            if (unfinished > 0 && cutAt < 0 && now - lastHeard > settings.silenceNanos()) {
                 throw new PeerSilent(silence(now - lastHeard), report());
             }
             if (work == 0) {
-                idle.until(Math.min(Math.min(link.nextDue(), nextRto), lastHeard + settings.silenceNanos() + 1) + origin, now + origin);
+                // Once cut short, the finishing deadline replaces the silence limit and the duration.
+                final long wake = Math.min(Math.min(link.nextDue(), nextRto),
+                    cutAt < 0 ? Math.min(lastHeard + settings.silenceNanos() + 1, duration) : finishBy);
+                idle.until(wake + origin, now + origin);
             }
         }
         return report();
+    }
+
+    private void readReady(final SelectionKey key) {
+        try {
+            read((DatagramChannel) key.channel());
+        } catch (final IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Up to a batch of datagrams from {@code channel}, at the turn's time. */
+    private void read(final DatagramChannel channel) throws IOException {
+        for (int batch = 0; batch < 64; batch++) {
+            in.clear();
+            final SocketAddress from = channel.receive(in);
+            if (from == null) {
+                return;
+            }
+            turnWork++;
+            if (accept(from, in.position(), turnNow)) {
+                lastHeard = turnNow;
+            }
+        }
+    }
+
+    /**
+     * No new data from now on: every unfinished flow ends with its next new packet (the datagrams after the cut carry
+     * the new length), unless it had sent all of its packets already.
+     */
+    private void cut(final long now) {
+        cutAt = now;
+        for (int flow = 0; flow < packets.length; flow++) {
+            if (finishedAt[flow] < 0) {
+                packets[flow] = Math.min(packets[flow], sender.sent(flow) + 1);
+            }
+        }
     }
 
     /** One datagram from the network; whether it came from the receiver and made sense. */
@@ -222,8 +296,11 @@ public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
 
     public HostReport report() {
         final List<FlowResult> flows = new ArrayList<>(packets.length);
+        final long[] flowBytes = settings.flowBytes();
         for (int flow = 0; flow < packets.length; flow++) {
-            flows.add(new FlowResult(HostDatagram.name(settings.receiver()), flow, settings.flowBytes()[flow], finishedAt[flow],
+            // A flow cut short delivered its first packets only.
+            final long bytes = Math.min(flowBytes[flow], (long) packets[flow] * settings.payloadBytes());
+            flows.add(new FlowResult(HostDatagram.name(settings.receiver()), flow, bytes, finishedAt[flow],
                 sender.retransmissions(flow), sender.nacks(flow), sender.nackedResends(flow)));
         }
         return new HostReport("sender", flows, foreign, truncated, malformed, 0, returned);

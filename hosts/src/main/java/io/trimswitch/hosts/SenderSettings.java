@@ -5,13 +5,16 @@ import java.util.Arrays;
 
 /**
  * A live sender's settings: its receiver, its flows' sizes in bytes (all start at once), its link's rate, the paths it
- * sprays over (source ports), its initial window, RTO and how long it waits for a silent receiver; checked when made.
+ * sprays over (source ports), its initial window, RTO, how long it waits for a silent receiver, its packets' payload,
+ * their DSCP, and how long it sends new data (0: until its flows are sent); checked when made.
  */
 public record SenderSettings(
     InetSocketAddress receiver, long[] flowBytes, double rateGbps, int paths, int windowPackets, long rtoNanos, long silenceNanos,
-    int payloadBytes, int dscp) {
+    int payloadBytes, int dscp, long durationNanos) {
     /** Data bytes per packet: with the 22-byte shim and tag, UDP and IPv4, 1448 bytes, inside vxlan's 1450-byte MTU. */
     public static final int DEFAULT_PAYLOAD = 1398;
+    /** The most data bytes per packet: with shim and tag, UDP and IPv4, a 1500-byte IP packet, a standard MTU's. */
+    public static final int MAX_PAYLOAD = 1500 - 20 - 8 - HostDatagram.HEADER_LENGTH;
     /** The trimmable DSCP of the project's defaults (Ultra Ethernet's DSCP_TRIMMABLE). */
     public static final int TRIMMABLE_DSCP = 10;
     /** Packets a sender may have in all its flows: a byte of state each. */
@@ -22,8 +25,8 @@ public record SenderSettings(
         if (flowBytes.length == 0 || flowBytes.length > HostDatagram.MAX_FLOWS) {
             throw new IllegalArgumentException("a sender has 1.." + HostDatagram.MAX_FLOWS + " flows, got " + flowBytes.length);
         }
-        if (payloadBytes < 1 || payloadBytes > 65_000) {
-            throw new IllegalArgumentException("payload must be 1..65000 bytes, got " + payloadBytes);
+        if (payloadBytes < 1 || payloadBytes > MAX_PAYLOAD) {
+            throw new IllegalArgumentException("payload must be 1.." + MAX_PAYLOAD + " bytes (a 1500-byte MTU), got " + payloadBytes);
         }
         long packets = 0;
         for (int flow = 0; flow < flowBytes.length; flow++) {
@@ -51,6 +54,9 @@ public record SenderSettings(
         if (dscp < 0 || dscp > 63) {
             throw new IllegalArgumentException("DSCP must be 0..63, got " + dscp);
         }
+        if (durationNanos < 0) {
+            throw new IllegalArgumentException("the duration must not be negative, got " + durationNanos + " ns");
+        }
     }
 
     @Override
@@ -76,7 +82,8 @@ public record SenderSettings(
     public boolean equals(final Object other) {
         return other instanceof SenderSettings that && receiver.equals(that.receiver) && Arrays.equals(flowBytes, that.flowBytes)
             && rateGbps == that.rateGbps && paths == that.paths && windowPackets == that.windowPackets && rtoNanos == that.rtoNanos
-            && silenceNanos == that.silenceNanos && payloadBytes == that.payloadBytes && dscp == that.dscp;
+            && silenceNanos == that.silenceNanos && payloadBytes == that.payloadBytes && dscp == that.dscp
+            && durationNanos == that.durationNanos;
     }
 
     @Override

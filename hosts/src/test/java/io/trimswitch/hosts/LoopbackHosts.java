@@ -40,8 +40,14 @@ final class LoopbackHosts implements AutoCloseable {
 
     static SenderSettings sender(final InetSocketAddress receiver, final double rateGbps, final int paths, final long silenceNanos,
         final long... flowBytes) {
+        return timedSender(receiver, rateGbps, paths, silenceNanos, 0, flowBytes);
+    }
+
+    /** A sender that sends new data for {@code durationNanos} at most (0: until its flows are sent). */
+    static SenderSettings timedSender(final InetSocketAddress receiver, final double rateGbps, final int paths, final long silenceNanos,
+        final long durationNanos, final long... flowBytes) {
         return new SenderSettings(receiver, flowBytes, rateGbps, paths, 8, 20_000_000L, silenceNanos, SenderSettings.DEFAULT_PAYLOAD,
-            SenderSettings.TRIMMABLE_DSCP);
+            SenderSettings.TRIMMABLE_DSCP, durationNanos);
     }
 
     @Override

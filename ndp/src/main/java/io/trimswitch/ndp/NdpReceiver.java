@@ -43,6 +43,14 @@ public final class NdpReceiver {
         completion[flow] = -1;
     }
 
+    /** The plan now gives {@code flow} fewer packets (its sender cut it short): it may be complete already. */
+    public void shrunk(final int flow, final long now) {
+        if (completion[flow] < 0 && receivedCount[flow] >= plan.size(flow)) {
+            completion[flow] = now;
+            completed++;
+        }
+    }
+
     public void onData(final int flow, final int sequence, final boolean header, final long now) {
         if (header) {
             frames.transmit(NdpFrames.NACK, flow, sequence, 0, now);

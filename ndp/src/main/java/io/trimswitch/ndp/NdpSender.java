@@ -141,6 +141,11 @@ public final class NdpSender {
         return nackedResends[flow];
     }
 
+    /** Packets of {@code flow} sent at least once: a flow cut short ends after these (or one more). */
+    public int sent(final int flow) {
+        return nextNew[flow];
+    }
+
     public int acknowledged(final int flow) {
         return acked[flow];
     }

@@ -13,8 +13,8 @@ import java.util.function.IntPredicate;
 public final class PullPacer {
     private final NdpFrames frames;
     private final NdpTimers timers;
-    /** One MTU's serialisation time on a host's link, in the driver's time unit. */
-    private final long packetTime;
+    /** Per host link, one MTU's serialisation time on it, in the driver's time unit. */
+    private final long[] packetTime;
     /** Whether a flow still waits for packets: a finished flow's requests are skipped. */
     private final IntPredicate receiving;
     private final TimedIntFifo[] requests;
@@ -26,9 +26,16 @@ public final class PullPacer {
     public PullPacer(
         final int links, final int flows, final long packetTime, final NdpFrames frames, final NdpTimers timers,
         final IntPredicate receiving) {
+        this(sameOnEvery(links, packetTime), flows, frames, timers, receiving);
+    }
+
+    /** Pacers for hosts whose links differ: link l's host pulls once per {@code packetTime[l]}. */
+    public PullPacer(
+        final long[] packetTime, final int flows, final NdpFrames frames, final NdpTimers timers, final IntPredicate receiving) {
+        final int links = packetTime.length;
         this.frames = frames;
         this.timers = timers;
-        this.packetTime = packetTime;
+        this.packetTime = packetTime.clone();
         this.receiving = receiving;
         this.requests = new TimedIntFifo[links];
         for (int link = 0; link < links; link++) {
@@ -56,7 +63,7 @@ public final class PullPacer {
             if (receiving.test(flow)) {
                 pulls[flow]++;
                 frames.transmit(NdpFrames.PULL, flow, 0, pulls[flow], now);
-                nextPull[link] = now + packetTime;
+                nextPull[link] = now + packetTime[link];
                 break;
             }
         }
@@ -65,6 +72,12 @@ public final class PullPacer {
         } else {
             timers.pullAt(nextPull[link], link);
         }
+    }
+
+    private static long[] sameOnEvery(final int links, final long packetTime) {
+        final long[] times = new long[links];
+        Arrays.fill(times, packetTime);
+        return times;
     }
 
     /** PULLs sent to {@code flow}. */

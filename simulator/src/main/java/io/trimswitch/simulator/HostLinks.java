@@ -11,13 +11,14 @@ import io.trimswitch.dataplane.util.TimedPairFifo;
 import io.trimswitch.ndp.NdpFrames;
 
 import java.util.Arrays;
+import java.util.function.IntToLongFunction;
 
 /**
  * The NDP hosts' links into the switch. Each link sends one frame after another at line rate, and a frame reaches
  * the switch a propagation delay after its last bit left; only then is it built in a buffer of the switch's pool.
  * With separate hosts (the default, as in the reproduced evaluation) the host that receives on port p is not the
  * one that sends there: it has a link and an egress port of its own, so its control packets never queue behind
- * data for port p.
+ * data for port p. A port with a rate of its own gives its hosts' links that rate.
  */
 final class HostLinks implements NdpFrames {
     static final int CONTROL_BYTES = 64;
@@ -27,8 +28,9 @@ final class HostLinks implements NdpFrames {
     private final boolean separate;
     private final long propagation;
     private final int packetBytes;
-    private final long packetTime;
-    private final long controlTime;
+    /** Per link, one data frame's and one control frame's serialisation time. */
+    private final long[] packetTime;
+    private final long[] controlTime;
     private final long[] linkFree;
     /** Per link, the frames on it: arrival time, kind and flow, pull number and sequence. */
     private final TimedPairFifo[] frames;
@@ -39,7 +41,7 @@ final class HostLinks implements NdpFrames {
 
     /** The hosts of one switch's ports: link p on port p, and with separate hosts the receivers' links after them. */
     HostLinks(final Settings settings, final NdpFlowPlan plan) {
-        this(settings, plan, settings.egressPorts(), settings.separateHosts(), PathChoice.NONE);
+        this(settings, plan, settings.egressPorts(), settings.separateHosts(), PathChoice.NONE, settings::portRateBps);
     }
 
     /**
@@ -47,15 +49,26 @@ final class HostLinks implements NdpFrames {
      * receives on link h unless {@code separate}. Every frame carries the path {@code paths} chooses for it.
      */
     HostLinks(final Settings settings, final NdpFlowPlan plan, final int links, final boolean separate, final PathChoice paths) {
+        this(settings, plan, links, separate, paths, link -> settings.portRateBps());
+    }
+
+    /** As above, link l at {@code rateBps(l)}: a lone switch's port p (and its separate receiver) at port p's rate. */
+    private HostLinks(
+        final Settings settings, final NdpFlowPlan plan, final int links, final boolean separate, final PathChoice paths,
+        final IntToLongFunction rateBps) {
         this.plan = plan;
         this.ports = settings.portCount();
         this.separate = separate;
         this.paths = paths;
         this.propagation = Picos.fromNanos(settings.transport().propagationNs());
         this.packetBytes = settings.workload().packetBytes();
-        final LinkRate rate = new LinkRate(settings.portRateBps());
-        this.packetTime = rate.serialisation(packetBytes);
-        this.controlTime = rate.serialisation(CONTROL_BYTES);
+        packetTime = new long[links];
+        controlTime = new long[links];
+        for (int link = 0; link < links; link++) {
+            final LinkRate rate = new LinkRate(rateBps.applyAsLong(link));
+            packetTime[link] = rate.serialisation(packetBytes);
+            controlTime[link] = rate.serialisation(CONTROL_BYTES);
+        }
         linkFree = new long[links];
         frames = new TimedPairFifo[links];
         for (int link = 0; link < links; link++) {
@@ -88,9 +101,9 @@ final class HostLinks implements NdpFrames {
         return separate ? ports + plan.receiver(flow) : plan.receiver(flow);
     }
 
-    /** One MTU's serialisation time on a host link: the pull pacer's clock. */
-    long packetTime() {
-        return packetTime;
+    /** Per link, one MTU's serialisation time on it: its host's pull pacer's clock. */
+    long[] packetTimes() {
+        return packetTime.clone();
     }
 
     long propagationPicos() {
@@ -110,7 +123,7 @@ final class HostLinks implements NdpFrames {
     /** Puts a frame of {@code kind} on {@code link} behind whatever is already on it. */
     void transmit(final int link, final long now, final int kind, final int flow, final int sequence, final int pull) {
         final long begin = Math.max(now, linkFree[link]);
-        linkFree[link] = begin + (kind == DATA ? packetTime : controlTime);
+        linkFree[link] = begin + (kind == DATA ? packetTime[link] : controlTime[link]);
         final long arrival = linkFree[link] + propagation;
         final TimedPairFifo fifo = frames[link];
         fifo.add(arrival, kind << 16 | flow, (pull & 0xFFFF) << 16 | sequence);

@@ -73,7 +73,7 @@ public final class NdpHosts implements TrafficSource, FlowLifetimes {
         this.links = hostLinks != null ? hostLinks : new HostLinks(settings, plan);
         this.sender = new NdpSender(plan, links, events, Picos.fromMicros(settings.transport().rtoUs()));
         this.receiver = new NdpReceiver(plan, links, links::receiverLink);
-        this.pacer = new PullPacer(links.links(), plan.flows(), links.packetTime(), links, events, receiver::receiving);
+        this.pacer = new PullPacer(links.packetTimes(), plan.flows(), links, events, receiver::receiving);
         receiver.pullFrom(pacer);
     }
 

@@ -96,6 +96,25 @@ class NdpHostsTest {
     }
 
     @Test
+    void aReceiverOnASlowPortPullsAtThatPortsRate() {
+        final SwitchSettings settings = ndp("incast:4->1", Mechanism.IDEAL, 500);
+        settings.workload.startJitter = false;
+        settings.transport.initialWindowPackets = 10;
+        final SwitchSettings.Port slow = new SwitchSettings.Port();
+        slow.rateGbps = 25.0;
+        settings.ports = java.util.List.of(slow);
+        final RunReport report = run(settings);
+        assertEquals(4, report.flowsCompleted());
+        // 2000 packets at one per 480 ns (25 Gb/s), and the initial windows' round trip.
+        final double slowestUs = maxCompletionNs(report) / 1000;
+        assertTrue(slowestUs > 2000 * 0.480 && slowestUs < 2000 * 0.480 + 25, "slowest flow: " + slowestUs + " us");
+        // Pulled at 25 Gb/s, the senders send no faster than the port drains: only the initial windows trim.
+        final int windows = 4 * settings.transport.initialWindowPackets;
+        assertTrue(report.deliveredHeader() < windows, "headers beyond the initial windows: " + report.deliveredHeader());
+        assertEquals(report.deliveredHeader(), report.flows().stream().mapToLong(RunReport.FlowReport::retransmissions).sum());
+    }
+
+    @Test
     void anIdealIncastFinishesInAboutNTimesTheFlowSizeAtLineRatePlusAFewRoundTrips() {
         final RunReport report = run(ndp("incast:16->1", Mechanism.IDEAL, 100));
         final double lowerBound = 16 * 100 * 120;
