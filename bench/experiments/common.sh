@@ -1,5 +1,6 @@
-# Sourced by the experiment scripts, after they define log: the Python that draws the plots, ping's figures, and the
-# helpers of the end-to-end tests (await, remove_namespaces, await_switch, stop_switch).
+# Sourced by the experiment scripts, after they define log: the Python that draws the plots, ping's figures, the
+# star of namespace hosts around a switch that the incast experiments build, and the helpers of the end-to-end tests
+# (await, remove_namespaces, await_switch, stop_switch).
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../../cli/src/test/sh/await.sh
@@ -36,4 +37,38 @@ need_root() { [ "$(id -u)" = 0 ] || { echo "$(basename "$0"): needs root (networ
 # positive NAME VALUE: VALUE must be a positive number, or exit 2 with one line.
 positive() {
     [[ "$2" =~ ^[0-9]+([.][0-9]+)?$ ]] && [ "$(echo "$2" | tr -d '0.')" != "" ] || { echo "$(basename "$0"): $1 must be a positive number, not '$2'" >&2; exit 2; }
+}
+
+# The star the incast experiments build: the switch's namespace $SW, with port p a veth to host ${HOSTS[p]} (namespace
+# $TAG<host>, address `addr <host>`, which the script defines). Offloads off on both ends: one MTU frame per packet, as
+# on a NIC without them, so the queues count packets.
+in_sw() { ip netns exec "$SW" "$@"; }
+in_host() { local h=$1; shift; ip netns exec "$TAG$h" "$@"; }
+build_star() {
+    local port h
+    ip netns add "$SW"
+    in_sw ip link set lo up
+    for port in "${!HOSTS[@]}"; do
+        h=${HOSTS[$port]}
+        ip netns add "$TAG$h"
+        in_host "$h" ip link set lo up
+        ip link add "${TAG}p$port" netns "$SW" type veth peer name eth0 netns "$TAG$h"
+        in_sw ip link set "${TAG}p$port" up
+        in_host "$h" ip addr add "$(addr "$h")/24" dev eth0
+        in_host "$h" ip link set eth0 up
+        in_host "$h" ethtool -K eth0 tso off gso off gro off > /dev/null 2>&1 || true
+        in_sw ethtool -K "${TAG}p$port" tso off gso off gro off > /dev/null 2>&1 || true
+    done
+}
+
+# remove_star: the load's processes (LOAD, if set), the switch (SWITCH_PID, if set), then every namespace of the star.
+remove_star() {
+    set +e
+    local pid
+    for pid in ${LOAD[@]+"${LOAD[@]}"}; do kill -TERM "$pid" 2>/dev/null; done
+    if [ -n "${SWITCH_PID:-}" ]; then
+        kill -TERM "$SWITCH_PID" 2>/dev/null
+        wait "$SWITCH_PID" 2>/dev/null
+    fi
+    remove_namespaces $(for h in "${HOSTS[@]}"; do echo "$TAG$h"; done) "$SW"
 }

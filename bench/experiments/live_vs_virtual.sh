@@ -49,15 +49,7 @@ SW="${TAG}sw"
 SENDERS=9
 HOSTS=(r $(seq -f 's%g' 1 $SENDERS))
 SWITCH_PID=""
-cleanup() {
-    set +e
-    if [ -n "$SWITCH_PID" ]; then
-        kill -TERM "$SWITCH_PID" 2>/dev/null
-        wait "$SWITCH_PID" 2>/dev/null
-    fi
-    remove_namespaces $(for h in "${HOSTS[@]}"; do echo "$TAG$h"; done) "$SW"
-}
-trap cleanup EXIT
+trap remove_star EXIT
 
 # 1. Experiment 1, live.
 if [ -n "${EXP1_DIR:-}" ]; then
@@ -71,22 +63,8 @@ else
 fi
 
 # 2. The finite incast, live.
-in_sw() { ip netns exec "$SW" "$@"; }
-in_host() { local h=$1; shift; ip netns exec "$TAG$h" "$@"; }
 addr() { case $1 in r) echo 10.9.0.1 ;; s*) echo "10.9.0.$((${1#s} + 1))" ;; esac; }
-ip netns add "$SW"
-in_sw ip link set lo up
-for port in "${!HOSTS[@]}"; do
-    h=${HOSTS[$port]}
-    ip netns add "$TAG$h"
-    in_host "$h" ip link set lo up
-    ip link add "${TAG}p$port" netns "$SW" type veth peer name eth0 netns "$TAG$h"
-    in_sw ip link set "${TAG}p$port" up
-    in_host "$h" ip addr add "$(addr "$h")/24" dev eth0
-    in_host "$h" ip link set eth0 up
-    in_host "$h" ethtool -K eth0 tso off gso off gro off > /dev/null 2>&1 || true
-    in_sw ethtool -K "${TAG}p$port" tso off gso off gro off > /dev/null 2>&1 || true
-done
+build_star
 cat > "$OUT/incast-switch.yaml" <<YAML
 mechanism: tofino
 fabric:

@@ -51,35 +51,11 @@ HOSTS=(m $(seq -f 's%g' 1 "$SENDERS") c)
 SWITCH_PID=""
 LOAD=()
 
-cleanup() {
-    set +e
-    for pid in "${LOAD[@]}"; do kill -TERM "$pid" 2>/dev/null; done
-    if [ -n "$SWITCH_PID" ]; then
-        kill -TERM "$SWITCH_PID" 2>/dev/null
-        wait "$SWITCH_PID" 2>/dev/null
-    fi
-    remove_namespaces $(for h in "${HOSTS[@]}"; do echo "$TAG$h"; done) "$SW"
-}
-trap cleanup EXIT
+trap remove_star EXIT
 
-in_sw() { ip netns exec "$SW" "$@"; }
-in_host() { local h=$1; shift; ip netns exec "$TAG$h" "$@"; }
 addr() { case $1 in m) echo 10.9.0.1 ;; c) echo 10.9.0.100 ;; s*) echo "10.9.0.$((${1#s} + 1))" ;; esac; }
 
-ip netns add "$SW"
-in_sw ip link set lo up
-for port in "${!HOSTS[@]}"; do
-    h=${HOSTS[$port]}
-    ip netns add "$TAG$h"
-    in_host "$h" ip link set lo up
-    ip link add "${TAG}p$port" netns "$SW" type veth peer name eth0 netns "$TAG$h"
-    in_sw ip link set "${TAG}p$port" up
-    in_host "$h" ip addr add "$(addr "$h")/24" dev eth0
-    in_host "$h" ip link set eth0 up
-    # One MTU frame per packet, as on a NIC without offloads: the queues count packets.
-    in_host "$h" ethtool -K eth0 tso off gso off gro off > /dev/null 2>&1 || true
-    in_sw ethtool -K "${TAG}p$port" tso off gso off gro off > /dev/null 2>&1 || true
-done
+build_star
 
 # memcached on m, for both setups.
 in_host m memcached -u nobody -l 10.9.0.1 -p 11211 -t 1 -m 64 > "$OUT/memcached.log" 2>&1 &
