@@ -73,10 +73,8 @@ public final class NetworkRun {
     public static NetworkRun singleSwitch(final Settings settings) {
         final NdpHosts hosts = NdpHosts.forPattern(settings,
             Pattern.parse(settings.workload().pattern(), settings.fabric().pipelines(), settings.fabric().portsPerPipeline()));
-        final Settings[] each = {settings};
-        final VirtualTimeEngine.Switches parts = new VirtualTimeEngine.Switches(each, new String[] {"switch"}, new String[] {"leaf"},
-            new ForwardingStage[] {AssembledSwitch.defaultForwarding(settings)});
-        return new NetworkRun(new VirtualTimeEngine(parts, Wiring.loneSwitch(settings.egressPorts()), hosts, hosts, pool(each, hosts),
+        final VirtualTimeEngine.Switches parts = VirtualTimeEngine.Switches.lone(settings);
+        return new NetworkRun(new VirtualTimeEngine(parts, Wiring.loneSwitch(settings.egressPorts()), hosts, hosts, pool(parts.settings(), hosts),
             Picos.fromMicros(settings.transport().maxDurationUs()), LinkFailures.NONE), null);
     }
 

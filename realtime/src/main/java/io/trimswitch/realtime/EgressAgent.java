@@ -72,26 +72,23 @@ final class EgressAgent implements Agent, CatchUp.Stage {
     /** Ends what {@code port} has sent by {@code now} and starts what it can; returns how much. */
     private int advance(final EgressPort port, final long now) {
         int work = 0;
-        {
-            long freeSince = port.busyUntil();
-            if (!port.isIdle()) {
-                if (now < port.busyUntil()) {
-                    return 0;
-                }
-                freeSince = port.busyUntil();
-                deliver(port.id(), port.finishTransmission(), freeSince);
-                work++;
+        long freeSince = port.busyUntil();
+        if (!port.isIdle()) {
+            if (now < freeSince) {
+                return 0;
             }
-            // Several packets may have finished since the last look: each starts when the one before it ended.
-            while (port.hasWaiting()) {
-                final long done = port.startTransmissionAfter(freeSince, now);
-                if (done < 0 || done > now) {
-                    break;
-                }
-                deliver(port.id(), port.finishTransmission(), done);
-                freeSince = done;
-                work++;
+            deliver(port.id(), port.finishTransmission(), freeSince);
+            work++;
+        }
+        // Several packets may have finished since the last look: each starts when the one before it ended.
+        while (port.hasWaiting()) {
+            final long done = port.startTransmissionAfter(freeSince, now);
+            if (done < 0 || done > now) {
+                break;
             }
+            deliver(port.id(), port.finishTransmission(), done);
+            freeSince = done;
+            work++;
         }
         return work;
     }

@@ -8,6 +8,7 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.util.TimedIntFifo;
 import io.trimswitch.pipelines.ForwardingStage;
 import io.trimswitch.pipelines.StateProbe;
+import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.switching.FrameCapture;
 import io.trimswitch.switching.RunRecorder;
 import io.trimswitch.switching.TrafficSource;
@@ -28,6 +29,11 @@ import java.util.Arrays;
 public final class VirtualTimeEngine implements NdpHosts.Switch {
     /** Who the switches are: per switch, its settings, name, tier and forwarding stage. */
     public record Switches(Settings[] settings, String[] names, String[] tiers, ForwardingStage[] forwarding) {
+        /** A lone switch of {@code settings}, with the forwarding its settings ask for. */
+        public static Switches lone(final Settings settings) {
+            return new Switches(new Settings[] {settings}, new String[] {"switch"}, new String[] {"leaf"},
+                new ForwardingStage[] {AssembledSwitch.defaultForwarding(settings)});
+        }
     }
 
     private final Wiring wiring;

@@ -5,7 +5,6 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
-import io.trimswitch.pipelines.ForwardingStage;
 import io.trimswitch.recirc.CongestionSignals;
 import io.trimswitch.switching.FlowLifetimes;
 import io.trimswitch.switching.FrameCapture;
@@ -66,8 +65,7 @@ public final class VirtualTimeSwitch implements SwitchRun {
             ? new PacketPool(packets, Math.max(this.settings.workload().packetBytes(), HostLinks.CONTROL_BYTES), HEADER_BYTES)
             : new PacketPool(packets);
         this.engine = new VirtualTimeEngine(
-            new VirtualTimeEngine.Switches(new Settings[] {this.settings}, new String[] {"switch"}, new String[] {"leaf"},
-                new ForwardingStage[] {AssembledSwitch.defaultForwarding(this.settings)}),
+            VirtualTimeEngine.Switches.lone(this.settings),
             Wiring.loneSwitch(this.settings.egressPorts()), this.source, ndp, pool, duration, LinkFailures.NONE);
         this.assembly = engine.node(0).assembly();
     }

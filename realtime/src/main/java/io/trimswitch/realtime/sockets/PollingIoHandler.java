@@ -28,6 +28,7 @@ final class PollingIoHandler implements IoHandler {
      * a burst usually comes within it, and is then served without the cost of a wake-up.
      */
     private static final long POLL_BEFORE_SLEEP_NANOS = 50_000;
+    private static final int TURNS_PER_EPOLL = 64;
     /** Set after a turn with nothing to do when the owner may sleep: the next poll waits in epoll_wait. */
     private boolean sleepNext;
     private long lastWorkNanos;
@@ -36,7 +37,6 @@ final class PollingIoHandler implements IoHandler {
      * {@link #TURNS_PER_EPOLL} turns, not every turn, which saved a system call per turn of an interface-port thread.
      */
     private final boolean sockets;
-    private static final int TURNS_PER_EPOLL = 64;
     private int turnsSinceEpoll;
 
     private PollingIoHandler(
