@@ -63,6 +63,9 @@ public final class StatsCommand implements Callable<Integer> {
         if (watch != null && !(watch > 0 && watch <= 86_400)) {
             throw new ConfigException("--watch must be 0..86400 seconds (and above 0), got " + watch);
         }
+        if (counters != null && counters.toString().isBlank()) {
+            throw new ConfigException("--counters must name a file, got an empty name");
+        }
         final Path file = counters != null ? counters : LiveSettings.defaultCountersFile();
         final PrintWriter out = spec.commandLine().getOut();
         do {

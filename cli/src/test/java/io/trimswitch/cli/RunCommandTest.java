@@ -28,6 +28,7 @@ class RunCommandTest {
         assertRunFails("ports:\n  - bind: 127.0.0.1:4790\nforwarding:\n  mode: hub\n", "forwarding.mode must be one of l2, routed, subnet");
         assertRunFails("ports:\n  - bind: 127.0.0.1:4790\n    rateGbps: 0\n", "ports[0].rateGbps must be 0.001..10000 Gb/s, got 0.0");
         assertRunFails("ports:\n  - bind: '[:4790'\n", "ports[0].bind must be host:port or [IPv6]:port");
+        assertRunFails("ports:\n  - bind: 127.0.0.1:4790\nmetrics:\n  countersFile: ''\n", "metrics.countersFile must name a file, got an empty name");
         assertRunFails("ports:\n  - bind: 0:4790\n", "ports[0].bind: '0' means every interface; write 0.0.0.0 or [::]");
         assertRunFails("ports:\n  - bind: 127.0.0.1:4790\nmetrics:\n  address: 0:9464\n", "metrics.address: '0' means every interface");
         assertRunFails("ports:\n  - bind: 127.0.0.1:4790\nmetrics:\n  address: '[::ffff:0.0.0.0]:9464'\n", "means every interface");

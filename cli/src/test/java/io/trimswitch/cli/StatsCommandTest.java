@@ -132,6 +132,10 @@ class StatsCommandTest {
         assertEquals(2, directory.exit());
         assertEquals(1, directory.err().lines().count(), directory.err());
         assertTrue(directory.err().startsWith("trimswitch: "), directory.err());
+        assertEquals("trimswitch: " + dir + " is not a switch's counters file (a directory)\n", directory.err());
+        final Cli.Result empty = Cli.trimswitch("stats", "--counters", "");
+        assertEquals(2, empty.exit());
+        assertEquals("trimswitch: --counters must name a file, got an empty name\n", empty.err());
     }
 
     @Test

@@ -223,6 +223,9 @@ public final class LiveSettings {
         if (s.metrics().countersFile() == null) {
             return defaultCountersFile();
         }
+        if (s.metrics().countersFile().isBlank()) {
+            throw new ConfigException("metrics.countersFile must name a file, got an empty name");
+        }
         try {
             return java.nio.file.Path.of(s.metrics().countersFile());
         } catch (final java.nio.file.InvalidPathException e) {

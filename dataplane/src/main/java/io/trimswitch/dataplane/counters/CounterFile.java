@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -22,6 +23,9 @@ public final class CounterFile {
      * @throws IOException naming what is wrong when the file cannot be read or is not a switch's counters
      */
     public static CountersReader open(final Path file) throws IOException {
+        if (Files.isDirectory(file)) {
+            throw notCounters(file, "a directory");
+        }
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             final long size = channel.size();
             if (size < CounterRegistry.HEADER_BYTES) {
