@@ -12,9 +12,13 @@
 # Part 2: a 3:1 incast of DSCP 10 datagrams (`trimswitch gen send`, hosts 0-2 as fast as they can) into host 3's port
 # at 0.1 Gb/s: trimswitch with that port's rate and a 16-packet trimming queue, against the bridge with a tbf of
 # 100 Mbit/s and about 16 packets on that port. The receiver counts datagrams whole, trimmed to their header, and lost.
+# For the flood it also reports what the forwarder handed to the receiving host (its veth's frames sent) and what the
+# receiving host's UDP socket then dropped: received = forwarded - the receiver's drops.
+# PIN=1 gives the forwarder CPU 1 and the hosts CPU 0 (taskset), as a DPDK-style switch has a core of its own; without
+# it the forwarder, both iperf3 and the kernel's softirqs share both cores as the scheduler likes.
 # Needs root, gcc, iproute2, iputils-ping, iperf3, python3 and a built jar (./mvnw -B -q package -DskipTests).
 #
-#   bench/hosts/interface_bench.sh [TRIALS [SECONDS]]        (from the repository root; default 3 trials of 5 s)
+#   [PIN=1] bench/hosts/interface_bench.sh [TRIALS [SECONDS]]   (from the repository root; default 3 trials of 5 s)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . cli/jdk.sh
@@ -26,6 +30,13 @@ SECS=${2:-5}
 MODES=${MODES:-"bridge forwarder trimswitch trimswitch-poll"}
 TRIMSWITCH=${TRIMSWITCH:-"$PWD/cli/trimswitch"}
 INCAST_PACKETS=${INCAST_PACKETS:-5000}
+FORWARDER_CPU=""
+HOSTS_CPU=""
+if [ "${PIN:-0}" = 1 ]; then
+    [ "$(nproc)" -ge 2 ] || { echo "interface_bench: PIN=1 needs 2 CPUs, this machine has $(nproc)" >&2; exit 2; }
+    FORWARDER_CPU="taskset -c 1"
+    HOSTS_CPU="taskset -c 0"
+fi
 TAG="ib$$"
 SW="${TAG}sw"
 WORK=$(mktemp -d)
@@ -33,7 +44,7 @@ FORWARDER=""
 
 [ -f cli/target/trimswitch.jar ] || { echo "interface_bench: build first: ./mvnw -B -q package -DskipTests" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "interface_bench: needs root (network namespaces)" >&2; exit 2; }
-for tool in gcc ip ping iperf3 python3 tc; do
+for tool in gcc ip ping iperf3 python3 tc nstat ${PIN:+taskset}; do
     command -v "$tool" > /dev/null || { echo "interface_bench: needs $tool" >&2; exit 2; }
 done
 gcc -O2 -o "$WORK/afpacket_forwarder" bench/hosts/afpacket_forwarder.c
@@ -63,7 +74,7 @@ cleanup() {
 trap cleanup EXIT
 
 in_sw() { ip netns exec "$SW" "$@"; }
-in_host() { local host=$1; shift; ip netns exec "${TAG}h$host" "$@"; }
+in_host() { local host=$1; shift; $HOSTS_CPU ip netns exec "${TAG}h$host" "$@"; }
 
 ip netns add "$SW"
 in_sw ip link set lo up
@@ -87,7 +98,7 @@ start_forwarder() {
             return ;;
         forwarder)
             # Not through a function: the background job must be the forwarder itself, for the signal to reach it.
-            ip netns exec "$SW" "$WORK/afpacket_forwarder" "${TAG}p0" "${TAG}p1" > "$WORK/forwarder.log" 2>&1 &
+            $FORWARDER_CPU ip netns exec "$SW" "$WORK/afpacket_forwarder" "${TAG}p0" "${TAG}p1" > "$WORK/forwarder.log" 2>&1 &
             FORWARDER=$!
             # It says nothing once its sockets are open: it is up when its rings are in the kernel's table.
             for _ in $(seq 1 100); do
@@ -98,7 +109,7 @@ start_forwarder() {
         trimswitch|trimswitch-poll)
             local idle=busy-spin
             [ "$mode" = trimswitch-poll ] && idle=poll
-            ip netns exec "$SW" $TRIMSWITCH run --idle "$idle" --metrics 127.0.0.1:9465 $extra \
+            $FORWARDER_CPU ip netns exec "$SW" $TRIMSWITCH run --idle "$idle" --metrics 127.0.0.1:9465 $extra \
                 -i "0@${TAG}p0" -i "1@${TAG}p1" -i "2@${TAG}p2" -i "3@${TAG}p3" > "$WORK/forwarder.log" 2>&1 &
             FORWARDER=$! ;;
     esac
@@ -130,7 +141,12 @@ PY
     esac
 }
 
-# One trial of one forwarder: "mode tcp_gbps retransmits udp_kpps ping_avg_ms ping_p99_ms tcp_drops flood_drops"
+# Frames the forwarder has handed to host 1 so far, and the datagrams host 1's UDP sockets dropped for want of room.
+handed_to_host1() { in_sw cat "/sys/class/net/${TAG}p1/statistics/tx_packets"; }
+host1_socket_drops() { ip netns exec "${TAG}h1" nstat -az UdpRcvbufErrors | awk '$1 == "UdpRcvbufErrors" { print $2 }'; }
+
+# One trial of one forwarder:
+# "mode tcp_gbps retransmits udp_kpps ping_avg_ms ping_p99_ms tcp_drops flood_drops forwarded_kpps receiver_drops"
 measure() {
     local mode=$1
     start_forwarder "$mode"
@@ -145,13 +161,18 @@ measure() {
     in_host 0 ping -c 200 -i 0.005 -W 1 10.9.0.2 > "$WORK/ping.txt" || true
     in_host 0 iperf3 -c 10.9.0.2 -p 5201 -t "$SECS" -J > "$WORK/tcp.json"
     after_tcp=$(forwarder_drops "$mode")
+    local handed socket_drops
+    handed=$(handed_to_host1)
+    socket_drops=$(host1_socket_drops)
     in_host 0 iperf3 -c 10.9.0.2 -p 5201 -u -l 22 -b 0 -t "$SECS" -J > "$WORK/udp.json"
+    handed=$(( $(handed_to_host1) - handed ))
+    socket_drops=$(( $(host1_socket_drops) - socket_drops ))
     after_flood=$(forwarder_drops "$mode")
     kill "$(cat "$WORK/iperf3.pid")" 2>/dev/null || true
     stop_forwarder
-    python3 - "$mode" "$before" "$after_tcp" "$after_flood" "$WORK" <<'PY'
+    python3 - "$mode" "$before" "$after_tcp" "$after_flood" "$WORK" "$handed" "$socket_drops" <<'PY'
 import json, re, sys
-mode, before, after_tcp, after_flood, work = sys.argv[1:6]
+mode, before, after_tcp, after_flood, work, handed, socket_drops = sys.argv[1:8]
 tcp = json.load(open(f"{work}/tcp.json"))["end"]
 udp = json.load(open(f"{work}/udp.json"))["end"]
 udp_sum = udp.get("sum_received") if "packets" in udp.get("sum_received", {}) else udp["sum"]
@@ -162,11 +183,11 @@ p99 = rtts[min(len(rtts) - 1, int(0.99 * len(rtts)))] if rtts else float("nan")
 drops = (lambda a, b: "-" if "-" in (a, b) else str(int(b) - int(a)))
 print(mode, f"{tcp['sum_received']['bits_per_second'] / 1e9:.3f}", tcp["sum_sent"].get("retransmits", 0),
       f"{received / udp_sum['seconds'] / 1e3:.1f}", f"{avg:.4f}", f"{p99:.4f}",
-      drops(before, after_tcp), drops(after_tcp, after_flood))
+      drops(before, after_tcp), drops(after_tcp, after_flood), f"{int(handed) / udp_sum['seconds'] / 1e3:.1f}", socket_drops)
 PY
 }
 
-echo "interface_bench: $TRIALS trials of $SECS s, forwarders alternating: $MODES"
+echo "interface_bench: $TRIALS trials of $SECS s, forwarders alternating: $MODES${PIN:+ (forwarder on CPU 1, hosts on CPU 0)}"
 for trial in $(seq 1 "$TRIALS"); do
     for mode in $MODES; do
         measure "$mode" | tee -a "$WORK/results.txt"
@@ -182,10 +203,12 @@ for line in open(sys.argv[1]):
 def median(mode, column):
     return statistics.median(float(row[column]) for row in rows[mode])
 print()
-print(f"{'forwarder':<17}{'TCP Gb/s':>10}{'retrans':>9}{'64 B kpps':>11}{'ping avg ms':>13}{'p99 ms':>9}{'drops TCP/flood':>17}")
+print(f"{'forwarder':<17}{'TCP Gb/s':>10}{'retrans':>9}{'64 B kpps':>11}{'forwarded':>11}{'ping avg ms':>13}{'p99 ms':>9}"
+      f"{'drops TCP/flood':>17}{'receiver drops':>16}")
 for mode in rows:
     drops = "/".join(rows[mode][-1][5:7])
-    print(f"{mode:<17}{median(mode, 0):>10.2f}{median(mode, 1):>9.0f}{median(mode, 2):>11.1f}{median(mode, 3):>13.4f}{median(mode, 4):>9.4f}{drops:>17}")
+    print(f"{mode:<17}{median(mode, 0):>10.2f}{median(mode, 1):>9.0f}{median(mode, 2):>11.1f}{median(mode, 7):>11.1f}"
+          f"{median(mode, 3):>13.4f}{median(mode, 4):>9.4f}{drops:>17}{median(mode, 8):>16.0f}")
 for baseline in ("forwarder", "bridge"):
     if baseline not in rows:
         continue
@@ -194,7 +217,7 @@ for baseline in ("forwarder", "bridge"):
         if mode == baseline:
             continue
         print(f"{mode:<17} TCP {median(mode, 0) / median(baseline, 0):.2f}x   64 B {median(mode, 2) / median(baseline, 2):.2f}x"
-              f"   ping {median(baseline, 3) / median(mode, 3):.2f}x")
+              f" (forwarded {median(mode, 7) / median(baseline, 7):.2f}x)   ping {median(baseline, 3) / median(mode, 3):.2f}x")
 PY
 
 echo
