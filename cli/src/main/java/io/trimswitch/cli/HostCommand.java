@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -84,6 +85,10 @@ public final class HostCommand implements Callable<Integer> {
     @Option(names = "--rto-ms", paramLabel = "MS", description = "Sender: retransmission timeout (default: 10)")
     double rtoMs = 10;
 
+    @Option(names = "--start-at", paramLabel = "UNIX_S", description = "Sender: start the flows at this wall-clock instant, in seconds "
+        + "since 1970 (as `date +%%s.%%N` prints it), so that senders started one after another begin together (default: at once)")
+    Double startAt;
+
     @Option(names = "--timeout-s", paramLabel = "S", description = "Give up on a peer silent this long (default: 5)")
     double timeoutS = 5;
 
@@ -118,6 +123,7 @@ public final class HostCommand implements Callable<Integer> {
         refuse(flows != null, "--flows");
         refuse(flowSizes != null, "--flow-sizes");
         refuse(spray != 1, "--spray");
+        refuse(startAt != null, "--start-at");
         if (expectFlows != null && (expectFlows < 1 || expectFlows > ReceiverSettings.DEFAULT_MAX_FLOWS)) {
             throw new ConfigException("--expect-flows must be 1.." + ReceiverSettings.DEFAULT_MAX_FLOWS + ", got " + expectFlows);
         }
@@ -173,6 +179,7 @@ public final class HostCommand implements Callable<Integer> {
         if (!(rtoMs > 0 && rtoMs <= 60_000)) {
             throw new ConfigException("--rto-ms must be above 0 and at most 60000, got " + rtoMs);
         }
+        final long startInMillis = startAt == null ? 0 : millisUntil(startAt);
         final long[] sizes = flowSizes();
         final SenderSettings settings;
         try {
@@ -183,6 +190,10 @@ public final class HostCommand implements Callable<Integer> {
             throw new ConfigException(sizedByDuration ? "--duration-s " + durationS + ": " + e.getMessage() : e.getMessage());
         }
         final NdpSendingHost host = new NdpSendingHost(settings);
+        if (startInMillis > 0) {
+            // Before the shutdown hook: a signal during the wait ends the process with nothing sent and nothing to report.
+            Thread.sleep(startInMillis);
+        }
         // Stopped by a signal, the sender cuts its flows short, waits for their last ACKs, and still reports.
         final CountDownLatch reported = new CountDownLatch(1);
         final Thread hook = new Thread(() -> {
@@ -313,6 +324,22 @@ public final class HostCommand implements Callable<Integer> {
                 throw new ConfigException("--json " + json + ": cannot write it (" + e.getMessage() + ")");
             }
         }
+    }
+
+    /** How long until --start-at; an instant already past starts the flows at once, and says how late they are. */
+    private long millisUntil(final double unixSeconds) {
+        final double now = System.currentTimeMillis() / 1e3;
+        if (!(unixSeconds > 0 && unixSeconds <= now + 86_400)) {
+            throw new ConfigException("--start-at must be a time in seconds since 1970, at most a day from now (" + Math.round(now)
+                + "), got " + unixSeconds);
+        }
+        if (unixSeconds < now) {
+            spec.commandLine().getErr().printf(Locale.ROOT, "trimswitch: host: --start-at was %.3f s ago: starting at once%n",
+                now - unixSeconds);
+            spec.commandLine().getErr().flush();
+            return 0;
+        }
+        return Math.round((unixSeconds - now) * 1e3);
     }
 
     private static void refuse(final boolean given, final String option) {

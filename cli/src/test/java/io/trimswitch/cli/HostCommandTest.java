@@ -40,6 +40,13 @@ class HostCommandTest {
         "host --listen 127.0.0.1:7000 --size 100                    | --size is for the other end",
         "host --listen 127.0.0.1:7000 --spray 2                     | --spray is for the other end",
         "host --listen 127.0.0.1:7000 --expect-flows 0              | --expect-flows must be 1..4096",
+        "host --listen 127.0.0.1:7000 --start-at 1                  | --start-at is for the other end",
+        "host --connect 127.0.0.1:7000 --size 1 --start-at 0        | --start-at must be a time in seconds since 1970",
+        "host --connect 127.0.0.1:7000 --size 1 --start-at -5       | --start-at must be a time in seconds since 1970",
+        "host --connect 127.0.0.1:7000 --size 1 --start-at NaN      | --start-at must be a time in seconds since 1970",
+        "host --connect 127.0.0.1:7000 --size 1 --start-at Infinity | --start-at must be a time in seconds since 1970",
+        "host --connect 127.0.0.1:7000 --size 1 --start-at 1e12     | at most a day from now",
+        "host --connect 127.0.0.1:7000 --size 1 --start-at soon     | Invalid value for option '--start-at'",
         "host --connect 127.0.0.1:7000                              | a sender needs --size BYTES, --flow-sizes FILE.csv or --duration-s",
         "host --connect 127.0.0.1:7000 --size 0                     | --size must be at least 1 byte",
         "host --connect 127.0.0.1:7000 --size 1 --flows 0           | --flows must be 1..65536",
@@ -115,6 +122,31 @@ class HostCommandTest {
             }
             assertEquals(251_400, bytes, json.toString());
         }
+    }
+
+    @Test
+    void sendersGivenAStartInstantBeginNoEarlierAndOneAlreadyPastStartsAtOnceSayingSo() throws Exception {
+        final int port;
+        try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            port = probe.getLocalPort();
+        }
+        final CompletableFuture<Cli.Result> receiving = CompletableFuture.supplyAsync(() -> Cli.trimswitch("host", "--listen",
+            "127.0.0.1:" + port, "--expect-flows", "2", "--timeout-s", "20"), OWN_THREAD);
+        Thread.sleep(300);
+        final long before = System.currentTimeMillis();
+        final String inOneSecond = String.valueOf((before + 1_000) / 1e3);
+        final Cli.Result late = Cli.trimswitch("host", "--connect", "127.0.0.1:" + port, "--size", "10000", "--start-at",
+            String.valueOf((before - 2_000) / 1e3), "--timeout-s", "20");
+        final Cli.Result timed = Cli.trimswitch("host", "--connect", "127.0.0.1:" + port, "--size", "10000", "--start-at", inOneSecond,
+            "--timeout-s", "20");
+        final long after = System.currentTimeMillis();
+        final Cli.Result received = receiving.get(60, TimeUnit.SECONDS);
+        assertEquals(0, late.exit(), late.out() + late.err());
+        assertTrue(late.err().matches("trimswitch: host: --start-at was \\d+\\.\\d{3} s ago: starting at once\\R"), late.err());
+        assertEquals(0, timed.exit(), timed.out() + timed.err());
+        assertTrue(timed.err().isEmpty(), timed.err());
+        assertTrue(after - before >= 1_000, "the timed sender returned " + (after - before) + " ms after the start, before its instant");
+        assertTrue(received.out().contains("receiver: 2 flows, 2 complete"), received.out());
     }
 
     @Test

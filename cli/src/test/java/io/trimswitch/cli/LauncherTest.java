@@ -20,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The launcher's start-up rules, checked against a stand-in JDK whose {@code java} prints the flags it was given: short
- * virtual-time commands start with the quick compiler, whatever must keep up with a clock keeps the full one, and
- * every command may call into libc. Also the rule that picocli's classes in the tool are of this release.
+ * virtual-time commands and NDP hosts start with the quick compiler, the switch and whatever else must keep up with a
+ * clock keep the full one, and every command may call into libc. Also the rule that picocli's classes in the tool are of this release.
  */
 class LauncherTest {
     private static final String QUICK = "-XX:TieredStopAtLevel=1";
@@ -58,10 +58,15 @@ class LauncherTest {
     }
 
     @Test
+    void ndpHostsStartWithTheQuickCompiler() throws Exception {
+        assertTrue(flags("host", "--listen", "127.0.0.1:666").contains(QUICK));
+    }
+
+    @Test
     void whateverKeepsUpWithAClockKeepsTheFullCompiler() throws Exception {
         assertFalse(flags("scenario", "--clock", "real").contains(QUICK));
         assertFalse(flags("scenario", "--clock=real").contains(QUICK));
-        for (final String command : new String[] {"run", "gen", "host", "evaluate", "fabric"}) {
+        for (final String command : new String[] {"run", "gen", "evaluate", "fabric"}) {
             assertFalse(flags(command).contains(QUICK), command);
         }
     }
