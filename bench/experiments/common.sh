@@ -42,6 +42,16 @@ positive() {
 # The star the incast experiments build: the switch's namespace $SW, with port p a veth to host ${HOSTS[p]} (namespace
 # $TAG<host>, address `addr <host>`, which the script defines). Offloads off on both ends: one MTU frame per packet, as
 # on a NIC without them, so the queues count packets.
+# start_in SECONDS: the wall-clock instant SECONDS from now, for the senders' --start-at: senders started one after
+# another, each in a JVM of its own, then begin their flows together, as the simulator's do.
+start_in() { date -d "+$1 seconds" +%s.%N; }
+# late_starters LOG...: says which senders reached their --start-at too late (their JVMs took longer to start).
+late_starters() {
+    local file
+    for file in "$@"; do
+        if grep -q -- "--start-at was" "$file"; then log "$(basename "$file" .log) started late: $(grep -o -- "--start-at was [0-9.]* s ago" "$file")"; fi
+    done
+}
 in_sw() { ip netns exec "$SW" "$@"; }
 in_host() { local h=$1; shift; ip netns exec "$TAG$h" "$@"; }
 build_star() {

@@ -20,7 +20,7 @@
 #
 # Usage: sudo bench/experiments/ecmp_vs_spraying.sh [OUT_DIR]   (needs iproute2, ethtool, iperf3 and
 # python3-matplotlib; a built cli/target/trimswitch.jar or TRIMSWITCH set to the command that runs the tool).
-# Environment: RATE (0.1), SECONDS_TCP (8), BYTES (1500000), SPRAY (8). Everything it creates is removed on exit,
+# Environment: RATE (0.1), SECONDS_TCP (8), BYTES (1500000), SPRAY (8), WINDOW (30, the NDP senders' initial window). Everything it creates is removed on exit,
 # whatever happens.
 set -euo pipefail
 
@@ -32,7 +32,8 @@ RATE=${RATE:-0.1}
 SECONDS_TCP=${SECONDS_TCP:-8}
 BYTES=${BYTES:-1500000}
 SPRAY=${SPRAY:-8}
-for v in RATE SECONDS_TCP BYTES SPRAY; do positive "$v" "${!v}"; done
+WINDOW=${WINDOW:-30}
+for v in RATE SECONDS_TCP BYTES SPRAY WINDOW; do positive "$v" "${!v}"; done
 need_root
 need_tools ip ethtool ping iperf3
 [ -x /usr/bin/time ] || { echo "$(basename "$0"): needs /usr/bin/time: apt-get install time" >&2; exit 2; }
@@ -178,14 +179,17 @@ ndp_run() {
     for i in 1 2 3; do
         for _ in $(seq 1 200); do grep -q "receiving on" "$OUT/$name-receiver$i.log" 2>/dev/null && break; sleep 0.1; done
     done
+    local start
+    start=$(start_in 2)
     for i in 1 2 3; do
-        ip netns exec "${TAG}a$i" /usr/bin/time -f '%U %S' -o "$OUT/$name-sender$i.time" $TRIMSWITCH host --connect "10.2.$i.2:666" --size "$BYTES" --rate-gbps 1 --spray "$spray" --rto-ms 50 \
-            --timeout-s 30 --json "$OUT/$name-sender$i.json" > "$OUT/$name-sender$i.log" 2>&1 &
+        ip netns exec "${TAG}a$i" /usr/bin/time -f '%U %S' -o "$OUT/$name-sender$i.time" $TRIMSWITCH host --connect "10.2.$i.2:666" --size "$BYTES" --rate-gbps 1 --spray "$spray" --window "$WINDOW" --rto-ms 50 \
+            --start-at "$start" --timeout-s 30 --json "$OUT/$name-sender$i.json" > "$OUT/$name-sender$i.log" 2>&1 &
         senders+=($!)
     done
     local status=0
     for pid in "${senders[@]}" "${receivers[@]}"; do wait "$pid" || status=$?; done
     [ "$status" = 0 ] || { cat "$OUT/$name"-*.log; echo "$name: a host exited with $status" >&2; exit 1; }
+    late_starters "$OUT/$name"-sender*.log
     cpu_busy "$OUT/$name-cpu.txt"
     echo "$spines_before $(proc_cpu "${PID[@]}")" > "$OUT/$name-spines.time"
     spine_stats "$name-after"

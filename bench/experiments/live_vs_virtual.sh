@@ -29,7 +29,8 @@ RATE=${RATE:-0.1}
 SENDER_RATE=${SENDER_RATE:-1}
 PACKETS=${PACKETS:-1000}
 SPRAY=${SPRAY:-8}
-for v in RATE SENDER_RATE PACKETS SPRAY; do positive "$v" "${!v}"; done
+WINDOW=${WINDOW:-30}
+for v in RATE SENDER_RATE PACKETS SPRAY WINDOW; do positive "$v" "${!v}"; done
 need_root
 need_tools ip ethtool ping iperf3
 need_matplotlib
@@ -58,7 +59,7 @@ if [ -n "${EXP1_DIR:-}" ]; then
     cp -r "$EXP1_DIR" "$OUT/exp1"
 else
     log "experiment 1, live: ecmp_vs_spraying.sh"
-    RATE=$RATE BYTES=$BYTES SPRAY=$SPRAY SECONDS_TCP=3 "$here/ecmp_vs_spraying.sh" "$OUT/exp1" > "$OUT/exp1.log" 2>&1 \
+    RATE=$RATE BYTES=$BYTES SPRAY=$SPRAY WINDOW=$WINDOW SECONDS_TCP=3 "$here/ecmp_vs_spraying.sh" "$OUT/exp1" > "$OUT/exp1.log" 2>&1 \
         || { cat "$OUT/exp1.log"; log "ecmp_vs_spraying.sh failed" >&2; exit 1; }
 fi
 
@@ -95,14 +96,17 @@ ip netns exec "${TAG}r" $TRIMSWITCH host --listen 10.9.0.1:666 --rate-gbps "$RAT
 RECEIVER=$!
 await 60 "the NDP receiver to bind" udp_bound "${TAG}r" 666
 PIDS=()
+# The nine senders begin together, as in virtual time, once their JVMs have started (about 0.4 s of CPU each).
+START=$(start_in 4)
 for i in $(seq 1 $SENDERS); do
     ip netns exec "${TAG}s$i" $TRIMSWITCH host --connect 10.9.0.1:666 --size "$INCAST_BYTES" --payload-bytes $INCAST_PAYLOAD \
-        --rate-gbps "$SENDER_RATE" --rto-ms 50 --timeout-s 60 --json "$OUT/incast-sender$i.json" > "$OUT/incast-sender$i.log" 2>&1 &
+        --rate-gbps "$SENDER_RATE" --window "$WINDOW" --rto-ms 50 --start-at "$START" --timeout-s 60 --json "$OUT/incast-sender$i.json" > "$OUT/incast-sender$i.log" 2>&1 &
     PIDS+=($!)
 done
 STATUS=0
 for pid in "${PIDS[@]}" "$RECEIVER"; do wait "$pid" || STATUS=$?; done
 [ "$STATUS" = 0 ] || { cat "$OUT"/incast-*.log; log "a host exited with $STATUS" >&2; exit 1; }
+late_starters "$OUT"/incast-sender*.log
 in_sw $TRIMSWITCH stats --json > "$OUT/incast-stats.json"
 stop_switch "$SWITCH_PID" "$OUT/incast-switch.log" > /dev/null
 SWITCH_PID=""
@@ -131,7 +135,7 @@ workload:
   seed: 1
 transport:
   rtoUs: 50000
-  initialWindowPackets: 30
+  initialWindowPackets: $WINDOW
   maxDurationUs: 4000000
 YAML
 for routing in spray ecmp; do
@@ -147,7 +151,7 @@ fabric:
 ports:
   - {rateGbps: $RATE}
 transport:
-  initialWindowPackets: 30
+  initialWindowPackets: $WINDOW
   rtoUs: 50000
   propagationNs: 20000
   maxDurationUs: 4000000

@@ -38,6 +38,8 @@ import java.util.List;
 final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, InterfacePorts.FrameHandler, EgressAgent.Departures {
     /** Frames a port holds that arrived faster than its link: a host's burst; beyond this they are dropped as rxOverflow. */
     static final int LINK_BACKLOG_PACKETS = 1024;
+    /** A timed sleep shorter than this costs more in its wake-up (a timer, a context switch) than polling through it. */
+    private static final long SHORTEST_SLEEP_NANOS = 20_000;
 
     /** Why a frame did not make it into the switch, besides the datagram-level reasons. */
     enum Refused {
@@ -294,32 +296,62 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
     }
 
     @Override
-    public boolean readyToSleep() {
+    public long sleepNanos() {
         asleep = true;
         // Dekker's handshake with wakePeersWithWork: either this thread sees the packet queued for it, or the
         // thread that queued it sees this one asleep.
         VarHandle.fullFence();
-        if (stopped || !started || hasQueuedInput() || hasPacketsInside()) {
+        if (stopped || !started || hasWorkNow()) {
             asleep = false;
-            return false;
+            return 0;
         }
-        return true;
+        final long next = nextTimedEventPicos();
+        if (next == Long.MAX_VALUE) {
+            return UNTIL_WOKEN;
+        }
+        final long sleep = clock.hostNanos(next - clock.nowPicos());
+        if (sleep < SHORTEST_SLEEP_NANOS) {
+            asleep = false;
+            return 0;
+        }
+        return sleep;
     }
 
-    /** Frames waiting for their arrival, packets being sent or looping: time alone moves them on. */
-    private boolean hasPacketsInside() {
+    /**
+     * The first instant time alone moves something inside on: a packet finishing on its port, a frame arriving off
+     * its link; Long.MAX_VALUE when nothing is inside.
+     */
+    private long nextTimedEventPicos() {
+        long next = Long.MAX_VALUE;
         for (final int port : ownPorts) {
             if (!arriving[port].isEmpty()) {
-                return true;
+                next = Math.min(next, arriving[port].headTime());
             }
         }
         for (final EgressPort port : ownEgress) {
             if (!port.isIdle()) {
+                next = Math.min(next, port.busyUntil());
+            }
+        }
+        return next;
+    }
+
+    /**
+     * Packets the thread can move on now: handed over by another thread, queued at a port that is not sending, or
+     * looping through a recirculation port (they move on at the loop's pace, so the thread keeps polling). Packets
+     * queued behind one in service wait for it to finish: that instant is a timed event.
+     */
+    private boolean hasWorkNow() {
+        if (handoff != null && !handoff.isEmpty()) {
+            return true;
+        }
+        for (final EgressPort port : ownEgress) {
+            if (port.isIdle() && (!port.dataQueue().isEmpty() || !port.headerQueue().isEmpty())) {
                 return true;
             }
         }
         for (final RecirculationAgent loop : recirculation) {
-            if (!loop.isEmpty()) {
+            if (!loop.isEmpty() || !loop.queueIsEmpty()) {
                 return true;
             }
         }

@@ -10,10 +10,13 @@ import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -236,6 +239,44 @@ class LiveSwitchTest {
         assertEquals(burst, arrived, "every frame of the burst is forwarded: " + egress);
         assertTrue(egress.drops().isEmpty() && ingress.drops().isEmpty(), "nothing dropped: " + ingress + egress);
         assertTrue(egress.maxDataQueue() <= 2, "paced at the link's rate, the burst never queues: " + egress);
+    }
+
+    @Test
+    @Tag("host-timing")
+    void sleepingWhenIdleTheThreadAlsoSleepsBetweenThePacketsOfASlowPortInsteadOfSpinning() throws Exception {
+        // 0.01 Gb/s: a 1400 B frame takes 1.12 ms on the wire; 40 of them queue and leave one by one over 45 ms.
+        start(settings -> {
+            settings.realtime.idle = "poll";
+            settings.fabric.dataQueuePackets = 64;
+            settings.ports.get(1).rateGbps = 0.01;
+        });
+        send(1, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_B, EthernetHeader.BROADCAST));
+        assertTrue(receive(0, 2000) != null, "host B is learned on port 1");
+        final ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+        final long pipelineThread = Thread.getAllStackTraces().keySet().stream()
+            .filter(thread -> thread.getName().equals("trimswitch-pipelines-0")).findFirst().orElseThrow().threadId();
+        final int burst = 40;
+        final long sent = System.nanoTime();
+        for (int i = 0; i < burst; i++) {
+            send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, HOST_B, 1400));
+        }
+        // Measured once the first few have left: by then every frame has been read and queued, the code compiled.
+        final int first = 5;
+        for (int i = 0; i < first; i++) {
+            assertTrue(receive(1, 2000) != null, "frame " + i + " of the burst arrives");
+        }
+        final long cpuBefore = cpu.getThreadCpuTime(pipelineThread);
+        final long wallBefore = System.nanoTime();
+        int arrived = first;
+        while (arrived < burst && receive(1, 2000) != null) {
+            arrived++;
+        }
+        final long end = System.nanoTime();
+        final long wall = end - wallBefore;
+        final long busy = cpu.getThreadCpuTime(pipelineThread) - cpuBefore;
+        assertEquals(burst, arrived, "every frame of the burst is forwarded: " + portStats(1));
+        assertTrue(end - sent >= burst * 1_120_000L, "the port sent no faster than its link: " + (end - sent) / 1e6 + " ms");
+        assertTrue(busy < wall / 2, "the thread slept between departures: " + busy / 1e6 + " ms of CPU in " + wall / 1e6 + " ms");
     }
 
     @Test

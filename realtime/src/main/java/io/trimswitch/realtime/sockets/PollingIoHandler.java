@@ -31,6 +31,9 @@ final class PollingIoHandler implements IoHandler {
     private static final int TURNS_PER_EPOLL = 64;
     /** Set after a turn with nothing to do when the owner may sleep: the next poll waits in epoll_wait. */
     private boolean sleepNext;
+    /** With sleepNext: the host instant the sleep ends at the latest, or {@link PortsOwner#UNTIL_WOKEN}. */
+    private long wakeAtNanos = PortsOwner.UNTIL_WOKEN;
+    private final TimedSleep timedSleep = new TimedSleep();
     private long lastWorkNanos;
     /**
      * Without UDP ports nothing but a wake-up or a task comes through epoll while the thread polls: it is asked every
@@ -70,7 +73,7 @@ final class PollingIoHandler implements IoHandler {
     public int run(final IoHandlerContext context) {
         final int events;
         if (sockets || sleepNext || ++turnsSinceEpoll == TURNS_PER_EPOLL) {
-            events = epoll.run(context);
+            events = epoll.run(sleepNext && wakeAtNanos != PortsOwner.UNTIL_WOKEN ? timedSleep.around(context, wakeAtNanos) : context);
             turnsSinceEpoll = 0;
         } else {
             events = 0;
@@ -81,7 +84,12 @@ final class PollingIoHandler implements IoHandler {
             work = owner.doWork();
             if (events + work == 0) {
                 if (idle == null) {
-                    sleepNext = System.nanoTime() - lastWorkNanos > POLL_BEFORE_SLEEP_NANOS && owner.readyToSleep();
+                    final long now = System.nanoTime();
+                    if (now - lastWorkNanos > POLL_BEFORE_SLEEP_NANOS) {
+                        final long sleep = owner.sleepNanos();
+                        sleepNext = sleep > 0;
+                        wakeAtNanos = sleep == PortsOwner.UNTIL_WOKEN ? sleep : now + sleep;
+                    }
                 } else {
                     idle.idle(0);
                 }
@@ -119,5 +127,47 @@ final class PollingIoHandler implements IoHandler {
     @Override
     public boolean isCompatible(final Class<? extends IoHandle> handleType) {
         return epoll.isCompatible(handleType);
+    }
+
+    /**
+     * Epoll's wait bounded by the owner's next timed event as well as by the loop's own tasks: a port sending at
+     * 0.1 Gb/s has its next packet leave 121 us later, and the thread sleeps until then (Netty arms a timerfd) rather
+     * than spin. One instance, re-aimed each time: nothing is allocated per turn.
+     */
+    private static final class TimedSleep implements IoHandlerContext {
+        private IoHandlerContext loop;
+        private long wakeAtNanos;
+
+        IoHandlerContext around(final IoHandlerContext context, final long wakeAt) {
+            this.loop = context;
+            this.wakeAtNanos = wakeAt;
+            return this;
+        }
+
+        @Override
+        public boolean canBlock() {
+            return loop.canBlock();
+        }
+
+        @Override
+        public long delayNanos(final long currentTimeNanos) {
+            return Math.min(loop.delayNanos(currentTimeNanos), Math.max(0, wakeAtNanos - currentTimeNanos));
+        }
+
+        @Override
+        public long deadlineNanos() {
+            // Netty re-arms its timer when this changes and waits for delayNanos; only our instant needs to differ.
+            return wakeAtNanos;
+        }
+
+        @Override
+        public void reportActiveIoTime(final long activeNanos) {
+            loop.reportActiveIoTime(activeNanos);
+        }
+
+        @Override
+        public boolean shouldReportActiveIoTime() {
+            return loop.shouldReportActiveIoTime();
+        }
     }
 }
