@@ -146,6 +146,8 @@ for i in 1 2 3; do
     done
 done
 log "every host of rack A reaches every host of rack B over the spines"
+log "warm-up: an unmeasured NDP flow from a1 to b1 sprayed over all three spines for 2 s"
+warm_up b1 a1 10.2.1.2 "$(awk -v rate="$RATE" 'BEGIN { print 3 * rate }')" 8
 
 spine_stats() { for s in "${SPINES[@]}"; do in_ns "sp$s" $TRIMSWITCH stats --json > "$OUT/$1-spine$s.json"; done; }
 

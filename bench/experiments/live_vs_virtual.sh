@@ -91,6 +91,8 @@ await_switch "$SWITCH_PID" "$OUT/incast-switch.log" "${#HOSTS[@]}"
 for h in "${HOSTS[@]:1}"; do
     in_host "$h" ping -q -c 2 -i 0.2 -W 2 10.9.0.1 > /dev/null || { log "host $h cannot reach r" >&2; exit 1; }
 done
+log "warm-up: an unmeasured NDP flow from s1 to r for 2 s"
+warm_up r s1 10.9.0.1 "$RATE"
 ip netns exec "${TAG}r" $TRIMSWITCH host --listen 10.9.0.1:666 --rate-gbps "$RATE" --payload-bytes $INCAST_PAYLOAD --expect-flows $SENDERS --timeout-s 60 \
     --json "$OUT/incast-receiver.json" > "$OUT/incast-receiver.log" 2>&1 &
 RECEIVER=$!
