@@ -37,6 +37,11 @@ need_root() { [ "$(id -u)" = 0 ] || { echo "$(basename "$0"): needs root (networ
 # positive NAME VALUE: VALUE must be a positive number, or exit 2 with one line.
 positive() {
     [[ "$2" =~ ^[0-9]+([.][0-9]+)?$ ]] && [ "$(echo "$2" | tr -d '0.')" != "" ] || { echo "$(basename "$0"): $1 must be a positive number, not '$2'" >&2; exit 2; }
+
+# whole NAME VALUE: exits 2 with one line unless VALUE is a whole number of at least 1.
+whole() {
+    [[ "$2" =~ ^[1-9][0-9]*$ ]] || { echo "$(basename "$0"): $1 must be a whole number of at least 1, not '$2'" >&2; exit 2; }
+}
 }
 
 # The star the incast experiments build: the switch's namespace $SW, with port p a veth to host ${HOSTS[p]} (namespace

@@ -33,7 +33,8 @@ SECONDS_TCP=${SECONDS_TCP:-8}
 BYTES=${BYTES:-1500000}
 SPRAY=${SPRAY:-8}
 WINDOW=${WINDOW:-30}
-for v in RATE SECONDS_TCP BYTES SPRAY WINDOW; do positive "$v" "${!v}"; done
+positive RATE "$RATE"
+for v in SECONDS_TCP BYTES SPRAY WINDOW; do whole "$v" "${!v}"; done
 need_root
 need_tools ip ethtool ping iperf3
 [ -x /usr/bin/time ] || { echo "$(basename "$0"): needs /usr/bin/time: apt-get install time" >&2; exit 2; }

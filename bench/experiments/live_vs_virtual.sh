@@ -30,7 +30,8 @@ SENDER_RATE=${SENDER_RATE:-1}
 PACKETS=${PACKETS:-1000}
 SPRAY=${SPRAY:-8}
 WINDOW=${WINDOW:-30}
-for v in RATE SENDER_RATE PACKETS SPRAY WINDOW; do positive "$v" "${!v}"; done
+for v in RATE SENDER_RATE; do positive "$v" "${!v}"; done
+for v in PACKETS SPRAY WINDOW; do whole "$v" "${!v}"; done
 need_root
 need_tools ip ethtool ping iperf3
 need_matplotlib

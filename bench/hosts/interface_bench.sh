@@ -32,6 +32,7 @@ TRIMSWITCH=${TRIMSWITCH:-"$PWD/cli/trimswitch"}
 INCAST_PACKETS=${INCAST_PACKETS:-5000}
 FORWARDER_CPU=""
 HOSTS_CPU=""
+case "${PIN:-0}" in 0|1) ;; *) echo "interface_bench: PIN must be 0 or 1, got '$PIN'" >&2; exit 2 ;; esac
 if [ "${PIN:-0}" = 1 ]; then
     [ "$(nproc)" -ge 2 ] || { echo "interface_bench: PIN=1 needs 2 CPUs, this machine has $(nproc)" >&2; exit 2; }
     FORWARDER_CPU="taskset -c 1"
@@ -44,7 +45,7 @@ FORWARDER=""
 
 [ -f cli/target/trimswitch.jar ] || { echo "interface_bench: build first: ./mvnw -B -q package -DskipTests" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "interface_bench: needs root (network namespaces)" >&2; exit 2; }
-for tool in gcc ip ping iperf3 python3 tc nstat ${PIN:+taskset}; do
+for tool in gcc ip ping iperf3 python3 tc nstat ${HOSTS_CPU:+taskset}; do
     command -v "$tool" > /dev/null || { echo "interface_bench: needs $tool" >&2; exit 2; }
 done
 gcc -O2 -o "$WORK/afpacket_forwarder" bench/hosts/afpacket_forwarder.c
