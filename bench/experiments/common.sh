@@ -71,6 +71,23 @@ warm_up() {
     wait "$pid" || { log "the warm-up receiver on $receiver failed" >&2; exit 1; }
 }
 in_sw() { ip netns exec "$SW" "$@"; }
+# start_star_switch NAME CONFIG: starts `trimswitch run` in the star's switch namespace with CONFIG and port p on the
+# veth of host ${HOSTS[p]}, logging to $OUT/NAME-switch.log; sets SWITCH_PID, waits until the switch runs, and checks
+# that every other host reaches the first one, ${HOSTS[0]}, at 10.9.0.1.
+start_star_switch() {
+    local name=$1 config=$2 h
+    ip netns exec "$SW" $TRIMSWITCH run --config "$config" \
+        $(for port in "${!HOSTS[@]}"; do printf -- '-i %d@%sp%d ' "$port" "$TAG" "$port"; done) > "$OUT/$name-switch.log" 2>&1 &
+    SWITCH_PID=$!
+    await_switch "$SWITCH_PID" "$OUT/$name-switch.log" "${#HOSTS[@]}"
+    for h in "${HOSTS[@]:1}"; do
+        in_host "$h" ping -q -c 2 -i 0.2 -W 2 10.9.0.1 > /dev/null || { log "host $h cannot reach ${HOSTS[0]}" >&2; exit 1; }
+    done
+}
+# first_port_tx: packets the star's switch has sent out of port 0, to ${HOSTS[0]}, so far.
+first_port_tx() {
+    in_sw $TRIMSWITCH stats --json | python3 -c 'import json,sys; print({p["port"]: p for p in json.load(sys.stdin)}[0]["txPackets"])'
+}
 in_host() { local h=$1; shift; ip netns exec "$TAG$h" "$@"; }
 build_star() {
     local port h

@@ -84,14 +84,7 @@ ports:
 $(for _ in $(seq 1 $SENDERS); do echo "  - {rateGbps: $SENDER_RATE}"; done)
 YAML
 log "experiment 2's incast, live: 9 x $INCAST_BYTES bytes into a $RATE Gb/s port with a 12-packet trimming queue"
-# Not through a shell function: the background job must be the switch itself, for the signal to reach it.
-ip netns exec "$SW" $TRIMSWITCH run --config "$OUT/incast-switch.yaml" \
-    $(for port in "${!HOSTS[@]}"; do printf -- '-i %d@%sp%d ' "$port" "$TAG" "$port"; done) > "$OUT/incast-switch.log" 2>&1 &
-SWITCH_PID=$!
-await_switch "$SWITCH_PID" "$OUT/incast-switch.log" "${#HOSTS[@]}"
-for h in "${HOSTS[@]:1}"; do
-    in_host "$h" ping -q -c 2 -i 0.2 -W 2 10.9.0.1 > /dev/null || { log "host $h cannot reach r" >&2; exit 1; }
-done
+start_star_switch incast "$OUT/incast-switch.yaml"
 log "warm-up: an unmeasured NDP flow from s1 to r for 2 s"
 warm_up r s1 10.9.0.1 "$RATE"
 ip netns exec "${TAG}r" $TRIMSWITCH host --listen 10.9.0.1:666 --rate-gbps "$RATE" --payload-bytes $INCAST_PAYLOAD --expect-flows $SENDERS --timeout-s 60 \

@@ -83,23 +83,13 @@ YAML
 }
 
 start_switch() {
-    local name=$1 queue=$2
-    switch_yaml "$queue" > "$OUT/$name-switch.yaml"
-    # Not through a shell function: the background job must be the switch itself, for the signal to reach it.
-    ip netns exec "$SW" $TRIMSWITCH run --config "$OUT/$name-switch.yaml" \
-        $(for port in "${!HOSTS[@]}"; do printf -- '-i %d@%sp%d ' "$port" "$TAG" "$port"; done) > "$OUT/$name-switch.log" 2>&1 &
-    SWITCH_PID=$!
-    await_switch "$SWITCH_PID" "$OUT/$name-switch.log" "${#HOSTS[@]}"
-    for h in "${HOSTS[@]}"; do
-        [ "$h" = m ] && continue
-        in_host "$h" ping -q -c 2 -i 0.2 -W 2 10.9.0.1 > /dev/null || { log "host $h cannot reach m" >&2; exit 1; }
-    done
+    switch_yaml "$2" > "$OUT/$1-switch.yaml"
+    start_star_switch "$1" "$OUT/$1-switch.yaml"
 }
 
 stats() { in_sw $TRIMSWITCH stats --json > "$1"; }
-m_tx() { in_sw $TRIMSWITCH stats --json | python3 -c 'import json,sys; print({p["port"]: p for p in json.load(sys.stdin)}[0]["txPackets"])'; }
 LOAD_FROM=0
-load_flowing() { [ "$(m_tx)" -ge $((LOAD_FROM + LOAD_WARMUP)) ]; }
+load_flowing() { [ "$(first_port_tx)" -ge $((LOAD_FROM + LOAD_WARMUP)) ]; }
 
 # tcp_counters FILE: memcached's and memslap's TCP counters (their namespaces' /proc/net/snmp and netstat).
 tcp_counters() { { in_host m cat /proc/net/snmp /proc/net/netstat; in_host c cat /proc/net/snmp /proc/net/netstat; } > "$1"; }
@@ -140,7 +130,7 @@ run_setup() {
             LOAD+=($!)
         done
     fi
-    LOAD_FROM=$(m_tx)
+    LOAD_FROM=$(first_port_tx)
     await 120 "the incast to move $LOAD_WARMUP packets through m's port" load_flowing
     local window=()
     window+=("$(date +%s.%N)"); stats "$OUT/$name-before.json"; window+=("$(date +%s.%N)")

@@ -76,24 +76,13 @@ YAML
 }
 
 start_switch() {
-    local name=$1 queue=$2
-    switch_yaml "$queue" > "$OUT/$name-switch.yaml"
-    # Not through a shell function: the background job must be the switch itself, for the signal to reach it.
-    ip netns exec "$SW" $TRIMSWITCH run --config "$OUT/$name-switch.yaml" \
-        $(for port in "${!HOSTS[@]}"; do printf -- '-i %d@%sp%d ' "$port" "$TAG" "$port"; done) > "$OUT/$name-switch.log" 2>&1 &
-    SWITCH_PID=$!
-    await_switch "$SWITCH_PID" "$OUT/$name-switch.log" "${#HOSTS[@]}"
-    for h in "${HOSTS[@]}"; do
-        [ "$h" = r ] && continue
-        in_host "$h" ping -q -c 2 -i 0.2 -W 2 10.9.0.1 > /dev/null || { log "host $h cannot reach r" >&2; exit 1; }
-    done
+    switch_yaml "$2" > "$OUT/$1-switch.yaml"
+    start_star_switch "$1" "$OUT/$1-switch.yaml"
 }
 
 stats() { in_sw $TRIMSWITCH stats --json > "$1"; }
-# Packets sent out of r's port so far.
-r_tx() { in_sw $TRIMSWITCH stats --json | python3 -c 'import json,sys; print({p["port"]: p for p in json.load(sys.stdin)}[0]["txPackets"])'; }
 LOAD_FROM=0
-load_flowing() { [ "$(r_tx)" -ge $((LOAD_FROM + LOAD_WARMUP)) ]; }
+load_flowing() { [ "$(first_port_tx)" -ge $((LOAD_FROM + LOAD_WARMUP)) ]; }
 
 pings() { in_host p ping -n -c "$PINGS" -i "$INTERVAL" -W 1 10.9.0.1 > "$1" || true; }
 
@@ -121,7 +110,7 @@ run_setup() {
             LOAD+=($!)
         done
     fi
-    LOAD_FROM=$(r_tx)
+    LOAD_FROM=$(first_port_tx)
     await 120 "the incast to move $LOAD_WARMUP packets through r's port" load_flowing
     # The load's rate from the counters at either end of the loaded pings, each read at the middle of its stats call.
     local window=()
