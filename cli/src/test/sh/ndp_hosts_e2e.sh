@@ -25,6 +25,8 @@ SWITCH_PID=""
 log() { echo "ndp-hosts: $*"; }
 # shellcheck source=await.sh
 . "$(dirname "$0")/await.sh"
+# shellcheck source=vxlan_hosts.sh
+. "$(dirname "$0")/vxlan_hosts.sh"
 
 cleanup() {
     local status=$?
@@ -44,25 +46,7 @@ trap cleanup EXIT
 in_sw() { ip netns exec "$SW" "$@"; }
 in_host() { local host=$1; shift; ip netns exec "${TAG}h$host" "$@"; }
 
-ip netns add "$SW"
-in_sw ip link set lo up
-for i in $(seq 1 $HOSTS); do
-    ns="${TAG}h$i"
-    ip netns add "$ns"
-    ip netns exec "$ns" ip link set lo up
-    ip link add "${TAG}v$i" type veth peer name eth0 netns "$ns"
-    ip link set "${TAG}v$i" netns "$SW"
-    in_sw ip addr add "172.31.$i.1/24" dev "${TAG}v$i"
-    in_sw ip link set "${TAG}v$i" up
-    ip netns exec "$ns" ip addr add "172.31.$i.2/24" dev eth0
-    ip netns exec "$ns" ip link set eth0 up
-    # Switch port i-1: VNI 42 to the switch's UDP port 4789+i; inner MTU 1450 on a 1500-byte underlay.
-    ip netns exec "$ns" ip link add vx0 type vxlan id 42 remote "172.31.$i.1" local "172.31.$i.2" dstport $((4789 + i)) nolearning
-    ip netns exec "$ns" ip addr add "10.9.0.$i/24" dev vx0
-    ip netns exec "$ns" ip link set vx0 up
-    # Relayed by a userspace switch, frames keep whatever checksums the sender left to offload.
-    ip netns exec "$ns" ethtool -K vx0 tx off >/dev/null
-done
+build_vxlan_hosts
 
 cat > "$WORK/switch.yaml" <<YAML
 mechanism: tofino
@@ -77,7 +61,7 @@ qos:
 realtime:
   idle: block
 ports:
-$(for i in $(seq 1 $HOSTS); do printf '  - bind: 0.0.0.0:%d\n    remote: 172.31.%d.2:%d\n' $((4789 + i)) "$i" $((4789 + i)); [ "$i" = "$RECEIVER" ] && printf '    rateGbps: 0.1    # the incast receiver'"'"'s port\n'; done)
+$(vxlan_ports_yaml "$RECEIVER" 0.1)
 forwarding:
   mode: l2
 metrics:
