@@ -37,57 +37,17 @@ need_root() { [ "$(id -u)" = 0 ] || { echo "$(basename "$0"): needs root (networ
 # positive NAME VALUE: VALUE must be a positive number, or exit 2 with one line.
 positive() {
     [[ "$2" =~ ^[0-9]+([.][0-9]+)?$ ]] && [ "$(echo "$2" | tr -d '0.')" != "" ] || { echo "$(basename "$0"): $1 must be a positive number, not '$2'" >&2; exit 2; }
+}
 
 # whole NAME VALUE: exits 2 with one line unless VALUE is a whole number of at least 1.
 whole() {
     [[ "$2" =~ ^[1-9][0-9]*$ ]] || { echo "$(basename "$0"): $1 must be a whole number of at least 1, not '$2'" >&2; exit 2; }
 }
-}
 
 # The star the incast experiments build: the switch's namespace $SW, with port p a veth to host ${HOSTS[p]} (namespace
 # $TAG<host>, address `addr <host>`, which the script defines). Offloads off on both ends: one MTU frame per packet, as
 # on a NIC without them, so the queues count packets.
-# start_in SECONDS: the wall-clock instant SECONDS from now, for the senders' --start-at: senders started one after
-# another, each in a JVM of its own, then begin their flows together, as the simulator's do.
-start_in() { date -d "+$1 seconds" +%s.%N; }
-# late_starters LOG...: says which senders reached their --start-at too late (their JVMs took longer to start).
-late_starters() {
-    local file
-    for file in "$@"; do
-        if grep -q -- "--start-at was" "$file"; then log "$(basename "$file" .log) started late: $(grep -o -- "--start-at was [0-9.]* s ago" "$file")"; fi
-    done
-}
-# warm_up RECEIVER SENDER ADDRESS PULL_GBPS [SPRAY]: a 2-second NDP flow from host SENDER to host RECEIVER (at ADDRESS),
-# unmeasured, so that every live switch on its paths has compiled its dataplane before the measured runs, as the
-# benchmarks warm theirs up: a switch just started runs its first packets interpreted, and a single NDP flow through it
-# then takes 1.5 times as long (225 ms against 146 ms for 1000 packets at 0.1 Gb/s, docs/hosts.md).
-warm_up() {
-    local receiver=$1 sender=$2 address=$3 rate=$4 spray=${5:-1} pid
-    in_host "$receiver" $TRIMSWITCH host --listen "$address:666" --rate-gbps "$rate" --expect-flows 1 --timeout-s 20 > /dev/null 2>&1 &
-    pid=$!
-    await 60 "the warm-up receiver to bind" udp_bound "$TAG$receiver" 666
-    in_host "$sender" $TRIMSWITCH host --connect "$address:666" --duration-s 2 --rate-gbps 1 --spray "$spray" --timeout-s 20 > /dev/null 2>&1 \
-        || { log "the warm-up flow from $sender to $receiver failed" >&2; exit 1; }
-    wait "$pid" || { log "the warm-up receiver on $receiver failed" >&2; exit 1; }
-}
 in_sw() { ip netns exec "$SW" "$@"; }
-# start_star_switch NAME CONFIG: starts `trimswitch run` in the star's switch namespace with CONFIG and port p on the
-# veth of host ${HOSTS[p]}, logging to $OUT/NAME-switch.log; sets SWITCH_PID, waits until the switch runs, and checks
-# that every other host reaches the first one, ${HOSTS[0]}, at 10.9.0.1.
-start_star_switch() {
-    local name=$1 config=$2 h
-    ip netns exec "$SW" $TRIMSWITCH run --config "$config" \
-        $(for port in "${!HOSTS[@]}"; do printf -- '-i %d@%sp%d ' "$port" "$TAG" "$port"; done) > "$OUT/$name-switch.log" 2>&1 &
-    SWITCH_PID=$!
-    await_switch "$SWITCH_PID" "$OUT/$name-switch.log" "${#HOSTS[@]}"
-    for h in "${HOSTS[@]:1}"; do
-        in_host "$h" ping -q -c 2 -i 0.2 -W 2 10.9.0.1 > /dev/null || { log "host $h cannot reach ${HOSTS[0]}" >&2; exit 1; }
-    done
-}
-# first_port_tx: packets the star's switch has sent out of port 0, to ${HOSTS[0]}, so far.
-first_port_tx() {
-    in_sw $TRIMSWITCH stats --json | python3 -c 'import json,sys; print({p["port"]: p for p in json.load(sys.stdin)}[0]["txPackets"])'
-}
 in_host() { local h=$1; shift; ip netns exec "$TAG$h" "$@"; }
 build_star() {
     local port h
@@ -116,4 +76,45 @@ remove_star() {
         wait "$SWITCH_PID" 2>/dev/null
     fi
     remove_namespaces $(for h in "${HOSTS[@]}"; do echo "$TAG$h"; done) "$SW"
+}
+
+# start_star_switch NAME CONFIG: starts `trimswitch run` in the star's switch namespace with CONFIG and port p on the
+# veth of host ${HOSTS[p]}, logging to $OUT/NAME-switch.log; sets SWITCH_PID, waits until the switch runs, and checks
+# that every other host reaches the first one, ${HOSTS[0]}, at 10.9.0.1.
+start_star_switch() {
+    local name=$1 config=$2 h
+    ip netns exec "$SW" $TRIMSWITCH run --config "$config" \
+        $(for port in "${!HOSTS[@]}"; do printf -- '-i %d@%sp%d ' "$port" "$TAG" "$port"; done) > "$OUT/$name-switch.log" 2>&1 &
+    SWITCH_PID=$!
+    await_switch "$SWITCH_PID" "$OUT/$name-switch.log" "${#HOSTS[@]}"
+    for h in "${HOSTS[@]:1}"; do
+        in_host "$h" ping -q -c 2 -i 0.2 -W 2 10.9.0.1 > /dev/null || { log "host $h cannot reach ${HOSTS[0]}" >&2; exit 1; }
+    done
+}
+# first_port_tx: packets the star's switch has sent out of port 0, to ${HOSTS[0]}, so far.
+first_port_tx() {
+    in_sw $TRIMSWITCH stats --json | python3 -c 'import json,sys; print({p["port"]: p for p in json.load(sys.stdin)}[0]["txPackets"])'
+}
+# start_in SECONDS: the wall-clock instant SECONDS from now, for the senders' --start-at: senders started one after
+# another, each in a JVM of its own, then begin their flows together, as the simulator's do.
+start_in() { date -d "+$1 seconds" +%s.%N; }
+# late_starters LOG...: says which senders reached their --start-at too late (their JVMs took longer to start).
+late_starters() {
+    local file
+    for file in "$@"; do
+        if grep -q -- "--start-at was" "$file"; then log "$(basename "$file" .log) started late: $(grep -o -- "--start-at was [0-9.]* s ago" "$file")"; fi
+    done
+}
+# warm_up RECEIVER SENDER ADDRESS PULL_GBPS [SPRAY]: a 2-second NDP flow from host SENDER to host RECEIVER (at ADDRESS),
+# unmeasured, so that every live switch on its paths has compiled its dataplane before the measured runs, as the
+# benchmarks warm theirs up: a switch just started runs its first packets interpreted, and a single NDP flow through it
+# then takes 1.5 times as long (225 ms against 146 ms for 1000 packets at 0.1 Gb/s, docs/hosts.md).
+warm_up() {
+    local receiver=$1 sender=$2 address=$3 rate=$4 spray=${5:-1} pid
+    in_host "$receiver" $TRIMSWITCH host --listen "$address:666" --rate-gbps "$rate" --expect-flows 1 --timeout-s 20 > /dev/null 2>&1 &
+    pid=$!
+    await 60 "the warm-up receiver to bind" udp_bound "$TAG$receiver" 666
+    in_host "$sender" $TRIMSWITCH host --connect "$address:666" --duration-s 2 --rate-gbps 1 --spray "$spray" --timeout-s 20 > /dev/null 2>&1 \
+        || { log "the warm-up flow from $sender to $receiver failed" >&2; exit 1; }
+    wait "$pid" || { log "the warm-up receiver on $receiver failed" >&2; exit 1; }
 }
