@@ -95,6 +95,44 @@ start_star_switch() {
 first_port_tx() {
     in_sw $TRIMSWITCH stats --json | python3 -c 'import json,sys; print({p["port"]: p for p in json.load(sys.stdin)}[0]["txPackets"])'
 }
+# start_incast NAME TCP_SECONDS: the incast from hosts s1..s$SENDERS into ${HOSTS[0]} at 10.9.0.1, its processes in LOAD:
+# for the baseline, iperf3 TCP for TCP_SECONDS; otherwise an NDP receiver (first in LOAD) pulling at RATE and senders on
+# SENDER_RATE links sending for LOAD_S, 1514-byte frames. Returns once LOAD_WARMUP packets have left port 0 since.
+start_incast() {
+    local name=$1 tcp_seconds=$2 receiver="${TAG}${HOSTS[0]}" i from
+    LOAD=()
+    if [ "$name" = baseline ]; then
+        for i in $(seq 1 "$SENDERS"); do ip netns exec "$receiver" iperf3 -s -D -1 -p $((5200 + i)); done
+        for i in $(seq 1 "$SENDERS"); do await 10 "iperf3's server $i" tcp_listening "$receiver" $((5200 + i)); done
+        for i in $(seq 1 "$SENDERS"); do
+            ip netns exec "${TAG}s$i" iperf3 -c 10.9.0.1 -p $((5200 + i)) -t "$tcp_seconds" -J > "$OUT/$name-iperf$i.json" 2>&1 &
+            LOAD+=($!)
+        done
+    else
+        ip netns exec "$receiver" $TRIMSWITCH host --listen 10.9.0.1:666 --rate-gbps "$RATE" --payload-bytes 1450 \
+            --expect-flows "$SENDERS" --timeout-s 60 --json "$OUT/$name-receiver.json" > "$OUT/$name-receiver.log" 2>&1 &
+        LOAD+=($!)
+        await 60 "the NDP receiver to bind" udp_bound "$receiver" 666
+        for i in $(seq 1 "$SENDERS"); do
+            ip netns exec "${TAG}s$i" $TRIMSWITCH host --connect 10.9.0.1:666 --duration-s "$LOAD_S" --rate-gbps "$SENDER_RATE" \
+                --payload-bytes 1450 --rto-ms 50 --timeout-s 60 --json "$OUT/$name-sender$i.json" > "$OUT/$name-sender$i.log" 2>&1 &
+            LOAD+=($!)
+        done
+    fi
+    from=$(first_port_tx)
+    await 120 "the incast to move $LOAD_WARMUP packets through ${HOSTS[0]}'s port" incast_flowing "$from"
+}
+incast_flowing() { [ "$(first_port_tx)" -ge $(($1 + LOAD_WARMUP)) ]; }
+# under_load NAME COMMAND...: runs COMMAND between two reads of the switch's counters ($OUT/NAME-before.json and
+# $OUT/NAME-after.json), and writes the instants around each read to $OUT/NAME-window.txt: the load's rate over COMMAND.
+under_load() {
+    local name=$1 window=()
+    shift
+    window+=("$(date +%s.%N)"); in_sw $TRIMSWITCH stats --json > "$OUT/$name-before.json"; window+=("$(date +%s.%N)")
+    "$@"
+    window+=("$(date +%s.%N)"); in_sw $TRIMSWITCH stats --json > "$OUT/$name-after.json"; window+=("$(date +%s.%N)")
+    echo "${window[*]}" > "$OUT/$name-window.txt"
+}
 # start_in SECONDS: the wall-clock instant SECONDS from now, for the senders' --start-at: senders started one after
 # another, each in a JVM of its own, then begin their flows together, as the simulator's do.
 start_in() { date -d "+$1 seconds" +%s.%N; }

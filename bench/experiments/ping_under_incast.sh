@@ -80,10 +80,6 @@ start_switch() {
     start_star_switch "$1" "$OUT/$1-switch.yaml"
 }
 
-stats() { in_sw $TRIMSWITCH stats --json > "$1"; }
-LOAD_FROM=0
-load_flowing() { [ "$(first_port_tx)" -ge $((LOAD_FROM + LOAD_WARMUP)) ]; }
-
 pings() { in_host p ping -n -c "$PINGS" -i "$INTERVAL" -W 1 10.9.0.1 > "$1" || true; }
 
 run_setup() {
@@ -91,34 +87,9 @@ run_setup() {
     log "$name: data queue of $queue packets; $PINGS pings idle"
     start_switch "$name" "$queue"
     pings "$OUT/$name-idle.ping"
-    LOAD=()
-    if [ "$name" = baseline ]; then
-        for i in $(seq 1 $SENDERS); do in_host r iperf3 -s -D -1 -p $((5200 + i)); done
-        for i in $(seq 1 $SENDERS); do await 10 "iperf3's server $i" tcp_listening "${TAG}r" $((5200 + i)); done
-        for i in $(seq 1 $SENDERS); do
-            ip netns exec "${TAG}s$i" iperf3 -c 10.9.0.1 -p $((5200 + i)) -t 120 -J > "$OUT/$name-iperf$i.json" 2>&1 &
-            LOAD+=($!)
-        done
-    else
-        ip netns exec "${TAG}r" $TRIMSWITCH host --listen 10.9.0.1:666 --rate-gbps "$RATE" --payload-bytes 1450 \
-            --expect-flows $SENDERS --timeout-s 60 --json "$OUT/$name-receiver.json" > "$OUT/$name-receiver.log" 2>&1 &
-        LOAD+=($!)
-        await 60 "the NDP receiver to bind" udp_bound "${TAG}r" 666
-        for i in $(seq 1 $SENDERS); do
-            ip netns exec "${TAG}s$i" $TRIMSWITCH host --connect 10.9.0.1:666 --duration-s "$LOAD_S" --rate-gbps "$SENDER_RATE" \
-                --payload-bytes 1450 --rto-ms 50 --timeout-s 60 --json "$OUT/$name-sender$i.json" > "$OUT/$name-sender$i.log" 2>&1 &
-            LOAD+=($!)
-        done
-    fi
-    LOAD_FROM=$(first_port_tx)
-    await 120 "the incast to move $LOAD_WARMUP packets through r's port" load_flowing
-    # The load's rate from the counters at either end of the loaded pings, each read at the middle of its stats call.
-    local window=()
-    window+=("$(date +%s.%N)"); stats "$OUT/$name-before.json"; window+=("$(date +%s.%N)")
+    start_incast "$name" 120
     log "$name: $PINGS pings under the 9:1 incast"
-    pings "$OUT/$name-loaded.ping"
-    window+=("$(date +%s.%N)"); stats "$OUT/$name-after.json"; window+=("$(date +%s.%N)")
-    echo "${window[*]}" > "$OUT/$name-window.txt"
+    under_load "$name" pings "$OUT/$name-loaded.ping"
     if [ "$name" = baseline ]; then
         for pid in "${LOAD[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
     else
