@@ -132,16 +132,7 @@ public final class HostCommand implements Callable<Integer> {
             payloadBytes, ReceiverSettings.CONTROL_DSCP, ReceiverSettings.DEFAULT_MAX_FLOWS);
         final NdpReceivingHost host = new NdpReceivingHost(settings, spec.commandLine().getErr());
         // Stopped by a signal, the receiver still reports what it received.
-        final CountDownLatch reported = new CountDownLatch(1);
-        final Thread hook = new Thread(() -> {
-            host.stop();
-            try {
-                reported.await(5, TimeUnit.SECONDS);
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        Runtime.getRuntime().addShutdownHook(hook);
+        final ReportOnSignal onSignal = new ReportOnSignal(host::stop, 5);
         try {
             final HostReport report;
             try {
@@ -159,12 +150,7 @@ public final class HostCommand implements Callable<Integer> {
             }
             return 0;
         } finally {
-            reported.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (final IllegalStateException shuttingDown) {
-                // The hook is what is running.
-            }
+            onSignal.reported();
         }
     }
 
@@ -195,16 +181,7 @@ public final class HostCommand implements Callable<Integer> {
             Thread.sleep(startInMillis);
         }
         // Stopped by a signal, the sender cuts its flows short, waits for their last ACKs, and still reports.
-        final CountDownLatch reported = new CountDownLatch(1);
-        final Thread hook = new Thread(() -> {
-            host.stop();
-            try {
-                reported.await(10, TimeUnit.SECONDS);
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        Runtime.getRuntime().addShutdownHook(hook);
+        final ReportOnSignal onSignal = new ReportOnSignal(host::stop, 10);
         try {
             final HostReport report = host.run();
             finish(report);
@@ -217,12 +194,7 @@ public final class HostCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("trimswitch: host: " + silent.getMessage());
             return TrimswitchCommand.EXIT_RUN_FAILED;
         } finally {
-            reported.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (final IllegalStateException shuttingDown) {
-                // The hook is what is running.
-            }
+            onSignal.reported();
         }
     }
 
@@ -351,6 +323,37 @@ public final class HostCommand implements Callable<Integer> {
     private static void refuse(final boolean given, final String option, final String with) {
         if (given) {
             throw new ConfigException(option + " and " + with + " are exclusive: give one");
+        }
+    }
+
+    /**
+     * A shutdown hook for SIGINT/SIGTERM: it stops the host, then holds the JVM until the host has reported (at most
+     * {@code seconds}), so that a signal still ends the run with its table and JSON.
+     */
+    private static final class ReportOnSignal {
+        private final CountDownLatch reported = new CountDownLatch(1);
+        private final Thread hook;
+
+        ReportOnSignal(final Runnable stop, final long seconds) {
+            hook = new Thread(() -> {
+                stop.run();
+                try {
+                    reported.await(seconds, TimeUnit.SECONDS);
+                } catch (final InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
+
+        /** The host has reported (or failed): the hook, if a signal started it, may let the JVM go; else it is removed. */
+        void reported() {
+            reported.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (final IllegalStateException shuttingDown) {
+                // The hook is what is running.
+            }
         }
     }
 }
