@@ -1,10 +1,10 @@
 # Sourced by the experiment scripts, after they define log: the Python that draws the plots, ping's figures, the
 # star of namespace hosts around a switch that the incast experiments build, and the helpers of the end-to-end tests
-# (await, remove_namespaces, await_switch, stop_switch).
+# (await, add_namespace, start_switch, stop_switch, cleanup).
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=../../cli/src/test/sh/await.sh
-. "$here/../../cli/src/test/sh/await.sh"
+# shellcheck source=../../cli/src/test/sh/common.sh
+. "$here/../../cli/src/test/sh/common.sh"
 : "${TRIMSWITCH:=$here/../../cli/trimswitch}"
 
 # PLOT_PYTHON: the first python3 that has matplotlib (Debian's python3-matplotlib installs it for /usr/bin/python3).
@@ -51,12 +51,10 @@ in_sw() { ip netns exec "$SW" "$@"; }
 in_host() { local h=$1; shift; ip netns exec "$TAG$h" "$@"; }
 build_star() {
     local port h
-    ip netns add "$SW"
-    in_sw ip link set lo up
+    add_namespace "$SW"
     for port in "${!HOSTS[@]}"; do
         h=${HOSTS[$port]}
-        ip netns add "$TAG$h"
-        in_host "$h" ip link set lo up
+        add_namespace "$TAG$h"
         ip link add "${TAG}p$port" netns "$SW" type veth peer name eth0 netns "$TAG$h"
         in_sw ip link set "${TAG}p$port" up
         in_host "$h" ip addr add "$(addr "$h")/24" dev eth0
@@ -66,16 +64,12 @@ build_star() {
     done
 }
 
-# remove_star: the load's processes (LOAD, if set), the switch (SWITCH_PID, if set), then every namespace of the star.
+# remove_star: the load's processes (LOAD, if set), then the switch and every namespace of the star (cleanup).
 remove_star() {
     set +e
     local pid
     for pid in ${LOAD[@]+"${LOAD[@]}"}; do kill -TERM "$pid" 2>/dev/null; done
-    if [ -n "${SWITCH_PID:-}" ]; then
-        kill -TERM "$SWITCH_PID" 2>/dev/null
-        wait "$SWITCH_PID" 2>/dev/null
-    fi
-    remove_namespaces $(for h in "${HOSTS[@]}"; do echo "$TAG$h"; done) "$SW"
+    cleanup
 }
 
 # start_star_switch NAME CONFIG: starts `trimswitch run` in the star's switch namespace with CONFIG and port p on the
@@ -83,10 +77,8 @@ remove_star() {
 # that every other host reaches the first one, ${HOSTS[0]}, at 10.9.0.1.
 start_star_switch() {
     local name=$1 config=$2 h
-    ip netns exec "$SW" $TRIMSWITCH run --config "$config" \
-        $(for port in "${!HOSTS[@]}"; do printf -- '-i %d@%sp%d ' "$port" "$TAG" "$port"; done) > "$OUT/$name-switch.log" 2>&1 &
-    SWITCH_PID=$!
-    await_switch "$SWITCH_PID" "$OUT/$name-switch.log" "${#HOSTS[@]}"
+    start_switch "$SW" "$OUT/$name-switch.log" "${#HOSTS[@]}" --config "$config" \
+        $(for port in "${!HOSTS[@]}"; do printf -- '-i %d@%sp%d ' "$port" "$TAG" "$port"; done)
     for h in "${HOSTS[@]:1}"; do
         in_host "$h" ping -q -c 2 -i 0.2 -W 2 10.9.0.1 > /dev/null || { log "host $h cannot reach ${HOSTS[0]}" >&2; exit 1; }
     done

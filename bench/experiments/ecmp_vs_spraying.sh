@@ -51,26 +51,12 @@ proc_cpu() { local pid t=0; for pid in "$@"; do t=$((t + $(awk '{ print $14 + $1
 # cpu_busy FILE: appends the machine's busy and total jiffies (every core) from /proc/stat.
 cpu_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat >> "$1"; }
 
-cleanup() {
-    set +e
-    for s in "${SPINES[@]}"; do
-        if [ -n "${PID[$s]:-}" ]; then
-            kill -TERM "${PID[$s]}" 2>/dev/null
-            wait "${PID[$s]}" 2>/dev/null
-        fi
-    done
-    for ns in leafA leafB sp1 sp2 sp3 a1 a2 a3 b1 b2 b3; do
-        ip netns pids "$TAG$ns" 2>/dev/null | xargs -r kill 2>/dev/null
-        ip netns del "$TAG$ns" 2>/dev/null
-    done
-}
 trap cleanup EXIT
 
 in_ns() { local ns=$1; shift; ip netns exec "$TAG$ns" "$@"; }
 
 for ns in leafA leafB sp1 sp2 sp3 a1 a2 a3 b1 b2 b3; do
-    ip netns add "$TAG$ns"
-    in_ns "$ns" ip link set lo up
+    add_namespace "$TAG$ns"
 done
 for leaf in leafA leafB; do
     in_ns "$leaf" sysctl -qw net.ipv4.ip_forward=1
@@ -130,16 +116,11 @@ in_ns leafA ip route add 10.2.0.0/16 nexthop via 10.100.1.2 dev vs1 nexthop via 
 in_ns leafB ip route add 10.1.0.0/16 nexthop via 10.100.1.1 dev vs1 nexthop via 10.100.2.1 dev vs2 nexthop via 10.100.3.1 dev vs3
 
 for s in "${SPINES[@]}"; do
-    # Not through a shell function: the background job must be the switch itself, for the signal to reach it.
-    ip netns exec "${TAG}sp$s" $TRIMSWITCH run --config "$OUT/spine$s.yaml" -i 0@toleafA -i 1@toleafB > "$OUT/spine$s.log" 2>&1 &
-    PID[$s]=$!
+    launch_switch "${TAG}sp$s" "$OUT/spine$s.log" --config "$OUT/spine$s.yaml" -i 0@toleafA -i 1@toleafB
+    PID[$s]=$SWITCH_PID
 done
 for s in "${SPINES[@]}"; do
-    for _ in $(seq 1 200); do
-        grep -q "running 2 ports" "$OUT/spine$s.log" 2>/dev/null && break
-        kill -0 "${PID[$s]}" 2>/dev/null || { cat "$OUT/spine$s.log"; echo "spine $s did not start" >&2; exit 1; }
-        sleep 0.1
-    done
+    await_switch "${PID[$s]}" "$OUT/spine$s.log" 2
 done
 for i in 1 2 3; do
     for j in 1 2 3; do

@@ -50,7 +50,6 @@ TAG="lv$$"
 SW="${TAG}sw"
 SENDERS=9
 HOSTS=(r $(seq -f 's%g' 1 $SENDERS))
-SWITCH_PID=""
 trap remove_star EXIT
 
 # 1. Experiment 1, live.
@@ -105,7 +104,6 @@ for pid in "${PIDS[@]}" "$RECEIVER"; do wait "$pid" || STATUS=$?; done
 late_starters "$OUT"/incast-sender*.log
 in_sw $TRIMSWITCH stats --json > "$OUT/incast-stats.json"
 stop_switch "$SWITCH_PID" "$OUT/incast-switch.log" > /dev/null
-SWITCH_PID=""
 uptime > "$OUT/uptime.txt"
 
 # Virtual time: the same two experiments.

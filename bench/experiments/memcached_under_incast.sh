@@ -48,7 +48,6 @@ OUT=$(cd "$OUT" && pwd)
 TAG="mc$$"
 SW="${TAG}sw"
 HOSTS=(m $(seq -f 's%g' 1 "$SENDERS") c)
-SWITCH_PID=""
 LOAD=()
 
 trap remove_star EXIT
@@ -125,7 +124,6 @@ run_setup() {
         [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = memcached ] || kill "$pid" 2>/dev/null || true
     done
     stop_switch "$SWITCH_PID" "$OUT/$name-switch.log" > /dev/null
-    SWITCH_PID=""
 }
 
 run_setup baseline "$BIG"

@@ -45,7 +45,6 @@ TAG="pi$$"
 SW="${TAG}sw"
 SENDERS=9
 HOSTS=(r $(seq -f 's%g' 1 $SENDERS) p)
-SWITCH_PID=""
 LOAD=()
 
 trap remove_star EXIT
@@ -101,7 +100,6 @@ run_setup() {
     LOAD=()
     ip netns pids "${TAG}r" | xargs -r kill 2>/dev/null || true
     stop_switch "$SWITCH_PID" "$OUT/$name-switch.log" > /dev/null
-    SWITCH_PID=""
 }
 
 run_setup baseline "$BIG"

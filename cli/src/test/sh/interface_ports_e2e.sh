@@ -18,38 +18,20 @@ PACKETS=${E2E_PACKETS:-3000}
 RATE=${E2E_RATE:-10000000}
 TAG="ti$$"
 SW="${TAG}sw"
-WORK=$(mktemp -d)
-SWITCH_PID=""
 
 log() { echo "e2e: $*"; }
-# shellcheck source=await.sh
-. "$(dirname "$0")/await.sh"
-
-cleanup() {
-    local status=$?
-    set +e
-    if [ "$status" != 0 ] && [ -f "$WORK/switch.log" ]; then
-        echo "e2e: the switch's log:"
-        cat "$WORK/switch.log"
-    fi
-    if [ -n "$SWITCH_PID" ]; then
-        kill -TERM "$SWITCH_PID" 2>/dev/null
-        wait "$SWITCH_PID" 2>/dev/null
-    fi
-    remove_namespaces $(for i in $(seq 0 $((HOSTS - 1))); do echo "${TAG}h$i"; done) "$SW"
-    rm -rf "$WORK"
-}
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
 trap cleanup EXIT
+WORK=$(mktemp -d)
 
 in_sw() { ip netns exec "$SW" "$@"; }
 in_host() { local host=$1; shift; ip netns exec "${TAG}h$host" "$@"; }
 
-ip netns add "$SW"
-in_sw ip link set lo up
+add_namespace "$SW"
 for i in $(seq 0 $((HOSTS - 1))); do
     ns="${TAG}h$i"
-    ip netns add "$ns"
-    ip netns exec "$ns" ip link set lo up
+    add_namespace "$ns"
     # The switch's side is named after its port; the host's side is its eth0.
     ip link add "${TAG}p$i" netns "$SW" type veth peer name eth0 netns "$ns"
     in_sw ip link set "${TAG}p$i" up
@@ -79,21 +61,13 @@ metrics:
 YAML
 
 log "starting the switch"
-# Not through a shell function: the background job must be the switch itself, for the signal to reach it.
-ip netns exec "$SW" $TRIMSWITCH run --config "$WORK/switch.yaml" $(for i in $(seq 0 $((HOSTS - 1))); do printf -- '-i %d@%sp%d ' "$i" "$TAG" "$i"; done) \
-    > "$WORK/switch.log" 2>&1 &
-SWITCH_PID=$!
-await_switch "$SWITCH_PID" "$WORK/switch.log" "$HOSTS"
+start_switch "$SW" "$WORK/switch.log" "$HOSTS" --config "$WORK/switch.yaml" \
+    $(for i in $(seq 0 $((HOSTS - 1))); do printf -- '-i %d@%sp%d ' "$i" "$TAG" "$i"; done)
 cat "$WORK/switch.log"
 grep -q "interface ${TAG}p3 (AF_PACKET" "$WORK/switch.log" || { echo "e2e: port 3 is not on its interface" >&2; exit 1; }
 
 log "ping between every pair of hosts"
-for i in $(seq 0 $((HOSTS - 1))); do
-    for j in $(seq 0 $((HOSTS - 1))); do
-        [ "$i" = "$j" ] && continue
-        in_host "$i" ping -q -c 2 -i 0.2 -W 2 "10.9.0.$((j + 1))" > /dev/null || { echo "e2e: host $i cannot ping 10.9.0.$((j + 1))" >&2; exit 1; }
-    done
-done
+ping_every_pair $(for i in $(seq 0 $((HOSTS - 1))); do echo "${TAG}h$i=10.9.0.$((i + 1))"; done)
 log "every pair pings"
 
 stats() { in_sw $TRIMSWITCH stats --json > "$1"; }
@@ -140,34 +114,7 @@ wait "$RECEIVER"
 cat "$WORK/receiver.log"
 stats "$WORK/stats.json"
 in_sw $TRIMSWITCH stats
-python3 - "$WORK/received.json" "$WORK/stats.json" "$PACKETS" <<'PY'
-import json, sys
-received = json.load(open(sys.argv[1]))
-stats = {p["port"]: p for p in json.load(open(sys.argv[2]))}
-packets = int(sys.argv[3])
-flows = received["flows"]
-assert len(flows) == 3, f"expected 3 flows at the receiver, got {len(flows)}: {flows}"
-missing = sum(packets - flow["whole"] - flow["trimmed"] for flow in flows.values())
-overflowed = sum(stats[port].get("drops", {}).get("ringOverflow", 0) for port in range(3))
-if missing > 0 and overflowed >= missing:
-    print(f"e2e: host too slow: the kernel dropped {overflowed} frames at the switch's full receive rings before it could take them; {missing} missing")
-    sys.exit(3)
-for sender, flow in flows.items():
-    arrived = flow["whole"] + flow["trimmed"]
-    assert arrived == packets and flow["gaps"] == 0, f"{sender}: {flow['whole']} whole + {flow['trimmed']} trimmed of {packets}, {flow['gaps']} missing"
-trimmed = received["trimmed"]
-if trimmed == 0:
-    print("e2e: host too slow: three senders did not even fill a 0.1 Gb/s port")
-    sys.exit(3)
-port = stats[3]
-for number in range(4):
-    assert not stats[number].get("drops"), f"port {number} dropped {stats[number].get('drops')}"
-assert port["trimPackets"] > 0, f"the switch trimmed nothing for port 3: {port}"
-assert port["txTrimPackets"] == trimmed, f"the switch sent {port['txTrimPackets']} trimmed packets out of port 3, the receiver saw {trimmed}"
-print(f"e2e: incast: {received['whole']} whole + {trimmed} trimmed of {3 * packets}, none lost; the switch counted "
-      f"{port['txTrimPackets']} trimmed out of port 3: {port['ingressTrimPackets']} at the ingress meters, {port['dodTrimPackets']} deflected on drop")
-PY
+python3 "$(dirname "$0")/check_incast.py" "$WORK/received.json" "$WORK/stats.json" "$PACKETS" 3 3
 
 stop_switch "$SWITCH_PID" "$WORK/switch.log"
-SWITCH_PID=""
 log "passed"

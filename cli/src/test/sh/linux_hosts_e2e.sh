@@ -19,30 +19,14 @@ PACKETS=${E2E_PACKETS:-3000}
 RATE=${E2E_RATE:-10000000}
 TAG="ts$$"
 SW="${TAG}sw"
-WORK=$(mktemp -d)
-SWITCH_PID=""
 
 log() { echo "e2e: $*"; }
-# shellcheck source=await.sh
-. "$(dirname "$0")/await.sh"
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
 # shellcheck source=vxlan_hosts.sh
 . "$(dirname "$0")/vxlan_hosts.sh"
-
-cleanup() {
-    local status=$?
-    set +e
-    if [ "$status" != 0 ] && [ -f "$WORK/switch.log" ]; then
-        echo "e2e: the switch's log:"
-        cat "$WORK/switch.log"
-    fi
-    if [ -n "$SWITCH_PID" ]; then
-        kill -TERM "$SWITCH_PID" 2>/dev/null
-        wait "$SWITCH_PID" 2>/dev/null
-    fi
-    remove_namespaces $(for i in $(seq 1 $HOSTS); do echo "${TAG}h$i"; done) "$SW"
-    rm -rf "$WORK"
-}
 trap cleanup EXIT
+WORK=$(mktemp -d)
 
 in_sw() { ip netns exec "$SW" "$@"; }
 in_host() { local host=$1; shift; ip netns exec "${TAG}h$host" "$@"; }
@@ -70,19 +54,11 @@ metrics:
 YAML
 
 log "starting the switch"
-# Not through a shell function: the background job must be the switch itself, for the signal to reach it.
-ip netns exec "$SW" $TRIMSWITCH run --config "$WORK/switch.yaml" > "$WORK/switch.log" 2>&1 &
-SWITCH_PID=$!
-await_switch "$SWITCH_PID" "$WORK/switch.log" "$HOSTS"
+start_switch "$SW" "$WORK/switch.log" "$HOSTS" --config "$WORK/switch.yaml"
 cat "$WORK/switch.log"
 
 log "ping between every pair of hosts"
-for i in $(seq 1 $HOSTS); do
-    for j in $(seq 1 $HOSTS); do
-        [ "$i" = "$j" ] && continue
-        in_host "$i" ping -q -c 2 -i 0.2 -W 2 "10.9.0.$j" > /dev/null || { echo "e2e: host $i cannot ping 10.9.0.$j" >&2; exit 1; }
-    done
-done
+ping_every_pair $(for i in $(seq 1 $HOSTS); do echo "${TAG}h$i=10.9.0.$i"; done)
 log "every pair pings"
 
 stats() { in_sw $TRIMSWITCH stats --json > "$1"; }
@@ -159,32 +135,7 @@ print(f"e2e: TCP out of the incast's port: {end['sum_received']['bits_per_second
 PY
 log "no switch drop on the TCP flow's ports during the incast, which shares its egress port"
 
-python3 - "$WORK/received.json" "$WORK/stats.json" "$PACKETS" <<'PY'
-import json, sys
-received = json.load(open(sys.argv[1]))
-stats = {p["port"]: p for p in json.load(open(sys.argv[2]))}
-packets = int(sys.argv[3])
-flows = received["flows"]
-assert len(flows) == 4, f"expected 4 flows at the receiver, got {len(flows)}: {flows}"
-missing = sum(packets - flow["whole"] - flow["trimmed"] for flow in flows.values())
-overflowed = sum(stats[port].get("drops", {}).get("socketOverflow", 0) for port in range(4))
-if missing > 0 and overflowed >= missing:
-    print(f"e2e: host too slow: the kernel dropped {overflowed} datagrams at the switch's sockets before it could read them; {missing} missing")
-    sys.exit(3)
-for sender, flow in flows.items():
-    arrived = flow["whole"] + flow["trimmed"]
-    assert arrived == packets and flow["gaps"] == 0, f"{sender}: {flow['whole']} whole + {flow['trimmed']} trimmed of {packets}, {flow['gaps']} missing"
-trimmed = received["trimmed"]
-if trimmed == 0:
-    print("e2e: host too slow: four senders did not even fill a 0.2 Gb/s port")
-    sys.exit(3)
-port = stats[4]
-assert port["txTrimPackets"] == trimmed, f"the switch sent {port['txTrimPackets']} trimmed packets out of port 4, the receiver saw {trimmed}"
-assert port["droppedTrimPackets"] == 0, f"trimmed packets dropped: {port}"
-print(f"e2e: incast: {received['whole']} whole + {trimmed} trimmed of {4 * packets}, none lost; the switch counted "
-      f"{port['txTrimPackets']} trimmed out of port 4: {port['ingressTrimPackets']} at the ingress meters, {port['dodTrimPackets']} deflected on drop")
-PY
+python3 "$(dirname "$0")/check_incast.py" "$WORK/received.json" "$WORK/stats.json" "$PACKETS" 4 4
 
 stop_switch "$SWITCH_PID" "$WORK/switch.log"
-SWITCH_PID=""
 log "passed"

@@ -20,40 +20,19 @@ set -euo pipefail
 PACKETS=${E2E_PACKETS:-3000}
 RATE=${E2E_RATE:-12000}
 TAG="tf$$"
-WORK=$(mktemp -d)
 SWITCHES=(leaf1 leaf2 spine)
-declare -A PID=()
+declare -A PORTS=([leaf1]=3 [leaf2]=3 [spine]=2) PID=()
 
 log() { echo "fabric: $*"; }
-# shellcheck source=await.sh
-. "$(dirname "$0")/await.sh"
-
-cleanup() {
-    local status=$?
-    set +e
-    for sw in "${SWITCHES[@]}"; do
-        if [ -n "${PID[$sw]:-}" ]; then
-            kill -TERM "${PID[$sw]}" 2>/dev/null
-            wait "${PID[$sw]}" 2>/dev/null
-        fi
-        if [ "$status" != 0 ] && [ -f "$WORK/$sw.log" ]; then
-            echo "fabric: $sw's log:"
-            cat "$WORK/$sw.log"
-        fi
-    done
-    for ns in "${SWITCHES[@]}" h1 h2 h3 h4; do
-        ip netns pids "$TAG$ns" 2>/dev/null | xargs -r kill 2>/dev/null
-        ip netns del "$TAG$ns" 2>/dev/null
-    done
-    rm -rf "$WORK"
-}
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
 trap cleanup EXIT
+WORK=$(mktemp -d)
 
 in_ns() { local ns=$1; shift; ip netns exec "$TAG$ns" "$@"; }
 
 for ns in "${SWITCHES[@]}" h1 h2 h3 h4; do
-    ip netns add "$TAG$ns"
-    in_ns "$ns" ip link set lo up
+    add_namespace "$TAG$ns"
 done
 
 # A point-to-point underlay link between two namespaces: $1 at $3, $2 at $4 (a /30); in each, the interface is
@@ -130,26 +109,15 @@ PORTS
 
 for sw in "${SWITCHES[@]}"; do
     log "starting $sw"
-    # Not through a shell function: the background job must be the switch itself, for the signal to reach it.
-    ip netns exec "$TAG$sw" $TRIMSWITCH run --config "$WORK/$sw.yaml" > "$WORK/$sw.log" 2>&1 &
-    PID[$sw]=$!
+    launch_switch "$TAG$sw" "$WORK/$sw.log" --config "$WORK/$sw.yaml"
+    PID[$sw]=$SWITCH_PID
 done
 for sw in "${SWITCHES[@]}"; do
-    for _ in $(seq 1 150); do
-        grep -q "running [0-9]* ports" "$WORK/$sw.log" 2>/dev/null && break
-        kill -0 "${PID[$sw]}" 2>/dev/null || { echo "fabric: $sw did not start" >&2; exit 1; }
-        sleep 0.1
-    done
-    grep -q "running [0-9]* ports" "$WORK/$sw.log" || { echo "fabric: $sw did not start in 15 s" >&2; exit 1; }
+    await_switch "${PID[$sw]}" "$WORK/$sw.log" "${PORTS[$sw]}"
 done
 
 log "ping between every pair of hosts"
-for i in 1 2 3 4; do
-    for j in 1 2 3 4; do
-        [ "$i" = "$j" ] && continue
-        in_ns "h$i" ping -q -c 2 -i 0.2 -W 2 "10.9.0.$j" > /dev/null || { echo "fabric: host $i cannot ping 10.9.0.$j" >&2; exit 1; }
-    done
-done
+ping_every_pair $(for h in 1 2 3 4; do echo "${TAG}h$h=10.9.0.$h"; done)
 log "every pair pings, across the spine too"
 
 stats() { in_ns "$1" $TRIMSWITCH stats --json > "$WORK/$1-$2.json"; }
@@ -224,12 +192,6 @@ print(f"fabric: incast: {received['whole']} whole + {received['trimmed']} trimme
 PY
 
 for sw in "${SWITCHES[@]}"; do
-    kill -TERM "${PID[$sw]}"
-    STATUS=0
-    wait "${PID[$sw]}" || STATUS=$?
-    PID[$sw]=""
-    # A JVM that ran its shutdown to the end after SIGTERM exits with 128 + 15.
-    [ "$STATUS" = 0 ] || [ "$STATUS" = 143 ] || { echo "fabric: $sw exited with $STATUS on SIGTERM" >&2; cat "$WORK/$sw.log"; exit 1; }
-    grep -q "stopped;" "$WORK/$sw.log" || { echo "fabric: no clean stop in $sw's log" >&2; exit 1; }
+    stop_switch "${PID[$sw]}" "$WORK/$sw.log"
 done
 log "passed"

@@ -19,29 +19,14 @@ RECEIVER=4
 BYTES=${E2E_BYTES:-400000}
 TAG="nh$$"
 SW="${TAG}sw"
-WORK=$(mktemp -d)
-SWITCH_PID=""
 
 log() { echo "ndp-hosts: $*"; }
-# shellcheck source=await.sh
-. "$(dirname "$0")/await.sh"
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
 # shellcheck source=vxlan_hosts.sh
 . "$(dirname "$0")/vxlan_hosts.sh"
-
-cleanup() {
-    local status=$?
-    set +e
-    if [ "$status" != 0 ]; then
-        for f in "$WORK"/*.log; do [ -f "$f" ] && { echo "ndp-hosts: $f:"; cat "$f"; }; done
-    fi
-    if [ -n "$SWITCH_PID" ]; then
-        kill -TERM "$SWITCH_PID" 2>/dev/null
-        wait "$SWITCH_PID" 2>/dev/null
-    fi
-    remove_namespaces $(for i in $(seq 1 $HOSTS); do echo "${TAG}h$i"; done) "$SW"
-    rm -rf "$WORK"
-}
 trap cleanup EXIT
+WORK=$(mktemp -d)
 
 in_sw() { ip netns exec "$SW" "$@"; }
 in_host() { local host=$1; shift; ip netns exec "${TAG}h$host" "$@"; }
@@ -69,14 +54,7 @@ metrics:
 YAML
 
 log "starting the switch"
-# Not through a shell function: the background job must be the switch itself, for the signal to reach it.
-ip netns exec "$SW" $TRIMSWITCH run --config "$WORK/switch.yaml" > "$WORK/switch.log" 2>&1 &
-SWITCH_PID=$!
-for _ in $(seq 1 150); do
-    grep -q "running $HOSTS ports" "$WORK/switch.log" 2>/dev/null && break
-    kill -0 "$SWITCH_PID" 2>/dev/null || { echo "ndp-hosts: the switch did not start" >&2; exit 1; }
-    sleep 0.1
-done
+start_switch "$SW" "$WORK/switch.log" "$HOSTS" --config "$WORK/switch.yaml"
 for i in $(seq 1 $HOSTS); do
     [ "$i" = "$RECEIVER" ] && continue
     in_host "$i" ping -q -c 2 -i 0.2 -W 2 "10.9.0.$RECEIVER" > /dev/null || { echo "ndp-hosts: host $i cannot ping the receiver" >&2; exit 1; }
@@ -87,10 +65,8 @@ log "3:1 incast of $BYTES bytes per flow into host $RECEIVER's 0.1 Gb/s port, ND
 ip netns exec "${TAG}h$RECEIVER" $TRIMSWITCH host --listen "10.9.0.$RECEIVER:666" --rate-gbps 0.1 --expect-flows 3 --timeout-s 30 \
     --json "$WORK/receiver.json" > "$WORK/receiver.log" 2>&1 &
 RECEIVER_PID=$!
-for _ in $(seq 1 150); do
-    grep -q "receiving on" "$WORK/receiver.log" 2>/dev/null && break
-    sleep 0.1
-done
+receiver_ready() { still_running "$RECEIVER_PID" "$WORK/receiver.log" "the receiver" && grep -q "receiving on" "$WORK/receiver.log"; }
+await 30 "the receiver to bind 10.9.0.$RECEIVER:666" receiver_ready
 SENDERS=()
 for i in $(seq 1 $HOSTS); do
     [ "$i" = "$RECEIVER" ] && continue
@@ -137,7 +113,5 @@ print(f"ndp-hosts: incast: 3 x {size} bytes all delivered; FCT {fcts[0] / 1e3:.1
       f"{headers} headers, the senders got {nacks} NACKs and retransmitted {retransmissions} packets, {nacked} of them on a NACK")
 PY
 
-kill -TERM "$SWITCH_PID"
-wait "$SWITCH_PID" || true
-SWITCH_PID=""
+stop_switch "$SWITCH_PID" "$WORK/switch.log"
 log "passed"

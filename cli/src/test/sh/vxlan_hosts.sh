@@ -1,15 +1,13 @@
-# Sourced by the end-to-end scripts whose hosts reach the switch through vxlan: build_vxlan_hosts makes the switch's
-# namespace $SW and HOSTS hosts in namespaces ${TAG}h1..${TAG}hHOSTS. Host i is wired by a veth (172.31.i.2, the
-# switch's end 172.31.i.1) and has a vxlan interface vx0 (10.9.0.i/24, VNI 42) to the switch's UDP port 4789+i:
-# switch port i-1. Inner MTU 1450 on the veth's 1500 bytes.
+# Sourced, after common.sh, by the end-to-end scripts whose hosts reach the switch through vxlan: build_vxlan_hosts
+# makes the switch's namespace $SW and HOSTS hosts in namespaces ${TAG}h1..${TAG}hHOSTS. Host i is wired by a veth
+# (172.31.i.2, the switch's end 172.31.i.1) and has a vxlan interface vx0 (10.9.0.i/24, VNI 42) to the switch's UDP
+# port 4789+i: switch port i-1. Inner MTU 1450 on the veth's 1500 bytes.
 build_vxlan_hosts() {
     local i ns
-    ip netns add "$SW"
-    ip netns exec "$SW" ip link set lo up
+    add_namespace "$SW"
     for i in $(seq 1 "$HOSTS"); do
         ns="${TAG}h$i"
-        ip netns add "$ns"
-        ip netns exec "$ns" ip link set lo up
+        add_namespace "$ns"
         ip link add "${TAG}v$i" type veth peer name eth0 netns "$ns"
         ip link set "${TAG}v$i" netns "$SW"
         ip netns exec "$SW" ip addr add "172.31.$i.1/24" dev "${TAG}v$i"
