@@ -113,5 +113,12 @@ print(f"ndp-hosts: incast: 3 x {size} bytes all delivered; FCT {fcts[0] / 1e3:.1
       f"{headers} headers, the senders got {nacks} NACKs and retransmitted {retransmissions} packets, {nacked} of them on a NACK")
 PY
 
+log "a sender whose packets do not fit the path's MTU (vxlan's 1450 bytes) says so, and sends nothing"
+STATUS=0
+in_host 1 $TRIMSWITCH host --connect "10.9.0.$RECEIVER:666" --size 100000 --payload-bytes 8950 --timeout-s 5 > "$WORK/jumbo.out" 2> "$WORK/jumbo.err" || STATUS=$?
+[ "$STATUS" = 2 ] && [ "$(wc -l < "$WORK/jumbo.err")" = 1 ] && grep -q "lower --payload-bytes" "$WORK/jumbo.err" \
+    || { cat "$WORK/jumbo.out" "$WORK/jumbo.err"; log "expected exit 2 and one line naming --payload-bytes, got $STATUS" >&2; exit 1; }
+cat "$WORK/jumbo.err"
+
 stop_switch "$SWITCH_PID" "$WORK/switch.log"
 log "passed"

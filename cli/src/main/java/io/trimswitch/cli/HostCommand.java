@@ -75,7 +75,8 @@ public final class HostCommand implements Callable<Integer> {
     int spray = 1;
 
     @Option(names = "--payload-bytes", paramLabel = "N", description = "Data bytes per packet, 1.." + SenderSettings.MAX_PAYLOAD
-        + " (" + SenderSettings.MAX_PAYLOAD + ": 1500-byte IP packets, a standard MTU); the receiver paces its PULLs for packets of this size "
+        + " (" + SenderSettings.STANDARD_MTU_PAYLOAD + ": 1500-byte IP packets, a standard MTU; " + SenderSettings.MAX_PAYLOAD
+        + ": 9000-byte ones, a jumbo MTU; never fragmented); the receiver paces its PULLs for packets of this size "
         + "(default: " + SenderSettings.DEFAULT_PAYLOAD + ", which fits vxlan's 1450-byte MTU)")
     int payloadBytes = SenderSettings.DEFAULT_PAYLOAD;
 
@@ -104,7 +105,7 @@ public final class HostCommand implements Callable<Integer> {
             throw new ConfigException("--timeout-s must be above 0 and at most 86400, got " + timeoutS);
         }
         if (payloadBytes < 1 || payloadBytes > SenderSettings.MAX_PAYLOAD) {
-            throw new ConfigException("--payload-bytes must be 1.." + SenderSettings.MAX_PAYLOAD + " (a 1500-byte MTU), got " + payloadBytes);
+            throw new ConfigException("--payload-bytes must be 1.." + SenderSettings.MAX_PAYLOAD + " (a 9000-byte MTU), got " + payloadBytes);
         }
         if (durationS != null && !(durationS > 0 && durationS <= 31_536_000)) {
             throw new ConfigException("--duration-s must be above 0 and at most 31536000, got " + durationS);
@@ -187,8 +188,10 @@ public final class HostCommand implements Callable<Integer> {
             finish(report);
             return report.allComplete() ? 0 : unfinished(report);
         } catch (final java.net.SocketException e) {
-            // No route, an address this host cannot send to: the command line named it.
-            throw new ConfigException("--connect " + connect + ": cannot send there: " + e.getMessage());
+            // No route, an address this host cannot send to, packets over the path's MTU: the command line named them.
+            final String tooLong = payloadBytes > SenderSettings.DEFAULT_PAYLOAD && String.valueOf(e.getMessage()).contains("too long")
+                ? " (" + (payloadBytes + HostDatagram.HEADER_LENGTH + 28) + "-byte IP packets: lower --payload-bytes to fit the path's MTU)" : "";
+            throw new ConfigException("--connect " + connect + ": cannot send there: " + e.getMessage() + tooLong);
         } catch (final PeerSilent silent) {
             finish(silent.report());
             spec.commandLine().getErr().println("trimswitch: host: " + silent.getMessage());

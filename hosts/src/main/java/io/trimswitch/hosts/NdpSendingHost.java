@@ -8,6 +8,8 @@ import io.trimswitch.ndp.NdpSender;
 import io.trimswitch.ndp.NdpTimers;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import jdk.net.ExtendedSocketOptions;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -116,6 +118,8 @@ public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
     private DatagramChannel open() throws IOException {
         final DatagramChannel channel = DatagramChannel.open();
         channel.setOption(StandardSocketOptions.IP_TOS, settings.dscp() << 2);
+        // A datagram longer than the path's MTU is refused at once: fragments would reach the switch untrimmable.
+        channel.setOption(ExtendedSocketOptions.IP_DONTFRAGMENT, true);
         channel.setOption(StandardSocketOptions.SO_SNDBUF, 1 << 20);
         channel.setOption(StandardSocketOptions.SO_RCVBUF, 1 << 20);
         channel.bind(new InetSocketAddress(0));

@@ -13,8 +13,10 @@ public record SenderSettings(
     int payloadBytes, int dscp, long durationNanos) {
     /** Data bytes per packet: with the 22-byte shim and tag, UDP and IPv4, 1448 bytes, inside vxlan's 1450-byte MTU. */
     public static final int DEFAULT_PAYLOAD = 1398;
-    /** The most data bytes per packet: with shim and tag, UDP and IPv4, a 1500-byte IP packet, a standard MTU's. */
-    public static final int MAX_PAYLOAD = 1500 - 20 - 8 - HostDatagram.HEADER_LENGTH;
+    /** The most data bytes per packet: with shim and tag, UDP and IPv4, a 9000-byte IP packet, a jumbo MTU's. */
+    public static final int MAX_PAYLOAD = 9000 - 20 - 8 - HostDatagram.HEADER_LENGTH;
+    /** Data bytes in a 1500-byte IP packet, a standard MTU's. */
+    public static final int STANDARD_MTU_PAYLOAD = 1500 - 20 - 8 - HostDatagram.HEADER_LENGTH;
     /** The trimmable DSCP of the project's defaults (Ultra Ethernet's DSCP_TRIMMABLE). */
     public static final int TRIMMABLE_DSCP = 10;
     /** Packets a sender may have in all its flows: a byte of state each. */
@@ -26,7 +28,7 @@ public record SenderSettings(
             throw new IllegalArgumentException("a sender has 1.." + HostDatagram.MAX_FLOWS + " flows, got " + flowBytes.length);
         }
         if (payloadBytes < 1 || payloadBytes > MAX_PAYLOAD) {
-            throw new IllegalArgumentException("payload must be 1.." + MAX_PAYLOAD + " bytes (a 1500-byte MTU), got " + payloadBytes);
+            throw new IllegalArgumentException("payload must be 1.." + MAX_PAYLOAD + " bytes (a 9000-byte MTU), got " + payloadBytes);
         }
         long packets = 0;
         for (int flow = 0; flow < flowBytes.length; flow++) {

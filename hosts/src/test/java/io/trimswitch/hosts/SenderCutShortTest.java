@@ -67,10 +67,11 @@ class SenderCutShortTest {
     }
 
     @Test
-    void aPayloadBeyondA1500ByteMtuIsRefused() {
+    void aPayloadBeyondA9000ByteMtuIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> new SenderSettings(new java.net.InetSocketAddress("127.0.0.1", 9), new long[] {1}, 1, 1,
             1, 1, 1, SenderSettings.MAX_PAYLOAD + 1, SenderSettings.TRIMMABLE_DSCP, 0));
-        assertEquals(1450, SenderSettings.MAX_PAYLOAD);
+        assertEquals(8950, SenderSettings.MAX_PAYLOAD);
+        assertEquals(1450, SenderSettings.STANDARD_MTU_PAYLOAD);
     }
 
     private static void assertCutShortAndMatching(final HostReport sent, final HostReport received) {
