@@ -42,6 +42,7 @@ class HostileCommandLineTest {
         "scenario --pessimistic-rate NaN                      | control.pessimisticRateGbps must be",
         "scenario --halftimistic-rate NaN                     | control.halftimisticRateGbps must be",
         "scenario --packet-bytes 0                            | workload.packetBytes must be",
+        "scenario --packet-bytes 9019                         | workload.packetBytes must be 50..9018, got 9019",
         "scenario --packets 2147483647                        | workload.packets must be 1..1000000",
         "scenario --data-queue 100000000                      | fabric.dataQueuePackets must be 1..1048576",
         "scenario --clock real --dilation 1e300               | realtime.dilation must be 1..1000000",

@@ -25,7 +25,7 @@ public final class SettingsValidation {
         validateQos(s);
         validateRecirculation(s);
         // The workload's frame size first: the meters' default bucket is derived from it.
-        within("workload.packetBytes", s.workload().packetBytes(), TrimSettings.NDP_HEADERS, PacketPool.SLOT_BYTES);
+        within("workload.packetBytes", s.workload().packetBytes(), TrimSettings.NDP_HEADERS, PacketPool.JUMBO_FRAME_BYTES);
         validateTrim(s);
         validateControl(s);
         validateWorkload(s);

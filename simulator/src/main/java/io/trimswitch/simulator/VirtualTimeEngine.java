@@ -62,7 +62,7 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
     private final LinkFailures failures;
     private FrameCapture captures;
     /** A captured frame made whole: its stored headers, then the zeros of its payload. */
-    private final UnsafeBuffer captured = new UnsafeBuffer(new byte[PacketPool.SLOT_BYTES]);
+    private final UnsafeBuffer captured;
     private TimelineProbe timeline;
     /** A packet from the source is being handled: at its instant it comes before any transmission ending. */
     private boolean handlingArrival;
@@ -81,6 +81,7 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
         this.source = source;
         this.hosts = hosts;
         this.pool = pool;
+        this.captured = new UnsafeBuffer(new byte[Math.max(PacketPool.SLOT_BYTES, pool.slotBytes())]);
         this.durationPicos = durationPicos;
         this.failures = failures;
         this.latency = hosts == null ? 0 : hosts.propagationPicos();

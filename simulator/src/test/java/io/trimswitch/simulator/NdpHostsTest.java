@@ -58,6 +58,24 @@ class NdpHostsTest {
     }
 
     @Test
+    void jumboFramesTakeTheirOwnSerialisationTimeAndATrimmedOneIsResentWhole() {
+        final SwitchSettings lone = ndp("pairs:0->1", Mechanism.IDEAL, 100);
+        lone.workload.startJitter = false;
+        lone.workload.packetBytes = 9014;
+        // 100 × 721.12 ns (9014 bytes at 100 Gb/s) on the host link, 1 µs to the switch, one frame out, 1 µs to the host.
+        assertEquals(100 * 721.12 + 1000 + 721.12 + 1000, run(lone).flows().get(0).completionNs(), 0.001);
+
+        final SwitchSettings incast = ndp("incast:4->1", Mechanism.TOFINO, 100);
+        incast.workload.packetBytes = 9014;
+        final RunReport report = run(incast);
+        assertEquals(4, report.flowsCompleted());
+        assertTrue(report.deliveredHeader() > 100, "a 4:1 incast of jumbo frames trims: " + report.deliveredHeader());
+        for (final RunReport.FlowReport flow : report.flows()) {
+            assertEquals(100, flow.whole(), "each packet arrives whole exactly once");
+        }
+    }
+
+    @Test
     void everyHeaderIsNackedAndItsPacketRetransmittedOnAPull() {
         final RunReport report = run(ndp("incast:4->1", Mechanism.IDEAL, 100));
         assertEquals(4, report.flowsCompleted());

@@ -39,7 +39,7 @@ public final class OpenLoopSenders implements TrafficSource {
         this.schedule = new SenderSchedule(firstArrival, packetTime, packets);
         this.frames = new FrameTemplates(pattern.flows());
         // Frames larger than a buffer are never written: they are dropped as oversize when taken.
-        if (packetBytes <= PacketPool.SLOT_BYTES) {
+        if (packetBytes <= PacketPool.JUMBO_FRAME_BYTES) {
             for (int flow = 0; flow < pattern.flows(); flow++) {
                 frames.define(flow, packetBytes, pattern.sender(flow), WorkloadFrames.HOST_ID, pattern.receiver(flow), WorkloadFrames.HOST_ID,
                     flow, dscp, ndpUdpPort);

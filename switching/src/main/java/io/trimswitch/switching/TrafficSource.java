@@ -49,7 +49,7 @@ public interface TrafficSource {
     static int take(final TrafficSource source, final PacketPool pool, final RunRecorder recorder) {
         final int flow = source.nextFlow();
         recorder.sent(flow);
-        if (source.nextLength() > PacketPool.SLOT_BYTES) {
+        if (source.nextLength() > pool.slotBytes()) {
             source.emit(pool, PacketPool.NO_PACKET);
             recorder.dropped(flow, DropReason.OVERSIZE);
             return PacketPool.NO_PACKET;

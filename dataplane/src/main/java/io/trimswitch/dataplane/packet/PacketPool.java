@@ -15,6 +15,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class PacketPool {
     public static final int SLOT_BYTES = 2048;
+    /** The longest frame a workload makes: a jumbo frame, 9000 bytes of IP packet behind an Ethernet header and a VLAN tag. */
+    public static final int JUMBO_FRAME_BYTES = 9000 + 18;
     /** The longest frame any pool holds: a 64 KB segmentation-offload frame of a Linux interface, with its headers. */
     public static final int MAX_SLOT_BYTES = 65_600;
     /** Handles per slab: a {@link PoolPartition} starts and ends on a slab's edge. */
@@ -93,9 +95,8 @@ public final class PacketPool {
         if (capacity <= 0) {
             throw new IllegalArgumentException("packet pool capacity must be positive, got " + capacity);
         }
-        final int most = headroom > 0 ? MAX_SLOT_BYTES : SLOT_BYTES;
-        if (maxFrameBytes <= 0 || maxFrameBytes > most) {
-            throw new IllegalArgumentException("packet pool frames of " + maxFrameBytes + " bytes, outside 1.." + most);
+        if (maxFrameBytes <= 0 || maxFrameBytes > MAX_SLOT_BYTES) {
+            throw new IllegalArgumentException("packet pool frames of " + maxFrameBytes + " bytes, outside 1.." + MAX_SLOT_BYTES);
         }
         if (storedBytes <= 0 || storedBytes > maxFrameBytes) {
             throw new IllegalArgumentException("packet pool storing " + storedBytes + " bytes of frames of " + maxFrameBytes);

@@ -128,6 +128,6 @@ class PacketPoolTest {
         pool.buffer(second).putByte(pool.offset(second) - 1, (byte) 2);
         assertEquals(1, pool.buffer(first).getByte(pool.offset(first) - 10));
         assertThrows(IllegalArgumentException.class, () -> PacketPool.withHeadroom(4, PacketPool.MAX_SLOT_BYTES + 1, 10));
-        assertThrows(IllegalArgumentException.class, () -> new PacketPool(4, PacketPool.SLOT_BYTES + 1));
+        assertThrows(IllegalArgumentException.class, () -> new PacketPool(4, PacketPool.MAX_SLOT_BYTES + 1));
     }
 }
