@@ -7,12 +7,15 @@
 # whose two ports sit on veths to the leaves (interface ports, AF_PACKET; `idle: poll`, so that a spine with nothing
 # to forward leaves the cores to the hosts). Every spine's port down to rack B is limited to RATE Gb/s (0.1), so the
 # fabric carries 3 x RATE from rack A to rack B; each spine trims DSCP 10 in a 16-packet queue and drops anything else
-# from a 64-packet one. The veths' offloads are off, so that every queued packet is one MTU frame.
+# from a 64-packet one. The veths' offloads are off, so that every queued packet is one MTU frame. Every veth has an MTU
+# of MTU bytes (9000, jumbo frames): at 0.1 Gb/s a flow of 1500-byte frames is 8300 packets a second, and six host JVMs
+# and three switches on a small machine's cores then lose NDP's pull clock; 9000-byte frames carry the same bytes in a
+# sixth of the packets (docs/hosts.md).
 #
 # 1. TCP: iperf3 from host A_i to host B_i, three flows at once. ECMP puts each flow on one spine; when two hash onto
 #    the same spine they share its RATE while another spine idles.
 # 2. NDP, sprayed: `trimswitch host` senders with --spray K (K source ports: the leaf's hash sends each elsewhere),
-#    receivers pulling at RATE each. Every flow uses every spine.
+#    receivers pulling at RATE each. Every flow uses every spine; with many ports, about as much of each as of the others.
 # 3. NDP, not sprayed (--spray 1): one path per flow, as ECMP gives TCP.
 # For each, the flows' throughput (TCP) or goodput and FCT (NDP), each spine's packets towards rack B, and how busy
 # the machine's cores were meanwhile (from /proc/stat: near 100 %, the hosts waited for a core). Writes
@@ -20,7 +23,8 @@
 #
 # Usage: sudo bench/experiments/ecmp_vs_spraying.sh [OUT_DIR]   (needs iproute2, ethtool, iperf3 and
 # python3-matplotlib; a built cli/target/trimswitch.jar or TRIMSWITCH set to the command that runs the tool).
-# Environment: RATE (0.1), SECONDS_TCP (8), BYTES (1500000), SPRAY (8), WINDOW (30, the NDP senders' initial window). Everything it creates is removed on exit,
+# Environment: RATE (0.1), SECONDS_TCP (8), PACKETS (1000, per NDP flow), SPRAY (64), WINDOW (30, the NDP senders'
+# initial window), MTU (9000; every veth's, and the NDP packets fill it). Everything it creates is removed on exit,
 # whatever happens.
 set -euo pipefail
 
@@ -30,11 +34,16 @@ log() { echo "ecmp-vs-spraying: $*"; }
 [ $# -le 1 ] || { echo "usage: $(basename "$0") [OUT_DIR]" >&2; exit 2; }
 RATE=${RATE:-0.1}
 SECONDS_TCP=${SECONDS_TCP:-8}
-BYTES=${BYTES:-1500000}
-SPRAY=${SPRAY:-8}
+PACKETS=${PACKETS:-1000}
+SPRAY=${SPRAY:-64}
 WINDOW=${WINDOW:-30}
+MTU=${MTU:-9000}
 positive RATE "$RATE"
-for v in SECONDS_TCP BYTES SPRAY WINDOW; do whole "$v" "${!v}"; done
+for v in SECONDS_TCP PACKETS SPRAY WINDOW MTU; do whole "$v" "${!v}"; done
+[ "$MTU" -ge 1280 ] && [ "$MTU" -le 9000 ] || { echo "$(basename "$0"): MTU must be 1280..9000, not $MTU" >&2; exit 2; }
+# An NDP packet fills the MTU: the data behind IPv4, UDP and the hosts' 22-byte shim and tag.
+PAYLOAD=$((MTU - 50))
+BYTES=$((PACKETS * PAYLOAD))
 need_root
 need_tools ip ethtool ping iperf3
 [ -x /usr/bin/time ] || { echo "$(basename "$0"): needs /usr/bin/time: apt-get install time" >&2; exit 2; }
@@ -68,7 +77,7 @@ for i in 1 2 3; do
     for rack in a b; do
         leaf=leaf${rack^^}
         net=$([ "$rack" = a ] && echo 1 || echo 2)
-        ip link add "to$rack$i" netns "$TAG$leaf" type veth peer name eth0 netns "$TAG$rack$i"
+        ip link add "to$rack$i" netns "$TAG$leaf" mtu "$MTU" type veth peer name eth0 netns "$TAG$rack$i" mtu "$MTU"
         in_ns "$leaf" ethtool -K "to$rack$i" tso off gso off gro off > /dev/null 2>&1 || true
         in_ns "$rack$i" ethtool -K eth0 tso off gso off gro off > /dev/null 2>&1 || true
         in_ns "$leaf" ip addr add "10.$net.$i.1/24" dev "to$rack$i"
@@ -84,7 +93,7 @@ done
 for s in "${SPINES[@]}"; do
     for leaf in leafA leafB; do
         n=$([ "$leaf" = leafA ] && echo 1 || echo 2)
-        ip link add "vs$s" netns "$TAG$leaf" type veth peer name "to$leaf" netns "${TAG}sp$s"
+        ip link add "vs$s" netns "$TAG$leaf" mtu "$MTU" type veth peer name "to$leaf" netns "${TAG}sp$s" mtu "$MTU"
         in_ns "$leaf" ip addr add "10.100.$s.$n/24" dev "vs$s"
         in_ns "$leaf" ip link set "vs$s" up
         in_ns "sp$s" ip link set "to$leaf" up
@@ -101,6 +110,8 @@ qos:
     - {packets: 64, discard: drop}
     - {packets: 16, discard: trim}
   dscpToTc: {10: 1}
+control:
+  meterBurstBytes: $((16 * (MTU + 14)))   # the ingress meters hold the trimming queue's 16 frames
 realtime:
   idle: poll
 forwarding:
@@ -149,7 +160,7 @@ spine_stats tcp-after
 
 ndp_run() {
     local name=$1 spray=$2
-    log "$name: three NDP flows of $BYTES bytes, --spray $spray"
+    log "$name: three NDP flows of $PACKETS packets ($BYTES bytes), --spray $spray"
     spine_stats "$name-before"
     cpu_busy "$OUT/$name-cpu.txt"
     local spines_before
@@ -157,7 +168,7 @@ ndp_run() {
     local receivers=() senders=()
     for i in 1 2 3; do
         ip netns exec "${TAG}b$i" /usr/bin/time -f '%U %S' -o "$OUT/$name-receiver$i.time" $TRIMSWITCH host --listen "10.2.$i.2:666" --rate-gbps "$RATE" --expect-flows 1 --timeout-s 30 \
-            --json "$OUT/$name-receiver$i.json" > "$OUT/$name-receiver$i.log" 2>&1 &
+            --payload-bytes "$PAYLOAD" --json "$OUT/$name-receiver$i.json" > "$OUT/$name-receiver$i.log" 2>&1 &
         receivers+=($!)
     done
     for i in 1 2 3; do
@@ -166,7 +177,7 @@ ndp_run() {
     local start
     start=$(start_in 2)
     for i in 1 2 3; do
-        ip netns exec "${TAG}a$i" /usr/bin/time -f '%U %S' -o "$OUT/$name-sender$i.time" $TRIMSWITCH host --connect "10.2.$i.2:666" --size "$BYTES" --rate-gbps 1 --spray "$spray" --window "$WINDOW" --rto-ms 50 \
+        ip netns exec "${TAG}a$i" /usr/bin/time -f '%U %S' -o "$OUT/$name-sender$i.time" $TRIMSWITCH host --connect "10.2.$i.2:666" --size "$BYTES" --payload-bytes "$PAYLOAD" --rate-gbps 1 --spray "$spray" --window "$WINDOW" --rto-ms 50 \
             --start-at "$start" --timeout-s 30 --json "$OUT/$name-sender$i.json" > "$OUT/$name-sender$i.log" 2>&1 &
         senders+=($!)
     done
@@ -182,12 +193,12 @@ ndp_run ndp-sprayed "$SPRAY"
 ndp_run ndp-single 1
 
 uptime > "$OUT/uptime.txt"
-"$PLOT_PYTHON" - "$OUT" "$RATE" <<'PY'
+"$PLOT_PYTHON" - "$OUT" "$RATE" "$MTU" <<'PY'
 import json, sys
 import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
-out, rate = sys.argv[1], float(sys.argv[2])
+out, rate, mtu = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
 
 def cpu(name):
     (b0, t0), (b1, t1) = [map(int, line.split()) for line in open(f"{out}/{name}-cpu.txt")]
@@ -213,7 +224,7 @@ for name, label in (("ndp-sprayed", "NDP, sprayed"), ("ndp-single", "NDP, one pa
     before, after = map(float, open(f"{out}/{name}-spines.time").read().split())
     cpu_split[label] = (hosts, after - before)
 summary = []
-print(f"three flows from rack A to rack B over three spines of {rate} Gb/s each ({3 * rate:.1f} Gb/s in all)")
+print(f"three flows from rack A to rack B over three spines of {rate} Gb/s each ({3 * rate:.1f} Gb/s in all), MTU {mtu}")
 print(f"{'run':<14} {'per flow Gb/s':<19} {'sum Gb/s':>8} {'FCT ms':<15} {'retx':>5} {'CPU busy':>8}  {'spine packets down (trimmed)'}")
 for label, rates, fcts, shares, retx, busy in rows:
     fct = " ".join(f"{f:.0f}" for f in fcts) if fcts else "-"
@@ -240,7 +251,7 @@ for ax in (left, right):
     ax.legend(fontsize=8)
 left.set_title("per-flow rate")
 right.set_title("each spine's share (ECMP can leave a spine idle)")
-fig.suptitle(f"Three flows between two racks over three {rate} Gb/s spines: TCP with ECMP vs NDP sprayed vs NDP on one path")
+fig.suptitle(f"Three flows between two racks over three {rate} Gb/s spines ({mtu}-byte MTU): TCP with ECMP vs NDP sprayed vs NDP on one path")
 fig.tight_layout()
 fig.savefig(f"{out}/ecmp_vs_spraying.png", dpi=110)
 PY

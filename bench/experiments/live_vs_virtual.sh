@@ -5,7 +5,8 @@
 # 1. Experiment 1 (three flows between two racks over three RATE Gb/s spines, 16-packet trimming queues): live, as
 #    ecmp_vs_spraying.sh runs it (NDP sprayed over SPRAY source ports, and on one path); virtual, `trimswitch fabric` with
 #    2 leaves x 3 hosts, 3 spines, host and uplink links at RATE, `--routing spray` and `--routing ecmp`, a permutation
-#    of PACKETS-packet flows (its flows from rack 0 to rack 1 are counted, as the live ones).
+#    of PACKETS-packet flows (its flows from rack 0 to rack 1 are counted, as the live ones). Both in frames of MTU + 14
+#    bytes (jumbo frames by default, as ecmp_vs_spraying.sh explains).
 # 2. Experiment 2's incast, finite: nine NDP senders of PACKETS packets each into one receiver whose switch port runs at
 #    RATE with a 12-packet trimming data queue. Live: ten namespace hosts on the interface ports of one `trimswitch run`
 #    (as ping_under_incast.sh builds them, senders' ports at SENDER_RATE, 1450-byte payloads: 1514-byte frames); virtual:
@@ -16,9 +17,9 @@
 #
 # Usage: sudo bench/experiments/live_vs_virtual.sh [OUT_DIR]   (needs what ecmp_vs_spraying.sh needs, and
 # python3-matplotlib; a built cli/target/trimswitch.jar, or TRIMSWITCH set to the command that runs the tool).
-# Environment: RATE (0.1), SENDER_RATE (1), PACKETS (1000), SPRAY (8), EXP1_DIR (the OUT_DIR of an earlier
-# ecmp_vs_spraying.sh run with the same RATE and PACKETS, instead of running it again). Everything it creates is removed
-# on exit, whatever happens.
+# Environment: RATE (0.1), SENDER_RATE (1), PACKETS (1000), SPRAY (64), MTU (9000, experiment 1's), EXP1_DIR (the
+# OUT_DIR of an earlier ecmp_vs_spraying.sh run with the same RATE, PACKETS and MTU, instead of running it again).
+# Everything it creates is removed on exit, whatever happens.
 set -euo pipefail
 
 log() { echo "live-vs-virtual: $*"; }
@@ -28,21 +29,19 @@ log() { echo "live-vs-virtual: $*"; }
 RATE=${RATE:-0.1}
 SENDER_RATE=${SENDER_RATE:-1}
 PACKETS=${PACKETS:-1000}
-SPRAY=${SPRAY:-8}
+SPRAY=${SPRAY:-64}
 WINDOW=${WINDOW:-30}
+MTU=${MTU:-9000}
 for v in RATE SENDER_RATE; do positive "$v" "${!v}"; done
-for v in PACKETS SPRAY WINDOW; do whole "$v" "${!v}"; done
+for v in PACKETS SPRAY WINDOW MTU; do whole "$v" "${!v}"; done
 need_root
 need_tools ip ethtool ping iperf3
 need_matplotlib
 OUT=${1:-$(mktemp -d)}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
-# A live host carries 1398 bytes of data in each 1448-byte IP packet (1462 bytes on the wire): PACKETS packets, inside
-# the 1450-byte MTU of experiment 1's vxlan spines. The incast's interface ports take 1500-byte IP packets: 1450 bytes
-# of data in each (1514 bytes on the wire).
-PAYLOAD=1398
-BYTES=$((PACKETS * PAYLOAD))
+# Experiment 1's packets fill its MTU (ecmp_vs_spraying.sh); the incast's interface ports take 1500-byte IP packets:
+# 1450 bytes of data in each (1514 bytes on the wire).
 INCAST_PAYLOAD=1450
 INCAST_BYTES=$((PACKETS * INCAST_PAYLOAD))
 
@@ -59,7 +58,7 @@ if [ -n "${EXP1_DIR:-}" ]; then
     cp -r "$EXP1_DIR" "$OUT/exp1"
 else
     log "experiment 1, live: ecmp_vs_spraying.sh"
-    RATE=$RATE BYTES=$BYTES SPRAY=$SPRAY WINDOW=$WINDOW SECONDS_TCP=3 "$here/ecmp_vs_spraying.sh" "$OUT/exp1" > "$OUT/exp1.log" 2>&1 \
+    RATE=$RATE PACKETS=$PACKETS MTU=$MTU SPRAY=$SPRAY WINDOW=$WINDOW SECONDS_TCP=3 "$here/ecmp_vs_spraying.sh" "$OUT/exp1" > "$OUT/exp1.log" 2>&1 \
         || { cat "$OUT/exp1.log"; log "ecmp_vs_spraying.sh failed" >&2; exit 1; }
 fi
 
@@ -126,6 +125,7 @@ spine:                        # as the live spines: DSCP 10 in a 16-packet queue
 workload:
   kind: permutation
   packets: $PACKETS
+  packetBytes: $((MTU + 14))
   seed: 1
 transport:
   rtoUs: 50000
@@ -154,12 +154,12 @@ log "experiment 2's incast, virtual: trimswitch scenario --pattern incast:9->1"
 $TRIMSWITCH scenario --config "$OUT/scenario.yaml" --pattern 'incast:9->1' --packets "$PACKETS" --packet-bytes 1514 --no-ideal \
     --json "$OUT/scenario.json" > "$OUT/scenario.txt"
 
-"$PLOT_PYTHON" - "$OUT" "$RATE" "$PACKETS" <<'PY'
+"$PLOT_PYTHON" - "$OUT" "$RATE" "$PACKETS" "$MTU" <<'PY'
 import glob, json, sys
 import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
-out, rate, packets = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+out, rate, packets, mtu = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 
 def pct(xs, q):
     xs = sorted(xs)
@@ -193,7 +193,8 @@ rows.append({"experiment": "2: 9:1 incast, 12-packet queue", "run": "9 NDP sende
                          "trims": virtual["trims"]["total"], "retransmissions": sum(f["retransmissions"] for f in virtual["flows"])}})
 json.dump(rows, open(f"{out}/live_vs_virtual.json", "w"), indent=2)
 
-print(f"NDP flows of {packets} packets, links at {rate} Gb/s: live (namespace hosts, trimswitch run) vs virtual time")
+print(f"NDP flows of {packets} packets, links at {rate} Gb/s (experiment 1: {mtu + 14}-byte frames; 2: 1514-byte ones): "
+      "live (namespace hosts, trimswitch run) vs virtual time")
 print(f"{'experiment':<32} {'run':<24} {'FCT p50 ms live/virt':>21} {'FCT p99 ms live/virt':>21} {'trims live/virt':>16} {'retx live/virt':>15}")
 for r in rows:
     l, v = r["live"], r["virtual"]
@@ -208,11 +209,13 @@ for k, (clock, q, color, hatch) in enumerate((("live", "p50Ms", "tab:orange", ""
     xs = [i + (k - 1.5) * width for i in range(len(rows))]
     ax.bar(xs, [r[clock][q] for r in rows], width, color=color, hatch=hatch, edgecolor="black",
            label=f"{clock}, FCT {'median' if q == 'p50Ms' else 'p99'}")
+    if clock == "live":
+        for x, r in zip(xs, rows):
+            ax.annotate(f"{r['live'][q] / r['virtual'][q]:.2f}x", (x, r["live"][q]), ha="center", va="bottom", fontsize=8)
 ax.set_xticks(range(len(rows)), labels, fontsize=8)
-ax.set_yscale("log")
-ax.set_ylabel("flow completion time (ms, log scale)")
-ax.set_title(f"NDP flows of {packets} packets at {rate} Gb/s: live hosts and switches vs the simulator in virtual time")
-ax.legend(fontsize=8)
+ax.set_ylabel("flow completion time (ms); above live bars: live / virtual")
+ax.set_title(f"NDP flows of {packets} packets at {rate} Gb/s (exp 1: {mtu + 14}-byte frames, exp 2: 1514): live vs virtual time", fontsize=10)
+ax.legend(fontsize=8, loc="upper left")
 fig.tight_layout()
 fig.savefig(f"{out}/live_vs_virtual.png", dpi=110)
 PY
