@@ -235,6 +235,13 @@ for label, rates, fcts, shares, retx, busy in rows:
 for label, (hosts, spines) in cpu_split.items():
     print(f"{label}: the six NDP host processes used {hosts:.1f} CPU s (JVM start and JIT included), the three spines {spines:.1f} CPU s")
     next(s for s in summary if s["run"] == label).update({"hostCpuS": hosts, "spineCpuS": spines})
+# The seed's effect as a ratio within this run: the slowest flow sprayed against the slowest on one path each.
+slowest = {row[0]: min(row[1]) for row in rows}
+sprayed = next(s for s in summary if s["run"] == "NDP, sprayed")
+for baseline in ("TCP, ECMP", "NDP, one path"):
+    ratio = slowest["NDP, sprayed"] / slowest[baseline]
+    print(f"slowest flow, NDP sprayed against {baseline}: {slowest['NDP, sprayed']:.3f} / {slowest[baseline]:.3f} Gb/s = {ratio:.2f}x")
+    sprayed[f"slowestFlowAgainst {baseline}"] = ratio
 json.dump(summary, open(f"{out}/summary.json", "w"), indent=2)
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
