@@ -2,11 +2,12 @@
 # Four Linux hosts in network namespaces, each wired by one veth straight to a trimswitch port in a fifth namespace:
 # the switch's ports sit on the veths themselves (AF_PACKET), with no tunnel. `run --config switch.yaml -i 0@... -i 3@...`:
 # the config gives the queues (DSCP 10 in a 16-packet queue that trims, the rest in a 1024-packet queue that drops)
-# and port 3's rate of 0.1 Gb/s, -i puts the ports on the interfaces. Ping between every pair; iperf3 TCP from host 0
-# to host 1 (64 KB offload frames cross the switch whole) with no switch drop; then a 3:1 incast of DSCP 10 datagrams
-# from `trimswitch gen send` into port 3: every datagram arrives whole or as a trimmed header, the switch trimmed, and
-# its count of trimmed packets sent is the receiver's count of headers. Needs root, iproute2, iputils-ping and iperf3.
-# Exits 3, saying "host too slow", when three senders could not even fill a 0.1 Gb/s port.
+# and port 3's rate of 0.1 Gb/s, -i puts the ports on the interfaces. Ping between every pair, and 9000-byte packets
+# between hosts 0 and 1 (jumbo MTUs); iperf3 TCP from host 0 to host 1 (64 KB offload frames cross the switch whole)
+# with no switch drop; then a 3:1 incast of DSCP 10 datagrams from `trimswitch gen send` into port 3: every datagram
+# arrives whole or as a trimmed header, the switch trimmed, and its count of trimmed packets sent is the receiver's
+# count of headers. Needs root, iproute2, iputils-ping and iperf3. Exits 3, saying "host too slow", when three senders
+# could not even fill a 0.1 Gb/s port.
 #
 # TRIMSWITCH is the command that runs the tool (e.g. "cli/trimswitch").
 # Everything it creates is removed on exit, whatever happens.
@@ -33,7 +34,9 @@ for i in $(seq 0 $((HOSTS - 1))); do
     ns="${TAG}h$i"
     add_namespace "$ns"
     # The switch's side is named after its port; the host's side is its eth0.
-    ip link add "${TAG}p$i" netns "$SW" type veth peer name eth0 netns "$ns"
+    # Hosts 0 and 1 are wired for jumbo frames: a 9000-byte MTU at both ends.
+    mtu=$([ "$i" -le 1 ] && echo 9000 || echo 1500)
+    ip link add "${TAG}p$i" netns "$SW" mtu "$mtu" type veth peer name eth0 netns "$ns" mtu "$mtu"
     in_sw ip link set "${TAG}p$i" up
     ip netns exec "$ns" ip addr add "10.9.0.$((i + 1))/24" dev eth0
     ip netns exec "$ns" ip link set eth0 up
@@ -69,6 +72,8 @@ grep -q "interface ${TAG}p3 (AF_PACKET" "$WORK/switch.log" || { echo "e2e: port 
 log "ping between every pair of hosts"
 ping_every_pair $(for i in $(seq 0 $((HOSTS - 1))); do echo "${TAG}h$i=10.9.0.$((i + 1))"; done)
 log "every pair pings"
+in_host 0 ping -q -c 2 -i 0.2 -W 2 -M do -s 8972 10.9.0.2 > /dev/null || { log "no jumbo frame from host 0 to host 1" >&2; exit 1; }
+log "a 9000-byte IP packet crosses the switch whole between the jumbo ports"
 
 stats() { in_sw $TRIMSWITCH stats --json > "$1"; }
 
