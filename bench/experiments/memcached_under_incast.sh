@@ -81,7 +81,7 @@ $(for _ in $(seq 1 "$SENDERS"); do echo "  - {rateGbps: $SENDER_RATE}"; done)
 YAML
 }
 
-start_switch() {
+start_setup_switch() {
     switch_yaml "$2" > "$OUT/$1-switch.yaml"
     start_star_switch "$1" "$OUT/$1-switch.yaml"
 }
@@ -104,7 +104,7 @@ bench() {
 run_setup() {
     local name=$1 queue=$2
     log "$name: data queue of $queue packets; memcslap idle"
-    start_switch "$name" "$queue"
+    start_setup_switch "$name" "$queue"
     bench "$OUT/$name-idle.memcslap"
     start_incast "$name" 200
     log "$name: memcslap under the $SENDERS:1 incast"

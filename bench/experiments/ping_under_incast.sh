@@ -74,7 +74,7 @@ $(for _ in $(seq 1 $SENDERS); do echo "  - {rateGbps: $SENDER_RATE}"; done)
 YAML
 }
 
-start_switch() {
+start_setup_switch() {
     switch_yaml "$2" > "$OUT/$1-switch.yaml"
     start_star_switch "$1" "$OUT/$1-switch.yaml"
 }
@@ -84,7 +84,7 @@ pings() { in_host p ping -n -c "$PINGS" -i "$INTERVAL" -W 1 10.9.0.1 > "$1" || t
 run_setup() {
     local name=$1 queue=$2
     log "$name: data queue of $queue packets; $PINGS pings idle"
-    start_switch "$name" "$queue"
+    start_setup_switch "$name" "$queue"
     pings "$OUT/$name-idle.ping"
     start_incast "$name" 120
     log "$name: $PINGS pings under the 9:1 incast"
