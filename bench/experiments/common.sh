@@ -34,14 +34,15 @@ need_tools() {
 # need_root: namespaces and veths need it.
 need_root() { [ "$(id -u)" = 0 ] || { echo "$(basename "$0"): needs root (network namespaces, veths)" >&2; exit 2; }; }
 
-# positive NAME VALUE: VALUE must be a positive number, or exit 2 with one line.
+# positive NAME VALUE: VALUE must be a positive number below 10^9, or exit 2 with one line.
 positive() {
-    [[ "$2" =~ ^[0-9]+([.][0-9]+)?$ ]] && [ "$(echo "$2" | tr -d '0.')" != "" ] || { echo "$(basename "$0"): $1 must be a positive number, not '$2'" >&2; exit 2; }
+    [[ "$2" =~ ^[0-9]{1,9}([.][0-9]+)?$ ]] && [ "$(echo "$2" | tr -d '0.')" != "" ] || { echo "$(basename "$0"): $1 must be a positive number below 1000000000, not '$2'" >&2; exit 2; }
 }
 
-# whole NAME VALUE: exits 2 with one line unless VALUE is a whole number of at least 1.
+# whole NAME VALUE [MOST]: exits 2 with one line unless VALUE is a whole number from 1 to MOST (999999999).
 whole() {
-    [[ "$2" =~ ^[1-9][0-9]*$ ]] || { echo "$(basename "$0"): $1 must be a whole number of at least 1, not '$2'" >&2; exit 2; }
+    local most=${3:-999999999}
+    [[ "$2" =~ ^[1-9][0-9]{0,8}$ ]] && [ "$2" -le "$most" ] || { echo "$(basename "$0"): $1 must be a whole number from 1 to $most, not '$2'" >&2; exit 2; }
 }
 
 # The star the incast experiments build: the switch's namespace $SW, with port p a veth to host ${HOSTS[p]} (namespace

@@ -39,8 +39,12 @@ SPRAY=${SPRAY:-64}
 WINDOW=${WINDOW:-30}
 MTU=${MTU:-9000}
 positive RATE "$RATE"
-for v in SECONDS_TCP PACKETS SPRAY WINDOW MTU; do whole "$v" "${!v}"; done
-[ "$MTU" -ge 1280 ] && [ "$MTU" -le 9000 ] || { echo "$(basename "$0"): MTU must be 1280..9000, not $MTU" >&2; exit 2; }
+for v in SECONDS_TCP WINDOW; do whole "$v" "${!v}"; done
+# At most what a host sprays over and what virtual time's NDP flows hold (16-bit sequence numbers).
+whole SPRAY "$SPRAY" 256
+whole PACKETS "$PACKETS" 65535
+whole MTU "$MTU" 9000
+[ "$MTU" -ge 1280 ] || { echo "$(basename "$0"): MTU must be 1280..9000, not $MTU" >&2; exit 2; }
 # An NDP packet fills the MTU: the data behind IPv4, UDP and the hosts' 22-byte shim and tag.
 PAYLOAD=$((MTU - 50))
 BYTES=$((PACKETS * PAYLOAD))

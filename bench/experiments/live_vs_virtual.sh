@@ -33,7 +33,12 @@ SPRAY=${SPRAY:-64}
 WINDOW=${WINDOW:-30}
 MTU=${MTU:-9000}
 for v in RATE SENDER_RATE; do positive "$v" "${!v}"; done
-for v in PACKETS SPRAY WINDOW MTU; do whole "$v" "${!v}"; done
+whole WINDOW "$WINDOW"
+# At most what a host sprays over and what virtual time's NDP flows hold (16-bit sequence numbers).
+whole SPRAY "$SPRAY" 256
+whole PACKETS "$PACKETS" 65535
+whole MTU "$MTU" 9000
+[ "$MTU" -ge 1280 ] || { echo "$(basename "$0"): MTU must be 1280..9000, not $MTU" >&2; exit 2; }
 need_root
 need_tools ip ethtool ping iperf3
 need_matplotlib
