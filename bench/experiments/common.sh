@@ -136,16 +136,18 @@ late_starters() {
         if grep -q -- "--start-at was" "$file"; then log "$(basename "$file" .log) started late: $(grep -o -- "--start-at was [0-9.]* s ago" "$file")"; fi
     done
 }
-# warm_up RECEIVER SENDER ADDRESS PULL_GBPS [SPRAY]: a 2-second NDP flow from host SENDER to host RECEIVER (at ADDRESS),
+# warm_up RECEIVER SENDER ADDRESS PULL_GBPS [SPRAY [PAYLOAD]]: a 2-second NDP flow from host SENDER to host RECEIVER (at ADDRESS),
 # unmeasured, so that every live switch on its paths has compiled its dataplane before the measured runs, as the
 # benchmarks warm theirs up: a switch just started runs its first packets interpreted, and a single NDP flow through it
 # then takes 1.5 times as long (225 ms against 146 ms for 1000 packets at 0.1 Gb/s, docs/hosts.md).
 warm_up() {
-    local receiver=$1 sender=$2 address=$3 rate=$4 spray=${5:-1} pid
-    in_host "$receiver" $TRIMSWITCH host --listen "$address:666" --rate-gbps "$rate" --expect-flows 1 --timeout-s 20 > /dev/null 2>&1 &
+    local receiver=$1 sender=$2 address=$3 rate=$4 spray=${5:-1} payload=${6:-1398} pid
+    in_host "$receiver" $TRIMSWITCH host --listen "$address:666" --rate-gbps "$rate" --payload-bytes "$payload" --expect-flows 1 --timeout-s 20 \
+        > /dev/null 2>&1 &
     pid=$!
     await 60 "the warm-up receiver to bind" udp_bound "$TAG$receiver" 666
-    in_host "$sender" $TRIMSWITCH host --connect "$address:666" --duration-s 2 --rate-gbps 1 --spray "$spray" --timeout-s 20 > /dev/null 2>&1 \
+    in_host "$sender" $TRIMSWITCH host --connect "$address:666" --duration-s 2 --rate-gbps 1 --spray "$spray" --payload-bytes "$payload" \
+        --timeout-s 20 > /dev/null 2>&1 \
         || { log "the warm-up flow from $sender to $receiver failed" >&2; exit 1; }
     wait "$pid" || { log "the warm-up receiver on $receiver failed" >&2; exit 1; }
 }

@@ -58,6 +58,8 @@ SPINES=(1 2 3)
 declare -A PID=()
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
+# What the NDP runs depend on, for live_vs_virtual.sh to check before it compares them with virtual time.
+echo "RATE=$RATE PACKETS=$PACKETS MTU=$MTU SPRAY=$SPRAY WINDOW=$WINDOW" > "$OUT/settings.txt"
 
 # proc_cpu PID...: CPU seconds (user + system) the processes have used so far.
 proc_cpu() { local pid t=0; for pid in "$@"; do t=$((t + $(awk '{ print $14 + $15 }' "/proc/$pid/stat"))); done; awk -v t="$t" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f\n", t / hz }'; }
@@ -144,7 +146,7 @@ for i in 1 2 3; do
 done
 log "every host of rack A reaches every host of rack B over the spines"
 log "warm-up: an unmeasured NDP flow from a1 to b1 sprayed over all three spines for 2 s"
-warm_up b1 a1 10.2.1.2 "$(awk -v rate="$RATE" 'BEGIN { print 3 * rate }')" 8
+warm_up b1 a1 10.2.1.2 "$(awk -v rate="$RATE" 'BEGIN { print 3 * rate }')" 8 "$PAYLOAD"
 
 spine_stats() { for s in "${SPINES[@]}"; do in_ns "sp$s" $TRIMSWITCH stats --json > "$OUT/$1-spine$s.json"; done; }
 
@@ -242,10 +244,10 @@ for label, (hosts, spines) in cpu_split.items():
 # The seed's effect as a ratio within this run: the slowest flow sprayed against the slowest on one path each.
 slowest = {row[0]: min(row[1]) for row in rows}
 sprayed = next(s for s in summary if s["run"] == "NDP, sprayed")
-for baseline in ("TCP, ECMP", "NDP, one path"):
-    ratio = slowest["NDP, sprayed"] / slowest[baseline]
+for baseline, key in (("TCP, ECMP", "slowestFlowAgainstTcpEcmp"), ("NDP, one path", "slowestFlowAgainstNdpOnePath")):
+    ratio = slowest["NDP, sprayed"] / slowest[baseline] if slowest[baseline] > 0 else float("inf")
     print(f"slowest flow, NDP sprayed against {baseline}: {slowest['NDP, sprayed']:.3f} / {slowest[baseline]:.3f} Gb/s = {ratio:.2f}x")
-    sprayed[f"slowestFlowAgainst {baseline}"] = ratio
+    sprayed[key] = ratio if ratio != float("inf") else None
 json.dump(summary, open(f"{out}/summary.json", "w"), indent=2)
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))

@@ -59,6 +59,9 @@ trap remove_star EXIT
 # 1. Experiment 1, live.
 if [ -n "${EXP1_DIR:-}" ]; then
     [ -f "$EXP1_DIR/summary.json" ] || { echo "$(basename "$0"): EXP1_DIR $EXP1_DIR has no summary.json" >&2; exit 2; }
+    expected="RATE=$RATE PACKETS=$PACKETS MTU=$MTU SPRAY=$SPRAY WINDOW=$WINDOW"
+    [ "$(cat "$EXP1_DIR/settings.txt" 2>/dev/null)" = "$expected" ] \
+        || { echo "$(basename "$0"): EXP1_DIR $EXP1_DIR ran with '$(cat "$EXP1_DIR/settings.txt" 2>/dev/null)', not '$expected'" >&2; exit 2; }
     log "experiment 1, live: from $EXP1_DIR"
     cp -r "$EXP1_DIR" "$OUT/exp1"
 else
@@ -89,7 +92,7 @@ YAML
 log "experiment 2's incast, live: 9 x $INCAST_BYTES bytes into a $RATE Gb/s port with a 12-packet trimming queue"
 start_star_switch incast "$OUT/incast-switch.yaml"
 log "warm-up: an unmeasured NDP flow from s1 to r for 2 s"
-warm_up r s1 10.9.0.1 "$RATE"
+warm_up r s1 10.9.0.1 "$RATE" 1 "$INCAST_PAYLOAD"
 ip netns exec "${TAG}r" $TRIMSWITCH host --listen 10.9.0.1:666 --rate-gbps "$RATE" --payload-bytes $INCAST_PAYLOAD --expect-flows $SENDERS --timeout-s 60 \
     --json "$OUT/incast-receiver.json" > "$OUT/incast-receiver.log" 2>&1 &
 RECEIVER=$!

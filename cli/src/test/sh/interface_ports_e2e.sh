@@ -119,7 +119,7 @@ wait "$RECEIVER"
 cat "$WORK/receiver.log"
 stats "$WORK/stats.json"
 in_sw $TRIMSWITCH stats
-python3 "$(dirname "$0")/check_incast.py" "$WORK/received.json" "$WORK/stats.json" "$PACKETS" 3 3
+python3 "$(dirname "$0")/check_incast.py" "$WORK/received.json" "$WORK/stats.json" "$PACKETS" 3 0 1 2
 
 stop_switch "$SWITCH_PID" "$WORK/switch.log"
 log "passed"

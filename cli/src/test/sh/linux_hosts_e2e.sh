@@ -135,7 +135,7 @@ print(f"e2e: TCP out of the incast's port: {end['sum_received']['bits_per_second
 PY
 log "no switch drop on the TCP flow's ports during the incast, which shares its egress port"
 
-python3 "$(dirname "$0")/check_incast.py" "$WORK/received.json" "$WORK/stats.json" "$PACKETS" 4 4
+python3 "$(dirname "$0")/check_incast.py" "$WORK/received.json" "$WORK/stats.json" "$PACKETS" 4 0 1 2 3
 
 stop_switch "$SWITCH_PID" "$WORK/switch.log"
 log "passed"

@@ -95,6 +95,25 @@ class ReplayCommandTest {
     }
 
     @Test
+    void aCaptureOfJumboFramesReplaysWholeInBothClocks() throws IOException {
+        final Path caps = dir.resolve("caps");
+        final io.trimswitch.cli.Cli.Result scenario = trimswitch("scenario", "--packet-bytes", "9018", "--packets", "5", "--mechanism", "tofino",
+            "--no-ideal", "--pcap-dir", caps.toString());
+        assertEquals(0, scenario.exit(), scenario.err());
+        final Path input = caps.resolve("tofino/port01-rx.pcap");
+        for (final String clock : new String[] {"virtual", "real"}) {
+            final Path out = dir.resolve(clock + ".pcapng");
+            final io.trimswitch.cli.Cli.Result replay = clock.equals("real")
+                ? trimswitch("replay", "--in", "1=" + input, "--clock", "real", "--dilation", "2000", "--out", out.toString())
+                : trimswitch("replay", "--in", "1=" + input, "--out", out.toString());
+            assertEquals(0, replay.exit(), replay.err());
+            final List<byte[]> sent = ReplayFixtures.frames(out, 64).stream().flatMap(List::stream).toList();
+            assertEquals(5, sent.size(), clock + ": every frame of the capture leaves, none dropped as oversize\n" + replay.out());
+            assertTrue(sent.stream().anyMatch(frame -> frame.length == 9018), clock + ": a jumbo frame leaves whole");
+        }
+    }
+
+    @Test
     void lineRateTimingSendsBackToBackWhateverTheCaptureTimestamps() throws IOException {
         final Path input = ReplayFixtures.incast(dir.resolve("in.pcapng"), 1, 20, 10_000);
         assertEquals(0, trimswitch("replay", "--in", input.toString(), "--out", dir.resolve("capture.pcapng").toString()).exit());

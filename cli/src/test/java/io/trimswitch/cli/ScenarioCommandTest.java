@@ -201,6 +201,22 @@ class ScenarioCommandTest {
     }
 
     @Test
+    void openLoopJumboFramesCrossTheSwitchInBothClocksWholeOrTrimmed() throws IOException {
+        for (final String clock : new String[] {"virtual", "real"}) {
+            final Path json = dir.resolve(clock + ".json");
+            final Cli.Result run = trimswitch("scenario", "--clock", clock, "--transport", "open-loop", "--pattern", "incast:4->1",
+                "--packet-bytes", "9018", "--packets", "20", "--duration-us", "2000", "--mechanism", "tofino", "--no-ideal", "--json", json.toString());
+            assertEquals(0, run.exit(), run.err());
+            JsonNode report = new ObjectMapper().readTree(json.toFile());
+            report = report.isArray() ? report.get(0) : report;
+            assertEquals(80, report.get("sent").asLong(), clock);
+            assertEquals(0, report.get("dropped").asLong(), clock + ": none dropped as oversize\n" + run.out());
+            assertEquals(80, report.get("deliveredWhole").asLong() + report.get("deliveredHeader").asLong(), clock);
+            assertTrue(report.get("deliveredHeader").asLong() > 0, clock + ": a 4:1 incast of jumbo frames trims");
+        }
+    }
+
+    @Test
     void theScenarioCommandRunsInRealTimeAndRefusesWhatOnlyVirtualTimeCanDo() {
         final Cli.Result run = Cli.trimswitch("scenario", "--clock", "real", "--mechanism", "tofino", "--pattern", "incast:4->1",
             "--packets", "100", "--duration-us", "60", "--dilation", "2000", "--no-ideal");

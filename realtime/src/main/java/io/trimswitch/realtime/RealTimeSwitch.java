@@ -82,9 +82,8 @@ public final class RealTimeSwitch implements SwitchRun {
         // Header arrival times are kept per packet; the recorders grow if a run trims more than this.
         final int packets = (int) Math.min(this.source.packets(), 1 << 20);
         this.recorder = new RunRecorder(flows, packets);
-        // Whole frames: a jumbo workload's take jumbo buffers.
-        this.pool = new PacketPool((int) Math.min(this.source.packets() + 1, bound + 1),
-            Math.max(PacketPool.SLOT_BYTES, this.settings.workload().packetBytes()));
+        // Whole frames: a jumbo workload's or capture's take jumbo buffers.
+        this.pool = new PacketPool((int) Math.min(this.source.packets() + 1, bound + 1), PacketPool.slotFor(this.source.longestFrame()));
         this.returns = new HandleRing(pool.capacity(), true);
         final AgentEvents.Release toPool = returns::offer;
         this.dataplane = new RealTimeDataplane(this.settings, pool, AssembledSwitch.defaultForwarding(this.settings),

@@ -199,6 +199,11 @@ class RealTimeSwitchTest {
         }
 
         @Override
+        public int longestFrame() {
+            return inner.longestFrame();
+        }
+
+        @Override
         public String description() {
             return "failing " + inner.description();
         }

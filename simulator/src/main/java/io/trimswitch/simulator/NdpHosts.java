@@ -237,6 +237,11 @@ public final class NdpHosts implements TrafficSource, FlowLifetimes {
     }
 
     @Override
+    public int longestFrame() {
+        return links.packetBytes();
+    }
+
+    @Override
     public String description() {
         return plan.description();
     }

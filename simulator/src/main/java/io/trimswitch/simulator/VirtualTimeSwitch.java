@@ -63,7 +63,7 @@ public final class VirtualTimeSwitch implements SwitchRun {
         // frames are kept whole.
         final PacketPool pool = source == null
             ? new PacketPool(packets, Math.max(this.settings.workload().packetBytes(), HostLinks.CONTROL_BYTES), HEADER_BYTES)
-            : new PacketPool(packets);
+            : new PacketPool(packets, PacketPool.slotFor(this.source.longestFrame()));
         this.engine = new VirtualTimeEngine(
             VirtualTimeEngine.Switches.lone(this.settings),
             Wiring.loneSwitch(this.settings.egressPorts()), this.source, ndp, pool, duration, LinkFailures.NONE);

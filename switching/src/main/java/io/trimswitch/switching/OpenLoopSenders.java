@@ -38,12 +38,9 @@ public final class OpenLoopSenders implements TrafficSource {
         }
         this.schedule = new SenderSchedule(firstArrival, packetTime, packets);
         this.frames = new FrameTemplates(pattern.flows());
-        // Frames larger than a buffer are never written: they are dropped as oversize when taken.
-        if (packetBytes <= PacketPool.JUMBO_FRAME_BYTES) {
-            for (int flow = 0; flow < pattern.flows(); flow++) {
-                frames.define(flow, packetBytes, pattern.sender(flow), WorkloadFrames.HOST_ID, pattern.receiver(flow), WorkloadFrames.HOST_ID,
-                    flow, dscp, ndpUdpPort);
-            }
+        for (int flow = 0; flow < pattern.flows(); flow++) {
+            frames.define(flow, packetBytes, pattern.sender(flow), WorkloadFrames.HOST_ID, pattern.receiver(flow), WorkloadFrames.HOST_ID,
+                flow, dscp, ndpUdpPort);
         }
     }
 
@@ -114,6 +111,11 @@ public final class OpenLoopSenders implements TrafficSource {
     @Override
     public long packets() {
         return (long) pattern.flows() * packets;
+    }
+
+    @Override
+    public int longestFrame() {
+        return packetBytes;
     }
 
     @Override

@@ -259,6 +259,15 @@ public final class ReplaySource implements TrafficSource {
         return arrival.length;
     }
 
+    @Override
+    public int longestFrame() {
+        int longest = 0;
+        for (final int frame : length) {
+            longest = Math.max(longest, frame);
+        }
+        return longest;
+    }
+
     /** The earliest capture timestamp, nanoseconds since 1970: the replay's time zero. */
     public long baseNanos() {
         return baseNanos;

@@ -38,6 +38,9 @@ public interface TrafficSource {
     /** Every packet the source will emit. */
     long packets();
 
+    /** The longest frame the source emits, in bytes: a pool that keeps frames whole sizes its slots for it. */
+    int longestFrame();
+
     /** Names the traffic in reports: a pattern, or the captures replayed. */
     String description();
 

@@ -60,6 +60,14 @@ public final class PacketPool {
     private long[] arrivalPicos;
     private long[] queuedPicos;
 
+    /**
+     * The slot for whole frames of up to {@code longestFrame} bytes: {@link #SLOT_BYTES}, or longer up to a jumbo frame;
+     * a frame longer than its slot is dropped as oversize when taken.
+     */
+    public static int slotFor(final int longestFrame) {
+        return Math.max(SLOT_BYTES, Math.min(longestFrame, JUMBO_FRAME_BYTES));
+    }
+
     /** A pool of {@code capacity} buffers of {@link #SLOT_BYTES}, the longest frame the switch takes. */
     public PacketPool(final int capacity) {
         this(capacity, SLOT_BYTES);
