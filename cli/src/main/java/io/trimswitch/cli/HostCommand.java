@@ -190,7 +190,7 @@ public final class HostCommand implements Callable<Integer> {
         } catch (final java.net.SocketException e) {
             // No route, an address this host cannot send to, packets over the path's MTU: the command line named them.
             final String tooLong = String.valueOf(e.getMessage()).contains("too long")
-                ? " (" + (payloadBytes + HostDatagram.HEADER_LENGTH + 28) + "-byte IP packets: lower --payload-bytes to fit the path's MTU)" : "";
+                ? " (" + (payloadBytes + HostDatagram.HEADER_LENGTH + 8 + 20) + "-byte IP packets: lower --payload-bytes to fit the path's MTU)" : "";
             throw new ConfigException("--connect " + connect + ": cannot send there: " + e.getMessage() + tooLong);
         } catch (final PeerSilent silent) {
             finish(silent.report());

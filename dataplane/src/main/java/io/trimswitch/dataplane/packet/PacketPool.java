@@ -68,7 +68,7 @@ public final class PacketPool {
         return Math.max(SLOT_BYTES, Math.min(longestFrame, JUMBO_FRAME_BYTES));
     }
 
-    /** A pool of {@code capacity} buffers of {@link #SLOT_BYTES}, the longest frame the switch takes. */
+    /** A pool of {@code capacity} buffers of {@link #SLOT_BYTES}: a standard MTU's frames, with room to spare. */
     public PacketPool(final int capacity) {
         this(capacity, SLOT_BYTES);
     }
