@@ -136,10 +136,11 @@ late_starters() {
         if grep -q -- "--start-at was" "$file"; then log "$(basename "$file" .log) started late: $(grep -o -- "--start-at was [0-9.]* s ago" "$file")"; fi
     done
 }
-# warm_up RECEIVER SENDER ADDRESS PULL_GBPS [SPRAY [PAYLOAD]]: a 2-second NDP flow from host SENDER to host RECEIVER (at ADDRESS),
-# unmeasured, so that every live switch on its paths has compiled its dataplane before the measured runs, as the
-# benchmarks warm theirs up: a switch just started runs its first packets interpreted, and a single NDP flow through it
-# then takes 1.5 times as long (225 ms against 146 ms for 1000 packets at 0.1 Gb/s, docs/hosts.md).
+# warm_up RECEIVER SENDER ADDRESS PULL_GBPS [SPRAY [PAYLOAD]]: a 2-second NDP flow from host SENDER to host RECEIVER
+# (at ADDRESS), unmeasured, in packets of PAYLOAD data bytes (1398; give the measured runs' size, so that the switches
+# take the same paths), so that every live switch on its paths has compiled its dataplane before the measured runs, as
+# the benchmarks warm theirs up: a switch just started runs its first packets interpreted, and a single NDP flow
+# through it then takes 1.3 to 1.5 times as long (191 to 225 ms against 140 to 149 ms for 1000 packets at 0.1 Gb/s).
 warm_up() {
     local receiver=$1 sender=$2 address=$3 rate=$4 spray=${5:-1} payload=${6:-1398} pid
     in_host "$receiver" $TRIMSWITCH host --listen "$address:666" --rate-gbps "$rate" --payload-bytes "$payload" --expect-flows 1 --timeout-s 20 \
