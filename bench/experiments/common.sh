@@ -45,6 +45,23 @@ whole() {
     [[ "$2" =~ ^[1-9][0-9]{0,8}$ ]] && [ "$2" -le "$most" ] || { echo "$(basename "$0"): $1 must be a whole number from 1 to $most, not '$2'" >&2; exit 2; }
 }
 
+# exp1_settings: experiment 1's NDP settings, for ecmp_vs_spraying.sh and for live_vs_virtual.sh, which runs it: PACKETS
+# (1000), SPRAY (64), WINDOW (30) and MTU (9000) from the environment, each refused in one line when out of range (at
+# most what a host sprays over, and what virtual time's NDP flows hold: 16-bit sequence numbers). exp1_signature: what
+# the runs depend on, which ecmp_vs_spraying.sh writes and live_vs_virtual.sh checks an earlier run's against.
+exp1_settings() {
+    PACKETS=${PACKETS:-1000}
+    SPRAY=${SPRAY:-64}
+    WINDOW=${WINDOW:-30}
+    MTU=${MTU:-9000}
+    whole WINDOW "$WINDOW"
+    whole SPRAY "$SPRAY" 256
+    whole PACKETS "$PACKETS" 65535
+    whole MTU "$MTU" 9000
+    [ "$MTU" -ge 1280 ] || { echo "$(basename "$0"): MTU must be 1280..9000, not $MTU" >&2; exit 2; }
+}
+exp1_signature() { echo "RATE=$RATE PACKETS=$PACKETS MTU=$MTU SPRAY=$SPRAY WINDOW=$WINDOW"; }
+
 # The star the incast experiments build: the switch's namespace $SW, with port p a veth to host ${HOSTS[p]} (namespace
 # $TAG<host>, address `addr <host>`, which the script defines). Offloads off on both ends: one MTU frame per packet, as
 # on a NIC without them, so the queues count packets.

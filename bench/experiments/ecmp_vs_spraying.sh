@@ -34,17 +34,9 @@ log() { echo "ecmp-vs-spraying: $*"; }
 [ $# -le 1 ] || { echo "usage: $(basename "$0") [OUT_DIR]" >&2; exit 2; }
 RATE=${RATE:-0.1}
 SECONDS_TCP=${SECONDS_TCP:-8}
-PACKETS=${PACKETS:-1000}
-SPRAY=${SPRAY:-64}
-WINDOW=${WINDOW:-30}
-MTU=${MTU:-9000}
 positive RATE "$RATE"
-for v in SECONDS_TCP WINDOW; do whole "$v" "${!v}"; done
-# At most what a host sprays over and what virtual time's NDP flows hold (16-bit sequence numbers).
-whole SPRAY "$SPRAY" 256
-whole PACKETS "$PACKETS" 65535
-whole MTU "$MTU" 9000
-[ "$MTU" -ge 1280 ] || { echo "$(basename "$0"): MTU must be 1280..9000, not $MTU" >&2; exit 2; }
+whole SECONDS_TCP "$SECONDS_TCP"
+exp1_settings
 # An NDP packet fills the MTU: the data behind IPv4, UDP and the hosts' 22-byte shim and tag.
 PAYLOAD=$((MTU - 50))
 BYTES=$((PACKETS * PAYLOAD))
@@ -59,7 +51,7 @@ declare -A PID=()
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 # What the NDP runs depend on, for live_vs_virtual.sh to check before it compares them with virtual time.
-echo "RATE=$RATE PACKETS=$PACKETS MTU=$MTU SPRAY=$SPRAY WINDOW=$WINDOW" > "$OUT/settings.txt"
+exp1_signature > "$OUT/settings.txt"
 
 # proc_cpu PID...: CPU seconds (user + system) the processes have used so far.
 proc_cpu() { local pid t=0; for pid in "$@"; do t=$((t + $(awk '{ print $14 + $15 }' "/proc/$pid/stat"))); done; awk -v t="$t" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f\n", t / hz }'; }
@@ -116,8 +108,8 @@ qos:
     - {packets: 64, discard: drop}
     - {packets: 16, discard: trim}
   dscpToTc: {10: 1}
-control:
-  meterBurstBytes: $((16 * (MTU + 14)))   # the ingress meters hold the trimming queue's 16 frames
+workload:
+  packetBytes: $((MTU + 14))   # the frames' size: the ingress meters hold as many as the 16-packet queue
 realtime:
   idle: poll
 forwarding:

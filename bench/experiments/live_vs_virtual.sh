@@ -28,17 +28,8 @@ log() { echo "live-vs-virtual: $*"; }
 [ $# -le 1 ] || { echo "usage: $(basename "$0") [OUT_DIR]" >&2; exit 2; }
 RATE=${RATE:-0.1}
 SENDER_RATE=${SENDER_RATE:-1}
-PACKETS=${PACKETS:-1000}
-SPRAY=${SPRAY:-64}
-WINDOW=${WINDOW:-30}
-MTU=${MTU:-9000}
 for v in RATE SENDER_RATE; do positive "$v" "${!v}"; done
-whole WINDOW "$WINDOW"
-# At most what a host sprays over and what virtual time's NDP flows hold (16-bit sequence numbers).
-whole SPRAY "$SPRAY" 256
-whole PACKETS "$PACKETS" 65535
-whole MTU "$MTU" 9000
-[ "$MTU" -ge 1280 ] || { echo "$(basename "$0"): MTU must be 1280..9000, not $MTU" >&2; exit 2; }
+exp1_settings
 need_root
 need_tools ip ethtool ping iperf3
 need_matplotlib
@@ -59,7 +50,7 @@ trap remove_star EXIT
 # 1. Experiment 1, live.
 if [ -n "${EXP1_DIR:-}" ]; then
     [ -f "$EXP1_DIR/summary.json" ] || { echo "$(basename "$0"): EXP1_DIR $EXP1_DIR has no summary.json" >&2; exit 2; }
-    expected="RATE=$RATE PACKETS=$PACKETS MTU=$MTU SPRAY=$SPRAY WINDOW=$WINDOW"
+    expected=$(exp1_signature)
     [ "$(cat "$EXP1_DIR/settings.txt" 2>/dev/null)" = "$expected" ] \
         || { echo "$(basename "$0"): EXP1_DIR $EXP1_DIR ran with '$(cat "$EXP1_DIR/settings.txt" 2>/dev/null)', not '$expected'" >&2; exit 2; }
     log "experiment 1, live: from $EXP1_DIR"
