@@ -86,6 +86,10 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         final InetSocketAddress metricsAddress = LiveSettings.metricsAddress(live.settings());
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
+        live.logLinksTo(line -> {
+            out.println("trimswitch: " + line);
+            out.flush();
+        });
         try {
             live.start();
         } catch (final IllegalStateException e) {

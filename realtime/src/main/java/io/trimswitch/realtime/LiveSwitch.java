@@ -19,7 +19,9 @@ import io.trimswitch.pipelines.LpmForwarding;
 import io.trimswitch.pipelines.PortSubnetForwarding;
 import io.trimswitch.pipelines.PresetForwarding;
 import io.trimswitch.realtime.LiveSettings;
+import io.trimswitch.realtime.interfaces.InterfaceLocks;
 import io.trimswitch.realtime.interfaces.InterfacePorts;
+import io.trimswitch.realtime.interfaces.LinkWatcher;
 import io.trimswitch.realtime.sockets.KernelSocketDrops;
 import io.trimswitch.realtime.sockets.VxlanPorts;
 import io.trimswitch.switching.RunRecorder;
@@ -38,6 +40,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * The switch on a Linux host: its ports are UDP/VXLAN sockets, its pipelines, traffic manager and
@@ -67,21 +70,39 @@ public final class LiveSwitch implements AutoCloseable {
     private final AtomicLong inFlightAtStop = new AtomicLong();
     private final CounterRegistry counters;
     private final LiveGauges gauges;
+    /** The switch's hold on its interfaces, or null when it has none. */
+    private final InterfaceLocks locks;
+    /** The kernel's news of the interfaces' links, once started with interface ports. */
+    private LinkWatcher links;
+    /** Where each change a port makes as its link changes is told, one line each. */
+    private volatile Consumer<String> linkLog = line -> {
+        System.out.println("trimswitch: " + line);
+        System.out.flush();
+    };
     private volatile boolean running;
 
     /**
      * The switch of {@code configured}, its counters file made (and its ports not yet bound).
      *
-     * @throws ConfigException in one line when the settings cannot make a switch, or another running switch uses the counters file
+     * @throws ConfigException in one line when the settings cannot make a switch, another running switch uses the counters
+     *                         file, or has one of its interfaces
      */
     public LiveSwitch(final SwitchSettings configured) {
         this.settings = LiveSettings.validate(configured);
         final int threadCount = Math.min(settings.realtime().pipelineThreads(), settings.fabric().pipelines());
         final java.nio.file.Path file = LiveSettings.countersFile(settings);
+        final List<String> interfaceNames = LiveSettings.attachments(settings).stream().map(InterfacePorts.Attachment::interfaceName).toList();
+        try {
+            // First: a second switch on an interface is told whose it is, whatever counters file it was given.
+            this.locks = interfaceNames.isEmpty() ? null : InterfaceLocks.acquire(InterfaceLocks.DIRECTORY, interfaceNames);
+        } catch (final IllegalStateException e) {
+            throw new ConfigException(e.getMessage());
+        }
         try {
             this.counters = CounterRegistry.mapped(file, RealTimeDataplane.counters(settings, threadCount)
                 + settings.portCount() * (PORT_COUNTERS + LiveGauges.counters(settings.dataQueueCount())));
         } catch (final IllegalStateException e) {
+            unlock();
             throw new ConfigException("metrics.countersFile: " + e.getMessage());
         }
         try {
@@ -165,8 +186,20 @@ public final class LiveSwitch implements AutoCloseable {
             this.gauges = gauges();
         } catch (final RuntimeException e) {
             counters.close();
+            unlock();
             throw e;
         }
+    }
+
+    private void unlock() {
+        if (locks != null) {
+            locks.close();
+        }
+    }
+
+    /** Sends the lines that tell of each port's link changes ({@code port 2 (sw-p2): down}) to {@code log}; stdout by default. */
+    public void logLinksTo(final Consumer<String> log) {
+        this.linkLog = log;
     }
 
     /** The gauges of every attached port, sampled from its egress port, its thread and the kernel. */
@@ -255,6 +288,18 @@ public final class LiveSwitch implements AutoCloseable {
                 throw e;
             }
         }
+        if (LiveSettings.hasInterfacePorts(settings)) {
+            try {
+                links = LinkWatcher.open();
+            } catch (final IllegalStateException e) {
+                for (final InterfacePorts ports : interfaces) {
+                    if (ports != null) {
+                        ports.close();
+                    }
+                }
+                throw e;
+            }
+        }
         dataplane.clock.startIn(0);
         running = true;
         for (int thread = 0; thread < threads.length; thread++) {
@@ -265,6 +310,15 @@ public final class LiveSwitch implements AutoCloseable {
             if (interfaces[thread] != null && sleepWhenIdle) {
                 interfaces[thread].wakeOnFrames(sockets[thread].loop());
             }
+        }
+        for (int thread = 0; thread < threads.length && links != null; thread++) {
+            if (interfaces[thread] != null) {
+                final VxlanPorts wake = sockets[thread];
+                interfaces[thread].follow(links, wake::wakeup, line -> linkLog.accept(line));
+            }
+        }
+        if (links != null) {
+            links.start();
         }
         for (final PipelineThread thread : threads) {
             thread.go();
@@ -284,9 +338,13 @@ public final class LiveSwitch implements AutoCloseable {
     public void stop() {
         if (!running) {
             counters.close();
+            unlock();
             return;
         }
         running = false;
+        if (links != null) {
+            links.close();
+        }
         final CountDownLatch flushed = new CountDownLatch(threads.length);
         for (int thread = 0; thread < threads.length; thread++) {
             final PipelineThread owner = threads[thread];
@@ -324,6 +382,7 @@ public final class LiveSwitch implements AutoCloseable {
         }
         gauges.close();
         counters.close();
+        unlock();
     }
 
     @Override

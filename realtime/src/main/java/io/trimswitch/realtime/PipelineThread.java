@@ -269,7 +269,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
             return 0;
         }
         asleep = false;
-        int work = interfaces == null ? 0 : interfaces.receive();
+        int work = interfaces == null ? 0 : interfaces.followLinks() + interfaces.receive();
         final long now = clock.nowPicos();
         work += returned.drain(reclaim, Integer.MAX_VALUE);
         if (news != null) {
@@ -459,6 +459,12 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
             counters[port].increment(1 + Refused.BAD_OFFLOAD.ordinal());
         }
         release.release(handle);
+    }
+
+    /** The interface refused the frame after its egress port counted it as sent: it is counted only as the interface's drop. */
+    @Override
+    public void onRefused(final int port, final int handle) {
+        assembly.port(port).counters().transmissionRefused(pool.length(handle), pool.trimKind(handle) != TrimKind.NONE);
     }
 
     /** Every socket is bound: the thread may forward. */

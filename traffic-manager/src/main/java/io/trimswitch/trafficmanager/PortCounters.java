@@ -87,6 +87,20 @@ public final class PortCounters {
         }
     }
 
+    /**
+     * A frame counted as transmitted that the port's link then refused (down, busy, too long for its MTU): it is counted
+     * out of what was sent again, and the link counts it, once, under its reason; a header among them is a dropped trimmed
+     * packet. The same writer as {@link #transmitted}: the port's egress thread.
+     */
+    public void transmissionRefused(final int bytes, final boolean trimmed) {
+        counters.add(TX_PACKETS, -1);
+        counters.add(TX_BYTES, -bytes);
+        if (trimmed) {
+            counters.add(TX_TRIM_PACKETS, -1);
+            counters.increment(DROPPED_TRIM_PACKETS);
+        }
+    }
+
     /** A packet towards this port was cut to its header, where {@code kind} says. */
     public void trimmed(final int kind) {
         counters.increment(TRIM_PACKETS + kind);

@@ -40,7 +40,9 @@ public enum CounterType {
     TC_QUEUE_PACKETS(26, "queued"),
     /** Packets that met the traffic class's queue full. */
     TC_QUEUE_OVERFLOW_PACKETS(27, "overflowed"),
-    TC_QUEUE_MAX_DEPTH(28, "maxDepth");
+    TC_QUEUE_MAX_DEPTH(28, "maxDepth"),
+    /** An interface port's link: 1 while it carries frames, 0 while it is down or its interface is gone. */
+    LINK_UP(40, "up");
 
     /** Type ids start here, clear of the small ids that Agrona and Aeron tools use for their own counters. */
     private static final int BASE = 0x7453_0000;

@@ -3,6 +3,7 @@ package io.trimswitch.realtime.interfaces;
 import io.netty.channel.IoEvent;
 import io.netty.channel.IoEventLoopGroup;
 import io.netty.channel.IoRegistration;
+import io.netty.channel.epoll.EpollIoEvent;
 import io.netty.channel.epoll.EpollIoHandle;
 import io.netty.channel.epoll.EpollIoOps;
 import io.netty.channel.unix.FileDescriptor;
@@ -19,7 +20,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The switch ports of one pipeline thread that sit on Linux interfaces (veths, NICs), DPDK style: the thread takes
@@ -27,6 +30,11 @@ import java.util.List;
  * and turn, straight from the packet pool's buffers (no copy), giving the buffers back once the kernel has them. A frame
  * keeps its offload header in the pool's headroom, so a 64 KB segmentation-offload frame crosses the switch whole.
  * A frame the switch cannot take or send is counted by reason.
+ *
+ * <p>The ports live with their links ({@link #follow}): the kernel's notifications, which a {@link LinkWatcher} hands
+ * over on its own thread, are only noted there; the ports' thread takes them up at its next turn ({@link #followLinks()}).
+ * A port whose link is down or whose interface is gone drops what it should send as {@code linkDown}; an interface made
+ * again under the port's name is opened afresh (new index, new socket and ring); a new MTU is taken at once.
  */
 public final class InterfacePorts implements AutoCloseable {
     /** Frames taken off one port's ring before the thread turns to its other work. */
@@ -43,6 +51,13 @@ public final class InterfacePorts implements AutoCloseable {
     public interface FrameHandler {
         /** A frame arrived on {@code port}, its offload header just before it; the bytes are valid only during the call. */
         void onFrame(int port, UnsafeBuffer buffer, int offset, int length);
+
+        /**
+         * The port refused to send {@code handle}'s frame, which left its egress port and is now counted as dropped under
+         * the port's reason: whatever counted it as sent takes that back. Called before the buffer is released.
+         */
+        default void onRefused(final int port, final int handle) {
+        }
     }
 
     /** Takes a packet buffer back once its frame is sent or dropped. */
@@ -60,7 +75,9 @@ public final class InterfacePorts implements AutoCloseable {
         /** The kernel found the port's receive ring full: the thread did not keep up with the host's burst. */
         RING_OVERFLOW("ringOverflow"),
         TX_BUSY("txBusy"),
-        SOCKET_ERROR("socketError");
+        SOCKET_ERROR("socketError"),
+        /** The link is down (either end) or the interface is gone: nothing can leave by it. */
+        LINK_DOWN("linkDown");
 
         private final String label;
 
@@ -77,7 +94,12 @@ public final class InterfacePorts implements AutoCloseable {
     private static final int RECEIVED_SEGMENTS = 1;
     private static final int SENT = 2;
     private static final int SENT_SEGMENTS = 3;
-    private static final int FIRST_REFUSED = 4;
+    /** A gauge: 1 while the port's link can carry frames, 0 while it is down or its interface gone. */
+    private static final int LINK_UP = 4;
+    private static final int FIRST_REFUSED = 5;
+    /** News of a link not yet heard. */
+    private static final int NO_NEWS = -1;
+    private static final int GONE = 0;
 
     private final List<Attachment> attachments;
     private final FrameHandler handler;
@@ -102,6 +124,22 @@ public final class InterfacePorts implements AutoCloseable {
     private final long[] ringDrops;
     /** errno for the readers of ring drops, who are not the ports' thread. */
     private final LinuxCalls readerCalls = new LinuxCalls(arena);
+    /** Per port, on the ports' thread: whether its link carries frames now. */
+    private final boolean[] linkUp;
+    /** Per port: its socket's registration with the loop that wakes the thread, or null. */
+    private final IoRegistration[] registrations;
+    /** The loop that wakes the ports' thread when a ring has a frame; null for a thread that never sleeps. */
+    private IoEventLoopGroup wakeLoop;
+    /** Where a socket's pending error is read into, on the ports' thread. */
+    private final MemorySegment errorScratch = arena.allocate(8, 8);
+    /** The kernel's latest word per port, written by the link watcher's thread alone before it bumps {@link #newsVersion}. */
+    private final int[] newsIndex;
+    private final boolean[] newsUp;
+    private final int[] newsMtu;
+    private volatile int newsVersion;
+    /** The news the ports' thread last took up. */
+    private int seenVersion;
+    private Consumer<String> log = line -> { };
 
     /** @param registry where the ports' counters live, written by the ports' thread, named {@code writer} */
     public InterfacePorts(final List<Attachment> attachments, final FrameHandler handler, final PacketPool pool, final Release release,
@@ -126,6 +164,12 @@ public final class InterfacePorts implements AutoCloseable {
         this.counters = new CounterBlock[ports];
         this.ownPorts = attachments.stream().mapToInt(Attachment::port).toArray();
         this.ringDrops = new long[ports];
+        this.linkUp = new boolean[ports];
+        this.registrations = new IoRegistration[ports];
+        this.newsIndex = new int[ports];
+        Arrays.fill(newsIndex, NO_NEWS);
+        this.newsUp = new boolean[ports];
+        this.newsMtu = new int[ports];
         final MemorySegment longFrameBytes = arena.allocate(PacketSocket.LONG_FRAME_BYTES + 1, 64);
         this.longFrame = new UnsafeBuffer(longFrameBytes.address(), (int) longFrameBytes.byteSize());
         for (final int port : ownPorts) {
@@ -157,7 +201,10 @@ public final class InterfacePorts implements AutoCloseable {
     public void open() {
         for (final Attachment attachment : attachments) {
             try {
-                sockets[attachment.port()] = PacketSocket.open(attachment.interfaceName(), calls);
+                sockets[attachment.port()] = PacketSocket.open(attachment.interfaceName(), calls, true);
+                // Up until the kernel's first word on its carrier says otherwise.
+                linkUp[attachment.port()] = true;
+                counters[attachment.port()].set(LINK_UP, 1);
             } catch (final IllegalStateException e) {
                 close();
                 throw new IllegalStateException("port " + attachment.port() + ": " + e.getMessage(), e);
@@ -170,43 +217,171 @@ public final class InterfacePorts implements AutoCloseable {
      * frames themselves are still taken by {@link #receive()}.
      */
     public void wakeOnFrames(final IoEventLoopGroup loop) {
+        this.wakeLoop = loop;
         for (final int port : ownPorts) {
-            final FileDescriptor descriptor = new FileDescriptor(sockets[port].fd);
-            loop.register(new EpollIoHandle() {
-                @Override
-                public FileDescriptor fd() {
-                    return descriptor;
-                }
+            registerForWakeUps(port);
+        }
+    }
 
-                @Override
-                public void handle(final IoRegistration registration, final IoEvent event) {
-                }
+    private void registerForWakeUps(final int port) {
+        if (wakeLoop == null) {
+            return;
+        }
+        final PacketSocket socket = sockets[port];
+        final FileDescriptor descriptor = new FileDescriptor(socket.fd);
+        wakeLoop.register(new EpollIoHandle() {
+            @Override
+            public FileDescriptor fd() {
+                return descriptor;
+            }
 
-                @Override
-                public void close() {
+            @Override
+            public void handle(final IoRegistration registration, final IoEvent event) {
+                if (event instanceof EpollIoEvent epoll && epoll.ops().contains(EpollIoOps.EPOLLERR) && sockets[port] == socket) {
+                    // The kernel flagged the link's fall on the socket: read, the flag stops waking the thread at every wait.
+                    calls.clearError(socket.fd, errorScratch);
                 }
-            }).addListener(registered -> {
-                if (registered.isSuccess()) {
-                    ((IoRegistration) registered.getNow()).submit(EpollIoOps.EPOLLIN);
+            }
+
+            @Override
+            public void close() {
+            }
+        }).addListener(registered -> {
+            if (registered.isSuccess()) {
+                final IoRegistration registration = (IoRegistration) registered.getNow();
+                if (sockets[port] == socket) {
+                    registrations[port] = registration;
+                    registration.submit(EpollIoOps.EPOLLIN);
+                } else {
+                    registration.cancel();
                 }
+            }
+        });
+    }
+
+    /**
+     * Lets the ports follow their links: {@code watcher} tells of each interface by its name; {@code wake} wakes the
+     * ports' thread to take the news up; {@code log} gets one line per change the ports make.
+     */
+    public void follow(final LinkWatcher watcher, final Runnable wake, final Consumer<String> log) {
+        this.log = log;
+        for (final Attachment attachment : attachments) {
+            final int port = attachment.port();
+            watcher.follow(attachment.interfaceName(), link -> {
+                // On the watcher's thread: note the news, then publish it with one volatile write.
+                if (link.deleted()) {
+                    newsIndex[port] = GONE;
+                    newsUp[port] = false;
+                } else {
+                    newsIndex[port] = link.index();
+                    newsUp[port] = link.carries();
+                    if (link.mtu() > 0) {
+                        newsMtu[port] = link.mtu();
+                    }
+                }
+                newsVersion = newsVersion + 1;
+                wake.run();
             });
         }
+    }
+
+    /**
+     * On the ports' thread, each turn: takes up what the kernel said of the links since the last turn (one volatile
+     * read when it said nothing). Returns 1 when there was news, else 0.
+     */
+    public int followLinks() {
+        final int version = newsVersion;
+        if (version == seenVersion) {
+            return 0;
+        }
+        seenVersion = version;
+        for (final Attachment attachment : attachments) {
+            followLink(attachment.port(), attachment.interfaceName());
+        }
+        return 1;
+    }
+
+    private void followLink(final int port, final String name) {
+        final int index = newsIndex[port];
+        if (index == NO_NEWS) {
+            return;
+        }
+        final String prefix = "port " + port + " (" + name + "): ";
+        if (sockets[port] != null && sockets[port].index != index) {
+            detach(port);
+            log.accept(prefix + "gone");
+        }
+        if (sockets[port] == null) {
+            if (index == GONE) {
+                return;
+            }
+            try {
+                attach(port, PacketSocket.open(name, calls, false));
+            } catch (final IllegalStateException e) {
+                // Gone again already, or not ours to open: the next notification tries again.
+                log.accept(prefix + "cannot attach again: " + e.getMessage());
+                return;
+            }
+            log.accept(prefix + "back, ifindex " + sockets[port].index);
+        }
+        final PacketSocket socket = sockets[port];
+        final int mtu = newsMtu[port];
+        if (mtu > 0 && mtu != socket.mtu) {
+            socket.mtu = mtu;
+            log.accept(prefix + "mtu " + mtu);
+        }
+        final boolean up = newsUp[port];
+        if (up != linkUp[port]) {
+            // The kernel leaves ENETDOWN pending on the socket when its link falls: cleared, it cannot fail the next send.
+            calls.clearError(socket.fd, errorScratch);
+            linkUp[port] = up;
+            counters[port].set(LINK_UP, up ? 1 : 0);
+            log.accept(prefix + (up ? "up" : "down"));
+        }
+    }
+
+    private synchronized void attach(final int port, final PacketSocket socket) {
+        sockets[port] = socket;
+        linkUp[port] = false;
+        registerForWakeUps(port);
+    }
+
+    /** Closes the port's socket and ring, counting what its kernel side dropped first; what it still had to send is refused. */
+    private synchronized void detach(final int port) {
+        refusePending(port, 0, Refused.LINK_DOWN);
+        if (registrations[port] != null) {
+            registrations[port].cancel();
+            registrations[port] = null;
+        }
+        ringDrops(port);
+        sockets[port].close();
+        sockets[port] = null;
+        linkUp[port] = false;
+        counters[port].set(LINK_UP, 0);
     }
 
     /** On the ports' thread: hands the frames waiting on every port to the handler; how many there were. */
     public int receive() {
         int frames = 0;
         for (final int port : ownPorts) {
-            frames += sockets[port].receive(receivers[port], RECEIVE_BUDGET, calls, longFrame);
+            final PacketSocket socket = sockets[port];
+            if (socket != null) {
+                frames += socket.receive(receivers[port], RECEIVE_BUDGET, calls, longFrame);
+            }
         }
         return frames;
     }
 
     /**
      * On the ports' thread: sends {@code handle}'s frame out of {@code port} with this turn's {@link #flush()}, and gives
-     * its buffer back then. A frame that the interface's MTU will not take is dropped, counted, at once.
+     * its buffer back then. A frame that the interface's MTU will not take, or that meets the link down, is dropped,
+     * counted, at once.
      */
     public void send(final int port, final int handle) {
+        if (!linkUp[port]) {
+            refuse(port, handle, Refused.LINK_DOWN);
+            return;
+        }
         final UnsafeBuffer buffer = pool.buffer(handle);
         final int frame = pool.offset(handle);
         final int length = pool.length(handle);
@@ -216,8 +391,7 @@ public final class InterfacePorts implements AutoCloseable {
             OffloadHeader.clear(buffer, offload);
         }
         if (OffloadHeader.gsoType(buffer, offload) == OffloadHeader.GSO_NONE && length > maxFrame(port, buffer, frame, length)) {
-            counters[port].increment(FIRST_REFUSED + Refused.MTU_EXCEEDED.ordinal());
-            release.release(handle);
+            refuse(port, handle, Refused.MTU_EXCEEDED);
             return;
         }
         final int at = pendingCount[port];
@@ -229,6 +403,25 @@ public final class InterfacePorts implements AutoCloseable {
         if (at + 1 == SEND_BATCH) {
             flush(port);
         }
+    }
+
+    /** Counts {@code handle}'s frame once, under {@code reason} alone, and gives its buffer back. */
+    private void refuse(final int port, final int handle, final Refused reason) {
+        counters[port].increment(FIRST_REFUSED + reason.ordinal());
+        handler.onRefused(port, handle);
+        release.release(handle);
+    }
+
+    /** The frames gathered for {@code port} from {@code from} on, refused under {@code reason}; none left gathered. */
+    private void refusePending(final int port, final int from, final Refused reason) {
+        for (int i = from; i < pendingCount[port]; i++) {
+            counters[port].increment(FIRST_REFUSED + reason.ordinal());
+            handler.onRefused(port, pending[port][i]);
+        }
+        for (int i = 0; i < pendingCount[port]; i++) {
+            release.release(pending[port][i]);
+        }
+        pendingCount[port] = 0;
     }
 
     /** The longest plain frame the port's interface sends: its MTU, the Ethernet header, and a VLAN tag if the frame has one. */
@@ -249,9 +442,11 @@ public final class InterfacePorts implements AutoCloseable {
     private void flush(final int port) {
         final int count = pendingCount[port];
         final CounterBlock counts = counters[port];
+        final int fd = sockets[port].fd;
         int next = 0;
+        boolean cleared = false;
         while (next < count) {
-            final int sent = calls.sendmmsg(sockets[port].fd, messages[port].addressOffset() + (long) next * LinuxCalls.MMSGHDR_BYTES, count - next);
+            final int sent = calls.sendmmsg(fd, messages[port].addressOffset() + (long) next * LinuxCalls.MMSGHDR_BYTES, count - next);
             if (sent > 0) {
                 for (int i = next; i < next + sent; i++) {
                     counts.increment(SENT);
@@ -264,13 +459,25 @@ public final class InterfacePorts implements AutoCloseable {
             if (errno == LinuxCalls.EINTR) {
                 continue;
             }
+            if (errno == LinuxCalls.ENETDOWN || errno == LinuxCalls.ENXIO || errno == LinuxCalls.ENODEV) {
+                if (!cleared) {
+                    // Perhaps only the error the link's last fall left pending on the socket: cleared, the frame goes.
+                    cleared = true;
+                    calls.clearError(fd, errorScratch);
+                    continue;
+                }
+                // The link fell before its notification came: what is left goes the way of a down link.
+                refusePending(port, next, Refused.LINK_DOWN);
+                return;
+            }
             if (errno == LinuxCalls.EAGAIN || errno == LinuxCalls.ENOBUFS) {
                 // The device's queue is full: what is left of this turn's frames is lost, as on a congested link.
-                counts.add(FIRST_REFUSED + Refused.TX_BUSY.ordinal(), count - next);
-                break;
+                refusePending(port, next, Refused.TX_BUSY);
+                return;
             }
             // The kernel refused the frame at the head (a bad offload header, a frame the device will not take): skip it.
             counts.increment(FIRST_REFUSED + Refused.SOCKET_ERROR.ordinal());
+            handler.onRefused(port, pending[port][next]);
             next++;
         }
         for (int i = 0; i < count; i++) {
@@ -289,6 +496,7 @@ public final class InterfacePorts implements AutoCloseable {
         names.add(CounterName.of(CounterType.RX_SEGMENTS, port));
         names.add(CounterName.of(CounterType.TX_FRAMES, port));
         names.add(CounterName.of(CounterType.TX_SEGMENTS, port));
+        names.add(CounterName.of(CounterType.LINK_UP, port));
         for (final Refused reason : Refused.values()) {
             names.add(new CounterName(CounterType.DROPS, port, reason.ordinal(), reason.label()));
         }
@@ -328,6 +536,11 @@ public final class InterfacePorts implements AutoCloseable {
         return sockets[port].mtu;
     }
 
+    /** Whether the port's link carries frames now, as its thread last saw it. */
+    public boolean linkUp(final int port) {
+        return counters[port].get(LINK_UP) == 1;
+    }
+
     public List<Attachment> attachments() {
         return attachments;
     }
@@ -340,6 +553,7 @@ public final class InterfacePorts implements AutoCloseable {
                 release.release(pending[port][i]);
             }
             pendingCount[port] = 0;
+            registrations[port] = null;
             if (sockets[port] != null) {
                 ringDrops(port);
                 sockets[port].close();

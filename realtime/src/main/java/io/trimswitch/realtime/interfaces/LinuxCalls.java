@@ -46,6 +46,19 @@ final class LinuxCalls {
     static final int EAGAIN = 11;
     static final int EACCES = 13;
     static final int ENOBUFS = 105;
+    static final int ENETDOWN = 100;
+    static final int ENXIO = 6;
+    static final int ENODEV = 19;
+    static final int AF_NETLINK = 16;
+    static final int SOCK_CLOEXEC = 0x80000;
+    static final int NETLINK_ROUTE = 0;
+    static final int RTMGRP_LINK = 1;
+    static final int SO_ERROR = 4;
+    static final int SO_RCVTIMEO = 20;
+    /** struct sockaddr_nl. */
+    static final int SOCKADDR_NL_BYTES = 12;
+    /** struct timeval. */
+    static final int TIMEVAL_BYTES = 16;
 
     /** struct ifreq: the interface's name, then a union that holds its flags or its MTU. */
     static final int IFREQ_BYTES = 40;
@@ -90,6 +103,8 @@ final class LinuxCalls {
         ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     private static final MethodHandle RECV = errnoCall("recv", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
         ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
+    private static final MethodHandle SEND = errnoCall("send", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+        ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
     private static final MethodHandle STRERROR = call("strerror", FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
 
     /** Where the calls of one thread leave errno; each thread that makes calls has its own. */
@@ -203,6 +218,33 @@ final class LinuxCalls {
         } catch (final Throwable e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Receives one message into {@code bytes} at {@code buffer}, waiting as the socket's receive timeout allows. */
+    long recvWaiting(final int fd, final long buffer, final long bytes) {
+        try {
+            return (long) RECV.invokeExact(state, fd, buffer, bytes, 0);
+        } catch (final Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Sends {@code message} whole; the bytes sent, or -1 with errno set. */
+    long send(final int fd, final MemorySegment message) {
+        try {
+            return (long) SEND.invokeExact(state, fd, message, message.byteSize(), 0);
+        } catch (final Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Reads and so clears the socket's pending error (the kernel sets ENETDOWN on a packet socket whose interface went
+     * down): left pending, it fails the next send and keeps epoll reporting EPOLLERR. {@code scratch} holds 8 bytes.
+     */
+    int clearError(final int fd, final MemorySegment scratch) {
+        scratch.set(ValueLayout.JAVA_INT, 4, 4);
+        return getsockopt(fd, SOL_SOCKET, SO_ERROR, scratch.asSlice(0, 4), scratch.asSlice(4, 4)) == 0 ? scratch.get(ValueLayout.JAVA_INT, 0) : 0;
     }
 
     /** Sends up to {@code count} messages without blocking; how many went, or -1 with errno set. */

@@ -51,7 +51,8 @@ final class PacketSocket implements AutoCloseable {
 
     final String name;
     final int index;
-    final int mtu;
+    /** Read at opening, then as the kernel's link notifications tell; the ports' thread alone writes it. */
+    int mtu;
     final int fd;
     private final MemorySegment ring;
     private final UnsafeBuffer slots;
@@ -67,11 +68,12 @@ final class PacketSocket implements AutoCloseable {
     }
 
     /**
-     * Opens {@code interfaceName} as a port.
+     * Opens {@code interfaceName} as a port; {@code mustBeUp}: refuse an interface that is administratively down (at
+     * start, the user is told; a port re-attached to a re-made interface waits for it to come up instead).
      *
      * @throws IllegalStateException with one line naming the interface and the reason
      */
-    static PacketSocket open(final String interfaceName, final LinuxCalls calls) {
+    static PacketSocket open(final String interfaceName, final LinuxCalls calls, final boolean mustBeUp) {
         try (Arena scratch = Arena.ofConfined()) {
             final MemorySegment cName = scratch.allocateFrom(interfaceName);
             final int index = LinuxCalls.ifNameToIndex(cName);
@@ -89,7 +91,7 @@ final class PacketSocket implements AutoCloseable {
                 final MemorySegment request = scratch.allocate(LinuxCalls.IFREQ_BYTES);
                 request.copyFrom(cName.asSlice(0, Math.min(cName.byteSize(), 15)));
                 check(calls, calls.ioctl(fd, LinuxCalls.SIOCGIFFLAGS, request), interfaceName, "read its flags");
-                if ((request.get(ValueLayout.JAVA_SHORT, LinuxCalls.IFREQ_UNION) & LinuxCalls.IFF_UP) == 0) {
+                if (mustBeUp && (request.get(ValueLayout.JAVA_SHORT, LinuxCalls.IFREQ_UNION) & LinuxCalls.IFF_UP) == 0) {
                     throw new IllegalStateException("interface " + interfaceName + " is down (ip link set " + interfaceName + " up)");
                 }
                 check(calls, calls.ioctl(fd, LinuxCalls.SIOCGIFMTU, request), interfaceName, "read its MTU");

@@ -1,0 +1,109 @@
+package io.trimswitch.realtime.interfaces;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One switch per interface: a lock file per network namespace and interface, {@code /run/trimswitch/<netns>/<name>.lock}
+ * (the namespace by its inode), locked for as long as the switch runs and holding its process id. The kernel drops the
+ * lock when the process ends, however it ends (SIGKILL too), so a file left by a dead switch is simply taken over.
+ */
+public final class InterfaceLocks implements AutoCloseable {
+    /** Where the lock files live. */
+    public static final Path DIRECTORY = Path.of("/run/trimswitch");
+
+    private final List<FileChannel> held;
+
+    private InterfaceLocks(final List<FileChannel> held) {
+        this.held = held;
+    }
+
+    /**
+     * Locks every interface of {@code names}, under {@code directory}.
+     *
+     * @throws IllegalStateException in one line naming the interface and the process of the switch that has it, or why
+     *                               its lock cannot be taken
+     */
+    public static InterfaceLocks acquire(final Path directory, final List<String> names) {
+        final List<FileChannel> held = new ArrayList<>();
+        try {
+            final Path namespace = directory.resolve(networkNamespace());
+            Files.createDirectories(namespace);
+            for (final String name : names) {
+                if (name.isEmpty() || name.contains("/") || name.equals(".") || name.equals("..")) {
+                    throw new IllegalStateException("interface " + name + ": not a Linux interface name");
+                }
+                held.add(lock(namespace.resolve(name + ".lock"), name));
+            }
+            return new InterfaceLocks(held);
+        } catch (final IOException | RuntimeException e) {
+            held.forEach(InterfaceLocks::closeQuietly);
+            if (e instanceof IllegalStateException refused) {
+                throw refused;
+            }
+            throw new IllegalStateException("cannot lock the interfaces under " + directory + ": " + e.getMessage());
+        }
+    }
+
+    private static FileChannel lock(final Path file, final String name) throws IOException {
+        final FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        FileLock lock;
+        try {
+            lock = channel.tryLock();
+        } catch (final OverlappingFileLockException e) {
+            lock = null;
+        }
+        if (lock == null) {
+            final String owner = readOwner(channel);
+            channel.close();
+            throw new IllegalStateException("interface " + name + " is already attached by a running switch, process "
+                + owner + " (its lock: " + file + ")");
+        }
+        final byte[] pid = (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII);
+        channel.truncate(0);
+        channel.write(ByteBuffer.wrap(pid), 0);
+        return channel;
+    }
+
+    /** The process id the owner wrote, or "unknown" while it has not written it yet. */
+    private static String readOwner(final FileChannel channel) throws IOException {
+        final ByteBuffer bytes = ByteBuffer.allocate(24);
+        channel.read(bytes, 0);
+        final String text = new String(bytes.array(), 0, bytes.position(), StandardCharsets.US_ASCII).trim();
+        return text.matches("[0-9]{1,10}") ? text : "unknown";
+    }
+
+    /** The network namespace this process runs in, by its inode: one directory of locks per namespace. */
+    static String networkNamespace() throws IOException {
+        final String link = Files.readSymbolicLink(Path.of("/proc/self/ns/net")).toString();
+        final String inode = link.replaceAll("[^0-9]", "");
+        if (inode.isEmpty()) {
+            throw new IOException("cannot read this process's network namespace from /proc/self/ns/net");
+        }
+        return inode;
+    }
+
+    /** Unlocks every interface; the files stay, for the next switch to take over. */
+    @Override
+    public void close() {
+        held.forEach(InterfaceLocks::closeQuietly);
+        held.clear();
+    }
+
+    private static void closeQuietly(final FileChannel channel) {
+        try {
+            channel.close();
+        } catch (final IOException e) {
+            // Closing releases the lock whatever close says; nothing else to undo.
+        }
+    }
+}
