@@ -139,6 +139,10 @@ public final class StatsCommand implements Callable<Integer> {
         json.put("txSegments", totals.has(port, CounterType.TX_SEGMENTS) ? totals.get(port, CounterType.TX_SEGMENTS) : txPackets);
         json.put("txTrimPackets", totals.get(port, CounterType.TX_TRIM_PACKETS));
         json.put("untrimmableIpv6Packets", totals.get(port, CounterType.UNTRIMMABLE_IPV6_PACKETS));
+        if (totals.has(port, CounterType.LINK_UP)) {
+            // An interface port: whether its link carries frames now.
+            json.put("up", totals.get(port, CounterType.LINK_UP) == 1);
+        }
         json.put("dataQueueDepth", totals.get(port, CounterType.DATA_QUEUE_DEPTH));
         json.put("headerQueueDepth", totals.get(port, CounterType.HEADER_QUEUE_DEPTH));
         final Map<Integer, Long> data = totals.byIndex(port, CounterType.DATA_QUEUE_DEPTH_QUANTILE);

@@ -19,8 +19,8 @@ public final class HostScripts {
     private HostScripts() {
     }
 
-    /** Runs a script of {@code src/test/sh} with the tool as TRIMSWITCH; skips when the host is too slow for it. */
-    public static String run(final String name) throws IOException, InterruptedException {
+    /** Runs a script of {@code src/test/sh}, with {@code arguments}, the tool as TRIMSWITCH; skips when the host is too slow for it. */
+    public static String run(final String name, final String... arguments) throws IOException, InterruptedException {
         final boolean root = "root".equals(System.getProperty("user.name"));
         final boolean tools = List.of("ip", "ping", "ethtool", "iperf3", "python3").stream().allMatch(HostScripts::onPath);
         assertTrue((root && tools) || !"true".equals(System.getenv("CI")), "CI runs as root with iproute2, ping, ethtool and iperf3");
@@ -30,7 +30,9 @@ public final class HostScripts {
         final String tool = java + " --add-exports java.base/jdk.internal.misc=ALL-UNNAMED --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -cp " + System.getProperty("java.class.path")
             + " io.trimswitch.cli.TrimswitchCommand";
         final Path log = Files.createTempFile(name, ".log");
-        final ProcessBuilder script = new ProcessBuilder("bash", Path.of("src/test/sh", name).toString())
+        final List<String> command = new java.util.ArrayList<>(List.of("bash", Path.of("src/test/sh", name).toString()));
+        command.addAll(List.of(arguments));
+        final ProcessBuilder script = new ProcessBuilder(command)
             .redirectErrorStream(true).redirectOutput(log.toFile());
         script.environment().put("TRIMSWITCH", tool);
         final Process process = script.start();

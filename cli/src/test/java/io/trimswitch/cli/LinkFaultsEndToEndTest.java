@@ -1,0 +1,70 @@
+package io.trimswitch.cli;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The faults of a lab's links under a running switch ({@code src/test/sh/link_faults_e2e.sh}), one per test, each on two
+ * hosts in network namespaces of its own, wired by veths to {@code trimswitch run}'s interface ports under
+ * {@code --idle poll}. The script checks the switch's lines, its counters and pings, and fails at the first that is
+ * wrong; these tests check that it got to the end of its fault. Needs root, iproute2 and ping; CI has them.
+ */
+@Tag("host-timing")
+class LinkFaultsEndToEndTest {
+    @Test
+    void aLinkSetDownOnTheSwitchsSideCountsItsFramesAsLinkDownAndLosesNoFrameWhenUp() throws IOException, InterruptedException {
+        final String output = HostScripts.run("link_faults_e2e.sh", "flap-switch-side");
+        assertFlapped(output);
+    }
+
+    @Test
+    void aLinkSetDownOnTheHostsSideCountsItsFramesAsLinkDownAndLosesNoFrameWhenUp() throws IOException, InterruptedException {
+        final String output = HostScripts.run("link_faults_e2e.sh", "flap-host-side");
+        assertFlapped(output);
+    }
+
+    @Test
+    void aVethDeletedAndMadeAgainIsAttachedAgainWithinASecond() throws IOException, InterruptedException {
+        final String output = HostScripts.run("link_faults_e2e.sh", "recreate");
+        assertTrue(output.contains("): gone"), output);
+        assertTrue(Pattern.compile("re-made: port 1 \\(tl[0-9]+p1\\): back, ifindex [0-9]+ .*ping works again").matcher(output).find(), output);
+        assertTrue(output.contains("faults: passed"), output);
+    }
+
+    @Test
+    void anMtuRaisedLetsJumboFramesCrossAndAnMtuLoweredDropsThemAsMtuExceeded() throws IOException, InterruptedException {
+        final String output = HostScripts.run("link_faults_e2e.sh", "mtu");
+        assertTrue(output.contains("MTU raised to 9000: the switch said so, and 9000-byte packets cross"), output);
+        assertTrue(output.contains("9000-byte frames counted as mtuExceeded, not as sent"), output);
+        assertTrue(output.contains("faults: passed"), output);
+    }
+
+    @Test
+    void aSecondSwitchOnTheSameInterfaceIsRefusedInOneLineNamingTheFirstsProcess() throws IOException, InterruptedException {
+        final String output = HostScripts.run("link_faults_e2e.sh", "second-switch");
+        assertTrue(Pattern.compile("refused \\(--counters .*\\): trimswitch: interface tl[0-9]+p0 is already attached by a running switch, process [0-9]+")
+            .matcher(output).find(), output);
+        assertTrue(output.contains("refused (the same counters file): trimswitch: interface"), output);
+        assertTrue(output.contains("after SIGKILL of the first, a new switch takes the interfaces over and forwards"), output);
+        assertTrue(output.contains("faults: passed"), output);
+    }
+
+    @Test
+    void anIdleSwitchWithAPortGoneDoesNotSpin() throws IOException, InterruptedException {
+        final String output = HostScripts.run("link_faults_e2e.sh", "idle-cpu");
+        assertTrue(Pattern.compile("port 1 gone, the idle switch used [0-9]+ ms of CPU in 3 s").matcher(output).find(), output);
+        assertTrue(output.contains("faults: passed"), output);
+    }
+
+    private static void assertFlapped(final String output) {
+        assertTrue(output.contains("): down"), output);
+        assertTrue(Pattern.compile("while down: [0-9]+ frames counted as linkDown, none as sent or txBusy").matcher(output).find(), output);
+        assertTrue(output.contains("up again: the first ping crossed; stats shows port 1 up"), output);
+        assertTrue(output.contains("faults: passed"), output);
+    }
+}
