@@ -452,6 +452,15 @@ public final class LiveSwitch implements AutoCloseable {
         return stats;
     }
 
+    /** Per interface port, in port order: whether its link carries frames now (down, or its interface gone: false). */
+    public java.util.SortedMap<Integer, Boolean> linksUp() {
+        final java.util.SortedMap<Integer, Boolean> up = new java.util.TreeMap<>();
+        for (final InterfacePorts.Attachment attachment : LiveSettings.attachments(settings)) {
+            up.put(attachment.port(), interfaces[ownerOf[attachment.port()]].linkUp(attachment.port()));
+        }
+        return up;
+    }
+
     /** Packets that were inside the switch when it stopped. */
     public long inFlightAtStop() {
         return inFlightAtStop.get();

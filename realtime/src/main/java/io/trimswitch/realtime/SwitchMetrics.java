@@ -100,6 +100,11 @@ public final class SwitchMetrics implements MultiCollector, AutoCloseable {
             }
         }
         snapshots.add(drops.build());
+        final GaugeSnapshot.Builder up = GaugeSnapshot.builder().name("trimswitch_port_up")
+            .help("An interface port's link: 1 while it carries frames, 0 while it is down or its interface is gone");
+        live.linksUp().forEach((port, carries) -> up.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+            .labels(Labels.of("port", Integer.toString(port))).value(carries ? 1 : 0).build()));
+        snapshots.add(up.build());
         final GaugeSnapshot.Builder depth = GaugeSnapshot.builder().name("trimswitch_queue_depth_packets").help("Packets in a port's queue now");
         final GaugeSnapshot.Builder maxDepth = GaugeSnapshot.builder().name("trimswitch_queue_max_depth_packets").help("Most packets a port's queue has held");
         for (final LiveSwitch.PortStats port : stats) {
