@@ -50,7 +50,8 @@ public final class InterfaceLocks implements AutoCloseable {
             if (e instanceof IllegalStateException refused) {
                 throw refused;
             }
-            throw new IllegalStateException("cannot lock the interfaces under " + directory + ": " + e.getMessage());
+            throw new IllegalStateException("cannot lock the interfaces under " + directory + ": "
+                + (e instanceof java.nio.file.AccessDeniedException ? "permission denied (interface ports need root)" : e.getMessage()));
         }
     }
 
