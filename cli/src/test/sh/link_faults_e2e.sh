@@ -71,6 +71,13 @@ expect_line() {
 
 # stat PORT KEY: a counter of the port as `stats --json` shows it; a drop reason as drops.REASON (0 when absent).
 stats() { in_sw $TRIMSWITCH stats --json > "$WORK/stats.json"; }
+# port_up_metric PORT: the value Prometheus scrapes for trimswitch_port_up of PORT.
+port_up_metric() {
+    in_sw python3 -c 'import sys, urllib.request
+for line in urllib.request.urlopen("http://127.0.0.1:9464/metrics", timeout=5).read().decode().splitlines():
+    if line.startswith("trimswitch_port_up{") and "port=\"%s\"" % sys.argv[1] in line:
+        print(int(float(line.split()[-1])))' "$1"
+}
 stat() {
     python3 - "$WORK/stats.json" "$1" "$2" <<'PY'
 import json, sys
@@ -85,7 +92,8 @@ pings() { in_host 0 ping -q -c "$1" -i 0.2 -W "${2:-2}" 10.9.0.2 > /dev/null 2>&
 
 PORT1="port 1 (${TAG}p1)"
 log "starting the switch on ${TAG}p0 and ${TAG}p1, --idle poll"
-start_switch "$SW" "$WORK/switch.log" 2 -i "0@${TAG}p0" -i "1@${TAG}p1" --idle poll --metrics off
+# Metrics on the switch namespace's own loopback: no other switch listens there.
+start_switch "$SW" "$WORK/switch.log" 2 -i "0@${TAG}p0" -i "1@${TAG}p1" --idle poll --metrics 127.0.0.1:9464
 pings 2 || fail "host 0 cannot ping host 1 through the switch"
 log "host 0 pings host 1"
 
@@ -105,17 +113,19 @@ flap() {
     local down sent busy
     down=$(stat 1 drops.linkDown); sent=$(stat 1 txPackets); busy=$(stat 1 drops.txBusy)
     [ "$(stat 1 up)" = false ] || fail "stats does not show port 1 down"
+    [ "$(port_up_metric 1)" = 0 ] || fail "Prometheus does not show port 1 down: trimswitch_port_up is '$(port_up_metric 1)'"
     [ "$down" -ge 3 ] || fail "3 echo requests towards a down link, $down counted as linkDown"
     [ "$sent" = "$sent_before" ] || fail "port 1 counted frames as sent while its link was down: txPackets $sent_before -> $sent"
     [ "$busy" = 0 ] || fail "frames towards a down link counted as txBusy ($busy)"
-    log "while down: $down frames counted as linkDown, none as sent or txBusy; stats shows port 1 down"
+    log "while down: $down frames counted as linkDown, none as sent or txBusy; stats and Prometheus show port 1 down"
     if [ "$side" = switch ]; then in_sw ip link set "${TAG}p1" up; else in_host 1 ip link set eth0 up; fi
     expect_line 5 "$PORT1: up"
     # One echo request, not retried: if the switch lost the first frame after the link came back, no reply comes.
     pings 1 3 || fail "the first ping after the link came up was lost"
     stats
     [ "$(stat 1 up)" = true ] || fail "stats does not show port 1 up again"
-    log "up again: the first ping crossed; stats shows port 1 up"
+    [ "$(port_up_metric 1)" = 1 ] || fail "Prometheus does not show port 1 up again"
+    log "up again: the first ping crossed; stats and Prometheus show port 1 up"
 }
 
 case "$FAULT" in
