@@ -205,8 +205,10 @@ public final class EgressPort {
         for (int handle = headerQueue.poll(); handle != PacketPool.NO_PACKET; handle = headerQueue.poll()) {
             drain.accept(handle);
         }
-        for (int handle = dataQueue.poll(); handle != PacketPool.NO_PACKET; handle = dataQueue.poll()) {
-            drain.accept(handle);
+        for (final HandleQueue queue : dataQueues) {
+            for (int handle = queue.poll(); handle != PacketPool.NO_PACKET; handle = queue.poll()) {
+                drain.accept(handle);
+            }
         }
     }
 }
