@@ -12,7 +12,8 @@ import io.trimswitch.dataplane.time.LinkRate;
  */
 public final class EgressPort {
     private final int id;
-    private final LinkRate rate;
+    /** Replaced by a running switch's control thread ({@link #rate(LinkRate)}); read at each transmission. */
+    private volatile LinkRate rate;
     private final PacketPool pool;
     /** Queue 0, the only one unless traffic classes give the port more. */
     private final HandleQueue dataQueue;
@@ -155,6 +156,11 @@ public final class EgressPort {
 
     public LinkRate rate() {
         return rate;
+    }
+
+    /** A new rate for the transmissions that start from now on, from a running switch's control thread. */
+    public void rate(final LinkRate rate) {
+        this.rate = java.util.Objects.requireNonNull(rate, "a port needs a rate");
     }
 
     /** The data queue the data scheduler serves next among those whose head was queued by {@code readyBy}. */
