@@ -45,7 +45,12 @@ public final class SettingsEdit {
         } else {
             throw new ConfigException("set: no setting '" + key + "'");
         }
-        return SettingsFiles.parse(SettingsFiles.writeTree(tree), "set " + key);
+        try {
+            return SettingsFiles.parse(SettingsFiles.writeTree(tree), "set " + key);
+        } catch (final ConfigException e) {
+            // The line would be one of the settings written out here, not of any file the user has.
+            throw new ConfigException(e.getMessage().replaceFirst(" \\(line [0-9]+\\)", ""));
+        }
     }
 
     private static JsonNode child(final JsonNode node, final String name, final String key) {

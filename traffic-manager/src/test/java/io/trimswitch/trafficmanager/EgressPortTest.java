@@ -90,4 +90,16 @@ class EgressPortTest {
         assertEquals(java.util.List.of(64, 800, 900, 1000, 1500), drained);
         assertTrue(port.isIdle() && !port.hasWaiting());
     }
+
+    @Test
+    void aNewRateAppliesToTheNextTransmission() {
+        final EgressPort port = new EgressPort(0, LinkRate.gbps(100), pool, 16, 16, 10);
+        port.dataQueue().offer(packet(1500));
+        port.dataQueue().offer(packet(1500));
+        assertEquals(120_000, port.startTransmission(0));
+        port.rate(LinkRate.gbps(10));
+        port.finishTransmission();
+        assertEquals(120_000 + 1_200_000, port.startTransmission(120_000));
+        assertEquals(10_000_000_000L, port.rate().bitsPerSecond());
+    }
 }
