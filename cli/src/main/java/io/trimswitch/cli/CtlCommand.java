@@ -29,8 +29,9 @@ import java.util.concurrent.Callable;
     description = {
         "Talks to a running switch through its control socket: 'show' lists its ports and settings in force, 'set KEY VALUE'",
         "changes a setting that may change while it runs (trim.*, control.t0Us/t1Us, meters' and ports' rates), 'reload' reads",
-        "its config file again, 'stop' stops it as SIGTERM does. A refused change leaves the switch as it was; its counters keep counting."},
-    footer = {"", "Examples:", "  trimswitch ctl show", "  trimswitch ctl set trim.dscp 12", "  trimswitch ctl set ports.1.rateGbps 0.1",
+        "its config file again, 'capture PORT start FILE' / 'capture PORT stop' write a port's frames to a pcapng while it runs,",
+        "'stop' stops it as SIGTERM does. A refused change leaves the switch as it was; its counters keep counting."},
+    footer = {"", "Examples:", "  trimswitch ctl show", "  trimswitch ctl set trim.dscp 12", "  trimswitch ctl set ports.1.rateGbps 0.1", "  trimswitch ctl capture 1 start port1.pcapng", "  trimswitch ctl capture 1 stop",
         "  trimswitch ctl --counters /tmp/s1.counters reload"})
 public final class CtlCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
@@ -46,7 +47,7 @@ public final class CtlCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the answer as JSON (default: a table or one line).")
     boolean json;
 
-    @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "show | set KEY VALUE | reload | stop")
+    @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "show | set KEY VALUE | reload | capture PORT start FILE | capture PORT stop | stop")
     List<String> words = new ArrayList<>();
 
     @Override
@@ -61,6 +62,14 @@ public final class CtlCommand implements Callable<Integer> {
         }
         final Path target = socket != null ? socket
             : ControlPaths.forCounters(counters != null ? counters : LiveSettings.defaultCountersFile());
+        // The switch runs elsewhere: a capture's file is named from here.
+        if (words.size() == 4 && "capture".equals(words.get(0)) && "start".equals(words.get(2))) {
+            try {
+                words.set(3, Path.of(words.get(3)).toAbsolutePath().toString());
+            } catch (final java.nio.file.InvalidPathException e) {
+                throw new ConfigException("capture: '" + words.get(3) + "' is not a file name: " + e.getReason());
+            }
+        }
         final ControlProtocol.Reply reply = ControlClient.send(target, words);
         if (!reply.ok()) {
             throw new ConfigException(reply.error());

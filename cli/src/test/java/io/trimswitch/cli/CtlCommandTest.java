@@ -49,8 +49,35 @@ class CtlCommandTest {
         assertRefused(ctl(socket, "set", "trim.dscp", ".nan"), "trimswitch: set trim.dscp: not valid YAML");
         assertRefused(ctl(socket, "set", "trim.dscp", "twelve"), "trimswitch: set trim.dscp: bad value for 'trim.dscp'");
         assertRefused(ctl(socket, "set", "control.t0Us", "-1"), "trimswitch: set control.t0Us:");
-        assertRefused(ctl(socket, "frobnicate"), "trimswitch: unknown command 'frobnicate'; commands: show, set KEY VALUE, reload, stop");
+        assertRefused(ctl(socket, "frobnicate"), "trimswitch: unknown command 'frobnicate'; commands: show, set KEY VALUE, reload, capture PORT start FILE, capture PORT stop, stop");
         assertTrue(ctl(socket, "--json", "show").out().contains("\"dscp\" : 12"), "a refused change changed nothing");
+
+        // A capture of port 1 while a frame from port 0's host is flooded to it.
+        final Path pcap = dir.resolve("port1.pcapng");
+        assertEquals("capturing port 1 to " + pcap + "\n", ctl(socket, "capture", "1", "start", pcap.toString()).out());
+        assertRefused(ctl(socket, "capture", "1", "start", pcap.toString()), "trimswitch: capture: port 1 is already being captured to " + pcap);
+        assertRefused(ctl(socket, "capture", "7", "start", dir.resolve("x.pcapng").toString()), "trimswitch: capture: port 7 is not attached; ports are 0..1");
+        assertRefused(ctl(socket, "capture", "0", "start", dir.resolve("no/such/x.pcapng").toString()), "trimswitch: capture: " + dir.resolve("no/such/x.pcapng") + ": cannot write: no such directory");
+        assertRefused(ctl(socket, "capture", "x", "stop"), "trimswitch: capture: PORT must be a port number, got 'x'");
+        assertRefused(ctl(socket, "capture", "0", "stop"), "trimswitch: capture: port 0 is not being captured");
+        final int port0 = Integer.parseInt(ctl(socket, "--json", "show").out().replaceAll("(?s).*?\"attachedTo\" : \"127\\.0\\.0\\.1:([0-9]+) vni 42\".*", "$1"));
+        final byte[] frame = new byte[8 + 60];
+        frame[0] = 0x08;
+        frame[6] = 42; // VNI 42, the port's
+        for (int i = 0; i < 6; i++) {
+            frame[8 + i] = (byte) 0xff;
+        }
+        frame[8 + 6] = 0x02;
+        frame[8 + 11] = 0x01;
+        frame[8 + 12] = 0x08;
+        frame[8 + 13] = 0x06;
+        try (java.net.DatagramSocket host = new java.net.DatagramSocket()) {
+            host.send(new java.net.DatagramPacket(frame, frame.length, java.net.InetAddress.getLoopbackAddress(), port0));
+        }
+        Thread.sleep(500);
+        final Cli.Result stopped1 = ctl(socket, "capture", "1", "stop");
+        assertEquals("port 1: 1 frames written to " + pcap + "\n", stopped1.out(), "the flooded frame, sent on port 1; " + stopped1.err());
+        assertTrue(Files.size(pcap) > 60, "the pcapng holds the frame");
 
         // reload: the file again, with the command line's options over it.
         Files.writeString(config, PORTS + "trim:\n  dscp: 20\ncontrol:\n  t0Us: 4\n");

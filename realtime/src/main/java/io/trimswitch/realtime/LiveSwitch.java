@@ -62,6 +62,8 @@ public final class LiveSwitch implements AutoCloseable {
     private final InterfacePorts[] interfaces;
     /** Which thread owns each port. */
     private final int[] ownerOf;
+    /** Per port: its running capture, or null; the control thread alone sets them. */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<LiveCapture> captures;
     /** Per thread: the links into its ports, which pace their arrivals at the ports' rates. */
     private final IngressLinks[] links;
     private final AgentEvents.Release release;
@@ -135,6 +137,7 @@ public final class LiveSwitch implements AutoCloseable {
             final BridgeNews[] news = bridges[0] == null ? new BridgeNews[threadCount] : BridgeNews.between(bridges, agingNanos);
             this.ownerOf = new int[settings.portCount()];
             this.links = new IngressLinks[threadCount];
+            this.captures = new java.util.concurrent.atomic.AtomicReferenceArray<>(settings.portCount());
             this.sockets = new VxlanPorts[threadCount];
             this.interfaces = new InterfacePorts[threadCount];
             final Map<Integer, VxlanPorts.Endpoint> endpoints = new LinkedHashMap<>();
@@ -165,6 +168,7 @@ public final class LiveSwitch implements AutoCloseable {
                 interfaces[thread] = ownAttachments.isEmpty() ? null
                     : new InterfacePorts(ownAttachments, threads[thread], pool, release::release, counters, writer);
                 threads[thread].sockets(sockets[thread], interfaces[thread]);
+                threads[thread].captures(captures);
             }
             this.gauges = gauges();
         } catch (final RuntimeException e) {
@@ -367,6 +371,40 @@ public final class LiveSwitch implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Starts capturing attached port {@code port}'s frames into {@code file}, from the control thread.
+     *
+     * @throws ConfigException in one line when the port is not attached, already captured, or the file cannot be written
+     */
+    public LiveCapture startCapture(final int port, final java.nio.file.Path file) {
+        if (port < 0 || port >= settings.ports().size()) {
+            throw new ConfigException("capture: port " + port + " is not attached; ports are 0.." + (settings.ports().size() - 1));
+        }
+        if (captures.get(port) != null) {
+            throw new ConfigException("capture: port " + port + " is already being captured to " + captures.get(port).file());
+        }
+        final long epochNanos = System.currentTimeMillis() * 1_000_000L - dataplane.clock.nowPicos() / 1000;
+        final LiveCapture capture;
+        try {
+            capture = new LiveCapture(port, file, settings.portRateBps(port), epochNanos);
+        } catch (final java.io.UncheckedIOException e) {
+            final String why = e.getCause() instanceof java.nio.file.NoSuchFileException ? "no such directory"
+                : e.getCause() instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.getCause().getMessage();
+            throw new ConfigException("capture: " + file + ": cannot write: " + why);
+        }
+        captures.set(port, capture);
+        return capture;
+    }
+
+    /** Stops port {@code port}'s capture and closes its file; null when none runs. A frame being copied just then may miss the file. */
+    public LiveCapture stopCapture(final int port) {
+        final LiveCapture capture = port >= 0 && port < captures.length() ? captures.getAndSet(port, null) : null;
+        if (capture != null) {
+            capture.close();
+        }
+        return capture;
     }
 
     /** What {@code ctl show} lists of an attached port. */

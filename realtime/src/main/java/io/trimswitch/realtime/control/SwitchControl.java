@@ -16,19 +16,19 @@ import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
- * The commands a running switch takes on its control socket: {@code show}, {@code set KEY VALUE}, {@code reload} and
- * {@code stop}.
+ * The commands a running switch takes on its control socket: {@code show}, {@code set KEY VALUE}, {@code reload},
+ * {@code capture PORT start FILE|stop} and {@code stop}.
  * A change is checked whole before anything is applied: a value the settings file would refuse, or a key that cannot
  * change while the switch runs, is refused in one line and the switch goes on as it was. Counters keep counting.
  * Only the control socket's thread calls it, so the settings in force have one writer.
  */
-public final class SwitchControl implements ControlCommands {
+public final class SwitchControl implements ControlCommands, AutoCloseable {
     /** The keys a running switch can change: trimming, the trim control loop's timing, meters' and ports' rates. */
     private static final Pattern LIVE = Pattern.compile(
         "trim\\.(sizeBytes|dscp|trimmableDscp)"
             + "|control\\.(t0Us|t1Us|halftimisticRateGbps|pessimisticRateGbps|meterBurstBytes)"
             + "|fabric\\.portRateGbps|ports\\.[0-9]+\\.rateGbps");
-    static final String COMMANDS = "show, set KEY VALUE, reload, stop";
+    static final String COMMANDS = "show, set KEY VALUE, reload, capture PORT start FILE, capture PORT stop, stop";
 
     private final LiveSwitch live;
     /** The config file (if any) and the command line read again, as at start. */
@@ -60,6 +60,7 @@ public final class SwitchControl implements ControlCommands {
                 arguments(words, 0, "reload");
                 yield change("reload", reread.get());
             }
+            case "capture" -> capture(words);
             case "stop" -> {
                 arguments(words, 0, "stop");
                 stop.run();
@@ -67,6 +68,51 @@ public final class SwitchControl implements ControlCommands {
             }
             default -> throw new ConfigException("unknown command '" + command + "'; commands: " + COMMANDS);
         };
+    }
+
+    private ControlReply capture(final List<String> words) {
+        final String usage = "usage: capture PORT start FILE | capture PORT stop";
+        if (words.size() < 3) {
+            throw new ConfigException(usage);
+        }
+        final int port;
+        try {
+            port = Integer.parseInt(words.get(1));
+        } catch (final NumberFormatException e) {
+            throw new ConfigException("capture: PORT must be a port number, got '" + words.get(1) + "'");
+        }
+        if ("start".equals(words.get(2)) && words.size() == 4) {
+            final java.nio.file.Path file;
+            try {
+                file = java.nio.file.Path.of(words.get(3));
+            } catch (final java.nio.file.InvalidPathException e) {
+                throw new ConfigException("capture: '" + words.get(3) + "' is not a file name: " + e.getReason());
+            }
+            if (!file.isAbsolute()) {
+                throw new ConfigException("capture: FILE must be an absolute path (ctl makes it one), got '" + file + "'");
+            }
+            live.startCapture(port, file);
+            return ControlReply.line("capturing port " + port + " to " + file);
+        }
+        if ("stop".equals(words.get(2)) && words.size() == 3) {
+            final io.trimswitch.realtime.LiveCapture capture = live.stopCapture(port);
+            if (capture == null) {
+                throw new ConfigException("capture: port " + port + " is not being captured");
+            }
+            final String text = "port " + port + ": " + capture.written() + " frames written to " + capture.file()
+                + (capture.dropped() > 0 ? ", " + capture.dropped() + " not (the file fell behind)" : "");
+            return new ControlReply(text, Map.of("port", port, "file", capture.file().toString(), "written", capture.written(),
+                "dropped", capture.dropped()));
+        }
+        throw new ConfigException(usage);
+    }
+
+    /** Closes the captures still running, as the switch stops. */
+    @Override
+    public void close() {
+        for (final LiveSwitch.PortView port : live.portViews(inForce)) {
+            live.stopCapture(port.port());
+        }
     }
 
     private static void arguments(final List<String> words, final int count, final String usage) {
