@@ -16,14 +16,18 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
+import org.jctools.queues.MessagePassingQueue;
+import org.jctools.queues.MpscArrayQueue;
+import org.jctools.queues.SpscArrayQueue;
+
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Packet handles handed from one thread to another: the traffic manager's rings (one producer, and
  * the many-producer ring with its exact capacity that egress queues use) next to two baselines: the
- * same rings built on Agrona's byte ring buffers ({@link AgronaHandleRing}), and a plain
- * {@link ArrayBlockingQueue}. The consumer takes up to 32 at a time; counted: handles that arrived, per second.
+ * same rings built on Agrona's byte ring buffers ({@link AgronaHandleRing}), JCTools' single- and multi-producer
+ * array queues of references, and a plain {@link ArrayBlockingQueue}. The consumer takes up to 32 at a time; counted: handles that arrived, per second.
  */
 @State(Scope.Group)
 @BenchmarkMode(Mode.Throughput)
@@ -41,9 +45,12 @@ public class RingHandoffBenchmark {
     private HandleRing manyToOne;
     private AgronaHandleRing agronaOneToOne;
     private AgronaHandleRing agronaManyToOne;
+    private SpscArrayQueue<Integer> jctoolsOneToOne;
+    private MpscArrayQueue<Integer> jctoolsManyToOne;
     private ArrayBlockingQueue<Integer> blocking;
     private final java.util.List<Integer> drained = new java.util.ArrayList<>(BATCH);
     private final HandleRing.HandleConsumer received = handle -> { };
+    private final MessagePassingQueue.Consumer<Integer> receivedBoxed = handle -> { };
 
     /** Handles that reached the consumer. */
     @AuxCounters(AuxCounters.Type.OPERATIONS)
@@ -63,6 +70,8 @@ public class RingHandoffBenchmark {
         manyToOne = new HandleRing(CAPACITY, true);
         agronaOneToOne = new AgronaHandleRing(CAPACITY, false);
         agronaManyToOne = new AgronaHandleRing(CAPACITY, true);
+        jctoolsOneToOne = new SpscArrayQueue<>(CAPACITY);
+        jctoolsManyToOne = new MpscArrayQueue<>(CAPACITY);
         blocking = new ArrayBlockingQueue<>(CAPACITY);
     }
 
@@ -122,6 +131,39 @@ public class RingHandoffBenchmark {
     @GroupThreads(1)
     public void agronaManyToOneDrain(final Received count) {
         count.handles += agronaManyToOne.drain(received, BATCH);
+    }
+
+    /**
+     * Baseline: JCTools' one-producer queue of references. Handles up to 127 come boxed from the Integer cache, as
+     * here; a real pool's handles go higher and would be boxed anew, so this is JCTools at its best.
+     */
+    @Benchmark
+    @Group("baselineJctoolsSpsc")
+    @GroupThreads(1)
+    public boolean jctoolsOneToOneOffer() {
+        return jctoolsOneToOne.offer(7);
+    }
+
+    @Benchmark
+    @Group("baselineJctoolsSpsc")
+    @GroupThreads(1)
+    public void jctoolsOneToOneDrain(final Received count) {
+        count.handles += jctoolsOneToOne.drain(receivedBoxed, BATCH);
+    }
+
+    /** Baseline: JCTools' many-producer queue of references (capacity rounded to a power of two, not exact). */
+    @Benchmark
+    @Group("baselineJctoolsMpsc")
+    @GroupThreads(1)
+    public boolean jctoolsManyToOneOffer() {
+        return jctoolsManyToOne.offer(7);
+    }
+
+    @Benchmark
+    @Group("baselineJctoolsMpsc")
+    @GroupThreads(1)
+    public void jctoolsManyToOneDrain(final Received count) {
+        count.handles += jctoolsManyToOne.drain(receivedBoxed, BATCH);
     }
 
     /** Baseline: the JDK's bounded queue (small boxed handles come from the Integer cache: no allocation). */

@@ -7,6 +7,9 @@ import io.trimswitch.config.SettingsFiles;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.realtime.LiveSwitch;
 import io.trimswitch.realtime.SwitchMetrics;
+import io.trimswitch.realtime.control.ControlPaths;
+import io.trimswitch.realtime.control.ControlSocket;
+import io.trimswitch.realtime.control.SwitchControl;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -57,6 +60,10 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         description = "The memory-mapped file of the switch's counters, which 'trimswitch stats' reads and the switch deletes when it stops (default: the config's metrics.countersFile, /dev/shm/trimswitch-NETNS.counters with NETNS this network namespace's inode)")
     Path counters;
 
+    @Option(names = "--control", paramLabel = "SOCKET|off",
+        description = "The control socket 'trimswitch ctl' talks to (default: /run/trimswitch/NAME.ctl, NAME the counters file's name without .counters)")
+    String control;
+
     @Option(names = "--duration-s", paramLabel = "S", description = "Stop by itself after S seconds (default: run until stopped)")
     Double durationSeconds;
 
@@ -65,24 +72,13 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         if (config == null && interfaces.isEmpty()) {
             throw new ConfigException("run needs ports: -i 0@veth0 -i 1@veth1 ..., or --config FILE with ports");
         }
-        final SwitchSettings settings = config == null ? new SwitchSettings() : SettingsFiles.load(config);
-        InterfaceOptions.apply(interfaces, settings);
-        if (idle != null) {
-            settings.realtime.idle = idle;
-        }
-        if (configDb != null) {
-            ConfigDb.apply(configDb, settings);
-        }
-        if (metrics != null) {
-            settings.metrics.address = "off".equals(metrics) ? null : metrics;
-        }
-        if (counters != null) {
-            settings.metrics.countersFile = counters.toString();
+        if (control != null && control.isBlank()) {
+            throw new ConfigException("--control must name a socket or be off, got an empty name");
         }
         if (durationSeconds != null && !(durationSeconds > 0 && durationSeconds <= MAX_DURATION_SECONDS)) {
             throw new ConfigException("--duration-s must be above 0 and at most " + (long) MAX_DURATION_SECONDS + " (leave it out to run until stopped), got " + durationSeconds);
         }
-        final LiveSwitch live = new LiveSwitch(settings);
+        final LiveSwitch live = new LiveSwitch(settings());
         final InetSocketAddress metricsAddress = LiveSettings.metricsAddress(live.settings());
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
@@ -97,6 +93,8 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             throw new ConfigException(e.getMessage());
         }
         SwitchMetrics endpoint = null;
+        ControlSocket controlSocket = null;
+        SwitchControl controls = null;
         final CountDownLatch stopRequested = new CountDownLatch(1);
         final CountDownLatch stopped = new CountDownLatch(1);
         final Thread hook = new Thread(() -> {
@@ -115,10 +113,19 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                     throw new ConfigException("metrics.address " + metricsAddress + ": cannot listen: " + e.getMessage());
                 }
             }
+            if (!"off".equals(control)) {
+                final Path socket = control != null ? Path.of(control) : ControlPaths.forCounters(LiveSettings.countersFile(live.settings()));
+                controls = new SwitchControl(live, this::settings, stopRequested::countDown);
+                controlSocket = ControlSocket.open(socket, live.settings().metrics().controlGroup(), controls);
+            }
             out.printf("trimswitch: running %d ports, forwarding %s, mechanism %s%s%n", live.settings().ports().size(),
                 live.settings().forwarding().mode().label(), live.settings().mechanism().label(),
                 endpoint == null ? "" : ", metrics http://" + metricsAddress.getAddress().getHostAddress() + ":" + endpoint.port() + "/metrics");
             live.describePorts().forEach(line -> out.println("trimswitch: " + line));
+            if (controlSocket != null) {
+                out.println("trimswitch: control socket " + controlSocket.path()
+                    + (controlSocket.replacedStale() ? " (replaced one a stopped switch left)" : ""));
+            }
             out.flush();
             Runtime.getRuntime().addShutdownHook(hook);
             final long deadline = durationSeconds == null ? Long.MAX_VALUE : System.nanoTime() + (long) (durationSeconds * 1e9);
@@ -130,6 +137,12 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             }
             return 0;
         } finally {
+            if (controlSocket != null) {
+                controlSocket.close();
+            }
+            if (controls != null) {
+                controls.close();
+            }
             if (endpoint != null) {
                 endpoint.close();
             }
@@ -141,5 +154,24 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                 Runtime.getRuntime().removeShutdownHook(hook);
             }
         }
+    }
+
+    /** The switch's settings from the config file and the command line: at start, and again for {@code ctl reload}. */
+    private SwitchSettings settings() {
+        final SwitchSettings settings = config == null ? new SwitchSettings() : SettingsFiles.load(config);
+        InterfaceOptions.apply(interfaces, settings);
+        if (idle != null) {
+            settings.realtime.idle = idle;
+        }
+        if (configDb != null) {
+            ConfigDb.apply(configDb, settings);
+        }
+        if (metrics != null) {
+            settings.metrics.address = "off".equals(metrics) ? null : metrics;
+        }
+        if (counters != null) {
+            settings.metrics.countersFile = counters.toString();
+        }
+        return settings;
     }
 }

@@ -142,6 +142,7 @@ public final class TrimswitchCommand implements Runnable {
         commands.put("replay", ReplayCommand.class);
         commands.put("run", RunCommand.class);
         commands.put("stats", StatsCommand.class);
+        commands.put("ctl", CtlCommand.class);
         commands.put("gen", GenCommand.class);
         commands.put("host", HostCommand.class);
         commands.put("help", CommandLine.HelpCommand.class);

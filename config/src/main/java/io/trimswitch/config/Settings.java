@@ -187,7 +187,8 @@ public record Settings(
 
     /** Null address: no endpoint. */
     /** @param countersFile null: the default, one per network namespace; left out of reports then, as before it existed */
-    public record Metrics(String address, @JsonInclude(JsonInclude.Include.NON_NULL) String countersFile) {
+    public record Metrics(String address, @JsonInclude(JsonInclude.Include.NON_NULL) String countersFile,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String controlGroup) {
     }
 
     /** Parses the editable form: each choice to its enum, each list to an unmodifiable copy. Checks no ranges. */
@@ -227,7 +228,7 @@ public record Settings(
                 choice("realtime.idle", "block".equals(rt.idle) ? Idle.POLL.label() : rt.idle, Idle.values()), rt.warmUp, rt.batchPackets, rt.rxRingPackets, rt.pipelineThreads, rt.udpGso),
             ports(s.ports),
             forwarding(s.forwarding),
-            new Metrics(s.metrics.address, s.metrics.countersFile));
+            new Metrics(s.metrics.address, s.metrics.countersFile, s.metrics.controlGroup));
     }
 
     private static List<Integer> numbers(final String name, final List<Integer> values) {

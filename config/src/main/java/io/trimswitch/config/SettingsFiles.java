@@ -109,6 +109,19 @@ public final class SettingsFiles {
         }
     }
 
+    /** {@code yaml} as a tree (null for an empty text), or a one-line {@link ConfigException} naming {@code source}. */
+    static JsonNode tree(final String yaml, final String source) {
+        try {
+            return YAML.readTree(yaml);
+        } catch (final JsonProcessingException e) {
+            throw new ConfigException(source + ": not valid YAML" + line(e) + ": " + firstLine(e.getOriginalMessage()));
+        }
+    }
+
+    static String writeTree(final JsonNode tree) {
+        return write(tree);
+    }
+
     public static String toYaml(final SwitchSettings settings) {
         return write(settings);
     }

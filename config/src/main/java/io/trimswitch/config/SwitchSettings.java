@@ -392,6 +392,10 @@ public final class SwitchSettings {
         @JsonSetter(nulls = Nulls.SET)
         @JsonInclude(JsonInclude.Include.NON_NULL)
         public String countersFile;
+        /** A group whose members may use the switch's control socket besides root (mode 0660); null: root only (0600). */
+        @JsonSetter(nulls = Nulls.SET)
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        public String controlGroup;
     }
 
     /** Fails with one clear line on the first impossible value; else the run's typed, immutable settings. */

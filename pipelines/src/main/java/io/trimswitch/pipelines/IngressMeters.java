@@ -10,4 +10,12 @@ public interface IngressMeters {
     boolean shouldTrim(int egressPort, int state, int bytes, long now);
 
     void reset();
+
+    /**
+     * New rates (bits per second) and burst for {@code egressPort}'s meters, from a running switch's control thread: the
+     * port's meters start afresh, full; meters that read queue depths have no rates and ignore it.
+     */
+    default void retune(final int egressPort, final long optimisticRate, final long halftimisticRate, final long pessimisticRate,
+        final int burstBytes) {
+    }
 }

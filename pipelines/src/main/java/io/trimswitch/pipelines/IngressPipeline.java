@@ -5,6 +5,7 @@ import io.trimswitch.dataplane.packet.PacketClass;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.packet.TrimSettings;
+import io.trimswitch.dataplane.util.Tunable;
 import io.trimswitch.trafficmanager.PortCounters;
 import io.trimswitch.trafficmanager.TrafficManager;
 
@@ -16,7 +17,8 @@ import io.trimswitch.trafficmanager.TrafficManager;
 public final class IngressPipeline {
     private final int id;
     private final PacketPool pool;
-    private final TrimSettings trimSettings;
+    /** Shared with the traffic manager: a running switch may change it. */
+    private final Tunable<TrimSettings> trimSettings;
     private final ForwardingStage forwarding;
     private final IngressMeters meters;
     private final TrimStateTable trimStates;
@@ -27,6 +29,14 @@ public final class IngressPipeline {
      */
     public IngressPipeline(
         final int id, final PacketPool pool, final TrimSettings trimSettings,
+        final ForwardingStage forwarding, final IngressMeters meters, final TrimStateTable trimStates,
+        final TrafficManager trafficManager) {
+        this(id, pool, new Tunable<>(trimSettings), forwarding, meters, trimStates, trafficManager);
+    }
+
+    /** A pipeline whose trim settings are {@code trimSettings}'s, as a running switch changes them. */
+    public IngressPipeline(
+        final int id, final PacketPool pool, final Tunable<TrimSettings> trimSettings,
         final ForwardingStage forwarding, final IngressMeters meters, final TrimStateTable trimStates,
         final TrafficManager trafficManager) {
         this.id = id;
@@ -44,7 +54,7 @@ public final class IngressPipeline {
         final PortCounters rx = trafficManager.counters(pool.ingressPort(handle));
         rx.received(length);
 
-        final int packetClass = PacketClass.classify(pool.buffer(handle), pool.offset(handle), length, trimSettings);
+        final int packetClass = PacketClass.classify(pool.buffer(handle), pool.offset(handle), length, trimSettings.get());
         pool.classification(handle, packetClass);
         if (PacketClass.isOpaque(packetClass)) {
             rx.receivedUntrimmableIpv6();
@@ -69,6 +79,11 @@ public final class IngressPipeline {
         } else {
             trafficManager.enqueueData(handle, now);
         }
+    }
+
+    /** Null for mechanisms with no ingress meters. */
+    public IngressMeters meters() {
+        return meters;
     }
 
     /** A congestion NOTIFY for {@code egressPort} reached this pipeline. */

@@ -8,8 +8,8 @@ package io.trimswitch.pipelines;
 public final class TrimStateTable {
     private static final long NEVER = Long.MIN_VALUE;
 
-    private final long pessimisticPicos;
-    private final long halftimisticPicos;
+    /** T0 and T1, replaced whole by a running switch's control thread; read at each NOTIFY. */
+    private volatile Timing timing;
     /** The backlog-aware loop: a NOTIFY delayed by a DoD backlog holds the port pessimistic while that backlog drains. */
     private final boolean backlogAware;
     private final long[] t0;
@@ -36,11 +36,7 @@ public final class TrimStateTable {
      *                     state to at least that long, the halftimistic one by as much
      */
     public TrimStateTable(final int ports, final long pessimisticPicos, final long halftimisticPicos, final boolean backlogAware) {
-        if (pessimisticPicos < 0 || halftimisticPicos < pessimisticPicos) {
-            throw new IllegalArgumentException("trim state durations need 0 <= T0 <= T1, got T0 " + pessimisticPicos + " ps, T1 " + halftimisticPicos + " ps");
-        }
-        this.pessimisticPicos = pessimisticPicos;
-        this.halftimisticPicos = halftimisticPicos;
+        this.timing = new Timing(pessimisticPicos, halftimisticPicos);
         this.backlogAware = backlogAware;
         this.t0 = new long[ports];
         this.t1 = new long[ports];
@@ -50,6 +46,20 @@ public final class TrimStateTable {
         this.congestedTime = new long[ports];
         this.notifications = new long[ports];
         reset();
+    }
+
+    /** T0 and T1 together, so that a NOTIFY never sees one changed without the other. */
+    private record Timing(long pessimisticPicos, long halftimisticPicos) {
+        Timing {
+            if (pessimisticPicos < 0 || halftimisticPicos < pessimisticPicos) {
+                throw new IllegalArgumentException("trim state durations need 0 <= T0 <= T1, got T0 " + pessimisticPicos + " ps, T1 " + halftimisticPicos + " ps");
+            }
+        }
+    }
+
+    /** New T0 and T1 for the NOTIFYs that come from now on; states already set run their course. */
+    public void retime(final long pessimisticPicos, final long halftimisticPicos) {
+        this.timing = new Timing(pessimisticPicos, halftimisticPicos);
     }
 
     /** A congestion NOTIFY for {@code port} reached this pipeline at {@code now}. */
@@ -66,6 +76,9 @@ public final class TrimStateTable {
      */
     public void onNotify(final int port, final long agePicos, final long now) {
         notifications[port]++;
+        final Timing timing = this.timing;
+        final long pessimisticPicos = timing.pessimisticPicos();
+        final long halftimisticPicos = timing.halftimisticPicos();
         if (halftimisticPicos == 0) {
             return;
         }

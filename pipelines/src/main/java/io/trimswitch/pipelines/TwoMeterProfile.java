@@ -14,8 +14,12 @@ package io.trimswitch.pipelines;
  * </pre>
  */
 public final class TwoMeterProfile implements IngressMeters {
-    private final TrTcmMeter[] opti;
-    private final TrTcmMeter[] pesi;
+    /** A port's pair is replaced whole by {@link #retune}: the pipeline's thread reads it with an acquire load. */
+    private static final java.lang.invoke.VarHandle PORT = java.lang.invoke.MethodHandles.arrayElementVarHandle(TrTcmMeter[][].class);
+    private static final int OPTI = 0;
+    private static final int PESI = 1;
+    /** Per port: {opti, pesi}. */
+    private final TrTcmMeter[][] meters;
 
     public TwoMeterProfile(
         final int ports, final long optimisticRate, final long halftimisticRate, final long pessimisticRate, final int burstBytes) {
@@ -25,18 +29,27 @@ public final class TwoMeterProfile implements IngressMeters {
 
     /** Rates per egress port (bits per second), for switches whose ports run at different rates. */
     public TwoMeterProfile(final long[] optimisticRate, final long[] halftimisticRate, final long[] pessimisticRate, final int burstBytes) {
-        opti = new TrTcmMeter[optimisticRate.length];
-        pesi = new TrTcmMeter[optimisticRate.length];
+        meters = new TrTcmMeter[optimisticRate.length][];
         for (int port = 0; port < optimisticRate.length; port++) {
-            opti[port] = new TrTcmMeter(optimisticRate[port], burstBytes, halftimisticRate[port], burstBytes);
-            pesi[port] = TrTcmMeter.singleRate(pessimisticRate[port], burstBytes);
+            meters[port] = portMeters(optimisticRate[port], halftimisticRate[port], pessimisticRate[port], burstBytes);
         }
+    }
+
+    private static TrTcmMeter[] portMeters(final long optimisticRate, final long halftimisticRate, final long pessimisticRate, final int burstBytes) {
+        return new TrTcmMeter[] {new TrTcmMeter(optimisticRate, burstBytes, halftimisticRate, burstBytes), TrTcmMeter.singleRate(pessimisticRate, burstBytes)};
+    }
+
+    @Override
+    public void retune(final int egressPort, final long optimisticRate, final long halftimisticRate, final long pessimisticRate,
+        final int burstBytes) {
+        PORT.setRelease(meters, egressPort, portMeters(optimisticRate, halftimisticRate, pessimisticRate, burstBytes));
     }
 
     @Override
     public boolean shouldTrim(final int egressPort, final int state, final int bytes, final long now) {
-        final int optiColour = opti[egressPort].mark(bytes, now);
-        final int pesiColour = pesi[egressPort].mark(bytes, now);
+        final TrTcmMeter[] portMeters = (TrTcmMeter[]) PORT.getAcquire(meters, egressPort);
+        final int optiColour = portMeters[OPTI].mark(bytes, now);
+        final int pesiColour = portMeters[PESI].mark(bytes, now);
         return decide(state, pesiColour, optiColour);
     }
 
@@ -54,9 +67,9 @@ public final class TwoMeterProfile implements IngressMeters {
 
     @Override
     public void reset() {
-        for (int port = 0; port < opti.length; port++) {
-            opti[port].reset();
-            pesi[port].reset();
+        for (final TrTcmMeter[] portMeters : meters) {
+            portMeters[OPTI].reset();
+            portMeters[PESI].reset();
         }
     }
 }

@@ -96,4 +96,17 @@ class TrimStateTableTest {
         assertEquals(TrimState.HALFTIMISTIC, paper.state(0, 107 * US));
         assertEquals(TrimState.OPTIMISTIC, paper.state(0, 125 * US));
     }
+
+    @Test
+    void newTimingsApplyFromTheNextNotifyAndAStateAlreadySetRunsItsCourse() {
+        final TrimStateTable table = new TrimStateTable(2, 6 * US, 24 * US);
+        table.onNotify(0, 0);
+        table.retime(2 * US, 4 * US);
+        assertEquals(PESSIMISTIC, table.state(0, 6 * US), "set before the change: T0 = 6 us");
+        table.onNotify(1, 100 * US);
+        assertEquals(PESSIMISTIC, table.state(1, 102 * US));
+        assertEquals(HALFTIMISTIC, table.state(1, 102 * US + 1));
+        assertEquals(OPTIMISTIC, table.state(1, 104 * US + 1));
+        assertThrows(IllegalArgumentException.class, () -> table.retime(5 * US, 4 * US), "T1 below T0");
+    }
 }

@@ -63,4 +63,24 @@ class TwoMeterProfileTest {
             }
         }
     }
+
+    @Test
+    void aRetunedPortsMetersStartAfreshAtTheirNewRatesAndOtherPortsKeepTheirs() {
+        final long gbps = 1_000_000_000L;
+        final IngressMeters three = new ThreeMeterProfile(2, 100 * gbps, 50 * gbps, 25 * gbps, 3000);
+        final IngressMeters two = new TwoMeterProfile(2, 100 * gbps, 50 * gbps, 25 * gbps, 3000);
+        for (final IngressMeters meters : new IngressMeters[] {three, two}) {
+            // Two 1500-byte packets at once fill a 3000-byte bucket; a third is trimmed.
+            for (int port = 0; port < 2; port++) {
+                assertFalse(meters.shouldTrim(port, TrimState.OPTIMISTIC, 1500, 0));
+                assertFalse(meters.shouldTrim(port, TrimState.OPTIMISTIC, 1500, 0));
+                assertTrue(meters.shouldTrim(port, TrimState.OPTIMISTIC, 1500, 0));
+            }
+            // Port 0 at 1 Gb/s with a 1500-byte bucket: full again, one packet fits, and it refills 100 times slower.
+            meters.retune(0, gbps, gbps / 2, gbps / 4, 1500);
+            assertFalse(meters.shouldTrim(0, TrimState.OPTIMISTIC, 1500, 0));
+            assertTrue(meters.shouldTrim(0, TrimState.OPTIMISTIC, 1500, 1_000_000), "1 us refills 125 bytes at 1 Gb/s");
+            assertTrue(meters.shouldTrim(1, TrimState.OPTIMISTIC, 1500, 0), "port 1's bucket was not touched");
+        }
+    }
 }

@@ -65,6 +65,10 @@ public final class LiveSwitch implements AutoCloseable {
     private final InterfacePorts[] interfaces;
     /** Which thread owns each port. */
     private final int[] ownerOf;
+    /** Per port: its running capture, or null; the control thread alone sets them. */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<LiveCapture> captures;
+    /** Per thread: the links into its ports, which pace their arrivals at the ports' rates. */
+    private final IngressLinks[] links;
     private final AgentEvents.Release release;
     private final AtomicReference<RuntimeException> fault = new AtomicReference<>();
     private final AtomicLong inFlightAtStop = new AtomicLong();
@@ -153,6 +157,8 @@ public final class LiveSwitch implements AutoCloseable {
             }
             final BridgeNews[] news = bridges[0] == null ? new BridgeNews[threadCount] : BridgeNews.between(bridges, agingNanos);
             this.ownerOf = new int[settings.portCount()];
+            this.links = new IngressLinks[threadCount];
+            this.captures = new java.util.concurrent.atomic.AtomicReferenceArray<>(settings.portCount());
             this.sockets = new VxlanPorts[threadCount];
             this.interfaces = new InterfacePorts[threadCount];
             final Map<Integer, VxlanPorts.Endpoint> endpoints = new LinkedHashMap<>();
@@ -160,12 +166,13 @@ public final class LiveSwitch implements AutoCloseable {
             final Map<Integer, InterfacePorts.Attachment> attachments = new LinkedHashMap<>();
             LiveSettings.attachments(settings).forEach(attachment -> attachments.put(attachment.port(), attachment));
             for (int thread = 0; thread < threadCount; thread++) {
+                links[thread] = new IngressLinks(rates);
                 final List<Integer> own = new ArrayList<>();
                 for (int pipeline = thread; pipeline < pipelines; pipeline += threadCount) {
                     own.add(pipeline);
                 }
                 threads[thread] = new PipelineThread(thread, pool, new PoolPartition(pool, thread * perThread, perThread), returned[thread],
-                    release, dataplane, own.stream().mapToInt(Integer::intValue).toArray(), new IngressLinks(rates), attached,
+                    release, dataplane, own.stream().mapToInt(Integer::intValue).toArray(), links[thread], attached,
                     bridges[thread], news[thread], handoffs[thread], handoffs[thread] == null ? null : dataplane.newThreadView("handoff-" + thread));
                 final List<VxlanPorts.Endpoint> ownEndpoints = new ArrayList<>();
                 final List<InterfacePorts.Attachment> ownAttachments = new ArrayList<>();
@@ -182,6 +189,7 @@ public final class LiveSwitch implements AutoCloseable {
                 interfaces[thread] = ownAttachments.isEmpty() ? null
                     : new InterfacePorts(ownAttachments, threads[thread], pool, release::release, counters, writer);
                 threads[thread].sockets(sockets[thread], interfaces[thread]);
+                threads[thread].captures(captures);
             }
             this.gauges = gauges();
         } catch (final RuntimeException e) {
@@ -407,6 +415,77 @@ public final class LiveSwitch implements AutoCloseable {
                     : endpoint.remote().toString(), settings.portRateBps(port) / 1e9, dataplane.assembly.pipelineOf(port), ownerOf[port]));
         }
         return List.copyOf(lines.values());
+    }
+
+    /**
+     * Applies what may change while the switch runs, from {@code from} (the settings in force) to {@code to}: trim
+     * settings, T0 and T1, port rates (egress, ingress pacing) and the meters' rates. Called by the control socket's
+     * thread alone, the one writer of these settings; every thread sees the change from its next packet on.
+     */
+    public void retune(final Settings from, final Settings to) {
+        for (final int port : dataplane.assembly.retune(from, to)) {
+            if (port < settings.portCount()) {
+                for (final IngressLinks link : links) {
+                    link.rate(port, new LinkRate(to.portRateBps(port)));
+                }
+            }
+        }
+    }
+
+    /**
+     * Starts capturing attached port {@code port}'s frames into {@code file}, from the control thread.
+     *
+     * @throws ConfigException in one line when the port is not attached, already captured, or the file cannot be written
+     */
+    public LiveCapture startCapture(final int port, final java.nio.file.Path file) {
+        if (port < 0 || port >= settings.ports().size()) {
+            throw new ConfigException("capture: port " + port + " is not attached; ports are 0.." + (settings.ports().size() - 1));
+        }
+        if (captures.get(port) != null) {
+            throw new ConfigException("capture: port " + port + " is already being captured to " + captures.get(port).file());
+        }
+        final long epochNanos = System.currentTimeMillis() * 1_000_000L - dataplane.clock.nowPicos() / 1000;
+        final LiveCapture capture;
+        try {
+            capture = new LiveCapture(port, file, settings.portRateBps(port), epochNanos);
+        } catch (final java.io.UncheckedIOException e) {
+            final String why = e.getCause() instanceof java.nio.file.NoSuchFileException ? "no such directory"
+                : e.getCause() instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.getCause().getMessage();
+            throw new ConfigException("capture: " + file + ": cannot write: " + why);
+        }
+        captures.set(port, capture);
+        return capture;
+    }
+
+    /** Stops port {@code port}'s capture and closes its file; null when none runs. A frame being copied just then may miss the file. */
+    public LiveCapture stopCapture(final int port) {
+        final LiveCapture capture = port >= 0 && port < captures.length() ? captures.getAndSet(port, null) : null;
+        if (capture != null) {
+            capture.close();
+        }
+        return capture;
+    }
+
+    /** What {@code ctl show} lists of an attached port. */
+    public record PortView(int port, String kind, String attachment, double rateGbps, int pipeline, int thread) {
+    }
+
+    /** The attached ports in port order, their rates as {@code inForce} gives them. */
+    public List<PortView> portViews(final Settings inForce) {
+        final java.util.SortedMap<Integer, PortView> views = new java.util.TreeMap<>();
+        for (final InterfacePorts.Attachment attachment : LiveSettings.attachments(settings)) {
+            final int port = attachment.port();
+            views.put(port, new PortView(port, "interface", attachment.interfaceName(), inForce.portRateBps(port) / 1e9,
+                dataplane.assembly.pipelineOf(port), ownerOf[port]));
+        }
+        for (final VxlanPorts.Endpoint endpoint : LiveSettings.endpoints(settings)) {
+            final int port = endpoint.port();
+            final InetSocketAddress bound = localAddress(port);
+            views.put(port, new PortView(port, "udp", bound.getAddress().getHostAddress() + ":" + bound.getPort() + " vni " + endpoint.vni(),
+                inForce.portRateBps(port) / 1e9,
+                dataplane.assembly.pipelineOf(port), ownerOf[port]));
+        }
+        return List.copyOf(views.values());
     }
 
     /** The address a port listens on (its actual port when it was bound to port 0). */

@@ -106,6 +106,8 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
     /** Set while the thread sleeps in epoll_wait: another thread that queues a packet for it wakes it. */
     private volatile boolean asleep;
     private PipelineThread[] peers = new PipelineThread[0];
+    /** Per port: its capture while {@code ctl capture} runs one, else null; the control thread sets it. */
+    private java.util.concurrent.atomic.AtomicReferenceArray<LiveCapture> captures = new java.util.concurrent.atomic.AtomicReferenceArray<>(0);
     private final List<EgressPort> ownEgress = new java.util.ArrayList<>();
 
     PipelineThread(
@@ -187,6 +189,11 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         }
     }
 
+    /** Where the ports' captures appear while they run. */
+    void captures(final java.util.concurrent.atomic.AtomicReferenceArray<LiveCapture> all) {
+        this.captures = all;
+    }
+
     /** The switch's other threads, which may queue packets for this one's ports while it sleeps. */
     void peers(final PipelineThread[] all) {
         this.peers = java.util.Arrays.stream(all).filter(thread -> thread != this).toArray(PipelineThread[]::new);
@@ -200,6 +207,10 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
     @Override
     public void onFrame(final int port, final UnsafeBuffer buffer, final int offset, final int length) {
         final long now = clock.nowPicos();
+        final LiveCapture capture = port < captures.length() ? captures.get(port) : null;
+        if (capture != null) {
+            capture.received(now, buffer, offset, length);
+        }
         final long arrival = links.arrival(port, length, now);
         if (bridge == null) {
             admit(port, buffer, offset, length, -1, arrival);
@@ -444,6 +455,10 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         // The queues' depths as each packet leaves: their distribution over the switch's life.
         dataDepths[port].recordValue(assembly.port(port).dataQueue().size());
         headerDepths[port].recordValue(assembly.port(port).headerQueue().size());
+        final LiveCapture capture = port < captures.length() ? captures.get(port) : null;
+        if (capture != null) {
+            capture.sent(time, pool.buffer(handle), pool.offset(handle), pool.length(handle));
+        }
         if (onInterface[port]) {
             // Sent straight from its buffer, which the interface gives back once the kernel has the frame.
             interfaces.send(port, handle);

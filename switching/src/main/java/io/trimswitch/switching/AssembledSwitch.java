@@ -7,6 +7,7 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimSettings;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
+import io.trimswitch.dataplane.util.Tunable;
 import io.trimswitch.pipelines.ForwardingStage;
 import io.trimswitch.pipelines.IngressMeters;
 import io.trimswitch.pipelines.IngressPipeline;
@@ -42,7 +43,8 @@ public final class AssembledSwitch {
     private static final long IDEAL_COIN_SALT = 0x5DEECE66DL;
 
     private final Mechanism mechanism;
-    private final TrimSettings trimSettings;
+    /** The trim settings every pipeline and the traffic manager read: a running switch may change them. */
+    private final Tunable<TrimSettings> trimSettings;
     private final EgressPort[] ports;
     /** Ingress port → owning pipeline, looked up per packet instead of divided out. */
     private final int[] pipelineOfPort;
@@ -98,7 +100,7 @@ public final class AssembledSwitch {
         final int pipelineCount = settings.fabric().pipelines();
         final int portsPerPipeline = settings.fabric().portsPerPipeline();
         final int portCount = settings.egressPorts();
-        this.trimSettings = settings.trimSettings();
+        this.trimSettings = new Tunable<>(settings.trimSettings());
 
         this.ports = new EgressPort[portCount];
         for (int port = 0; port < portCount; port++) {
@@ -200,6 +202,48 @@ public final class AssembledSwitch {
     }
 
     public TrimSettings trimSettings() {
+        return trimSettings.get();
+    }
+
+    /**
+     * Applies what a running switch may change from {@code from} to {@code to}, on the control thread that alone changes
+     * them: the trim settings, T0 and T1, and each port whose rate or meters changed (its egress rate and every
+     * pipeline's meters for it, which start afresh). Packets already queued or in service keep what they were given.
+     *
+     * @return the ports whose rate changed, for the ingress links that pace them
+     */
+    public java.util.List<Integer> retune(final Settings from, final Settings to) {
+        trimSettings.set(to.trimSettings());
+        final long t0 = Picos.fromMicros(to.control().t0Us());
+        final long t1 = to.control().halftimistic() ? Picos.fromMicros(to.control().t1Us()) : t0;
+        final java.util.List<Integer> rateChanged = new java.util.ArrayList<>();
+        final java.util.Set<IngressMeters> retuned = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (final IngressPipeline pipeline : pipelines) {
+            pipeline.trimStates().retime(t0, t1);
+        }
+        for (int port = 0; port < ports.length; port++) {
+            final boolean rate = from.portRateBps(port) != to.portRateBps(port);
+            if (rate) {
+                ports[port].rate(new LinkRate(to.portRateBps(port)));
+                rateChanged.add(port);
+            }
+            if (rate || from.halftimisticRateBps(port) != to.halftimisticRateBps(port)
+                || from.pessimisticRateBps(port) != to.pessimisticRateBps(port) || from.meterBurstBytes() != to.meterBurstBytes()) {
+                retuned.clear();
+                for (final IngressPipeline pipeline : pipelines) {
+                    // Tofino 2's pipelines share one depth reader: retuned once (it has no rates).
+                    if (pipeline.meters() != null && retuned.add(pipeline.meters())) {
+                        pipeline.meters().retune(port, to.portRateBps(port), to.halftimisticRateBps(port), to.pessimisticRateBps(port),
+                            to.meterBurstBytes());
+                    }
+                }
+            }
+        }
+        return java.util.List.copyOf(rateChanged);
+    }
+
+    /** The trim settings as a running switch changes them. */
+    public Tunable<TrimSettings> tunableTrimSettings() {
         return trimSettings;
     }
 

@@ -12,7 +12,8 @@ import io.trimswitch.dataplane.time.LinkRate;
  */
 public final class EgressPort {
     private final int id;
-    private final LinkRate rate;
+    /** Replaced by a running switch's control thread ({@link #rate(LinkRate)}); read at each transmission. */
+    private volatile LinkRate rate;
     private final PacketPool pool;
     /** Queue 0, the only one unless traffic classes give the port more. */
     private final HandleQueue dataQueue;
@@ -157,6 +158,11 @@ public final class EgressPort {
         return rate;
     }
 
+    /** A new rate for the transmissions that start from now on, from a running switch's control thread. */
+    public void rate(final LinkRate rate) {
+        this.rate = java.util.Objects.requireNonNull(rate, "a port needs a rate");
+    }
+
     /** The data queue the data scheduler serves next among those whose head was queued by {@code readyBy}. */
     private HandleQueue nextData(final long readyBy) {
         return dataQueues[dataScheduler.choose(dataQueues, pool, readyBy)];
@@ -205,8 +211,10 @@ public final class EgressPort {
         for (int handle = headerQueue.poll(); handle != PacketPool.NO_PACKET; handle = headerQueue.poll()) {
             drain.accept(handle);
         }
-        for (int handle = dataQueue.poll(); handle != PacketPool.NO_PACKET; handle = dataQueue.poll()) {
-            drain.accept(handle);
+        for (final HandleQueue queue : dataQueues) {
+            for (int handle = queue.poll(); handle != PacketPool.NO_PACKET; handle = queue.poll()) {
+                drain.accept(handle);
+            }
         }
     }
 }

@@ -7,6 +7,7 @@ import io.trimswitch.dataplane.packet.ReturnToSender;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.packet.TrimSettings;
 import io.trimswitch.dataplane.packet.Trimmer;
+import io.trimswitch.dataplane.util.Tunable;
 
 /**
  * The central traffic manager: per egress port a data queue and a header queue. A packet meeting a
@@ -17,7 +18,8 @@ import io.trimswitch.dataplane.packet.Trimmer;
 public final class TrafficManager {
     private final PacketPool pool;
     private final EgressPort[] ports;
-    private final TrimSettings trimSettings;
+    /** Shared with every view of this traffic manager and the ingress pipelines: a running switch may change it. */
+    private final Tunable<TrimSettings> trimSettings;
     private final boolean returnToSender;
     private final DataQueueOverflow overflow;
     private final TrafficManagerEvents events;
@@ -29,6 +31,13 @@ public final class TrafficManager {
     public TrafficManager(
         final PacketPool pool, final EgressPort[] ports, final TrimSettings trimSettings,
         final boolean returnToSender, final DataQueueOverflow overflow, final TrafficManagerEvents events) {
+        this(pool, ports, new Tunable<>(trimSettings), returnToSender, overflow, events);
+    }
+
+    /** The traffic manager of one thread, trimming by {@code trimSettings} as a running switch changes them. */
+    public TrafficManager(
+        final PacketPool pool, final EgressPort[] ports, final Tunable<TrimSettings> trimSettings,
+        final boolean returnToSender, final DataQueueOverflow overflow, final TrafficManagerEvents events) {
         this(pool, ports, trimSettings, returnToSender, overflow, events, portCounters(ports));
     }
 
@@ -37,7 +46,7 @@ public final class TrafficManager {
      * {@code counters} (one per port), which only that thread writes.
      */
     public TrafficManager(
-        final PacketPool pool, final EgressPort[] ports, final TrimSettings trimSettings,
+        final PacketPool pool, final EgressPort[] ports, final Tunable<TrimSettings> trimSettings,
         final boolean returnToSender, final DataQueueOverflow overflow, final TrafficManagerEvents events,
         final PortCounters[] counters) {
         if (counters.length != ports.length) {
@@ -129,13 +138,13 @@ public final class TrafficManager {
 
     /** Where a header waits: the header queue, or for a trimmed packet the data queue the settings name for it. */
     private HandleQueue headerQueueOf(final EgressPort port, final int handle) {
-        final int trimmedQueue = trimSettings.trimmedQueue();
+        final int trimmedQueue = trimSettings.get().trimmedQueue();
         return trimmedQueue >= 0 && pool.trimKind(handle) != TrimKind.NONE ? port.dataQueue(trimmedQueue) : port.headerQueue();
     }
 
     /** Cuts the packet to its header in place and counts the trim against its egress port. */
     public void trim(final int handle, final byte trimKind) {
-        Trimmer.trim(pool, handle, trimSettings);
+        Trimmer.trim(pool, handle, trimSettings.get());
         pool.trimKind(handle, trimKind);
         counters[pool.egressPort(handle)].trimmed(trimKind);
     }

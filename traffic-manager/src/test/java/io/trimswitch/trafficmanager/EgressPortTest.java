@@ -73,4 +73,33 @@ class EgressPortTest {
         assertTrue(port.isIdle());
         assertEquals(-1, port.startTransmission(0));
     }
+
+    @Test
+    void drainingAPortWithTrafficClassesGivesBackThePacketsOfEveryDataQueue() {
+        final HandleQueue[] queues = {new PacketFifo(16), new PacketFifo(16), new PacketFifo(16)};
+        final EgressPort port = new EgressPort(0, LinkRate.gbps(100), pool, queues,
+            new DataQueueScheduler(new boolean[] {false, false, true}, new int[] {1, 1, 1}), new PacketFifo(16), 10);
+        port.dataQueue(0).offer(packet(1500));
+        port.dataQueue(1).offer(packet(1000));
+        port.dataQueue(2).offer(packet(900));
+        port.dataQueue(2).offer(packet(800));
+        port.headerQueue().offer(packet(64));
+        final java.util.List<Integer> drained = new java.util.ArrayList<>();
+        port.drainTo(handle -> drained.add(pool.length(handle)));
+        drained.sort(null);
+        assertEquals(java.util.List.of(64, 800, 900, 1000, 1500), drained);
+        assertTrue(port.isIdle() && !port.hasWaiting());
+    }
+
+    @Test
+    void aNewRateAppliesToTheNextTransmission() {
+        final EgressPort port = new EgressPort(0, LinkRate.gbps(100), pool, 16, 16, 10);
+        port.dataQueue().offer(packet(1500));
+        port.dataQueue().offer(packet(1500));
+        assertEquals(120_000, port.startTransmission(0));
+        port.rate(LinkRate.gbps(10));
+        port.finishTransmission();
+        assertEquals(120_000 + 1_200_000, port.startTransmission(120_000));
+        assertEquals(10_000_000_000L, port.rate().bitsPerSecond());
+    }
 }

@@ -9,6 +9,8 @@ package io.trimswitch.dataplane.time;
  * paced here.
  */
 public final class IngressLinks {
+    /** A port's rate is replaced by a running switch's control thread: its thread reads it with an acquire load. */
+    private static final java.lang.invoke.VarHandle RATE = java.lang.invoke.MethodHandles.arrayElementVarHandle(LinkRate[].class);
     private final LinkRate[] rates;
     private final long[] lastArrival;
 
@@ -24,8 +26,13 @@ public final class IngressLinks {
      * after the previous frame's at the earliest.
      */
     public long arrival(final int port, final int bytes, final long now) {
-        final long arrival = Math.max(now, lastArrival[port] + rates[port].serialisation(bytes));
+        final long arrival = Math.max(now, lastArrival[port] + ((LinkRate) RATE.getAcquire(rates, port)).serialisation(bytes));
         lastArrival[port] = arrival;
         return arrival;
+    }
+
+    /** A new rate for {@code port}'s link, from a running switch's control thread. */
+    public void rate(final int port, final LinkRate rate) {
+        RATE.setRelease(rates, port, java.util.Objects.requireNonNull(rate, "a link needs a rate"));
     }
 }

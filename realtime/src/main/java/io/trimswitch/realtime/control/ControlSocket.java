@@ -1,0 +1,238 @@
+package io.trimswitch.realtime.control;
+
+import io.trimswitch.config.ConfigException;
+
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.GroupPrincipal;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipalNotFoundException;
+
+/**
+ * A running switch's control socket, in the manner of {@code ovs-appctl}'s unixctl: a Unix socket that takes one request
+ * per connection (a JSON array of words, one line) and answers one line ({@link ControlProtocol}).
+ *
+ * <p>Only root, or the group named in the settings, may connect: the socket is made in a private directory, given mode
+ * 0600 (0660 with the group) and only then moved into place, so it is never reachable with looser rights. A lock file
+ * beside it, held while the switch lives and released by the kernel on any death, tells a live owner from a stale
+ * socket: a stale socket is replaced, a live one's is refused in one line that names its process.
+ *
+ * <p>Requests are served one at a time on a thread of their own, each bounded in size and time, so a client that
+ * sends garbage, too much or nothing holds the socket for at most {@link #REQUEST_DEADLINE_MS}.
+ */
+public final class ControlSocket implements AutoCloseable {
+    /** The longest request taken: far more than any command's words. */
+    static final int MAX_REQUEST_BYTES = 64 * 1024;
+    static final long REQUEST_DEADLINE_MS = 2_000;
+
+    private final Path path;
+    private final FileChannel lockFile;
+    private final FileLock lock;
+    private final ServerSocketChannel server;
+    private final ControlCommands commands;
+    private final Thread thread;
+    private final boolean replacedStale;
+    private volatile boolean closed;
+
+    private ControlSocket(final Path path, final FileChannel lockFile, final FileLock lock, final ServerSocketChannel server,
+        final ControlCommands commands, final boolean replacedStale) {
+        this.path = path;
+        this.lockFile = lockFile;
+        this.lock = lock;
+        this.server = server;
+        this.commands = commands;
+        this.replacedStale = replacedStale;
+        this.thread = Thread.ofPlatform().name("trimswitch-control").daemon().unstarted(this::serve);
+    }
+
+    /**
+     * Listens at {@code path} for {@code commands}; {@code group}, when not null, may connect too.
+     *
+     * @throws ConfigException in one line when another running switch serves that socket, or it cannot be made
+     */
+    public static ControlSocket open(final Path path, final String group, final ControlCommands commands) {
+        final Path lockPath = path.resolveSibling(path.getFileName() + ".lock");
+        FileChannel lockFile = null;
+        try {
+            Files.createDirectories(path.toAbsolutePath().getParent());
+            lockFile = FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            FileLock lock;
+            try {
+                lock = lockFile.tryLock();
+            } catch (final java.nio.channels.OverlappingFileLockException e) {
+                lock = null; // held by a switch in this very process
+            }
+            if (lock == null) {
+                throw new ConfigException("control socket " + path + " belongs to a running switch (process "
+                    + ownerOf(lockFile) + "); give this one its own counters file or --control PATH");
+            }
+            lockFile.truncate(0);
+            lockFile.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+            // The lock is ours, so whatever socket is there was left by a switch that died.
+            final boolean stale = Files.deleteIfExists(path);
+            final ServerSocketChannel server = bindPrivately(path, group);
+            final ControlSocket socket = new ControlSocket(path, lockFile, lock, server, commands, stale);
+            socket.thread.start();
+            return socket;
+        } catch (final IOException e) {
+            closeQuietly(lockFile);
+            throw new ConfigException("control socket " + path + ": " + reason(e));
+        } catch (final RuntimeException e) {
+            closeQuietly(lockFile);
+            throw e;
+        }
+    }
+
+    /** Binds in a fresh directory only the owner can enter, sets the socket's rights, then moves it into place. */
+    private static ServerSocketChannel bindPrivately(final Path path, final String group) throws IOException {
+        final Path parent = path.toAbsolutePath().getParent();
+        final Path privateDir = Files.createTempDirectory(parent, ".control-",
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        final Path staging = privateDir.resolve("s");
+        final ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+        try {
+            server.bind(UnixDomainSocketAddress.of(staging));
+            if (group != null) {
+                final GroupPrincipal principal;
+                try {
+                    principal = staging.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByGroupName(group);
+                } catch (final UserPrincipalNotFoundException e) {
+                    throw new ConfigException("control.group: no group named '" + group + "'");
+                }
+                Files.getFileAttributeView(staging, PosixFileAttributeView.class).setGroup(principal);
+            }
+            Files.setPosixFilePermissions(staging, PosixFilePermissions.fromString(group == null ? "rw-------" : "rw-rw----"));
+            Files.move(staging, path, StandardCopyOption.ATOMIC_MOVE);
+            return server;
+        } catch (final IOException | RuntimeException e) {
+            server.close();
+            throw e;
+        } finally {
+            Files.deleteIfExists(staging);
+            Files.deleteIfExists(privateDir);
+        }
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    /** Whether a socket left by a switch that died was found and replaced. */
+    public boolean replacedStale() {
+        return replacedStale;
+    }
+
+    private void serve() {
+        while (!closed) {
+            try (SocketChannel client = server.accept()) {
+                answer(client);
+            } catch (final IOException e) {
+                if (closed) {
+                    return;
+                }
+                // One client's broken connection ends only its request.
+            }
+        }
+    }
+
+    /** Reads one request within the size and time bounds, runs it, writes the reply. */
+    private void answer(final SocketChannel client) throws IOException {
+        final String reply;
+        final String request = readRequest(client);
+        if (request == null) {
+            reply = ControlProtocol.error("the request was not one line of at most " + MAX_REQUEST_BYTES
+                + " bytes within " + REQUEST_DEADLINE_MS + " ms");
+        } else {
+            reply = ControlProtocol.run(request, commands);
+        }
+        client.configureBlocking(true);
+        final ByteBuffer out = ByteBuffer.wrap((reply + "\n").getBytes(StandardCharsets.UTF_8));
+        while (out.hasRemaining()) {
+            client.write(out);
+        }
+    }
+
+    /** One line, or null when the client sent too much, nothing in time, or closed before a newline. */
+    private static String readRequest(final SocketChannel client) throws IOException {
+        client.configureBlocking(false);
+        final ByteBuffer in = ByteBuffer.allocate(MAX_REQUEST_BYTES);
+        final long deadline = System.nanoTime() + REQUEST_DEADLINE_MS * 1_000_000;
+        try (Selector selector = Selector.open()) {
+            client.register(selector, SelectionKey.OP_READ);
+            while (true) {
+                for (int i = 0; i < in.position(); i++) {
+                    if (in.get(i) == '\n') {
+                        return new String(in.array(), 0, i, StandardCharsets.UTF_8);
+                    }
+                }
+                final long left = (deadline - System.nanoTime()) / 1_000_000;
+                if (left <= 0 || !in.hasRemaining()) {
+                    return null;
+                }
+                selector.select(left);
+                selector.selectedKeys().clear();
+                if (client.read(in) < 0) {
+                    return null;
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            server.close();
+            thread.join(REQUEST_DEADLINE_MS + 1_000);
+            // In this order: while the lock is held no other switch can bind, so the socket it may bind next is never ours to delete.
+            Files.deleteIfExists(path);
+            Files.deleteIfExists(path.resolveSibling(path.getFileName() + ".lock"));
+            lock.release();
+        } catch (final IOException e) {
+            // Stopping: the kernel drops the lock with the process; a socket left behind is replaced by the next switch.
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            closeQuietly(lockFile);
+        }
+    }
+
+    private static String ownerOf(final FileChannel lockFile) throws IOException {
+        final ByteBuffer text = ByteBuffer.allocate(32);
+        lockFile.read(text, 0);
+        final String pid = new String(text.array(), 0, text.position(), StandardCharsets.US_ASCII).strip();
+        return pid.matches("[0-9]{1,10}") ? pid : "unknown";
+    }
+
+    private static String reason(final IOException e) {
+        if (e instanceof AccessDeniedException) {
+            return "permission denied (the control socket's directory needs root)";
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+
+    private static void closeQuietly(final FileChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (final IOException ignored) {
+                // Nothing left to release.
+            }
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package io.trimswitch.realtime.control;
+
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.Settings;
+import io.trimswitch.config.SettingsEdit;
+import io.trimswitch.config.SettingsFiles;
+import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.realtime.LiveSettings;
+import io.trimswitch.realtime.LiveSwitch;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+
+/**
+ * The commands a running switch takes on its control socket: {@code show}, {@code set KEY VALUE}, {@code reload},
+ * {@code capture PORT start FILE|stop} and {@code stop}.
+ * A change is checked whole before anything is applied: a value the settings file would refuse, or a key that cannot
+ * change while the switch runs, is refused in one line and the switch goes on as it was. Counters keep counting.
+ * Only the control socket's thread calls it, so the settings in force have one writer.
+ */
+public final class SwitchControl implements ControlCommands, AutoCloseable {
+    /** The keys a running switch can change: trimming, the trim control loop's timing, meters' and ports' rates. */
+    private static final Pattern LIVE = Pattern.compile(
+        "trim\\.(sizeBytes|dscp|trimmableDscp)"
+            + "|control\\.(t0Us|t1Us|halftimisticRateGbps|pessimisticRateGbps|meterBurstBytes)"
+            + "|fabric\\.portRateGbps|ports\\.[0-9]+\\.rateGbps");
+    static final String COMMANDS = "show, set KEY VALUE, reload, capture PORT start FILE, capture PORT stop, stop";
+
+    private final LiveSwitch live;
+    /** The config file (if any) and the command line read again, as at start. */
+    private final Supplier<SwitchSettings> reread;
+    /** Stops the switch as SIGTERM does: it sends what has left, counts what is still inside, and exits 0. */
+    private final Runnable stop;
+    private Settings inForce;
+
+    public SwitchControl(final LiveSwitch live, final Supplier<SwitchSettings> reread, final Runnable stop) {
+        this.live = live;
+        this.reread = reread;
+        this.stop = stop;
+        this.inForce = live.settings();
+    }
+
+    @Override
+    public ControlReply run(final List<String> words) {
+        final String command = words.getFirst();
+        return switch (command) {
+            case "show" -> {
+                arguments(words, 0, "show");
+                yield show();
+            }
+            case "set" -> {
+                arguments(words, 2, "set KEY VALUE");
+                yield change("set " + words.get(1), SettingsEdit.set(inForce, words.get(1), words.get(2)));
+            }
+            case "reload" -> {
+                arguments(words, 0, "reload");
+                yield change("reload", reread.get());
+            }
+            case "capture" -> capture(words);
+            case "stop" -> {
+                arguments(words, 0, "stop");
+                stop.run();
+                yield ControlReply.line("stopping");
+            }
+            default -> throw new ConfigException("unknown command '" + command + "'; commands: " + COMMANDS);
+        };
+    }
+
+    private ControlReply capture(final List<String> words) {
+        final String usage = "usage: capture PORT start FILE | capture PORT stop";
+        if (words.size() < 3) {
+            throw new ConfigException(usage);
+        }
+        final int port;
+        try {
+            port = Integer.parseInt(words.get(1));
+        } catch (final NumberFormatException e) {
+            throw new ConfigException("capture: PORT must be a port number, got '" + words.get(1) + "'");
+        }
+        if ("start".equals(words.get(2)) && words.size() == 4) {
+            final java.nio.file.Path file;
+            try {
+                file = java.nio.file.Path.of(words.get(3));
+            } catch (final java.nio.file.InvalidPathException e) {
+                throw new ConfigException("capture: '" + words.get(3) + "' is not a file name: " + e.getReason());
+            }
+            if (!file.isAbsolute()) {
+                throw new ConfigException("capture: FILE must be an absolute path (ctl makes it one), got '" + file + "'");
+            }
+            live.startCapture(port, file);
+            return ControlReply.line("capturing port " + port + " to " + file);
+        }
+        if ("stop".equals(words.get(2)) && words.size() == 3) {
+            final io.trimswitch.realtime.LiveCapture capture = live.stopCapture(port);
+            if (capture == null) {
+                throw new ConfigException("capture: port " + port + " is not being captured");
+            }
+            final String text = "port " + port + ": " + capture.written() + " frames written to " + capture.file()
+                + (capture.dropped() > 0 ? ", " + capture.dropped() + " not (the file fell behind)" : "");
+            return new ControlReply(text, Map.of("port", port, "file", capture.file().toString(), "written", capture.written(),
+                "dropped", capture.dropped()));
+        }
+        throw new ConfigException(usage);
+    }
+
+    /** Closes the captures still running, as the switch stops. */
+    @Override
+    public void close() {
+        for (final LiveSwitch.PortView port : live.portViews(inForce)) {
+            live.stopCapture(port.port());
+        }
+    }
+
+    private static void arguments(final List<String> words, final int count, final String usage) {
+        if (words.size() != count + 1) {
+            throw new ConfigException("usage: " + usage);
+        }
+    }
+
+    /** Applies {@code next} if every key it changes may change while running; else refuses it all, naming those keys. */
+    private ControlReply change(final String what, final SwitchSettings next) {
+        final Settings to;
+        try {
+            to = LiveSettings.validate(next);
+        } catch (final ConfigException e) {
+            throw new ConfigException(what + ": " + e.getMessage() + "; nothing was changed");
+        }
+        final List<String> changed = SettingsEdit.changedKeys(inForce, to);
+        final List<String> fixed = changed.stream().filter(key -> !LIVE.matcher(key).matches()).toList();
+        if (!fixed.isEmpty()) {
+            throw new ConfigException(what + ": " + String.join(", ", fixed) + " cannot"
+                + " change while the switch runs (restart it for that); nothing was changed");
+        }
+        live.retune(inForce, to);
+        inForce = to;
+        final String text = changed.isEmpty() ? what + ": nothing to change" : what + ": applied " + String.join(", ", changed);
+        return new ControlReply(text, Map.of("changed", changed));
+    }
+
+    private ControlReply show() {
+        final List<LiveSwitch.PortView> ports = live.portViews(inForce);
+        final StringBuilder text = new StringBuilder(String.format("%-5s %-10s %-32s %10s %9s %7s%n", "port", "kind", "attached to", "rate Gb/s",
+            "pipeline", "thread"));
+        final List<Map<String, Object>> portData = new ArrayList<>();
+        for (final LiveSwitch.PortView port : ports) {
+            text.append(String.format("%-5d %-10s %-32s %10s %9d %7d%n", port.port(), port.kind(), port.attachment(), rate(port.rateGbps()),
+                port.pipeline(), port.thread()));
+            final Map<String, Object> row = new LinkedHashMap<>();
+            row.put("port", port.port());
+            row.put("kind", port.kind());
+            row.put("attachedTo", port.attachment());
+            row.put("rateGbps", port.rateGbps());
+            row.put("pipeline", port.pipeline());
+            row.put("thread", port.thread());
+            portData.add(row);
+        }
+        final String yaml = SettingsFiles.toYaml(inForce);
+        text.append("settings in force:\n").append(yaml.startsWith("---\n") ? yaml.substring(4) : yaml);
+        final Map<String, Object> data = new LinkedHashMap<>();
+        data.put("ports", portData);
+        data.put("settings", inForce);
+        return new ControlReply(text.toString().stripTrailing(), data);
+    }
+
+    private static String rate(final double gbps) {
+        final String text = java.math.BigDecimal.valueOf(gbps).stripTrailingZeros().toPlainString();
+        return text;
+    }
+}

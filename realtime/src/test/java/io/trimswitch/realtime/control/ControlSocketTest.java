@@ -1,0 +1,150 @@
+package io.trimswitch.realtime.control;
+
+import io.trimswitch.config.ConfigException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ControlSocketTest {
+    @TempDir
+    Path dir;
+
+    private static final ControlCommands ECHO = words -> switch (words.getFirst()) {
+        case "echo" -> ControlReply.line(String.join(" ", words.subList(1, words.size())));
+        case "refuse" -> throw new ConfigException("refused: " + words);
+        case "break" -> throw new IllegalStateException("broken\nacross lines");
+        default -> throw new ConfigException("unknown command '" + words.getFirst() + "'");
+    };
+
+    @Test
+    void aCommandIsAnsweredWithItsTextAndData() {
+        try (ControlSocket socket = ControlSocket.open(dir.resolve("s.ctl"), null, ECHO)) {
+            final ControlProtocol.Reply reply = ControlClient.send(socket.path(), List.of("echo", "a", "b"));
+            assertTrue(reply.ok());
+            assertEquals("a b", reply.text());
+            assertEquals("a b", reply.data().get("message").asText());
+            assertFalse(socket.replacedStale());
+        }
+    }
+
+    @Test
+    void onlyTheOwnerMayConnectUnlessAGroupIsNamed() throws Exception {
+        try (ControlSocket socket = ControlSocket.open(dir.resolve("owner.ctl"), null, ECHO)) {
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(socket.path())));
+        }
+        final String group = Files.readAttributes(dir, PosixFileAttributes.class).group().getName();
+        try (ControlSocket socket = ControlSocket.open(dir.resolve("group.ctl"), group, ECHO)) {
+            final PosixFileAttributes attributes = Files.readAttributes(socket.path(), PosixFileAttributes.class);
+            assertEquals("rw-rw----", PosixFilePermissions.toString(attributes.permissions()));
+            assertEquals(group, attributes.group().getName());
+        }
+        final ConfigException unknown = assertThrows(ConfigException.class,
+            () -> ControlSocket.open(dir.resolve("nogroup.ctl"), "no-such-group-here", ECHO));
+        assertEquals("control.group: no group named 'no-such-group-here'", unknown.getMessage());
+        assertFalse(Files.exists(dir.resolve("nogroup.ctl")));
+    }
+
+    @Test
+    void aSecondSwitchIsRefusedWhileTheFirstLivesAndNamesItsProcess() {
+        final Path path = dir.resolve("taken.ctl");
+        try (ControlSocket first = ControlSocket.open(path, null, ECHO)) {
+            final ConfigException refused = assertThrows(ConfigException.class, () -> ControlSocket.open(path, null, ECHO));
+            assertTrue(refused.getMessage().startsWith("control socket " + path + " belongs to a running switch (process "
+                + ProcessHandle.current().pid() + ")"), refused.getMessage());
+            assertTrue(ControlClient.send(path, List.of("echo", "still")).ok());
+        }
+    }
+
+    @Test
+    void aSocketLeftByADeadSwitchIsReplaced() throws Exception {
+        final Path path = dir.resolve("stale.ctl");
+        try (ServerSocketChannel dead = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            dead.bind(UnixDomainSocketAddress.of(path));
+        }
+        assertTrue(Files.exists(path), "a closed Unix socket leaves its file, as a killed switch does");
+        final ConfigException nobody = assertThrows(ConfigException.class, () -> ControlClient.send(path, List.of("echo")));
+        assertTrue(nobody.getMessage().contains("the next one replaces it"), nobody.getMessage());
+        try (ControlSocket socket = ControlSocket.open(path, null, ECHO)) {
+            assertTrue(socket.replacedStale());
+            assertEquals("x", ControlClient.send(path, List.of("echo", "x")).text());
+        }
+        assertFalse(Files.exists(path));
+        assertFalse(Files.exists(dir.resolve("stale.ctl.lock")));
+        try (var left = Files.list(dir)) {
+            assertEquals(List.of(), left.toList(), "nothing is left behind");
+        }
+    }
+
+    @Test
+    void refusedBrokenAndMalformedRequestsGetOneLineAndTheSocketGoesOn() throws Exception {
+        try (ControlSocket socket = ControlSocket.open(dir.resolve("hostile.ctl"), null, ECHO)) {
+            assertEquals("refused: [refuse, x]", ControlClient.send(socket.path(), List.of("refuse", "x")).error());
+            final String broken = ControlClient.send(socket.path(), List.of("break")).error();
+            assertTrue(broken.startsWith("break: failed: ") && !broken.contains("\n"), broken);
+            assertEquals("unknown command 'nope'", ControlClient.send(socket.path(), List.of("nope")).error());
+            for (final String raw : List.of("not json", "{}", "[]", "[1,2]", "null", "[\"" + "w".repeat(5000) + "\"]")) {
+                final ControlProtocol.Reply reply = ControlProtocol.reply(exchange(socket.path(), raw + "\n"));
+                assertFalse(reply.ok(), raw);
+                assertFalse(reply.error().contains("\n"), raw);
+            }
+            try {
+                // The switch answers after its limit and closes: the client may see the answer or a reset.
+                final String huge = exchange(socket.path(), "[\"" + "x".repeat(4 * ControlSocket.MAX_REQUEST_BYTES) + "\"]\n");
+                assertFalse(ControlProtocol.reply(huge).ok());
+            } catch (final java.io.IOException reset) {
+                assertTrue(String.valueOf(reset.getMessage()).contains("reset"), reset.toString());
+            }
+            assertEquals("ok", ControlClient.send(socket.path(), List.of("echo", "ok")).text());
+        }
+    }
+
+    @Test
+    void aClientThatSendsNothingHoldsTheSocketForTwoSecondsAtMost() throws Exception {
+        try (ControlSocket socket = ControlSocket.open(dir.resolve("silent.ctl"), null, ECHO);
+             SocketChannel silent = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            silent.connect(UnixDomainSocketAddress.of(socket.path()));
+            final long start = System.nanoTime();
+            assertEquals("after", ControlClient.send(socket.path(), List.of("echo", "after")).text());
+            final double waited = (System.nanoTime() - start) / 1e9;
+            assertTrue(waited < 10, "the silent client held the socket " + waited + " s");
+        }
+    }
+
+    /** Writes raw bytes, as a hostile client would, and reads the answer whatever it is. */
+    private static String exchange(final Path path, final String raw) throws Exception {
+        try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            channel.connect(UnixDomainSocketAddress.of(path));
+            final ByteBuffer out = ByteBuffer.wrap(raw.getBytes(StandardCharsets.UTF_8));
+            try {
+                while (out.hasRemaining()) {
+                    channel.write(out);
+                }
+            } catch (final java.io.IOException e) {
+                // The switch stopped reading: its answer is still there to read.
+            }
+            final ByteBuffer in = ByteBuffer.allocate(1 << 20);
+            while (channel.read(in) >= 0) {
+                if (!in.hasRemaining()) {
+                    break;
+                }
+            }
+            return new String(in.array(), 0, in.position(), StandardCharsets.UTF_8).strip();
+        }
+    }
+}
