@@ -68,7 +68,7 @@ public final class LiveSwitch implements AutoCloseable {
     /** Per port: its running capture, or null; the control thread alone sets them. */
     private final java.util.concurrent.atomic.AtomicReferenceArray<LiveCapture> captures;
     /** Per thread: the links into its ports, which pace their arrivals at the ports' rates. */
-    private final IngressLinks[] links;
+    private final IngressLinks[] ingressLinks;
     private final AgentEvents.Release release;
     private final AtomicReference<RuntimeException> fault = new AtomicReference<>();
     private final AtomicLong inFlightAtStop = new AtomicLong();
@@ -157,7 +157,7 @@ public final class LiveSwitch implements AutoCloseable {
             }
             final BridgeNews[] news = bridges[0] == null ? new BridgeNews[threadCount] : BridgeNews.between(bridges, agingNanos);
             this.ownerOf = new int[settings.portCount()];
-            this.links = new IngressLinks[threadCount];
+            this.ingressLinks = new IngressLinks[threadCount];
             this.captures = new java.util.concurrent.atomic.AtomicReferenceArray<>(settings.portCount());
             this.sockets = new VxlanPorts[threadCount];
             this.interfaces = new InterfacePorts[threadCount];
@@ -166,13 +166,13 @@ public final class LiveSwitch implements AutoCloseable {
             final Map<Integer, InterfacePorts.Attachment> attachments = new LinkedHashMap<>();
             LiveSettings.attachments(settings).forEach(attachment -> attachments.put(attachment.port(), attachment));
             for (int thread = 0; thread < threadCount; thread++) {
-                links[thread] = new IngressLinks(rates);
+                ingressLinks[thread] = new IngressLinks(rates);
                 final List<Integer> own = new ArrayList<>();
                 for (int pipeline = thread; pipeline < pipelines; pipeline += threadCount) {
                     own.add(pipeline);
                 }
                 threads[thread] = new PipelineThread(thread, pool, new PoolPartition(pool, thread * perThread, perThread), returned[thread],
-                    release, dataplane, own.stream().mapToInt(Integer::intValue).toArray(), links[thread], attached,
+                    release, dataplane, own.stream().mapToInt(Integer::intValue).toArray(), ingressLinks[thread], attached,
                     bridges[thread], news[thread], handoffs[thread], handoffs[thread] == null ? null : dataplane.newThreadView("handoff-" + thread));
                 final List<VxlanPorts.Endpoint> ownEndpoints = new ArrayList<>();
                 final List<InterfacePorts.Attachment> ownAttachments = new ArrayList<>();
@@ -425,7 +425,7 @@ public final class LiveSwitch implements AutoCloseable {
     public void retune(final Settings from, final Settings to) {
         for (final int port : dataplane.assembly.retune(from, to)) {
             if (port < settings.portCount()) {
-                for (final IngressLinks link : links) {
+                for (final IngressLinks link : ingressLinks) {
                     link.rate(port, new LinkRate(to.portRateBps(port)));
                 }
             }
@@ -467,7 +467,7 @@ public final class LiveSwitch implements AutoCloseable {
     }
 
     /** What {@code ctl show} lists of an attached port. */
-    public record PortView(int port, String kind, String attachment, double rateGbps, int pipeline, int thread) {
+    public record PortView(int port, String kind, String attachment, String state, double rateGbps, int pipeline, int thread) {
     }
 
     /** The attached ports in port order, their rates as {@code inForce} gives them. */
@@ -475,14 +475,15 @@ public final class LiveSwitch implements AutoCloseable {
         final java.util.SortedMap<Integer, PortView> views = new java.util.TreeMap<>();
         for (final InterfacePorts.Attachment attachment : LiveSettings.attachments(settings)) {
             final int port = attachment.port();
-            views.put(port, new PortView(port, "interface", attachment.interfaceName(), inForce.portRateBps(port) / 1e9,
+            views.put(port, new PortView(port, "interface", attachment.interfaceName(),
+                interfaces[ownerOf[port]].linkUp(port) ? "up" : "down", inForce.portRateBps(port) / 1e9,
                 dataplane.assembly.pipelineOf(port), ownerOf[port]));
         }
         for (final VxlanPorts.Endpoint endpoint : LiveSettings.endpoints(settings)) {
             final int port = endpoint.port();
             final InetSocketAddress bound = localAddress(port);
             views.put(port, new PortView(port, "udp", bound.getAddress().getHostAddress() + ":" + bound.getPort() + " vni " + endpoint.vni(),
-                inForce.portRateBps(port) / 1e9,
+                "up", inForce.portRateBps(port) / 1e9,
                 dataplane.assembly.pipelineOf(port), ownerOf[port]));
         }
         return List.copyOf(views.values());

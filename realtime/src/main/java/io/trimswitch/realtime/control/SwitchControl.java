@@ -143,16 +143,18 @@ public final class SwitchControl implements ControlCommands, AutoCloseable {
 
     private ControlReply show() {
         final List<LiveSwitch.PortView> ports = live.portViews(inForce);
-        final StringBuilder text = new StringBuilder(String.format("%-5s %-10s %-32s %10s %9s %7s%n", "port", "kind", "attached to", "rate Gb/s",
+        final StringBuilder text = new StringBuilder(String.format("%-5s %-10s %-32s %-6s %10s %9s %7s%n", "port", "kind", "attached to", "state", "rate Gb/s",
             "pipeline", "thread"));
         final List<Map<String, Object>> portData = new ArrayList<>();
         for (final LiveSwitch.PortView port : ports) {
-            text.append(String.format("%-5d %-10s %-32s %10s %9d %7d%n", port.port(), port.kind(), port.attachment(), rate(port.rateGbps()),
+            text.append(String.format("%-5d %-10s %-32s %-6s %10s %9d %7d%n", port.port(), port.kind(), port.attachment(), port.state(),
+                rate(port.rateGbps()),
                 port.pipeline(), port.thread()));
             final Map<String, Object> row = new LinkedHashMap<>();
             row.put("port", port.port());
             row.put("kind", port.kind());
             row.put("attachedTo", port.attachment());
+            row.put("state", port.state());
             row.put("rateGbps", port.rateGbps());
             row.put("pipeline", port.pipeline());
             row.put("thread", port.thread());
@@ -167,7 +169,6 @@ public final class SwitchControl implements ControlCommands, AutoCloseable {
     }
 
     private static String rate(final double gbps) {
-        final String text = java.math.BigDecimal.valueOf(gbps).stripTrailingZeros().toPlainString();
-        return text;
+        return java.math.BigDecimal.valueOf(gbps).stripTrailingZeros().toPlainString();
     }
 }
