@@ -197,6 +197,8 @@ second-switch)
     pings 2 || fail "host 0 cannot ping host 1 through the switch that took over"
     log "after SIGKILL of the first, a new switch takes the interfaces over and forwards"
     stop_switch "$SWITCH_PID" "$WORK/third.log"
+    namespace=$(in_sw readlink /proc/self/ns/net | tr -dc 0-9)
+    [ ! -e "/run/trimswitch/$namespace/${TAG}p0.lock" ] || fail "the stopped switch left its lock file behind"
     log "passed"
     exit 0
     ;;

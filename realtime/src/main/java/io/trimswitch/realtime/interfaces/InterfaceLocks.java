@@ -22,9 +22,11 @@ public final class InterfaceLocks implements AutoCloseable {
     public static final Path DIRECTORY = Path.of("/run/trimswitch");
 
     private final List<FileChannel> held;
+    private final List<Path> files;
 
-    private InterfaceLocks(final List<FileChannel> held) {
+    private InterfaceLocks(final List<FileChannel> held, final List<Path> files) {
         this.held = held;
+        this.files = files;
     }
 
     /**
@@ -35,6 +37,7 @@ public final class InterfaceLocks implements AutoCloseable {
      */
     public static InterfaceLocks acquire(final Path directory, final List<String> names) {
         final List<FileChannel> held = new ArrayList<>();
+        final List<Path> files = new ArrayList<>();
         try {
             final Path namespace = directory.resolve(networkNamespace());
             Files.createDirectories(namespace);
@@ -42,9 +45,10 @@ public final class InterfaceLocks implements AutoCloseable {
                 if (name.isEmpty() || name.contains("/") || name.equals(".") || name.equals("..")) {
                     throw new IllegalStateException("interface " + name + ": not a Linux interface name");
                 }
-                held.add(lock(namespace.resolve(name + ".lock"), name));
+                files.add(namespace.resolve(name + ".lock"));
+                held.add(lock(files.getLast(), name));
             }
-            return new InterfaceLocks(held);
+            return new InterfaceLocks(held, files);
         } catch (final IOException | RuntimeException e) {
             held.forEach(InterfaceLocks::closeQuietly);
             if (e instanceof IllegalStateException refused) {
@@ -93,9 +97,21 @@ public final class InterfaceLocks implements AutoCloseable {
         return inode;
     }
 
-    /** Unlocks every interface; the files stay, for the next switch to take over. */
+    /**
+     * Unlocks every interface and removes its file, so that no file names a switch that has stopped. Removed while still
+     * locked: a switch that opened the old file meanwhile is refused as the interface is still ours; one that comes
+     * after makes a new file. (After a crash the file stays, unlocked, for the next switch to take over.)
+     */
     @Override
     public void close() {
+        for (final Path file : files) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (final IOException e) {
+                // Left behind unlocked: the next switch takes it over.
+            }
+        }
+        files.clear();
         held.forEach(InterfaceLocks::closeQuietly);
         held.clear();
     }
