@@ -1,13 +1,12 @@
 package io.trimswitch.realtime.control;
 
 import io.trimswitch.config.ConfigException;
+import io.trimswitch.realtime.OwnerLock;
 
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
@@ -17,7 +16,6 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.GroupPrincipal;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -41,18 +39,16 @@ public final class ControlSocket implements AutoCloseable {
     static final long REQUEST_DEADLINE_MS = 2_000;
 
     private final Path path;
-    private final FileChannel lockFile;
-    private final FileLock lock;
+    private final OwnerLock lock;
     private final ServerSocketChannel server;
     private final ControlCommands commands;
     private final Thread thread;
     private final boolean replacedStale;
     private volatile boolean closed;
 
-    private ControlSocket(final Path path, final FileChannel lockFile, final FileLock lock, final ServerSocketChannel server,
-        final ControlCommands commands, final boolean replacedStale) {
+    private ControlSocket(final Path path, final OwnerLock lock, final ServerSocketChannel server, final ControlCommands commands,
+        final boolean replacedStale) {
         this.path = path;
-        this.lockFile = lockFile;
         this.lock = lock;
         this.server = server;
         this.commands = commands;
@@ -67,33 +63,26 @@ public final class ControlSocket implements AutoCloseable {
      */
     public static ControlSocket open(final Path path, final String group, final ControlCommands commands) {
         final Path lockPath = path.resolveSibling(path.getFileName() + ".lock");
-        FileChannel lockFile = null;
+        OwnerLock lock = null;
         try {
             Files.createDirectories(path.toAbsolutePath().getParent());
-            lockFile = FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            FileLock lock;
-            try {
-                lock = lockFile.tryLock();
-            } catch (final java.nio.channels.OverlappingFileLockException e) {
-                lock = null; // held by a switch in this very process
-            }
-            if (lock == null) {
-                throw new ConfigException("control socket " + path + " belongs to a running switch (process "
-                    + ownerOf(lockFile) + "); give this one its own counters file or --control PATH");
-            }
-            lockFile.truncate(0);
-            lockFile.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+            lock = OwnerLock.take(lockPath, owner -> new ConfigException("control socket " + path + " belongs to a running switch (process "
+                + owner + "); give this one its own counters file or --control PATH"));
             // The lock is ours, so whatever socket is there was left by a switch that died.
             final boolean stale = Files.deleteIfExists(path);
             final ServerSocketChannel server = bindPrivately(path, group);
-            final ControlSocket socket = new ControlSocket(path, lockFile, lock, server, commands, stale);
+            final ControlSocket socket = new ControlSocket(path, lock, server, commands, stale);
             socket.thread.start();
             return socket;
         } catch (final IOException e) {
-            closeQuietly(lockFile);
+            if (lock != null) {
+                lock.close();
+            }
             throw new ConfigException("control socket " + path + ": " + reason(e));
         } catch (final RuntimeException e) {
-            closeQuietly(lockFile);
+            if (lock != null) {
+                lock.close();
+            }
             throw e;
         }
     }
@@ -199,24 +188,15 @@ public final class ControlSocket implements AutoCloseable {
         try {
             server.close();
             thread.join(REQUEST_DEADLINE_MS + 1_000);
-            // In this order: while the lock is held no other switch can bind, so the socket it may bind next is never ours to delete.
+            // Before the lock goes: while it is held no other switch can bind, so the socket removed here is ours.
             Files.deleteIfExists(path);
-            Files.deleteIfExists(path.resolveSibling(path.getFileName() + ".lock"));
-            lock.release();
         } catch (final IOException e) {
-            // Stopping: the kernel drops the lock with the process; a socket left behind is replaced by the next switch.
+            // Stopping: a socket left behind is replaced by the next switch.
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            closeQuietly(lockFile);
+            lock.close();
         }
-    }
-
-    private static String ownerOf(final FileChannel lockFile) throws IOException {
-        final ByteBuffer text = ByteBuffer.allocate(32);
-        lockFile.read(text, 0);
-        final String pid = new String(text.array(), 0, text.position(), StandardCharsets.US_ASCII).strip();
-        return pid.matches("[0-9]{1,10}") ? pid : "unknown";
     }
 
     private static String reason(final IOException e) {
@@ -224,15 +204,5 @@ public final class ControlSocket implements AutoCloseable {
             return "permission denied (the control socket's directory needs root)";
         }
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    }
-
-    private static void closeQuietly(final FileChannel channel) {
-        if (channel != null) {
-            try {
-                channel.close();
-            } catch (final IOException ignored) {
-                // Nothing left to release.
-            }
-        }
     }
 }

@@ -1,14 +1,10 @@
 package io.trimswitch.realtime.interfaces;
 
+import io.trimswitch.realtime.OwnerLock;
+
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,12 +17,10 @@ public final class InterfaceLocks implements AutoCloseable {
     /** Where the lock files live. */
     public static final Path DIRECTORY = Path.of("/run/trimswitch");
 
-    private final List<FileChannel> held;
-    private final List<Path> files;
+    private final List<OwnerLock> held;
 
-    private InterfaceLocks(final List<FileChannel> held, final List<Path> files) {
+    private InterfaceLocks(final List<OwnerLock> held) {
         this.held = held;
-        this.files = files;
     }
 
     /**
@@ -36,8 +30,7 @@ public final class InterfaceLocks implements AutoCloseable {
      *                               its lock cannot be taken
      */
     public static InterfaceLocks acquire(final Path directory, final List<String> names) {
-        final List<FileChannel> held = new ArrayList<>();
-        final List<Path> files = new ArrayList<>();
+        final List<OwnerLock> held = new ArrayList<>();
         try {
             final Path namespace = directory.resolve(networkNamespace());
             Files.createDirectories(namespace);
@@ -45,46 +38,19 @@ public final class InterfaceLocks implements AutoCloseable {
                 if (name.isEmpty() || name.contains("/") || name.equals(".") || name.equals("..")) {
                     throw new IllegalStateException("interface " + name + ": not a Linux interface name");
                 }
-                files.add(namespace.resolve(name + ".lock"));
-                held.add(lock(files.getLast(), name));
+                final Path file = namespace.resolve(name + ".lock");
+                held.add(OwnerLock.take(file, owner -> new IllegalStateException("interface " + name
+                    + " is already attached by a running switch, process " + owner + " (its lock: " + file + ")")));
             }
-            return new InterfaceLocks(held, files);
+            return new InterfaceLocks(held);
         } catch (final IOException | RuntimeException e) {
-            held.forEach(InterfaceLocks::closeQuietly);
+            held.forEach(OwnerLock::close);
             if (e instanceof IllegalStateException refused) {
                 throw refused;
             }
             throw new IllegalStateException("cannot lock the interfaces under " + directory + ": "
                 + (e instanceof java.nio.file.AccessDeniedException ? "permission denied (interface ports need root)" : e.getMessage()));
         }
-    }
-
-    private static FileChannel lock(final Path file, final String name) throws IOException {
-        final FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        FileLock lock;
-        try {
-            lock = channel.tryLock();
-        } catch (final OverlappingFileLockException e) {
-            lock = null;
-        }
-        if (lock == null) {
-            final String owner = readOwner(channel);
-            channel.close();
-            throw new IllegalStateException("interface " + name + " is already attached by a running switch, process "
-                + owner + " (its lock: " + file + ")");
-        }
-        final byte[] pid = (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII);
-        channel.truncate(0);
-        channel.write(ByteBuffer.wrap(pid), 0);
-        return channel;
-    }
-
-    /** The process id the owner wrote, or "unknown" while it has not written it yet. */
-    private static String readOwner(final FileChannel channel) throws IOException {
-        final ByteBuffer bytes = ByteBuffer.allocate(24);
-        channel.read(bytes, 0);
-        final String text = new String(bytes.array(), 0, bytes.position(), StandardCharsets.US_ASCII).trim();
-        return text.matches("[0-9]{1,10}") ? text : "unknown";
     }
 
     /** The network namespace this process runs in, by its inode: one directory of locks per namespace. */
@@ -97,30 +63,10 @@ public final class InterfaceLocks implements AutoCloseable {
         return inode;
     }
 
-    /**
-     * Unlocks every interface and removes its file, so that no file names a switch that has stopped. Removed while still
-     * locked: a switch that opened the old file meanwhile is refused as the interface is still ours; one that comes
-     * after makes a new file. (After a crash the file stays, unlocked, for the next switch to take over.)
-     */
+    /** Unlocks every interface and removes its file ({@link OwnerLock#close()}). */
     @Override
     public void close() {
-        for (final Path file : files) {
-            try {
-                Files.deleteIfExists(file);
-            } catch (final IOException e) {
-                // Left behind unlocked: the next switch takes it over.
-            }
-        }
-        files.clear();
-        held.forEach(InterfaceLocks::closeQuietly);
+        held.forEach(OwnerLock::close);
         held.clear();
-    }
-
-    private static void closeQuietly(final FileChannel channel) {
-        try {
-            channel.close();
-        } catch (final IOException e) {
-            // Closing releases the lock whatever close says; nothing else to undo.
-        }
     }
 }
