@@ -307,17 +307,19 @@ class NdpHost(Host):
         return self._ndp('sender', options + shlex.split(args), dict(os.environ))
 
     def ndp_report(self, run, timeout=60):
-        """Waits for a receiver or sender to end; returns its exit code, its output and its per-flow results."""
+        """Waits for a receiver or sender to end (stopping it after timeout s); returns its exit code ('exit'), what it
+        printed ('output'), its --json report ('json') and that report's flows ('flows': bytes, fctUs, ... each)."""
         try:
             code = run['process'].wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             run['process'].terminate()
             code = run['process'].wait()
-        report = {'exit': code, 'output': self._read(run['log']), 'flows': None}
+        report = {'exit': code, 'output': self._read(run['log']), 'json': None, 'flows': []}
         try:
             with open(run['json']) as results:
-                report['flows'] = json.load(results)
-        except (OSError, ValueError):
+                report['json'] = json.load(results)
+            report['flows'] = report['json']['flows']
+        except (OSError, ValueError, KeyError, TypeError):
             pass
         for path in (run['json'], run['log']):
             try:
