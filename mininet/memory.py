@@ -94,7 +94,10 @@ def main():
             print('%s: %d ports, RSS %.1f MiB, PSS %.1f MiB' % (sw.name, len(sw.attached), rss_kib(pid) / 1024.0,
                                                                pss_kib(pid) / 1024.0))
             if os.environ.get('MEMORY_MAPS'):
-                print_maps(sw.pid_of_switch())
+                print_maps(pid)
+                # With -XX:NativeMemoryTracking=summary among the options: the JVM's own account.
+                print(subprocess.run(['jcmd', str(pid), 'VM.native_memory', 'summary', 'scale=MB'],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True).stdout)
     finally:
         net.stop()
     return 0

@@ -18,6 +18,7 @@ import os
 import shlex
 import signal
 import subprocess
+import sys
 import time
 
 from mininet.cli import CLI
@@ -38,6 +39,15 @@ MECHANISMS = ('ideal', 'mod', 'dod', 'tofino', 'tofino2')
 IDLE_MODES = ('busy-spin', 'yield', 'backoff', 'sleep', 'poll')
 
 
+def _refuse(message):
+    """What cannot work: under `mn`, one line and exit 2 (an exception there makes `mn` clean up every Mininet network on the
+    machine, not only its own); in a Python program, a ValueError."""
+    if os.path.basename(sys.argv[0] if sys.argv else '') == 'mn':
+        sys.stderr.write(message + '\n')
+        sys.exit(2)
+    raise ValueError(message)
+
+
 def tool_command():
     """The command that runs trimswitch: TRIMSWITCH if set (e.g. 'java -jar ...'), else the launcher of this checkout."""
     command = os.environ.get('TRIMSWITCH')
@@ -45,7 +55,8 @@ def tool_command():
         return shlex.split(command)
     launcher = os.path.join(REPO, 'cli', 'trimswitch')
     if not os.access(launcher, os.X_OK):
-        raise RuntimeError('trimswitch: no launcher at %s; build the tool or set TRIMSWITCH' % launcher)
+        _refuse('trimswitch: no launcher at %s; build the tool (./mvnw -B -q package -DskipTests) or set TRIMSWITCH'
+                % launcher)
     return [launcher]
 
 
@@ -54,9 +65,9 @@ def _positive(name, value):
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise ValueError('trimswitch: %s must be a number, got %r' % (name, value))
+        _refuse('trimswitch: %s must be a number, got %r' % (name, value))
     if not number > 0 or number == float('inf'):
-        raise ValueError('trimswitch: %s must be above 0 and finite, got %r' % (name, value))
+        _refuse('trimswitch: %s must be above 0 and finite, got %r' % (name, value))
     return number
 
 
@@ -71,16 +82,16 @@ def parse_rates(rates):
         for item in str(rates).split():
             port, sep, rate = item.partition(':')
             if not sep:
-                raise ValueError('trimswitch: rates must be PORT:GBPS items, got %r' % item)
+                _refuse('trimswitch: rates must be PORT:GBPS items, got %r' % item)
             pairs.append((port, rate))
     parsed = {}
     for port, rate in pairs:
         try:
             number = int(port)
         except (TypeError, ValueError):
-            raise ValueError('trimswitch: rates: port must be a whole number, got %r' % (port,))
+            _refuse('trimswitch: rates: port must be a whole number, got %r' % (port,))
         if number < 1:
-            raise ValueError('trimswitch: rates: Mininet numbers ports from 1, got %d' % number)
+            _refuse('trimswitch: rates: Mininet numbers ports from 1, got %d' % number)
         parsed[number] = _positive('rates[%d]' % number, rate)
     return parsed
 
@@ -100,13 +111,13 @@ class TrimSwitch(Switch):
     def __init__(self, name, mechanism=None, config=None, rate=None, rates=None, idle='poll', metrics='off',
                  args='', javaOpts=DEFAULT_JAVA_OPTS, startTimeout=60, **params):
         if mechanism is not None and mechanism not in MECHANISMS:
-            raise ValueError('trimswitch: mechanism must be one of %s, got %r' % (', '.join(MECHANISMS), mechanism))
+            _refuse('trimswitch: mechanism must be one of %s, got %r' % (', '.join(MECHANISMS), mechanism))
         if idle not in IDLE_MODES:
-            raise ValueError('trimswitch: idle must be one of %s, got %r' % (', '.join(IDLE_MODES), idle))
+            _refuse('trimswitch: idle must be one of %s, got %r' % (', '.join(IDLE_MODES), idle))
         if config is not None and not os.path.isfile(str(config)):
-            raise ValueError('trimswitch: config %s is not a file' % config)
+            _refuse('trimswitch: config %s is not a file' % config)
         if config is not None and (mechanism is not None or rate is not None or rates):
-            raise ValueError('trimswitch: give mechanism and rates in the config file %s, not beside it' % config)
+            _refuse('trimswitch: give mechanism and rates in the config file %s, not beside it' % config)
         self.mechanism = mechanism
         self.configFile = None if config is None else os.path.abspath(str(config))
         self.rate = None if rate is None else _positive('rate', rate)
@@ -162,8 +173,8 @@ class TrimSwitch(Switch):
         ports = sorted(self.attached)
         expected = list(range(Switch.portBase, Switch.portBase + len(ports)))
         if ports != expected:
-            raise RuntimeError('trimswitch %s: ports must be Mininet ports %d..%d without a gap, got %s'
-                               % (self.name, Switch.portBase, Switch.portBase + len(ports) - 1, ports))
+            _refuse('trimswitch %s: ports must be Mininet ports %d..%d without a gap, got %s'
+                    % (self.name, Switch.portBase, Switch.portBase + len(ports) - 1, ports))
         cmd = tool_command() + ['run', '--counters', self.countersFile, '--metrics', self.metrics, '--idle', self.idle]
         settings = self._settings()
         if settings is not None:
@@ -362,9 +373,12 @@ class LeafSpine(Topo):
     """
 
     def build(self, hosts=3, spines=3, rate=None, prefix=''):
-        hosts, spines = int(hosts), int(spines)
+        try:
+            hosts, spines = int(hosts), int(spines)
+        except (TypeError, ValueError):
+            _refuse('leafspine: hosts and spines must be whole numbers, got %r and %r' % (hosts, spines))
         if not 1 <= hosts <= 250 or not 1 <= spines <= 250:
-            raise ValueError('leafspine: hosts and spines must be 1..250, got %r and %r' % (hosts, spines))
+            _refuse('leafspine: hosts and spines must be 1..250, got %r and %r' % (hosts, spines))
         spine_params = {} if rate is None else {'rates': {2: _positive('rate', rate)}}
         leaves = {}
         for rack, net in (('a', 1), ('b', 2)):
