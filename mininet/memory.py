@@ -1,11 +1,11 @@
-"""Resident memory of trimswitch switches in Mininet, after a ping between every pair and an iperf3 TCP burst.
+"""Resident memory of trimswitch switches in Mininet, after a ping between every pair and two iperf3 TCP bursts.
 
     sudo /usr/bin/python3 mininet/memory.py single 8        # one switch with 8 hosts: an 8-port switch
     sudo /usr/bin/python3 mininet/memory.py leafspine       # the seed's leaf-spine (three 2-port spines)
 
 TRIMSWITCH_JAVA_OPTS, when set, replaces the switches' JVM options (an empty value: the launcher's own). Prints each
-switch's RSS (ps -o rss) and the iperf3 burst's rate, which shows whether the switches still keep up. Every node's
-name begins with 'mm'.
+switch's RSS (ps -o rss), the second TCP burst's rate (the first warms the switches up) and the datagrams a burst of
+64-byte UDP datagrams got through, which show whether the switches still keep up. Every node's name begins with 'mm'.
 """
 
 import json
@@ -57,14 +57,21 @@ def print_maps(pid):
         print('  %8.1f MiB %s %s' % (rss / 1024.0, start, name))
 
 
-def iperf(net, client, server, seconds):
-    server.cmd('iperf3 -s -1 -D -p 5299')
+def iperf(client, server, seconds, port, udp=False):
+    """An iperf3 burst: TCP (Gb/s received), or UDP 64-byte datagrams as fast as the client sends them (thousands of
+    datagrams a second received, and the share lost), which costs the switch per packet rather than per byte."""
+    server.cmd('iperf3 -s -1 -D -p %d' % port)
     time.sleep(0.5)
-    out = client.cmd('iperf3 -c %s -p 5299 -t %d -J' % (server.IP(), seconds))
+    options = '-u -l 64 -b 0' if udp else ''
+    out = client.cmd('iperf3 -c %s -p %d -t %d -J %s' % (server.IP(), port, seconds, options))
     try:
-        return json.loads(out)['end']['sum_received']['bits_per_second'] / 1e9
+        end = json.loads(out)['end']
+        if udp:
+            received = end['sum']['packets'] - end['sum']['lost_packets']
+            return '%.0f kpps, %.1f %% lost' % (received / 1000.0 / seconds, end['sum']['lost_percent'])
+        return '%.2f Gb/s' % (end['sum_received']['bits_per_second'] / 1e9)
     except (ValueError, KeyError):
-        return float('nan')
+        return 'failed'
 
 
 def main():
@@ -86,9 +93,13 @@ def main():
     net.start()
     try:
         loss = net.pingAll()
-        rate = iperf(net, net[ends[0]], net[ends[1]], 3)
+        # A first burst, unmeasured: a switch just started runs its first packets while the JIT compiles its dataplane.
+        client, server = net[ends[0]], net[ends[1]]
+        iperf(client, server, 3, 5299)
+        rate = iperf(client, server, 3, 5300)
+        small = iperf(client, server, 3, 5301, udp=True)
         print('java options: %s' % (opts if opts is not None else trimswitch.DEFAULT_JAVA_OPTS + ' (default)'))
-        print('ping loss %g %%, iperf3 %s -> %s %.2f Gb/s' % (loss, ends[0], ends[1], rate))
+        print('ping loss %g %%, iperf3 %s -> %s: TCP %s, UDP %s' % (loss, ends[0], ends[1], rate, small))
         for sw in net.switches:
             pid = sw.pid_of_switch()
             print('%s: %d ports, RSS %.1f MiB, PSS %.1f MiB' % (sw.name, len(sw.attached), rss_kib(pid) / 1024.0,
