@@ -58,11 +58,14 @@ class MininetEndToEndTest {
     private record Result(int exit, String output) {
     }
 
-    /** Runs a command in the checkout's root with the tool as TRIMSWITCH, as the test's own classes. */
+    /**
+     * Runs a command in the checkout's root with the tool as TRIMSWITCH, the test's own classes (the jar is packaged after
+     * the tests), with the JVM options TrimSwitch gives its switches by default.
+     */
     private static Result run(final List<String> command) throws IOException, InterruptedException {
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         final String tool = java + " --add-exports java.base/jdk.internal.misc=ALL-UNNAMED --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow"
-            + " -XX:+UseSerialGC -Xms8m -Xmx64m -XX:MaxDirectMemorySize=4g -cp " + System.getProperty("java.class.path")
+            + " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xms8m -Xmx64m -XX:MaxDirectMemorySize=4g -cp " + System.getProperty("java.class.path")
             + " io.trimswitch.cli.TrimswitchCommand";
         final Path log = Files.createTempFile("mininet", ".log");
         final ProcessBuilder builder = new ProcessBuilder(command).directory(REPO.toFile()).redirectErrorStream(true)
