@@ -4,12 +4,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,8 +17,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * trimswitch as Mininet's switch ({@code mininet/trimswitch.py}): Mininet's own pingall over a linear topology of three
  * switches, and the seed's leaf-spine (three spines) with a ping between every pair and an NDP flow from one rack to the
- * other ({@code mininet/leafspine_check.py}). Needs root, Mininet ({@code mn}, Debian's python3-mininet) and iperf3's
- * neighbours that Mininet uses (ping, ip); CI installs them.
+ * other ({@code mininet/leafspine_check.py}). Needs root and Mininet ({@code mn}, {@code mnexec},
+ * Debian's python3-mininet, ping); CI installs them.
  */
 @Tag("host-timing")
 class MininetEndToEndTest {
@@ -31,7 +29,7 @@ class MininetEndToEndTest {
     @BeforeAll
     static void needsRootAndMininet() throws IOException, InterruptedException {
         final boolean root = "root".equals(System.getProperty("user.name"));
-        final boolean mininet = onPath("mn") && onPath("ping") && Files.isExecutable(Path.of(PYTHON))
+        final boolean mininet = HostScripts.onPath("mn") && HostScripts.onPath("ping") && Files.isExecutable(Path.of(PYTHON))
             && new ProcessBuilder(PYTHON, "-c", "import mininet.net").start().waitFor() == 0;
         assertTrue((root && mininet) || !"true".equals(System.getenv("CI")), "CI runs as root with Mininet installed");
         assumeTrue(root && mininet, "needs root and Mininet (apt-get install mininet; .ci/run installs it)");
@@ -39,56 +37,30 @@ class MininetEndToEndTest {
 
     @Test
     void mininetsPingallPassesOverALinearTopologyOfTrimswitches() throws IOException, InterruptedException {
-        final Result mn = run(List.of("mn", "--custom", "mininet/trimswitch.py", "--switch", "trimswitch", "--controller", "none",
+        final HostScripts.Outcome mn = run(List.of("mn", "--custom", "mininet/trimswitch.py", "--switch", "trimswitch", "--controller", "none",
             "--topo", "linear,3", "--test", "pingall"));
-        assertEquals(0, mn.exit, mn.output);
-        assertTrue(NOTHING_DROPPED.matcher(mn.output).find(), mn.output);
-        assertTrue(mn.output.contains("*** Stopping 3 switches"), mn.output);
+        assertEquals(0, mn.exit(), mn.output());
+        assertTrue(NOTHING_DROPPED.matcher(mn.output()).find(), mn.output());
+        assertTrue(mn.output().contains("*** Stopping 3 switches"), mn.output());
     }
 
     @Test
     void theSeedsLeafSpinePingsEveryPairAndCarriesAnNdpFlowWhole() throws IOException, InterruptedException {
-        final Result check = run(List.of(PYTHON, "mininet/leafspine_check.py", "mt"));
-        assertEquals(0, check.exit, check.output);
-        assertTrue(check.output.contains("check: pingall 0% dropped"), check.output);
-        assertTrue(check.output.contains("check: ndp receiver exit 0, 400000 bytes"), check.output);
-        assertTrue(check.output.contains("check: passed"), check.output);
-    }
-
-    private record Result(int exit, String output) {
+        final HostScripts.Outcome check = run(List.of(PYTHON, "mininet/leafspine_check.py", "mt"));
+        assertEquals(0, check.exit(), check.output());
+        assertTrue(check.output().contains("check: pingall 0% dropped"), check.output());
+        assertTrue(check.output().contains("check: ndp receiver exit 0, 400000 bytes"), check.output());
+        assertTrue(check.output().contains("check: passed"), check.output());
     }
 
     /**
      * Runs a command in the checkout's root with the tool as TRIMSWITCH, the test's own classes (the jar is packaged after
      * the tests), with the JVM options TrimSwitch gives its switches by default.
      */
-    private static Result run(final List<String> command) throws IOException, InterruptedException {
-        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        final String tool = java + " --add-exports java.base/jdk.internal.misc=ALL-UNNAMED --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow"
-            + " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xms8m -Xmx64m -XX:MaxDirectMemorySize=4g -cp " + System.getProperty("java.class.path")
-            + " io.trimswitch.cli.TrimswitchCommand";
-        final Path log = Files.createTempFile("mininet", ".log");
-        final ProcessBuilder builder = new ProcessBuilder(command).directory(REPO.toFile()).redirectErrorStream(true)
-            .redirectOutput(log.toFile());
+    private static HostScripts.Outcome run(final List<String> command) throws IOException, InterruptedException {
+        final String tool = HostScripts.tool("-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xms8m -Xmx64m -XX:MaxDirectMemorySize=4g");
+        final ProcessBuilder builder = new ProcessBuilder(command).directory(REPO.toFile());
         builder.environment().put("TRIMSWITCH", tool);
-        final Process process = builder.start();
-        final boolean finished = process.waitFor(3, TimeUnit.MINUTES);
-        if (!finished) {
-            process.destroy();
-            process.waitFor(30, TimeUnit.SECONDS);
-        }
-        final String output = Files.readString(log);
-        Files.deleteIfExists(log);
-        assertTrue(finished, String.join(" ", command) + " did not finish in 3 minutes:\n" + output);
-        return new Result(process.exitValue(), output);
-    }
-
-    private static boolean onPath(final String command) {
-        for (final String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(dir, command))) {
-                return true;
-            }
-        }
-        return false;
+        return HostScripts.runLogged(builder, 3);
     }
 }
