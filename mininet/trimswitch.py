@@ -128,6 +128,7 @@ class TrimSwitch(Switch):
         self.extraArgs = shlex.split(str(args)) if args else []
         self.javaOpts = javaOpts
         self.startTimeout = _positive('startTimeout', startTimeout)
+        tool_command()  # no launcher: refused now, before Mininet has made any link
         self.process = None
         self.started = False
         self.failureReported = False
@@ -169,13 +170,21 @@ class TrimSwitch(Switch):
             lines.append('  - {interface: %s%s}' % (self.attached[port], '' if rate is None else ', rateGbps: %r' % rate))
         return '\n'.join(lines) + '\n'
 
+    def problem(self):
+        """What keeps the attached interfaces from making a switch, or None."""
+        ports = sorted(self.attached)
+        if ports != list(range(Switch.portBase, Switch.portBase + len(ports))):
+            return 'trimswitch %s: its ports must be Mininet ports %d..%d without a gap, got %s' % (
+                self.name, Switch.portBase, Switch.portBase + len(ports) - 1, ports)
+        unknown = sorted(set(self.rates) - set(ports))
+        if unknown:
+            return 'trimswitch %s: rates names port %s, which the switch has not (its ports: %s)' % (
+                self.name, ', '.join(map(str, unknown)), ports)
+        return None
+
     def command(self):
         """The `trimswitch run` command line for the attached interfaces."""
         ports = sorted(self.attached)
-        expected = list(range(Switch.portBase, Switch.portBase + len(ports)))
-        if ports != expected:
-            _refuse('trimswitch %s: ports must be Mininet ports %d..%d without a gap, got %s'
-                    % (self.name, Switch.portBase, Switch.portBase + len(ports) - 1, ports))
         cmd = tool_command() + ['run', '--counters', self.countersFile, '--metrics', self.metrics, '--idle', self.idle]
         settings = self._settings()
         if settings is not None:
@@ -197,6 +206,13 @@ class TrimSwitch(Switch):
             self.attach(port, intf)
         if not self.attached:
             info('*** trimswitch %s has no links: not started\n' % self.name)
+            self.started = True
+            return
+        problem = self.problem()
+        if problem is not None:
+            # Reported, not raised: Mininet has made its links by now, and only its own stop() removes them.
+            error('*** %s: not started\n' % problem)
+            self.failureReported = True
             self.started = True
             return
         for intf in self.attached.values():
