@@ -26,31 +26,47 @@ public final class HostScripts {
         assertTrue((root && tools) || !"true".equals(System.getenv("CI")), "CI runs as root with iproute2, ping, ethtool and iperf3");
         assumeTrue(root && tools, "needs root, iproute2, ping, ethtool and iperf3 (installed by .ci/run)");
 
-        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        final String tool = java + " --add-exports java.base/jdk.internal.misc=ALL-UNNAMED --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -cp " + System.getProperty("java.class.path")
-            + " io.trimswitch.cli.TrimswitchCommand";
-        final Path log = Files.createTempFile(name, ".log");
         final List<String> command = new java.util.ArrayList<>(List.of("bash", Path.of("src/test/sh", name).toString()));
         command.addAll(List.of(arguments));
-        final ProcessBuilder script = new ProcessBuilder(command)
-            .redirectErrorStream(true).redirectOutput(log.toFile());
-        script.environment().put("TRIMSWITCH", tool);
-        final Process process = script.start();
-        final boolean finished = process.waitFor(5, TimeUnit.MINUTES);
+        final ProcessBuilder script = new ProcessBuilder(command);
+        script.environment().put("TRIMSWITCH", tool(""));
+        final Outcome outcome = runLogged(script, 5);
+        assumeTrue(outcome.exit() != HOST_TOO_SLOW, outcome.output());
+        assertEquals(0, outcome.exit(), outcome.output());
+        return outcome.output();
+    }
+
+    /** The command that runs the tool from the test's own classes (the jar is packaged after the tests), with more JVM options. */
+    static String tool(final String jvmOptions) {
+        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return java + " --add-exports java.base/jdk.internal.misc=ALL-UNNAMED --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow "
+            + jvmOptions + " -cp " + System.getProperty("java.class.path") + " io.trimswitch.cli.TrimswitchCommand";
+    }
+
+    /** A command's exit code and what it printed (stdout and stderr together). */
+    record Outcome(int exit, String output) {
+    }
+
+    /**
+     * Runs a command with its output in a temporary file; fails the test when it has not finished in {@code minutes}
+     * (it is told to stop first, so that a script's trap can remove what it made).
+     */
+    static Outcome runLogged(final ProcessBuilder command, final long minutes) throws IOException, InterruptedException {
+        final Path log = Files.createTempFile("trimswitch-e2e", ".log");
+        final Process process = command.redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        final boolean finished = process.waitFor(minutes, TimeUnit.MINUTES);
         if (!finished) {
-            // The script's trap removes the namespaces when it is told to stop.
             process.destroy();
             process.waitFor(30, TimeUnit.SECONDS);
         }
         final String output = Files.readString(log);
         Files.deleteIfExists(log);
-        assertTrue(finished, name + " did not finish in 5 minutes:\n" + output);
-        assumeTrue(process.exitValue() != HOST_TOO_SLOW, output);
-        assertEquals(0, process.exitValue(), output);
-        return output;
+        assertTrue(finished, String.join(" ", command.command()) + " did not finish in " + minutes + " minutes:\n" + output);
+        return new Outcome(process.exitValue(), output);
     }
 
-    private static boolean onPath(final String command) {
+    /** Whether an executable of that name is on PATH. */
+    static boolean onPath(final String command) {
         for (final String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
             if (Files.isExecutable(Path.of(dir, command))) {
                 return true;
