@@ -7,6 +7,7 @@
 #   mtu               the MTU raised to 9000 on both ends, then lowered on the switch's end
 #   second-switch     a second switch on the same interface, with its own counters file or the same one
 #   idle-cpu          a port's link set down and another's veth deleted under --idle poll: the idle switch must not spin
+#   move-port         `ctl del-port` then `ctl add-port` onto a new veth while the switch runs, with a capture of the port
 # Each checks the switch's log lines, its counters (`stats --json`) and what the hosts see (ping). Needs root, iproute2
 # and iputils-ping. Exits 3, saying "host too slow", when the host could not even start the switch in time.
 #
@@ -15,7 +16,7 @@
 set -euo pipefail
 
 : "${TRIMSWITCH:?set TRIMSWITCH to the command that runs trimswitch}"
-FAULT=${1:?name the fault: flap-switch-side, flap-host-side, recreate, mtu, second-switch or idle-cpu}
+FAULT=${1:?name the fault: flap-switch-side, flap-host-side, recreate, mtu, second-switch, idle-cpu or move-port}
 TAG="tl$$"
 SW="${TAG}sw"
 
@@ -217,6 +218,43 @@ idle-cpu)
     # A core spinning would use 3 s; an idle switch a few hundredths.
     [ "$used" -le $((3 * hz / 4)) ] || fail "the idle switch used $used ticks of $((3 * hz)) in 3 s (more than a quarter of a core) with a port down and one gone"
     log "port 0 down and port 1 gone, the idle switch used $((used * 1000 / hz)) ms of CPU in 3 s"
+    ;;
+move-port)
+    ctl() { in_sw $TRIMSWITCH ctl "$@"; }
+    ctl capture 1 start "$WORK/port1.pcapng" > /dev/null
+    ctl del-port 1 > "$WORK/ctl.out"
+    grep -qxF "port 1 (${TAG}p1) removed" "$WORK/ctl.out" || { cat "$WORK/ctl.out"; fail "del-port 1 did not say it removed port 1"; }
+    expect_line 5 "$PORT1: removed"
+    [ ! -e "/run/trimswitch/$(in_sw readlink /proc/self/ns/net | tr -dc 0-9)/${TAG}p1.lock" ] || fail "the removed port's interface is still locked"
+    ! pings 3 1 || fail "host 0 pinged host 1 through a removed port"
+    stats
+    removed=$(stat 1 drops.portRemoved)
+    [ "$removed" -ge 3 ] || fail "3 echo requests towards a removed port, $removed counted as portRemoved"
+    ctl show | grep -qE "^1 +interface +${TAG}p1 +removed " || { ctl show; fail "ctl show does not list port 1 as removed"; }
+    log "removed: $removed frames counted as portRemoved; its interface is free"
+    # Host 1 comes back on a new veth: the switch's end is named ${TAG}q1, with a new MAC on the host's side.
+    in_sw ip link del "${TAG}p1"
+    ip link add "${TAG}q1" netns "$SW" type veth peer name eth0 netns "${TAG}h1"
+    in_sw ip link set "${TAG}q1" up
+    in_host 1 ip addr add 10.9.0.2/24 dev eth0
+    in_host 1 ip link set eth0 up
+    pin_neighbours
+    status=0
+    ctl add-port "1@${TAG}p0" > "$WORK/ctl.out" 2>&1 || status=$?
+    [ "$status" = 2 ] && [ "$(wc -l < "$WORK/ctl.out")" = 1 ] || { cat "$WORK/ctl.out"; fail "add-port onto port 0's interface was not refused in one line"; }
+    ctl add-port "1@${TAG}q1" --rate-gbps 10 > "$WORK/ctl.out"
+    grep -qF "port 1 added on ${TAG}q1" "$WORK/ctl.out" || { cat "$WORK/ctl.out"; fail "add-port 1@${TAG}q1 did not add it"; }
+    expect_line 5 "port 1 (${TAG}q1): added, ifindex"
+    expect_line 5 "port 1 (${TAG}q1): up"
+    pings 3 || fail "host 0 cannot ping host 1 on port 1's new interface"
+    ctl show | grep -qE "^1 +interface +${TAG}q1 +up +10 " || { ctl show; fail "ctl show does not list port 1 up on ${TAG}q1 at 10 Gb/s"; }
+    ctl capture 1 stop > "$WORK/ctl.out"
+    frames=$(sed -n 's/^port 1: \([0-9]*\) frames written.*/\1/p' "$WORK/ctl.out")
+    [ -n "$frames" ] && [ "$frames" -ge 6 ] || { cat "$WORK/ctl.out"; fail "the capture of port 1 holds fewer than the 3 requests and 3 replies"; }
+    log "added on ${TAG}q1 at 10 Gb/s: ping works again; the capture kept $frames frames across the move"
+    stop_switch "$SWITCH_PID" "$WORK/switch.log"
+    log "passed"
+    exit 0
     ;;
 *)
     fail "unknown fault $FAULT"

@@ -29,9 +29,10 @@ import java.util.concurrent.Callable;
     description = {
         "Talks to a running switch through its control socket: 'show' lists its ports and settings in force, 'set KEY VALUE'",
         "changes a setting that may change while it runs (trim.*, control.t0Us/t1Us, meters' and ports' rates), 'reload' reads",
-        "its config file again, 'capture PORT start FILE' / 'capture PORT stop' write a port's frames to a pcapng while it runs,",
+        "its config file again, 'del-port N' and 'add-port N@IFACE [--rate-gbps R]' move an interface port to another interface,",
+        "'capture PORT start FILE' / 'capture PORT stop' write a port's frames to a pcapng while it runs,",
         "'stop' stops it as SIGTERM does. A refused change leaves the switch as it was; its counters keep counting."},
-    footer = {"", "Examples:", "  trimswitch ctl show", "  trimswitch ctl set trim.dscp 12", "  trimswitch ctl set ports.1.rateGbps 0.1", "  trimswitch ctl capture 1 start port1.pcapng", "  trimswitch ctl capture 1 stop",
+    footer = {"", "Examples:", "  trimswitch ctl show", "  trimswitch ctl set trim.dscp 12", "  trimswitch ctl set ports.1.rateGbps 0.1", "  trimswitch ctl del-port 1", "  trimswitch ctl add-port 1@veth7 --rate-gbps 10", "  trimswitch ctl capture 1 start port1.pcapng", "  trimswitch ctl capture 1 stop",
         "  trimswitch ctl --counters /tmp/s1.counters reload"})
 public final class CtlCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
@@ -47,7 +48,10 @@ public final class CtlCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the answer as JSON (default: a table or one line).")
     boolean json;
 
-    @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "show | set KEY VALUE | reload | capture PORT start FILE | capture PORT stop | stop")
+    @Option(names = "--rate-gbps", paramLabel = "R", description = "With add-port: the port's rate in Gb/s (default: the rate it had)")
+    String rateGbps;
+
+    @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "show | set KEY VALUE | reload | del-port N | add-port N@IFACE [--rate-gbps R] | capture PORT start FILE | capture PORT stop | stop")
     List<String> words = new ArrayList<>();
 
     @Override
@@ -62,6 +66,13 @@ public final class CtlCommand implements Callable<Integer> {
         }
         final Path target = socket != null ? socket
             : ControlPaths.forCounters(counters != null ? counters : LiveSettings.defaultCountersFile());
+        if (rateGbps != null) {
+            if (!"add-port".equals(words.get(0))) {
+                throw new ConfigException("--rate-gbps goes with add-port only");
+            }
+            words.add("--rate-gbps");
+            words.add(rateGbps);
+        }
         // The switch runs elsewhere: a capture's file is named from here.
         if (words.size() == 4 && "capture".equals(words.get(0)) && "start".equals(words.get(2))) {
             try {

@@ -61,6 +61,14 @@ class LinkFaultsEndToEndTest {
         assertTrue(output.contains("faults: passed"), output);
     }
 
+    @Test
+    void aPortRemovedAndAddedOnAnotherInterfaceWhileRunningForwardsAgain() throws IOException, InterruptedException {
+        final String output = HostScripts.run("link_faults_e2e.sh", "move-port");
+        assertTrue(Pattern.compile("removed: [0-9]+ frames counted as portRemoved; its interface is free").matcher(output).find(), output);
+        assertTrue(Pattern.compile("added on tl[0-9]+q1 at 10 Gb/s: ping works again; the capture kept [0-9]+ frames across the move").matcher(output).find(), output);
+        assertTrue(output.contains("faults: passed"), output);
+    }
+
     private static void assertFlapped(final String output) {
         assertTrue(output.contains("): down"), output);
         assertTrue(Pattern.compile("while down: [0-9]+ frames counted as linkDown, none as sent or txBusy; stats and Prometheus show port 1 down").matcher(output).find(), output);

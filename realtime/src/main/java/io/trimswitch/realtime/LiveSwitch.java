@@ -466,6 +466,73 @@ public final class LiveSwitch implements AutoCloseable {
         return capture;
     }
 
+    /**
+     * Removes interface port {@code port} while the switch runs ({@code ctl del-port}): its thread closes the interface's
+     * socket and ring, and drops what was queued for it or still comes as {@code portRemoved}; its interface is free for
+     * another switch. From the control thread.
+     *
+     * @throws ConfigException in one line when the port cannot be removed
+     */
+    public String removePort(final int port) {
+        final InterfacePorts owner = interfacePortOf(port, "del-port");
+        if (owner.removed(port)) {
+            throw new ConfigException("del-port: port " + port + " was removed already");
+        }
+        final String name = owner.interfaceName(port);
+        awaitRequest(owner, owner.request(port, null));
+        locks.remove(name);
+        return "port " + port + " (" + name + ") removed";
+    }
+
+    /**
+     * Attaches removed interface port {@code port} to {@code interfaceName} while the switch runs ({@code ctl add-port}):
+     * its thread opens the interface, or waits for it as for one that went away. From the control thread.
+     *
+     * @throws ConfigException in one line when the port cannot be attached there
+     */
+    public String addPort(final int port, final String interfaceName) {
+        final InterfacePorts owner = interfacePortOf(port, "add-port");
+        if (!owner.removed(port)) {
+            throw new ConfigException("add-port: port " + port + " is attached to " + owner.interfaceName(port) + "; del-port " + port + " first");
+        }
+        for (final InterfacePorts.Attachment other : LiveSettings.attachments(settings)) {
+            final InterfacePorts ports = interfaces[ownerOf[other.port()]];
+            if (other.port() != port && !ports.removed(other.port()) && ports.interfaceName(other.port()).equals(interfaceName)) {
+                throw new ConfigException("add-port: interface " + interfaceName + " is port " + other.port() + "'s already");
+            }
+        }
+        try {
+            locks.add(interfaceName);
+        } catch (final IllegalStateException e) {
+            throw new ConfigException("add-port: " + e.getMessage());
+        }
+        awaitRequest(owner, owner.request(port, interfaceName));
+        return owner.linkUp(port) || owner.interfaceName(port).equals(interfaceName) && !owner.removed(port)
+            ? "port " + port + " added on " + interfaceName : "port " + port + " waits for " + interfaceName;
+    }
+
+    private InterfacePorts interfacePortOf(final int port, final String command) {
+        if (port < 0 || port >= settings.ports().size()) {
+            throw new ConfigException(command + ": port " + port + " is not a port of this switch (0.." + (settings.ports().size() - 1)
+                + "); a switch with more ports needs a restart");
+        }
+        if (!settings.ports().get(port).onInterface()) {
+            throw new ConfigException(command + ": port " + port + " is a UDP port; only interface ports are removed and added while the switch runs");
+        }
+        return interfaces[ownerOf[port]];
+    }
+
+    /** Waits until the port's thread has carried the request out; it takes it up within one turn. */
+    private static void awaitRequest(final InterfacePorts owner, final int request) {
+        final long deadline = System.nanoTime() + 5_000_000_000L;
+        while (!owner.carriedOut(request)) {
+            if (System.nanoTime() > deadline) {
+                throw new ConfigException("the port's thread did not take the change up within 5 s (host too slow?); it will when it can");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        }
+    }
+
     /** What {@code ctl show} lists of an attached port. */
     public record PortView(int port, String kind, String attachment, String state, double rateGbps, int pipeline, int thread) {
     }
@@ -475,8 +542,9 @@ public final class LiveSwitch implements AutoCloseable {
         final java.util.SortedMap<Integer, PortView> views = new java.util.TreeMap<>();
         for (final InterfacePorts.Attachment attachment : LiveSettings.attachments(settings)) {
             final int port = attachment.port();
-            views.put(port, new PortView(port, "interface", attachment.interfaceName(),
-                interfaces[ownerOf[port]].linkUp(port) ? "up" : "down", inForce.portRateBps(port) / 1e9,
+            final InterfacePorts owner = interfaces[ownerOf[port]];
+            views.put(port, new PortView(port, "interface", owner.interfaceName(port),
+                owner.removed(port) ? "removed" : owner.linkUp(port) ? "up" : "down", inForce.portRateBps(port) / 1e9,
                 dataplane.assembly.pipelineOf(port), ownerOf[port]));
         }
         for (final VxlanPorts.Endpoint endpoint : LiveSettings.endpoints(settings)) {

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 
 /**
  * The commands a running switch takes on its control socket: {@code show}, {@code set KEY VALUE}, {@code reload},
- * {@code capture PORT start FILE|stop} and {@code stop}.
+ * {@code add-port N@IFACE [--rate-gbps R]}, {@code del-port N}, {@code capture PORT start FILE|stop} and {@code stop}.
  * A change is checked whole before anything is applied: a value the settings file would refuse, or a key that cannot
  * change while the switch runs, is refused in one line and the switch goes on as it was. Counters keep counting.
  * Only the control socket's thread calls it, so the settings in force have one writer.
@@ -28,7 +28,8 @@ public final class SwitchControl implements ControlCommands, AutoCloseable {
         "trim\\.(sizeBytes|dscp|trimmableDscp)"
             + "|control\\.(t0Us|t1Us|halftimisticRateGbps|pessimisticRateGbps|meterBurstBytes)"
             + "|fabric\\.portRateGbps|ports\\.[0-9]+\\.rateGbps");
-    static final String COMMANDS = "show, set KEY VALUE, reload, capture PORT start FILE, capture PORT stop, stop";
+    static final String COMMANDS = "show, set KEY VALUE, reload, add-port N@IFACE [--rate-gbps R], del-port N, capture PORT start FILE,"
+        + " capture PORT stop, stop";
 
     private final LiveSwitch live;
     /** The config file (if any) and the command line read again, as at start. */
@@ -61,6 +62,11 @@ public final class SwitchControl implements ControlCommands, AutoCloseable {
                 yield change("reload", reread.get());
             }
             case "capture" -> capture(words);
+            case "add-port" -> addPort(words);
+            case "del-port" -> {
+                arguments(words, 1, "del-port N");
+                yield ControlReply.line(live.removePort(port(words.get(1), "del-port")));
+            }
             case "stop" -> {
                 arguments(words, 0, "stop");
                 stop.run();
@@ -68,6 +74,42 @@ public final class SwitchControl implements ControlCommands, AutoCloseable {
             }
             default -> throw new ConfigException("unknown command '" + command + "'; commands: " + COMMANDS);
         };
+    }
+
+    private static int port(final String text, final String command) {
+        try {
+            return Integer.parseInt(text);
+        } catch (final NumberFormatException e) {
+            throw new ConfigException(command + ": N must be a port number, got '" + text + "'");
+        }
+    }
+
+    /** add-port N@IFACE [--rate-gbps R]: a removed interface port on another interface, at its rate or R. */
+    private ControlReply addPort(final List<String> words) {
+        final String usage = "usage: add-port N@IFACE [--rate-gbps R]";
+        if (!(words.size() == 2 || words.size() == 4 && "--rate-gbps".equals(words.get(2)))) {
+            throw new ConfigException(usage);
+        }
+        final String[] parts = words.get(1).split("@", -1);
+        if (parts.length != 2 || parts[1].isEmpty()) {
+            throw new ConfigException("add-port: expected N@IFACE, got '" + words.get(1) + "'");
+        }
+        final int port = port(parts[0], "add-port");
+        // The settings with the port on its new interface (and rate), checked whole before the port moves.
+        SwitchSettings next = SettingsEdit.set(inForce, "ports." + port + ".interface", "'" + parts[1].replace("'", "''") + "'");
+        if (words.size() == 4) {
+            next = SettingsEdit.set(LiveSettings.validate(next), "ports." + port + ".rateGbps", words.get(3));
+        }
+        final Settings to;
+        try {
+            to = LiveSettings.validate(next);
+        } catch (final ConfigException e) {
+            throw new ConfigException("add-port: " + e.getMessage() + "; nothing was changed");
+        }
+        final String added = live.addPort(port, parts[1]);
+        live.retune(inForce, to);
+        inForce = to;
+        return ControlReply.line(added);
     }
 
     private ControlReply capture(final List<String> words) {

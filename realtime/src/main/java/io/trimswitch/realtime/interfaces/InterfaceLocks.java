@@ -5,7 +5,6 @@ import io.trimswitch.realtime.OwnerLock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,10 +16,13 @@ public final class InterfaceLocks implements AutoCloseable {
     /** Where the lock files live. */
     public static final Path DIRECTORY = Path.of("/run/trimswitch");
 
-    private final List<OwnerLock> held;
+    /** By interface name; changed by the control thread ({@code ctl add-port}, {@code del-port}) and at stop. */
+    private final java.util.Map<String, OwnerLock> held;
+    private final Path namespace;
 
-    private InterfaceLocks(final List<OwnerLock> held) {
+    private InterfaceLocks(final java.util.Map<String, OwnerLock> held, final Path namespace) {
         this.held = held;
+        this.namespace = namespace;
     }
 
     /**
@@ -30,26 +32,51 @@ public final class InterfaceLocks implements AutoCloseable {
      *                               its lock cannot be taken
      */
     public static InterfaceLocks acquire(final Path directory, final List<String> names) {
-        final List<OwnerLock> held = new ArrayList<>();
+        final java.util.Map<String, OwnerLock> held = new java.util.LinkedHashMap<>();
         try {
             final Path namespace = directory.resolve(networkNamespace());
             Files.createDirectories(namespace);
             for (final String name : names) {
-                if (name.isEmpty() || name.contains("/") || name.equals(".") || name.equals("..")) {
-                    throw new IllegalStateException("interface " + name + ": not a Linux interface name");
-                }
-                final Path file = namespace.resolve(name + ".lock");
-                held.add(OwnerLock.take(file, owner -> new IllegalStateException("interface " + name
-                    + " is already attached by a running switch, process " + owner + " (its lock: " + file + ")")));
+                held.put(name, lock(namespace, name));
             }
-            return new InterfaceLocks(held);
+            return new InterfaceLocks(held, namespace);
         } catch (final IOException | RuntimeException e) {
-            held.forEach(OwnerLock::close);
+            held.values().forEach(OwnerLock::close);
             if (e instanceof IllegalStateException refused) {
                 throw refused;
             }
             throw new IllegalStateException("cannot lock the interfaces under " + directory + ": "
                 + (e instanceof java.nio.file.AccessDeniedException ? "permission denied (interface ports need root)" : e.getMessage()));
+        }
+    }
+
+    private static OwnerLock lock(final Path namespace, final String name) throws IOException {
+        if (name.isEmpty() || name.contains("/") || name.equals(".") || name.equals("..")) {
+            throw new IllegalStateException("interface " + name + ": not a Linux interface name");
+        }
+        final Path file = namespace.resolve(name + ".lock");
+        return OwnerLock.take(file, owner -> new IllegalStateException("interface " + name
+            + " is already attached by a running switch, process " + owner + " (its lock: " + file + ")"));
+    }
+
+    /**
+     * Locks one more interface, while the switch runs.
+     *
+     * @throws IllegalStateException in one line, as {@link #acquire} does
+     */
+    public synchronized void add(final String name) {
+        try {
+            held.put(name, lock(namespace, name));
+        } catch (final IOException e) {
+            throw new IllegalStateException("cannot lock interface " + name + ": " + e.getMessage());
+        }
+    }
+
+    /** Unlocks one interface the switch no longer uses, removing its file. */
+    public synchronized void remove(final String name) {
+        final OwnerLock lock = held.remove(name);
+        if (lock != null) {
+            lock.close();
         }
     }
 
@@ -65,8 +92,8 @@ public final class InterfaceLocks implements AutoCloseable {
 
     /** Unlocks every interface and removes its file ({@link OwnerLock#close()}). */
     @Override
-    public void close() {
-        held.forEach(OwnerLock::close);
+    public synchronized void close() {
+        held.values().forEach(OwnerLock::close);
         held.clear();
     }
 }

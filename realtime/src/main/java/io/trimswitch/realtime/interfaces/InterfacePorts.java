@@ -22,6 +22,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
 
 /**
@@ -77,7 +78,9 @@ public final class InterfacePorts implements AutoCloseable {
         TX_BUSY("txBusy"),
         SOCKET_ERROR("socketError"),
         /** The link is down (either end) or the interface is gone: nothing can leave by it. */
-        LINK_DOWN("linkDown");
+        LINK_DOWN("linkDown"),
+        /** The port was removed while the switch runs ({@code ctl del-port}): what was queued for it or still comes is dropped. */
+        PORT_REMOVED("portRemoved");
 
         private final String label;
 
@@ -140,6 +143,19 @@ public final class InterfacePorts implements AutoCloseable {
     /** The news the ports' thread last took up. */
     private int seenVersion;
     private Consumer<String> log = line -> { };
+    /** Per port: the interface it sits on; the ports' thread changes it ({@code ctl add-port}), others read it. */
+    private final AtomicReferenceArray<String> names;
+    /** Per port, on the ports' thread: removed while running ({@code ctl del-port}), until added again. */
+    private final boolean[] removed;
+    /** Per port: what the control thread asks of it: "" to remove it, an interface's name to attach it there; null: nothing. */
+    private final AtomicReferenceArray<String> requests;
+    private volatile int requestVersion;
+    private int seenRequests;
+    /** The requests the ports' thread has carried out, published for the control thread that waits on them. */
+    private volatile int appliedRequests;
+    private LinkWatcher watcher;
+    private Runnable wake = () -> { };
+    private final LinkMessages.Listener[] listeners;
 
     /** @param registry where the ports' counters live, written by the ports' thread, named {@code writer} */
     public InterfacePorts(final List<Attachment> attachments, final FrameHandler handler, final PacketPool pool, final Release release,
@@ -170,6 +186,13 @@ public final class InterfacePorts implements AutoCloseable {
         Arrays.fill(newsIndex, NO_NEWS);
         this.newsUp = new boolean[ports];
         this.newsMtu = new int[ports];
+        this.names = new AtomicReferenceArray<>(ports);
+        for (final Attachment attachment : attachments) {
+            names.set(attachment.port(), attachment.interfaceName());
+        }
+        this.removed = new boolean[ports];
+        this.requests = new AtomicReferenceArray<>(ports);
+        this.listeners = new LinkMessages.Listener[ports];
         final MemorySegment longFrameBytes = arena.allocate(PacketSocket.LONG_FRAME_BYTES + 1, 64);
         this.longFrame = new UnsafeBuffer(longFrameBytes.address(), (int) longFrameBytes.byteSize());
         for (final int port : ownPorts) {
@@ -265,10 +288,16 @@ public final class InterfacePorts implements AutoCloseable {
      */
     public void follow(final LinkWatcher watcher, final Runnable wake, final Consumer<String> log) {
         this.log = log;
+        this.watcher = watcher;
+        this.wake = wake;
         for (final Attachment attachment : attachments) {
             final int port = attachment.port();
-            watcher.follow(attachment.interfaceName(), link -> {
-                // On the watcher's thread: note the news, then publish it with one volatile write.
+            listeners[port] = link -> {
+                // On the watcher's thread: note the news, then publish it with one volatile write. News of an interface the
+                // port has left since (ctl add-port) is not its news.
+                if (!link.name().equals(names.get(port))) {
+                    return;
+                }
                 if (link.deleted()) {
                     newsIndex[port] = GONE;
                     newsUp[port] = false;
@@ -281,7 +310,68 @@ public final class InterfacePorts implements AutoCloseable {
                 }
                 newsVersion = newsVersion + 1;
                 wake.run();
-            });
+            };
+            watcher.follow(attachment.interfaceName(), listeners[port]);
+        }
+    }
+
+    /**
+     * From the control thread: asks the ports' thread to remove {@code port} ({@code interfaceName} null) or to attach it
+     * to {@code interfaceName}; returns the request's number, for {@link #carriedOut(int)}.
+     */
+    public synchronized int request(final int port, final String interfaceName) {
+        requests.set(port, interfaceName == null ? "" : interfaceName);
+        final int version = requestVersion + 1;
+        requestVersion = version;
+        wake.run();
+        return version;
+    }
+
+    /** Whether the ports' thread has carried out request {@code version} (and those before it). */
+    public boolean carriedOut(final int version) {
+        return appliedRequests - version >= 0;
+    }
+
+    /** On the ports' thread: removes a port, or attaches it to another interface, as the control thread asked. */
+    private void takeRequests() {
+        final int version = requestVersion;
+        if (version == seenRequests) {
+            return;
+        }
+        seenRequests = version;
+        for (final int port : ownPorts) {
+            final String request = requests.getAndSet(port, null);
+            if (request != null) {
+                takeRequest(port, request);
+            }
+        }
+        appliedRequests = version;
+    }
+
+    private void takeRequest(final int port, final String request) {
+        final String prefix = "port " + port + " (" + names.get(port) + "): ";
+        if (sockets[port] != null) {
+            detach(port, request.isEmpty() ? Refused.PORT_REMOVED : Refused.LINK_DOWN);
+        }
+        newsIndex[port] = NO_NEWS;
+        if (request.isEmpty()) {
+            removed[port] = true;
+            log.accept(prefix + "removed");
+            return;
+        }
+        removed[port] = false;
+        names.set(port, request);
+        final String now = "port " + port + " (" + request + "): ";
+        if (watcher != null) {
+            watcher.follow(request, listeners[port]);
+            watcher.refresh();
+        }
+        try {
+            attach(port, PacketSocket.open(request, calls, false));
+            log.accept(now + "added, ifindex " + sockets[port].index);
+        } catch (final IllegalStateException e) {
+            // Not there yet, or not up: the port waits for the interface, as for one that went away.
+            log.accept(now + "added, waiting for the interface: " + e.getMessage());
         }
     }
 
@@ -290,25 +380,28 @@ public final class InterfacePorts implements AutoCloseable {
      * read when it said nothing). Returns 1 when there was news, else 0.
      */
     public int followLinks() {
+        if (requestVersion != seenRequests) {
+            takeRequests();
+        }
         final int version = newsVersion;
         if (version == seenVersion) {
             return 0;
         }
         seenVersion = version;
-        for (final Attachment attachment : attachments) {
-            followLink(attachment.port(), attachment.interfaceName());
+        for (final int port : ownPorts) {
+            followLink(port, names.get(port));
         }
         return 1;
     }
 
     private void followLink(final int port, final String name) {
         final int index = newsIndex[port];
-        if (index == NO_NEWS) {
+        if (index == NO_NEWS || removed[port]) {
             return;
         }
         final String prefix = "port " + port + " (" + name + "): ";
         if (sockets[port] != null && sockets[port].index != index) {
-            detach(port);
+            detach(port, Refused.LINK_DOWN);
             log.accept(prefix + "gone");
         }
         if (sockets[port] == null) {
@@ -347,8 +440,8 @@ public final class InterfacePorts implements AutoCloseable {
     }
 
     /** Closes the port's socket and ring, counting what its kernel side dropped first; what it still had to send is refused. */
-    private synchronized void detach(final int port) {
-        refusePending(port, 0, Refused.LINK_DOWN);
+    private synchronized void detach(final int port, final Refused reason) {
+        refusePending(port, 0, reason);
         if (registrations[port] != null) {
             registrations[port].cancel();
             registrations[port] = null;
@@ -378,6 +471,10 @@ public final class InterfacePorts implements AutoCloseable {
      * counted, at once.
      */
     public void send(final int port, final int handle) {
+        if (removed[port]) {
+            refuse(port, handle, Refused.PORT_REMOVED);
+            return;
+        }
         if (!linkUp[port]) {
             refuse(port, handle, Refused.LINK_DOWN);
             return;
@@ -543,6 +640,16 @@ public final class InterfacePorts implements AutoCloseable {
 
     public List<Attachment> attachments() {
         return attachments;
+    }
+
+    /** The interface {@code port} sits on now, or waits for. */
+    public String interfaceName(final int port) {
+        return names.get(port);
+    }
+
+    /** Whether {@code port} was removed; for the control thread, once its request was carried out. */
+    public boolean removed(final int port) {
+        return removed[port];
     }
 
     /** Closes every socket, giving back the buffers of frames not yet sent. */

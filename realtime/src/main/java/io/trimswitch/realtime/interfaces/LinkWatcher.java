@@ -28,7 +28,10 @@ public final class LinkWatcher implements AutoCloseable {
 
     private final Arena arena = Arena.ofShared();
     private final LinuxCalls calls = new LinuxCalls(arena);
-    private final Map<String, List<LinkMessages.Listener>> listeners = new HashMap<>();
+    /** Followed while running too ({@code ctl add-port}): read by the watcher's thread, added to by the ports' threads. */
+    private final Map<String, List<LinkMessages.Listener>> listeners = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Set by a port that follows a new name: the watcher asks the kernel for every link again, to learn its state. */
+    private volatile boolean dumpWanted;
     private final UnsafeBuffer received;
     private final MemorySegment dumpRequest;
     private final int fd;
@@ -80,9 +83,17 @@ public final class LinkWatcher implements AutoCloseable {
         }
     }
 
-    /** Before {@link #start()}: {@code listener} hears, on the watcher's thread, every notification for {@code interfaceName}. */
+    /** {@code listener} hears, on the watcher's thread, every notification for {@code interfaceName}; from any thread. */
     void follow(final String interfaceName, final LinkMessages.Listener listener) {
-        listeners.computeIfAbsent(interfaceName, name -> new ArrayList<>()).add(listener);
+        final List<LinkMessages.Listener> followers = listeners.computeIfAbsent(interfaceName, name -> new java.util.concurrent.CopyOnWriteArrayList<>());
+        if (!followers.contains(listener)) {
+            followers.add(listener);
+        }
+    }
+
+    /** Asks the watcher to learn every link's state again, within its next wait. */
+    void refresh() {
+        dumpWanted = true;
     }
 
     /** Asks for the state of every link, then hands on the news as it comes. */
@@ -109,6 +120,10 @@ public final class LinkWatcher implements AutoCloseable {
                 LinkMessages.read(received, 0, (int) Math.min(read, RECEIVE_BYTES), dispatch);
             } else if (read < 0 && calls.errno() == LinuxCalls.ENOBUFS) {
                 // The kernel dropped notifications: what they said is found again in a fresh dump.
+                askForEveryLink();
+            }
+            if (dumpWanted) {
+                dumpWanted = false;
                 askForEveryLink();
             }
         }
