@@ -511,7 +511,12 @@ public final class LiveSwitch implements AutoCloseable {
             ? "port " + port + " added on " + interfaceName : "port " + port + " waits for " + interfaceName;
     }
 
-    private InterfacePorts interfacePortOf(final int port, final String command) {
+    /**
+     * The ports of the thread that owns interface port {@code port}.
+     *
+     * @throws ConfigException in one line, naming {@code command}, when {@code port} is not an interface port of this switch
+     */
+    public InterfacePorts interfacePortOf(final int port, final String command) {
         if (port < 0 || port >= settings.ports().size()) {
             throw new ConfigException(command + ": port " + port + " is not a port of this switch (0.." + (settings.ports().size() - 1)
                 + "); a switch with more ports needs a restart");

@@ -95,6 +95,7 @@ public final class SwitchControl implements ControlCommands, AutoCloseable {
             throw new ConfigException("add-port: expected N@IFACE, got '" + words.get(1) + "'");
         }
         final int port = port(parts[0], "add-port");
+        live.interfacePortOf(port, "add-port");
         // The settings with the port on its new interface (and rate), checked whole before the port moves.
         SwitchSettings next = SettingsEdit.set(inForce, "ports." + port + ".interface", "'" + parts[1].replace("'", "''") + "'");
         if (words.size() == 4) {
