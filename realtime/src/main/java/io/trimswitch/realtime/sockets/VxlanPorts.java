@@ -347,7 +347,8 @@ public final class VxlanPorts implements AutoCloseable {
         }
         for (final Channel channel : channels) {
             if (channel != null) {
-                channel.close().awaitUninterruptibly();
+                // Bounded: a loop that has already ended never completes the close, and a stopping switch must not hang on it.
+                channel.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
             }
         }
         if (group != null) {
