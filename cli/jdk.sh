@@ -3,13 +3,23 @@
 # TRIMSWITCH_JAVA_HOME (empty when only a bare `java` was found) and TRIMSWITCH_JAVA; when that JDK is older than
 # 25 it says in one line what to install and exits 2.
 trimswitch_jdk_feature() {
-    # The feature release of the JDK at $1 ('' for the PATH's java): 17, 21, 25 ... A JDK's release file says it
-    # without starting a JVM, which would cost the launcher a tenth of a second.
+    # The feature release of the JDK at $1 ('' for the PATH's java), in $feature: 17, 21, 25 ... A JDK's release file
+    # says it without starting a JVM, which would cost the launcher a tenth of a second; the shell reads it itself, as
+    # a process per JDK (sed, head) cost the launcher 10 to 50 ms of every start on a busy two-core host.
+    feature=""
     if [ -n "$1" ] && [ -f "$1/release" ]; then
-        sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" | head -n 1
+        while IFS= read -r line || [ -n "$line" ]; do
+            case $line in
+                JAVA_VERSION=\"[0-9]*)
+                    line=${line#JAVA_VERSION=\"}
+                    feature=${line%%[!0-9]*}
+                    return
+                    ;;
+            esac
+        done < "$1/release"
     else
-        "${1:+$1/bin/}java" -XshowSettings:properties -version 2>&1 |
-            sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p' | head -n 1
+        feature=$("${1:+$1/bin/}java" -XshowSettings:properties -version 2>&1 |
+            sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p' | head -n 1)
     fi
 }
 
@@ -22,7 +32,7 @@ trimswitch_find_jdk() {
         best_feature=0
         for home in /usr/lib/jvm/*; do
             [ -x "$home/bin/java" ] && [ -x "$home/bin/javac" ] && [ ! -L "$home" ] || continue
-            feature=$(trimswitch_jdk_feature "$home")
+            trimswitch_jdk_feature "$home"
             if [ -n "$feature" ] && [ "$feature" -gt "$best_feature" ]; then
                 best=$home
                 best_feature=$feature
@@ -35,7 +45,7 @@ trimswitch_find_jdk() {
         exit 2
     fi
     TRIMSWITCH_JAVA=${TRIMSWITCH_JAVA_HOME:+$TRIMSWITCH_JAVA_HOME/bin/}java
-    feature=$(trimswitch_jdk_feature "$TRIMSWITCH_JAVA_HOME")
+    trimswitch_jdk_feature "$TRIMSWITCH_JAVA_HOME"
     if [ -z "$feature" ] || [ "$feature" -lt 25 ]; then
         echo "trimswitch: needs JDK 25 or newer, found ${feature:-no working JDK} at ${TRIMSWITCH_JAVA_HOME:-$(command -v java)}: install JDK 25 or newer (Temurin 25, say) under /usr/lib/jvm or set JAVA_HOME to one" >&2
         exit 2

@@ -21,7 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The launcher's start-up rules, checked against a stand-in JDK whose {@code java} prints the flags it was given: short
  * virtual-time commands and NDP hosts start with the quick compiler, the switch and whatever else must keep up with a
- * clock keep the full one, and every command may call into libc. Also the rule that picocli's classes in the tool are of this release.
+ * clock keep the full one, every command may call into libc, scenario and fabric start from their own AOT cache and the
+ * others from the class-data sharing archive, and either is passed over when older than the jar. Also the rule that
+ * picocli's classes in the tool are of this release.
  */
 class LauncherTest {
     private static final String QUICK = "-XX:TieredStopAtLevel=1";
@@ -29,8 +31,30 @@ class LauncherTest {
     @TempDir
     Path jdk;
 
+    @TempDir
+    Path tree;
+
     /** The flags the launcher passes to java for {@code args}. */
     private List<String> flags(final String... args) throws IOException, InterruptedException {
+        return flagsOf(Path.of("trimswitch"), args);
+    }
+
+    /** The flags a copy of the launcher in a tree of its own passes, with the given files in its target folder, in this order. */
+    private List<String> flagsWith(final List<String> targetFiles, final String... args) throws IOException, InterruptedException {
+        Files.createDirectories(tree.resolve("target"));
+        Files.copy(Path.of("trimswitch"), tree.resolve("trimswitch"));
+        Files.copy(Path.of("jdk.sh"), tree.resolve("jdk.sh"));
+        long modified = System.currentTimeMillis() - 100_000;
+        for (final String file : targetFiles) {
+            final Path path = tree.resolve("target").resolve(file);
+            Files.writeString(path, file);
+            Files.setLastModifiedTime(path, java.nio.file.attribute.FileTime.fromMillis(modified));
+            modified += 10_000;
+        }
+        return flagsOf(tree.resolve("trimswitch"), args);
+    }
+
+    private List<String> flagsOf(final Path trimswitch, final String... args) throws IOException, InterruptedException {
         Files.createDirectories(jdk.resolve("bin"));
         Files.writeString(jdk.resolve("release"), "JAVA_VERSION=\"25.0.1\"\n");
         for (final String tool : new String[] {"java", "javac"}) {
@@ -38,7 +62,7 @@ class LauncherTest {
             Files.writeString(script, "#!/bin/sh\nfor arg in \"$@\"; do echo \"$arg\"; done\n");
             Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
         }
-        final List<String> command = new ArrayList<>(List.of("sh", Path.of("trimswitch").toAbsolutePath().toString()));
+        final List<String> command = new ArrayList<>(List.of("sh", trimswitch.toAbsolutePath().toString()));
         command.addAll(List.of(args));
         final ProcessBuilder launcher = new ProcessBuilder(command).redirectErrorStream(true);
         launcher.environment().put("JAVA_HOME", jdk.toString());
@@ -79,6 +103,38 @@ class LauncherTest {
             assertEquals(command, flags.getLast(), flags.toString());
             assertTrue(flags.get(flags.size() - 2).endsWith("target/trimswitch.jar"), flags.toString());
         }
+    }
+
+    @Test
+    void scenarioAndFabricStartFromTheirOwnAotCacheTheOthersFromTheArchive() throws Exception {
+        final List<String> built = List.of("trimswitch.jar", "trimswitch.jsa", "trimswitch-scenario.aot", "trimswitch-fabric.aot");
+        assertTrue(flagsWith(built, "scenario").stream().anyMatch(f -> f.startsWith("-XX:AOTCache=") && f.endsWith("/target/trimswitch-scenario.aot")));
+        Files.delete(tree.resolve("trimswitch"));
+        Files.delete(tree.resolve("jdk.sh"));
+        final List<String> fabric = flagsWith(built, "fabric");
+        assertTrue(fabric.stream().anyMatch(f -> f.endsWith("/target/trimswitch-fabric.aot")), fabric.toString());
+        assertFalse(fabric.stream().anyMatch(f -> f.startsWith("-XX:SharedArchiveFile")), fabric.toString());
+        Files.delete(tree.resolve("trimswitch"));
+        Files.delete(tree.resolve("jdk.sh"));
+        final List<String> stats = flagsWith(built, "stats");
+        assertTrue(stats.stream().anyMatch(f -> f.startsWith("-XX:SharedArchiveFile=") && f.endsWith("/target/trimswitch.jsa")), stats.toString());
+        assertFalse(stats.stream().anyMatch(f -> f.startsWith("-XX:AOTCache")), stats.toString());
+        assertTrue(stats.containsAll(List.of("-Xlog:aot=off", "-Xlog:cds=off")), "a cache the JVM rejects must not be reported: " + stats);
+    }
+
+    @Test
+    void aCacheOrArchiveOlderThanTheJarIsPassedOver() throws Exception {
+        final List<String> scenario = flagsWith(List.of("trimswitch.jsa", "trimswitch-scenario.aot", "trimswitch.jar"), "scenario");
+        assertFalse(scenario.stream().anyMatch(f -> f.startsWith("-XX:AOTCache") || f.startsWith("-XX:SharedArchiveFile")), scenario.toString());
+        assertEquals("scenario", scenario.getLast());
+        assertTrue(scenario.get(scenario.size() - 2).endsWith("target/trimswitch.jar"), scenario.toString());
+    }
+
+    @Test
+    void withNothingButTheJarEveryCommandStartsAsJavaJar() throws Exception {
+        final List<String> flags = flagsWith(List.of("trimswitch.jar"), "fabric", "--packets", "1");
+        assertFalse(flags.stream().anyMatch(f -> f.startsWith("-XX:AOTCache") || f.startsWith("-XX:SharedArchiveFile")), flags.toString());
+        assertEquals(List.of("fabric", "--packets", "1"), flags.subList(flags.size() - 3, flags.size()));
     }
 
     @Test

@@ -403,6 +403,24 @@ public final class SwitchSettings {
         return SettingsValidation.validate(Settings.from(this));
     }
 
+    /**
+     * {@link #validate()} with another mechanism and clock, the rest as it is: the typed settings copy what they keep, so
+     * runs that differ only in these two need no deep copy of the editable settings, whose reflective field-by-field
+     * copy is a tenth of a short run's CPU time on a cold JVM. These settings are left as they were.
+     */
+    public Settings validateAs(final String otherMechanism, final String otherClock) {
+        final String ownMechanism = mechanism;
+        final String ownClock = clock;
+        try {
+            mechanism = otherMechanism;
+            clock = otherClock;
+            return validate();
+        } finally {
+            mechanism = ownMechanism;
+            clock = ownClock;
+        }
+    }
+
     /** A deep copy, so that one run's overrides never leak into another. */
     public SwitchSettings copy() {
         return SettingsCopy.of(this);

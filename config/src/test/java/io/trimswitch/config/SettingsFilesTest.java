@@ -65,6 +65,27 @@ class SettingsFilesTest {
     }
 
     @Test
+    void validatingAsAnotherMechanismAndClockLeavesTheSettingsAsTheyWere() {
+        final SwitchSettings settings = new SwitchSettings();
+        settings.fabric.pipelines = 2;
+        settings.transport.kind = "open-loop";
+        final Settings asDod = settings.validateAs("dod", "real");
+        assertEquals(Mechanism.DOD, asDod.mechanism());
+        assertTrue(asDod.realTime());
+        assertEquals(2, asDod.fabric().pipelines());
+        assertEquals("tofino", settings.mechanism);
+        assertEquals("virtual", settings.clock);
+        assertEquals(SettingsFiles.toYaml(settings.validate()), SettingsFiles.toYaml(settings.validateAs("tofino", "virtual")));
+    }
+
+    @Test
+    void validatingAsAnUnknownMechanismFailsAndLeavesTheSettingsAsTheyWere() {
+        final SwitchSettings settings = new SwitchSettings();
+        assertThrows(ConfigException.class, () -> settings.validateAs("nonesuch", "virtual"));
+        assertEquals("tofino", settings.mechanism);
+    }
+
+    @Test
     void aCopyOfEveryShippedExampleWritesTheSameYaml() {
         for (final String example : new String[] {"scenario.yaml", "switch.yaml", "routed.yaml", "two-class.yaml", "uec.yaml", "stable-loop.yaml"}) {
             final SwitchSettings original = SettingsFiles.load(Path.of("examples", example));

@@ -57,13 +57,9 @@ public final class Scenarios {
         final List<Settings> virtualRuns = new ArrayList<>();
         final List<Settings> realRuns = new ArrayList<>();
         for (final Mechanism mechanism : toRun) {
-            final SwitchSettings edited = base.copy();
-            edited.mechanism = mechanism.label();
-            if (idealAdded && mechanism == Mechanism.IDEAL) {
-                // The ideal switch is the output-queued model: the reference runs in virtual time.
-                edited.clock = Settings.Clock.VIRTUAL.label();
-            }
-            final Settings settings = edited.validate();
+            // The ideal switch is the output-queued model: the reference runs in virtual time.
+            final String clock = idealAdded && mechanism == Mechanism.IDEAL ? Settings.Clock.VIRTUAL.label() : base.clock;
+            final Settings settings = base.validateAs(mechanism.label(), clock);
             runs.add(settings);
             (settings.realTime() ? realRuns : virtualRuns).add(settings);
         }

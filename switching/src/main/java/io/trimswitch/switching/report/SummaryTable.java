@@ -1,7 +1,5 @@
 package io.trimswitch.switching.report;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -122,13 +120,55 @@ public final class SummaryTable {
 
     /**
      * {@code value} with {@code digits} decimals, rounded half up from its shortest decimal form: what {@code %.Nf} prints
-     * in an English locale, without loading the formatter and the locale's data.
+     * in an English locale, without loading the formatter and the locale's data, and what {@code BigDecimal.valueOf}
+     * with {@code setScale(digits, HALF_UP)} prints without {@code BigDecimal}, whose first use costs a short run 15 to
+     * 25 ms. The rounding works on the digits of {@link Double#toString}, the shortest decimal form.
      */
     static String fixed(final double value, final int digits) {
         if (!Double.isFinite(value)) {
             return Double.toString(value);
         }
-        return BigDecimal.valueOf(value).setScale(digits, RoundingMode.HALF_UP).toPlainString();
+        final String shortest = Double.toString(Math.abs(value));
+        final int exponentAt = shortest.indexOf('E');
+        final String mantissa = exponentAt < 0 ? shortest : shortest.substring(0, exponentAt);
+        final int exponent = exponentAt < 0 ? 0 : Integer.parseInt(shortest.substring(exponentAt + 1));
+        final int point = mantissa.indexOf('.');
+        final String significand = mantissa.substring(0, point) + mantissa.substring(point + 1);
+        // The digits kept: those before the decimal point and the first `digits` after it, as one whole number.
+        final int kept = point + exponent + digits;
+        final StringBuilder whole = new StringBuilder(Math.max(kept, 0) + 1);
+        for (int i = 0; i < kept; i++) {
+            whole.append(i < significand.length() ? significand.charAt(i) : '0');
+        }
+        final boolean roundsUp = kept >= 0 && kept < significand.length() && significand.charAt(kept) >= '5';
+        if (roundsUp) {
+            int i = whole.length() - 1;
+            while (i >= 0 && whole.charAt(i) == '9') {
+                whole.setCharAt(i--, '0');
+            }
+            if (i < 0) {
+                whole.insert(0, '1');
+            } else {
+                whole.setCharAt(i, (char) (whole.charAt(i) + 1));
+            }
+        }
+        int leadingZeros = 0;
+        while (leadingZeros < whole.length() - 1 - digits && whole.charAt(leadingZeros) == '0') {
+            leadingZeros++;
+        }
+        whole.delete(0, leadingZeros);
+        while (whole.length() < digits + 1) {
+            whole.insert(0, '0');
+        }
+        boolean zero = true;
+        for (int i = 0; i < whole.length() && zero; i++) {
+            zero = whole.charAt(i) == '0';
+        }
+        if (digits > 0) {
+            whole.insert(whole.length() - digits, '.');
+        }
+        // As BigDecimal, which has no negative zero: a negative value that rounds to zero prints without a sign.
+        return value < 0 && !zero ? "-" + whole : whole.toString();
     }
 
     private static String reasons(final Map<String, Long> drops) {

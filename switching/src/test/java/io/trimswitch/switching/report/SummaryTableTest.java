@@ -5,6 +5,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.stream.LongStream;
@@ -54,6 +56,35 @@ class SummaryTableTest {
         assertEquals("3", SummaryTable.fixed(2.5, 0));
         assertEquals("24.03", SummaryTable.fixed(24.025, 2));
         assertEquals(String.format(Locale.ROOT, "%.2f", 1.005), SummaryTable.fixed(1.005, 2));
+    }
+
+    /** Any double, of either sign and any magnitude, as the BigDecimal rounding it replaces printed it. */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void decimalsAreWhatBigDecimalPrintsForAnyDouble(final long seed) {
+        final SplittableRandom random = new SplittableRandom(seed);
+        final double value = Double.longBitsToDouble(random.nextLong());
+        final double scaled = random.nextDouble(-1, 1) * Math.pow(10, random.nextInt(-8, 12));
+        final int digits = random.nextInt(MAX_DIGITS + 1);
+        for (final double v : new double[] {value, scaled}) {
+            if (Double.isFinite(v)) {
+                assertEquals(BigDecimal.valueOf(v).setScale(digits, RoundingMode.HALF_UP).toPlainString(), SummaryTable.fixed(v, digits),
+                    "seed " + seed + ": " + v + " to " + digits + " digits");
+            }
+        }
+    }
+
+    @Test
+    void smallLargeAndNegativeValuesRoundAsBigDecimalDid() {
+        assertEquals("0.00", SummaryTable.fixed(-0.001, 2));
+        assertEquals("0.00", SummaryTable.fixed(-0.0, 2));
+        assertEquals("-0.01", SummaryTable.fixed(-0.005, 2));
+        assertEquals("0.001", SummaryTable.fixed(5.0E-4, 3));
+        assertEquals("0.000", SummaryTable.fixed(4.9E-4, 3));
+        assertEquals("1", SummaryTable.fixed(0.5, 0));
+        assertEquals("10.00", SummaryTable.fixed(9.995, 2));
+        assertEquals("12345678901.00", SummaryTable.fixed(1.2345678901E10, 2));
+        assertEquals("100000000000000000000", SummaryTable.fixed(1.0E20, 0));
     }
 
     @Test
