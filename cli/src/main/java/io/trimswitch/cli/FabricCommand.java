@@ -109,9 +109,10 @@ public final class FabricCommand implements Callable<Integer>, OptionGroup.User 
         final NetworkSettings settings = NetworkSettings.of(network);
         final NetworkRun run = NetworkRun.of(settings);
         final NetworkReport report = NetworkReportBuilder.build(run, run.run(), settings);
-        spec.commandLine().getOut().print(NetworkTable.render(report));
-        spec.commandLine().getOut().flush();
-        json.write(report);
+        final java.io.PrintWriter text = json.text(spec.commandLine().getOut(), spec.commandLine().getErr());
+        text.print(NetworkTable.render(report));
+        text.flush();
+        json.write(report, spec.commandLine().getOut());
         if (!report.conservation()) {
             spec.commandLine().getErr().println("trimswitch: packet conservation violated: sent " + report.sent() + ", accounted "
                 + (report.deliveredWhole() + report.deliveredHeader() + report.dropped()));
