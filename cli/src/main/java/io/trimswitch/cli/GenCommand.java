@@ -35,7 +35,8 @@ import java.util.concurrent.locks.LockSupport;
     addMethodSubcommands = false,
     name = "gen",
     mixinStandardHelpOptions = true,
-    description = "Sends trimmable datagrams through the switch, or receives them and reports whole packets, trimmed headers and gaps per flow.",
+    description = {"Sends trimmable datagrams through the switch, or receives them and reports what arrived per flow.",
+        "The receiver counts, per flow, whole packets, trimmed headers and gaps."},
     subcommands = {GenCommand.Send.class, GenCommand.Receive.class})
 public final class GenCommand implements Runnable {
     /** Payload bytes: the NDP shim, then the flow and the 32-bit sequence number. */

@@ -35,7 +35,8 @@ import java.util.concurrent.TimeUnit;
     name = "host",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    description = {"An NDP end host on UDP sockets: a receiver (--listen) or a sender of flows (--connect), the simulator's NDP hosts on the host clock.",
+    description = {"Runs an NDP end host on UDP sockets: a receiver (--listen) or a sender of flows (--connect).",
+        "The simulator's NDP hosts, on the host clock.",
         "Data is marked with the trimmable DSCP (10), ACK/NACK/PULL with the trimmed one (11). Prints per flow the FCT, bytes, goodput, "
             + "retransmissions and headers. Exit 0: every flow completed; 1: a peer fell silent or a flow did not complete; 2: bad input."})
 public final class HostCommand implements Callable<Integer> {

@@ -24,8 +24,9 @@ import java.util.concurrent.TimeUnit;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-        "Runs the switch on this host. A port sits on a Linux interface (-i 0@veth0: a veth, a NIC), or is a UDP endpoint carrying",
-        "VXLAN (ports[].bind in the config), to which a Linux host attaches with a vxlan interface; both kinds may mix.",
+        "Runs the switch on this host, its ports on Linux interfaces or UDP/VXLAN endpoints, until stopped.",
+        "A port sits on a Linux interface (-i 0@veth0: a veth, a NIC), or is a UDP endpoint carrying VXLAN (ports[].bind in the",
+        "config), to which a Linux host attaches with a vxlan interface; both kinds may mix.",
         "Stops cleanly on SIGINT or SIGTERM. Live counters: 'trimswitch stats' (from the counters file), or Prometheus at metrics.address."})
 public final class RunCommand implements java.util.concurrent.Callable<Integer> {
     /** A year: longer is "until stopped", which is what leaving the option out says. */

@@ -105,7 +105,8 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         group(new HelpOptions(), "help");
         model().name("scenario");
         model().usageMessage().sortOptions(false).description(
-            "Runs a workload through the switch (virtual time, or real time with --clock real) and reports trims, DoD queues, goodput and latency.",
+            "Runs a workload through the switch under several mechanisms and reports trims, DoD queues, goodput and latency.",
+            "In virtual time, or in real time with --clock real.",
             "With no arguments: the worst case (shift, 16 parallel 4:1 incasts) of NDP flows under tofino next to dod and ideal.");
     }
 
