@@ -223,7 +223,7 @@ class DocumentedCommandsTest {
             }
         }
         final String slurm = Files.readString(ROOT.resolve("docs/examples/evaluate-slurm.sh"));
-        final Matcher slurmOutput = Pattern.compile("(?:--out|--output=)\\s*\"?([^\\s\"]+)").matcher(slurm);
+        final Matcher slurmOutput = Pattern.compile("(?:--output=|--out)\\s*\"?([^\\s\"]+)").matcher(slurm);
         while (slurmOutput.find()) {
             if (!slurmOutput.group(1).startsWith("results/")) {
                 elsewhere.add("docs/examples/evaluate-slurm.sh: " + slurmOutput.group());
