@@ -30,47 +30,50 @@ public final class ManualAndCompletion {
     /** Each man page's EXAMPLES, by the command's qualified name. */
     static final Map<String, List<String>> EXAMPLES = Map.ofEntries(
         Map.entry("trimswitch", List.of(
-            "trimswitch scenario                                  # the design's worst case under tofino, dod and ideal",
+            "trimswitch scenario",
             "trimswitch evaluate --only summary --out results/summary",
-            "trimswitch scenario --help                           # every option, with its unit and default")),
+            "trimswitch scenario --help")),
         Map.entry("trimswitch scenario", List.of(
             "trimswitch scenario",
-            "trimswitch scenario --pattern 'incast:64->4' --packets 100 --mechanism tofino,dod",
-            "trimswitch scenario --packets 10 --mechanism tofino --no-ideal --pcap-dir results/caps",
-            "trimswitch scenario --config config/examples/stable-loop.yaml --json - | jq '.[0].mechanism'")),
+            "trimswitch scenario --pattern 'incast:64->4' --mechanism tofino,dod",
+            "trimswitch scenario --packets 10 --no-ideal --pcap-dir results/caps",
+            "trimswitch scenario --mechanism tofino --json - | jq .mechanism")),
         Map.entry("trimswitch fabric", List.of(
-            "trimswitch fabric                                    # 4 racks of 4 hosts, 4 spines, a permutation",
-            "trimswitch fabric --workload incast --racks 3 --leaf ideal --spine tofino",
-            "trimswitch fabric --config config/examples/fabric.yaml --json results/fabric.json")),
+            "trimswitch fabric",
+            "trimswitch fabric --workload incast --racks 3 --spine tofino",
+            "trimswitch fabric --config config/examples/fabric.yaml --json -")),
         Map.entry("trimswitch evaluate", List.of(
-            "trimswitch evaluate                                  # every experiment into results/",
+            "trimswitch evaluate",
             "trimswitch evaluate --only response --out results/response",
-            "trimswitch evaluate --only response --shard 1/2 --out results/shard-1   # on one machine",
-            "trimswitch evaluate --only response --shard 2/2 --out results/shard-2   # on another",
-            "trimswitch evaluate --merge results/shard-1 results/shard-2 --out results/merged")),
+            "trimswitch evaluate --only sweep --shard 1/2 --out results/shard-1",
+            "trimswitch evaluate --only sweep --shard 2/2 --out results/shard-2",
+            "trimswitch evaluate --merge results/shard-1 results/shard-2 \\",
+            "    --out results/merged")),
         Map.entry("trimswitch replay", List.of(
             "trimswitch replay --in capture.pcapng --out results/out.pcapng",
-            "trimswitch replay --in 0=a.pcap --in 1=b.pcap --timing line-rate --out-dir results/out --json -")),
+            "trimswitch replay --in 0=a.pcap --in 1=b.pcap --timing line-rate \\",
+            "    --out-dir results/out --json -")),
         Map.entry("trimswitch run", List.of(
-            "trimswitch run -i 0@veth0 -i 1@veth1                 # as root: two ports on two interfaces",
-            "trimswitch run -i 0@veth0 -i 1@veth1 --idle poll --metrics off --duration-s 60",
-            "trimswitch run --config config/examples/switch.yaml  # four UDP/VXLAN ports")),
+            "trimswitch run -i 0@veth0 -i 1@veth1",
+            "trimswitch run -i 0@veth0 -i 1@veth1 --idle poll --duration-s 60",
+            "trimswitch run --config config/examples/switch.yaml")),
         Map.entry("trimswitch stats", List.of(
-            "trimswitch stats                                     # in the running switch's network namespace",
+            "trimswitch stats",
             "trimswitch stats --watch 1",
             "trimswitch stats --json")),
         Map.entry("trimswitch gen", List.of(
-            "trimswitch gen receive --bind 10.9.0.5:666 --expect 8000 --json -     # on the receiving host",
-            "trimswitch gen send --to 10.9.0.5:666 --count 8000 --rate 100000     # on a sending host")),
+            "trimswitch gen receive --bind 10.9.0.5:666 --expect 8000",
+            "trimswitch gen send --to 10.9.0.5:666 --count 8000 --rate 100000")),
         Map.entry("trimswitch gen send", List.of(
             "trimswitch gen send --to 10.9.0.5:666 --count 8000 --rate 100000",
             "trimswitch gen send --to 10.9.0.5:666 --dscp 0 --flow 2")),
         Map.entry("trimswitch gen receive", List.of(
             "trimswitch gen receive --bind 10.9.0.5:666 --expect 8000",
-            "trimswitch gen receive --bind 0.0.0.0:666 --idle-s 5 --json results/received.json")),
+            "trimswitch gen receive --idle-s 5 --json results/received.json")),
         Map.entry("trimswitch host", List.of(
-            "trimswitch host --listen 10.9.0.4:666 --rate-gbps 0.1 --expect-flows 3 --json results/received.json",
-            "trimswitch host --connect 10.9.0.4:666 --size 400000 --flows 1 --spray 3 --json -")),
+            "trimswitch host --listen 10.9.0.4:666 --rate-gbps 0.1 \\",
+            "    --expect-flows 3 --json results/received.json",
+            "trimswitch host --connect 10.9.0.4:666 --size 400000 --spray 3")),
         Map.entry("trimswitch help", List.of(
             "trimswitch help",
             "trimswitch help scenario")));
