@@ -27,13 +27,12 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-        "Talks to a running switch through its control socket: 'show' lists its ports and settings in force, 'set KEY VALUE'",
-        "changes a setting that may change while it runs (trim.*, control.t0Us/t1Us, meters' and ports' rates), 'reload' reads",
-        "its config file again, 'del-port N' and 'add-port N@IFACE [--rate-gbps R]' move an interface port to another interface,",
-        "'capture PORT start FILE' / 'capture PORT stop' write a port's frames to a pcapng while it runs,",
-        "'stop' stops it as SIGTERM does. A refused change leaves the switch as it was; its counters keep counting."},
-    footer = {"", "Examples:", "  trimswitch ctl show", "  trimswitch ctl set trim.dscp 12", "  trimswitch ctl set ports.1.rateGbps 0.1", "  trimswitch ctl del-port 1", "  trimswitch ctl add-port 1@veth7 --rate-gbps 10", "  trimswitch ctl capture 1 start port1.pcapng", "  trimswitch ctl capture 1 stop",
-        "  trimswitch ctl --counters /tmp/s1.counters reload"})
+        "Talks to a running switch through its control socket, as ovs-appctl does.",
+        "'show' lists its ports and settings in force; 'set KEY VALUE' changes a setting that may change while it runs",
+        "(trim.*, control.t0Us/t1Us, meters' and ports' rates); 'reload' reads its config file again; 'del-port N' and",
+        "'add-port N@IFACE [--rate-gbps R]' move an interface port to another interface; 'capture PORT start FILE' and",
+        "'capture PORT stop' write a port's frames to a pcapng while it runs; 'stop' stops it as SIGTERM does. A refused",
+        "change leaves the switch as it was; its counters keep counting."})
 public final class CtlCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;

@@ -22,8 +22,8 @@ import java.util.concurrent.Callable;
     name = "fabric",
     sortOptions = false,
     description = {
-        "Runs a workload across a leaf-spine network of switches with NDP hosts (virtual time) and reports flow completion times, "
-            + "goodput, and trims, DoD queues and drops per tier, per switch and per port.",
+        "Runs a workload across a leaf-spine network of switches and NDP hosts in virtual time.",
+        "Reports flow completion times, goodput, and trims, DoD queues and drops per tier, per switch and per port.",
         "With no arguments: 4 leaves × 4 hosts, 4 spines, 100 Gb/s, tofino leaves, ideal spines, a sprayed permutation of 1000-packet flows."})
 public final class FabricCommand implements Callable<Integer>, OptionGroup.User {
     @picocli.CommandLine.Spec
@@ -109,9 +109,10 @@ public final class FabricCommand implements Callable<Integer>, OptionGroup.User 
         final NetworkSettings settings = NetworkSettings.of(network);
         final NetworkRun run = NetworkRun.of(settings);
         final NetworkReport report = NetworkReportBuilder.build(run, run.run(), settings);
-        spec.commandLine().getOut().print(NetworkTable.render(report));
-        spec.commandLine().getOut().flush();
-        json.write(report);
+        final java.io.PrintWriter text = json.text(spec.commandLine().getOut(), spec.commandLine().getErr());
+        text.print(NetworkTable.render(report));
+        text.flush();
+        json.write(report, spec.commandLine().getOut());
         if (!report.conservation()) {
             spec.commandLine().getErr().println("trimswitch: packet conservation violated: sent " + report.sent() + ", accounted "
                 + (report.deliveredWhole() + report.deliveredHeader() + report.dropped()));

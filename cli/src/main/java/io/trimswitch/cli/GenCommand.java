@@ -35,7 +35,8 @@ import java.util.concurrent.locks.LockSupport;
     addMethodSubcommands = false,
     name = "gen",
     mixinStandardHelpOptions = true,
-    description = "Sends trimmable datagrams through the switch, or receives them and reports whole packets, trimmed headers and gaps per flow.",
+    description = {"Sends trimmable datagrams through the switch, or receives them and reports what arrived per flow.",
+        "The receiver counts, per flow, whole packets, trimmed headers and gaps."},
     subcommands = {GenCommand.Send.class, GenCommand.Receive.class})
 public final class GenCommand implements Runnable {
     /** Payload bytes: the NDP shim, then the flow and the 32-bit sequence number. */
@@ -155,7 +156,7 @@ public final class GenCommand implements Runnable {
         @Option(names = "--timeout-s", paramLabel = "S", description = "Stop after S seconds whatever happened (default: 120)")
         double timeoutSeconds = 120;
 
-        @Option(names = "--json", paramLabel = "FILE", description = "Write the per-flow report as JSON")
+        @Option(names = "--json", paramLabel = "FILE", description = "Write the per-flow report as JSON, to standard output for '-' (the table then goes to standard error)")
         Path json;
 
         @Override
@@ -215,7 +216,8 @@ public final class GenCommand implements Runnable {
         }
 
         private void report(final Map<String, Flow> flows) throws IOException {
-            final PrintWriter out = spec.commandLine().getOut();
+            final boolean jsonToStandardOutput = OutputFiles.isStandardOutput(this.json);
+            final PrintWriter out = jsonToStandardOutput ? spec.commandLine().getErr() : spec.commandLine().getOut();
             out.printf(Locale.ROOT, "%-24s %6s %10s %10s %10s %10s %10s%n", "from", "flow", "packets", "whole", "trimmed", "gaps", "duplicates");
             final Map<String, Object> json = new LinkedHashMap<>();
             long whole = 0;
@@ -233,8 +235,14 @@ public final class GenCommand implements Runnable {
             out.printf(Locale.ROOT, "gen: %d whole, %d trimmed to their header, %d missing%n", whole, trimmed, gaps);
             out.flush();
             if (this.json != null) {
-                new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(this.json.toFile(),
-                    Map.of("flows", json, "whole", whole, "trimmed", trimmed, "gaps", gaps));
+                final String report = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                    .writeValueAsString(Map.of("flows", json, "whole", whole, "trimmed", trimmed, "gaps", gaps));
+                if (jsonToStandardOutput) {
+                    spec.commandLine().getOut().println(report);
+                    spec.commandLine().getOut().flush();
+                } else {
+                    java.nio.file.Files.writeString(this.json, report);
+                }
             }
         }
     }

@@ -35,7 +35,8 @@ import java.util.concurrent.TimeUnit;
     name = "host",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    description = {"An NDP end host on UDP sockets: a receiver (--listen) or a sender of flows (--connect), the simulator's NDP hosts on the host clock.",
+    description = {"Runs an NDP end host on UDP sockets: a receiver (--listen) or a sender of flows (--connect).",
+        "The simulator's NDP hosts, on the host clock.",
         "Data is marked with the trimmable DSCP (10), ACK/NACK/PULL with the trimmed one (11). Prints per flow the FCT, bytes, goodput, "
             + "retransmissions and headers. Exit 0: every flow completed; 1: a peer fell silent or a flow did not complete; 2: bad input."})
 public final class HostCommand implements Callable<Integer> {
@@ -51,7 +52,7 @@ public final class HostCommand implements Callable<Integer> {
     @Option(names = "--rate-gbps", paramLabel = "R", description = "This host's link rate: the sender's pace, the receiver's pull rate (default: 1)")
     double rateGbps = 1;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Write the per-flow results as JSON (default: none)")
+    @Option(names = "--json", paramLabel = "FILE", description = "Write the per-flow results as JSON, to standard output for '-' (the table then goes to standard error) (default: none)")
     Path json;
 
     @Option(names = "--duration-s", paramLabel = "S", description = "Receiver: stop after S seconds. Sender: send new data for S seconds "
@@ -110,7 +111,7 @@ public final class HostCommand implements Callable<Integer> {
         if (durationS != null && !(durationS > 0 && durationS <= 31_536_000)) {
             throw new ConfigException("--duration-s must be above 0 and at most 31536000, got " + durationS);
         }
-        if (json != null) {
+        if (json != null && !OutputFiles.isStandardOutput(json)) {
             final Path parent = json.toAbsolutePath().getParent();
             if (parent != null && !Files.isDirectory(parent)) {
                 throw new ConfigException("--json " + json + ": no such directory " + parent);
@@ -137,8 +138,8 @@ public final class HostCommand implements Callable<Integer> {
         try {
             final HostReport report;
             try {
-                spec.commandLine().getOut().printf("host: receiving on %s, pulling at %s Gb/s%n", HostDatagram.name(settings.listen()), rateGbps);
-                spec.commandLine().getOut().flush();
+                text().printf("host: receiving on %s, pulling at %s Gb/s%n", HostDatagram.name(settings.listen()), rateGbps);
+                text().flush();
                 report = host.run();
             } catch (final BindException e) {
                 throw new ConfigException("--listen " + listen + ": cannot bind: " + e.getMessage());
@@ -290,15 +291,22 @@ public final class HostCommand implements Callable<Integer> {
     }
 
     private void finish(final HostReport report) throws IOException {
-        final PrintWriter out = spec.commandLine().getOut();
-        report.printTable(out);
-        if (json != null) {
+        report.printTable(text());
+        if (OutputFiles.isStandardOutput(json)) {
+            spec.commandLine().getOut().println(report.json());
+            spec.commandLine().getOut().flush();
+        } else if (json != null) {
             try {
                 report.writeJson(json);
             } catch (final IOException e) {
                 throw new ConfigException("--json " + json + ": cannot write it (" + e.getMessage() + ")");
             }
         }
+    }
+
+    /** Where the tables go: standard output, unless the JSON goes there. */
+    private PrintWriter text() {
+        return OutputFiles.isStandardOutput(json) ? spec.commandLine().getErr() : spec.commandLine().getOut();
     }
 
     /** How long until --start-at; an instant already past starts the flows at once, and says how late they are. */

@@ -10,7 +10,15 @@ final class OutputFiles {
     private OutputFiles() {
     }
 
+    /** A file option's value {@code -}: standard output, as in most Unix tools. */
+    static boolean isStandardOutput(final Path file) {
+        return file != null && "-".equals(file.toString());
+    }
+
     static void requireWritable(final String option, final Path file) {
+        if (isStandardOutput(file)) {
+            return;
+        }
         if (Files.isDirectory(file)) {
             throw new ConfigException(option + " " + file + ": cannot write: a directory; name a file");
         }

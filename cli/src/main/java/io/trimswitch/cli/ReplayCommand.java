@@ -118,7 +118,7 @@ public final class ReplayCommand extends OptionsInCode implements Callable<Integ
                     report = ReportBuilder.build(sw.run());
                 }
             }
-            final PrintWriter log = model().commandLine().getOut();
+            final PrintWriter log = json.text(model().commandLine().getOut(), model().commandLine().getErr());
             log.print(SummaryTable.render(List.of(report), false));
             log.println("per egress port (packets sent, of which trimmed):");
             for (final RunReport.PortReport port : report.ports()) {
@@ -127,7 +127,7 @@ public final class ReplayCommand extends OptionsInCode implements Callable<Integ
                 }
             }
             log.flush();
-            json.write(report);
+            json.write(report, model().commandLine().getOut());
             return report.conservation() ? 0 : TrimswitchCommand.EXIT_RUN_FAILED;
         } finally {
             if (sw != null) {

@@ -27,8 +27,9 @@ import java.util.concurrent.TimeUnit;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-        "Runs the switch on this host. A port sits on a Linux interface (-i 0@veth0: a veth, a NIC), or is a UDP endpoint carrying",
-        "VXLAN (ports[].bind in the config), to which a Linux host attaches with a vxlan interface; both kinds may mix.",
+        "Runs the switch on this host, its ports on Linux interfaces or UDP/VXLAN endpoints, until stopped.",
+        "A port sits on a Linux interface (-i 0@veth0: a veth, a NIC), or is a UDP endpoint carrying VXLAN (ports[].bind in the",
+        "config), to which a Linux host attaches with a vxlan interface; both kinds may mix.",
         "Stops cleanly on SIGINT or SIGTERM. Live counters: 'trimswitch stats' (from the counters file), or Prometheus at metrics.address."})
 public final class RunCommand implements java.util.concurrent.Callable<Integer> {
     /** A year: longer is "until stopped", which is what leaving the option out says. */
@@ -67,6 +68,14 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     @Option(names = "--duration-s", paramLabel = "S", description = "Stop by itself after S seconds (default: run until stopped)")
     Double durationSeconds;
 
+    /**
+     * Netty's epoll transport, which every pipeline thread loops on, looks once for the loopback interface
+     * (io.netty.util.NetUtil, when its native part loads) and warns when the network namespace has none up. Only Netty's
+     * own sockets use what it finds, and a switch of interface ports opens none: there the warning would only mislead.
+     * Held in a field while the switch runs, as the logging framework holds its loggers weakly.
+     */
+    private static java.util.logging.Logger nettyLoopbackProbe;
+
     @Override
     public Integer call() throws InterruptedException {
         if (config == null && interfaces.isEmpty()) {
@@ -78,7 +87,12 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         if (durationSeconds != null && !(durationSeconds > 0 && durationSeconds <= MAX_DURATION_SECONDS)) {
             throw new ConfigException("--duration-s must be above 0 and at most " + (long) MAX_DURATION_SECONDS + " (leave it out to run until stopped), got " + durationSeconds);
         }
-        final LiveSwitch live = new LiveSwitch(settings());
+        final SwitchSettings settings = settings();
+        if (!settings.ports.isEmpty() && settings.ports.stream().allMatch(port -> port != null && port.interfaceName != null)) {
+            nettyLoopbackProbe = java.util.logging.Logger.getLogger("io.netty.util.NetUtilInitializations");
+            nettyLoopbackProbe.setLevel(java.util.logging.Level.SEVERE);
+        }
+        final LiveSwitch live = new LiveSwitch(settings);
         final InetSocketAddress metricsAddress = LiveSettings.metricsAddress(live.settings());
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();

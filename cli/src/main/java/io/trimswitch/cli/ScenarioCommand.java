@@ -10,6 +10,7 @@ import io.trimswitch.switching.RealTimeStats;
 import io.trimswitch.evaluation.scenario.Scenarios;
 import picocli.CommandLine.Model.OptionSpec;
 
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -104,7 +105,8 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         group(new HelpOptions(), "help");
         model().name("scenario");
         model().usageMessage().sortOptions(false).description(
-            "Runs a workload through the switch (virtual time, or real time with --clock real) and reports trims, DoD queues, goodput and latency.",
+            "Runs a workload through the switch under several mechanisms and reports trims, DoD queues, goodput and latency.",
+            "In virtual time, or in real time with --clock real.",
             "With no arguments: the worst case (shift, 16 parallel 4:1 incasts) of NDP flows under tofino next to dod and ideal.");
     }
 
@@ -159,12 +161,13 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         if (result.idealReference() != null) {
             shown.add(result.idealReference());
         }
-        model().commandLine().getOut().print(SummaryTable.render(shown));
+        final PrintWriter text = json.text(model().commandLine().getOut(), model().commandLine().getErr());
+        text.print(SummaryTable.render(shown));
         if (result.idealReference() != null) {
-            model().commandLine().getOut().println("(the ideal run is the reference for trims vs ideal)");
+            text.println("(the ideal run is the reference for trims vs ideal)");
         }
-        model().commandLine().getOut().flush();
-        json.write(reports.size() == 1 ? reports.get(0) : reports);
+        text.flush();
+        json.write(reports.size() == 1 ? reports.get(0) : reports, model().commandLine().getOut());
         for (final RunReport report : shown) {
             final RealTimeStats realTime = report.run().realTime();
             // One thread runs in lockstep, so lag does not change its results; several threads meet only through rings.

@@ -154,12 +154,22 @@ public final class TrimswitchCommand implements Runnable {
         return end < 0 ? message : message.substring(0, end);
     }
 
-    /** The version from the jar's manifest, when there is one. */
+    /** The version and the commit the build wrote into build.properties: {@code trimswitch 0.1.0 (ec949ed)}. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            final String version = TrimswitchCommand.class.getPackage().getImplementationVersion();
-            return new String[] {"trimswitch " + (version == null ? "development build" : version)};
+            final java.util.Properties build = new java.util.Properties();
+            try (java.io.InputStream in = TrimswitchCommand.class.getResourceAsStream("build.properties")) {
+                if (in != null) {
+                    build.load(in);
+                }
+            } catch (final java.io.IOException e) {
+                // Unreadable: the version says what it does not know, as for a build without git.
+            }
+            final String manifest = TrimswitchCommand.class.getPackage().getImplementationVersion();
+            final String version = build.getProperty("version", manifest == null ? "(unknown version)" : manifest);
+            final String commit = build.getProperty("commit", "");
+            return new String[] {"trimswitch " + version + " (" + (commit.isBlank() ? "unknown commit" : commit) + ")"};
         }
     }
 }

@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -31,9 +32,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code ./mvnw} or {@code bench/}. Each runs in order, per document, from a scratch directory that sees the project's
  * {@code cli}, {@code config}, {@code bench} and {@code docs}, and must exit 0 within two minutes. A command that cannot
  * run here says what it needs, either in a shell comment on its line ({@code # ... (needs: long)}) or for a whole block
- * in an HTML comment on the line before the block ({@code <!-- needs: root -->}): {@code root} (namespaces, raw
- * sockets), {@code hosts} (other machines, a cluster), {@code build} (runs Maven; CI runs the build itself) or
- * {@code long} (minutes; run with {@code -Dtrimswitch.docs.long=true}).
+ * in an HTML comment on the line before the block ({@code <!-- needs: root -->}, or several: {@code <!-- needs: root long -->}):
+ * {@code root} (namespaces, raw sockets), {@code hosts} (other machines, a cluster, a container), {@code build} (runs
+ * Maven; CI runs the build itself) or {@code long} (minutes; run with {@code -Dtrimswitch.docs.long=true}).
+ *
+ * <p>A block marked {@code root} runs whole, as one script, when the test runs as root (as in CI): in namespaces of its
+ * own (network, mount, process IDs), with its own {@code /run/netns} and {@code /dev/shm}, so that what it makes
+ * (namespaces, veths, processes, counters files) goes with it and nothing of the host's is touched. No command may print
+ * a WARNING, and every file a command writes goes under {@code results/}, which git ignores.
  *
  * <p>A figure is a table, a plot or a {@code ```text} block of output. Each must have a {@code ```sh} block before it in
  * its own section (since the last heading), or a column {@code made by} that names the command per row; a table that
@@ -43,12 +49,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DocumentedCommandsTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final Pattern COMMAND = Pattern.compile("^(cli/trimswitch|java -jar|\\./mvnw|bench/)\\S*");
-    private static final Pattern NEEDS_ON_LINE = Pattern.compile("#.*\\bneeds: (root|hosts|build|long)\\b");
-    private static final Pattern NEEDS_BLOCK = Pattern.compile("<!-- needs: (root|hosts|build|long) -->");
+    private static final String NEED = "(?:root|hosts|build|long)";
+    private static final Pattern NEEDS_ON_LINE = Pattern.compile("#.*\\bneeds: (" + NEED + "(?: " + NEED + ")*)\\b");
+    private static final Pattern NEEDS_BLOCK = Pattern.compile("<!-- needs: (" + NEED + "(?: " + NEED + ")*) -->");
+    private static final boolean AS_ROOT = "root".equals(System.getProperty("user.name"));
     private static final long TIMEOUT_SECONDS = 120;
 
-    /** A command as a document shows it, and what it needs beyond this host, if anything. */
+    /** A command (or a root block, whole) as a document shows it, and what it needs beyond this host, if anything. */
     record Command(Path document, int line, String text, String needs) {
+        boolean needs(final String need) {
+            return needs != null && List.of(needs.split(" ")).contains(need);
+        }
+
+        /** Whether it runs here: as root only where the test runs as root, long ones only when asked. */
+        boolean runsHere(final boolean long_) {
+            return !needs("hosts") && !needs("build") && (!needs("root") || AS_ROOT) && (!needs("long") || long_);
+        }
     }
 
     static List<Path> documents() throws IOException {
@@ -73,6 +89,19 @@ class DocumentedCommandsTest {
                 inSh = inFence && line.equals("```sh");
                 final Matcher marker = i > 0 ? NEEDS_BLOCK.matcher(lines.get(i - 1)) : null;
                 blockNeeds = inSh && marker != null && marker.find() ? marker.group(1) : null;
+                continue;
+            }
+            if (inSh && blockNeeds != null && List.of(blockNeeds.split(" ")).contains("root")) {
+                // A root block is a script: its set-up, its commands and its teardown run together.
+                final int first = i;
+                final StringBuilder block = new StringBuilder();
+                while (i < lines.size() && !lines.get(i).startsWith("```")) {
+                    block.append(lines.get(i++)).append('\n');
+                }
+                commands.add(new Command(document, first + 1, block.toString(), blockNeeds));
+                inFence = false;
+                inSh = false;
+                blockNeeds = null;
                 continue;
             }
             if (!inSh || !COMMAND.matcher(line).find()) {
@@ -100,9 +129,8 @@ class DocumentedCommandsTest {
             }
             for (final Command command : commands(document)) {
                 final String name = ROOT.relativize(document) + ":" + command.line() + ": " + command.text();
-                tests.add(DynamicTest.dynamicTest(name, () -> {
-                    Assumptions.assumeTrue(command.needs() == null || "long".equals(command.needs()) && long_,
-                        "needs " + command.needs());
+                tests.add(DynamicTest.dynamicTest(name.lines().findFirst().orElse(name), () -> {
+                    Assumptions.assumeTrue(command.runsHere(long_), "needs " + command.needs());
                     run(command, workDir);
                 }));
             }
@@ -111,7 +139,12 @@ class DocumentedCommandsTest {
     }
 
     private static void run(final Command command, final Path workDir) throws IOException, InterruptedException {
-        final ProcessBuilder process = new ProcessBuilder("/bin/sh", "-c", command.text()).directory(workDir.toFile())
+        final List<String> shell = command.needs("root")
+            ? List.of("unshare", "--mount", "--net", "--pid", "--fork", "--mount-proc", "--propagation", "private", "/bin/sh", "-c",
+                "mkdir -p /run/netns && mount -t tmpfs docs-netns /run/netns && mount -t tmpfs docs-shm /dev/shm"
+                    + " && ip link set lo up && exec /bin/sh -c \"$0\"", command.text())
+            : List.of("/bin/sh", "-c", command.text());
+        final ProcessBuilder process = new ProcessBuilder(shell).directory(workDir.toFile())
             .redirectErrorStream(true).redirectOutput(workDir.resolve("last-output.txt").toFile());
         // `java` in a document is a JDK 25: the one running this test.
         final Map<String, String> environment = process.environment();
@@ -125,6 +158,7 @@ class DocumentedCommandsTest {
         }
         final String output = Files.readString(workDir.resolve("last-output.txt"), StandardCharsets.UTF_8);
         assertEquals(0, started.exitValue(), command.document().getFileName() + ":" + command.line() + ": " + command.text() + "\n" + tail(output));
+        assertFalse(output.contains("WARNING"), command.document().getFileName() + ":" + command.line() + " printed a warning:\n" + tail(output));
     }
 
     private static String tail(final String output) {
@@ -170,6 +204,43 @@ class DocumentedCommandsTest {
         }
         assertTrue(unsourced.isEmpty(), "figures without the command that made them (a ```sh block before them in their section,"
             + " a 'made by' column, or <!-- reference --> for a table of options): " + unsourced);
+    }
+
+    /** What a documented command writes lands under results/ (git ignores it; rm -rf results removes it), or on standard output. */
+    @Test
+    void everyFileADocumentedCommandWritesGoesUnderResults() throws IOException {
+        final Pattern output = Pattern.compile("(?:--out|--out-dir|--pcap-dir|--json) (\\S+)");
+        final List<String> elsewhere = new ArrayList<>();
+        for (final Path document : documents()) {
+            for (final Command command : commands(document)) {
+                final Matcher found = output.matcher(command.text().replaceAll("(?m)#.*$", ""));
+                while (found.find()) {
+                    final String path = found.group(1).replace("\"", "");
+                    if (!path.equals("-") && !path.equals("results") && !path.startsWith("results/")) {
+                        elsewhere.add(ROOT.relativize(document) + ":" + command.line() + ": " + found.group());
+                    }
+                }
+            }
+        }
+        final String slurm = Files.readString(ROOT.resolve("docs/examples/evaluate-slurm.sh"));
+        final Matcher slurmOutput = Pattern.compile("(?:--output=|--out)\\s*\"?([^\\s\"]+)").matcher(slurm);
+        while (slurmOutput.find()) {
+            if (!slurmOutput.group(1).startsWith("results/")) {
+                elsewhere.add("docs/examples/evaluate-slurm.sh: " + slurmOutput.group());
+            }
+        }
+        assertTrue(elsewhere.isEmpty(), "outputs outside results/: " + elsewhere);
+    }
+
+    /** The settings files' own comments show the launcher, which finds a JDK 25, not a java that may be older. */
+    @Test
+    void theConfigExamplesRunTheLauncher() throws IOException {
+        try (Stream<Path> examples = Files.list(ROOT.resolve("config/examples"))) {
+            for (final Path example : examples.filter(file -> file.toString().endsWith(".yaml")).toList()) {
+                final String text = Files.readString(example);
+                assertFalse(text.contains("java -jar"), example + " shows java -jar; show cli/trimswitch");
+            }
+        }
     }
 
     @Test

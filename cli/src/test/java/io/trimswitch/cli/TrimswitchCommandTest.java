@@ -47,4 +47,17 @@ class TrimswitchCommandTest {
         assertEquals(Cli.trimswitch("--version").out(), Cli.trimswitch("scenario", "--version").out());
         assertTrue(Cli.trimswitch("scenario", "--version").out().startsWith("trimswitch "));
     }
+
+    /** {@code trimswitch 0.1.0 (ec949ed)}: the build's version and the commit it was built from, or "unknown commit" without git. */
+    @Test
+    void versionNamesTheCommitTheToolWasBuiltFrom() throws Exception {
+        final String version = Cli.trimswitch("--version").out().strip();
+        assertTrue(version.matches("trimswitch \\d+\\.\\d+\\.\\d+\\S* \\(([0-9a-f]{7,}|unknown commit)\\)"), version);
+        final Process git = new ProcessBuilder("git", "rev-parse", "--short=7", "HEAD").directory(java.nio.file.Path.of("..").toFile())
+            .redirectErrorStream(true).start();
+        final String head = new String(git.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+        if (git.waitFor() == 0) {
+            assertEquals("(" + head + ")", version.substring(version.indexOf('(')), "built from the checkout's HEAD");
+        }
+    }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -37,6 +38,11 @@ public record HostReport(
     }
 
     public void writeJson(final Path file) throws IOException {
+        Files.writeString(file, json());
+    }
+
+    /** The report as JSON: the role, each flow, what was ignored. */
+    public String json() throws IOException {
         final ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         final ObjectNode root = mapper.createObjectNode();
         root.put("role", role);
@@ -64,6 +70,6 @@ public record HostReport(
         ignored.put("malformed", malformed);
         ignored.put("replayedHeaders", replayedHeaders);
         root.put("returnedHeaders", returnedHeaders);
-        mapper.writeValue(file.toFile(), root);
+        return mapper.writeValueAsString(root);
     }
 }
