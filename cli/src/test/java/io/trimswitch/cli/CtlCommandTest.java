@@ -49,7 +49,11 @@ class CtlCommandTest {
         assertRefused(ctl(socket, "set", "trim.dscp", ".nan"), "trimswitch: set trim.dscp: not valid YAML");
         assertRefused(ctl(socket, "set", "trim.dscp", "twelve"), "trimswitch: set trim.dscp: bad value for 'trim.dscp'");
         assertRefused(ctl(socket, "set", "control.t0Us", "-1"), "trimswitch: set control.t0Us:");
-        assertRefused(ctl(socket, "frobnicate"), "trimswitch: unknown command 'frobnicate'; commands: show, set KEY VALUE, reload, capture PORT start FILE, capture PORT stop, stop");
+        assertRefused(ctl(socket, "frobnicate"), "trimswitch: unknown command 'frobnicate'; commands: show, set KEY VALUE, reload, add-port N@IFACE [--rate-gbps R], del-port N,"
+            + " capture PORT start FILE, capture PORT stop, stop");
+        assertRefused(ctl(socket, "del-port", "0"), "trimswitch: del-port: port 0 is a UDP port; only interface ports are removed and added while the switch runs");
+        assertRefused(ctl(socket, "add-port", "9@veth9"), "trimswitch: add-port: port 9 is not a port of this switch (0..1); a switch with more ports needs a restart");
+        assertRefused(ctl(socket, "--rate-gbps", "1", "show"), "trimswitch: --rate-gbps goes with add-port only");
         assertTrue(ctl(socket, "--json", "show").out().contains("\"dscp\" : 12"), "a refused change changed nothing");
 
         // A capture of port 1 while a frame from port 0's host is flooded to it.
