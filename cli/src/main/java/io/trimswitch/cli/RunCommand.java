@@ -115,6 +115,10 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                 live.settings().forwarding().mode().label(), live.settings().mechanism().label(),
                 endpoint == null ? "" : ", metrics http://" + metricsAddress.getAddress().getHostAddress() + ":" + endpoint.port() + "/metrics");
             live.describePorts().forEach(line -> out.println("trimswitch: " + line));
+            if (live.counters().replacedOwner() > 0) {
+                out.printf("trimswitch: replaced the counters a dead switch (process %d) left at %s%n", live.counters().replacedOwner(),
+                    live.counters().file());
+            }
             out.flush();
             Runtime.getRuntime().addShutdownHook(hook);
             final long deadline = durationSeconds == null ? Long.MAX_VALUE : System.nanoTime() + (long) (durationSeconds * 1e9);
