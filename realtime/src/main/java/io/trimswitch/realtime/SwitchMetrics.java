@@ -1,6 +1,8 @@
 package io.trimswitch.realtime;
 
 import com.sun.net.httpserver.HttpServer;
+import io.trimswitch.dataplane.counters.CounterTotals;
+import io.trimswitch.dataplane.counters.CounterType;
 import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -93,8 +95,10 @@ public final class SwitchMetrics implements MultiCollector, AutoCloseable {
         snapshots.add(counter("trimswitch_port_flooded_packets", "Copies made flooding frames that arrived on the port", stats,
             LiveSwitch.PortStats::flooded));
         final CounterSnapshot.Builder drops = CounterSnapshot.builder().name("trimswitch_port_drops").help("Packets dropped, by reason");
+        // Every reason the port counts, at 0 too: a series that appears only at its first drop hides that drop from rate().
+        final CounterTotals totals = CounterTotals.read(live.counters().reader());
         for (final LiveSwitch.PortStats port : stats) {
-            for (final Map.Entry<String, Long> reason : port.drops().entrySet()) {
+            for (final Map.Entry<String, Long> reason : totals.byName(port.port(), CounterType.DROPS).entrySet()) {
                 drops.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
                     .labels(Labels.of("port", Integer.toString(port.port()), "reason", reason.getKey())).value(reason.getValue()).build());
             }

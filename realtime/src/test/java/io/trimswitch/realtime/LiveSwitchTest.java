@@ -173,6 +173,28 @@ class LiveSwitchTest {
     }
 
     @Test
+    void theDropsMetricIsExportedAtZeroForEveryReasonBeforeAnyDropAndCountsOneWhenItCame() throws Exception {
+        start();
+        final String quiet = scrape();
+        for (final int port : new int[] {0, 1, 2}) {
+            assertTrue(quiet.contains("trimswitch_port_drops_total{port=\"" + port + "\",reason=\"tooShort\"} 0.0"), quiet);
+        }
+        send(0, VxlanHeader.FLAG_VNI_VALID, VNI, new byte[4]);
+        awaitStats(0, stats -> drops(stats, "tooShort") == 1);
+        final String counted = scrape();
+        assertTrue(counted.contains("trimswitch_port_drops_total{port=\"0\",reason=\"tooShort\"} 1.0"), counted);
+        assertTrue(counted.contains("trimswitch_port_drops_total{port=\"1\",reason=\"tooShort\"} 0.0"), counted);
+    }
+
+    private String scrape() throws Exception {
+        final HttpResponse<String> scrape = HttpClient.newHttpClient().send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metrics.port() + "/metrics")).timeout(Duration.ofSeconds(5)).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, scrape.statusCode());
+        return scrape.body();
+    }
+
+    @Test
     void aBroadcastFloodsToEveryOtherHostAndTheReplyGoesOnlyWhereItsDestinationWasLearned() throws Exception {
         start();
         final byte[] broadcast = frame(HOST_A, EthernetHeader.BROADCAST);
