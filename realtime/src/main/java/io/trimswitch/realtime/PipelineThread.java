@@ -47,7 +47,9 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         RX_OVERFLOW("rxOverflow"),
         FILTERED("filtered"),
         /** Leaving by a tunnel, a frame whose offload header points outside it: its checksum cannot be completed. */
-        BAD_OFFLOAD("badOffload");
+        BAD_OFFLOAD("badOffload"),
+        /** Sent to an IEEE 802.1D reserved group address (01:80:C2:00:00:0x): link-local, never forwarded by a bridge. */
+        RESERVED_GROUP("reservedGroup");
 
         private final String label;
 
@@ -199,6 +201,11 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
 
     @Override
     public void onFrame(final int port, final UnsafeBuffer buffer, final int offset, final int length) {
+        if (length >= EthernetHeader.LENGTH && EthernetHeader.isReservedGroup(EthernetHeader.destination(buffer, offset))) {
+            // Whatever the forwarding mode: such a frame is for the link it came on, never for another port.
+            counters[port].increment(1 + Refused.RESERVED_GROUP.ordinal());
+            return;
+        }
         final long now = clock.nowPicos();
         final long arrival = links.arrival(port, length, now);
         if (bridge == null) {

@@ -12,6 +12,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -170,6 +172,27 @@ class LiveSwitchTest {
 
     private static long dropsOnAllPorts(final List<LiveSwitch.PortStats> stats, final String reason) {
         return stats.stream().mapToLong(port -> drops(port, reason)).sum();
+    }
+
+    @ParameterizedTest(name = "forwarding {0}")
+    @ValueSource(strings = {"l2", "subnet"})
+    void framesToAReservedGroupAddressAreNeverForwardedAndCountedWhereTheyCameIn(final String mode) throws Exception {
+        start(settings -> settings.forwarding.mode = mode);
+        // STP's bridge group, 802.3x PAUSE, LLDP: link-local by IEEE 802.1D; the address after them is an ordinary group.
+        for (final long reserved : new long[] {0x0180_C200_0000L, 0x0180_C200_0001L, 0x0180_C200_000EL, 0x0180_C200_000FL}) {
+            send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, reserved));
+        }
+        send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, 0x0180_C200_0010L));
+        assertTrue(receive(1, 2000) != null, "the frame to 01:80:c2:00:00:10 is forwarded");
+        if ("l2".equals(mode)) {
+            assertTrue(receive(2, 2000) != null, "a bridge floods it");
+        }
+        final LiveSwitch.PortStats port0 = awaitStats(0, stats -> drops(stats, "reservedGroup") == 4);
+        assertEquals(4, drops(port0, "reservedGroup"), port0.toString());
+        assertEquals(5, port0.rxDatagrams());
+        assertNull(receive(1, 200), "nothing else reached port 1");
+        assertNull(receive(2, 100), "nor port 2");
+        assertEquals(0, dropsOnAllPorts(stats(), "reservedGroup") - 4, "counted once, at the port it came in: " + stats());
     }
 
     @Test
