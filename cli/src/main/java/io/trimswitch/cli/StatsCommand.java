@@ -157,6 +157,7 @@ public final class StatsCommand implements Callable<Integer> {
         }
         json.put("floodedPackets", totals.get(port, CounterType.FLOODED_PACKETS));
         json.put("ingressTrimPackets", trims.getOrDefault((int) TrimKind.INGRESS, 0L));
+        json.put("oversizeControlPackets", totals.get(port, CounterType.OVERSIZE_CONTROL_PACKETS));
         final long rxDatagrams = totals.get(port, CounterType.RX_DATAGRAMS);
         final long txPackets = totals.get(port, CounterType.TX_PACKETS);
         json.put("rxBytes", totals.get(port, CounterType.RX_BYTES));

@@ -104,6 +104,13 @@ public final class SwitchMetrics implements MultiCollector, AutoCloseable {
             }
         }
         snapshots.add(drops.build());
+        final CounterSnapshot.Builder oversizeControl = CounterSnapshot.builder().name("trimswitch_port_oversize_control_packets")
+            .help("Packets flagged or marked as headers (NDP ACK, NACK, PULL, trimmed) but longer than any header the switch makes: sent on as data");
+        for (final LiveSwitch.PortStats port : stats) {
+            oversizeControl.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(Labels.of("port", Integer.toString(port.port())))
+                .value(totals.get(port.port(), CounterType.OVERSIZE_CONTROL_PACKETS)).build());
+        }
+        snapshots.add(oversizeControl.build());
         final GaugeSnapshot.Builder depth = GaugeSnapshot.builder().name("trimswitch_queue_depth_packets").help("Packets in a port's queue now");
         final GaugeSnapshot.Builder maxDepth = GaugeSnapshot.builder().name("trimswitch_queue_max_depth_packets").help("Most packets a port's queue has held");
         for (final LiveSwitch.PortStats port : stats) {

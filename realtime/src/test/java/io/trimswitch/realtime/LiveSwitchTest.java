@@ -6,6 +6,7 @@ import io.trimswitch.dataplane.counters.CounterTotals;
 import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.Ipv4Header;
+import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -193,6 +194,28 @@ class LiveSwitchTest {
         assertNull(receive(1, 200), "nothing else reached port 1");
         assertNull(receive(2, 100), "nor port 2");
         assertEquals(0, dropsOnAllPorts(stats(), "reservedGroup") - 4, "counted once, at the port it came in: " + stats());
+    }
+
+    @Test
+    void anNdpAckLongerThanAHeaderIsCountedAsOversizeControlAndForwardedAsData() throws Exception {
+        start();
+        send(1, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_B, EthernetHeader.BROADCAST));
+        assertTrue(receive(0, 2000) != null && receive(2, 2000) != null, "host B is learned on port 1");
+        for (final int length : new int[] {64, 1300}) {
+            final byte[] ack = new byte[length];
+            final UnsafeBuffer buffer = new UnsafeBuffer(ack);
+            WorkloadFrames.writeData(buffer, 0, length, 0, 1, 0, 0, 0, NdpHeader.DEFAULT_UDP_PORT);
+            EthernetHeader.source(buffer, 0, HOST_A);
+            EthernetHeader.destination(buffer, 0, HOST_B);
+            NdpHeader.flags(buffer, EthernetHeader.LENGTH + Ipv4Header.MIN_LENGTH + io.trimswitch.dataplane.codec.UdpHeader.LENGTH, NdpHeader.FLAG_ACK);
+            send(0, VxlanHeader.FLAG_VNI_VALID, VNI, ack);
+            final byte[] arrived = receive(1, 2000);
+            assertTrue(arrived != null && arrived.length == VxlanHeader.LENGTH + length, length + " B: delivered whole");
+        }
+        final CounterTotals totals = Await.until(STATS_WITHIN, () -> CounterTotals.read(live.counters().reader()),
+            read -> read.get(0, CounterType.OVERSIZE_CONTROL_PACKETS) >= 1);
+        assertEquals(1, totals.get(0, CounterType.OVERSIZE_CONTROL_PACKETS), "only the 1300-byte ACK, where it came in");
+        assertEquals(0, totals.get(1, CounterType.OVERSIZE_CONTROL_PACKETS));
     }
 
     @Test
