@@ -155,6 +155,7 @@ public final class StatsCommand implements Callable<Integer> {
         if (!drops.isEmpty()) {
             json.put("drops", drops);
         }
+        json.put("floodedFrames", totals.get(port, CounterType.FLOODED_FRAMES));
         json.put("floodedPackets", totals.get(port, CounterType.FLOODED_PACKETS));
         json.put("ingressTrimPackets", trims.getOrDefault((int) TrimKind.INGRESS, 0L));
         json.put("oversizeControlPackets", totals.get(port, CounterType.OVERSIZE_CONTROL_PACKETS));

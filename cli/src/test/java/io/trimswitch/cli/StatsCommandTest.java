@@ -81,7 +81,7 @@ class StatsCommandTest {
         final JsonNode port0 = ports.get(0);
         final List<String> keys = new ArrayList<>();
         port0.fieldNames().forEachRemaining(keys::add);
-        assertEquals(List.of("port", "dodTrimPackets", "droppedTrimPackets", "drops", "floodedPackets", "ingressTrimPackets", "oversizeControlPackets", "rxBytes",
+        assertEquals(List.of("port", "dodTrimPackets", "droppedTrimPackets", "drops", "floodedFrames", "floodedPackets", "ingressTrimPackets", "oversizeControlPackets", "rxBytes",
             "rxDatagrams", "rxPackets", "rxSegments", "trimPackets", "txBytes", "txPackets", "txSegments", "txTrimPackets",
             "untrimmableIpv6Packets", "dataQueueDepth", "headerQueueDepth", "dataQueueDepthP50", "headerQueueDepthP50", "dataQueueDepthP90",
             "headerQueueDepthP90", "dataQueueDepthP99", "headerQueueDepthP99", "dataQueueDepthMax", "headerQueueDepthMax", "dataQueueMaxDepth",

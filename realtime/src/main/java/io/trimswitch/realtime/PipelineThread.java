@@ -88,6 +88,8 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
     private final PortHandoff handoff;
     private final TrafficManager handedOver;
     private static final int FLOODED = 0;
+    /** After the reasons: frames flooded, each once, so that readers know how many of the copies were extra. */
+    private static final int FLOODED_FRAMES = 1 + Refused.values().length;
     /** Per port: frames flooded to it, then frames refused by reason; this thread alone writes them. */
     private final CounterBlock[] counters;
     private final Recorder[] dataDepths;
@@ -163,6 +165,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
             for (final Refused reason : Refused.values()) {
                 names.add(new CounterName(CounterType.DROPS, port, reason.ordinal(), reason.label()));
             }
+            names.add(CounterName.of(CounterType.FLOODED_FRAMES, port));
             counters[port] = assembly.counters().block(roleName(), names);
         }
         this.dataDepths = new Recorder[ports];
@@ -230,12 +233,16 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
             admit(port, buffer, offset, length, egress, arrival);
             return;
         }
+        int copies = 0;
         for (final int other : allPorts) {
             if (other != port) {
+                copies++;
                 counters[port].increment(FLOODED);
                 admit(port, buffer, offset, length, other, arrival);
             }
         }
+        // The frame itself was counted when it came in; its copies beyond the first are what flooding added.
+        counters[port].increment(copies == 0 ? 1 + Refused.FILTERED.ordinal() : FLOODED_FRAMES);
     }
 
     /** Copies the frame into a buffer of this thread's own and lets it wait for its arrival time. */
