@@ -15,7 +15,7 @@ KERNEL = {"ringOverflow", "socketOverflow"}
 def sides(ports):
     received = sum(p["rxDatagrams"] for p in ports)
     # Every copy flooding made, less the frames flooded (each already counted as received once).
-    flooded = sum(p["floodedPackets"] - p["floodedFrames"] for p in ports)
+    flooded = sum(p["floodedPackets"] - p.get("floodedFrames", 0) for p in ports)
     sent = sum(p["txPackets"] for p in ports)
     drops, kernel = {}, 0
     for port in ports:
