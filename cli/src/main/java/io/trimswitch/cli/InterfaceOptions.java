@@ -3,7 +3,9 @@ package io.trimswitch.cli;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.SwitchSettings;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** {@code run -i PORT@IFACE}: ports on Linux interfaces given on the command line, BMv2's way. */
 final class InterfaceOptions {
@@ -18,6 +20,7 @@ final class InterfaceOptions {
      * its last port. The ports must stay numbered 0, 1, 2 ... without a gap.
      */
     static void apply(final List<String> options, final SwitchSettings settings) {
+        final Map<Integer, String> given = new HashMap<>();
         for (final String option : options) {
             final int at = option.indexOf('@');
             if (at <= 0 || at == option.length() - 1) {
@@ -31,6 +34,11 @@ final class InterfaceOptions {
             }
             if (port < 0 || port >= MOST_PORTS) {
                 throw new ConfigException("-i " + option + ": port must be 0.." + (MOST_PORTS - 1) + ", got " + port);
+            }
+            final String earlier = given.putIfAbsent(port, option);
+            if (earlier != null) {
+                // The later one would silently replace the earlier: a switch with a port fewer than asked for.
+                throw new ConfigException("-i " + option + ": port " + port + " is already given by -i " + earlier + ": a port sits on one interface");
             }
             while (settings.ports.size() <= port) {
                 settings.ports.add(null);

@@ -140,6 +140,10 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                 out.println("trimswitch: control socket " + controlSocket.path()
                     + (controlSocket.replacedStale() ? " (replaced one a stopped switch left)" : ""));
             }
+            if (live.counters().replacedOwner() > 0) {
+                out.printf("trimswitch: replaced the counters a dead switch (process %d) left at %s%n", live.counters().replacedOwner(),
+                    live.counters().file());
+            }
             out.flush();
             Runtime.getRuntime().addShutdownHook(hook);
             final long deadline = durationSeconds == null ? Long.MAX_VALUE : System.nanoTime() + (long) (durationSeconds * 1e9);

@@ -16,6 +16,8 @@ import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,8 +53,12 @@ public final class StatsCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the counters as JSON, one object per port (default: a table).")
     boolean json;
 
-    @Option(names = "--watch", paramLabel = "SECONDS", description = "Print again every SECONDS until interrupted (default: once).")
+    @Option(names = "--watch", paramLabel = "SECONDS",
+        description = "Print again every SECONDS until interrupted, each time with the time and each port's rates since the last (default: once).")
     Double watch;
+
+    @Option(names = "--count", paramLabel = "N", description = "With --watch: stop after N readings, as vmstat's count does (default: until interrupted).")
+    Integer count;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -63,30 +69,55 @@ public final class StatsCommand implements Callable<Integer> {
         if (watch != null && !(watch > 0 && watch <= 86_400)) {
             throw new ConfigException("--watch must be 0..86400 seconds (and above 0), got " + watch);
         }
+        if (count != null && (watch == null || count < 1)) {
+            throw new ConfigException(watch == null ? "--count goes with --watch SECONDS" : "--count must be at least 1, got " + count);
+        }
         if (counters != null && counters.toString().isBlank()) {
             throw new ConfigException("--counters must name a file, got an empty name");
         }
         final Path file = counters != null ? counters : LiveSettings.defaultCountersFile();
         final PrintWriter out = spec.commandLine().getOut();
+        List<Map<String, Object>> before = null;
+        long beforeNanos = 0;
+        int readings = 0;
         do {
             // Opened afresh each time: a switch that stopped and started again has a new file.
             final List<Map<String, Object>> ports = ports(read(file));
+            final long nanos = System.nanoTime();
+            if (watch != null) {
+                final String time = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
+                addRates(ports, before, (nanos - beforeNanos) / 1e9);
+                if (json) {
+                    ports.forEach(port -> port.put("time", time));
+                } else {
+                    out.println(time);
+                }
+            }
             if (json) {
                 out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(ports));
             } else {
-                out.print(table(ports));
+                out.print(table(ports, watch != null));
             }
             out.flush();
-            if (watch != null) {
+            before = ports;
+            beforeNanos = nanos;
+            readings++;
+            if (watch != null && (count == null || readings < count)) {
                 Thread.sleep((long) (watch * 1000));
             }
-        } while (watch != null);
+        } while (watch != null && (count == null || readings < count));
         return 0;
     }
 
     private static CounterTotals read(final Path file) {
         try {
-            return CounterTotals.read(CounterFile.open(file));
+            final CounterTotals totals = CounterTotals.read(CounterFile.open(file));
+            final long dead = CounterFile.deadOwner(file);
+            if (dead > 0) {
+                throw new ConfigException("the counters at " + file + " are a dead switch's (process " + dead
+                    + " is no longer running): frozen at its end; the next 'trimswitch run' here replaces them");
+            }
+            return totals;
         } catch (final NoSuchFileException e) {
             throw new ConfigException("no switch's counters at " + file + " (is 'trimswitch run' up, in this network namespace,"
                 + " with metrics.countersFile there?)");
@@ -124,8 +155,10 @@ public final class StatsCommand implements Callable<Integer> {
         if (!drops.isEmpty()) {
             json.put("drops", drops);
         }
+        json.put("floodedFrames", totals.get(port, CounterType.FLOODED_FRAMES));
         json.put("floodedPackets", totals.get(port, CounterType.FLOODED_PACKETS));
         json.put("ingressTrimPackets", trims.getOrDefault((int) TrimKind.INGRESS, 0L));
+        json.put("oversizeControlPackets", totals.get(port, CounterType.OVERSIZE_CONTROL_PACKETS));
         final long rxDatagrams = totals.get(port, CounterType.RX_DATAGRAMS);
         final long txPackets = totals.get(port, CounterType.TX_PACKETS);
         json.put("rxBytes", totals.get(port, CounterType.RX_BYTES));
@@ -172,15 +205,66 @@ public final class StatsCommand implements Callable<Integer> {
         return json;
     }
 
-    private static String table(final List<Map<String, Object>> ports) {
-        final StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "%4s %12s %12s %10s %10s %10s %6s %6s %6s %6s  %s%n",
-            "port", "rx", "tx", "trims", "tx trims", "trim drops", "dataQ", "max", "hdrQ", "max", "drops"));
+    /** The rates {@code --watch} shows, per second since the reading before: null at the first reading, or after a restart. */
+    static void addRates(final List<Map<String, Object>> ports, final List<Map<String, Object>> before, final double seconds) {
         for (final Map<String, Object> port : ports) {
-            table.append(String.format(Locale.ROOT, "%4s %12s %12s %10s %10s %10s %6s %6s %6s %6s  %s%n", port.get("port"),
-                port.get("rxPackets"), port.get("txPackets"), port.get("trimPackets"), port.get("txTrimPackets"), port.get("droppedTrimPackets"),
-                port.get("dataQueueDepth"), port.get("dataQueueMaxDepth"), port.get("headerQueueDepth"), port.get("headerQueueMaxDepth"),
-                port.getOrDefault("drops", Map.of())));
+            final Map<String, Object> earlier = before == null ? null : before.stream()
+                .filter(p -> p.get("port").equals(port.get("port"))).findFirst().orElse(null);
+            port.put("rxPacketsPerSecond", rate(port, earlier, "rxPackets", seconds, 1));
+            port.put("txPacketsPerSecond", rate(port, earlier, "txPackets", seconds, 1));
+            port.put("rxGbps", rate(port, earlier, "rxBytes", seconds, 8e-9));
+            port.put("txGbps", rate(port, earlier, "txBytes", seconds, 8e-9));
+            port.put("trimPacketsPerSecond", rate(port, earlier, "trimPackets", seconds, 1));
+        }
+    }
+
+    private static Double rate(final Map<String, Object> now, final Map<String, Object> earlier, final String key, final double seconds,
+        final double scale) {
+        if (earlier == null || !(seconds > 0)) {
+            return null;
+        }
+        final long delta = ((Number) now.get(key)).longValue() - ((Number) earlier.get(key)).longValue();
+        // Fewer than before: the switch started again with fresh counters; there is no rate across that.
+        return delta < 0 ? null : delta * scale / seconds;
+    }
+
+    private static String table(final List<Map<String, Object>> ports, final boolean rates) {
+        final String columns = "%4s %12s %12s %10s %10s %10s %6s %6s %6s %6s";
+        final String rateColumns = " %10s %10s %8s %8s %10s";
+        final StringBuilder table = new StringBuilder(String.format(Locale.ROOT, columns, "port", "rx", "tx", "trims", "tx trims", "trim drops",
+            "dataQ", "max", "hdrQ", "max"));
+        if (rates) {
+            table.append(String.format(Locale.ROOT, rateColumns, "rx pkt/s", "tx pkt/s", "rx Gb/s", "tx Gb/s", "trims/s"));
+        }
+        table.append("  drops").append(System.lineSeparator());
+        for (final Map<String, Object> port : ports) {
+            table.append(String.format(Locale.ROOT, columns, port.get("port"), port.get("rxPackets"), port.get("txPackets"), port.get("trimPackets"),
+                port.get("txTrimPackets"), port.get("droppedTrimPackets"), port.get("dataQueueDepth"), port.get("dataQueueMaxDepth"),
+                port.get("headerQueueDepth"), port.get("headerQueueMaxDepth")));
+            if (rates) {
+                table.append(String.format(Locale.ROOT, rateColumns, count(port.get("rxPacketsPerSecond")), count(port.get("txPacketsPerSecond")),
+                    gbps(port.get("rxGbps")), gbps(port.get("txGbps")), count(port.get("trimPacketsPerSecond"))));
+            }
+            table.append("  ").append(reasons(port.get("drops"))).append(System.lineSeparator());
         }
         return table.toString();
+    }
+
+    private static String count(final Object perSecond) {
+        return perSecond == null ? "-" : String.format(Locale.ROOT, "%.0f", (Double) perSecond);
+    }
+
+    private static String gbps(final Object gbps) {
+        return gbps == null ? "-" : String.format(Locale.ROOT, "%.3f", (Double) gbps);
+    }
+
+    /** Drops by reason as {@code reason=count,reason=count}, or {@code -} for none. */
+    private static String reasons(final Object drops) {
+        if (!(drops instanceof Map<?, ?> byReason) || byReason.isEmpty()) {
+            return "-";
+        }
+        final StringBuilder text = new StringBuilder();
+        byReason.forEach((reason, count) -> text.append(text.isEmpty() ? "" : ",").append(reason).append('=').append(count));
+        return text.toString();
     }
 }

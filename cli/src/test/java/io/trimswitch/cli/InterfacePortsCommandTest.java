@@ -33,6 +33,9 @@ class InterfacePortsCommandTest {
         "run -i 99999@veth0                    | port must be 0..4095, got 99999",
         "run -i 1@veth1                        | -i: port 0 is missing",
         "run -i 0@veth0 -i 1@veth0             | ports[1].interface veth0 is already ports[0]",
+        "run -i 0@veth0 -i 0@veth1             | -i 0@veth1: port 0 is already given by -i 0@veth0",
+        "run -i 0@veth0 -i 1@veth1 -i 1@veth1  | -i 1@veth1: port 1 is already given by -i 1@veth1",
+        "run --config TWICE                    | ports[1].interface veth0 is already ports[0]",
         "run -i 0@a/b                          | ports[0].interface 'a/b' is not an interface name",
         "run -i 0@sixteen-characters           | ports[0].interface 'sixteen-characters' is not an interface name",
         "run -i 0@no-such-if0 --metrics off    | port 0: interface no-such-if0 does not exist here",
@@ -42,8 +45,10 @@ class InterfacePortsCommandTest {
     void isRefusedInOneLine(final String commandLine, final String expected) throws IOException {
         Files.writeString(dir.resolve("both.yaml"), "ports:\n  - {interface: veth0, bind: 127.0.0.1:0}\n");
         Files.writeString(dir.resolve("one.yaml"), "ports:\n  - {interface: veth0}\n");
+        Files.writeString(dir.resolve("twice.yaml"), "ports:\n  - {interface: veth0}\n  - {interface: veth0}\n");
         final String[] args = commandLine.strip().replace("BOTH", dir.resolve("both.yaml").toString())
-            .replace("FILE", dir.resolve("one.yaml").toString()).split("\\s+");
+            .replace("FILE", dir.resolve("one.yaml").toString())
+            .replace("TWICE", dir.resolve("twice.yaml").toString()).split("\\s+");
         final Cli.Result result = Cli.trimswitch(args);
         assertEquals(TrimswitchCommand.EXIT_USAGE, result.exit(), commandLine + "\n" + result.out() + result.err());
         assertEquals(1, result.err().strip().lines().count(), "one line: " + result.err());

@@ -81,7 +81,7 @@ class StatsCommandTest {
         final JsonNode port0 = ports.get(0);
         final List<String> keys = new ArrayList<>();
         port0.fieldNames().forEachRemaining(keys::add);
-        assertEquals(List.of("port", "dodTrimPackets", "droppedTrimPackets", "drops", "floodedPackets", "ingressTrimPackets", "rxBytes",
+        assertEquals(List.of("port", "dodTrimPackets", "droppedTrimPackets", "drops", "floodedFrames", "floodedPackets", "ingressTrimPackets", "oversizeControlPackets", "rxBytes",
             "rxDatagrams", "rxPackets", "rxSegments", "trimPackets", "txBytes", "txPackets", "txSegments", "txTrimPackets",
             "untrimmableIpv6Packets", "dataQueueDepth", "headerQueueDepth", "dataQueueDepthP50", "headerQueueDepthP50", "dataQueueDepthP90",
             "headerQueueDepthP90", "dataQueueDepthP99", "headerQueueDepthP99", "dataQueueDepthMax", "headerQueueDepthMax", "dataQueueMaxDepth",
@@ -105,8 +105,62 @@ class StatsCommandTest {
         assertEquals(3, lines.size(), table.out());
         assertEquals(List.of("port", "rx", "tx", "trims", "tx", "trims", "trim", "drops", "dataQ", "max", "hdrQ", "max", "drops"),
             List.of(lines.get(0).trim().split("\\s+")));
-        assertEquals(List.of("0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "{tooShort=1}"), List.of(lines.get(1).trim().split("\\s+")));
-        assertTrue(lines.get(2).trim().endsWith("{}"), lines.get(2));
+        assertEquals(List.of("0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "tooShort=1"), List.of(lines.get(1).trim().split("\\s+")));
+        assertTrue(lines.get(2).trim().endsWith(" -"), "no drops is a dash, never {}: " + lines.get(2));
+        assertFalse(table.out().contains("{"), table.out());
+    }
+
+    @Test
+    void watchingPrintsTheTimeAndEachPortsRatesSinceTheReadingBefore() throws Exception {
+        final Path counters = dir.resolve("switch.counters");
+        startWithOneDropOn(counters);
+        final Cli.Result watch = Cli.trimswitch("stats", "--counters", counters.toString(), "--watch", "0.2", "--count", "2");
+        assertEquals(0, watch.exit(), watch.err());
+        final List<String> lines = watch.out().lines().toList();
+        assertEquals(8, lines.size(), watch.out());
+        for (final int reading : new int[] {0, 4}) {
+            java.time.Instant.parse(lines.get(reading));
+            assertTrue(lines.get(reading + 1).contains("rx pkt/s   tx pkt/s  rx Gb/s  tx Gb/s    trims/s  drops"), lines.get(reading + 1));
+        }
+        assertEquals(List.of("-", "-", "-", "-", "-", "tooShort=1"), tail(lines.get(2), 6), "no rate at the first reading");
+        assertEquals(List.of("0", "0", "0.000", "0.000", "0", "tooShort=1"), tail(lines.get(6), 6), "a quiet port's rates are zero");
+
+        final JsonNode json = new ObjectMapper().readTree(Cli.trimswitch("stats", "--counters", counters.toString(), "--json", "--watch", "0.1",
+            "--count", "1").out());
+        assertTrue(json.get(0).has("time") && json.get(0).has("txGbps") && json.get(0).get("txGbps").isNull(), json.toString());
+        assertEquals(2, Cli.trimswitch("stats", "--counters", counters.toString(), "--count", "2").exit(), "--count needs --watch");
+    }
+
+    @Test
+    void countersFileOfADeadSwitchIsSaidSoByStatsAndReplacedByTheNextRun() throws Exception {
+        // A switch's file as SIGKILL leaves it: no process holds its lock, and its owner's process id names no process.
+        final Path live = dir.resolve("live.counters");
+        final Path dead = dir.resolve("dead.counters");
+        final Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        try (io.trimswitch.dataplane.counters.CounterRegistry registry = io.trimswitch.dataplane.counters.CounterRegistry.mapped(live, 4)) {
+            Files.copy(live, dead);
+        }
+        try (java.nio.channels.FileChannel file = java.nio.channels.FileChannel.open(dead, java.nio.file.StandardOpenOption.WRITE)) {
+            file.write(ByteBuffer.allocate(Long.BYTES).order(java.nio.ByteOrder.nativeOrder()).putLong(0, gone.pid()), 16);
+        }
+        final Cli.Result stats = Cli.trimswitch("stats", "--counters", dead.toString());
+        assertEquals(2, stats.exit(), stats.out() + stats.err());
+        assertEquals("trimswitch: the counters at " + dead + " are a dead switch's (process " + gone.pid() + " is no longer running): frozen at"
+            + " its end; the next 'trimswitch run' here replaces them\n", stats.err());
+
+        final Path config = dir.resolve("one.yaml");
+        Files.writeString(config, "ports:\n  - {bind: 127.0.0.1:0, remote: 127.0.0.1:9}\nmetrics:\n  address: null\n");
+        final Cli.Result run = Cli.trimswitch("run", "--config", config.toString(), "--counters", dead.toString(), "--duration-s", "0.5");
+        assertEquals(0, run.exit(), run.out() + run.err());
+        assertEquals(1, run.out().lines().filter(line -> line.equals("trimswitch: replaced the counters a dead switch (process " + gone.pid()
+            + ") left at " + dead)).count(), run.out());
+        assertFalse(Files.exists(dead), "and removes its own when it stops");
+    }
+
+    private static List<String> tail(final String line, final int fields) {
+        final List<String> all = List.of(line.trim().split("\\s+"));
+        return all.subList(all.size() - fields, all.size());
     }
 
     @Test

@@ -59,6 +59,9 @@ public final class IngressPipeline {
         if (PacketClass.isOpaque(packetClass)) {
             rx.receivedUntrimmableIpv6();
         }
+        if (PacketClass.isOversizeControl(packetClass)) {
+            rx.receivedOversizeControl();
+        }
         if (PacketClass.isMalformed(packetClass)) {
             trafficManager.drop(handle, PacketClass.dropReason(packetClass), now);
             return;

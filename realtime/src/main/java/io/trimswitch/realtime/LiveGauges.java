@@ -6,13 +6,12 @@ import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.HandleQueue;
-import org.HdrHistogram.Histogram;
+import io.trimswitch.realtime.sockets.KernelSocketDrops;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * What the live switch's counters file shows besides counts: each port's queue depths now and at most, the depth
@@ -23,6 +22,8 @@ import java.util.concurrent.TimeUnit;
 final class LiveGauges implements AutoCloseable {
     /** How stale a gauge in the file may be. */
     static final long PERIOD_MILLIS = 100;
+    /** The sampling thread's name. */
+    static final String THREAD_NAME = "trimswitch-gauges";
     static final double[] QUANTILES = {0.5, 0.9, 0.99, 1.0};
     private static final String[] QUANTILE_NAMES = {"p50", "p90", "p99", "max"};
     private static final int DATA_DEPTH = 0;
@@ -38,8 +39,8 @@ final class LiveGauges implements AutoCloseable {
     interface Port {
         EgressPort egress();
 
-        /** The depths departing packets saw in its data (or header) queue, so far. */
-        Histogram depths(boolean data);
+        /** The depths departing packets saw in its data (or header) queue so far, at {@code percentiles}, into {@code values}. */
+        void depthsAt(boolean data, double[] percentiles, long[] values);
 
         /** Drops that the kernel counted for the port's socket or ring, so far. */
         long kernelDrops();
@@ -47,27 +48,30 @@ final class LiveGauges implements AutoCloseable {
 
     private final List<Port> ports;
     private final CounterBlock[] gauges;
-    private final ScheduledExecutorService sampler;
-    private final Runnable beforeSample;
+    private static final double[] PERCENTILES = {50, 90, 99, 100};
+    private final Thread sampler;
+    private volatile boolean closed;
+    /** Null without UDP ports. */
+    private final KernelSocketDrops socketDrops;
+    /** Reused by every sample: steady, the gauges' thread allocates nothing. */
+    private final long[] quantileValues = new long[QUANTILES.length];
 
     /**
      * @param kernelDropNames per port: what the kernel's drops are called there (socketOverflow, ringOverflow)
      * @param discards        with traffic classes, each data queue's discard action; empty without
-     * @param beforeSample    reads what several ports' gauges share, once per sample
+     * @param socketDrops     the kernel's drops of UDP sockets, read once per sample and closed with the gauges; null for none
      */
     LiveGauges(final CounterRegistry registry, final List<Port> ports, final List<String> kernelDropNames, final List<String> discards,
-        final Runnable beforeSample) {
+        final KernelSocketDrops socketDrops) {
         this.ports = List.copyOf(ports);
-        this.beforeSample = beforeSample;
+        this.socketDrops = socketDrops;
         this.gauges = new CounterBlock[ports.size()];
         for (int port = 0; port < gauges.length; port++) {
             gauges[port] = registry.block("gauges", names(port, kernelDropNames.get(port), discards));
         }
-        this.sampler = Executors.newSingleThreadScheduledExecutor(task -> {
-            final Thread thread = new Thread(task, "trimswitch-gauges");
-            thread.setDaemon(true);
-            return thread;
-        });
+        // A thread of its own that parks between samples: a scheduled executor's wait allocates a node each time.
+        this.sampler = new Thread(this::sampleUntilClosed, THREAD_NAME);
+        sampler.setDaemon(true);
     }
 
     /** Counters of the registry per port for {@code queues} traffic classes. */
@@ -97,7 +101,14 @@ final class LiveGauges implements AutoCloseable {
 
     /** Samples now and then every period, until closed. */
     void start() {
-        sampler.scheduleWithFixedDelay(this::sampleQuietly, 0, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        sampler.start();
+    }
+
+    private void sampleUntilClosed() {
+        while (!closed) {
+            sampleQuietly();
+            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(PERIOD_MILLIS));
+        }
     }
 
     private void sampleQuietly() {
@@ -110,7 +121,9 @@ final class LiveGauges implements AutoCloseable {
 
     /** Every gauge from where it comes; on the sampling thread, or once the sampler has stopped. */
     private synchronized void sample() {
-        beforeSample.run();
+        if (socketDrops != null) {
+            socketDrops.refresh();
+        }
         for (int port = 0; port < gauges.length; port++) {
             final CounterBlock gauge = gauges[port];
             final Port source = ports.get(port);
@@ -119,11 +132,13 @@ final class LiveGauges implements AutoCloseable {
             gauge.set(HEADER_DEPTH, egress.headerQueue().size());
             gauge.set(DATA_MAX, egress.dataQueue().maxDepth());
             gauge.set(HEADER_MAX, egress.headerQueue().maxDepth());
-            final Histogram data = source.depths(true);
-            final Histogram header = source.depths(false);
+            source.depthsAt(true, PERCENTILES, quantileValues);
             for (int quantile = 0; quantile < QUANTILES.length; quantile++) {
-                gauge.set(DATA_QUANTILES + quantile, data.getValueAtPercentile(QUANTILES[quantile] * 100));
-                gauge.set(HEADER_QUANTILES + quantile, header.getValueAtPercentile(QUANTILES[quantile] * 100));
+                gauge.set(DATA_QUANTILES + quantile, quantileValues[quantile]);
+            }
+            source.depthsAt(false, PERCENTILES, quantileValues);
+            for (int quantile = 0; quantile < QUANTILES.length; quantile++) {
+                gauge.set(HEADER_QUANTILES + quantile, quantileValues[quantile]);
             }
             gauge.set(KERNEL_DROPS, source.kernelDrops());
             for (int queue = 0; TRAFFIC_CLASSES + 3 * queue < gauge.count(); queue++) {
@@ -138,12 +153,16 @@ final class LiveGauges implements AutoCloseable {
     /** Stops sampling and takes a last sample, so the file ends with the switch's last state. */
     @Override
     public void close() {
-        sampler.shutdownNow();
+        closed = true;
+        LockSupport.unpark(sampler);
         try {
-            sampler.awaitTermination(1, TimeUnit.SECONDS);
+            sampler.join(TimeUnit.SECONDS.toMillis(1));
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         sampleQuietly();
+        if (socketDrops != null) {
+            socketDrops.close();
+        }
     }
 }

@@ -214,7 +214,8 @@ public final class LiveSwitch implements AutoCloseable {
     private LiveGauges gauges() {
         final List<LiveGauges.Port> ports = new ArrayList<>();
         final List<String> kernelDropNames = new ArrayList<>();
-        final AtomicReference<Map<Integer, Long>> socketDrops = new AtomicReference<>(Map.of());
+        // The kernel's table of UDP sockets, read once per sample for every port.
+        final KernelSocketDrops socketDrops = LiveSettings.endpoints(settings).isEmpty() ? null : KernelSocketDrops.open();
         for (int port = 0; port < settings.ports().size(); port++) {
             final int id = port;
             final PipelineThread owner = threads[ownerOf[port]];
@@ -226,9 +227,11 @@ public final class LiveSwitch implements AutoCloseable {
                     return dataplane.assembly.port(id);
                 }
 
+                private int boundPort = -1;
+
                 @Override
-                public Histogram depths(final boolean data) {
-                    return owner.depths(id, data);
+                public void depthsAt(final boolean data, final double[] percentiles, final long[] values) {
+                    owner.depthsAt(id, data, percentiles, values);
                 }
 
                 @Override
@@ -236,8 +239,11 @@ public final class LiveSwitch implements AutoCloseable {
                     if (onInterface != null) {
                         return onInterface.refused(id, InterfacePorts.Refused.RING_OVERFLOW);
                     }
-                    final InetSocketAddress bound = localAddress(id);
-                    return bound == null ? 0 : socketDrops.get().getOrDefault(bound.getPort(), 0L);
+                    if (boundPort < 0) {
+                        final InetSocketAddress bound = localAddress(id);
+                        boundPort = bound == null ? -1 : bound.getPort();
+                    }
+                    return boundPort < 0 || socketDrops == null ? 0 : socketDrops.drops(boundPort);
                 }
             });
         }
@@ -245,9 +251,7 @@ public final class LiveSwitch implements AutoCloseable {
         if (settings.qos().configured()) {
             settings.qos().queues().forEach(queue -> discards.add(queue.discard().label()));
         }
-        // The kernel's table of UDP sockets, read once per sample for every port.
-        final Runnable readSocketDrops = LiveSettings.endpoints(settings).isEmpty() ? () -> { } : () -> socketDrops.set(KernelSocketDrops.byLocalPort());
-        return new LiveGauges(counters, ports, kernelDropNames, discards, readSocketDrops);
+        return new LiveGauges(counters, ports, kernelDropNames, discards, socketDrops);
     }
 
     /** Buffers per thread: whole slabs, and the pool within what a handle's metadata arrays can hold. */

@@ -47,7 +47,9 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         RX_OVERFLOW("rxOverflow"),
         FILTERED("filtered"),
         /** Leaving by a tunnel, a frame whose offload header points outside it: its checksum cannot be completed. */
-        BAD_OFFLOAD("badOffload");
+        BAD_OFFLOAD("badOffload"),
+        /** Sent to an IEEE 802.1D reserved group address (01:80:C2:00:00:0x): link-local, never forwarded by a bridge. */
+        RESERVED_GROUP("reservedGroup");
 
         private final String label;
 
@@ -86,12 +88,17 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
     private final PortHandoff handoff;
     private final TrafficManager handedOver;
     private static final int FLOODED = 0;
+    /** After the reasons: frames flooded, each once, so that readers know how many of the copies were extra. */
+    private static final int FLOODED_FRAMES = 1 + Refused.values().length;
     /** Per port: frames flooded to it, then frames refused by reason; this thread alone writes them. */
     private final CounterBlock[] counters;
     private final Recorder[] dataDepths;
     private final Recorder[] headerDepths;
     private final Histogram[] dataDepthTotals;
     private final Histogram[] headerDepthTotals;
+    /** The recorders' interval histograms, handed back to them at each reading. */
+    private final Histogram[] dataIntervals;
+    private final Histogram[] headerIntervals;
     private final HandleRing.HandleConsumer reclaim;
     private VxlanPorts sockets;
     /** Null unless some of this thread's ports sit on Linux interfaces. */
@@ -160,12 +167,15 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
             for (final Refused reason : Refused.values()) {
                 names.add(new CounterName(CounterType.DROPS, port, reason.ordinal(), reason.label()));
             }
+            names.add(CounterName.of(CounterType.FLOODED_FRAMES, port));
             counters[port] = assembly.counters().block(roleName(), names);
         }
         this.dataDepths = new Recorder[ports];
         this.headerDepths = new Recorder[ports];
         this.dataDepthTotals = new Histogram[ports];
         this.headerDepthTotals = new Histogram[ports];
+        this.dataIntervals = new Histogram[ports];
+        this.headerIntervals = new Histogram[ports];
         for (final int port : ownPorts) {
             arriving[port] = new TimedIntFifo(LINK_BACKLOG_PACKETS);
             dataDepths[port] = new Recorder(1 << 20, 2);
@@ -206,6 +216,11 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
 
     @Override
     public void onFrame(final int port, final UnsafeBuffer buffer, final int offset, final int length) {
+        if (length >= EthernetHeader.LENGTH && EthernetHeader.isReservedGroup(EthernetHeader.destination(buffer, offset))) {
+            // Whatever the forwarding mode: such a frame is for the link it came on, never for another port.
+            counters[port].increment(1 + Refused.RESERVED_GROUP.ordinal());
+            return;
+        }
         final long now = clock.nowPicos();
         final LiveCapture capture = port < captures.length() ? captures.get(port) : null;
         if (capture != null) {
@@ -229,12 +244,16 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
             admit(port, buffer, offset, length, egress, arrival);
             return;
         }
+        int copies = 0;
         for (final int other : allPorts) {
             if (other != port) {
+                copies++;
                 counters[port].increment(FLOODED);
                 admit(port, buffer, offset, length, other, arrival);
             }
         }
+        // The frame itself was counted when it came in; its copies beyond the first are what flooding added.
+        counters[port].increment(copies == 0 ? 1 + Refused.FILTERED.ordinal() : FLOODED_FRAMES);
     }
 
     /** Copies the frame into a buffer of this thread's own and lets it wait for its arrival time. */
@@ -286,9 +305,9 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         if (news != null) {
             work += news.drain(now / 1000);
         }
-        for (final IngressAgent agent : ingress) {
-            // NOTIFYs from the recirculation ports; nothing comes through its receive ring here.
-            work += agent.doWork();
+        for (int agent = 0; agent < ingress.size(); agent++) {
+            // NOTIFYs from the recirculation ports; nothing comes through its receive ring here. By index: no iterator each turn.
+            work += ingress.get(agent).doWork();
         }
         if (handoff != null) {
             work += queueHandedOver();
@@ -512,9 +531,24 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
 
     /** The depth distribution of {@code port}'s data (or header) queue seen by departing packets, so far. */
     synchronized Histogram depths(final int port, final boolean data) {
+        return addInterval(port, data).copy();
+    }
+
+    /** The same at {@code percentiles}, into {@code values}, without a copy: what the gauges sample ten times a second. */
+    synchronized void depthsAt(final int port, final boolean data, final double[] percentiles, final long[] values) {
+        final Histogram total = addInterval(port, data);
+        for (int i = 0; i < percentiles.length; i++) {
+            values[i] = total.getValueAtPercentile(percentiles[i]);
+        }
+    }
+
+    /** The port's total so far, with what the recorder took since the last call; its interval histogram reused. */
+    private Histogram addInterval(final int port, final boolean data) {
+        final Histogram[] intervals = data ? dataIntervals : headerIntervals;
+        intervals[port] = (data ? dataDepths : headerDepths)[port].getIntervalHistogram(intervals[port]);
         final Histogram total = data ? dataDepthTotals[port] : headerDepthTotals[port];
-        total.add((data ? dataDepths : headerDepths)[port].getIntervalHistogram());
-        return total.copy();
+        total.add(intervals[port]);
+        return total;
     }
 
     long refused(final int port, final Refused reason) {

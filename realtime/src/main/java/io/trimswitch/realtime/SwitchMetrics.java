@@ -1,6 +1,8 @@
 package io.trimswitch.realtime;
 
 import com.sun.net.httpserver.HttpServer;
+import io.trimswitch.dataplane.counters.CounterTotals;
+import io.trimswitch.dataplane.counters.CounterType;
 import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -93,8 +95,10 @@ public final class SwitchMetrics implements MultiCollector, AutoCloseable {
         snapshots.add(counter("trimswitch_port_flooded_packets", "Copies made flooding frames that arrived on the port", stats,
             LiveSwitch.PortStats::flooded));
         final CounterSnapshot.Builder drops = CounterSnapshot.builder().name("trimswitch_port_drops").help("Packets dropped, by reason");
+        // Every reason the port counts, at 0 too: a series that appears only at its first drop hides that drop from rate().
+        final CounterTotals totals = CounterTotals.read(live.counters().reader());
         for (final LiveSwitch.PortStats port : stats) {
-            for (final Map.Entry<String, Long> reason : port.drops().entrySet()) {
+            for (final Map.Entry<String, Long> reason : totals.byName(port.port(), CounterType.DROPS).entrySet()) {
                 drops.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
                     .labels(Labels.of("port", Integer.toString(port.port()), "reason", reason.getKey())).value(reason.getValue()).build());
             }
@@ -105,6 +109,13 @@ public final class SwitchMetrics implements MultiCollector, AutoCloseable {
         live.linksUp().forEach((port, carries) -> up.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
             .labels(Labels.of("port", Integer.toString(port))).value(carries ? 1 : 0).build()));
         snapshots.add(up.build());
+        final CounterSnapshot.Builder oversizeControl = CounterSnapshot.builder().name("trimswitch_port_oversize_control_packets")
+            .help("Packets flagged or marked as headers (NDP ACK, NACK, PULL, trimmed) but longer than any header the switch makes: sent on as data");
+        for (final LiveSwitch.PortStats port : stats) {
+            oversizeControl.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(Labels.of("port", Integer.toString(port.port())))
+                .value(totals.get(port.port(), CounterType.OVERSIZE_CONTROL_PACKETS)).build());
+        }
+        snapshots.add(oversizeControl.build());
         final GaugeSnapshot.Builder depth = GaugeSnapshot.builder().name("trimswitch_queue_depth_packets").help("Packets in a port's queue now");
         final GaugeSnapshot.Builder maxDepth = GaugeSnapshot.builder().name("trimswitch_queue_max_depth_packets").help("Most packets a port's queue has held");
         for (final LiveSwitch.PortStats port : stats) {

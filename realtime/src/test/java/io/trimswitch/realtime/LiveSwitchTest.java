@@ -6,12 +6,15 @@ import io.trimswitch.dataplane.counters.CounterTotals;
 import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.Ipv4Header;
+import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -170,6 +173,71 @@ class LiveSwitchTest {
 
     private static long dropsOnAllPorts(final List<LiveSwitch.PortStats> stats, final String reason) {
         return stats.stream().mapToLong(port -> drops(port, reason)).sum();
+    }
+
+    @ParameterizedTest(name = "forwarding {0}")
+    @ValueSource(strings = {"l2", "subnet"})
+    void framesToAReservedGroupAddressAreNeverForwardedAndCountedWhereTheyCameIn(final String mode) throws Exception {
+        start(settings -> settings.forwarding.mode = mode);
+        // STP's bridge group, 802.3x PAUSE, LLDP: link-local by IEEE 802.1D; the address after them is an ordinary group.
+        for (final long reserved : new long[] {0x0180_C200_0000L, 0x0180_C200_0001L, 0x0180_C200_000EL, 0x0180_C200_000FL}) {
+            send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, reserved));
+        }
+        send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, 0x0180_C200_0010L));
+        assertTrue(receive(1, 2000) != null, "the frame to 01:80:c2:00:00:10 is forwarded");
+        if ("l2".equals(mode)) {
+            assertTrue(receive(2, 2000) != null, "a bridge floods it");
+        }
+        final LiveSwitch.PortStats port0 = awaitStats(0, stats -> drops(stats, "reservedGroup") == 4);
+        assertEquals(4, drops(port0, "reservedGroup"), port0.toString());
+        assertEquals(5, port0.rxDatagrams());
+        assertNull(receive(1, 200), "nothing else reached port 1");
+        assertNull(receive(2, 100), "nor port 2");
+        assertEquals(0, dropsOnAllPorts(stats(), "reservedGroup") - 4, "counted once, at the port it came in: " + stats());
+    }
+
+    @Test
+    void anNdpAckLongerThanAHeaderIsCountedAsOversizeControlAndForwardedAsData() throws Exception {
+        start();
+        send(1, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_B, EthernetHeader.BROADCAST));
+        assertTrue(receive(0, 2000) != null && receive(2, 2000) != null, "host B is learned on port 1");
+        for (final int length : new int[] {64, 1300}) {
+            final byte[] ack = new byte[length];
+            final UnsafeBuffer buffer = new UnsafeBuffer(ack);
+            WorkloadFrames.writeData(buffer, 0, length, 0, 1, 0, 0, 0, NdpHeader.DEFAULT_UDP_PORT);
+            EthernetHeader.source(buffer, 0, HOST_A);
+            EthernetHeader.destination(buffer, 0, HOST_B);
+            NdpHeader.flags(buffer, EthernetHeader.LENGTH + Ipv4Header.MIN_LENGTH + io.trimswitch.dataplane.codec.UdpHeader.LENGTH, NdpHeader.FLAG_ACK);
+            send(0, VxlanHeader.FLAG_VNI_VALID, VNI, ack);
+            final byte[] arrived = receive(1, 2000);
+            assertTrue(arrived != null && arrived.length == VxlanHeader.LENGTH + length, length + " B: delivered whole");
+        }
+        final CounterTotals totals = Await.until(STATS_WITHIN, () -> CounterTotals.read(live.counters().reader()),
+            read -> read.get(0, CounterType.OVERSIZE_CONTROL_PACKETS) >= 1);
+        assertEquals(1, totals.get(0, CounterType.OVERSIZE_CONTROL_PACKETS), "only the 1300-byte ACK, where it came in");
+        assertEquals(0, totals.get(1, CounterType.OVERSIZE_CONTROL_PACKETS));
+    }
+
+    @Test
+    void theDropsMetricIsExportedAtZeroForEveryReasonBeforeAnyDropAndCountsOneWhenItCame() throws Exception {
+        start();
+        final String quiet = scrape();
+        for (final int port : new int[] {0, 1, 2}) {
+            assertTrue(quiet.contains("trimswitch_port_drops_total{port=\"" + port + "\",reason=\"tooShort\"} 0.0"), quiet);
+        }
+        send(0, VxlanHeader.FLAG_VNI_VALID, VNI, new byte[4]);
+        awaitStats(0, stats -> drops(stats, "tooShort") == 1);
+        final String counted = scrape();
+        assertTrue(counted.contains("trimswitch_port_drops_total{port=\"0\",reason=\"tooShort\"} 1.0"), counted);
+        assertTrue(counted.contains("trimswitch_port_drops_total{port=\"1\",reason=\"tooShort\"} 0.0"), counted);
+    }
+
+    private String scrape() throws Exception {
+        final HttpResponse<String> scrape = HttpClient.newHttpClient().send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metrics.port() + "/metrics")).timeout(Duration.ofSeconds(5)).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, scrape.statusCode());
+        return scrape.body();
     }
 
     @Test

@@ -25,7 +25,8 @@ public final class PortCounters {
     private static final int TX_TRIM_PACKETS = 4;
     private static final int DROPPED_TRIM_PACKETS = 5;
     private static final int UNTRIMMABLE_IPV6 = 6;
-    private static final int TRIM_PACKETS = 7;
+    private static final int OVERSIZE_CONTROL = 7;
+    private static final int TRIM_PACKETS = 8;
     private static final int DROPS = TRIM_PACKETS + TrimKind.COUNT;
     private static final DropReason[] REASONS = DropReason.values();
 
@@ -53,6 +54,7 @@ public final class PortCounters {
         names.add(CounterName.of(CounterType.TX_TRIM_PACKETS, port));
         names.add(CounterName.of(CounterType.DROPPED_TRIM_PACKETS, port));
         names.add(CounterName.of(CounterType.UNTRIMMABLE_IPV6_PACKETS, port));
+        names.add(CounterName.of(CounterType.OVERSIZE_CONTROL_PACKETS, port));
         for (int kind = 0; kind < TrimKind.COUNT; kind++) {
             names.add(new CounterName(CounterType.TRIM_PACKETS, port, kind, TrimKind.name(kind)));
         }
@@ -76,6 +78,11 @@ public final class PortCounters {
     /** An IPv6 packet came in whose headers end behind an extension header the switch does not step over. */
     public void receivedUntrimmableIpv6() {
         counters.increment(UNTRIMMABLE_IPV6);
+    }
+
+    /** A packet came in whose flags or DSCP say header, but too long for one: it goes on as data. */
+    public void receivedOversizeControl() {
+        counters.increment(OVERSIZE_CONTROL);
     }
 
     /** A frame left by this port; {@code trimmed}: it was cut to its header. */
@@ -134,6 +141,11 @@ public final class PortCounters {
     /** IPv6 packets received that no rule could trim: their transport sits behind an unknown extension header. */
     public long untrimmableIpv6() {
         return counters.get(UNTRIMMABLE_IPV6);
+    }
+
+    /** Packets received that claimed to be headers but were too long for one, and went on as data. */
+    public long oversizeControl() {
+        return counters.get(OVERSIZE_CONTROL);
     }
 
     public long txTrimPackets() {

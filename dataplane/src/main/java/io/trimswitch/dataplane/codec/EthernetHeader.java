@@ -15,8 +15,15 @@ public final class EthernetHeader {
     public static final int ETHER_TYPE_IPV6 = 0x86DD;
     public static final int ETHER_TYPE_VLAN = 0x8100;
     public static final long BROADCAST = 0xFFFF_FFFF_FFFFL;
+    /** The first of IEEE 802.1D's sixteen reserved group addresses, 01:80:C2:00:00:00 to 0F (STP, PAUSE, LACP, LLDP ...). */
+    public static final long RESERVED_GROUP_BASE = 0x0180_C200_0000L;
 
     private EthernetHeader() {
+    }
+
+    /** Whether {@code mac} is one of 802.1D's reserved group addresses, which a bridge consumes or discards and never forwards. */
+    public static boolean isReservedGroup(final long mac) {
+        return (mac & ~0xFL) == RESERVED_GROUP_BASE;
     }
 
     public static long destination(final UnsafeBuffer buffer, final int frame) {

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -59,6 +61,29 @@ public final class CounterFile {
             }
             final UnsafeBuffer fields = new UnsafeBuffer(channel.map(FileChannel.MapMode.READ_ONLY, 0, CounterRegistry.HEADER_BYTES));
             return fields.getInt(CounterRegistry.MAGIC_OFFSET) == CounterRegistry.MAGIC ? fields.getLong(CounterRegistry.PID_OFFSET) : 0;
+        }
+    }
+
+    /**
+     * The process id that {@code file} records as its owner when that switch is no longer running (it died without
+     * closing, so the counters are frozen), or 0 when its owner runs or the file names none. A running switch holds a
+     * lock on its file, which the kernel releases when the process dies, whatever way it dies.
+     */
+    public static long deadOwner(final Path file) throws IOException {
+        final long pid = ownerPid(file);
+        if (pid <= 0 || pid == ProcessHandle.current().pid()) {
+            // Never probe this process's own file: closing the probe's channel would release the lock its switch holds.
+            return 0;
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            final FileLock probe = channel.tryLock(0, Long.MAX_VALUE, true);
+            if (probe == null) {
+                return 0;
+            }
+            probe.release();
+            return pid;
+        } catch (final OverlappingFileLockException e) {
+            return 0;
         }
     }
 

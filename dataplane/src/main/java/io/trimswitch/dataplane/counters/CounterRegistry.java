@@ -56,11 +56,14 @@ public final class CounterRegistry implements AutoCloseable {
     private final Path file;
     private final FileChannel channel;
     private final FileLock lock;
+    /** The process id of the dead switch whose file this one replaced; 0 when none. */
+    private final long replacedOwner;
     private boolean closed;
 
     private CounterRegistry(final ByteBuffer memory, final int offset, final int capacity, final Path file, final FileChannel channel,
-        final FileLock lock) {
+        final FileLock lock, final long replacedOwner) {
         this.memory = memory;
+        this.replacedOwner = replacedOwner;
         this.file = file;
         this.channel = channel;
         this.lock = lock;
@@ -73,7 +76,7 @@ public final class CounterRegistry implements AutoCloseable {
     /** A registry of {@code capacity} counters in direct memory. */
     public static CounterRegistry inMemory(final int capacity) {
         final ByteBuffer memory = BufferUtil.allocateDirectAligned(bytes(checked(capacity)), CountersReader.COUNTER_LENGTH);
-        return new CounterRegistry(memory, 0, capacity, null, null, null);
+        return new CounterRegistry(memory, 0, capacity, null, null, null, 0);
     }
 
     /**
@@ -89,18 +92,22 @@ public final class CounterRegistry implements AutoCloseable {
             throw new IllegalStateException("counters file " + file + " is in use by another switch of this process");
         }
         FileChannel channel = null;
+        boolean made = false;
         try {
-            refuseIfHeld(file);
+            final long deadOwner = refuseIfHeld(file);
             // A new file, not the old one truncated: a reader that still maps the old one keeps reading it safely.
             Files.deleteIfExists(file);
             channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            made = true;
             final FileLock lock = channel.tryLock();
             if (lock == null) {
                 throw new IllegalStateException("counters file " + file + " is in use by another running switch");
             }
             final int metadataLength = capacity * CountersReader.METADATA_LENGTH;
             final int valuesLength = capacity * CountersReader.COUNTER_LENGTH;
-            final MappedByteBuffer memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, HEADER_BYTES + (long) metadataLength + valuesLength);
+            final long length = HEADER_BYTES + (long) metadataLength + valuesLength;
+            reserve(channel, file, length);
+            final MappedByteBuffer memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
             final UnsafeBuffer header = new UnsafeBuffer(memory, 0, HEADER_BYTES);
             header.putInt(VERSION_OFFSET, VERSION);
             header.putInt(METADATA_LENGTH_OFFSET, metadataLength);
@@ -108,22 +115,58 @@ public final class CounterRegistry implements AutoCloseable {
             header.putLong(PID_OFFSET, ProcessHandle.current().pid());
             // Last, so that a reader that sees the magic sees the lengths.
             header.putIntRelease(MAGIC_OFFSET, MAGIC);
-            return new CounterRegistry(memory, HEADER_BYTES, capacity, file, channel, lock);
+            return new CounterRegistry(memory, HEADER_BYTES, capacity, file, channel, lock, deadOwner);
         } catch (final IOException | OverlappingFileLockException e) {
-            closeQuietly(channel);
-            HELD.remove(held);
+            abandon(channel, made ? file : null, held);
             throw new IllegalStateException("counters file " + file + ": cannot make it: " + e.getMessage(), e);
         } catch (final RuntimeException e) {
-            closeQuietly(channel);
-            HELD.remove(held);
+            abandon(channel, made ? file : null, held);
             throw e;
         }
     }
 
-    /** Refuses a file whose lock a running switch holds; a file left by a switch that died holds no lock. */
-    private static void refuseIfHeld(final Path file) {
+    /**
+     * Writes every byte of the file's {@code length} now, so that a file system without room for it (a small tmpfs)
+     * says so here, as an error to report, and not later as a fault (SIGBUS) on a page of the mapping.
+     */
+    private static void reserve(final FileChannel channel, final Path file, final long length) throws IOException {
+        final java.nio.file.FileStore store = Files.getFileStore(file.toAbsolutePath().getParent());
+        final long free = store.getUsableSpace();
+        final ByteBuffer zeros = ByteBuffer.allocate(64 * 1024);
+        long at = 0;
+        try {
+            while (at < length) {
+                zeros.clear().limit((int) Math.min(zeros.capacity(), length - at));
+                while (zeros.hasRemaining()) {
+                    at += channel.write(zeros, at);
+                }
+            }
+            channel.force(false);
+        } catch (final IOException e) {
+            throw new IOException("it needs " + length + " bytes and " + store + " has " + free + " free (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** Undoes a failed {@link #mapped}: the channel closed, the file this call made deleted, its name free again. */
+    private static void abandon(final FileChannel channel, final Path madeFile, final Path held) {
+        closeQuietly(channel);
+        if (madeFile != null) {
+            try {
+                Files.deleteIfExists(madeFile);
+            } catch (final IOException ignored) {
+                // Already failing with the first cause.
+            }
+        }
+        HELD.remove(held);
+    }
+
+    /**
+     * Refuses a file whose lock a running switch holds; a file left by a switch that died holds no lock. Returns the
+     * process id of the dead switch that left it (0 when there is no file, or it does not say).
+     */
+    private static long refuseIfHeld(final Path file) {
         if (!Files.exists(file)) {
-            return;
+            return 0;
         }
         try (FileChannel existing = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             final FileLock probe = existing.tryLock();
@@ -131,6 +174,7 @@ public final class CounterRegistry implements AutoCloseable {
                 throw new IllegalStateException("counters file " + file + " is in use by another running switch" + owner(file));
             }
             probe.release();
+            return CounterFile.ownerPid(file);
         } catch (final IOException e) {
             throw new IllegalStateException("counters file " + file + ": cannot open it: " + e.getMessage(), e);
         }
@@ -185,6 +229,14 @@ public final class CounterRegistry implements AutoCloseable {
     /** A reader of every counter here, for any thread. */
     public CountersReader reader() {
         return new CountersReader(manager.metaDataBuffer(), manager.valuesBuffer());
+    }
+
+    /**
+     * The process id recorded in the file that a switch which died without closing left at this registry's name, which
+     * this registry replaced; 0 when there was none.
+     */
+    public long replacedOwner() {
+        return replacedOwner;
     }
 
     /** The file it lives in, or null in memory. */

@@ -28,6 +28,13 @@ public enum CounterType {
     FLOODED_PACKETS(13, "floodedPackets"),
     /** Packets dropped; the name is the reason. */
     DROPS(14, "drops"),
+    /** Packets received whose flags or DSCP class them as headers but that are longer than any header the switch makes. */
+    OVERSIZE_CONTROL_PACKETS(31, "oversizeControlPackets"),
+    /**
+     * Frames that arrived on the port and were flooded, each counted once: {@link #FLOODED_PACKETS} less these are the
+     * extra copies flooding made, which the counters' identity adds to what was received.
+     */
+    FLOODED_FRAMES(32, "floodedFrames"),
     // Gauges: set by one sampling thread, not counted up.
     DATA_QUEUE_DEPTH(20, "dataQueueDepth"),
     HEADER_QUEUE_DEPTH(21, "headerQueueDepth"),

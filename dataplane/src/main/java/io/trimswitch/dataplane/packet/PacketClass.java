@@ -36,6 +36,11 @@ public final class PacketClass {
     public static final int CONTROL = 1 << 22;
     /** IPv6 behind an extension header the switch does not step over: never trimmable, and counted as such. */
     public static final int OPAQUE = 1 << 27;
+    /**
+     * Classed as a header (an NDP control packet, a trimmed packet) but longer than any header this switch makes: it
+     * travels as data, lest any host jump the data queue by setting a flag.
+     */
+    public static final int OVERSIZE_CONTROL = 1 << 28;
     /** Bits 24..26: the data queue of the packet's traffic class. */
     private static final int QUEUE_SHIFT = 24;
     private static final int QUEUE_MASK = 0x7;
@@ -143,11 +148,12 @@ public final class PacketClass {
                 headersEnd += NdpHeader.LENGTH;
                 final int flags = NdpHeader.flags(buffer, l4 + UdpHeader.LENGTH);
                 word |= NDP;
-                if ((flags & NdpHeader.CONTROL_FLAGS) != 0) {
-                    return word | PRIORITY | CONTROL | headersEnd;
-                }
-                if ((flags & NdpHeader.FLAG_CHOPPED) != 0) {
-                    return word | PRIORITY | headersEnd;
+                if ((flags & (NdpHeader.CONTROL_FLAGS | NdpHeader.FLAG_CHOPPED)) != 0) {
+                    if (length <= longestHeader(settings, headersEnd)) {
+                        return word | PRIORITY | ((flags & NdpHeader.CONTROL_FLAGS) != 0 ? CONTROL : 0) | headersEnd;
+                    }
+                    // Then it is data, trimmable as NDP data is.
+                    word |= OVERSIZE_CONTROL;
                 }
                 final boolean trimmable = settings.trims(queue(word)) && settings.mayTrim(dscp) && length > settings.sizeBytes()
                     && !optedOut(buffer, frame, settings, ipFlag, protocol, l4, l4Length, dscp);
@@ -160,9 +166,17 @@ public final class PacketClass {
             return word | (trimmable ? TRIMMABLE : 0) | headersEnd;
         }
         if (settings.isTrimmedDscp(dscp)) {
-            return word | PRIORITY | headersEnd;
+            return word | (length <= longestHeader(settings, headersEnd) ? PRIORITY : OVERSIZE_CONTROL) | headersEnd;
         }
         return word | headersEnd;
+    }
+
+    /**
+     * The longest header this switch makes of a packet whose headers end at {@code headersEnd}: what its trimmer keeps,
+     * the trim size or, behind longer headers (IPv6 extension headers), the headers themselves.
+     */
+    private static int longestHeader(final TrimSettings settings, final int headersEnd) {
+        return Math.max(settings.sizeBytes(), headersEnd);
     }
 
     private static boolean optedOut(
@@ -211,6 +225,11 @@ public final class PacketClass {
     /** An IPv6 packet whose transport the switch cannot find: it is forwarded, never trimmed. */
     public static boolean isOpaque(final int packetClass) {
         return (packetClass & OPAQUE) != 0;
+    }
+
+    /** Classed as a header by its flags or DSCP, but too long to be one: it travelled as data. */
+    public static boolean isOversizeControl(final int packetClass) {
+        return (packetClass & OVERSIZE_CONTROL) != 0;
     }
 
     public static boolean isTrimmable(final int packetClass) {

@@ -47,6 +47,22 @@ class Ipv6TrimTest {
     }
 
     @Test
+    void behindExtensionHeadersAControlPacketMayBeAsLongAsWhatTheTrimmerKeepsAndNoLonger() {
+        // 14 + 40 + 8 (hop-by-hop) + 8 + 8: past the 64-byte trim size, which a trim of this packet would keep whole.
+        final int headersEnd = 14 + 40 + 8 + 8 + NdpHeader.LENGTH;
+        final UnsafeBuffer trimmed = frame(1500, 10, 666, Ipv6Header.HOP_BY_HOP);
+        final int keeps = Trimmer.trim(trimmed, 0, 1500, PacketClass.classify(trimmed, 0, 1500, SETTINGS), SETTINGS);
+        assertEquals(headersEnd, keeps);
+        for (final int length : new int[] {headersEnd, headersEnd + 1}) {
+            final UnsafeBuffer packet = frame(length, 10, 666, Ipv6Header.HOP_BY_HOP);
+            NdpHeader.flags(packet, IP + Ipv6Header.LENGTH + 8 + UdpHeader.LENGTH, NdpHeader.FLAG_PULL);
+            final int packetClass = PacketClass.classify(packet, 0, length, SETTINGS);
+            assertEquals(length == headersEnd, PacketClass.isControl(packetClass) && PacketClass.isPriority(packetClass), length + " B");
+            assertEquals(length > headersEnd, PacketClass.isOversizeControl(packetClass), length + " B");
+        }
+    }
+
+    @Test
     void commonExtensionHeadersAreSteppedOverAndOthersMakeThePacketUntrimmable() {
         for (final int skipped : new int[] {Ipv6Header.HOP_BY_HOP, Ipv6Header.ROUTING, Ipv6Header.DESTINATION_OPTIONS}) {
             final int packetClass = PacketClass.classify(frame(1500, 10, 666, skipped), 0, 1500, SETTINGS);
@@ -80,7 +96,8 @@ class Ipv6TrimTest {
     void plainIpv6UdpIsTrimmableByItsDscpAndGoesToItsTrafficClassesQueue() {
         assertTrue(PacketClass.isTrimmable(PacketClass.classify(frame(1500, 10, 5000, -1), 0, 1500, SETTINGS)));
         assertFalse(PacketClass.isTrimmable(PacketClass.classify(frame(1500, 0, 5000, -1), 0, 1500, SETTINGS)));
-        assertTrue(PacketClass.isPriority(PacketClass.classify(frame(1500, 11, 5000, -1), 0, 1500, SETTINGS)));
+        assertTrue(PacketClass.isPriority(PacketClass.classify(frame(64, 11, 5000, -1), 0, 64, SETTINGS)), "the trimmed DSCP on a header");
+        assertFalse(PacketClass.isPriority(PacketClass.classify(frame(1500, 11, 5000, -1), 0, 1500, SETTINGS)), "but not on a whole packet");
         final byte[] queues = new byte[64];
         queues[10] = 3;
         final TrimSettings classes = new TrimSettings(64, 11, 1L << 10, 666, queues, 0b1000);

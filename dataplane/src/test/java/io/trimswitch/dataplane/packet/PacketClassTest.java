@@ -45,6 +45,40 @@ class PacketClassTest {
     }
 
     @Test
+    void aControlOrChoppedPacketLongerThanAnyHeaderTheSwitchMakesTravelsAsDataAndIsMarkedOversize() {
+        for (final int flag : new int[] {NdpHeader.FLAG_ACK, NdpHeader.FLAG_NACK, NdpHeader.FLAG_PULL, NdpHeader.FLAG_CHOPPED | NdpHeader.FLAG_DATA}) {
+            final UnsafeBuffer header = frame(64, 0, 666);
+            NdpHeader.flags(header, UDP + UdpHeader.LENGTH, flag);
+            final int atTheTrimSize = PacketClass.classify(header, 0, 64, SETTINGS);
+            assertTrue(PacketClass.isPriority(atTheTrimSize) && !PacketClass.isOversizeControl(atTheTrimSize), "flag " + flag + " at 64 B");
+
+            for (final int length : new int[] {65, 1300}) {
+                final UnsafeBuffer packet = frame(length, 0, 666);
+                NdpHeader.flags(packet, UDP + UdpHeader.LENGTH, flag);
+                final int packetClass = PacketClass.classify(packet, 0, length, SETTINGS);
+                assertFalse(PacketClass.isPriority(packetClass), "flag " + flag + " at " + length + " B is not a header");
+                assertFalse(PacketClass.isControl(packetClass), "flag " + flag + " at " + length + " B");
+                assertTrue(PacketClass.isOversizeControl(packetClass), "flag " + flag + " at " + length + " B is counted");
+                assertTrue(PacketClass.isTrimmable(packetClass), "an NDP packet, trimmable as NDP data is: flag " + flag);
+                assertEquals(TrimSettings.NDP_HEADERS, PacketClass.headersEnd(packetClass));
+            }
+        }
+    }
+
+    @Test
+    void aPacketWithTheTrimmedDscpLongerThanAHeaderIsPlainDataNotTrimmable() {
+        final int trimmedDscp = SETTINGS.trimmedDscp();
+        final int header = PacketClass.classify(frame(64, trimmedDscp, 5000), 0, 64, SETTINGS);
+        assertTrue(PacketClass.isPriority(header) && !PacketClass.isOversizeControl(header));
+        final int whole = PacketClass.classify(frame(1300, trimmedDscp, 5000), 0, 1300, SETTINGS);
+        assertFalse(PacketClass.isPriority(whole), "1300 B marked as trimmed is data");
+        assertTrue(PacketClass.isOversizeControl(whole));
+        assertFalse(PacketClass.isTrimmable(whole), "its DSCP is not a trimmable one");
+        final int plain = PacketClass.classify(frame(1300, 0, 5000), 0, 1300, SETTINGS);
+        assertFalse(PacketClass.isOversizeControl(plain), "plain data is not counted");
+    }
+
+    @Test
     void aPacketNoLongerThanTheTrimSizeIsNeverTrimmable() {
         for (final int udpPort : new int[] {666, 5000}) {
             assertFalse(PacketClass.isTrimmable(PacketClass.classify(frame(64, 10, udpPort), 0, 64, SETTINGS)), "port " + udpPort);
@@ -69,7 +103,8 @@ class PacketClassTest {
     void plainUdpIsTrimmableOnlyWithATrimmableDscp() {
         assertTrue(PacketClass.isTrimmable(PacketClass.classify(frame(1500, 10, 5000), 0, 1500, SETTINGS)));
         assertFalse(PacketClass.isTrimmable(PacketClass.classify(frame(1500, 0, 5000), 0, 1500, SETTINGS)));
-        assertTrue(PacketClass.isPriority(PacketClass.classify(frame(1500, 11, 5000), 0, 1500, SETTINGS)));
+        assertTrue(PacketClass.isPriority(PacketClass.classify(frame(64, 11, 5000), 0, 64, SETTINGS)), "the trimmed DSCP on a header");
+        assertFalse(PacketClass.isPriority(PacketClass.classify(frame(1500, 11, 5000), 0, 1500, SETTINGS)), "but not on a whole packet");
     }
 
     @Test
