@@ -113,6 +113,8 @@ public final class GenCommand implements Runnable {
                     throw new ConfigException("--to " + to + ": cannot send there: " + message(e));
                 }
                 final long start = System.nanoTime();
+                // A closed port at the receiver answers with ICMP, which the next write reports: counted, and the load goes on.
+                long refused = 0;
                 for (long sequence = 0; sequence < count; sequence++) {
                     final long due = start + sequence * gapNanos;
                     long wait;
@@ -126,12 +128,17 @@ public final class GenCommand implements Runnable {
                     view.putShort(NdpHeader.SEQUENCE_FIELD_OFFSET, (short) sequence, ByteOrder.BIG_ENDIAN);
                     view.putInt(SEQUENCE_OFFSET, (int) sequence, ByteOrder.BIG_ENDIAN);
                     payload.clear();
-                    channel.write(payload);
+                    try {
+                        channel.write(payload);
+                    } catch (final java.net.PortUnreachableException e) {
+                        refused++;
+                    }
                 }
                 final double seconds = (System.nanoTime() - start) / 1e9;
                 final PrintWriter out = spec.commandLine().getOut();
-                out.printf(Locale.ROOT, "gen: sent %d datagrams of %d B to %s as flow %d in %.3f s (%.0f/s)%n", count, size, target, flow, seconds,
-                    count / Math.max(seconds, 1e-9));
+                out.printf(Locale.ROOT, "gen: sent %d datagrams of %d B to %s as flow %d in %.3f s (%.0f/s)%s%n", count - refused, size, target,
+                    flow, seconds, count / Math.max(seconds, 1e-9),
+                    refused == 0 ? "" : "; " + refused + " more refused by the receiver (ICMP port unreachable: nothing listens there)");
                 out.flush();
             }
             return 0;

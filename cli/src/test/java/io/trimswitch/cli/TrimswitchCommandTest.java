@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** A command named first is built on its own; what the user sees must not differ from the whole tool's. */
 class TrimswitchCommandTest {
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"scenario", "fabric", "evaluate", "replay", "run", "stats", "gen", "host"})
+    @ValueSource(strings = {"scenario", "fabric", "evaluate", "replay", "run", "stats", "ctl", "gen", "host"})
     void aCommandsUsageIsTheSameAloneAndThroughHelp(final String command) {
         final Cli.Result alone = Cli.trimswitch(command, "--help");
         final Cli.Result throughHelp = Cli.trimswitch("help", command);
@@ -23,7 +23,7 @@ class TrimswitchCommandTest {
     void theToolsUsageListsEveryCommand() {
         final Cli.Result usage = Cli.trimswitch("--help");
         assertEquals(0, usage.exit());
-        for (final String command : new String[] {"scenario", "fabric", "evaluate", "replay", "run", "stats", "gen", "host", "help"}) {
+        for (final String command : new String[] {"scenario", "fabric", "evaluate", "replay", "run", "stats", "ctl", "gen", "host", "help"}) {
             assertTrue(usage.out().contains("\n  " + command + " "), command + " missing from:\n" + usage.out());
         }
     }
@@ -40,6 +40,19 @@ class TrimswitchCommandTest {
         final Cli.Result result = Cli.trimswitch("gen", "send", "--count", "x");
         assertEquals(2, result.exit());
         assertTrue(result.err().endsWith("(see 'trimswitch gen send --help')\n"), result.err());
+    }
+
+    @Test
+    void aGeneratorWhoseReceiverIsNotListeningCountsTheRefusalsAndGoesOn() throws Exception {
+        final int closed;
+        try (java.net.DatagramSocket probe = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
+            closed = probe.getLocalPort();
+        }
+        final Cli.Result result = Cli.trimswitch("gen", "send", "--to", "127.0.0.1:" + closed, "--count", "20", "--rate", "1000");
+        assertEquals(0, result.exit(), result.err());
+        assertEquals("", result.err());
+        assertTrue(result.out().matches("(?s)gen: sent [0-9]+ datagrams .*; [1-9][0-9]* more refused by the receiver \\(ICMP port unreachable: nothing listens there\\)\n"),
+            result.out());
     }
 
     @Test
