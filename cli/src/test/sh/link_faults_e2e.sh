@@ -5,7 +5,8 @@
 #   flap-host-side    the host's end set down (the switch's end loses its carrier), then up again
 #   recreate          the veth deleted, then made again under the same name
 #   mtu               the MTU raised to 9000 on both ends, then lowered on the switch's end
-#   second-switch     a second switch on the same interface, with its own counters file or the same one
+#   second-switch     a second switch on the same interface, with its own counters file or the same one; then the
+#                     first killed: stats and ctl say it died, and a new switch takes its interfaces, counters and socket
 #   idle-cpu          a port's link set down and another's veth deleted under --idle poll: the idle switch must not spin
 #   move-port         `ctl del-port` then `ctl add-port` onto a new veth while the switch runs, with a capture of the port
 # Each checks the switch's log lines, its counters (`stats --json`) and what the hosts see (ping). Needs root, iproute2
@@ -194,8 +195,23 @@ second-switch)
     kill -KILL "$first"
     wait "$first" 2>/dev/null || true
     SWITCH_PIDS=()
-    start_switch "$SW" "$WORK/third.log" 2 -i "0@${TAG}p0" -i "1@${TAG}p1" --idle poll --metrics off --counters "$WORK/third.counters"
+    # Its counters file stays too: stats must not show a dead switch's frozen counters as if it ran.
+    status=0
+    in_sw $TRIMSWITCH stats > "$WORK/stats.out" 2>&1 || status=$?
+    [ "$status" = 2 ] && [ "$(wc -l < "$WORK/stats.out")" = 1 ] && grep -qF "dead switch's (process $first" "$WORK/stats.out" \
+        || { cat "$WORK/stats.out"; fail "stats after SIGKILL exited $status, not 2 with one line naming dead process $first"; }
+    log "stats after SIGKILL: $(cat "$WORK/stats.out")"
+    status=0
+    in_sw $TRIMSWITCH ctl show > "$WORK/ctl.out" 2>&1 || status=$?
+    [ "$status" = 2 ] && [ "$(wc -l < "$WORK/ctl.out")" = 1 ] && grep -qF "a switch that died leaves it" "$WORK/ctl.out" \
+        || { cat "$WORK/ctl.out"; fail "ctl after SIGKILL exited $status, not 2 with one line saying the switch died"; }
+    log "ctl after SIGKILL: $(cat "$WORK/ctl.out")"
+    start_switch "$SW" "$WORK/third.log" 2 -i "0@${TAG}p0" -i "1@${TAG}p1" --idle poll --metrics off
     pings 2 || fail "host 0 cannot ping host 1 through the switch that took over"
+    grep -qF "replaced the counters a dead switch (process $first) left" "$WORK/third.log" || { cat "$WORK/third.log"; fail "the new switch did not say it replaced the dead one's counters"; }
+    grep -qF "(replaced one a stopped switch left)" "$WORK/third.log" || { cat "$WORK/third.log"; fail "the new switch did not replace the dead one's control socket"; }
+    in_sw $TRIMSWITCH ctl show > /dev/null || fail "ctl cannot reach the new switch"
+    in_sw $TRIMSWITCH stats > /dev/null || fail "stats cannot read the new switch's counters"
     log "after SIGKILL of the first, a new switch takes the interfaces over and forwards"
     stop_switch "$SWITCH_PID" "$WORK/third.log"
     namespace=$(in_sw readlink /proc/self/ns/net | tr -dc 0-9)

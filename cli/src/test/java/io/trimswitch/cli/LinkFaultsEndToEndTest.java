@@ -50,6 +50,8 @@ class LinkFaultsEndToEndTest {
         assertTrue(Pattern.compile("refused \\(--counters .*\\): trimswitch: interface tl[0-9]+p0 is already attached by a running switch, process [0-9]+")
             .matcher(output).find(), output);
         assertTrue(output.contains("refused (the same counters file): trimswitch: interface"), output);
+        assertTrue(output.contains("stats after SIGKILL: trimswitch: the counters at "), output);
+        assertTrue(output.contains("ctl after SIGKILL: trimswitch: control socket "), output);
         assertTrue(output.contains("after SIGKILL of the first, a new switch takes the interfaces over and forwards"), output);
         assertTrue(output.contains("faults: passed"), output);
     }
