@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <p>A command is a line of a {@code ```sh} block that starts with {@code cli/trimswitch}, {@code java -jar},
  * {@code ./mvnw} or {@code bench/}. Each runs in order, per document, from a scratch directory that sees the project's
- * {@code cli}, {@code config}, {@code bench} and {@code docs}, and must exit 0 within two minutes. A command that cannot
+ * {@code cli}, {@code config}, {@code bench}, {@code docs} and {@code mininet}, and must exit 0 within two minutes. A command that cannot
  * run here says what it needs, either in a shell comment on its line ({@code # ... (needs: long)}) or for a whole block
  * in an HTML comment on the line before the block ({@code <!-- needs: root -->}, or several: {@code <!-- needs: root long -->}):
  * {@code root} (namespaces, raw sockets), {@code hosts} (other machines, a cluster, a container), {@code build} (runs
@@ -124,7 +124,7 @@ class DocumentedCommandsTest {
         final List<DynamicTest> tests = new ArrayList<>();
         for (final Path document : documents()) {
             final Path workDir = Files.createDirectories(scratch.resolve("in-" + document.getFileName()));
-            for (final String shared : new String[] {"cli", "config", "bench", "docs"}) {
+            for (final String shared : new String[] {"cli", "config", "bench", "docs", "mininet"}) {
                 Files.createSymbolicLink(workDir.resolve(shared), ROOT.resolve(shared));
             }
             for (final Command command : commands(document)) {
