@@ -41,10 +41,7 @@ in_host() { local host=$1; shift; ip netns exec "$TAG-h$host" "$@"; }
 add_namespace "$SW"
 for i in 0 1 2; do
     add_namespace "$TAG-h$i"
-    ip link add "$TAG-p$i" netns "$SW" type veth peer name eth0 netns "$TAG-h$i"
-    in_sw ip link set "$TAG-p$i" up
-    in_host "$i" ip addr add "10.77.0.$((i + 1))/24" dev eth0
-    in_host "$i" ip link set eth0 up
+    wire_host "$SW" "$TAG-h$i" "$TAG-p$i" "10.77.0.$((i + 1))"
 done
 
 log "starting the switch"

@@ -64,6 +64,15 @@ add_namespace() {
     ip netns exec "$1" ip link set lo up
 }
 
+# wire_host SW HOST PORT ADDRESS: a veth from switch namespace SW, its end named PORT and up, to HOST's eth0, up, with
+# ADDRESS/24: a host wired straight to a switch port.
+wire_host() {
+    ip link add "$3" netns "$1" type veth peer name eth0 netns "$2"
+    ip -n "$1" link set "$3" up
+    ip -n "$2" addr add "$4/24" dev eth0
+    ip -n "$2" link set eth0 up
+}
+
 # ping_every_pair NS=ADDRESS...: every host pings every other one twice; stops the script at the first that cannot.
 ping_every_pair() {
     local from to

@@ -33,11 +33,7 @@ in_host() { local host=$1; shift; ip netns exec "${TAG}h$host" "$@"; }
 
 # wire HOST: the veth between the switch's port HOST (its end named ${TAG}pHOST) and the host's eth0, both up.
 wire() {
-    local i=$1
-    ip link add "${TAG}p$i" netns "$SW" type veth peer name eth0 netns "${TAG}h$i"
-    in_sw ip link set "${TAG}p$i" up
-    in_host "$i" ip addr add "10.9.0.$((i + 1))/24" dev eth0
-    in_host "$i" ip link set eth0 up
+    wire_host "$SW" "${TAG}h$1" "${TAG}p$1" "10.9.0.$(($1 + 1))"
 }
 
 add_namespace "$SW"
@@ -250,10 +246,7 @@ move-port)
     log "removed: $removed frames counted as portRemoved; its interface is free"
     # Host 1 comes back on a new veth: the switch's end is named ${TAG}q1, with a new MAC on the host's side.
     in_sw ip link del "${TAG}p1"
-    ip link add "${TAG}q1" netns "$SW" type veth peer name eth0 netns "${TAG}h1"
-    in_sw ip link set "${TAG}q1" up
-    in_host 1 ip addr add 10.9.0.2/24 dev eth0
-    in_host 1 ip link set eth0 up
+    wire_host "$SW" "${TAG}h1" "${TAG}q1" 10.9.0.2
     pin_neighbours
     status=0
     ctl add-port "1@${TAG}p0" > "$WORK/ctl.out" 2>&1 || status=$?

@@ -31,8 +31,15 @@ class UltraEthernetMarksTest {
 
     @Test
     void bothTrimmedMarksTravelAsHeadersAtTheNextSwitch() {
-        assertTrue(PacketClass.isPriority(PacketClass.classify(frame(11, 5000, 1), 0, 1500, UEC)));
-        assertTrue(PacketClass.isPriority(PacketClass.classify(frame(12, 5000, 1), 0, 1500, UEC)));
+        for (final int mark : new int[] {11, 12}) {
+            final UnsafeBuffer header = new UnsafeBuffer(new byte[2048]);
+            WorkloadFrames.writeData(header, 0, UEC.sizeBytes(), 1, 4, 0, 1, mark, 5000);
+            assertTrue(PacketClass.isPriority(PacketClass.classify(header, 0, UEC.sizeBytes(), UEC)), "a header marked " + mark);
+            // Marked, but longer than any header the switch makes: it travels as data and is counted (oversizeControl).
+            final int whole = PacketClass.classify(frame(mark, 5000, 1), 0, 1500, UEC);
+            assertFalse(PacketClass.isPriority(whole), "a 1500-byte packet marked " + mark);
+            assertTrue(PacketClass.isOversizeControl(whole), "a 1500-byte packet marked " + mark);
+        }
     }
 
     @Test
