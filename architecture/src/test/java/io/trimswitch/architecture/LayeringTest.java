@@ -44,14 +44,15 @@ class LayeringTest {
         MAY_USE.put("switching", Set.of("config", "recirc", "pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("simulator", Set.of("switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("network", Set.of("simulator", "switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+        MAY_USE.put("interfaces", Set.of("dataplane"));
         // Real time drives the same switch as virtual time, never the virtual-time engine.
-        MAY_USE.put("realtime", Set.of("switching", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+        MAY_USE.put("realtime", Set.of("interfaces", "switching", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("hosts", Set.of("ndp", "config", "dataplane"));
-        MAY_USE.put("evaluation", Set.of("realtime", "network", "simulator", "switching", "ndp", "config", "recirc", "pipelines",
+        MAY_USE.put("evaluation", Set.of("realtime", "interfaces", "network", "simulator", "switching", "ndp", "config", "recirc", "pipelines",
             "traffic-manager", "dataplane"));
-        MAY_USE.put("cli", Set.of("evaluation", "hosts", "realtime", "network", "simulator", "switching", "ndp", "config", "recirc",
+        MAY_USE.put("cli", Set.of("evaluation", "hosts", "realtime", "interfaces", "network", "simulator", "switching", "ndp", "config", "recirc",
             "pipelines", "traffic-manager", "dataplane"));
-        MAY_USE.put("bench", Set.of("evaluation", "realtime", "network", "simulator", "switching", "ndp", "config", "recirc",
+        MAY_USE.put("bench", Set.of("evaluation", "realtime", "interfaces", "network", "simulator", "switching", "ndp", "config", "recirc",
             "pipelines", "traffic-manager", "dataplane"));
     }
 

@@ -6,7 +6,7 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.pipelines.LpmForwarding;
-import io.trimswitch.realtime.interfaces.InterfacePorts;
+import io.trimswitch.interfaces.InterfacePorts;
 import io.trimswitch.realtime.sockets.VxlanPorts;
 
 import java.net.InetAddress;

@@ -19,9 +19,9 @@ import io.trimswitch.pipelines.LpmForwarding;
 import io.trimswitch.pipelines.PortSubnetForwarding;
 import io.trimswitch.pipelines.PresetForwarding;
 import io.trimswitch.realtime.LiveSettings;
-import io.trimswitch.realtime.interfaces.InterfaceLocks;
-import io.trimswitch.realtime.interfaces.InterfacePorts;
-import io.trimswitch.realtime.interfaces.LinkWatcher;
+import io.trimswitch.interfaces.InterfaceLocks;
+import io.trimswitch.interfaces.InterfacePorts;
+import io.trimswitch.interfaces.LinkWatcher;
 import io.trimswitch.realtime.sockets.KernelSocketDrops;
 import io.trimswitch.realtime.sockets.VxlanPorts;
 import io.trimswitch.switching.RunRecorder;
@@ -511,8 +511,8 @@ public final class LiveSwitch implements AutoCloseable {
             throw new ConfigException("add-port: " + e.getMessage());
         }
         awaitRequest(owner, owner.request(port, interfaceName));
-        return owner.linkUp(port) || owner.interfaceName(port).equals(interfaceName) && !owner.removed(port)
-            ? "port " + port + " added on " + interfaceName : "port " + port + " waits for " + interfaceName;
+        return owner.attached(port) ? "port " + port + " added on " + interfaceName
+            : "port " + port + " added, waiting for " + interfaceName + " (it cannot be opened yet: it comes up once it can)";
     }
 
     /**

@@ -11,7 +11,7 @@ import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.IngressLinks;
 import io.trimswitch.dataplane.util.TimedIntFifo;
 import io.trimswitch.pipelines.LearningBridge;
-import io.trimswitch.realtime.interfaces.InterfacePorts;
+import io.trimswitch.interfaces.InterfacePorts;
 import io.trimswitch.realtime.sockets.PortsOwner;
 import io.trimswitch.realtime.sockets.VxlanPorts;
 import io.trimswitch.switching.CatchUp;

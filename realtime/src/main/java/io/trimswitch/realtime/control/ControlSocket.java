@@ -1,7 +1,7 @@
 package io.trimswitch.realtime.control;
 
 import io.trimswitch.config.ConfigException;
-import io.trimswitch.realtime.OwnerLock;
+import io.trimswitch.interfaces.OwnerLock;
 
 import java.io.IOException;
 import java.net.StandardProtocolFamily;

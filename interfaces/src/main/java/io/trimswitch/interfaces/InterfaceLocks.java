@@ -1,6 +1,5 @@
-package io.trimswitch.realtime.interfaces;
+package io.trimswitch.interfaces;
 
-import io.trimswitch.realtime.OwnerLock;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.trimswitch.realtime.interfaces;
+package io.trimswitch.interfaces;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;

@@ -1,4 +1,4 @@
-package io.trimswitch.realtime.interfaces;
+package io.trimswitch.interfaces;
 
 import io.trimswitch.dataplane.codec.OffloadHeader;
 import org.agrona.concurrent.UnsafeBuffer;

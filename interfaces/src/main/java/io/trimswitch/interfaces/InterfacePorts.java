@@ -1,4 +1,4 @@
-package io.trimswitch.realtime.interfaces;
+package io.trimswitch.interfaces;
 
 import io.netty.channel.IoEvent;
 import io.netty.channel.IoEventLoopGroup;
@@ -645,6 +645,11 @@ public final class InterfacePorts implements AutoCloseable {
     /** The interface {@code port} sits on now, or waits for. */
     public String interfaceName(final int port) {
         return names.get(port);
+    }
+
+    /** Whether {@code port} has its interface open; for the control thread, once its request was carried out. */
+    public boolean attached(final int port) {
+        return sockets[port] != null;
     }
 
     /** Whether {@code port} was removed; for the control thread, once its request was carried out. */

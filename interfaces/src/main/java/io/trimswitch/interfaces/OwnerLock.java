@@ -1,4 +1,4 @@
-package io.trimswitch.realtime;
+package io.trimswitch.interfaces;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package io.trimswitch.realtime.interfaces;
+package io.trimswitch.interfaces;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import org.agrona.concurrent.UnsafeBuffer;
