@@ -65,7 +65,7 @@ public final class SwitchControl implements ControlCommands, AutoCloseable {
             case "add-port" -> addPort(words);
             case "del-port" -> {
                 arguments(words, 1, "del-port N");
-                yield ControlReply.line(live.removePort(port(words.get(1), "del-port")));
+                yield ControlReply.line(live.removePort(port(words.get(1), "del-port: N")));
             }
             case "stop" -> {
                 arguments(words, 0, "stop");
@@ -76,11 +76,12 @@ public final class SwitchControl implements ControlCommands, AutoCloseable {
         };
     }
 
-    private static int port(final String text, final String command) {
+    /** {@code text} as a port number; else refused in one line that begins with {@code what} ("del-port: N"). */
+    private static int port(final String text, final String what) {
         try {
             return Integer.parseInt(text);
         } catch (final NumberFormatException e) {
-            throw new ConfigException(command + ": N must be a port number, got '" + text + "'");
+            throw new ConfigException(what + " must be a port number, got '" + text + "'");
         }
     }
 
@@ -94,7 +95,7 @@ public final class SwitchControl implements ControlCommands, AutoCloseable {
         if (parts.length != 2 || parts[1].isEmpty()) {
             throw new ConfigException("add-port: expected N@IFACE, got '" + words.get(1) + "'");
         }
-        final int port = port(parts[0], "add-port");
+        final int port = port(parts[0], "add-port: N");
         live.interfacePortOf(port, "add-port");
         // The settings with the port on its new interface (and rate), checked whole before the port moves.
         SwitchSettings next = SettingsEdit.set(inForce, "ports." + port + ".interface", "'" + parts[1].replace("'", "''") + "'");
@@ -118,12 +119,7 @@ public final class SwitchControl implements ControlCommands, AutoCloseable {
         if (words.size() < 3) {
             throw new ConfigException(usage);
         }
-        final int port;
-        try {
-            port = Integer.parseInt(words.get(1));
-        } catch (final NumberFormatException e) {
-            throw new ConfigException("capture: PORT must be a port number, got '" + words.get(1) + "'");
-        }
+        final int port = port(words.get(1), "capture: PORT");
         if ("start".equals(words.get(2)) && words.size() == 4) {
             final java.nio.file.Path file;
             try {
