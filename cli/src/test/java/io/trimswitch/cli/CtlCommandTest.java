@@ -82,6 +82,9 @@ class CtlCommandTest {
         final Cli.Result stopped1 = ctl(socket, "capture", "1", "stop");
         assertEquals("port 1: 1 frames written to " + pcap + "\n", stopped1.out(), "the flooded frame, sent on port 1; " + stopped1.err());
         assertTrue(Files.size(pcap) > 60, "the pcapng holds the frame");
+        // A disk with no room: the capture stops, and says the file is incomplete, in one line.
+        assertEquals(0, ctl(socket, "capture", "1", "start", "/dev/full").exit());
+        assertRefused(ctl(socket, "capture", "1", "stop"), "trimswitch: capture: port 1: stopped, but cannot write /dev/full: No space left on device");
 
         // reload: the file again, with the command line's options over it.
         Files.writeString(config, PORTS + "trim:\n  dscp: 20\ncontrol:\n  t0Us: 4\n");

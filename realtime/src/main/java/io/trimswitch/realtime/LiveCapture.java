@@ -31,6 +31,9 @@ public final class LiveCapture implements AutoCloseable {
     /** The port's thread alone adds to it. */
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong written = new AtomicLong();
+    /** Why the file could not be written (a full disk), or null; the frames after that are counted as lost. */
+    private volatile String failure;
+    private final AtomicLong lost = new AtomicLong();
     private volatile boolean stopping;
     /** Made once: the writer thread's loop allocates nothing. */
     private final org.agrona.concurrent.MessageHandler toFile = this::write;
@@ -80,8 +83,16 @@ public final class LiveCapture implements AutoCloseable {
     }
 
     private void write(final int type, final MutableDirectBuffer record, final int at, final int length) {
-        writer.write(type == RECEIVED ? 0 : 1, record.getLong(at), record, at + TIME_BYTES, length - TIME_BYTES);
-        written.lazySet(written.get() + 1);
+        if (failure == null) {
+            try {
+                writer.write(type == RECEIVED ? 0 : 1, record.getLong(at), record, at + TIME_BYTES, length - TIME_BYTES);
+                written.lazySet(written.get() + 1);
+                return;
+            } catch (final java.io.UncheckedIOException e) {
+                failure = e.getMessage();
+            }
+        }
+        lost.lazySet(lost.get() + 1);
     }
 
     private void drain() {
@@ -102,6 +113,16 @@ public final class LiveCapture implements AutoCloseable {
         return written.get();
     }
 
+    /** Why the file could not be written, or null when it was written whole. */
+    public String failure() {
+        return failure;
+    }
+
+    /** Frames that reached the writer after the file could no longer be written. */
+    public long lost() {
+        return lost.get();
+    }
+
     /** Frames that found the ring full because the file could not keep up. */
     public long dropped() {
         return dropped.get();
@@ -116,6 +137,13 @@ public final class LiveCapture implements AutoCloseable {
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        writer.close();
+        try {
+            writer.close();
+        } catch (final java.io.UncheckedIOException e) {
+            // The frames still buffered are gone with the disk's room: the file holds fewer than were written to it.
+            if (failure == null) {
+                failure = e.getMessage();
+            }
+        }
     }
 }

@@ -138,6 +138,10 @@ public final class SwitchControl implements ControlCommands, AutoCloseable {
             if (capture == null) {
                 throw new ConfigException("capture: port " + port + " is not being captured");
             }
+            if (capture.failure() != null) {
+                throw new ConfigException("capture: port " + port + ": stopped, but " + capture.failure()
+                    + "; the file is incomplete (" + capture.lost() + " frames lost after the failure)");
+            }
             final String text = "port " + port + ": " + capture.written() + " frames written to " + capture.file()
                 + (capture.dropped() > 0 ? ", " + capture.dropped() + " not (the file fell behind)" : "");
             return new ControlReply(text, Map.of("port", port, "file", capture.file().toString(), "written", capture.written(),
