@@ -216,15 +216,16 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
 
     @Override
     public void onFrame(final int port, final UnsafeBuffer buffer, final int offset, final int length) {
+        final long now = clock.nowPicos();
+        // A capture sees every frame the port received, those the switch then refuses too, as tcpdump on the link would.
+        final LiveCapture capture = port < captures.length() ? captures.get(port) : null;
+        if (capture != null) {
+            capture.received(now, buffer, offset, length);
+        }
         if (length >= EthernetHeader.LENGTH && EthernetHeader.isReservedGroup(EthernetHeader.destination(buffer, offset))) {
             // Whatever the forwarding mode: such a frame is for the link it came on, never for another port.
             counters[port].increment(1 + Refused.RESERVED_GROUP.ordinal());
             return;
-        }
-        final long now = clock.nowPicos();
-        final LiveCapture capture = port < captures.length() ? captures.get(port) : null;
-        if (capture != null) {
-            capture.received(now, buffer, offset, length);
         }
         final long arrival = links.arrival(port, length, now);
         if (bridge == null) {
