@@ -27,9 +27,15 @@ still_running() { kill -0 "$1" 2>/dev/null || { cat "$2"; log "$3 exited" >&2; e
 # remove_namespaces NS...: ends every process in each namespace, then the namespace (with its veths); quiet about ones
 # already gone, so that a cleanup trap can call it whatever happened.
 remove_namespaces() {
-    local ns
+    local ns inode
     for ns in "$@"; do
         ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
+        # What switches there left behind: their folder of interface locks and, if one was killed, its counters and socket.
+        inode=$(ip netns exec "$ns" readlink /proc/self/ns/net 2>/dev/null | tr -dc 0-9)
+        if [ -n "$inode" ]; then
+            rm -rf "/run/trimswitch/$inode" "/dev/shm/trimswitch-$inode.counters" "/run/trimswitch/trimswitch-$inode.ctl" \
+                "/run/trimswitch/trimswitch-$inode.ctl.lock"
+        fi
         ip netns del "$ns" 2>/dev/null
     done
     return 0
