@@ -352,7 +352,7 @@ public final class VxlanPorts implements AutoCloseable {
             }
         }
         if (group != null) {
-            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
             group = null;
         }
     }
