@@ -108,7 +108,6 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         }
         SwitchMetrics endpoint = null;
         ControlSocket controlSocket = null;
-        SwitchControl controls = null;
         final CountDownLatch stopRequested = new CountDownLatch(1);
         final CountDownLatch stopped = new CountDownLatch(1);
         final Thread hook = new Thread(() -> {
@@ -129,8 +128,8 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             }
             if (!"off".equals(control)) {
                 final Path socket = control != null ? Path.of(control) : ControlPaths.forCounters(LiveSettings.countersFile(live.settings()));
-                controls = new SwitchControl(live, this::settings, stopRequested::countDown);
-                controlSocket = ControlSocket.open(socket, live.settings().metrics().controlGroup(), controls);
+                controlSocket = ControlSocket.open(socket, live.settings().metrics().controlGroup(),
+                    new SwitchControl(live, this::settings, stopRequested::countDown));
             }
             out.printf("trimswitch: running %d ports, forwarding %s, mechanism %s%s%n", live.settings().ports().size(),
                 live.settings().forwarding().mode().label(), live.settings().mechanism().label(),
@@ -157,9 +156,6 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         } finally {
             if (controlSocket != null) {
                 controlSocket.close();
-            }
-            if (controls != null) {
-                controls.close();
             }
             if (endpoint != null) {
                 endpoint.close();

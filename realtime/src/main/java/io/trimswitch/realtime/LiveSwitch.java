@@ -375,6 +375,10 @@ public final class LiveSwitch implements AutoCloseable {
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // The threads have taken their last turn: no capture gets another frame, and each closes its file whole.
+        for (int port = 0; port < captures.length(); port++) {
+            stopCapture(port);
+        }
         for (final VxlanPorts ports : sockets) {
             ports.close();
         }

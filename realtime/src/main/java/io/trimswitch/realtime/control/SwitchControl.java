@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * change while the switch runs, is refused in one line and the switch goes on as it was. Counters keep counting.
  * Only the control socket's thread calls it, so the settings in force have one writer.
  */
-public final class SwitchControl implements ControlCommands, AutoCloseable {
+public final class SwitchControl implements ControlCommands {
     /** The keys a running switch can change: trimming, the trim control loop's timing, meters' and ports' rates. */
     private static final Pattern LIVE = Pattern.compile(
         "trim\\.(sizeBytes|dscp|trimmableDscp)"
@@ -148,14 +148,6 @@ public final class SwitchControl implements ControlCommands, AutoCloseable {
                 "dropped", capture.dropped()));
         }
         throw new ConfigException(usage);
-    }
-
-    /** Closes the captures still running, as the switch stops. */
-    @Override
-    public void close() {
-        for (final LiveSwitch.PortView port : live.portViews(inForce)) {
-            live.stopCapture(port.port());
-        }
     }
 
     private static void arguments(final List<String> words, final int count, final String usage) {
