@@ -98,15 +98,9 @@ public final class SwitchControl implements ControlCommands {
         final int port = port(parts[0], "add-port: N");
         live.interfacePortOf(port, "add-port");
         // The settings with the port on its new interface (and rate), checked whole before the port moves.
-        SwitchSettings next = SettingsEdit.set(inForce, "ports." + port + ".interface", "'" + parts[1].replace("'", "''") + "'");
+        Settings to = validated("add-port", SettingsEdit.set(inForce, "ports." + port + ".interface", "'" + parts[1].replace("'", "''") + "'"));
         if (words.size() == 4) {
-            next = SettingsEdit.set(LiveSettings.validate(next), "ports." + port + ".rateGbps", words.get(3));
-        }
-        final Settings to;
-        try {
-            to = LiveSettings.validate(next);
-        } catch (final ConfigException e) {
-            throw new ConfigException("add-port: " + e.getMessage() + "; nothing was changed");
+            to = validated("add-port", SettingsEdit.set(to, "ports." + port + ".rateGbps", words.get(3)));
         }
         final String added = live.addPort(port, parts[1]);
         live.retune(inForce, to);
@@ -150,6 +144,15 @@ public final class SwitchControl implements ControlCommands {
         throw new ConfigException(usage);
     }
 
+    /** {@code next} checked as a running switch's settings; refused in one line, beginning with {@code what}, when it is not. */
+    private static Settings validated(final String what, final SwitchSettings next) {
+        try {
+            return LiveSettings.validate(next);
+        } catch (final ConfigException e) {
+            throw new ConfigException(what + ": " + e.getMessage() + "; nothing was changed");
+        }
+    }
+
     private static void arguments(final List<String> words, final int count, final String usage) {
         if (words.size() != count + 1) {
             throw new ConfigException("usage: " + usage);
@@ -158,12 +161,7 @@ public final class SwitchControl implements ControlCommands {
 
     /** Applies {@code next} if every key it changes may change while running; else refuses it all, naming those keys. */
     private ControlReply change(final String what, final SwitchSettings next) {
-        final Settings to;
-        try {
-            to = LiveSettings.validate(next);
-        } catch (final ConfigException e) {
-            throw new ConfigException(what + ": " + e.getMessage() + "; nothing was changed");
-        }
+        final Settings to = validated(what, next);
         final List<String> changed = SettingsEdit.changedKeys(inForce, to);
         final List<String> fixed = changed.stream().filter(key -> !LIVE.matcher(key).matches()).toList();
         if (!fixed.isEmpty()) {
