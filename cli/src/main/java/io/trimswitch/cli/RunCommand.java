@@ -96,10 +96,8 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         final InetSocketAddress metricsAddress = LiveSettings.metricsAddress(live.settings());
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
-        live.logLinksTo(line -> {
-            out.println("trimswitch: " + line);
-            out.flush();
-        });
+        final LinkLines linkLines = new LinkLines(out);
+        live.logLinksTo(linkLines);
         try {
             live.start();
         } catch (final IllegalStateException e) {
@@ -144,6 +142,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                     live.counters().file());
             }
             out.flush();
+            linkLines.afterStart();
             Runtime.getRuntime().addShutdownHook(hook);
             final long deadline = durationSeconds == null ? Long.MAX_VALUE : System.nanoTime() + (long) (durationSeconds * 1e9);
             while (!stopRequested.await(100, TimeUnit.MILLISECONDS) && System.nanoTime() < deadline) {
@@ -167,6 +166,38 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             if (stopRequested.getCount() > 0) {
                 Runtime.getRuntime().removeShutdownHook(hook);
             }
+        }
+    }
+
+    /**
+     * The lines that tell of the ports' links, from the ports' threads: those that come while the switch starts (the
+     * kernel's first word on each link) are held until the switch has said it runs and listed its ports, so that what
+     * it says reads in order.
+     */
+    private static final class LinkLines implements java.util.function.Consumer<String> {
+        private final PrintWriter out;
+        private final java.util.List<String> early = new java.util.ArrayList<>();
+        private boolean started;
+
+        LinkLines(final PrintWriter out) {
+            this.out = out;
+        }
+
+        @Override
+        public synchronized void accept(final String line) {
+            if (!started) {
+                early.add(line);
+                return;
+            }
+            out.println("trimswitch: " + line);
+            out.flush();
+        }
+
+        synchronized void afterStart() {
+            started = true;
+            early.forEach(line -> out.println("trimswitch: " + line));
+            early.clear();
+            out.flush();
         }
     }
 
