@@ -45,15 +45,18 @@ class LayeringTest {
         MAY_USE.put("simulator", Set.of("switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("network", Set.of("simulator", "switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("interfaces", Set.of("dataplane"));
+        MAY_USE.put("sockets", Set.of("dataplane"));
         // Real time drives the same switch as virtual time, never the virtual-time engine.
-        MAY_USE.put("realtime", Set.of("interfaces", "switching", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+        MAY_USE.put("realtime", Set.of("sockets", "interfaces", "switching", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+        MAY_USE.put("control", Set.of("realtime", "sockets", "interfaces", "switching", "config", "recirc", "pipelines", "traffic-manager",
+            "dataplane"));
         MAY_USE.put("hosts", Set.of("ndp", "config", "dataplane"));
-        MAY_USE.put("evaluation", Set.of("realtime", "interfaces", "network", "simulator", "switching", "ndp", "config", "recirc", "pipelines",
-            "traffic-manager", "dataplane"));
-        MAY_USE.put("cli", Set.of("evaluation", "hosts", "realtime", "interfaces", "network", "simulator", "switching", "ndp", "config", "recirc",
-            "pipelines", "traffic-manager", "dataplane"));
-        MAY_USE.put("bench", Set.of("evaluation", "realtime", "interfaces", "network", "simulator", "switching", "ndp", "config", "recirc",
-            "pipelines", "traffic-manager", "dataplane"));
+        MAY_USE.put("evaluation", Set.of("realtime", "sockets", "interfaces", "network", "simulator", "switching", "ndp", "config",
+            "recirc", "pipelines", "traffic-manager", "dataplane"));
+        MAY_USE.put("cli", Set.of("evaluation", "hosts", "control", "realtime", "sockets", "interfaces", "network", "simulator",
+            "switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+        MAY_USE.put("bench", Set.of("evaluation", "control", "realtime", "sockets", "interfaces", "network", "simulator",
+            "switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
     }
 
     /** No module holds more than this share of the project's main lines. */

@@ -7,9 +7,9 @@ import io.trimswitch.config.SettingsFiles;
 import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.realtime.LiveSwitch;
 import io.trimswitch.realtime.SwitchMetrics;
-import io.trimswitch.realtime.control.ControlPaths;
-import io.trimswitch.realtime.control.ControlSocket;
-import io.trimswitch.realtime.control.SwitchControl;
+import io.trimswitch.control.ControlPaths;
+import io.trimswitch.control.ControlSocket;
+import io.trimswitch.control.SwitchControl;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

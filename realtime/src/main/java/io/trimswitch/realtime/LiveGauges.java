@@ -6,7 +6,7 @@ import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.HandleQueue;
-import io.trimswitch.realtime.sockets.KernelSocketDrops;
+import io.trimswitch.sockets.KernelSocketDrops;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -7,7 +7,7 @@ import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.pipelines.LpmForwarding;
 import io.trimswitch.interfaces.InterfacePorts;
-import io.trimswitch.realtime.sockets.VxlanPorts;
+import io.trimswitch.sockets.VxlanPorts;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -1,4 +1,4 @@
-package io.trimswitch.realtime.sockets;
+package io.trimswitch.sockets;
 
 import org.agrona.concurrent.Agent;
 

@@ -1,4 +1,4 @@
-package io.trimswitch.realtime.control;
+package io.trimswitch.control;
 
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.interfaces.OwnerLock;

@@ -1,4 +1,4 @@
-package io.trimswitch.realtime.control;
+package io.trimswitch.control;
 
 import io.trimswitch.config.ConfigException;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.trimswitch.realtime.sockets;
+package io.trimswitch.sockets;
 
 import io.netty.channel.IoHandle;
 import io.netty.channel.IoHandler;

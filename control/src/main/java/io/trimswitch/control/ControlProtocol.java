@@ -1,4 +1,4 @@
-package io.trimswitch.realtime.control;
+package io.trimswitch.control;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,4 +1,4 @@
-package io.trimswitch.realtime.sockets;
+package io.trimswitch.sockets;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;

@@ -1,4 +1,4 @@
-package io.trimswitch.realtime.control;
+package io.trimswitch.control;
 
 /**
  * A command's answer: {@code text} for a person (a table, or one line), {@code data} the same for a program (maps, lists,
