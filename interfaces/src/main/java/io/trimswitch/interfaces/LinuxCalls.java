@@ -106,6 +106,7 @@ final class LinuxCalls {
     private static final MethodHandle SEND = errnoCall("send", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
         ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
     private static final MethodHandle STRERROR = call("strerror", FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    private static final MethodHandle GETPAGESIZE = call("getpagesize", FunctionDescriptor.of(ValueLayout.JAVA_INT));
 
     /** Where the calls of one thread leave errno; each thread that makes calls has its own. */
     private final MemorySegment state;
@@ -125,6 +126,15 @@ final class LinuxCalls {
     /** errno as the last failed call of this object left it. */
     int errno() {
         return (int) ERRNO.get(state, 0L);
+    }
+
+    /** Bytes of a page of memory: the unit of a receive ring's blocks. */
+    static int pageSize() {
+        try {
+            return (int) GETPAGESIZE.invokeExact();
+        } catch (final Throwable e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The C library's words for an errno value. */

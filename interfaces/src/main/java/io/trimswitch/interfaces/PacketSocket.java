@@ -10,19 +10,13 @@ import java.lang.foreign.ValueLayout;
 /**
  * One switch port on a Linux interface: an AF_PACKET socket bound to it, in promiscuous mode, with a memory-mapped
  * TPACKET_V2 receive ring (per-frame slots: V3's blocks hand frames over only when full or after a timeout of a
- * millisecond or more). The ring's slots fit a frame of a 1500-byte MTU, so that many of them absorb a host's burst;
- * a longer frame (a TCP/UDP segmentation-offload frame of up to 64 KB, which PACKET_VNET_HDR keeps whole behind its
+ * millisecond or more). The ring's slots fit a frame of the interface's MTU as it is at opening
+ * ({@link RingGeometry}), so that many of them absorb a host's burst in little memory; a longer frame (a TCP/UDP segmentation-offload frame of up to 64 KB, which PACKET_VNET_HDR keeps whole behind its
  * {@link OffloadHeader}) leaves a cut copy in its slot and waits whole in the socket's queue (PACKET_COPY_THRESH), from
  * which it is read in its turn. PACKET_QDISC_BYPASS sends straight to the driver; PACKET_IGNORE_OUTGOING keeps the
  * frames the switch sends out of the port off its own ring. Opening fails with one line that says why.
  */
 final class PacketSocket implements AutoCloseable {
-    /** A ring slot: a frame of a 1500-byte MTU (VLAN tagged) with its tpacket2 header and offload header. */
-    static final int SLOT_BYTES = 2048;
-    private static final int SLOTS_PER_BLOCK = 4;
-    /** Slots enough for a host's burst while the thread is away: 4096 frames, 8 MB of the kernel's memory per port. */
-    private static final int RING_SLOTS = 4096;
-    private static final long RING_BYTES = (long) SLOT_BYTES * RING_SLOTS;
     /** Room in the socket's queue for the frames too long for a slot: a few dozen 64 KB offload frames. */
     private static final int QUEUE_BYTES = 4 << 20;
     /** The longest frame read from the socket's queue, offload header included. */
@@ -54,17 +48,21 @@ final class PacketSocket implements AutoCloseable {
     /** Read at opening, then as the kernel's link notifications tell; the ports' thread alone writes it. */
     int mtu;
     final int fd;
+    private final RingGeometry geometry;
     private final MemorySegment ring;
     private final UnsafeBuffer slots;
-    private int next;
+    /** The next slot to read: its number within its block, and where it starts in the ring. */
+    private int nextInBlock;
+    private int nextSlot;
 
-    private PacketSocket(final String name, final int index, final int mtu, final int fd, final MemorySegment ring) {
+    private PacketSocket(final String name, final int index, final int mtu, final int fd, final RingGeometry geometry, final MemorySegment ring) {
         this.name = name;
         this.index = index;
         this.mtu = mtu;
         this.fd = fd;
+        this.geometry = geometry;
         this.ring = ring;
-        this.slots = new UnsafeBuffer(ring.address(), (int) RING_BYTES);
+        this.slots = new UnsafeBuffer(ring.address(), (int) geometry.bytes());
     }
 
     /**
@@ -102,13 +100,15 @@ final class PacketSocket implements AutoCloseable {
                 option(calls, fd, LinuxCalls.PACKET_IGNORE_OUTGOING, 1, scratch, interfaceName, "PACKET_IGNORE_OUTGOING");
                 option(calls, fd, LinuxCalls.PACKET_COPY_THRESH, 1, scratch, interfaceName, "PACKET_COPY_THRESH");
                 queueBytes(calls, fd, scratch, interfaceName);
+                final RingGeometry geometry = RingGeometry.forMtu(mtu, LinuxCalls.pageSize());
+                final long ringBytes = geometry.bytes();
                 final MemorySegment ringRequest = scratch.allocate(LinuxCalls.TPACKET_REQ_BYTES);
-                ringRequest.set(ValueLayout.JAVA_INT, 0, SLOT_BYTES * SLOTS_PER_BLOCK);
-                ringRequest.set(ValueLayout.JAVA_INT, 4, RING_SLOTS / SLOTS_PER_BLOCK);
-                ringRequest.set(ValueLayout.JAVA_INT, 8, SLOT_BYTES);
-                ringRequest.set(ValueLayout.JAVA_INT, 12, RING_SLOTS);
+                ringRequest.set(ValueLayout.JAVA_INT, 0, geometry.blockBytes());
+                ringRequest.set(ValueLayout.JAVA_INT, 4, geometry.blocks());
+                ringRequest.set(ValueLayout.JAVA_INT, 8, geometry.slotBytes());
+                ringRequest.set(ValueLayout.JAVA_INT, 12, geometry.frames());
                 check(calls, calls.setsockopt(fd, LinuxCalls.SOL_PACKET, LinuxCalls.PACKET_RX_RING, ringRequest), interfaceName, "set up its receive ring");
-                final MemorySegment mapped = calls.mmap(fd, RING_BYTES);
+                final MemorySegment mapped = calls.mmap(fd, ringBytes);
                 if (mapped.address() == -1L) {
                     check(calls, -1, interfaceName, "map its receive ring");
                 }
@@ -117,17 +117,17 @@ final class PacketSocket implements AutoCloseable {
                 address.set(ValueLayout.JAVA_SHORT, 2, LinuxCalls.ETH_P_ALL_BE);
                 address.set(ValueLayout.JAVA_INT, 4, index);
                 if (calls.bind(fd, address) != 0) {
-                    LinuxCalls.munmap(mapped, RING_BYTES);
+                    LinuxCalls.munmap(mapped, ringBytes);
                     check(calls, -1, interfaceName, "bind to it");
                 }
                 final MemorySegment membership = scratch.allocate(LinuxCalls.PACKET_MREQ_BYTES);
                 membership.set(ValueLayout.JAVA_INT, 0, index);
                 membership.set(ValueLayout.JAVA_SHORT, 4, (short) LinuxCalls.PACKET_MR_PROMISC);
                 if (calls.setsockopt(fd, LinuxCalls.SOL_PACKET, LinuxCalls.PACKET_ADD_MEMBERSHIP, membership) != 0) {
-                    LinuxCalls.munmap(mapped, RING_BYTES);
+                    LinuxCalls.munmap(mapped, ringBytes);
                     check(calls, -1, interfaceName, "make it promiscuous");
                 }
-                return new PacketSocket(interfaceName, index, mtu, fd, mapped.reinterpret(RING_BYTES));
+                return new PacketSocket(interfaceName, index, mtu, fd, geometry, mapped.reinterpret(ringBytes));
             } catch (final RuntimeException e) {
                 LinuxCalls.close(fd);
                 throw e;
@@ -164,7 +164,7 @@ final class PacketSocket implements AutoCloseable {
     int receive(final Receiver receiver, final int budget, final LinuxCalls calls, final UnsafeBuffer longFrame) {
         int taken = 0;
         while (taken < budget) {
-            final int slot = next * SLOT_BYTES;
+            final int slot = nextSlot;
             // Acquire: the frame's bytes are the kernel's until it has set the status, and then they are complete.
             final int status = slots.getIntVolatile(slot + TP_STATUS);
             if ((status & TP_STATUS_USER) == 0) {
@@ -189,15 +189,28 @@ final class PacketSocket implements AutoCloseable {
             }
             // Release: the slot goes back to the kernel only once its bytes have been read.
             slots.putIntOrdered(slot + TP_STATUS, TP_STATUS_KERNEL);
-            next = next + 1 == RING_SLOTS ? 0 : next + 1;
+            advance();
             taken++;
         }
         return taken;
     }
 
+    /** On to the next slot: the next in its block, or the first of the next block (past the block's unused end). */
+    private void advance() {
+        if (++nextInBlock < geometry.slotsPerBlock()) {
+            nextSlot += geometry.slotBytes();
+            return;
+        }
+        nextInBlock = 0;
+        nextSlot = nextSlot - (geometry.slotsPerBlock() - 1) * geometry.slotBytes() + geometry.blockBytes();
+        if (nextSlot == geometry.bytes()) {
+            nextSlot = 0;
+        }
+    }
+
     /** True when the ring holds a frame not yet taken. */
     boolean hasFrames() {
-        return (slots.getIntVolatile(next * SLOT_BYTES + TP_STATUS) & TP_STATUS_USER) != 0;
+        return (slots.getIntVolatile(nextSlot + TP_STATUS) & TP_STATUS_USER) != 0;
     }
 
     /**
@@ -218,7 +231,7 @@ final class PacketSocket implements AutoCloseable {
 
     @Override
     public void close() {
-        LinuxCalls.munmap(ring, RING_BYTES);
+        LinuxCalls.munmap(ring, geometry.bytes());
         LinuxCalls.close(fd);
     }
 }

@@ -40,6 +40,8 @@ public final class PacketPool {
     /** Where a frame starts within its slot: past a cache line of its own for the headroom, if there is one. */
     private final int frameStart;
     private final UnsafeBuffer[] slabs;
+    /** Where slabs come from when they are mapped rather than zeroed direct buffers ({@link #withHeadroom}); else null. */
+    private final UntouchedSlabs untouched;
     private int[] freeStack;
     private int freeCount;
     private int neverUsed;
@@ -90,16 +92,23 @@ public final class PacketPool {
     /**
      * A pool of frames of up to {@code maxFrameBytes} (at most {@link #MAX_SLOT_BYTES}), each with {@code headroom} bytes
      * ahead of it at {@code offset(handle) - headroom}: for the live switch, whose interface ports keep a frame's offload
-     * header there.
+     * header there. Its slabs are mapped memory of which only the pages a frame has reached are resident
+     * ({@link UntouchedSlabs}): a slot sized for the longest offload frame costs what its frames use. A slab the kernel
+     * cannot map leaves the pool exhausted ({@link #NO_PACKET}), as a full pool is.
      */
     public static PacketPool withHeadroom(final int capacity, final int maxFrameBytes, final int headroom) {
         if (headroom < 0 || headroom > CACHE_LINE) {
             throw new IllegalArgumentException("packet pool headroom of " + headroom + " bytes, outside 0.." + CACHE_LINE);
         }
-        return new PacketPool(capacity, maxFrameBytes, maxFrameBytes, headroom);
+        return new PacketPool(capacity, maxFrameBytes, maxFrameBytes, headroom, new UntouchedSlabs());
     }
 
     private PacketPool(final int capacity, final int maxFrameBytes, final int storedBytes, final int headroom) {
+        this(capacity, maxFrameBytes, storedBytes, headroom, null);
+    }
+
+    private PacketPool(
+        final int capacity, final int maxFrameBytes, final int storedBytes, final int headroom, final UntouchedSlabs untouched) {
         if (capacity <= 0) {
             throw new IllegalArgumentException("packet pool capacity must be positive, got " + capacity);
         }
@@ -117,6 +126,7 @@ public final class PacketPool {
         this.frameStart = headroom > 0 ? CACHE_LINE : 0;
         this.slotStride = (((storedBytes + frameStart + CACHE_LINE - 1) / CACHE_LINE) | 1) * CACHE_LINE;
         this.slabs = new UnsafeBuffer[(capacity + SLOTS_PER_SLAB - 1) >>> SLAB_SHIFT];
+        this.untouched = untouched;
         final int initial = Math.min(capacity, SLOTS_PER_SLAB);
         this.freeStack = new int[initial];
         this.inUse = new boolean[initial];
@@ -130,12 +140,11 @@ public final class PacketPool {
         final int handle;
         if (freeCount > 0) {
             handle = freeStack[--freeCount];
-        } else if (neverUsed < capacity) {
+        } else if (neverUsed < capacity && ensureSlab(neverUsed)) {
             handle = neverUsed++;
             if (handle == inUse.length) {
                 reserveMetadata(Math.min(capacity, Math.max(handle * 2, handle + SLOTS_PER_SLAB)));
             }
-            ensureSlab(handle);
         } else {
             return NO_PACKET;
         }
@@ -160,13 +169,18 @@ public final class PacketPool {
         queuedPicos = java.util.Arrays.copyOf(queuedPicos, handles);
     }
 
-    /** The slab that holds {@code handle}, allocated the first time a handle in it is used. */
-    void ensureSlab(final int handle) {
+    /**
+     * The slab that holds {@code handle}, made the first time a handle in it is used; false when it cannot be mapped
+     * (the handle is then not to be handed out).
+     */
+    boolean ensureSlab(final int handle) {
         final int slab = handle >>> SLAB_SHIFT;
         if (slabs[slab] == null) {
-            // Cache-line aligned, so a frame's headers start a line instead of straddling two.
-            slabs[slab] = new UnsafeBuffer(BufferUtil.allocateDirectAligned(slotStride * SLOTS_PER_SLAB, CACHE_LINE));
+            // Cache-line aligned (a mapping is page aligned), so a frame's headers start a line instead of straddling two.
+            slabs[slab] = untouched != null ? untouched.slab(slotStride * SLOTS_PER_SLAB)
+                : new UnsafeBuffer(BufferUtil.allocateDirectAligned(slotStride * SLOTS_PER_SLAB, CACHE_LINE));
         }
+        return slabs[slab] != null;
     }
 
     /** A fresh packet's metadata: no ports, no flow, not trimmed. */

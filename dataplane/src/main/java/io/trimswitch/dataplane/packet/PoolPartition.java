@@ -33,9 +33,8 @@ public final class PoolPartition {
         final int handle;
         if (freeCount > 0) {
             handle = freeStack[--freeCount];
-        } else if (neverUsed < end) {
+        } else if (neverUsed < end && pool.ensureSlab(neverUsed)) {
             handle = neverUsed++;
-            pool.ensureSlab(handle);
         } else {
             return PacketPool.NO_PACKET;
         }

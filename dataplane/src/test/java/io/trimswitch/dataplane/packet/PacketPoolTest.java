@@ -130,4 +130,54 @@ class PacketPoolTest {
         assertThrows(IllegalArgumentException.class, () -> PacketPool.withHeadroom(4, PacketPool.MAX_SLOT_BYTES + 1, 10));
         assertThrows(IllegalArgumentException.class, () -> new PacketPool(4, PacketPool.MAX_SLOT_BYTES + 1));
     }
+
+    @Test
+    void aPoolWithHeadroomHoldsInMemoryOnlyThePagesItsFramesReach() throws java.io.IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/self/smaps")), "Linux");
+        final PacketPool pool = PacketPool.withHeadroom(2 * PacketPool.SLOTS_PER_SLAB, PacketPool.MAX_SLOT_BYTES, 10);
+        final int small = pool.allocate();
+        final long slab = pool.buffer(small).addressOffset();
+        final long made = residentKib(slab);
+        assertTrue(made <= 8, "a slab just made holds " + made + " KiB in memory, not its 64 MiB");
+        pool.buffer(small).setMemory(pool.offset(small) - 10, 64 + 10, (byte) 7);
+        final long oneSmallFrame = residentKib(slab);
+        assertTrue(oneSmallFrame - made <= 8, "a 64-byte frame made " + (oneSmallFrame - made) + " KiB resident");
+        for (int i = 0; i < 15; i++) {
+            final int handle = pool.allocate();
+            pool.buffer(handle).setMemory(pool.offset(handle), PacketPool.MAX_SLOT_BYTES, (byte) i);
+        }
+        final long sixteenFrames = residentKib(slab);
+        assertTrue(sixteenFrames - oneSmallFrame >= 15 * 64 && sixteenFrames - oneSmallFrame <= 15 * 72,
+            "15 frames of 64 KB made " + (sixteenFrames - oneSmallFrame) + " KiB resident");
+        assertEquals(7, pool.buffer(small).getByte(pool.offset(small) + 63));
+        assertEquals(0, pool.buffer(small).getByte(pool.offset(small) + 64), "untouched bytes read as zeros");
+    }
+
+    @Test
+    void aPoolWithHeadroomHandsOutEveryBufferOnceThenReportsExhaustion() {
+        final PacketPool pool = PacketPool.withHeadroom(PacketPool.SLOTS_PER_SLAB + 1, PacketPool.MAX_SLOT_BYTES, 10);
+        final Set<Integer> handles = new HashSet<>();
+        for (int i = 0; i <= PacketPool.SLOTS_PER_SLAB; i++) {
+            handles.add(pool.allocate());
+        }
+        assertEquals(PacketPool.SLOTS_PER_SLAB + 1, handles.size());
+        assertEquals(PacketPool.NO_PACKET, pool.allocate());
+        final int last = PacketPool.SLOTS_PER_SLAB;
+        assertNotEquals(pool.buffer(0).addressOffset(), pool.buffer(last).addressOffset(), "a second slab for the 1025th buffer");
+    }
+
+    /** Resident KiB of the mapping that holds {@code address}, from /proc/self/smaps. */
+    private static long residentKib(final long address) throws java.io.IOException {
+        boolean inside = false;
+        for (final String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/smaps"))) {
+            final String first = line.split(" ", 2)[0];
+            if (first.matches("[0-9a-f]+-[0-9a-f]+")) {
+                final String[] range = first.split("-");
+                inside = Long.parseUnsignedLong(range[0], 16) <= address && address < Long.parseUnsignedLong(range[1], 16);
+            } else if (inside && first.equals("Rss:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        throw new AssertionError("no mapping holds address " + Long.toHexString(address));
+    }
 }
