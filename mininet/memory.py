@@ -5,7 +5,9 @@
 
 TRIMSWITCH_JAVA_OPTS, when set, replaces the switches' JVM options (an empty value: the launcher's own). Prints each
 switch's RSS (ps -o rss), the second TCP burst's rate (the first warms the switches up) and the datagrams a burst of
-64-byte UDP datagrams got through, which show whether the switches still keep up. Every node's name begins with 'mm'.
+64-byte UDP datagrams got through, which show whether the switches still keep up. Every node's name begins with 'mm',
+or with MEMORY_PREFIX (one that no other lab on the machine uses); TRIMSWITCH, when set, is the command that runs the
+switches (a build of another checkout, to compare).
 """
 
 import json
@@ -26,10 +28,10 @@ import trimswitch  # noqa: E402
 class Single(Topo):
     """One switch, n hosts: an n-port switch."""
 
-    def build(self, n=8):
-        switch = self.addSwitch('mms1', dpid='1')
+    def build(self, n=8, prefix='mm'):
+        switch = self.addSwitch('%ss1' % prefix, dpid='1')
         for i in range(1, n + 1):
-            self.addLink(self.addHost('mmh%d' % i, ip='10.77.0.%d/24' % i), switch)
+            self.addLink(self.addHost('%sh%d' % (prefix, i), ip='10.77.0.%d/24' % i), switch)
 
 
 def rss_kib(pid):
@@ -76,12 +78,13 @@ def iperf(client, server, seconds, port, udp=False):
 
 def main():
     kind = sys.argv[1] if len(sys.argv) > 1 else 'single'
+    prefix = os.environ.get('MEMORY_PREFIX') or 'mm'
     if kind == 'single':
-        topo = Single(n=int(sys.argv[2]) if len(sys.argv) > 2 else 8)
-        ends = ('mmh1', 'mmh2')
+        topo = Single(n=int(sys.argv[2]) if len(sys.argv) > 2 else 8, prefix=prefix)
+        ends = (prefix + 'h1', prefix + 'h2')
     elif kind == 'leafspine':
-        topo = trimswitch.LeafSpine(prefix='mm')
-        ends = ('mma1', 'mmb1')
+        topo = trimswitch.LeafSpine(prefix=prefix)
+        ends = (prefix + 'a1', prefix + 'b1')
     else:
         print('usage: memory.py single [N] | leafspine', file=sys.stderr)
         return 2

@@ -96,6 +96,18 @@ class LauncherTest {
     }
 
     @Test
+    void aLiveSwitchRunsInASmallSerialCollectedHeapAndTheLargeRunsKeepTheJvmsDefaults() throws Exception {
+        final List<String> run = flags("run", "-i", "0@veth0");
+        for (final String flag : new String[] {"-XX:+UseSerialGC", "-Xms8m", "-Xmn2m", "-XX:TrimNativeHeapInterval=2000"}) {
+            assertTrue(run.contains(flag), flag + " in " + run);
+        }
+        for (final String command : new String[] {"evaluate", "fabric", "gen"}) {
+            final List<String> flags = flags(command);
+            assertFalse(flags.contains("-XX:+UseSerialGC") || flags.contains("-Xms8m") || flags.contains("-Xmn2m"), command + ": " + flags);
+        }
+    }
+
+    @Test
     void everyCommandMayCallIntoLibcAndRunsTheToolsJar() throws Exception {
         for (final String command : new String[] {"scenario", "run", "stats"}) {
             final List<String> flags = flags(command);
