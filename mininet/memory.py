@@ -7,7 +7,8 @@ TRIMSWITCH_JAVA_OPTS, when set, replaces the switches' JVM options (an empty val
 switch's RSS (ps -o rss), the second TCP burst's rate (the first warms the switches up) and the datagrams a burst of
 64-byte UDP datagrams got through, which show whether the switches still keep up. Every node's name begins with 'mm',
 or with MEMORY_PREFIX (one that no other lab on the machine uses); TRIMSWITCH, when set, is the command that runs the
-switches (a build of another checkout, to compare).
+switches (a build of another checkout, to compare); MEMORY_SWITCH_ARGS, more options of every switch's `trimswitch run`
+(e.g. `--config fabric.yaml`).
 """
 
 import json
@@ -89,8 +90,12 @@ def main():
         print('usage: memory.py single [N] | leafspine', file=sys.stderr)
         return 2
     opts = os.environ.get('TRIMSWITCH_JAVA_OPTS')
-    switch = trimswitch.TrimSwitch if opts is None else \
-        (lambda name, **params: trimswitch.TrimSwitch(name, javaOpts=opts, **params))
+    extra = os.environ.get('MEMORY_SWITCH_ARGS', '')
+
+    def switch(name, **params):
+        if opts is not None:
+            params['javaOpts'] = opts
+        return trimswitch.TrimSwitch(name, args=extra, **params)
     setLogLevel('warning')
     net = Mininet(topo=topo, switch=switch, controller=None, waitConnected=True)
     net.start()
