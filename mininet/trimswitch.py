@@ -33,8 +33,10 @@ REPO = os.path.dirname(_HERE)
 # What the switches' JVMs are given unless the switch says otherwise (docs/mininet.md, "Memory"): the quick compiler
 # only, the serial collector and a heap that starts small, as a lab of many switches on a few cores wants (in Mininet
 # the switches forwarded as fast with them as with the launcher's own options, in less memory), a young generation of
-# 2 MiB, and the compilers' freed native memory given back to the system.
-DEFAULT_JAVA_OPTS = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xms8m -Xmn2m -Xmx64m -XX:TrimNativeHeapInterval=2000 -XX:-UsePerfData'
+# 2 MiB, the compilers' freed native memory given back to the system, and the class archive mapped where it was made, so
+# that its pages are the file's and shared by every switch rather than each switch's relocated copy.
+DEFAULT_JAVA_OPTS = ('-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xms8m -Xmn2m -Xmx64m -XX:TrimNativeHeapInterval=2000 '
+                     '-XX:-UsePerfData -XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0')
 
 MECHANISMS = ('ideal', 'mod', 'dod', 'tofino', 'tofino2')
 IDLE_MODES = ('busy-spin', 'yield', 'backoff', 'sleep', 'poll')
