@@ -17,7 +17,7 @@ class SettingsFilesFuzzTest {
     void anySettingsFileIsValidSettingsOrRefusedInOneLine(final byte[] file) {
         final String yaml = new String(file, StandardCharsets.UTF_8);
         try {
-            final SwitchSettings settings = SettingsFiles.parse(yaml, "fuzzed.yaml");
+            Settings settings = SettingsFiles.parse(yaml, "fuzzed.yaml");
             assertNotNull(settings.validate());
         } catch (final ConfigException e) {
             assertOneLine(e, yaml);
@@ -30,7 +30,7 @@ class SettingsFilesFuzzTest {
     void anyConfigDbIsValidSettingsOrRefusedInOneLine(final byte[] file) {
         final String json = new String(file, StandardCharsets.UTF_8);
         try {
-            final SwitchSettings settings = new SwitchSettings();
+            Settings settings = Settings.DEFAULTS;
             ConfigDb.apply(json, "fuzzed_config_db.json", settings);
             assertNotNull(settings.validate());
         } catch (final ConfigException e) {
