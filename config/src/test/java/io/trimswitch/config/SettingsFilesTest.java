@@ -20,9 +20,9 @@ class SettingsFilesTest {
     @Test
     void theTypedSettingsAreWrittenWithTheFilesKeysAndSpellings() {
         Settings edited = Settings.DEFAULTS;
-        edited = edited.withTransport(x -> x.withKind(Settings.choice("transport.kind", "open-loop", Settings.TransportKind.values())));
-        edited = edited.withRealtime(x -> x.withPlacement(Settings.choice("realtime.placement", "per-role", Settings.Placement.values())));
-        edited = edited.withControl(x -> x.withNotifyScope(Settings.choice("control.notify", "origin", Settings.NotifyScope.values())));
+        edited = edited.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
+        edited = edited.withRealtime(x -> x.withPlacement(Settings.Placement.PER_ROLE));
+        edited = edited.withControl(x -> x.withNotifyScope(Settings.NotifyScope.ORIGIN));
         edited = edited.withRealtime(x -> x.withPipelineThreads(2));
         assertEquals(SettingsFiles.toYaml(edited), SettingsFiles.toYaml(edited.validate()));
         assertEquals(SettingsFiles.toYaml(Settings.DEFAULTS), SettingsFiles.toYaml(Settings.DEFAULTS.validate()));

@@ -14,9 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BacklogLoopTest {
     private static int maxDodQueue(final String loop, final long seed) {
         Settings settings = Settings.DEFAULTS;
-        settings = settings.withTransport(x -> x.withKind(Settings.choice("transport.kind", "open-loop", Settings.TransportKind.values())));
-        settings = settings.withWorkload(x -> x.withPattern("mod16:32"));
-        settings = settings.withWorkload(x -> x.withSeed(seed));
+        settings = settings.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
+        settings = settings.withWorkload(x -> x.withPattern("mod16:32").withSeed(seed));
         settings = settings.withControl(x -> x.withLoop(Settings.choice("control.loop", loop, Settings.Loop.values())));
         final RunReport report = ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
         assertTrue(report.conservation());
@@ -34,14 +33,14 @@ class BacklogLoopTest {
     @Test
     void theBacklogLoopNeedsTofinoAndVirtualTime() {
         Settings dod = Settings.DEFAULTS;
-        dod = dod.withMechanism(Mechanism.parse("dod"));
-        dod = dod.withControl(x -> x.withLoop(Settings.choice("control.loop", "backlog", Settings.Loop.values())));
+        dod = dod.withMechanism(Mechanism.DOD);
+        dod = dod.withControl(x -> x.withLoop(Settings.Loop.BACKLOG));
         assertEquals("control.loop backlog needs mechanism tofino, the one whose NOTIFYs drive a loop; got dod",
             assertThrows(ConfigException.class, dod::validate).getMessage());
         Settings real = Settings.DEFAULTS;
-        real = real.withClock(Settings.choice("clock", "real", Settings.Clock.values()));
-        real = real.withTransport(x -> x.withKind(Settings.choice("transport.kind", "open-loop", Settings.TransportKind.values())));
-        real = real.withControl(x -> x.withLoop(Settings.choice("control.loop", "backlog", Settings.Loop.values())));
+        real = real.withClock(Settings.Clock.REAL);
+        real = real.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
+        real = real.withControl(x -> x.withLoop(Settings.Loop.BACKLOG));
         assertEquals("control.loop backlog runs only with clock virtual", assertThrows(ConfigException.class, real::validate).getMessage());
     }
 }

@@ -52,9 +52,8 @@ class LazyEgressTest {
     void endingTransmissionsLazilyReportsExactlyWhatEndingThemByEventDoes(
         final String pattern, final String mechanism, final boolean returnToSender, final int durationUs) {
         Settings settings = Settings.DEFAULTS;
-        settings = settings.withTransport(x -> x.withKind(Settings.choice("transport.kind", "open-loop", Settings.TransportKind.values())));
-        settings = settings.withWorkload(x -> x.withPattern(pattern));
-        settings = settings.withWorkload(x -> x.withPackets(200));
+        settings = settings.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
+        settings = settings.withWorkload(x -> x.withPattern(pattern).withPackets(200));
         settings = settings.withMechanism(Mechanism.parse(mechanism));
         settings = settings.withTrim(x -> x.withReturnToSender(returnToSender));
         if (durationUs > 0) {

@@ -25,10 +25,9 @@ class NdpHostsTest {
 
     private static Settings ndp(final String pattern, final Mechanism mechanism, final int packets) {
         Settings settings = Settings.DEFAULTS;
-        settings = settings.withTransport(x -> x.withKind(Settings.choice("transport.kind", "ndp", Settings.TransportKind.values())));
-        settings = settings.withWorkload(x -> x.withPattern(pattern));
-        settings = settings.withWorkload(x -> x.withPackets(packets));
-        settings = settings.withMechanism(Mechanism.parse(mechanism.label()));
+        settings = settings.withTransport(x -> x.withKind(Settings.TransportKind.NDP));
+        settings = settings.withWorkload(x -> x.withPattern(pattern).withPackets(packets));
+        settings = settings.withMechanism(mechanism);
         return settings;
     }
 
@@ -60,8 +59,7 @@ class NdpHostsTest {
     @Test
     void jumboFramesTakeTheirOwnSerialisationTimeAndATrimmedOneIsResentWhole() {
         Settings lone = ndp("pairs:0->1", Mechanism.IDEAL, 100);
-        lone = lone.withWorkload(x -> x.withStartJitter(false));
-        lone = lone.withWorkload(x -> x.withPacketBytes(9014));
+        lone = lone.withWorkload(x -> x.withStartJitter(false).withPacketBytes(9014));
         // 100 × 721.12 ns (9014 bytes at 100 Gb/s) on the host link, 1 µs to the switch, one frame out, 1 µs to the host.
         assertEquals(100 * 721.12 + 1000 + 721.12 + 1000, run(lone).flows().get(0).completionNs(), 0.001);
 
@@ -170,7 +168,7 @@ class NdpHostsTest {
     @Test
     void withSharedHostsControlPacketsUseTheSamePortsAsData() {
         Settings settings = ndp("incast:8->2", Mechanism.TOFINO, 100);
-        settings = settings.withTransport(x -> x.withHosts(Settings.choice("transport.hosts", "shared", Settings.HostLayout.values())));
+        settings = settings.withTransport(x -> x.withHosts(Settings.HostLayout.SHARED));
         final RunReport shared = run(settings);
         assertEquals(8, shared.flowsCompleted());
         assertTrue(shared.ports().stream().allMatch(port -> port.id() < 64));
@@ -197,8 +195,7 @@ class NdpHostsTest {
     @Test
     void backgroundFlowsArriveAsAPoissonProcessAtTheOfferedLoadAndAllComplete() {
         Settings settings = ndp("incast:16->1", Mechanism.TOFINO, 100);
-        settings = settings.withTransport(x -> x.withBackgroundLoad(0.3));
-        settings = settings.withTransport(x -> x.withBackgroundUs(200));
+        settings = settings.withTransport(x -> x.withBackgroundLoad(0.3).withBackgroundUs(200));
         final RunReport report = run(settings);
         // per host: 200 µs × 0.3 / (100 packets × 120 ns) = 5 flows; 64 hosts → 320, give or take 3 σ ≈ 54
         final int background = report.flows().size() - 16;
@@ -212,7 +209,7 @@ class NdpHostsTest {
     @Test
     void backgroundTrafficNeedsNdp() {
         Settings settings = ndp("incast:16->1", Mechanism.TOFINO, 100);
-        settings = settings.withTransport(x -> x.withKind(Settings.choice("transport.kind", "open-loop", Settings.TransportKind.values())));
+        settings = settings.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
         final Settings background = settings.withTransport(x -> x.withBackgroundLoad(0.3));
         assertThrows(ConfigException.class, () -> new VirtualTimeSwitch(background.validate()));
     }

@@ -18,12 +18,10 @@ class Tofino2Test {
 
     private static RunReport incast(final int staleStages, final Integer threshold) {
         Settings settings = Settings.DEFAULTS;
-        settings = settings.withMechanism(Mechanism.parse("tofino2"));
-        settings = settings.withTransport(x -> x.withKind(Settings.choice("transport.kind", "open-loop", Settings.TransportKind.values())));
-        settings = settings.withWorkload(x -> x.withPattern("mod16:64"));
-        settings = settings.withWorkload(x -> x.withPackets(200));
-        settings = settings.withControl(x -> x.withStaleStages(staleStages));
-        settings = settings.withControl(x -> x.withDepthThresholdPackets(threshold));
+        settings = settings.withMechanism(Mechanism.TOFINO2);
+        settings = settings.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
+        settings = settings.withWorkload(x -> x.withPattern("mod16:64").withPackets(200));
+        settings = settings.withControl(x -> x.withStaleStages(staleStages).withDepthThresholdPackets(threshold));
         return ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
     }
 
@@ -53,9 +51,8 @@ class Tofino2Test {
         for (final String mechanism : new String[] {"tofino", "tofino2"}) {
             Settings settings = Settings.DEFAULTS;
             settings = settings.withMechanism(Mechanism.parse(mechanism));
-            settings = settings.withTransport(x -> x.withKind(Settings.choice("transport.kind", "open-loop", Settings.TransportKind.values())));
-            settings = settings.withWorkload(x -> x.withPattern("mod16:32"));
-            settings = settings.withWorkload(x -> x.withSeed(5));
+            settings = settings.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
+            settings = settings.withWorkload(x -> x.withPattern("mod16:32").withSeed(5));
             final RunReport report = ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
             final int maxDod = report.pipelines().stream().mapToInt(RunReport.PipelineReport::maxDodQueue).max().orElse(0);
             if (mechanism.equals("tofino")) {
@@ -74,9 +71,9 @@ class Tofino2Test {
     @Test
     void itRunsInVirtualTimeOnly() {
         Settings settings = Settings.DEFAULTS;
-        settings = settings.withMechanism(Mechanism.parse("tofino2"));
-        settings = settings.withClock(Settings.choice("clock", "real", Settings.Clock.values()));
-        settings = settings.withTransport(x -> x.withKind(Settings.choice("transport.kind", "open-loop", Settings.TransportKind.values())));
+        settings = settings.withMechanism(Mechanism.TOFINO2);
+        settings = settings.withClock(Settings.Clock.REAL);
+        settings = settings.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
         assertEquals("mechanism tofino2 runs only with clock virtual", assertThrows(ConfigException.class, settings::validate).getMessage());
     }
 }
