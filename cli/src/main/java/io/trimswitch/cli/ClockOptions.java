@@ -20,14 +20,21 @@ final class ClockOptions extends OptionGroup {
 
     /** {@code settings} with what was given over them. */
     Settings applyTo(final Settings settings) {
+        return realTimeOptions(clock(settings));
+    }
+
+    /** {@code settings} with the clock given, if one was. */
+    Settings clock(final Settings settings) {
         final String givenClock = clock.getValue();
+        return givenClock == null ? settings : settings.withClock(Settings.choice("clock", givenClock, Settings.Clock.values()));
+    }
+
+    /** {@code settings} with the real-time runtime's options given. */
+    Settings realTimeOptions(final Settings settings) {
         final Double givenDilation = dilation.getValue();
         final String givenPlacement = placement.getValue();
         final String givenIdle = idle.getValue();
         Settings s = settings;
-        if (givenClock != null) {
-            s = s.withClock(Settings.choice("clock", givenClock, Settings.Clock.values()));
-        }
         if (givenDilation != null) {
             s = s.withRealtime(r -> r.withDilation(givenDilation));
         }

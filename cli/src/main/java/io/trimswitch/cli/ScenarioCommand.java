@@ -182,13 +182,16 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         return 0;
     }
 
-    /** The options given, over the settings from the file or the defaults. */
+    /**
+     * The options given, over the settings from the file or the defaults. A choice is read in the order the settings
+     * are written, so that of two wrong ones the same is named first as in a file.
+     */
     private Settings withOverrides(final Settings settings) {
-        return withQueues(withControl(withWorkload(withClockAndTransport(settings))));
+        return withQueues(withWorkload(clockOptions.realTimeOptions(withTransport(withControl(clockOptions.clock(settings))))));
     }
 
-    private Settings withClockAndTransport(final Settings settings) {
-        Settings s = clockOptions.applyTo(settings);
+    private Settings withTransport(final Settings settings) {
+        Settings s = settings;
         if (clockOptions.real() && !given(transport)) {
             // Real time runs open-loop senders.
             s = s.withOpenLoop();
@@ -241,7 +244,6 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
 
     private Settings withControl(final Settings settings) {
         Settings s = settings;
-        // The choices in the order the settings are checked, so that the first wrong one is named as before.
         if (given(meters)) {
             final Settings.MeterProfile profile = Settings.choice("control.meters", meters.getValue(), Settings.MeterProfile.values());
             s = s.withControl(c -> c.withMeters(profile));

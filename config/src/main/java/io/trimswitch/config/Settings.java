@@ -166,6 +166,11 @@ public record Settings(
             return !queues.isEmpty();
         }
 
+        // Here rather than in Settings: a record's DEFAULTS must not start Settings' initialisation, which reads them.
+        private static Map<Integer, Integer> sorted(final Map<Integer, Integer> map) {
+            return Collections.unmodifiableSortedMap(new TreeMap<>(map));
+        }
+
         public Qos withQueues(final List<Queue> value) {
             return new Qos(value, dscpToTc, tcToQueue, trimmedQueue);
         }
@@ -636,10 +641,6 @@ public record Settings(
         public int hashCode() {
             return 1;
         }
-    }
-
-    private static Map<Integer, Integer> sorted(final Map<Integer, Integer> map) {
-        return Collections.unmodifiableSortedMap(new TreeMap<>(map));
     }
 
     public Settings withMechanism(final Mechanism value) {
