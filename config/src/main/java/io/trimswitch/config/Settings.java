@@ -139,10 +139,6 @@ public record Settings(
         public Fabric withHeaderQueuePackets(final int value) {
             return new Fabric(pipelines, portsPerPipeline, portRateGbps, dataQueuePackets, value, headersPerData);
         }
-
-        public Fabric withHeadersPerData(final int value) {
-            return new Fabric(pipelines, portsPerPipeline, portRateGbps, dataQueuePackets, headerQueuePackets, value);
-        }
     }
 
     /**
@@ -262,14 +258,6 @@ public record Settings(
 
         public Trim withFabricPorts(final List<Integer> value) {
             return new Trim(sizeBytes, dscp, trimmableDscp, ndpUdpPort, returnToSender, fabricDscp, value, noTrimDscp, disable);
-        }
-
-        public Trim withNoTrimDscp(final List<Integer> value) {
-            return new Trim(sizeBytes, dscp, trimmableDscp, ndpUdpPort, returnToSender, fabricDscp, fabricPorts, value, disable);
-        }
-
-        public Trim withDisable(final List<OptOut> value) {
-            return new Trim(sizeBytes, dscp, trimmableDscp, ndpUdpPort, returnToSender, fabricDscp, fabricPorts, noTrimDscp, value);
         }
     }
 
@@ -464,20 +452,8 @@ public record Settings(
             return new RealTime(dilation, placement, idle, value, batchPackets, rxRingPackets, pipelineThreads, udpGso);
         }
 
-        public RealTime withBatchPackets(final int value) {
-            return new RealTime(dilation, placement, idle, warmUp, value, rxRingPackets, pipelineThreads, udpGso);
-        }
-
-        public RealTime withRxRingPackets(final int value) {
-            return new RealTime(dilation, placement, idle, warmUp, batchPackets, value, pipelineThreads, udpGso);
-        }
-
         public RealTime withPipelineThreads(final int value) {
             return new RealTime(dilation, placement, idle, warmUp, batchPackets, rxRingPackets, value, udpGso);
-        }
-
-        public RealTime withUdpGso(final boolean value) {
-            return new RealTime(dilation, placement, idle, warmUp, batchPackets, rxRingPackets, pipelineThreads, value);
         }
     }
 
@@ -572,10 +548,6 @@ public record Settings(
 
         public Metrics withCountersFile(final String value) {
             return new Metrics(address, value, controlGroup);
-        }
-
-        public Metrics withControlGroup(final String value) {
-            return new Metrics(address, countersFile, value);
         }
     }
 
