@@ -125,7 +125,7 @@ public final class SettingsFiles {
             return YAML.readValue(yaml, type);
         } catch (final InvalidFormatException e) {
             if (e.getTargetType() != null && Choice.class.isAssignableFrom(e.getTargetType())) {
-                // Named as validation names a setting, as when choices were checked after reading.
+                // A choice outside its set is named by its key alone, as validation names a setting.
                 throw new ConfigException(path(e) + " must be one of " + labels(e.getTargetType()) + ", got '" + e.getValue() + "'");
             }
             throw new ConfigException(source + ": bad value for '" + path(e) + "'" + line(e) + ": " + expected(e));
