@@ -1,7 +1,7 @@
 package io.trimswitch.bench;
 
 import io.trimswitch.config.Mechanism;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.evaluation.scenario.Scenarios;
 
 import java.util.List;
@@ -27,7 +27,7 @@ public final class CompiledScenario {
         long packets = 0;
         for (int repeat = 0; repeat < repeats; repeat++) {
             final long start = System.nanoTime();
-            final Scenarios.Result result = Scenarios.run(new SwitchSettings(), DEFAULT_RUNS, true, null, Integer.MAX_VALUE);
+            final Scenarios.Result result = Scenarios.run(Settings.DEFAULTS, DEFAULT_RUNS, true, null, Integer.MAX_VALUE);
             final long elapsed = System.nanoTime() - start;
             // The first half warms the compiler up.
             if (repeat >= repeats / 2) {

@@ -1,7 +1,6 @@
 package io.trimswitch.bench;
 
 import io.trimswitch.config.Settings;
-import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
@@ -74,13 +73,9 @@ public class IngressPipelineBenchmark {
 
     @Setup
     public void setUp() {
-        final SwitchSettings edited = new SwitchSettings();
-        edited.transport.kind = Settings.TransportKind.OPEN_LOOP.label();
-        edited.workload.packetBytes = packetBytes;
         // Room for a whole burst in the egress rings: nothing is deflected, every packet is forwarded.
-        edited.fabric.dataQueuePackets = BURST;
-        edited.control.meterBurstBytes = 16 * packetBytes;
-        final Settings settings = edited.validate();
+        final Settings settings = Settings.DEFAULTS.withOpenLoop().withWorkload(w -> w.withPacketBytes(packetBytes))
+            .withFabric(f -> f.withDataQueuePackets(BURST)).withControl(c -> c.withMeterBurstBytes(16 * packetBytes)).validate();
         pool = new PacketPool(BURST);
         final TrafficManagerEvents unexpected = new TrafficManagerEvents() {
             @Override

@@ -16,7 +16,6 @@ import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.socket.DatagramPacket;
 import io.trimswitch.config.Settings;
-import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
@@ -24,6 +23,8 @@ import io.trimswitch.realtime.LiveSwitch;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
@@ -160,25 +161,14 @@ public final class LoopbackForwardingBenchmark {
     }
 
     /** Two ports: the sender's and the receiver's; the frames' destination lives behind port 1. */
-    private static SwitchSettings switchSettings(final InetSocketAddress receiver) {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.fabric.pipelines = 1;
-        settings.fabric.portsPerPipeline = 2;
-        settings.fabric.dataQueuePackets = 1024;
-        settings.realtime.idle = Settings.Idle.YIELD.label();
-        settings.metrics.address = null;
+    private static Settings switchSettings(final InetSocketAddress receiver) {
+        final List<Settings.Port> ports = new ArrayList<>();
         for (final String remote : new String[] {null, "127.0.0.1:" + receiver.getPort()}) {
-            final SwitchSettings.Port port = new SwitchSettings.Port();
-            port.bind = "127.0.0.1:0";
-            port.remote = remote;
-            port.remotePort = 4789;
-            settings.ports.add(port);
+            ports.add(Settings.Port.DEFAULTS.withBind("127.0.0.1:0").withRemote(remote).withRemotePort(4789));
         }
-        final SwitchSettings.StaticMac destination = new SwitchSettings.StaticMac();
-        destination.mac = "02:00:00:00:00:02";
-        destination.port = 1;
-        settings.forwarding.staticMacs.add(destination);
-        return settings;
+        return Settings.DEFAULTS.withFabric(f -> f.withPipelines(1).withPortsPerPipeline(2).withDataQueuePackets(1024))
+            .withRealtime(r -> r.withIdle(Settings.Idle.YIELD)).withMetrics(m -> m.withAddress(null)).withPorts(ports)
+            .withForwarding(f -> f.withStaticMacs(List.of(new Settings.StaticMac("02:00:00:00:00:02", 1))));
     }
 
     /** A VXLAN datagram carrying a frame that is not trimmable (UDP to port 9999, DSCP 0). */

@@ -1,6 +1,6 @@
 package io.trimswitch.bench;
 
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.network.NetworkRun;
 import io.trimswitch.network.NetworkSettings;
 import io.trimswitch.network.NetworkSpec;
@@ -66,7 +66,7 @@ public class NetworkBenchmark {
     @Setup
     public void setUp() {
         fabric = NetworkRun.of(fabric128());
-        lone = new VirtualTimeSwitch(new SwitchSettings().validate());
+        lone = new VirtualTimeSwitch(Settings.DEFAULTS.validate());
     }
 
     @Benchmark

@@ -1,7 +1,6 @@
 package io.trimswitch.bench;
 
 import io.trimswitch.config.Settings;
-import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.io.PcapngWriter;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
 import io.trimswitch.dataplane.time.LinkRate;
@@ -70,7 +69,7 @@ public class ReplayBenchmark {
                 writer.write(port, (long) (packet / PORTS) * 20_480, frame, 0, FRAME);
             }
         }
-        settings = new SwitchSettings().validate();
+        settings = Settings.DEFAULTS.validate();
     }
 
     private VirtualTimeSwitch replaySwitch() {

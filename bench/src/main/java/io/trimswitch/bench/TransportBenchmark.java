@@ -1,6 +1,6 @@
 package io.trimswitch.bench;
 
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.simulator.VirtualTimeSwitch;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -36,11 +36,9 @@ public class TransportBenchmark {
 
     @Setup
     public void setUp() {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.transport.kind = transport;
-        settings.workload.pattern = "mod16:64";
-        settings.workload.packets = 1000;
-        sweepPoint = new VirtualTimeSwitch(settings.validate());
+        final Settings.TransportKind kind = Settings.choice("transport.kind", transport, Settings.TransportKind.values());
+        sweepPoint = new VirtualTimeSwitch(Settings.DEFAULTS.withTransport(t -> t.withKind(kind))
+            .withWorkload(w -> w.withPattern("mod16:64").withPackets(1000)).validate());
         sweepPoint.run();
     }
 

@@ -1,7 +1,7 @@
 package io.trimswitch.bench;
 
+import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings;
-import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.simulator.VirtualTimeSwitch;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -42,12 +42,8 @@ public class VirtualTimeSwitchBenchmark {
 
     @Setup
     public void setUp() {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.mechanism = mechanism;
-        settings.transport.kind = Settings.TransportKind.OPEN_LOOP.label();
-        settings.workload.pattern = "shift";
-        settings.workload.packets = PACKETS;
-        shift = new VirtualTimeSwitch(settings.validate());
+        shift = new VirtualTimeSwitch(Settings.DEFAULTS.withMechanism(Mechanism.parse(mechanism)).withOpenLoop()
+            .withWorkload(w -> w.withPattern("shift").withPackets(PACKETS)).validate());
         shift.run();
     }
 

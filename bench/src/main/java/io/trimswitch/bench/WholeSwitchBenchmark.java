@@ -1,7 +1,6 @@
 package io.trimswitch.bench;
 
 import io.trimswitch.config.Settings;
-import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.realtime.RealTimeSwitch;
 import io.trimswitch.switching.OpenLoopSenders;
@@ -71,23 +70,16 @@ public class WholeSwitchBenchmark {
 
     @Setup
     public void setUp() {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.clock = Settings.Clock.REAL.label();
-        settings.transport.kind = Settings.TransportKind.OPEN_LOOP.label();
-        settings.realtime.dilation = 1;
-        settings.realtime.placement = Settings.Placement.SPLIT.label();
-        settings.workload.packetBytes = packetBytes;
-        // Undilated, the generator runs behind its schedule; deep data queues keep a moment's lag of the
-        // egress thread from turning into deflections, so what is measured is forwarding.
-        settings.fabric.dataQueuePackets = 1024;
-        settings.control.meterBurstBytes = 16 * packetBytes;
-        settings.workload.packets = 50_000_000;
-        settings.workload.durationUs = 1_000_000;
         final StringBuilder ring = new StringBuilder("pairs:");
         for (int port = 0; port < PORTS; port++) {
             ring.append(port == 0 ? "" : ",").append(port).append("->").append((port + 1) % PORTS);
         }
-        settings.workload.pattern = ring.toString();
+        // Undilated, the generator runs behind its schedule; deep data queues keep a moment's lag of the
+        // egress thread from turning into deflections, so what is measured is forwarding.
+        final Settings settings = Settings.DEFAULTS.withClock(Settings.Clock.REAL).withOpenLoop()
+            .withRealtime(r -> r.withDilation(1).withPlacement(Settings.Placement.SPLIT))
+            .withWorkload(w -> w.withPacketBytes(packetBytes).withPackets(50_000_000).withDurationUs(1_000_000).withPattern(ring.toString()))
+            .withFabric(f -> f.withDataQueuePackets(1024)).withControl(c -> c.withMeterBurstBytes(16 * packetBytes));
         final List<Agent> threads = new RealTimeSwitch(settings.validate()).startDrivenByCaller();
         portsAndIngress = threads.get(0);
         egressAndRecirculation = threads.get(1);

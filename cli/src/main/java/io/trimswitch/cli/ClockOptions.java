@@ -1,6 +1,6 @@
 package io.trimswitch.cli;
 
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import picocli.CommandLine.Model.OptionSpec;
 
 /** How a run is clocked, the same for every command that runs the switch on generated or replayed traffic. */
@@ -18,24 +18,39 @@ final class ClockOptions extends OptionGroup {
     private final OptionSpec idle = option("--idle", "busy-spin|yield|backoff|sleep", String.class,
         "With --clock real: what a thread does when it had nothing to do (default: busy-spin)");
 
-    /** Writes what was given over {@code settings}; returns whether the clock was set to real. */
-    boolean applyTo(final SwitchSettings settings) {
+    /** {@code settings} with what was given over them. */
+    Settings applyTo(final Settings settings) {
+        return realTimeOptions(clock(settings));
+    }
+
+    /** {@code settings} with the clock given, if one was. */
+    Settings clock(final Settings settings) {
         final String givenClock = clock.getValue();
+        return givenClock == null ? settings : settings.withClock(Settings.choice("clock", givenClock, Settings.Clock.values()));
+    }
+
+    /** {@code settings} with the real-time runtime's options given. */
+    Settings realTimeOptions(final Settings settings) {
         final Double givenDilation = dilation.getValue();
         final String givenPlacement = placement.getValue();
         final String givenIdle = idle.getValue();
-        if (givenClock != null) {
-            settings.clock = givenClock;
-        }
+        Settings s = settings;
         if (givenDilation != null) {
-            settings.realtime.dilation = givenDilation;
+            s = s.withRealtime(r -> r.withDilation(givenDilation));
         }
         if (givenPlacement != null) {
-            settings.realtime.placement = givenPlacement;
+            final Settings.Placement placed = Settings.choice("realtime.placement", givenPlacement, Settings.Placement.values());
+            s = s.withRealtime(r -> r.withPlacement(placed));
         }
         if (givenIdle != null) {
-            settings.realtime.idle = givenIdle;
+            final Settings.Idle waiting = Settings.choice("realtime.idle", givenIdle, Settings.Idle.values());
+            s = s.withRealtime(r -> r.withIdle(waiting));
         }
-        return "real".equals(givenClock);
+        return s;
+    }
+
+    /** Whether the clock was set to real on the command line. */
+    boolean real() {
+        return "real".equals(clock.getValue());
     }
 }

@@ -1,8 +1,9 @@
 package io.trimswitch.cli;
 
 import io.trimswitch.config.ConfigException;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,10 +17,11 @@ final class InterfaceOptions {
     }
 
     /**
-     * Puts each {@code PORT@IFACE} into {@code settings.ports[PORT]}, in place of what the config had there, or after
-     * its last port. The ports must stay numbered 0, 1, 2 ... without a gap.
+     * {@code settings} with each {@code PORT@IFACE} in {@code ports[PORT]}, in place of what the config had there, or
+     * after its last port. The ports must stay numbered 0, 1, 2 ... without a gap.
      */
-    static void apply(final List<String> options, final SwitchSettings settings) {
+    static Settings apply(final List<String> options, final Settings settings) {
+        final List<Settings.Port> ports = new ArrayList<>(settings.ports());
         final Map<Integer, String> given = new HashMap<>();
         for (final String option : options) {
             final int at = option.indexOf('@');
@@ -40,21 +42,18 @@ final class InterfaceOptions {
                 // The later one would silently replace the earlier: a switch with a port fewer than asked for.
                 throw new ConfigException("-i " + option + ": port " + port + " is already given by -i " + earlier + ": a port sits on one interface");
             }
-            while (settings.ports.size() <= port) {
-                settings.ports.add(null);
+            while (ports.size() <= port) {
+                ports.add(null);
             }
-            final SwitchSettings.Port entry = new SwitchSettings.Port();
-            entry.interfaceName = option.substring(at + 1);
-            if (settings.ports.get(port) != null) {
-                // The config's rate for the port stays: -i says only where the port is.
-                entry.rateGbps = settings.ports.get(port).rateGbps;
-            }
-            settings.ports.set(port, entry);
+            // The config's rate for the port stays: -i says only where the port is.
+            final Double rate = ports.get(port) == null ? null : ports.get(port).rateGbps();
+            ports.set(port, Settings.Port.DEFAULTS.withInterfaceName(option.substring(at + 1)).withRateGbps(rate));
         }
-        for (int port = 0; port < settings.ports.size(); port++) {
-            if (settings.ports.get(port) == null) {
+        for (int port = 0; port < ports.size(); port++) {
+            if (ports.get(port) == null) {
                 throw new ConfigException("-i: port " + port + " is missing: ports are numbered 0, 1, 2 ... without a gap");
             }
         }
+        return settings.withPorts(ports);
     }
 }

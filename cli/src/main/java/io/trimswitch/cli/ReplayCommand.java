@@ -3,7 +3,6 @@ package io.trimswitch.cli;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings;
-import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.switching.report.ReportBuilder;
 import io.trimswitch.switching.report.RunReport;
@@ -66,14 +65,12 @@ public final class ReplayCommand extends OptionsInCode implements Callable<Integ
 
     @Override
     public Integer call() {
-        final SwitchSettings edited = config.load();
+        Settings edited = config.load();
         if (given(mechanism)) {
-            edited.mechanism = Mechanism.parse(mechanism.getValue()).label();
+            edited = edited.withMechanism(Mechanism.parse(mechanism.getValue()));
         }
-        clockOptions.applyTo(edited);
         // A capture brings its own hosts: the model's transport does not apply.
-        edited.transport.kind = Settings.TransportKind.OPEN_LOOP.label();
-        final Settings settings = edited.validate();
+        final Settings settings = clockOptions.applyTo(edited).withOpenLoop().validate();
         final String timingName = timing.getValue();
         final double speedUp = speed.getValue();
         final Path out = outFile.getValue();

@@ -3,8 +3,8 @@ package io.trimswitch.cli;
 import io.trimswitch.config.ConfigDb;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.realtime.LiveSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.config.SettingsFiles;
-import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.realtime.LiveSwitch;
 import io.trimswitch.realtime.SwitchMetrics;
 import io.trimswitch.control.ControlPaths;
@@ -87,8 +87,8 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         if (durationSeconds != null && !(durationSeconds > 0 && durationSeconds <= MAX_DURATION_SECONDS)) {
             throw new ConfigException("--duration-s must be above 0 and at most " + (long) MAX_DURATION_SECONDS + " (leave it out to run until stopped), got " + durationSeconds);
         }
-        final SwitchSettings settings = settings();
-        if (!settings.ports.isEmpty() && settings.ports.stream().allMatch(port -> port != null && port.interfaceName != null)) {
+        final Settings settings = settings();
+        if (!settings.ports().isEmpty() && settings.ports().stream().allMatch(Settings.Port::onInterface)) {
             nettyLoopbackProbe = java.util.logging.Logger.getLogger("io.netty.util.NetUtilInitializations");
             nettyLoopbackProbe.setLevel(java.util.logging.Level.SEVERE);
         }
@@ -202,20 +202,20 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     }
 
     /** The switch's settings from the config file and the command line: at start, and again for {@code ctl reload}. */
-    private SwitchSettings settings() {
-        final SwitchSettings settings = config == null ? new SwitchSettings() : SettingsFiles.load(config);
-        InterfaceOptions.apply(interfaces, settings);
+    private Settings settings() {
+        Settings settings = InterfaceOptions.apply(interfaces, config == null ? Settings.DEFAULTS : SettingsFiles.load(config));
         if (idle != null) {
-            settings.realtime.idle = idle;
+            final Settings.Idle waiting = Settings.choice("realtime.idle", idle, Settings.Idle.values());
+            settings = settings.withRealtime(r -> r.withIdle(waiting));
         }
         if (configDb != null) {
-            ConfigDb.apply(configDb, settings);
+            settings = ConfigDb.apply(configDb, settings);
         }
         if (metrics != null) {
-            settings.metrics.address = "off".equals(metrics) ? null : metrics;
+            settings = settings.withMetrics(m -> m.withAddress("off".equals(metrics) ? null : metrics));
         }
         if (counters != null) {
-            settings.metrics.countersFile = counters.toString();
+            settings = settings.withMetrics(m -> m.withCountersFile(counters.toString()));
         }
         return settings;
     }

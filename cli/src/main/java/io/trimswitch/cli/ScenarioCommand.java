@@ -3,7 +3,6 @@ package io.trimswitch.cli;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings;
-import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.switching.report.RunReport;
 import io.trimswitch.switching.report.SummaryTable;
 import io.trimswitch.switching.RealTimeStats;
@@ -112,8 +111,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
 
     @Override
     public Integer call() {
-        final SwitchSettings settings = config.load();
-        applyOverrides(settings);
+        final Settings settings = withOverrides(config.load());
         final List<Mechanism> toRun = new ArrayList<>();
         json.checkWritable();
         final boolean realClock = settings.validate().realTime();
@@ -126,7 +124,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
                 }
             }
         } else if (config.given()) {
-            toRun.add(Mechanism.parse(settings.mechanism));
+            toRun.add(settings.mechanism());
         } else {
             toRun.add(Mechanism.TOFINO);
             toRun.add(Mechanism.DOD);
@@ -150,9 +148,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         final Scenarios.Result result = Scenarios.run(settings, toRun, !set(noIdeal), captures, threads);
         final List<RunReport> reports = new ArrayList<>(result.runs());
         if (set(compareVirtual) && realClock) {
-            final SwitchSettings virtual = settings.copy();
-            virtual.clock = Settings.Clock.VIRTUAL.label();
-            final List<RunReport> references = Scenarios.run(virtual, toRun, false, null, threads).runs();
+            final List<RunReport> references = Scenarios.run(settings.withClock(Settings.Clock.VIRTUAL), toRun, false, null, threads).runs();
             for (int i = references.size() - 1; i >= 0; i--) {
                 reports.add(i + 1, references.get(i));
             }
@@ -186,102 +182,115 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         return 0;
     }
 
-    /** The options given, over the settings from the file or the defaults. */
-    private void applyOverrides(final SwitchSettings s) {
-        applyClockAndTransport(s);
-        applyWorkload(s);
-        applyControl(s);
-        applyQueues(s);
+    /**
+     * The options given, over the settings from the file or the defaults. A choice is read in the order the settings
+     * are written, so that of two wrong ones the same is named first as in a file.
+     */
+    private Settings withOverrides(final Settings settings) {
+        return withQueues(withWorkload(clockOptions.realTimeOptions(withTransport(withControl(clockOptions.clock(settings))))));
     }
 
-    private void applyClockAndTransport(final SwitchSettings s) {
-        if (clockOptions.applyTo(s) && !given(transport)) {
+    private Settings withTransport(final Settings settings) {
+        Settings s = settings;
+        if (clockOptions.real() && !given(transport)) {
             // Real time runs open-loop senders.
-            s.transport.kind = "open-loop";
+            s = s.withOpenLoop();
         }
         if (given(transport)) {
-            s.transport.kind = transport.getValue();
+            final Settings.TransportKind kind = Settings.choice("transport.kind", transport.getValue(), Settings.TransportKind.values());
+            s = s.withTransport(t -> t.withKind(kind));
         }
         if (given(initialWindow)) {
-            s.transport.initialWindowPackets = initialWindow.getValue();
+            s = s.withTransport(t -> t.withInitialWindowPackets(initialWindow.getValue()));
         }
         if (given(hosts)) {
-            s.transport.hosts = hosts.getValue();
+            final Settings.HostLayout layout = Settings.choice("transport.hosts", hosts.getValue(), Settings.HostLayout.values());
+            s = s.withTransport(t -> t.withHosts(layout));
         }
         if (given(flowSizes)) {
-            s.transport.flowSizes = flowSizes.getValue();
+            s = s.withTransport(t -> t.withFlowSizes(flowSizes.getValue()));
         }
         if (given(background)) {
-            s.transport.backgroundLoad = background.getValue();
+            s = s.withTransport(t -> t.withBackgroundLoad(background.getValue()));
         }
         if (given(backgroundUs)) {
-            s.transport.backgroundUs = backgroundUs.getValue();
+            s = s.withTransport(t -> t.withBackgroundUs(backgroundUs.getValue()));
         }
+        return s;
     }
 
-    private void applyWorkload(final SwitchSettings s) {
+    private Settings withWorkload(final Settings settings) {
+        Settings s = settings;
         if (given(pattern)) {
-            s.workload.pattern = pattern.getValue();
+            s = s.withWorkload(w -> w.withPattern(pattern.getValue()));
         }
         if (given(packets)) {
-            s.workload.packets = packets.getValue();
+            s = s.withWorkload(w -> w.withPackets(packets.getValue()));
         }
         if (given(packetBytes)) {
-            s.workload.packetBytes = packetBytes.getValue();
+            s = s.withWorkload(w -> w.withPacketBytes(packetBytes.getValue()));
         }
         if (given(durationUs)) {
-            s.workload.durationUs = durationUs.getValue();
+            s = s.withWorkload(w -> w.withDurationUs(durationUs.getValue()));
         }
         if (given(seed)) {
-            s.workload.seed = seed.getValue();
+            s = s.withWorkload(w -> w.withSeed(seed.getValue()));
         }
         if (set(noJitter)) {
-            s.workload.startJitter = false;
+            s = s.withWorkload(w -> w.withStartJitter(false));
         }
+        return s;
     }
 
-    private void applyControl(final SwitchSettings s) {
-        if (given(t0Us)) {
-            s.control.t0Us = t0Us.getValue();
-        }
-        if (given(t1Us)) {
-            s.control.t1Us = t1Us.getValue();
+    private Settings withControl(final Settings settings) {
+        Settings s = settings;
+        if (given(meters)) {
+            final Settings.MeterProfile profile = Settings.choice("control.meters", meters.getValue(), Settings.MeterProfile.values());
+            s = s.withControl(c -> c.withMeters(profile));
         }
         if (given(notify)) {
-            s.control.notify = notify.getValue();
+            final Settings.NotifyScope scope = Settings.choice("control.notify", notify.getValue(), Settings.NotifyScope.values());
+            s = s.withControl(c -> c.withNotifyScope(scope));
         }
         if (given(signal)) {
-            s.control.signal = signal.getValue();
+            final Settings.SignalTrigger trigger = Settings.choice("control.signal", signal.getValue(), Settings.SignalTrigger.values());
+            s = s.withControl(c -> c.withSignal(trigger));
+        }
+        if (given(t0Us)) {
+            s = s.withControl(c -> c.withT0Us(t0Us.getValue()));
+        }
+        if (given(t1Us)) {
+            s = s.withControl(c -> c.withT1Us(t1Us.getValue()));
         }
         if (given(signalBacklog)) {
-            s.control.signalBacklog = signalBacklog.getValue();
+            s = s.withControl(c -> c.withSignalBacklog(signalBacklog.getValue()));
         }
         if (set(noHalftimistic)) {
-            s.control.halftimistic = false;
+            s = s.withControl(c -> c.withHalftimistic(false));
         }
         if (given(pessimisticRate)) {
-            s.control.pessimisticRateGbps = pessimisticRate.getValue();
+            s = s.withControl(c -> c.withPessimisticRateGbps(pessimisticRate.getValue()));
         }
         if (given(halftimisticRate)) {
-            s.control.halftimisticRateGbps = halftimisticRate.getValue();
+            s = s.withControl(c -> c.withHalftimisticRateGbps(halftimisticRate.getValue()));
         }
-        if (given(meters)) {
-            s.control.meters = meters.getValue();
-        }
+        return s;
     }
 
-    private void applyQueues(final SwitchSettings s) {
+    private Settings withQueues(final Settings settings) {
+        Settings s = settings;
         if (given(dataQueue)) {
-            s.fabric.dataQueuePackets = dataQueue.getValue();
+            s = s.withFabric(f -> f.withDataQueuePackets(dataQueue.getValue()));
         }
         if (given(headerQueue)) {
-            s.fabric.headerQueuePackets = headerQueue.getValue();
+            s = s.withFabric(f -> f.withHeaderQueuePackets(headerQueue.getValue()));
         }
         if (given(dodQueue)) {
-            s.recirculation.dodQueuePackets = dodQueue.getValue();
+            s = s.withRecirculation(r -> r.withDodQueuePackets(dodQueue.getValue()));
         }
         if (set(returnToSender)) {
-            s.trim.returnToSender = true;
+            s = s.withTrim(t -> t.withReturnToSender(true));
         }
+        return s;
     }
 }

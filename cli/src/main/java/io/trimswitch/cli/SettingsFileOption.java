@@ -2,7 +2,7 @@ package io.trimswitch.cli;
 
 import io.trimswitch.config.ConfigDb;
 import io.trimswitch.config.SettingsFiles;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import picocli.CommandLine.Model.OptionSpec;
 
 import java.nio.file.Path;
@@ -16,14 +16,11 @@ final class SettingsFileOption extends OptionGroup {
         "A SONiC config_db.json: its SWITCH_TRIMMING, QoS map, buffer, scheduler and queue tables, applied over the settings (default: none)");
 
     /** The file's settings (or the defaults without one), with the config_db's tables applied over them. */
-    SwitchSettings load() {
+    Settings load() {
         final Path settingsFile = file.getValue();
         final Path tables = configDb.getValue();
-        final SwitchSettings settings = settingsFile == null ? new SwitchSettings() : SettingsFiles.load(settingsFile);
-        if (tables != null) {
-            ConfigDb.apply(tables, settings);
-        }
-        return settings;
+        final Settings settings = settingsFile == null ? Settings.DEFAULTS : SettingsFiles.load(settingsFile);
+        return tables == null ? settings : ConfigDb.apply(tables, settings);
     }
 
     boolean given() {

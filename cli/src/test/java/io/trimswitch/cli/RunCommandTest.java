@@ -1,6 +1,6 @@
 package io.trimswitch.cli;
 
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.realtime.LiveSwitch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,13 +50,8 @@ class RunCommandTest {
     @Test
     void aCountersFileAnotherRunningSwitchUsesIsRefusedInOneLine() throws IOException {
         final Path counters = dir.resolve("taken.counters");
-        final SwitchSettings first = new SwitchSettings();
-        final SwitchSettings.Port port = new SwitchSettings.Port();
-        port.bind = "127.0.0.1:0";
-        port.remote = "127.0.0.1:9";
-        first.ports.add(port);
-        first.metrics.address = null;
-        first.metrics.countersFile = counters.toString();
+        final Settings first = Settings.DEFAULTS.withPorts(java.util.List.of(Settings.Port.DEFAULTS.withBind("127.0.0.1:0").withRemote("127.0.0.1:9")))
+            .withMetrics(x -> x.withAddress(null).withCountersFile(counters.toString()));
         try (LiveSwitch running = new LiveSwitch(first)) {
             running.start();
             final Path config = dir.resolve("second.yaml");

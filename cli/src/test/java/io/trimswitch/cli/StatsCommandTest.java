@@ -2,7 +2,7 @@ package io.trimswitch.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.realtime.LiveSwitch;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -38,20 +38,9 @@ class StatsCommandTest {
 
     /** A switch of two UDP ports on loopback, its counters in {@code counters}; port 0 has received one too-short datagram. */
     private void startWithOneDropOn(final Path counters) throws Exception {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.fabric.pipelines = 1;
-        settings.fabric.portsPerPipeline = 2;
-        settings.realtime.idle = "yield";
-        settings.metrics.address = null;
-        settings.metrics.countersFile = counters.toString();
-        for (int port = 0; port < 2; port++) {
-            final SwitchSettings.Port entry = new SwitchSettings.Port();
-            entry.bind = "127.0.0.1:0";
-            entry.remote = "127.0.0.1:9";
-            entry.vni = 42;
-            settings.ports.add(entry);
-        }
-        live = new LiveSwitch(settings);
+        final Settings.Port port = Settings.Port.DEFAULTS.withBind("127.0.0.1:0").withRemote("127.0.0.1:9").withVni(42);
+        live = new LiveSwitch(Settings.DEFAULTS.withFabric(x -> x.withPipelines(1).withPortsPerPipeline(2)).withRealtime(x -> x.withIdle(Settings.Idle.YIELD))
+            .withMetrics(x -> x.withAddress(null).withCountersFile(counters.toString())).withPorts(java.util.List.of(port, port)));
         live.start();
         try (DatagramChannel host = DatagramChannel.open()) {
             final ByteBuffer tooShort = ByteBuffer.allocate(VxlanHeader.LENGTH + 4);

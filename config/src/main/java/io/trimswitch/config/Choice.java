@@ -13,4 +13,9 @@ public interface Choice {
     default String label() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
+
+    /** Whether a file's or a command line's {@code text} names this choice. */
+    default boolean named(final String text) {
+        return label().equals(text);
+    }
 }

@@ -39,8 +39,8 @@ public final class ConfigDb {
         this.source = source;
     }
 
-    /** Reads {@code file} and writes what its tables say into {@code settings}. */
-    public static void apply(final Path file, final SwitchSettings settings) {
+    /** {@code settings} with what the tables of {@code file} say. */
+    public static Settings apply(final Path file, final Settings settings) {
         final String text;
         try {
             text = Files.readString(file);
@@ -49,10 +49,10 @@ public final class ConfigDb {
         } catch (final IOException e) {
             throw new ConfigException(file + ": cannot read: " + e.getMessage());
         }
-        apply(text, file.toString(), settings);
+        return apply(text, file.toString(), settings);
     }
 
-    public static void apply(final String json, final String source, final SwitchSettings settings) {
+    public static Settings apply(final String json, final String source, final Settings settings) {
         final JsonNode db;
         try {
             db = JSON.readTree(json);
@@ -64,50 +64,46 @@ public final class ConfigDb {
         if (db == null || !db.isObject()) {
             throw new ConfigException(source + ": a config_db is a JSON object of tables (SWITCH_TRIMMING, BUFFER_PROFILE, ...)");
         }
-        new ConfigDb(db, source).applyTo(settings);
+        return new ConfigDb(db, source).applyTo(settings);
     }
 
-    private void applyTo(final SwitchSettings settings) {
-        trimming(settings);
+    private Settings applyTo(final Settings settings) {
+        final Settings.Trim trim = trimming(settings.trim());
         final int queues = queueCount();
-        trimmedQueue(settings, queues);
+        final Integer trimmedQueue = trimmedQueue(queues);
         if (queues == 0) {
             if (table("DSCP_TO_TC_MAP").size() > 0 || table("TC_TO_QUEUE_MAP").size() > 0) {
                 throw refused("BUFFER_QUEUE", "", "the maps send traffic to queues, but no BUFFER_QUEUE entry gives a queue its buffer profile");
             }
-            return;
+            return settings.withTrim(t -> trim).withQos(q -> trimmedQueue == null ? q : q.withTrimmedQueue(trimmedQueue));
         }
-        final List<SwitchSettings.Queue> list = new ArrayList<>();
+        final List<Settings.Queue> list = new ArrayList<>();
         for (int queue = 0; queue < queues; queue++) {
-            list.add(new SwitchSettings.Queue());
+            list.add(Settings.Queue.DEFAULTS);
         }
-        buffers(list, settings.workload.packetBytes);
+        buffers(list, settings.workload().packetBytes());
         schedulers(list);
-        settings.qos.queues = list;
         final String dscpMap = portMap("dscp_to_tc_map");
         final String tcMap = portMap("tc_to_queue_map");
-        settings.qos.dscpToTc = dscpMap == null ? new TreeMap<>() : numberMap("DSCP_TO_TC_MAP", dscpMap, 63, MAX_QUEUES - 1);
-        settings.qos.tcToQueue = tcMap == null ? new TreeMap<>() : numberMap("TC_TO_QUEUE_MAP", tcMap, MAX_QUEUES - 1, MAX_QUEUES - 1);
+        final Map<Integer, Integer> dscpToTc = dscpMap == null ? Map.of() : numberMap("DSCP_TO_TC_MAP", dscpMap, 63, MAX_QUEUES - 1);
+        final Map<Integer, Integer> tcToQueue = tcMap == null ? Map.of() : numberMap("TC_TO_QUEUE_MAP", tcMap, MAX_QUEUES - 1, MAX_QUEUES - 1);
+        return settings.withTrim(t -> trim).withQos(q -> new Settings.Qos(list, dscpToTc, tcToQueue, trimmedQueue == null ? q.trimmedQueue() : trimmedQueue));
     }
 
     /** SWITCH_TRIMMING|GLOBAL: how much a trimmed packet keeps and how it is marked. */
-    private void trimming(final SwitchSettings settings) {
+    private Settings.Trim trimming(final Settings.Trim given) {
+        Settings.Trim settings = given;
         final JsonNode global = table("SWITCH_TRIMMING").get("GLOBAL");
         if (global == null) {
-            return;
+            return settings;
         }
         for (final Iterator<String> keys = global.fieldNames(); keys.hasNext(); ) {
             final String key = keys.next();
             final String value = text("SWITCH_TRIMMING", "GLOBAL", key, global.get(key));
             switch (key) {
-                case "size" -> settings.trim.sizeBytes = number("SWITCH_TRIMMING", "GLOBAL", key, value, 1, 9216);
-                case "dscp_value" -> {
-                    if ("from-tc".equals(value)) {
-                        dscpFromTc(settings, trimmedTc(global));
-                    } else {
-                        settings.trim.dscp = number("SWITCH_TRIMMING", "GLOBAL", key, value, 0, 63);
-                    }
-                }
+                case "size" -> settings = settings.withSizeBytes(number("SWITCH_TRIMMING", "GLOBAL", key, value, 1, 9216));
+                case "dscp_value" -> settings = "from-tc".equals(value) ? dscpFromTc(settings, trimmedTc(global))
+                    : settings.withDscp(number("SWITCH_TRIMMING", "GLOBAL", key, value, 0, 63));
                 case "queue_index" -> {
                     if (!"dynamic".equals(value)) {
                         number("SWITCH_TRIMMING", "GLOBAL", key, value, 0, MAX_QUEUES - 1);
@@ -117,6 +113,7 @@ public final class ConfigDb {
                 default -> throw refused("SWITCH_TRIMMING", "GLOBAL", "unknown field '" + key + "' (known: size, dscp_value, tc_value, queue_index)");
             }
         }
+        return settings;
     }
 
     /** tc_value: the traffic class of trimmed packets, which from-tc and dynamic need. */
@@ -133,7 +130,7 @@ public final class ConfigDb {
      * are the file's ports in name order (Ethernet0 is port 0, the next name port 1, ...). The first port's DSCP is
      * {@code trim.dscp}; ports that map to another become {@code trim.fabricPorts} with {@code trim.fabricDscp}.
      */
-    private void dscpFromTc(final SwitchSettings settings, final int tc) {
+    private Settings.Trim dscpFromTc(final Settings.Trim settings, final int tc) {
         final List<String> ports = new ArrayList<>();
         table("PORT_QOS_MAP").fieldNames().forEachRemaining(ports::add);
         ports.sort(java.util.Comparator.comparing((String name) -> name.replaceAll("\\d", "")).thenComparingInt(ConfigDb::trailingNumber));
@@ -164,11 +161,7 @@ public final class ConfigDb {
                     + "): the switch marks them one way towards hosts and one way towards the fabric");
             }
         }
-        settings.trim.dscp = host;
-        if (other != null) {
-            settings.trim.fabricDscp = other;
-            settings.trim.fabricPorts = fabric;
-        }
+        return other == null ? settings.withDscp(host) : settings.withDscp(host).withFabricDscp(other).withFabricPorts(fabric);
     }
 
     private static int trailingNumber(final String name) {
@@ -181,11 +174,11 @@ public final class ConfigDb {
      * in the header queue, which plays the dedicated queue a switch sets aside for them. dynamic: the queue the
      * TC_TO_QUEUE_MAP gives tc_value.
      */
-    private void trimmedQueue(final SwitchSettings settings, final int queues) {
+    private Integer trimmedQueue(final int queues) {
         final JsonNode global = table("SWITCH_TRIMMING").get("GLOBAL");
         final JsonNode index = global == null ? null : global.get("queue_index");
         if (index == null) {
-            return;
+            return null;
         }
         final String value = text("SWITCH_TRIMMING", "GLOBAL", "queue_index", index);
         final int queue;
@@ -196,9 +189,7 @@ public final class ConfigDb {
         } else {
             queue = number("SWITCH_TRIMMING", "GLOBAL", "queue_index", value, 0, MAX_QUEUES - 1);
         }
-        if (queue < queues) {
-            settings.qos.trimmedQueue = queue;
-        }
+        return queue < queues ? queue : null;
     }
 
     /** How many queues BUFFER_QUEUE and QUEUE name: one more than the highest index. */
@@ -216,7 +207,7 @@ public final class ConfigDb {
     }
 
     /** BUFFER_QUEUE → BUFFER_PROFILE: each queue's depth and what it does with a packet that does not fit. */
-    private void buffers(final List<SwitchSettings.Queue> queues, final int packetBytes) {
+    private void buffers(final List<Settings.Queue> queues, final int packetBytes) {
         final Map<Integer, String> profiles = perQueue("BUFFER_QUEUE", "profile");
         for (int queue = 0; queue < queues.size(); queue++) {
             final String name = profiles.get(queue);
@@ -227,24 +218,25 @@ public final class ConfigDb {
             if (profile == null) {
                 throw refused("BUFFER_PROFILE", name, "is named by BUFFER_QUEUE but not defined");
             }
-            final SwitchSettings.Queue target = queues.get(queue);
+            Settings.Queue target = queues.get(queue);
             final JsonNode action = profile.get("packet_discard_action");
             final String discard = action == null ? "drop" : text("BUFFER_PROFILE", name, "packet_discard_action", action);
             if (!"drop".equals(discard) && !"trim".equals(discard)) {
                 throw refused("BUFFER_PROFILE", name, "packet_discard_action must be drop or trim, got '" + discard + "'");
             }
-            target.discard = discard;
+            target = target.withDiscard("trim".equals(discard) ? Settings.Discard.TRIM : Settings.Discard.DROP);
             final JsonNode size = profile.get("size");
             if (size != null) {
                 // A profile's size is in bytes; a queue here holds whole packets of the workload's size.
                 final int bytes = number("BUFFER_PROFILE", name, "size", text("BUFFER_PROFILE", name, "size", size), 1, Integer.MAX_VALUE);
-                target.packets = Math.max(1, bytes / packetBytes);
+                target = target.withPackets(Math.max(1, bytes / packetBytes));
             }
+            queues.set(queue, target);
         }
     }
 
     /** QUEUE → SCHEDULER: strict priority or DWRR with a weight. */
-    private void schedulers(final List<SwitchSettings.Queue> queues) {
+    private void schedulers(final List<Settings.Queue> queues) {
         final Map<Integer, String> schedulers = perQueue("QUEUE", "scheduler");
         schedulers.forEach((queue, name) -> {
             final JsonNode scheduler = table("SCHEDULER").get(name);
@@ -254,12 +246,12 @@ public final class ConfigDb {
             final JsonNode type = scheduler.get("type");
             final String kind = type == null ? "DWRR" : text("SCHEDULER", name, "type", type).toUpperCase(java.util.Locale.ROOT);
             switch (kind) {
-                case "STRICT" -> queues.get(queue).scheduling = "strict";
+                case "STRICT" -> queues.set(queue, queues.get(queue).withScheduling(Settings.Scheduling.STRICT));
                 case "DWRR", "WRR" -> {
-                    queues.get(queue).scheduling = "dwrr";
+                    queues.set(queue, queues.get(queue).withScheduling(Settings.Scheduling.DWRR));
                     final JsonNode weight = scheduler.get("weight");
                     if (weight != null) {
-                        queues.get(queue).weight = number("SCHEDULER", name, "weight", text("SCHEDULER", name, "weight", weight), 1, 1000);
+                        queues.set(queue, queues.get(queue).withWeight(number("SCHEDULER", name, "weight", text("SCHEDULER", name, "weight", weight), 1, 1000)));
                     }
                 }
                 default -> throw refused("SCHEDULER", name, "type must be STRICT, DWRR or WRR, got '" + kind + "'");

@@ -3,6 +3,8 @@ package io.trimswitch.config;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import io.trimswitch.dataplane.packet.TrimOptOut;
 import io.trimswitch.dataplane.packet.TrimSettings;
 import io.trimswitch.pipelines.TrTcmMeter;
@@ -12,18 +14,21 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 
 /**
- * The settings of one run, parsed once from their {@link SwitchSettings} form into typed, immutable values:
- * every choice an enum, every list unmodifiable. Runtimes are built from these and cannot change them. A
- * report echoes them with the same keys and spellings as the YAML file.
+ * Everything a run of the switch is made of, as the YAML file spells it: typed, immutable values, every choice an enum,
+ * every list unmodifiable. Each record's {@code DEFAULTS} is the reproduced switch's (64 × 100 Gb/s, 16-packet data
+ * queues), and a key a file leaves out takes its value from there ({@link SettingsFiles}); units are in the names. A
+ * change is a new record ({@code withX}); {@link #validate()} turns any impossible value into a {@link ConfigException}.
+ * A report echoes the settings with the same keys and spellings as the file.
  */
 @JsonPropertyOrder({"mechanism", "clock", "fabric", "qos", "recirculation", "trim", "control", "workload", "transport", "realtime", "ports", "forwarding", "metrics"})
 public record Settings(
     Mechanism mechanism,
     Clock clock,
     Fabric fabric,
-    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = SwitchSettings.NoQueues.class) Qos qos,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = NoQueues.class) Qos qos,
     Recirculation recirculation,
     Trim trim,
     Control control,
@@ -33,6 +38,13 @@ public record Settings(
     List<Port> ports,
     Forwarding forwarding,
     Metrics metrics) {
+
+    public static final Settings DEFAULTS = new Settings(Mechanism.TOFINO, Clock.VIRTUAL, Fabric.DEFAULTS, Qos.DEFAULTS, Recirculation.DEFAULTS,
+        Trim.DEFAULTS, Control.DEFAULTS, Workload.DEFAULTS, Transport.DEFAULTS, RealTime.DEFAULTS, List.of(), Forwarding.DEFAULTS, Metrics.DEFAULTS);
+
+    public Settings {
+        ports = List.copyOf(ports);
+    }
 
     /** Which clock drives the components. */
     public enum Clock implements Choice {
@@ -78,7 +90,13 @@ public record Settings(
     public enum Idle implements Choice {
         BUSY_SPIN, YIELD, BACKOFF, SLEEP,
         /** The live switch: sleep in poll (epoll_wait) until a port has a frame; an idle core for some latency. */
-        POLL
+        POLL;
+
+        /** {@code block} is what poll was called before. */
+        @Override
+        public boolean named(final String text) {
+            return Choice.super.named(text) || this == POLL && "block".equals(text);
+        }
     }
 
     /** What happens to a packet that does not fit its queue (SAI's packet_discard_action). */
@@ -96,210 +114,578 @@ public record Settings(
         L2, ROUTED, SUBNET
     }
 
+    /** The switch: pipelines, ports, the traffic manager's queues and scheduler; headersPerData 0 = strict priority for headers. */
     @JsonPropertyOrder({"pipelines", "portsPerPipeline", "portRateGbps", "dataQueuePackets", "headerQueuePackets", "headersPerData"})
     public record Fabric(int pipelines, int portsPerPipeline, double portRateGbps, int dataQueuePackets, int headerQueuePackets,
         int headersPerData) {
-    }
+        public static final Fabric DEFAULTS = new Fabric(4, 16, 100, 16, 1024, 10);
 
-    /** Maps with every key listed; no queues: the reproduced switch's one data queue. */
-    @JsonPropertyOrder({"queues", "dscpToTc", "tcToQueue", "trimmedQueue"})
-    public record Qos(List<Queue> queues, Map<Integer, Integer> dscpToTc, Map<Integer, Integer> tcToQueue,
-        @JsonInclude(JsonInclude.Include.NON_NULL) Integer trimmedQueue) {
-        public boolean configured() {
-            return !queues.isEmpty();
+        public Fabric withPipelines(final int value) {
+            return new Fabric(value, portsPerPipeline, portRateGbps, dataQueuePackets, headerQueuePackets, headersPerData);
+        }
+
+        public Fabric withPortsPerPipeline(final int value) {
+            return new Fabric(pipelines, value, portRateGbps, dataQueuePackets, headerQueuePackets, headersPerData);
+        }
+
+        public Fabric withPortRateGbps(final double value) {
+            return new Fabric(pipelines, portsPerPipeline, value, dataQueuePackets, headerQueuePackets, headersPerData);
+        }
+
+        public Fabric withDataQueuePackets(final int value) {
+            return new Fabric(pipelines, portsPerPipeline, portRateGbps, value, headerQueuePackets, headersPerData);
+        }
+
+        public Fabric withHeaderQueuePackets(final int value) {
+            return new Fabric(pipelines, portsPerPipeline, portRateGbps, dataQueuePackets, value, headersPerData);
         }
     }
 
+    /**
+     * Traffic classes and queues as SONiC configures them: DSCP → traffic class (DSCP_TO_TC_MAP), traffic class → queue
+     * (TC_TO_QUEUE_MAP), and per queue its depth, discard action and scheduling. No queues: the reproduced switch, one
+     * data queue of {@code fabric.dataQueuePackets} whose trimmable packets are those of {@code trim.trimmableDscp}.
+     * The maps are sorted by key; a null trimmedQueue: trimmed packets wait in the header queue, ahead of data.
+     */
+    @JsonPropertyOrder({"queues", "dscpToTc", "tcToQueue", "trimmedQueue"})
+    public record Qos(List<Queue> queues, Map<Integer, Integer> dscpToTc, Map<Integer, Integer> tcToQueue,
+        @JsonSetter(nulls = Nulls.SET) @JsonInclude(JsonInclude.Include.NON_NULL) Integer trimmedQueue) {
+        public static final Qos DEFAULTS = new Qos(List.of(), Map.of(), Map.of(), null);
+
+        public Qos {
+            queues = List.copyOf(queues);
+            dscpToTc = sorted(dscpToTc);
+            tcToQueue = sorted(tcToQueue);
+        }
+
+        public boolean configured() {
+            return !queues.isEmpty();
+        }
+
+        // Here rather than in Settings: a record's DEFAULTS must not start Settings' initialisation, which reads them.
+        private static Map<Integer, Integer> sorted(final Map<Integer, Integer> map) {
+            return Collections.unmodifiableSortedMap(new TreeMap<>(map));
+        }
+
+        public Qos withQueues(final List<Queue> value) {
+            return new Qos(value, dscpToTc, tcToQueue, trimmedQueue);
+        }
+
+        public Qos withDscpToTc(final Map<Integer, Integer> value) {
+            return new Qos(queues, value, tcToQueue, trimmedQueue);
+        }
+
+        public Qos withTcToQueue(final Map<Integer, Integer> value) {
+            return new Qos(queues, dscpToTc, value, trimmedQueue);
+        }
+
+        public Qos withTrimmedQueue(final Integer value) {
+            return new Qos(queues, dscpToTc, tcToQueue, value);
+        }
+    }
+
+    /** One data queue of every egress port; weight: a dwrr queue's share of the bytes the dwrr queues send. */
     @JsonPropertyOrder({"packets", "discard", "scheduling", "weight"})
     public record Queue(int packets, Discard discard, Scheduling scheduling, int weight) {
+        public static final Queue DEFAULTS = new Queue(16, Discard.TRIM, Scheduling.DWRR, 1);
+
+        public Queue withPackets(final int value) {
+            return new Queue(value, discard, scheduling, weight);
+        }
+
+        public Queue withDiscard(final Discard value) {
+            return new Queue(packets, value, scheduling, weight);
+        }
+
+        public Queue withScheduling(final Scheduling value) {
+            return new Queue(packets, discard, value, weight);
+        }
+
+        public Queue withWeight(final int value) {
+            return new Queue(packets, discard, scheduling, value);
+        }
     }
 
+    /** Recirculation (DoD) and mirror ports, one of each kind per pipeline. */
     @JsonPropertyOrder({"rateGbps", "latencyNs", "dodQueuePackets", "mirrorQueuePackets"})
     public record Recirculation(double rateGbps, double latencyNs, int dodQueuePackets, int mirrorQueuePackets) {
-    }
+        public static final Recirculation DEFAULTS = new Recirculation(100, 1000, 16384, 16384);
 
-    /** The Ultra Ethernet marks and the opt-out rules are written out only when given. */
-    @JsonPropertyOrder({"sizeBytes", "dscp", "trimmableDscp", "ndpUdpPort", "returnToSender", "fabricDscp", "fabricPorts", "noTrimDscp", "disable"})
-    public record Trim(int sizeBytes, int dscp, List<Integer> trimmableDscp, int ndpUdpPort, boolean returnToSender,
-        @JsonInclude(JsonInclude.Include.NON_NULL) Integer fabricDscp,
-        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Integer> fabricPorts,
-        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Integer> noTrimDscp,
-        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<OptOut> disable) {
-    }
-
-    /** A rule of the per-flow opt-out; a null field matches anything. */
-    @JsonPropertyOrder({"source", "destination", "protocol", "destinationPorts", "dscp"})
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record OptOut(String source, String destination, String protocol, String destinationPorts, Integer dscp) {
+        public Recirculation withDodQueuePackets(final int value) {
+            return new Recirculation(rateGbps, latencyNs, value, mirrorQueuePackets);
+        }
     }
 
     /**
-     * Null rates and burst: derived from the port (see {@link #halftimisticRateBps}, {@link #meterBurstBytes}). The NOTIFY
-     * scope is {@code notify} in YAML; a record cannot name a component after {@link Object#notify()}.
+     * What is trimmable and what a trimmed packet looks like (SONiC / Cumulus / UET terms). Packets trimmed towards a port
+     * of {@code fabricPorts} are remarked to {@code fabricDscp} (null: {@code dscp} everywhere); the Ultra Ethernet marks
+     * and the opt-out rules are written out only when given.
+     */
+    @JsonPropertyOrder({"sizeBytes", "dscp", "trimmableDscp", "ndpUdpPort", "returnToSender", "fabricDscp", "fabricPorts", "noTrimDscp", "disable"})
+    public record Trim(int sizeBytes, int dscp, List<Integer> trimmableDscp, int ndpUdpPort, boolean returnToSender,
+        @JsonSetter(nulls = Nulls.SET) @JsonInclude(JsonInclude.Include.NON_NULL) Integer fabricDscp,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Integer> fabricPorts,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Integer> noTrimDscp,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<OptOut> disable) {
+        public static final Trim DEFAULTS = new Trim(64, 11, List.of(10), 666, false, null, List.of(), List.of(), List.of());
+
+        public Trim {
+            trimmableDscp = List.copyOf(trimmableDscp);
+            fabricPorts = List.copyOf(fabricPorts);
+            noTrimDscp = List.copyOf(noTrimDscp);
+            disable = List.copyOf(disable);
+        }
+
+        public Trim withSizeBytes(final int value) {
+            return new Trim(value, dscp, trimmableDscp, ndpUdpPort, returnToSender, fabricDscp, fabricPorts, noTrimDscp, disable);
+        }
+
+        public Trim withDscp(final int value) {
+            return new Trim(sizeBytes, value, trimmableDscp, ndpUdpPort, returnToSender, fabricDscp, fabricPorts, noTrimDscp, disable);
+        }
+
+        public Trim withTrimmableDscp(final List<Integer> value) {
+            return new Trim(sizeBytes, dscp, value, ndpUdpPort, returnToSender, fabricDscp, fabricPorts, noTrimDscp, disable);
+        }
+
+        public Trim withReturnToSender(final boolean value) {
+            return new Trim(sizeBytes, dscp, trimmableDscp, ndpUdpPort, value, fabricDscp, fabricPorts, noTrimDscp, disable);
+        }
+
+        public Trim withFabricDscp(final Integer value) {
+            return new Trim(sizeBytes, dscp, trimmableDscp, ndpUdpPort, returnToSender, value, fabricPorts, noTrimDscp, disable);
+        }
+
+        public Trim withFabricPorts(final List<Integer> value) {
+            return new Trim(sizeBytes, dscp, trimmableDscp, ndpUdpPort, returnToSender, fabricDscp, value, noTrimDscp, disable);
+        }
+    }
+
+    /** A rule of the per-flow opt-out (SONiC's DISABLE_TRIM): every field given must match; a null field matches anything. */
+    @JsonPropertyOrder({"source", "destination", "protocol", "destinationPorts", "dscp"})
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record OptOut(@JsonSetter(nulls = Nulls.SET) String source, @JsonSetter(nulls = Nulls.SET) String destination,
+        @JsonSetter(nulls = Nulls.SET) String protocol, @JsonSetter(nulls = Nulls.SET) String destinationPorts,
+        @JsonSetter(nulls = Nulls.SET) Integer dscp) {
+        public static final OptOut DEFAULTS = new OptOut(null, null, null, null, null);
+    }
+
+    /**
+     * The ingress meters and the three-state trim control loop. Null rates and burst: derived from the port (see
+     * {@link #halftimisticRateBps}, {@link #meterBurstBytes}); a null depthThresholdPackets: the queue's capacity less
+     * staleStages. The NOTIFY scope is {@code notify} in YAML; a record cannot name a component after {@link Object#notify()}.
      */
     @JsonPropertyOrder({"meters", "t0Us", "t1Us", "halftimistic", "halftimisticRateGbps", "pessimisticRateGbps",
         "meterBurstBytes", "notify", "signal", "signalBacklog", "depthThresholdPackets", "staleStages", "loop"})
-    public record Control(MeterProfile meters, double t0Us, double t1Us, boolean halftimistic, Double halftimisticRateGbps,
-        Double pessimisticRateGbps, Integer meterBurstBytes, @JsonProperty("notify") NotifyScope notifyScope, SignalTrigger signal, int signalBacklog,
-        @JsonInclude(JsonInclude.Include.NON_NULL) Integer depthThresholdPackets,
-        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = SwitchSettings.FourStages.class) int staleStages,
-        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = SwitchSettings.PaperLoop.class) Loop loop) {
+    public record Control(MeterProfile meters, double t0Us, double t1Us, boolean halftimistic,
+        @JsonSetter(nulls = Nulls.SET) Double halftimisticRateGbps, @JsonSetter(nulls = Nulls.SET) Double pessimisticRateGbps,
+        @JsonSetter(nulls = Nulls.SET) Integer meterBurstBytes, @JsonProperty("notify") NotifyScope notifyScope, SignalTrigger signal, int signalBacklog,
+        @JsonSetter(nulls = Nulls.SET) @JsonInclude(JsonInclude.Include.NON_NULL) Integer depthThresholdPackets,
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = FourStages.class) int staleStages,
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = PaperLoop.class) Loop loop) {
+        public static final Control DEFAULTS = new Control(MeterProfile.THREE, 6, 24, true, null, null, null, NotifyScope.ALL,
+            SignalTrigger.EVERY, 1, null, 4, Loop.PAPER);
+
+        public Control withMeters(final MeterProfile value) {
+            return new Control(value, t0Us, t1Us, halftimistic, halftimisticRateGbps, pessimisticRateGbps, meterBurstBytes, notifyScope, signal,
+                signalBacklog, depthThresholdPackets, staleStages, loop);
+        }
+
+        public Control withT0Us(final double value) {
+            return new Control(meters, value, t1Us, halftimistic, halftimisticRateGbps, pessimisticRateGbps, meterBurstBytes, notifyScope, signal,
+                signalBacklog, depthThresholdPackets, staleStages, loop);
+        }
+
+        public Control withT1Us(final double value) {
+            return new Control(meters, t0Us, value, halftimistic, halftimisticRateGbps, pessimisticRateGbps, meterBurstBytes, notifyScope, signal,
+                signalBacklog, depthThresholdPackets, staleStages, loop);
+        }
+
+        public Control withHalftimistic(final boolean value) {
+            return new Control(meters, t0Us, t1Us, value, halftimisticRateGbps, pessimisticRateGbps, meterBurstBytes, notifyScope, signal,
+                signalBacklog, depthThresholdPackets, staleStages, loop);
+        }
+
+        public Control withHalftimisticRateGbps(final Double value) {
+            return new Control(meters, t0Us, t1Us, halftimistic, value, pessimisticRateGbps, meterBurstBytes, notifyScope, signal,
+                signalBacklog, depthThresholdPackets, staleStages, loop);
+        }
+
+        public Control withPessimisticRateGbps(final Double value) {
+            return new Control(meters, t0Us, t1Us, halftimistic, halftimisticRateGbps, value, meterBurstBytes, notifyScope, signal,
+                signalBacklog, depthThresholdPackets, staleStages, loop);
+        }
+
+        public Control withMeterBurstBytes(final Integer value) {
+            return new Control(meters, t0Us, t1Us, halftimistic, halftimisticRateGbps, pessimisticRateGbps, value, notifyScope, signal,
+                signalBacklog, depthThresholdPackets, staleStages, loop);
+        }
+
+        public Control withNotifyScope(final NotifyScope value) {
+            return new Control(meters, t0Us, t1Us, halftimistic, halftimisticRateGbps, pessimisticRateGbps, meterBurstBytes, value, signal,
+                signalBacklog, depthThresholdPackets, staleStages, loop);
+        }
+
+        public Control withSignal(final SignalTrigger value) {
+            return new Control(meters, t0Us, t1Us, halftimistic, halftimisticRateGbps, pessimisticRateGbps, meterBurstBytes, notifyScope, value,
+                signalBacklog, depthThresholdPackets, staleStages, loop);
+        }
+
+        public Control withSignalBacklog(final int value) {
+            return new Control(meters, t0Us, t1Us, halftimistic, halftimisticRateGbps, pessimisticRateGbps, meterBurstBytes, notifyScope, signal,
+                value, depthThresholdPackets, staleStages, loop);
+        }
+
+        public Control withDepthThresholdPackets(final Integer value) {
+            return new Control(meters, t0Us, t1Us, halftimistic, halftimisticRateGbps, pessimisticRateGbps, meterBurstBytes, notifyScope, signal,
+                signalBacklog, value, staleStages, loop);
+        }
+
+        public Control withStaleStages(final int value) {
+            return new Control(meters, t0Us, t1Us, halftimistic, halftimisticRateGbps, pessimisticRateGbps, meterBurstBytes, notifyScope, signal,
+                signalBacklog, depthThresholdPackets, value, loop);
+        }
+
+        public Control withLoop(final Loop value) {
+            return new Control(meters, t0Us, t1Us, halftimistic, halftimisticRateGbps, pessimisticRateGbps, meterBurstBytes, notifyScope, signal,
+                signalBacklog, depthThresholdPackets, staleStages, value);
+        }
     }
 
-    /** {@code pattern} is parsed against the fabric's ports by {@link Pattern#parse}. */
+    /** The traffic offered: a named pattern of senders, parsed against the fabric's ports by {@link Pattern#parse}. */
     @JsonPropertyOrder({"pattern", "packets", "packetBytes", "durationUs", "startJitter", "seed"})
     public record Workload(String pattern, int packets, int packetBytes, double durationUs, boolean startJitter, long seed) {
+        public static final Workload DEFAULTS = new Workload("shift", 1000, 1500, 500, true, 1);
+
+        public Workload withPattern(final String value) {
+            return new Workload(value, packets, packetBytes, durationUs, startJitter, seed);
+        }
+
+        public Workload withPackets(final int value) {
+            return new Workload(pattern, value, packetBytes, durationUs, startJitter, seed);
+        }
+
+        public Workload withPacketBytes(final int value) {
+            return new Workload(pattern, packets, value, durationUs, startJitter, seed);
+        }
+
+        public Workload withDurationUs(final double value) {
+            return new Workload(pattern, packets, packetBytes, value, startJitter, seed);
+        }
+
+        public Workload withStartJitter(final boolean value) {
+            return new Workload(pattern, packets, packetBytes, durationUs, value, seed);
+        }
+
+        public Workload withSeed(final long value) {
+            return new Workload(pattern, packets, packetBytes, durationUs, startJitter, value);
+        }
     }
 
+    /** How the workload's senders behave; a null flowSizes: every flow is workload.packets long. */
     @JsonPropertyOrder({"kind", "initialWindowPackets", "hosts", "propagationNs", "rtoUs", "maxDurationUs", "flowSizes",
         "backgroundLoad", "backgroundUs"})
     public record Transport(TransportKind kind, int initialWindowPackets, HostLayout hosts, double propagationNs, double rtoUs,
-        double maxDurationUs, String flowSizes, double backgroundLoad, double backgroundUs) {
+        double maxDurationUs, @JsonSetter(nulls = Nulls.SET) String flowSizes, double backgroundLoad, double backgroundUs) {
+        public static final Transport DEFAULTS = new Transport(TransportKind.NDP, 1000, HostLayout.SEPARATE, 1000, 200, 100_000, null, 0, 500);
+
+        public Transport withKind(final TransportKind value) {
+            return new Transport(value, initialWindowPackets, hosts, propagationNs, rtoUs, maxDurationUs, flowSizes, backgroundLoad, backgroundUs);
+        }
+
+        public Transport withInitialWindowPackets(final int value) {
+            return new Transport(kind, value, hosts, propagationNs, rtoUs, maxDurationUs, flowSizes, backgroundLoad, backgroundUs);
+        }
+
+        public Transport withHosts(final HostLayout value) {
+            return new Transport(kind, initialWindowPackets, value, propagationNs, rtoUs, maxDurationUs, flowSizes, backgroundLoad, backgroundUs);
+        }
+
+        public Transport withPropagationNs(final double value) {
+            return new Transport(kind, initialWindowPackets, hosts, value, rtoUs, maxDurationUs, flowSizes, backgroundLoad, backgroundUs);
+        }
+
+        public Transport withRtoUs(final double value) {
+            return new Transport(kind, initialWindowPackets, hosts, propagationNs, value, maxDurationUs, flowSizes, backgroundLoad, backgroundUs);
+        }
+
+        public Transport withMaxDurationUs(final double value) {
+            return new Transport(kind, initialWindowPackets, hosts, propagationNs, rtoUs, value, flowSizes, backgroundLoad, backgroundUs);
+        }
+
+        public Transport withFlowSizes(final String value) {
+            return new Transport(kind, initialWindowPackets, hosts, propagationNs, rtoUs, maxDurationUs, value, backgroundLoad, backgroundUs);
+        }
+
+        public Transport withBackgroundLoad(final double value) {
+            return new Transport(kind, initialWindowPackets, hosts, propagationNs, rtoUs, maxDurationUs, flowSizes, value, backgroundUs);
+        }
+
+        public Transport withBackgroundUs(final double value) {
+            return new Transport(kind, initialWindowPackets, hosts, propagationNs, rtoUs, maxDurationUs, flowSizes, backgroundLoad, value);
+        }
     }
 
-    /** The live switch's own settings are echoed only when they differ from their defaults. */
+    /**
+     * How the real-time runtime runs: time dilation, threads, and how idle threads wait. The live switch's own settings
+     * are echoed only when they differ from their defaults, so that the reports of runs that cannot use them stay as they were.
+     */
     @JsonPropertyOrder({"dilation", "placement", "idle", "warmUp", "batchPackets", "rxRingPackets", "pipelineThreads", "udpGso"})
     public record RealTime(double dilation, Placement placement, Idle idle, boolean warmUp, int batchPackets, int rxRingPackets,
-        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = SwitchSettings.OneThread.class) int pipelineThreads,
-        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = SwitchSettings.GsoOn.class) boolean udpGso) {
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = OneThread.class) int pipelineThreads,
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = GsoOn.class) boolean udpGso) {
+        public static final RealTime DEFAULTS = new RealTime(4000, Placement.SINGLE, Idle.BUSY_SPIN, true, 32, 4096, 1, true);
+
+        public RealTime withDilation(final double value) {
+            return new RealTime(value, placement, idle, warmUp, batchPackets, rxRingPackets, pipelineThreads, udpGso);
+        }
+
+        public RealTime withPlacement(final Placement value) {
+            return new RealTime(dilation, value, idle, warmUp, batchPackets, rxRingPackets, pipelineThreads, udpGso);
+        }
+
+        public RealTime withIdle(final Idle value) {
+            return new RealTime(dilation, placement, value, warmUp, batchPackets, rxRingPackets, pipelineThreads, udpGso);
+        }
+
+        public RealTime withWarmUp(final boolean value) {
+            return new RealTime(dilation, placement, idle, value, batchPackets, rxRingPackets, pipelineThreads, udpGso);
+        }
+
+        public RealTime withPipelineThreads(final int value) {
+            return new RealTime(dilation, placement, idle, warmUp, batchPackets, rxRingPackets, value, udpGso);
+        }
     }
 
-    /** A Linux interface, or a UDP endpoint: null remote: learned; null remotePort: the bind port. Null rate: the fabric's. */
+    /**
+     * One switch port: a Linux interface ({@code interface}), or a UDP endpoint carrying VXLAN ({@code bind} and the rest).
+     * A null remote: learned from the first datagram; a null remotePort: the bind port; a null rate: the fabric's.
+     */
     @JsonPropertyOrder({"interface", "bind", "remote", "remotePort", "vni", "rateGbps"})
-    public record Port(@JsonProperty("interface") @JsonInclude(JsonInclude.Include.NON_NULL) String interfaceName, String bind, String remote, Integer remotePort, int vni, Double rateGbps) {
+    public record Port(@JsonProperty("interface") @JsonInclude(JsonInclude.Include.NON_NULL) @JsonSetter(nulls = Nulls.SET) String interfaceName,
+        @JsonSetter(nulls = Nulls.SET) String bind, @JsonSetter(nulls = Nulls.SET) String remote, @JsonSetter(nulls = Nulls.SET) Integer remotePort,
+        int vni, @JsonSetter(nulls = Nulls.SET) Double rateGbps) {
+        public static final Port DEFAULTS = new Port(null, null, null, null, 42, null);
+
         /** A port on a Linux interface rather than a UDP endpoint. */
         public boolean onInterface() {
             return interfaceName != null;
         }
+
+        public Port withInterfaceName(final String value) {
+            return new Port(value, bind, remote, remotePort, vni, rateGbps);
+        }
+
+        public Port withBind(final String value) {
+            return new Port(interfaceName, value, remote, remotePort, vni, rateGbps);
+        }
+
+        public Port withRemote(final String value) {
+            return new Port(interfaceName, bind, value, remotePort, vni, rateGbps);
+        }
+
+        public Port withRemotePort(final Integer value) {
+            return new Port(interfaceName, bind, remote, value, vni, rateGbps);
+        }
+
+        public Port withVni(final int value) {
+            return new Port(interfaceName, bind, remote, remotePort, value, rateGbps);
+        }
+
+        public Port withRateGbps(final Double value) {
+            return new Port(interfaceName, bind, remote, remotePort, vni, value);
+        }
     }
 
+    /** How {@code run} forwards: a learning bridge, IPv4 routes, or the model's table. */
     @JsonPropertyOrder({"mode", "agingSeconds", "staticMacs", "routes"})
     public record Forwarding(ForwardingMode mode, double agingSeconds, List<StaticMac> staticMacs, List<Route> routes) {
+        public static final Forwarding DEFAULTS = new Forwarding(ForwardingMode.L2, 300, List.of(), List.of());
+
+        public Forwarding {
+            staticMacs = List.copyOf(staticMacs);
+            routes = List.copyOf(routes);
+        }
+
+        public Forwarding withMode(final ForwardingMode value) {
+            return new Forwarding(value, agingSeconds, staticMacs, routes);
+        }
+
+        public Forwarding withStaticMacs(final List<StaticMac> value) {
+            return new Forwarding(mode, agingSeconds, value, routes);
+        }
+
+        public Forwarding withRoutes(final List<Route> value) {
+            return new Forwarding(mode, agingSeconds, staticMacs, value);
+        }
     }
 
+    /** A MAC address that always lives on one port. */
     @JsonPropertyOrder({"mac", "port"})
-    public record StaticMac(String mac, int port) {
+    public record StaticMac(@JsonSetter(nulls = Nulls.SET) String mac, int port) {
+        public static final StaticMac DEFAULTS = new StaticMac(null, 0);
     }
 
+    /** Routed forwarding: a prefix (a.b.c.d/len) leaves by a port towards a next hop's MAC. */
     @JsonPropertyOrder({"prefix", "port", "nextHopMac"})
-    public record Route(String prefix, int port, String nextHopMac) {
+    public record Route(@JsonSetter(nulls = Nulls.SET) String prefix, int port, @JsonSetter(nulls = Nulls.SET) String nextHopMac) {
+        public static final Route DEFAULTS = new Route(null, 0, null);
     }
 
-    /** Null address: no endpoint. */
-    /** @param countersFile null: the default, one per network namespace; left out of reports then, as before it existed */
-    public record Metrics(String address, @JsonInclude(JsonInclude.Include.NON_NULL) String countersFile,
-        @JsonInclude(JsonInclude.Include.NON_NULL) String controlGroup) {
+    /**
+     * Where a live switch's counters can be read: its HTTP endpoint (host:port, loopback unless set otherwise; null: no
+     * endpoint) and its counters file (null: one per network namespace, left out of reports then, as before it existed);
+     * controlGroup: a group whose members may use the control socket besides root (null: root only).
+     */
+    public record Metrics(@JsonSetter(nulls = Nulls.SET) String address,
+        @JsonSetter(nulls = Nulls.SET) @JsonInclude(JsonInclude.Include.NON_NULL) String countersFile,
+        @JsonSetter(nulls = Nulls.SET) @JsonInclude(JsonInclude.Include.NON_NULL) String controlGroup) {
+        public static final Metrics DEFAULTS = new Metrics("127.0.0.1:9464", null, null);
+
+        public Metrics withAddress(final String value) {
+            return new Metrics(value, countersFile, controlGroup);
+        }
+
+        public Metrics withCountersFile(final String value) {
+            return new Metrics(address, value, controlGroup);
+        }
     }
 
-    /** Parses the editable form: each choice to its enum, each list to an unmodifiable copy. Checks no ranges. */
-    static Settings from(final SwitchSettings s) {
-        final SwitchSettings.Fabric f = s.fabric;
-        final SwitchSettings.Recirculation r = s.recirculation;
-        final SwitchSettings.Trim t = s.trim;
-        final SwitchSettings.Control c = s.control;
-        final SwitchSettings.Workload w = s.workload;
-        final SwitchSettings.Transport x = s.transport;
-        final SwitchSettings.RealTime rt = s.realtime;
-        if (t.trimmableDscp == null) {
-            throw new ConfigException("trim.trimmableDscp must be a list of DSCP values (may be empty)");
+    /** Leaves {@code qos} out of a written report while it has no queues, so the reproduced switch's reports stay as they were. */
+    static final class NoQueues {
+        @Override
+        public boolean equals(final Object value) {
+            return value instanceof Qos qos && qos.queues().isEmpty() && qos.dscpToTc().isEmpty() && qos.tcToQueue().isEmpty() && qos.trimmedQueue() == null;
         }
-        for (final Integer dscp : t.trimmableDscp) {
-            if (dscp == null) {
-                throw new ConfigException("trim.trimmableDscp values must be 0..63, got null");
-            }
+
+        @Override
+        public int hashCode() {
+            return 1;
         }
-        return new Settings(
-            Mechanism.parse(s.mechanism),
-            choice("clock", s.clock, Clock.values()),
-            new Fabric(f.pipelines, f.portsPerPipeline, f.portRateGbps, f.dataQueuePackets, f.headerQueuePackets, f.headersPerData),
-            qos(s.qos),
-            new Recirculation(r.rateGbps, r.latencyNs, r.dodQueuePackets, r.mirrorQueuePackets),
-            new Trim(t.sizeBytes, t.dscp, List.copyOf(t.trimmableDscp), t.ndpUdpPort, t.returnToSender, t.fabricDscp,
-                numbers("trim.fabricPorts", t.fabricPorts), numbers("trim.noTrimDscp", t.noTrimDscp), optOuts(t.disable)),
-            new Control(choice("control.meters", c.meters, MeterProfile.values()), c.t0Us, c.t1Us, c.halftimistic, c.halftimisticRateGbps,
-                c.pessimisticRateGbps, c.meterBurstBytes, choice("control.notify", c.notify, NotifyScope.values()),
-                choice("control.signal", c.signal, SignalTrigger.values()), c.signalBacklog, c.depthThresholdPackets, c.staleStages,
-                choice("control.loop", c.loop, Loop.values())),
-            new Workload(w.pattern, w.packets, w.packetBytes, w.durationUs, w.startJitter, w.seed),
-            new Transport(choice("transport.kind", x.kind, TransportKind.values()), x.initialWindowPackets,
-                choice("transport.hosts", x.hosts, HostLayout.values()), x.propagationNs, x.rtoUs, x.maxDurationUs, x.flowSizes,
-                x.backgroundLoad, x.backgroundUs),
-            new RealTime(rt.dilation, choice("realtime.placement", rt.placement, Placement.values()),
-                choice("realtime.idle", "block".equals(rt.idle) ? Idle.POLL.label() : rt.idle, Idle.values()), rt.warmUp, rt.batchPackets, rt.rxRingPackets, rt.pipelineThreads, rt.udpGso),
-            ports(s.ports),
-            forwarding(s.forwarding),
-            new Metrics(s.metrics.address, s.metrics.countersFile, s.metrics.controlGroup));
     }
 
-    private static List<Integer> numbers(final String name, final List<Integer> values) {
-        if (values == null || values.contains(null)) {
-            throw new ConfigException(name + " must be a list of numbers (may be empty)");
+    /** Leaves {@code control.loop} out of a written report while it is the paper's. */
+    static final class PaperLoop extends AtDefault {
+        PaperLoop() {
+            super(Loop.PAPER);
         }
-        return List.copyOf(values);
     }
 
-    private static List<OptOut> optOuts(final List<SwitchSettings.OptOut> rules) {
-        final List<OptOut> typed = new ArrayList<>();
-        for (int i = 0; i < rules.size(); i++) {
-            final SwitchSettings.OptOut rule = rules.get(i);
-            if (rule == null) {
-                throw new ConfigException("trim.disable[" + i + "] is empty: give at least one of source, destination, protocol, destinationPorts, dscp");
-            }
-            typed.add(new OptOut(rule.source, rule.destination, rule.protocol, rule.destinationPorts, rule.dscp));
+    /** Leaves {@code control.staleStages} out of a written report while it has its default. */
+    static final class FourStages extends AtDefault {
+        FourStages() {
+            super(4);
         }
-        return List.copyOf(typed);
     }
 
-    private static Qos qos(final SwitchSettings.Qos qos) {
-        final List<Queue> queues = new ArrayList<>(qos.queues.size());
-        for (int i = 0; i < qos.queues.size(); i++) {
-            final SwitchSettings.Queue q = qos.queues.get(i);
-            if (q == null) {
-                throw new ConfigException("qos.queues[" + i + "] is empty: a queue needs at least packets");
-            }
-            final String name = "qos.queues[" + i + "]";
-            queues.add(new Queue(q.packets, choice(name + ".discard", q.discard, Discard.values()),
-                choice(name + ".scheduling", q.scheduling, Scheduling.values()), q.weight));
+    /** Leaves {@code realtime.pipelineThreads} out of a written report while it has its default. */
+    static final class OneThread extends AtDefault {
+        OneThread() {
+            super(1);
         }
-        return new Qos(List.copyOf(queues), Collections.unmodifiableMap(new TreeMap<>(qos.dscpToTc)),
-            Collections.unmodifiableMap(new TreeMap<>(qos.tcToQueue)), qos.trimmedQueue);
     }
 
-    private static List<Port> ports(final List<SwitchSettings.Port> entries) {
-        final List<Port> ports = new ArrayList<>(entries.size());
-        for (int i = 0; i < entries.size(); i++) {
-            final SwitchSettings.Port p = entries.get(i);
-            if (p == null) {
-                throw new ConfigException("ports[" + i + "] is empty: a port needs interface: NAME or bind: host:port");
-            }
-            ports.add(new Port(p.interfaceName, p.bind, p.remote, p.remotePort, p.vni, p.rateGbps));
+    /** Leaves {@code realtime.udpGso} out of a written report while it has its default. */
+    static final class GsoOn extends AtDefault {
+        GsoOn() {
+            super(true);
         }
-        return List.copyOf(ports);
     }
 
-    private static Forwarding forwarding(final SwitchSettings.Forwarding f) {
-        final List<StaticMac> macs = new ArrayList<>(f.staticMacs.size());
-        for (int i = 0; i < f.staticMacs.size(); i++) {
-            final SwitchSettings.StaticMac m = f.staticMacs.get(i);
-            if (m == null) {
-                throw new ConfigException("forwarding.staticMacs[" + i + "] is empty: it needs mac and port");
-            }
-            macs.add(new StaticMac(m.mac, m.port));
+    /**
+     * A value filter for {@code @JsonInclude}: the setting is left out of a written report while it equals its default,
+     * so that reports from before the setting existed stay as they were. Jackson makes one per setting, hence a subclass
+     * per default.
+     */
+    abstract static class AtDefault {
+        private final Object defaultValue;
+
+        AtDefault(final Object defaultValue) {
+            this.defaultValue = defaultValue;
         }
-        final List<Route> routes = new ArrayList<>(f.routes.size());
-        for (int i = 0; i < f.routes.size(); i++) {
-            final SwitchSettings.Route route = f.routes.get(i);
-            if (route == null) {
-                throw new ConfigException("forwarding.routes[" + i + "] is empty: it needs prefix, port and nextHopMac");
-            }
-            routes.add(new Route(route.prefix, route.port, route.nextHopMac));
+
+        @Override
+        public boolean equals(final Object value) {
+            return defaultValue.equals(value);
         }
-        return new Forwarding(choice("forwarding.mode", f.mode, ForwardingMode.values()), f.agingSeconds, List.copyOf(macs), List.copyOf(routes));
+
+        @Override
+        public int hashCode() {
+            return 1;
+        }
     }
 
+    public Settings withMechanism(final Mechanism value) {
+        return new Settings(value, clock, fabric, qos, recirculation, trim, control, workload, transport, realtime, ports, forwarding, metrics);
+    }
+
+    public Settings withClock(final Clock value) {
+        return new Settings(mechanism, value, fabric, qos, recirculation, trim, control, workload, transport, realtime, ports, forwarding, metrics);
+    }
+
+    public Settings withFabric(final UnaryOperator<Fabric> edit) {
+        return new Settings(mechanism, clock, edit.apply(fabric), qos, recirculation, trim, control, workload, transport, realtime, ports, forwarding,
+            metrics);
+    }
+
+    public Settings withQos(final UnaryOperator<Qos> edit) {
+        return new Settings(mechanism, clock, fabric, edit.apply(qos), recirculation, trim, control, workload, transport, realtime, ports, forwarding,
+            metrics);
+    }
+
+    public Settings withRecirculation(final UnaryOperator<Recirculation> edit) {
+        return new Settings(mechanism, clock, fabric, qos, edit.apply(recirculation), trim, control, workload, transport, realtime, ports, forwarding,
+            metrics);
+    }
+
+    public Settings withTrim(final UnaryOperator<Trim> edit) {
+        return new Settings(mechanism, clock, fabric, qos, recirculation, edit.apply(trim), control, workload, transport, realtime, ports, forwarding,
+            metrics);
+    }
+
+    public Settings withControl(final UnaryOperator<Control> edit) {
+        return new Settings(mechanism, clock, fabric, qos, recirculation, trim, edit.apply(control), workload, transport, realtime, ports, forwarding,
+            metrics);
+    }
+
+    public Settings withWorkload(final UnaryOperator<Workload> edit) {
+        return new Settings(mechanism, clock, fabric, qos, recirculation, trim, control, edit.apply(workload), transport, realtime, ports, forwarding,
+            metrics);
+    }
+
+    public Settings withTransport(final UnaryOperator<Transport> edit) {
+        return new Settings(mechanism, clock, fabric, qos, recirculation, trim, control, workload, edit.apply(transport), realtime, ports, forwarding,
+            metrics);
+    }
+
+    public Settings withRealtime(final UnaryOperator<RealTime> edit) {
+        return new Settings(mechanism, clock, fabric, qos, recirculation, trim, control, workload, transport, edit.apply(realtime), ports, forwarding,
+            metrics);
+    }
+
+    public Settings withPorts(final List<Port> value) {
+        return new Settings(mechanism, clock, fabric, qos, recirculation, trim, control, workload, transport, realtime, value, forwarding, metrics);
+    }
+
+    public Settings withForwarding(final UnaryOperator<Forwarding> edit) {
+        return new Settings(mechanism, clock, fabric, qos, recirculation, trim, control, workload, transport, realtime, ports, edit.apply(forwarding),
+            metrics);
+    }
+
+    public Settings withMetrics(final UnaryOperator<Metrics> edit) {
+        return new Settings(mechanism, clock, fabric, qos, recirculation, trim, control, workload, transport, realtime, ports, forwarding,
+            edit.apply(metrics));
+    }
+
+    /** These settings, or a one-line {@link ConfigException} naming the first impossible value. */
+    public Settings validate() {
+        return SettingsValidation.validate(this);
+    }
+
+    /** The choice of {@code values} that {@code text} names, or a one-line {@link ConfigException} listing them. */
     public static <E extends Enum<E> & Choice> E choice(final String name, final String text, final E[] values) {
         for (final E value : values) {
-            if (value.label().equals(text)) {
+            if (value.named(text)) {
                 return value;
             }
         }
@@ -312,10 +698,7 @@ public record Settings(
 
     /** The same settings with open-loop senders: traffic from outside (a replay) brings hosts of its own. */
     public Settings withOpenLoop() {
-        return new Settings(mechanism, clock, fabric, qos, recirculation, trim, control, workload,
-            new Transport(TransportKind.OPEN_LOOP, transport.initialWindowPackets, transport.hosts, transport.propagationNs, transport.rtoUs,
-                transport.maxDurationUs, transport.flowSizes, transport.backgroundLoad, transport.backgroundUs),
-            realtime, ports, forwarding, metrics);
+        return withTransport(t -> t.withKind(TransportKind.OPEN_LOOP));
     }
 
     public boolean realTime() {

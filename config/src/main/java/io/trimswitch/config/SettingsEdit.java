@@ -23,7 +23,7 @@ public final class SettingsEdit {
      * {@code base} with {@code key} set to {@code value} (YAML: {@code 12}, {@code 0.5}, {@code [10, 12]}), read back as a
      * settings file is read: an unknown key or a value of the wrong type is a one-line {@link ConfigException}.
      */
-    public static SwitchSettings set(final Settings base, final String key, final String value) {
+    public static Settings set(final Settings base, final String key, final String value) {
         final ObjectNode tree = (ObjectNode) SettingsFiles.tree(SettingsFiles.toYaml(base), "settings in force");
         final String[] path = key.split("\\.", -1);
         if (key.isBlank() || java.util.Arrays.stream(path).anyMatch(String::isEmpty)) {

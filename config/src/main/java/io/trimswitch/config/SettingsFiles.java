@@ -1,19 +1,38 @@
 package io.trimswitch.config;
 
+import com.fasterxml.jackson.annotation.JacksonInject;
+import com.fasterxml.jackson.annotation.JsonIncludeProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.BeanDescription;
+import com.fasterxml.jackson.databind.BeanProperty;
+import com.fasterxml.jackson.databind.DeserializationConfig;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.InjectableValues;
+import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.InvalidNullException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.PropertyBindingException;
+import com.fasterxml.jackson.databind.cfg.MapperConfig;
+import com.fasterxml.jackson.databind.introspect.Annotated;
+import com.fasterxml.jackson.databind.introspect.AnnotatedClass;
+import com.fasterxml.jackson.databind.introspect.AnnotatedConstructor;
+import com.fasterxml.jackson.databind.introspect.AnnotatedMember;
+import com.fasterxml.jackson.databind.introspect.AnnotatedParameter;
+import com.fasterxml.jackson.databind.introspect.JacksonAnnotationIntrospector;
+import com.fasterxml.jackson.databind.module.SimpleDeserializers;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
@@ -25,18 +44,29 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 
-/** Reads and writes {@link SwitchSettings} as YAML; any mistake becomes one line naming file, key and problem. */
+/**
+ * Reads and writes {@link Settings} as YAML; any mistake becomes one line naming file, key and problem. The records are
+ * read through their canonical constructors: a key left out takes the value of its record's {@code DEFAULTS}, and a
+ * choice is read by its label.
+ */
 public final class SettingsFiles {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
         .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        // A record's unknown keys are the ones it does not include (see DefaultsWhereLeftOut), refused where they stand.
+        .enable(DeserializationFeature.FAIL_ON_IGNORED_PROPERTIES)
         .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
         .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
         .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
         // A section, a list or a list element written as null is a mistake, not "the default"; the few settings
         // whose null means something say so themselves.
-        .setDefaultSetterInfo(JsonSetter.Value.construct(Nulls.FAIL, Nulls.FAIL));
+        .setDefaultSetterInfo(JsonSetter.Value.construct(Nulls.FAIL, Nulls.FAIL))
+        .setAnnotationIntrospector(new DefaultsWhereLeftOut())
+        .setInjectableValues(new DefaultsWhereLeftOut.Values());
 
     static {
+        final SimpleModule choices = new SimpleModule("choices");
+        choices.setDeserializers(new ChoiceReaders());
+        YAML.registerModule(choices);
         // Jackson would read 0 or -1 as false or true, and '' as "unset": both are typing mistakes in a switch's settings.
         YAML.coercionConfigFor(LogicalType.Boolean).setCoercion(CoercionInputShape.Integer, CoercionAction.Fail);
         YAML.coercionConfigDefaults().setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
@@ -45,7 +75,7 @@ public final class SettingsFiles {
     private SettingsFiles() {
     }
 
-    public static SwitchSettings load(final Path file) {
+    public static Settings load(final Path file) {
         return parse(read(file), file.toString());
     }
 
@@ -67,8 +97,8 @@ public final class SettingsFiles {
         return text;
     }
 
-    public static SwitchSettings parse(final String yaml, final String source) {
-        return parse(yaml, source, SwitchSettings.class, SwitchSettings::new);
+    public static Settings parse(final String yaml, final String source) {
+        return parse(yaml, source, Settings.class, () -> Settings.DEFAULTS);
     }
 
     /**
@@ -93,14 +123,23 @@ public final class SettingsFiles {
             }
             // Read again from the text rather than the tree: a mistake's message then names its line.
             return YAML.readValue(yaml, type);
+        } catch (final InvalidFormatException e) {
+            if (e.getTargetType() != null && Choice.class.isAssignableFrom(e.getTargetType())) {
+                // A choice outside its set is named by its key alone, as validation names a setting.
+                throw new ConfigException(path(e) + " must be one of " + labels(e.getTargetType()) + ", got '" + e.getValue() + "'");
+            }
+            throw new ConfigException(source + ": bad value for '" + path(e) + "'" + line(e) + ": " + expected(e));
         } catch (final InvalidNullException e) {
             throw new ConfigException(source + ": '" + path(e) + "' may not be null" + line(e) + "; leave it out for its default");
-        } catch (final UnrecognizedPropertyException e) {
+        } catch (final PropertyBindingException e) {
             throw new ConfigException(source + ": unknown key '" + path(e) + "'" + line(e)
                 + "; known keys here: " + e.getKnownPropertyIds().stream().map(Object::toString).sorted().collect(Collectors.joining(", ")));
         } catch (final MismatchedInputException e) {
             throw new ConfigException(source + ": bad value for '" + path(e) + "'" + line(e) + ": " + expected(e));
         } catch (final JsonMappingException e) {
+            if (e.getCause() instanceof ConfigException refused) {
+                throw refused;
+            }
             throw new ConfigException(source + ": bad value for '" + path(e) + "'" + line(e) + ": " + firstLine(e.getOriginalMessage()));
         } catch (final JsonProcessingException e) {
             throw new ConfigException(source + ": not valid YAML" + line(e) + ": " + firstLine(e.getOriginalMessage()));
@@ -122,11 +161,6 @@ public final class SettingsFiles {
         return write(tree);
     }
 
-    public static String toYaml(final SwitchSettings settings) {
-        return write(settings);
-    }
-
-    /** The typed settings in the same YAML as their editable form. */
     public static String toYaml(final Settings settings) {
         return write(settings);
     }
@@ -168,6 +202,111 @@ public final class SettingsFiles {
             return wanted + ", got " + ("".equals(invalid.getValue()) ? "an empty string" : String.valueOf(invalid.getValue()));
         }
         return wanted;
+    }
+
+    private static String labels(final Class<?> choices) {
+        return java.util.Arrays.stream(choices.getEnumConstants()).map(choice -> ((Choice) choice).label()).collect(Collectors.joining(", "));
+    }
+
+    /**
+     * Gives the parameters of a settings record's canonical constructor the values of the record's {@code DEFAULTS}
+     * where the file leaves their keys out (Jackson fills a creator's missing parameters from injected values).
+     */
+    private static final class DefaultsWhereLeftOut extends JacksonAnnotationIntrospector {
+        private static final long serialVersionUID = 1;
+
+        /** The default of one parameter; a record, since an injected value's id cannot be null where the default is. */
+        private record Default(Object value) {
+        }
+
+        @Override
+        public JacksonInject.Value findInjectableValue(final AnnotatedMember member) {
+            if (member instanceof AnnotatedParameter parameter && parameter.getOwner() instanceof AnnotatedConstructor
+                && settingsRecord(parameter.getDeclaringClass())) {
+                return JacksonInject.Value.construct(new Default(defaultOf(parameter.getDeclaringClass(), parameter.getIndex())), Boolean.TRUE);
+            }
+            return super.findInjectableValue(member);
+        }
+
+        /**
+         * A record reads its keys alone: Jackson would gather a record's unknown keys until its last key and only then
+         * refuse them, where a key not included is refused as it is met, with its line.
+         */
+        @Override
+        public JsonIncludeProperties.Value findPropertyInclusionByName(final MapperConfig<?> config, final Annotated annotated) {
+            if (annotated instanceof AnnotatedClass type && settingsRecord(type.getRawType())) {
+                final java.util.Set<String> keys = new java.util.HashSet<>();
+                for (final java.lang.reflect.RecordComponent component : type.getRawType().getRecordComponents()) {
+                    final JsonProperty renamed = component.getAccessor().getAnnotation(JsonProperty.class);
+                    keys.add(renamed == null ? component.getName() : renamed.value());
+                }
+                return new JsonIncludeProperties.Value(keys) {
+                    private static final long serialVersionUID = 1;
+                };
+            }
+            return super.findPropertyInclusionByName(config, annotated);
+        }
+
+        private static boolean settingsRecord(final Class<?> type) {
+            return type.isRecord() && (type == Settings.class || type.getEnclosingClass() == Settings.class);
+        }
+
+        private static Object defaultOf(final Class<?> type, final int index) {
+            try {
+                return type.getRecordComponents()[index].getAccessor().invoke(type.getField("DEFAULTS").get(null));
+            } catch (final ReflectiveOperationException e) {
+                throw new IllegalStateException(type.getName() + " needs public static DEFAULTS", e);
+            }
+        }
+
+        /** The injected values: each one its own default. */
+        static final class Values extends InjectableValues {
+            private static final long serialVersionUID = 1;
+
+            @Override
+            @SuppressWarnings("deprecation")
+            public Object findInjectableValue(final Object id, final DeserializationContext context, final BeanProperty property, final Object bean) {
+                return ((Default) id).value();
+            }
+        }
+    }
+
+    /**
+     * Reads a choice as its label, from any scalar as a text setting would be: a word outside the choices is refused
+     * naming them (see {@link #parse}), a mechanism as {@link Mechanism#parse} refuses it.
+     */
+    private static final class ChoiceReaders extends SimpleDeserializers {
+        private static final long serialVersionUID = 1;
+
+        @Override
+        public JsonDeserializer<?> findEnumDeserializer(final Class<?> type, final DeserializationConfig config, final BeanDescription description) {
+            return Choice.class.isAssignableFrom(type) ? new ChoiceReader(type) : null;
+        }
+    }
+
+    private static final class ChoiceReader extends StdScalarDeserializer<Object> {
+        private static final long serialVersionUID = 1;
+
+        ChoiceReader(final Class<?> type) {
+            super(type);
+        }
+
+        @Override
+        public Object deserialize(final JsonParser parser, final DeserializationContext context) throws IOException {
+            if (!parser.currentToken().isScalarValue()) {
+                return context.handleUnexpectedToken(String.class, parser);
+            }
+            final String text = parser.getText();
+            if (handledType() == Mechanism.class) {
+                return Mechanism.parse(text);
+            }
+            for (final Object choice : handledType().getEnumConstants()) {
+                if (((Choice) choice).named(text)) {
+                    return choice;
+                }
+            }
+            throw InvalidFormatException.from(parser, "not one of the choices", text, handledType());
+        }
     }
 
     private static String firstLine(final String message) {

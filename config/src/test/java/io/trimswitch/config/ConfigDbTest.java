@@ -12,10 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ConfigDbTest {
-    private static SwitchSettings applied(final String json) {
-        final SwitchSettings settings = new SwitchSettings();
-        ConfigDb.apply(json, "config_db.json", settings);
-        return settings;
+    private static Settings applied(final String json) {
+        return ConfigDb.apply(json, "config_db.json", Settings.DEFAULTS);
     }
 
     private static String refused(final String json) {
@@ -24,9 +22,7 @@ class ConfigDbTest {
 
     @Test
     void theTwoClassExampleGivesATcpQueueThatDropsAndAnNdpQueueThatTrims() {
-        final SwitchSettings settings = new SwitchSettings();
-        ConfigDb.apply(Path.of("examples/config_db-two-class.json"), settings);
-        final Settings typed = settings.validate();
+        final Settings typed = ConfigDb.apply(Path.of("examples/config_db-two-class.json"), Settings.DEFAULTS).validate();
         assertEquals(2, typed.qos().queues().size());
         assertEquals(Settings.Discard.DROP, typed.qos().queues().get(0).discard());
         assertEquals(1024, typed.qos().queues().get(0).packets(), "1 536 000 bytes of 1500-byte packets");
@@ -41,21 +37,22 @@ class ConfigDbTest {
 
     @Test
     void theSameSwitchInYamlAndInConfigDbIsTheSameSwitch() {
-        final SwitchSettings fromDb = new SwitchSettings();
-        ConfigDb.apply(Path.of("examples/config_db-two-class.json"), fromDb);
-        final SwitchSettings fromYaml = SettingsFiles.load(Path.of("examples/two-class.yaml"));
+        final Settings fromDb = ConfigDb.apply(Path.of("examples/config_db-two-class.json"), Settings.DEFAULTS);
+        final Settings yaml = SettingsFiles.load(Path.of("examples/two-class.yaml"));
         // The YAML example leaves DSCPs 0 and 46 to the default class 0, which the config_db lists.
-        fromYaml.qos.dscpToTc.put(0, 0);
-        fromYaml.qos.dscpToTc.put(46, 0);
+        final Map<Integer, Integer> classes = new java.util.TreeMap<>(yaml.qos().dscpToTc());
+        classes.put(0, 0);
+        classes.put(46, 0);
+        final Settings fromYaml = yaml.withQos(q -> q.withDscpToTc(classes));
         assertEquals(SettingsFiles.toYaml(fromYaml.validate()), SettingsFiles.toYaml(fromDb.validate()));
     }
 
     @Test
     void switchTrimmingSetsTheTrimSizeAndTheTrimmedDscp() {
-        final SwitchSettings settings = applied("{\"SWITCH_TRIMMING\": {\"GLOBAL\": {\"size\": \"128\", \"dscp_value\": \"48\", \"queue_index\": \"6\"}}}");
-        assertEquals(128, settings.trim.sizeBytes);
-        assertEquals(48, settings.trim.dscp);
-        assertTrue(settings.qos.queues.isEmpty(), "no queue tables: the reproduced switch's queues");
+        Settings settings = applied("{\"SWITCH_TRIMMING\": {\"GLOBAL\": {\"size\": \"128\", \"dscp_value\": \"48\", \"queue_index\": \"6\"}}}");
+        assertEquals(128, settings.trim().sizeBytes());
+        assertEquals(48, settings.trim().dscp());
+        assertTrue(settings.qos().queues().isEmpty(), "no queue tables: the reproduced switch's queues");
     }
 
     @Test
@@ -80,9 +77,9 @@ class ConfigDbTest {
 
     @Test
     void oldStyleReferencesInBracketsAreRead() {
-        final SwitchSettings settings = applied("{\"BUFFER_PROFILE\": {\"p\": {\"packet_discard_action\": \"trim\"}},"
+        Settings settings = applied("{\"BUFFER_PROFILE\": {\"p\": {\"packet_discard_action\": \"trim\"}},"
             + " \"BUFFER_QUEUE\": {\"Ethernet0|0\": {\"profile\": \"[BUFFER_PROFILE|p]\"}}}");
-        assertEquals("trim", settings.qos.queues.get(0).discard);
+        assertEquals("trim", settings.qos().queues().get(0).discard().label());
     }
 
     private static final String TWO_QUEUES = "\"BUFFER_PROFILE\": {\"d\": {\"packet_discard_action\": \"drop\", \"size\": \"150000\"},"
@@ -90,13 +87,13 @@ class ConfigDbTest {
 
     @Test
     void dscpFromTcGivesEachPortTheDscpItsTcToDscpMapGivesTheTrimmedClass() {
-        final SwitchSettings settings = applied("{\"SWITCH_TRIMMING\": {\"GLOBAL\": {\"dscp_value\": \"from-tc\", \"tc_value\": \"7\"}},"
+        Settings settings = applied("{\"SWITCH_TRIMMING\": {\"GLOBAL\": {\"dscp_value\": \"from-tc\", \"tc_value\": \"7\"}},"
             + " \"TC_TO_DSCP_MAP\": {\"host\": {\"7\": \"11\"}, \"spine\": {\"7\": \"13\"}},"
             + " \"PORT_QOS_MAP\": {\"Ethernet8\": {\"tc_to_dscp_map\": \"spine\"}, \"Ethernet0\": {\"tc_to_dscp_map\": \"host\"},"
             + " \"Ethernet4\": {\"tc_to_dscp_map\": \"host\"}, \"Ethernet12\": {\"tc_to_dscp_map\": \"spine\"}}}");
-        assertEquals(11, settings.trim.dscp);
-        assertEquals(13, settings.trim.fabricDscp);
-        assertEquals(java.util.List.of(2, 3), settings.trim.fabricPorts, "Ethernet8 and Ethernet12 are ports 2 and 3 in name order");
+        assertEquals(11, settings.trim().dscp());
+        assertEquals(13, settings.trim().fabricDscp());
+        assertEquals(java.util.List.of(2, 3), settings.trim().fabricPorts(), "Ethernet8 and Ethernet12 are ports 2 and 3 in name order");
         final TrimSettings trim = settings.validate().trimSettings();
         assertEquals(13, trim.trimmedDscp(2));
         assertEquals(11, trim.trimmedDscp(1));
@@ -104,12 +101,12 @@ class ConfigDbTest {
 
     @Test
     void queueIndexNamesTheDataQueueTrimmedPacketsWaitIn() {
-        assertEquals(1, applied("{\"SWITCH_TRIMMING\": {\"GLOBAL\": {\"queue_index\": \"1\"}}, " + TWO_QUEUES + "}").qos.trimmedQueue);
-        assertEquals(null, applied("{\"SWITCH_TRIMMING\": {\"GLOBAL\": {\"queue_index\": \"7\"}}, " + TWO_QUEUES + "}").qos.trimmedQueue,
+        assertEquals(1, applied("{\"SWITCH_TRIMMING\": {\"GLOBAL\": {\"queue_index\": \"1\"}}, " + TWO_QUEUES + "}").qos().trimmedQueue());
+        assertEquals(null, applied("{\"SWITCH_TRIMMING\": {\"GLOBAL\": {\"queue_index\": \"7\"}}, " + TWO_QUEUES + "}").qos().trimmedQueue(),
             "a queue the tables do not define: the header queue plays it");
-        final SwitchSettings dynamic = applied("{\"SWITCH_TRIMMING\": {\"GLOBAL\": {\"queue_index\": \"dynamic\", \"tc_value\": \"5\"}}, "
+        Settings dynamic = applied("{\"SWITCH_TRIMMING\": {\"GLOBAL\": {\"queue_index\": \"dynamic\", \"tc_value\": \"5\"}}, "
             + TWO_QUEUES + ", \"TC_TO_QUEUE_MAP\": {\"m\": {\"5\": \"1\"}}, \"PORT_QOS_MAP\": {\"Ethernet0\": {\"tc_to_queue_map\": \"m\"}}}");
-        assertEquals(1, dynamic.qos.trimmedQueue, "dynamic: the queue of tc_value through TC_TO_QUEUE_MAP");
+        assertEquals(1, dynamic.qos().trimmedQueue(), "dynamic: the queue of tc_value through TC_TO_QUEUE_MAP");
         dynamic.validate();
     }
 }

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * docs/configuration.md is made from {@link SwitchSettings}: every setting, its type and its default come from the class,
+ * docs/configuration.md is made from {@link Settings}: every setting, its type and its default come from the records,
  * its meaning from {@code setting-descriptions.txt} beside this test. The test fails when the file differs from what the
  * class makes, or when a setting has no description; {@code -Dtrimswitch.docs.write=true} rewrites the file.
  */
@@ -34,7 +34,7 @@ class ConfigurationReferenceTest {
     @Test
     void everySettingHasADescriptionAndEveryDescriptionASetting() throws IOException {
         final Map<String, String> descriptions = descriptions();
-        final List<Row> rows = rows(SwitchSettings.class, new SwitchSettings(), "");
+        final List<Row> rows = rows(Settings.class, Settings.DEFAULTS, "");
         final TreeSet<String> undescribed = new TreeSet<>();
         for (final Row row : rows) {
             if (!descriptions.containsKey(row.key())) {
@@ -44,7 +44,7 @@ class ConfigurationReferenceTest {
         assertTrue(undescribed.isEmpty(), "settings without a description in setting-descriptions.txt: " + undescribed);
         final TreeSet<String> unknown = new TreeSet<>(descriptions.keySet());
         rows.forEach(row -> unknown.remove(row.key()));
-        assertTrue(unknown.isEmpty(), "descriptions of settings SwitchSettings does not have: " + unknown);
+        assertTrue(unknown.isEmpty(), "descriptions of settings Settings does not have: " + unknown);
     }
 
     @Test
@@ -73,11 +73,11 @@ class ConfigurationReferenceTest {
         text.append("key out for its default). [`config/examples/scenario.yaml`](../config/examples/scenario.yaml) lists the\n");
         text.append("settings at their defaults. How the settings play together is in [scenarios.md](scenarios.md) and\n");
         text.append("[live-switch.md](live-switch.md).\n\n");
-        text.append("<!-- Made from config/src/main/java/io/trimswitch/config/SwitchSettings.java by ConfigurationReferenceTest, with the\n");
+        text.append("<!-- Made from config/src/main/java/io/trimswitch/config/Settings.java by ConfigurationReferenceTest, with the\n");
         text.append("     descriptions in config/src/test/resources/io/trimswitch/config/setting-descriptions.txt. Do not edit: rewrite it with\n");
         text.append("     ./mvnw -q -pl config -am test -Dtest=ConfigurationReferenceTest -Dsurefire.failIfNoSpecifiedTests=false -Dtrimswitch.docs.write=true -->\n\n");
         String section = null;
-        for (final Row row : rows(SwitchSettings.class, new SwitchSettings(), "")) {
+        for (final Row row : rows(Settings.class, Settings.DEFAULTS, "")) {
             final String top = row.key().replaceFirst("[.\\[].*", "").equals(row.key()) ? "" : row.key().replaceFirst("[.\\[].*", "");
             if (!top.equals(section)) {
                 text.append(section == null ? "" : "\n");
@@ -129,9 +129,11 @@ class ConfigurationReferenceTest {
 
     private static List<Field> fields(final Class<?> type) {
         final List<Field> fields = new ArrayList<>();
-        for (final Field field : type.getDeclaredFields()) {
-            if (Modifier.isPublic(field.getModifiers()) && !Modifier.isStatic(field.getModifiers())) {
-                fields.add(field);
+        for (final java.lang.reflect.RecordComponent component : type.getRecordComponents()) {
+            try {
+                fields.add(type.getDeclaredField(component.getName()));
+            } catch (final NoSuchFieldException e) {
+                throw new IllegalStateException(e);
             }
         }
         final JsonPropertyOrder order = type.getAnnotation(JsonPropertyOrder.class);
@@ -149,7 +151,7 @@ class ConfigurationReferenceTest {
     }
 
     private static boolean isSettingsClass(final Type type) {
-        return type instanceof Class<?> kind && kind.getEnclosingClass() == SwitchSettings.class;
+        return type instanceof Class<?> kind && kind.isRecord() && kind.getEnclosingClass() == Settings.class;
     }
 
     private static Type element(final Type list) {
@@ -158,6 +160,7 @@ class ConfigurationReferenceTest {
 
     private static Object read(final Field field, final Object instance) {
         try {
+            field.setAccessible(true);
             return field.get(instance);
         } catch (final IllegalAccessException e) {
             throw new IllegalStateException(e);
@@ -166,7 +169,7 @@ class ConfigurationReferenceTest {
 
     private static Object newInstance(final Class<?> type) {
         try {
-            return type.getDeclaredConstructor().newInstance();
+            return type.getField("DEFAULTS").get(null);
         } catch (final ReflectiveOperationException e) {
             throw new IllegalStateException(e);
         }
@@ -188,7 +191,7 @@ class ConfigurationReferenceTest {
         if (type == boolean.class) {
             return "true or false";
         }
-        if (type == String.class) {
+        if (type == String.class || type instanceof Class<?> kind && Choice.class.isAssignableFrom(kind)) {
             return "text";
         }
         if (type instanceof ParameterizedType parameterized) {
@@ -213,6 +216,9 @@ class ConfigurationReferenceTest {
     private static String shown(final Object value) {
         if (value == null) {
             return "null";
+        }
+        if (value instanceof Choice choice) {
+            return "`" + choice.label() + "`";
         }
         if (value instanceof Double number) {
             return number == Math.rint(number) && Math.abs(number) < 1e15 ? "`" + number.longValue() + "`" : "`" + number + "`";

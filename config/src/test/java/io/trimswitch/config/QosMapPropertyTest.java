@@ -40,26 +40,27 @@ class QosMapPropertyTest {
     @MethodSource("queuesAndSeeds")
     void everyDscpGoesToItsClassesQueueAndIsTrimmableExactlyWhenThatQueueTrims(final int queues, final long seed) {
         final Random random = new Random(seed);
-        final SwitchSettings edited = new SwitchSettings();
+        final java.util.List<Settings.Queue> list = new java.util.ArrayList<>();
         for (int queue = 0; queue < queues; queue++) {
-            final SwitchSettings.Queue q = new SwitchSettings.Queue();
-            q.discard = random.nextBoolean() ? "trim" : "drop";
-            edited.qos.queues.add(q);
+            list.add(Settings.Queue.DEFAULTS.withDiscard(random.nextBoolean() ? Settings.Discard.TRIM : Settings.Discard.DROP));
         }
+        final Map<Integer, Integer> dscpToTc = new java.util.HashMap<>();
         for (int i = 0; i < 20; i++) {
-            edited.qos.dscpToTc.put(random.nextInt(64), random.nextInt(8));
+            dscpToTc.put(random.nextInt(64), random.nextInt(8));
         }
+        final Map<Integer, Integer> tcToQueue = new java.util.HashMap<>();
         for (int tc = 0; tc < 8; tc++) {
-            edited.qos.tcToQueue.put(tc, random.nextInt(queues));
+            tcToQueue.put(tc, random.nextInt(queues));
         }
+        final Settings edited = Settings.DEFAULTS.withQos(q -> q.withQueues(list).withDscpToTc(dscpToTc).withTcToQueue(tcToQueue));
         final Settings settings = edited.validate();
         final TrimSettings trim = settings.trimSettings();
         final String replay = queues + " queues, seed " + seed + ": ";
         for (int dscp = 0; dscp < 64; dscp++) {
-            final int tc = edited.qos.dscpToTc.getOrDefault(dscp, 0);
-            final int queue = edited.qos.tcToQueue.get(tc);
+            final int tc = edited.qos().dscpToTc().getOrDefault(dscp, 0);
+            final int queue = edited.qos().tcToQueue().get(tc);
             assertEquals(queue, trim.queueOf(dscp), replay + "DSCP " + dscp);
-            final boolean trims = "trim".equals(edited.qos.queues.get(queue).discard);
+            final boolean trims = edited.qos().queues().get(queue).discard() == Settings.Discard.TRIM;
             assertEquals(trims && dscp != 11, trim.isTrimmableDscp(dscp),
                 replay + "DSCP " + dscp + " in queue " + queue + " " + Map.of("trims", trims));
         }

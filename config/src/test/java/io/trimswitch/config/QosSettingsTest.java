@@ -31,7 +31,7 @@ class QosSettingsTest {
 
     @Test
     void withoutQueuesEveryDscpGoesToTheOneDataQueueAndTrimmableDscpsDecide() {
-        final TrimSettings trim = new SwitchSettings().validate().trimSettings();
+        final TrimSettings trim = Settings.DEFAULTS.validate().trimSettings();
         for (int dscp = 0; dscp < 64; dscp++) {
             assertEquals(0, trim.queueOf(dscp));
             assertEquals(dscp == 10, trim.isTrimmableDscp(dscp));

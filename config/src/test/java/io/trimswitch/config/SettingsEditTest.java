@@ -10,13 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SettingsEditTest {
     private static Settings withTwoPorts() {
-        final SwitchSettings s = new SwitchSettings();
-        for (final String name : List.of("veth0", "veth1")) {
-            final SwitchSettings.Port port = new SwitchSettings.Port();
-            port.interfaceName = name;
-            s.ports.add(port);
-        }
-        return s.validate();
+        return Settings.DEFAULTS.withPorts(List.of(Settings.Port.DEFAULTS.withInterfaceName("veth0"), Settings.Port.DEFAULTS.withInterfaceName("veth1")))
+            .validate();
     }
 
     @Test

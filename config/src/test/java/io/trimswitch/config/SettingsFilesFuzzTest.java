@@ -17,8 +17,7 @@ class SettingsFilesFuzzTest {
     void anySettingsFileIsValidSettingsOrRefusedInOneLine(final byte[] file) {
         final String yaml = new String(file, StandardCharsets.UTF_8);
         try {
-            final SwitchSettings settings = SettingsFiles.parse(yaml, "fuzzed.yaml");
-            assertNotNull(settings.validate());
+            assertNotNull(SettingsFiles.parse(yaml, "fuzzed.yaml").validate());
         } catch (final ConfigException e) {
             assertOneLine(e, yaml);
         } catch (final RuntimeException e) {
@@ -30,9 +29,7 @@ class SettingsFilesFuzzTest {
     void anyConfigDbIsValidSettingsOrRefusedInOneLine(final byte[] file) {
         final String json = new String(file, StandardCharsets.UTF_8);
         try {
-            final SwitchSettings settings = new SwitchSettings();
-            ConfigDb.apply(json, "fuzzed_config_db.json", settings);
-            assertNotNull(settings.validate());
+            assertNotNull(ConfigDb.apply(json, "fuzzed_config_db.json", Settings.DEFAULTS).validate());
         } catch (final ConfigException e) {
             assertOneLine(e, json);
         } catch (final RuntimeException e) {

@@ -3,6 +3,7 @@ package io.trimswitch.config;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,104 +12,94 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SettingsFilesTest {
     @Test
     void theShippedExampleHoldsExactlyTheDefaults() {
-        final SwitchSettings example = SettingsFiles.load(Path.of("examples/scenario.yaml"));
+        Settings example = SettingsFiles.load(Path.of("examples/scenario.yaml"));
         example.validate();
-        assertEquals(SettingsFiles.toYaml(new SwitchSettings()), SettingsFiles.toYaml(example));
+        assertEquals(SettingsFiles.toYaml(Settings.DEFAULTS), SettingsFiles.toYaml(example));
     }
 
     @Test
     void theTypedSettingsAreWrittenWithTheFilesKeysAndSpellings() {
-        final SwitchSettings edited = new SwitchSettings();
-        edited.transport.kind = "open-loop";
-        edited.realtime.placement = "per-role";
-        edited.control.notify = "origin";
-        edited.realtime.pipelineThreads = 2;
+        Settings edited = Settings.DEFAULTS;
+        edited = edited.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
+        edited = edited.withRealtime(x -> x.withPlacement(Settings.Placement.PER_ROLE));
+        edited = edited.withControl(x -> x.withNotifyScope(Settings.NotifyScope.ORIGIN));
+        edited = edited.withRealtime(x -> x.withPipelineThreads(2));
         assertEquals(SettingsFiles.toYaml(edited), SettingsFiles.toYaml(edited.validate()));
-        assertEquals(SettingsFiles.toYaml(new SwitchSettings()), SettingsFiles.toYaml(new SwitchSettings().validate()));
+        assertEquals(SettingsFiles.toYaml(Settings.DEFAULTS), SettingsFiles.toYaml(Settings.DEFAULTS.validate()));
     }
 
     @Test
     void aChoiceOutsideItsSetIsRefusedWithTheChoices() {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.realtime.idle = "nap";
         assertEquals("realtime.idle must be one of busy-spin, yield, backoff, sleep, poll, got 'nap'",
-            assertThrows(ConfigException.class, settings::validate).getMessage());
+            assertThrows(ConfigException.class, () -> SettingsFiles.parse("realtime:\n  idle: nap\n", "idle.yaml").validate()).getMessage());
     }
 
     @Test
     void theOlderNameOfPollStillReadsAsPoll() {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.realtime.idle = "block";
-        assertEquals(Settings.Idle.POLL, settings.validate().realtime().idle());
+        assertEquals(Settings.Idle.POLL, SettingsFiles.parse("realtime:\n  idle: block\n", "idle.yaml").validate().realtime().idle());
     }
 
     @Test
     void theTypedSettingsCannotBeChanged() {
-        final Settings settings = new SwitchSettings().validate();
+        final Settings settings = Settings.DEFAULTS.validate();
         assertThrows(UnsupportedOperationException.class, () -> settings.trim().trimmableDscp().add(12));
         assertThrows(UnsupportedOperationException.class, () -> settings.forwarding().routes().clear());
     }
 
     @Test
     void anEmptyFileMeansTheDefaults() {
-        assertEquals(SettingsFiles.toYaml(new SwitchSettings()), SettingsFiles.toYaml(SettingsFiles.parse("", "empty.yaml")));
+        assertEquals(SettingsFiles.toYaml(Settings.DEFAULTS), SettingsFiles.toYaml(SettingsFiles.parse("", "empty.yaml")));
     }
 
     @Test
-    void aCopyIsIndependentOfItsOriginal() {
-        final SwitchSettings original = new SwitchSettings();
-        final SwitchSettings copy = original.copy();
-        copy.fabric.pipelines = 2;
-        copy.trim.trimmableDscp.add(12);
-        assertEquals(4, original.fabric.pipelines);
-        assertEquals(1, original.trim.trimmableDscp.size());
+    void aChangeIsANewRecordAndLeavesTheOriginalAsItWas() {
+        final Settings original = Settings.DEFAULTS;
+        final Settings changed = original.withFabric(f -> f.withPipelines(2)).withTrim(t -> t.withTrimmableDscp(List.of(10, 12)));
+        assertEquals(4, original.fabric().pipelines());
+        assertEquals(List.of(10), original.trim().trimmableDscp());
+        assertEquals(2, changed.fabric().pipelines());
+        assertEquals(List.of(10, 12), changed.trim().trimmableDscp());
     }
 
     @Test
-    void validatingAsAnotherMechanismAndClockLeavesTheSettingsAsTheyWere() {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.fabric.pipelines = 2;
-        settings.transport.kind = "open-loop";
-        final Settings asDod = settings.validateAs("dod", "real");
+    void anotherMechanismAndClockLeaveTheRestAsItWas() {
+        final Settings settings = Settings.DEFAULTS.withFabric(f -> f.withPipelines(2)).withOpenLoop();
+        final Settings asDod = settings.withMechanism(Mechanism.DOD).withClock(Settings.Clock.REAL).validate();
         assertEquals(Mechanism.DOD, asDod.mechanism());
         assertTrue(asDod.realTime());
         assertEquals(2, asDod.fabric().pipelines());
-        assertEquals("tofino", settings.mechanism);
-        assertEquals("virtual", settings.clock);
-        assertEquals(SettingsFiles.toYaml(settings.validate()), SettingsFiles.toYaml(settings.validateAs("tofino", "virtual")));
+        assertEquals(Mechanism.TOFINO, settings.mechanism());
+        assertEquals(Settings.Clock.VIRTUAL, settings.clock());
     }
 
     @Test
-    void validatingAsAnUnknownMechanismFailsAndLeavesTheSettingsAsTheyWere() {
-        final SwitchSettings settings = new SwitchSettings();
-        assertThrows(ConfigException.class, () -> settings.validateAs("nonesuch", "virtual"));
-        assertEquals("tofino", settings.mechanism);
+    void anUnknownMechanismIsRefused() {
+        assertEquals("unknown mechanism 'nonesuch': expected one of ideal, mod, dod, tofino, tofino2",
+            assertThrows(ConfigException.class, () -> SettingsFiles.parse("mechanism: nonesuch\n", "m.yaml")).getMessage());
     }
 
     @Test
-    void aCopyOfEveryShippedExampleWritesTheSameYaml() {
+    void everyShippedExampleReadsBackFromWhatItWrites() {
         for (final String example : new String[] {"scenario.yaml", "switch.yaml", "routed.yaml", "two-class.yaml", "uec.yaml", "stable-loop.yaml"}) {
-            final SwitchSettings original = SettingsFiles.load(Path.of("examples", example));
-            final SwitchSettings copy = original.copy();
-            assertEquals(SettingsFiles.toYaml(original), SettingsFiles.toYaml(copy), example);
-            copy.qos.dscpToTc.put(63, 7);
-            copy.trim.disable.add(new SwitchSettings.OptOut());
-            assertEquals(SettingsFiles.toYaml(SettingsFiles.load(Path.of("examples", example))), SettingsFiles.toYaml(original), example);
+            final Settings original = SettingsFiles.load(Path.of("examples", example));
+            assertEquals(original, SettingsFiles.parse(SettingsFiles.toYaml(original), example), example);
+            assertThrows(UnsupportedOperationException.class, () -> original.qos().dscpToTc().put(63, 7), example);
+            assertThrows(UnsupportedOperationException.class, () -> original.trim().disable().add(Settings.OptOut.DEFAULTS), example);
         }
     }
 
     @Test
     void aTrimmedDscpThatIsAlsoTrimmableIsRefused() {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.trim.dscp = 10;
+        Settings settings = Settings.DEFAULTS;
+        settings = settings.withTrim(x -> x.withDscp(10));
         final ConfigException error = assertThrows(ConfigException.class, settings::validate);
         assertTrue(error.getMessage().startsWith("trim: trimmed DSCP 10 is also in the trimmable set"), error.getMessage());
     }
 
     @Test
     void aPessimisticRateAboveTheHalftimisticOneIsRefused() {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.control.pessimisticRateGbps = 60.0;
+        Settings settings = Settings.DEFAULTS;
+        settings = settings.withControl(x -> x.withPessimisticRateGbps(60.0));
         assertThrows(ConfigException.class, settings::validate);
     }
 

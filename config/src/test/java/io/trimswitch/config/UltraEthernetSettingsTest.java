@@ -28,9 +28,9 @@ class UltraEthernetSettingsTest {
 
     @Test
     void withoutTheMarksTheSettingsAndTheirEchoAreTheReproducedSwitchs() {
-        assertEquals(SettingsFiles.toYaml(new SwitchSettings()), SettingsFiles.toYaml(new SwitchSettings().validate()));
-        assertFalse(SettingsFiles.toYaml(new SwitchSettings().validate()).contains("fabricDscp"));
-        assertEquals(11, new SwitchSettings().validate().trimSettings().trimmedDscp(5));
+        assertEquals(SettingsFiles.toYaml(Settings.DEFAULTS), SettingsFiles.toYaml(Settings.DEFAULTS.validate()));
+        assertFalse(SettingsFiles.toYaml(Settings.DEFAULTS.validate()).contains("fabricDscp"));
+        assertEquals(11, Settings.DEFAULTS.validate().trimSettings().trimmedDscp(5));
     }
 
     @Test

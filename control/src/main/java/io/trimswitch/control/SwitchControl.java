@@ -4,7 +4,6 @@ import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Settings;
 import io.trimswitch.config.SettingsEdit;
 import io.trimswitch.config.SettingsFiles;
-import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.realtime.LiveSettings;
 import io.trimswitch.realtime.LiveSwitch;
 
@@ -33,12 +32,12 @@ public final class SwitchControl implements ControlCommands {
 
     private final LiveSwitch live;
     /** The config file (if any) and the command line read again, as at start. */
-    private final Supplier<SwitchSettings> reread;
+    private final Supplier<Settings> reread;
     /** Stops the switch as SIGTERM does: it sends what has left, counts what is still inside, and exits 0. */
     private final Runnable stop;
     private Settings inForce;
 
-    public SwitchControl(final LiveSwitch live, final Supplier<SwitchSettings> reread, final Runnable stop) {
+    public SwitchControl(final LiveSwitch live, final Supplier<Settings> reread, final Runnable stop) {
         this.live = live;
         this.reread = reread;
         this.stop = stop;
@@ -145,7 +144,7 @@ public final class SwitchControl implements ControlCommands {
     }
 
     /** {@code next} checked as a running switch's settings; refused in one line, beginning with {@code what}, when it is not. */
-    private static Settings validated(final String what, final SwitchSettings next) {
+    private static Settings validated(final String what, final Settings next) {
         try {
             return LiveSettings.validate(next);
         } catch (final ConfigException e) {
@@ -160,7 +159,7 @@ public final class SwitchControl implements ControlCommands {
     }
 
     /** Applies {@code next} if every key it changes may change while running; else refuses it all, naming those keys. */
-    private ControlReply change(final String what, final SwitchSettings next) {
+    private ControlReply change(final String what, final Settings next) {
         final Settings to = validated(what, next);
         final List<String> changed = SettingsEdit.changedKeys(inForce, to);
         final List<String> fixed = changed.stream().filter(key -> !LIVE.matcher(key).matches()).toList();

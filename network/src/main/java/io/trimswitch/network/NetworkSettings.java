@@ -4,10 +4,10 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.trimswitch.config.Choice;
 import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings;
 import io.trimswitch.config.SettingsFiles;
 import io.trimswitch.config.SettingsValidation;
-import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.simulator.EventQueue;
 import io.trimswitch.simulator.NdpHosts;
 
@@ -212,36 +212,28 @@ public record NetworkSettings(
         final Topology topology, final Workload workload, final Transport transport) {
         final NetworkSpec.Fabric fabric = required(name + ".fabric", part.fabric);
         SettingsValidation.within(name + ".fabric.pipelines", fabric.pipelines, 1, 64);
-        final SwitchSettings s = new SwitchSettings();
-        s.mechanism = required(name + ".mechanism", part.mechanism);
-        s.fabric.pipelines = Math.min(fabric.pipelines, ports);
-        s.fabric.portsPerPipeline = (ports + s.fabric.pipelines - 1) / s.fabric.pipelines;
-        s.fabric.portRateGbps = rateGbps;
-        s.fabric.dataQueuePackets = fabric.dataQueuePackets;
-        s.fabric.headerQueuePackets = fabric.headerQueuePackets;
-        s.fabric.headersPerData = fabric.headersPerData;
-        s.qos = required(name + ".qos", part.qos);
-        s.recirculation = required(name + ".recirculation", part.recirculation);
-        s.trim = required(name + ".trim", part.trim);
-        s.control = required(name + ".control", part.control);
-        s.workload.packets = workload.packets();
-        s.workload.packetBytes = workload.packetBytes();
-        s.workload.seed = workload.seed();
-        s.transport.kind = "ndp";
-        s.transport.hosts = "shared";
-        s.transport.propagationNs = topology.linkLatencyNs();
-        s.transport.initialWindowPackets = transport.initialWindowPackets();
-        s.transport.rtoUs = transport.rtoUs();
-        s.transport.maxDurationUs = transport.maxDurationUs();
+        final int pipelines = Math.min(fabric.pipelines, ports);
+        final List<Settings.Port> own = new ArrayList<>();
         if (uplinkGbps != rateGbps) {
             for (int port = 0; port < ports; port++) {
-                final SwitchSettings.Port own = new SwitchSettings.Port();
-                own.rateGbps = port >= fastPorts ? uplinkGbps : null;
-                s.ports.add(own);
+                own.add(Settings.Port.DEFAULTS.withRateGbps(port >= fastPorts ? uplinkGbps : null));
             }
         }
+        final String mechanism = required(name + ".mechanism", part.mechanism);
+        final Settings.Qos qos = required(name + ".qos", part.qos);
+        final Settings.Recirculation recirculation = required(name + ".recirculation", part.recirculation);
+        final Settings.Trim trim = required(name + ".trim", part.trim);
+        final Settings.Control control = required(name + ".control", part.control);
         try {
-            return s.validate();
+            return new Settings(Mechanism.parse(mechanism), Settings.Clock.VIRTUAL,
+                new Settings.Fabric(pipelines, (ports + pipelines - 1) / pipelines, rateGbps, fabric.dataQueuePackets, fabric.headerQueuePackets,
+                    fabric.headersPerData),
+                qos, recirculation, trim, control,
+                Settings.Workload.DEFAULTS.withPackets(workload.packets()).withPacketBytes(workload.packetBytes()).withSeed(workload.seed()),
+                Settings.Transport.DEFAULTS.withKind(Settings.TransportKind.NDP).withHosts(Settings.HostLayout.SHARED)
+                    .withPropagationNs(topology.linkLatencyNs()).withInitialWindowPackets(transport.initialWindowPackets())
+                    .withRtoUs(transport.rtoUs()).withMaxDurationUs(transport.maxDurationUs()),
+                Settings.RealTime.DEFAULTS, own, Settings.Forwarding.DEFAULTS, Settings.Metrics.DEFAULTS).validate();
         } catch (final ConfigException e) {
             throw new ConfigException(name + ": " + e.getMessage());
         }

@@ -3,7 +3,7 @@ package io.trimswitch.network;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -64,10 +64,10 @@ public final class NetworkSpec {
         /** ideal | mod | dod | tofino | tofino2 */
         public String mechanism = "tofino";
         public Fabric fabric = new Fabric();
-        public SwitchSettings.Qos qos = new SwitchSettings.Qos();
-        public SwitchSettings.Recirculation recirculation = new SwitchSettings.Recirculation();
-        public SwitchSettings.Trim trim = new SwitchSettings.Trim();
-        public SwitchSettings.Control control = new SwitchSettings.Control();
+        public Settings.Qos qos = Settings.Qos.DEFAULTS;
+        public Settings.Recirculation recirculation = Settings.Recirculation.DEFAULTS;
+        public Settings.Trim trim = Settings.Trim.DEFAULTS;
+        public Settings.Control control = Settings.Control.DEFAULTS;
 
         static SwitchPart of(final String mechanism) {
             final SwitchPart part = new SwitchPart();
@@ -79,13 +79,13 @@ public final class NetworkSpec {
     /** A switch's pipelines and queues, with a lone switch's defaults; its ports are the topology's. */
     @JsonPropertyOrder({"pipelines", "dataQueuePackets", "headerQueuePackets", "headersPerData"})
     public static final class Fabric {
-        private static final SwitchSettings.Fabric DEFAULTS = new SwitchSettings.Fabric();
+        private static final Settings.Fabric DEFAULTS = Settings.Fabric.DEFAULTS;
 
         /** The switch's ports are split evenly over its pipelines (the last pipeline may have spare ports). */
-        public int pipelines = DEFAULTS.pipelines;
-        public int dataQueuePackets = DEFAULTS.dataQueuePackets;
-        public int headerQueuePackets = DEFAULTS.headerQueuePackets;
-        public int headersPerData = DEFAULTS.headersPerData;
+        public int pipelines = DEFAULTS.pipelines();
+        public int dataQueuePackets = DEFAULTS.dataQueuePackets();
+        public int headerQueuePackets = DEFAULTS.headerQueuePackets();
+        public int headersPerData = DEFAULTS.headersPerData();
     }
 
     @JsonPropertyOrder({"kind", "packets", "packetBytes", "racks", "sendersPerRack", "load", "flowSizes", "durationUs",

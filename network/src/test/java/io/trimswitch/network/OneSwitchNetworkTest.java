@@ -1,6 +1,6 @@
 package io.trimswitch.network;
 
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings;
 import io.trimswitch.switching.report.ReportBuilder;
 import io.trimswitch.switching.report.ReportJson;
@@ -23,11 +23,10 @@ class OneSwitchNetworkTest {
         "tofino2, mod16:20, separate",
     })
     void aOneSwitchNetworkReportsWhatTheLoneSwitchDoes(final String mechanism, final String pattern, final String hosts) {
-        final SwitchSettings spec = new SwitchSettings();
-        spec.mechanism = mechanism;
-        spec.workload.pattern = pattern;
-        spec.workload.packets = 100;
-        spec.transport.hosts = hosts;
+        Settings spec = Settings.DEFAULTS;
+        spec = spec.withMechanism(Mechanism.parse(mechanism));
+        spec = spec.withWorkload(x -> x.withPattern(pattern).withPackets(100));
+        spec = spec.withTransport(x -> x.withHosts(Settings.choice("transport.hosts", hosts, Settings.HostLayout.values())));
         final Settings settings = spec.validate();
 
         final String lone = ReportJson.toJson(ReportBuilder.build(new VirtualTimeSwitch(settings).run()));

@@ -3,7 +3,6 @@ package io.trimswitch.realtime;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.SettingsValidation;
 import io.trimswitch.config.Settings;
-import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.pipelines.LpmForwarding;
 import io.trimswitch.interfaces.InterfacePorts;
@@ -30,15 +29,10 @@ public final class LiveSettings {
      * The settings of a live switch: real time at the switch's own speed, with traffic from the attached hosts only.
      * Fails with one clear line on the first impossible value.
      */
-    public static Settings validate(final SwitchSettings configured) {
+    public static Settings validate(final Settings configured) {
         // As written first: a live switch ignores some settings, but an impossible value is still a mistake.
         configured.validate();
-        final SwitchSettings live = configured.copy();
-        live.clock = Settings.Clock.REAL.label();
-        live.transport.kind = Settings.TransportKind.OPEN_LOOP.label();
-        live.realtime.dilation = 1;
-        live.realtime.warmUp = false;
-        final Settings s = live.validate();
+        final Settings s = configured.withClock(Settings.Clock.REAL).withOpenLoop().withRealtime(r -> r.withDilation(1).withWarmUp(false)).validate();
         if (s.ports().isEmpty()) {
             throw new ConfigException("ports: a switch to run needs at least one port (-i 0@veth0, or ports: [{interface: veth0}, ...] or [{bind: 0.0.0.0:4790}, ...])");
         }

@@ -2,7 +2,6 @@ package io.trimswitch.realtime;
 
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Settings;
-import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.dataplane.codec.OffloadHeader;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.CounterTotals;
@@ -91,7 +90,7 @@ public final class LiveSwitch implements AutoCloseable {
      * @throws ConfigException in one line when the settings cannot make a switch, another running switch uses the counters
      *                         file, or has one of its interfaces
      */
-    public LiveSwitch(final SwitchSettings configured) {
+    public LiveSwitch(final Settings configured) {
         this.settings = LiveSettings.validate(configured);
         final int threadCount = Math.min(settings.realtime().pipelineThreads(), settings.fabric().pipelines());
         final java.nio.file.Path file = LiveSettings.countersFile(settings);

@@ -1,7 +1,7 @@
 package io.trimswitch.realtime;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.Ipv4Header;
 import io.trimswitch.dataplane.codec.Ipv6Header;
@@ -40,23 +40,22 @@ class DatagramFuzzTest {
 
     @BeforeAll
     static void start() throws IOException {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.fabric.pipelines = 1;
-        settings.fabric.portsPerPipeline = 4;
-        settings.realtime.idle = "yield";
+        Settings settings = Settings.DEFAULTS;
+        settings = settings.withFabric(x -> x.withPipelines(1).withPortsPerPipeline(4));
+        settings = settings.withRealtime(x -> x.withIdle(Settings.Idle.YIELD));
         // The model's table, 10.0.p.0/24 to port p: every frame that parses has one place to go, or none.
-        settings.forwarding.mode = "subnet";
-        settings.metrics.address = null;
-        settings.metrics.countersFile = java.nio.file.Files.createTempFile("fuzzed-switch", ".counters").toString();
+        settings = settings.withForwarding(x -> x.withMode(Settings.ForwardingMode.SUBNET));
+        settings = settings.withMetrics(x -> x.withAddress(null));
+        final String counters = java.nio.file.Files.createTempFile("fuzzed-switch", ".counters").toString();
+        settings = settings.withMetrics(x -> x.withCountersFile(counters));
         for (int port = 0; port < PORTS; port++) {
             HOSTS[port] = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
             HOSTS[port].configureBlocking(false);
             HOSTS[port].setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
-            final SwitchSettings.Port entry = new SwitchSettings.Port();
-            entry.bind = "127.0.0.1:0";
-            entry.remote = "127.0.0.1:" + ((InetSocketAddress) HOSTS[port].getLocalAddress()).getPort();
-            entry.vni = VNI;
-            settings.ports.add(entry);
+            final java.util.List<Settings.Port> ports = new java.util.ArrayList<>(settings.ports());
+            ports.add(Settings.Port.DEFAULTS.withBind("127.0.0.1:0").withVni(VNI)
+                .withRemote("127.0.0.1:" + ((InetSocketAddress) HOSTS[port].getLocalAddress()).getPort()));
+            settings = settings.withPorts(ports);
         }
         live = new LiveSwitch(settings);
         live.start();

@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.SettingsFiles;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -39,7 +39,7 @@ class HostileSettingsTest {
 
     /** The defaults, plus one of each list element, so their fields are walked too. */
     private static ObjectNode base() {
-        final ObjectNode root = YAML.valueToTree(new SwitchSettings());
+        final ObjectNode root = YAML.valueToTree(Settings.DEFAULTS);
         final ObjectNode port = NODES.objectNode().put("bind", "127.0.0.1:4790").put("remote", "127.0.0.1:5790")
             .put("vni", 42).put("rateGbps", 10.0);
         port.putNull("remotePort");

@@ -1,6 +1,6 @@
 package io.trimswitch.realtime;
 
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.counters.CounterFile;
 import io.trimswitch.dataplane.counters.CounterTotals;
 import io.trimswitch.dataplane.counters.CounterType;
@@ -75,28 +75,25 @@ class LiveSwitchTest {
     }
 
     private void start() throws IOException {
-        start(settings -> { });
+        start(settings -> settings);
     }
 
     /** Three hosts on ports 0..2 with their remotes configured, then whatever {@code more} changes. */
-    private void start(final java.util.function.Consumer<SwitchSettings> more) throws IOException {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.fabric.pipelines = 1;
-        settings.fabric.portsPerPipeline = 4;
-        settings.realtime.idle = "yield";
+    private void start(final java.util.function.UnaryOperator<Settings> more) throws IOException {
+        Settings settings = Settings.DEFAULTS;
+        settings = settings.withFabric(x -> x.withPipelines(1).withPortsPerPipeline(4));
+        settings = settings.withRealtime(x -> x.withIdle(Settings.Idle.YIELD));
         for (int port = 0; port < hosts.length; port++) {
             hosts[port] = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
             hosts[port].configureBlocking(false);
             hosts[port].setOption(java.net.StandardSocketOptions.SO_RCVBUF, 4 << 20);
-            final SwitchSettings.Port entry = new SwitchSettings.Port();
-            entry.bind = "127.0.0.1:0";
-            entry.remote = "127.0.0.1:" + ((InetSocketAddress) hosts[port].getLocalAddress()).getPort();
-            entry.vni = VNI;
-            settings.ports.add(entry);
+            final java.util.List<Settings.Port> ports = new java.util.ArrayList<>(settings.ports());
+            ports.add(Settings.Port.DEFAULTS.withBind("127.0.0.1:0").withVni(VNI)
+                .withRemote("127.0.0.1:" + ((InetSocketAddress) hosts[port].getLocalAddress()).getPort()));
+            settings = settings.withPorts(ports);
         }
-        settings.metrics.countersFile = dir.resolve("switch.counters").toString();
-        more.accept(settings);
-        live = new LiveSwitch(settings);
+        settings = settings.withMetrics(x -> x.withCountersFile(dir.resolve("switch.counters").toString()));
+        live = new LiveSwitch(more.apply(settings));
         live.start();
         metrics = new SwitchMetrics(live, new InetSocketAddress("127.0.0.1", 0));
     }
@@ -178,7 +175,7 @@ class LiveSwitchTest {
     @ParameterizedTest(name = "forwarding {0}")
     @ValueSource(strings = {"l2", "subnet"})
     void framesToAReservedGroupAddressAreNeverForwardedAndCountedWhereTheyCameIn(final String mode) throws Exception {
-        start(settings -> settings.forwarding.mode = mode);
+        start(settings -> settings.withForwarding(x -> x.withMode(Settings.choice("forwarding.mode", mode, Settings.ForwardingMode.values()))));
         // STP's bridge group, 802.3x PAUSE, LLDP: link-local by IEEE 802.1D; the address after them is an ordinary group.
         for (final long reserved : new long[] {0x0180_C200_0000L, 0x0180_C200_0001L, 0x0180_C200_000EL, 0x0180_C200_000FL}) {
             send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, reserved));
@@ -296,7 +293,7 @@ class LiveSwitchTest {
     void aBurstFasterThanItsLinkIsPacedInNotDroppedAtAnIdlePortOfTheSameRate() throws Exception {
         // 1 Gb/s links: a 1400 B frame takes 11.2 µs, and the host sends faster than that. Entering as fast as the
         // socket hands them over, the burst would overflow the 16-packet queue of the idle egress port.
-        start(settings -> settings.fabric.portRateGbps = 1.0);
+        start(settings -> settings.withFabric(x -> x.withPortRateGbps(1.0)));
         send(1, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_B, EthernetHeader.BROADCAST));
         assertTrue(receive(0, 2000) != null, "host B is learned on port 1");
         final int burst = 150;
@@ -314,9 +311,9 @@ class LiveSwitchTest {
     void sleepingWhenIdleTheThreadAlsoSleepsBetweenThePacketsOfASlowPortInsteadOfSpinning() throws Exception {
         // 0.01 Gb/s: a 1400 B frame takes 1.12 ms on the wire; 40 of them queue and leave one by one over 45 ms.
         start(settings -> {
-            settings.realtime.idle = "poll";
-            settings.fabric.dataQueuePackets = 64;
-            settings.ports.get(1).rateGbps = 0.01;
+            final java.util.List<Settings.Port> ports = new java.util.ArrayList<>(settings.ports());
+            ports.set(1, ports.get(1).withRateGbps(0.01));
+            return settings.withRealtime(x -> x.withIdle(Settings.Idle.POLL)).withFabric(x -> x.withDataQueuePackets(64)).withPorts(ports);
         });
         send(1, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_B, EthernetHeader.BROADCAST));
         assertTrue(receive(0, 2000) != null, "host B is learned on port 1");
@@ -349,15 +346,9 @@ class LiveSwitchTest {
 
     @Test
     void withTrafficClassesStatsListEachQueueAndAnUntrimmableIncastWaitsInItsDeepQueue() throws Exception {
-        start(settings -> {
-            settings.fabric.portRateGbps = 1.0;
-            final SwitchSettings.Queue tcp = new SwitchSettings.Queue();
-            tcp.packets = 512;
-            tcp.discard = "drop";
-            settings.qos.queues.add(tcp);
-            settings.qos.queues.add(new SwitchSettings.Queue());
-            settings.qos.dscpToTc.put(10, 1);
-        });
+        start(settings -> settings.withFabric(x -> x.withPortRateGbps(1.0)).withQos(q -> q.withQueues(
+            java.util.List.of(Settings.Queue.DEFAULTS.withPackets(512).withDiscard(Settings.Discard.DROP), Settings.Queue.DEFAULTS))
+            .withDscpToTc(java.util.Map.of(10, 1))));
         send(1, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_B, EthernetHeader.BROADCAST));
         assertTrue(receive(0, 2000) != null, "host B is learned on port 1");
         final int each = 100;
@@ -384,12 +375,8 @@ class LiveSwitchTest {
     @org.junit.jupiter.api.Tag("host-timing")
     void twoPipelineThreadsForwardAcrossEachOtherWithoutDropsAndShareWhatTheyLearn() throws Exception {
         // Ports 0 and 1 on pipeline 0 (thread 0), port 2 on pipeline 1 (thread 1); 1 Gb/s links.
-        start(settings -> {
-            settings.fabric.pipelines = 2;
-            settings.fabric.portsPerPipeline = 2;
-            settings.fabric.portRateGbps = 1.0;
-            settings.realtime.pipelineThreads = 2;
-        });
+        start(settings -> settings.withFabric(x -> x.withPipelines(2).withPortsPerPipeline(2).withPortRateGbps(1.0))
+            .withRealtime(x -> x.withPipelineThreads(2)));
         send(2, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_B, EthernetHeader.BROADCAST));
         assertTrue(receive(0, 2000) != null && receive(1, 2000) != null, "thread 1 floods to thread 0's ports");
         // Thread 1 learned host B on port 2 and told thread 0: what port 0 sends to B is not flooded.
@@ -452,9 +439,10 @@ class LiveSwitchTest {
     @Test
     void aPortWithoutARemoteLearnsItsHostOnceAndThenRefusesAnyOther() throws Exception {
         start(settings -> {
-            final SwitchSettings.Port learned = settings.ports.get(2);
-            learned.remotePort = Integer.parseInt(learned.remote.substring(learned.remote.lastIndexOf(':') + 1));
-            learned.remote = null;
+            final java.util.List<Settings.Port> ports = new java.util.ArrayList<>(settings.ports());
+            final Settings.Port learned = ports.get(2);
+            ports.set(2, learned.withRemotePort(Integer.parseInt(learned.remote().substring(learned.remote().lastIndexOf(':') + 1))).withRemote(null));
+            return settings.withPorts(ports);
         });
         send(2, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_B, EthernetHeader.BROADCAST));
         assertTrue(receive(0, 2000) != null, "the first host is learned and forwarded");
@@ -480,14 +468,8 @@ class LiveSwitchTest {
 
     @Test
     void routedDropsAreCountedWhereTheFrameCameIn() throws Exception {
-        start(settings -> {
-            settings.forwarding.mode = "routed";
-            final SwitchSettings.Route route = new SwitchSettings.Route();
-            route.prefix = "10.0.1.0/24";
-            route.port = 1;
-            route.nextHopMac = "02:00:00:00:00:bb";
-            settings.forwarding.routes.add(route);
-        });
+        start(settings -> settings.withForwarding(x -> x.withMode(Settings.ForwardingMode.ROUTED)
+            .withRoutes(java.util.List.of(new Settings.Route("10.0.1.0/24", 1, "02:00:00:00:00:bb")))));
         final byte[] lastHop = frame(HOST_A, LiveSettingsMac.PORT0);
         final UnsafeBuffer bytes = new UnsafeBuffer(lastHop);
         Ipv4Header.ttl(bytes, EthernetHeader.LENGTH, 1);
@@ -514,15 +496,11 @@ class LiveSwitchTest {
     @Test
     void aSecondSwitchOnTheSameCountersFileIsRefusedInOneLineAndTheFirstKeepsCounting() throws Exception {
         start();
-        final SwitchSettings second = new SwitchSettings();
-        final SwitchSettings.Port port = new SwitchSettings.Port();
-        port.bind = "127.0.0.1:0";
-        port.remote = "127.0.0.1:9";
-        second.ports.add(port);
-        second.metrics.countersFile = dir.resolve("switch.counters").toString();
+        final Settings second = Settings.DEFAULTS.withPorts(java.util.List.of(Settings.Port.DEFAULTS.withBind("127.0.0.1:0").withRemote("127.0.0.1:9")))
+            .withMetrics(x -> x.withCountersFile(dir.resolve("switch.counters").toString()));
         final io.trimswitch.config.ConfigException refused =
             org.junit.jupiter.api.Assertions.assertThrows(io.trimswitch.config.ConfigException.class, () -> new LiveSwitch(second));
-        assertEquals("metrics.countersFile: counters file " + second.metrics.countersFile + " is in use by another switch of this process",
+        assertEquals("metrics.countersFile: counters file " + second.metrics().countersFile() + " is in use by another switch of this process",
             refused.getMessage());
         send(0, VxlanHeader.FLAG_VNI_VALID, VNI, new byte[4]);
         assertEquals(1, drops(awaitStats(0, stats -> drops(stats, "tooShort") == 1), "tooShort"), "the first switch's counters are intact");
@@ -532,9 +510,9 @@ class LiveSwitchTest {
     @Test
     void theShippedExamplesAreValidSwitches() {
         for (final String example : new String[] {"../config/examples/switch.yaml", "../config/examples/routed.yaml"}) {
-            final SwitchSettings settings = io.trimswitch.config.SettingsFiles.load(Path.of(example));
-            io.trimswitch.realtime.LiveSettings.validate(settings);
-            assertTrue(!settings.ports.isEmpty(), example);
+            final Settings settings = io.trimswitch.config.SettingsFiles.load(Path.of(example));
+            LiveSettings.validate(settings);
+            assertTrue(!settings.ports().isEmpty(), example);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.trimswitch.realtime;
 
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.Settings;
 import io.trimswitch.switching.report.ReportBuilder;
 import io.trimswitch.switching.report.RunReport;
 import io.trimswitch.simulator.VirtualTimeSwitch;
@@ -33,14 +34,14 @@ class RealTimeFidelityTest {
     @ParameterizedTest
     @ValueSource(strings = {"shift", "incast:64->16", "pairs:0->1,16->1,32->1,48->1,2->3,18->3,34->3,50->3"})
     void theDilatedRealTimeRunAgreesWithVirtualTime(final String pattern) {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.mechanism = "tofino";
-        settings.transport.kind = "open-loop";
-        settings.workload.pattern = pattern;
-        settings.realtime.dilation = DILATION;
-        settings.workload.durationUs = DURATION_US;
+        Settings settings = Settings.DEFAULTS;
+        settings = settings.withMechanism(Mechanism.TOFINO);
+        settings = settings.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
+        settings = settings.withWorkload(x -> x.withPattern(pattern));
+        settings = settings.withRealtime(x -> x.withDilation(DILATION));
+        settings = settings.withWorkload(x -> x.withDurationUs(DURATION_US));
         final RunReport virtual = ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
-        settings.clock = "real";
+        settings = settings.withClock(Settings.Clock.REAL);
         final RealTimeSwitch sw = new RealTimeSwitch(settings.validate());
         RunReport real = ReportBuilder.build(sw.run());
         final StringBuilder lags = new StringBuilder();

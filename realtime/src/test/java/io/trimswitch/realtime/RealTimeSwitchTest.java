@@ -1,7 +1,8 @@
 package io.trimswitch.realtime;
 
 import io.trimswitch.config.ConfigException;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.switching.report.ReportBuilder;
@@ -25,17 +26,13 @@ class RealTimeSwitchTest {
     private static final int ATTEMPTS = 3;
 
     /** Eight ports in two pipelines, a 6:1 incast whose receiver overflows: trims at ingress and by DoD. */
-    private static SwitchSettings small() {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.clock = "real";
-        settings.transport.kind = "open-loop";
-        settings.fabric.pipelines = 2;
-        settings.fabric.portsPerPipeline = 4;
-        settings.workload.pattern = "pairs:1->0,2->0,3->0,4->0,5->0,6->0";
-        settings.workload.packets = 300;
-        settings.workload.durationUs = 120;
-        settings.realtime.dilation = 2000;
-        settings.realtime.warmUp = false;
+    private static Settings small() {
+        Settings settings = Settings.DEFAULTS;
+        settings = settings.withClock(Settings.Clock.REAL);
+        settings = settings.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
+        settings = settings.withFabric(x -> x.withPipelines(2).withPortsPerPipeline(4));
+        settings = settings.withWorkload(x -> x.withPattern("pairs:1->0,2->0,3->0,4->0,5->0,6->0").withPackets(300).withDurationUs(120));
+        settings = settings.withRealtime(x -> x.withDilation(2000).withWarmUp(false));
         return settings;
     }
 
@@ -81,9 +78,9 @@ class RealTimeSwitchTest {
 
     @Test
     void stoppingUnderLoadCountsWhatWasInsideAsInFlightAndLosesNothing() {
-        final SwitchSettings settings = small();
+        Settings settings = small();
         // The senders need 36 µs; the receiver's port far longer: the run ends with queues full.
-        settings.workload.durationUs = 20;
+        settings = settings.withWorkload(x -> x.withDurationUs(20));
         final RealTimeSwitch sw = new RealTimeSwitch(settings.validate());
         final RunOutcome outcome = sw.run();
         final RunReport report = ReportBuilder.build(outcome);
@@ -99,9 +96,8 @@ class RealTimeSwitchTest {
     @Tag("host-timing")
     void everyPlacementRunsTheSameSwitchOnItsOwnNumberOfThreads() {
         for (final Map.Entry<String, Integer> placement : Map.of("split", 2, "per-role", 4, "per-agent", 7).entrySet()) {
-            final SwitchSettings settings = small();
-            settings.realtime.placement = placement.getKey();
-            settings.realtime.idle = "yield";
+            Settings settings = small();
+            settings = settings.withRealtime(x -> x.withPlacement(Settings.choice("realtime.placement", placement.getKey(), Settings.Placement.values())).withIdle(Settings.Idle.YIELD));
             final RunReport report = deliveredOrKeptUp(new RealTimeSwitch(settings.validate()), placement.getKey() + " placement");
             assertEquals(placement.getValue(), report.run().realTime().threads(), placement.getKey());
             assertTrue(report.conservation(), placement.getKey());
@@ -111,7 +107,7 @@ class RealTimeSwitchTest {
 
     @Test
     void aFaultInAnAgentStopsTheRunAndNamesTheThreadAndTheCause() {
-        final SwitchSettings settings = small();
+        Settings settings = small();
         final TrafficSource failing = new FailingSource(OpenLoopSenders.forWorkload(settings.validate()), 100);
         final RealTimeSwitch sw = new RealTimeSwitch(settings.validate(), failing, Picos.fromMicros(120));
 
@@ -122,14 +118,11 @@ class RealTimeSwitchTest {
 
     @Test
     void settingsTheRealTimeSwitchCannotHonourAreRefusedByName() {
-        final SwitchSettings ideal = small();
-        ideal.mechanism = "ideal";
+        final Settings ideal = small().withMechanism(Mechanism.IDEAL);
         assertTrue(assertThrows(ConfigException.class, () -> new RealTimeSwitch(ideal.validate())).getMessage().contains("ideal"));
-        final SwitchSettings ndp = small();
-        ndp.transport.kind = "ndp";
+        final Settings ndp = small().withTransport(x -> x.withKind(Settings.TransportKind.NDP));
         assertTrue(assertThrows(ConfigException.class, () -> new RealTimeSwitch(ndp.validate())).getMessage().contains("transport.kind open-loop"));
-        final SwitchSettings slow = small();
-        slow.realtime.dilation = 0.5;
+        final Settings slow = small().withRealtime(x -> x.withDilation(0.5));
         assertTrue(assertThrows(ConfigException.class, () -> new RealTimeSwitch(slow.validate())).getMessage().contains("realtime.dilation"));
     }
 

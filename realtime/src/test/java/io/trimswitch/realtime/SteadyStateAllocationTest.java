@@ -1,6 +1,6 @@
 package io.trimswitch.realtime;
 
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
@@ -106,19 +106,16 @@ class SteadyStateAllocationTest {
     }
 
     private void start() throws Exception {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.fabric.pipelines = 1;
-        settings.fabric.portsPerPipeline = 4;
-        settings.realtime.idle = "yield";
-        settings.metrics.address = null;
-        settings.metrics.countersFile = dir.resolve("switch.counters").toString();
+        Settings settings = Settings.DEFAULTS;
+        settings = settings.withFabric(x -> x.withPipelines(1).withPortsPerPipeline(4));
+        settings = settings.withRealtime(x -> x.withIdle(Settings.Idle.YIELD));
+        settings = settings.withMetrics(x -> x.withAddress(null).withCountersFile(dir.resolve("switch.counters").toString()));
         for (int port = 0; port < hosts.length; port++) {
             hosts[port] = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
-            final SwitchSettings.Port entry = new SwitchSettings.Port();
-            entry.bind = "127.0.0.1:0";
-            entry.remote = "127.0.0.1:" + ((InetSocketAddress) hosts[port].getLocalAddress()).getPort();
-            entry.vni = VNI;
-            settings.ports.add(entry);
+            final java.util.List<Settings.Port> ports = new java.util.ArrayList<>(settings.ports());
+            ports.add(Settings.Port.DEFAULTS.withBind("127.0.0.1:0").withVni(VNI)
+                .withRemote("127.0.0.1:" + ((InetSocketAddress) hosts[port].getLocalAddress()).getPort()));
+            settings = settings.withPorts(ports);
         }
         live = new LiveSwitch(settings);
         live.start();

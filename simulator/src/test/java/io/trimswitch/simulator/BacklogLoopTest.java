@@ -1,7 +1,8 @@
 package io.trimswitch.simulator;
 
 import io.trimswitch.config.ConfigException;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.Settings;
 import io.trimswitch.switching.report.ReportBuilder;
 import io.trimswitch.switching.report.RunReport;
 import org.junit.jupiter.api.Test;
@@ -12,11 +13,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class BacklogLoopTest {
     private static int maxDodQueue(final String loop, final long seed) {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.transport.kind = "open-loop";
-        settings.workload.pattern = "mod16:32";
-        settings.workload.seed = seed;
-        settings.control.loop = loop;
+        Settings settings = Settings.DEFAULTS;
+        settings = settings.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
+        settings = settings.withWorkload(x -> x.withPattern("mod16:32").withSeed(seed));
+        settings = settings.withControl(x -> x.withLoop(Settings.choice("control.loop", loop, Settings.Loop.values())));
         final RunReport report = ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
         assertTrue(report.conservation());
         return report.pipelines().stream().mapToInt(RunReport.PipelineReport::maxDodQueue).max().orElse(0);
@@ -32,15 +32,15 @@ class BacklogLoopTest {
 
     @Test
     void theBacklogLoopNeedsTofinoAndVirtualTime() {
-        final SwitchSettings dod = new SwitchSettings();
-        dod.mechanism = "dod";
-        dod.control.loop = "backlog";
+        Settings dod = Settings.DEFAULTS;
+        dod = dod.withMechanism(Mechanism.DOD);
+        dod = dod.withControl(x -> x.withLoop(Settings.Loop.BACKLOG));
         assertEquals("control.loop backlog needs mechanism tofino, the one whose NOTIFYs drive a loop; got dod",
             assertThrows(ConfigException.class, dod::validate).getMessage());
-        final SwitchSettings real = new SwitchSettings();
-        real.clock = "real";
-        real.transport.kind = "open-loop";
-        real.control.loop = "backlog";
+        Settings real = Settings.DEFAULTS;
+        real = real.withClock(Settings.Clock.REAL);
+        real = real.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
+        real = real.withControl(x -> x.withLoop(Settings.Loop.BACKLOG));
         assertEquals("control.loop backlog runs only with clock virtual", assertThrows(ConfigException.class, real::validate).getMessage());
     }
 }

@@ -1,6 +1,7 @@
 package io.trimswitch.simulator;
 
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.Settings;
 import io.trimswitch.switching.FrameCapture;
 import io.trimswitch.switching.RunOutcome;
 import io.trimswitch.switching.report.ReportBuilder;
@@ -50,15 +51,14 @@ class LazyEgressTest {
     })
     void endingTransmissionsLazilyReportsExactlyWhatEndingThemByEventDoes(
         final String pattern, final String mechanism, final boolean returnToSender, final int durationUs) {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.transport.kind = "open-loop";
-        settings.workload.pattern = pattern;
-        settings.workload.packets = 200;
-        settings.mechanism = mechanism;
-        settings.trim.returnToSender = returnToSender;
+        Settings settings = Settings.DEFAULTS;
+        settings = settings.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
+        settings = settings.withWorkload(x -> x.withPattern(pattern).withPackets(200));
+        settings = settings.withMechanism(Mechanism.parse(mechanism));
+        settings = settings.withTrim(x -> x.withReturnToSender(returnToSender));
         if (durationUs > 0) {
             // Cut short: what is still in service at the end must be counted the same way.
-            settings.workload.durationUs = durationUs;
+            settings = settings.withWorkload(x -> x.withDurationUs(durationUs));
         }
         final VirtualTimeSwitch lazy = new VirtualTimeSwitch(settings.validate());
         final String lazyReport = ReportJson.toJson(ReportBuilder.build(lazy.run()));

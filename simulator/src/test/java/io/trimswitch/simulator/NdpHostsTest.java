@@ -2,7 +2,7 @@ package io.trimswitch.simulator;
 
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Mechanism;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.switching.report.ReportBuilder;
 import io.trimswitch.switching.report.ReportJson;
 import io.trimswitch.switching.report.RunReport;
@@ -23,16 +23,15 @@ class NdpHostsTest {
     @TempDir
     Path dir;
 
-    private static SwitchSettings ndp(final String pattern, final Mechanism mechanism, final int packets) {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.transport.kind = "ndp";
-        settings.workload.pattern = pattern;
-        settings.workload.packets = packets;
-        settings.mechanism = mechanism.label();
+    private static Settings ndp(final String pattern, final Mechanism mechanism, final int packets) {
+        Settings settings = Settings.DEFAULTS;
+        settings = settings.withTransport(x -> x.withKind(Settings.TransportKind.NDP));
+        settings = settings.withWorkload(x -> x.withPattern(pattern).withPackets(packets));
+        settings = settings.withMechanism(mechanism);
         return settings;
     }
 
-    private static RunReport run(final SwitchSettings settings) {
+    private static RunReport run(Settings settings) {
         final RunReport report = ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
         assertTrue(report.conservation(), "data and control packets are all accounted for");
         return report;
@@ -44,8 +43,8 @@ class NdpHostsTest {
 
     @Test
     void aLoneFlowCompletesInItsSerialisationTimePlusTwoPropagationDelaysAndOneSwitchHop() {
-        final SwitchSettings settings = ndp("pairs:0->1", Mechanism.IDEAL, 100);
-        settings.workload.startJitter = false;
+        Settings settings = ndp("pairs:0->1", Mechanism.IDEAL, 100);
+        settings = settings.withWorkload(x -> x.withStartJitter(false));
         final RunReport report = run(settings);
         final RunReport.FlowReport flow = report.flows().get(0);
         // 100 × 120 ns on the host link, 1 µs to the switch, 120 ns out of the egress port, 1 µs to the host.
@@ -59,14 +58,13 @@ class NdpHostsTest {
 
     @Test
     void jumboFramesTakeTheirOwnSerialisationTimeAndATrimmedOneIsResentWhole() {
-        final SwitchSettings lone = ndp("pairs:0->1", Mechanism.IDEAL, 100);
-        lone.workload.startJitter = false;
-        lone.workload.packetBytes = 9014;
+        Settings lone = ndp("pairs:0->1", Mechanism.IDEAL, 100);
+        lone = lone.withWorkload(x -> x.withStartJitter(false).withPacketBytes(9014));
         // 100 × 721.12 ns (9014 bytes at 100 Gb/s) on the host link, 1 µs to the switch, one frame out, 1 µs to the host.
         assertEquals(100 * 721.12 + 1000 + 721.12 + 1000, run(lone).flows().get(0).completionNs(), 0.001);
 
-        final SwitchSettings incast = ndp("incast:4->1", Mechanism.TOFINO, 100);
-        incast.workload.packetBytes = 9014;
+        Settings incast = ndp("incast:4->1", Mechanism.TOFINO, 100);
+        incast = incast.withWorkload(x -> x.withPacketBytes(9014));
         final RunReport report = run(incast);
         assertEquals(4, report.flowsCompleted());
         assertTrue(report.deliveredHeader() > 100, "a 4:1 incast of jumbo frames trims: " + report.deliveredHeader());
@@ -90,8 +88,8 @@ class NdpHostsTest {
 
     @Test
     void afterTheFirstRoundTripThePullPacerKeepsTheDataQueueNearlyEmpty() {
-        final SwitchSettings settings = ndp("incast:8->1", Mechanism.IDEAL, 300);
-        settings.transport.initialWindowPackets = 10;
+        Settings settings = ndp("incast:8->1", Mechanism.IDEAL, 300);
+        settings = settings.withTransport(x -> x.withInitialWindowPackets(10));
         final VirtualTimeSwitch sw = new VirtualTimeSwitch(settings.validate());
         final TimelineProbe probe = new TimelineProbe(100_000);
         sw.record(probe);
@@ -115,19 +113,17 @@ class NdpHostsTest {
 
     @Test
     void aReceiverOnASlowPortPullsAtThatPortsRate() {
-        final SwitchSettings settings = ndp("incast:4->1", Mechanism.IDEAL, 500);
-        settings.workload.startJitter = false;
-        settings.transport.initialWindowPackets = 10;
-        final SwitchSettings.Port slow = new SwitchSettings.Port();
-        slow.rateGbps = 25.0;
-        settings.ports = java.util.List.of(slow);
+        Settings settings = ndp("incast:4->1", Mechanism.IDEAL, 500);
+        settings = settings.withWorkload(x -> x.withStartJitter(false));
+        settings = settings.withTransport(x -> x.withInitialWindowPackets(10));
+        settings = settings.withPorts(java.util.List.of(Settings.Port.DEFAULTS.withRateGbps(25.0)));
         final RunReport report = run(settings);
         assertEquals(4, report.flowsCompleted());
         // 2000 packets at one per 480 ns (25 Gb/s), and the initial windows' round trip.
         final double slowestUs = maxCompletionNs(report) / 1000;
         assertTrue(slowestUs > 2000 * 0.480 && slowestUs < 2000 * 0.480 + 25, "slowest flow: " + slowestUs + " us");
         // Pulled at 25 Gb/s, the senders send no faster than the port drains: only the initial windows trim.
-        final int windows = 4 * settings.transport.initialWindowPackets;
+        final int windows = 4 * settings.transport().initialWindowPackets();
         assertTrue(report.deliveredHeader() < windows, "headers beyond the initial windows: " + report.deliveredHeader());
         assertEquals(report.deliveredHeader(), report.flows().stream().mapToLong(RunReport.FlowReport::retransmissions).sum());
     }
@@ -159,8 +155,8 @@ class NdpHostsTest {
 
     @Test
     void aDuplicateFromASpuriousTimeoutIsAcknowledgedButCountedOnce() {
-        final SwitchSettings settings = ndp("incast:16->1", Mechanism.IDEAL, 100);
-        settings.transport.rtoUs = 3;
+        Settings settings = ndp("incast:16->1", Mechanism.IDEAL, 100);
+        settings = settings.withTransport(x -> x.withRtoUs(3));
         final RunReport report = run(settings);
         assertEquals(16, report.flowsCompleted());
         assertTrue(report.flows().stream().anyMatch(flow -> flow.whole() > flow.size()), "timeouts resent packets that were only queued");
@@ -171,8 +167,8 @@ class NdpHostsTest {
 
     @Test
     void withSharedHostsControlPacketsUseTheSamePortsAsData() {
-        final SwitchSettings settings = ndp("incast:8->2", Mechanism.TOFINO, 100);
-        settings.transport.hosts = "shared";
+        Settings settings = ndp("incast:8->2", Mechanism.TOFINO, 100);
+        settings = settings.withTransport(x -> x.withHosts(Settings.HostLayout.SHARED));
         final RunReport shared = run(settings);
         assertEquals(8, shared.flowsCompleted());
         assertTrue(shared.ports().stream().allMatch(port -> port.id() < 64));
@@ -183,23 +179,23 @@ class NdpHostsTest {
     @Test
     void flowSizesCanBeDrawnFromACsv() throws IOException {
         final Path sizes = Files.writeString(dir.resolve("sizes.csv"), "# packets\n10\n200\n");
-        final SwitchSettings settings = ndp("incast:16->4", Mechanism.TOFINO, 1);
-        settings.transport.flowSizes = sizes.toString();
+        Settings settings = ndp("incast:16->4", Mechanism.TOFINO, 1);
+        settings = settings.withTransport(x -> x.withFlowSizes(sizes.toString()));
         final RunReport report = run(settings);
         assertEquals(16, report.flowsCompleted());
         assertTrue(report.flows().stream().allMatch(flow -> flow.size() == 10 || flow.size() == 200));
         assertTrue(report.flows().stream().anyMatch(flow -> flow.size() == 10) && report.flows().stream().anyMatch(flow -> flow.size() == 200));
 
         Files.writeString(sizes, "10\nlots\n");
-        final ConfigException error = assertThrows(ConfigException.class, () -> new VirtualTimeSwitch(settings.validate()));
+        final Settings sized = settings;
+        final ConfigException error = assertThrows(ConfigException.class, () -> new VirtualTimeSwitch(sized.validate()));
         assertTrue(error.getMessage().endsWith("sizes.csv line 2: 'lots' is not a flow size of 1..65535 packets"), error.getMessage());
     }
 
     @Test
     void backgroundFlowsArriveAsAPoissonProcessAtTheOfferedLoadAndAllComplete() {
-        final SwitchSettings settings = ndp("incast:16->1", Mechanism.TOFINO, 100);
-        settings.transport.backgroundLoad = 0.3;
-        settings.transport.backgroundUs = 200;
+        Settings settings = ndp("incast:16->1", Mechanism.TOFINO, 100);
+        settings = settings.withTransport(x -> x.withBackgroundLoad(0.3).withBackgroundUs(200));
         final RunReport report = run(settings);
         // per host: 200 µs × 0.3 / (100 packets × 120 ns) = 5 flows; 64 hosts → 320, give or take 3 σ ≈ 54
         final int background = report.flows().size() - 16;
@@ -212,15 +208,15 @@ class NdpHostsTest {
 
     @Test
     void backgroundTrafficNeedsNdp() {
-        final SwitchSettings settings = ndp("incast:16->1", Mechanism.TOFINO, 100);
-        settings.transport.kind = "open-loop";
-        settings.transport.backgroundLoad = 0.3;
-        assertThrows(ConfigException.class, () -> new VirtualTimeSwitch(settings.validate()));
+        Settings settings = ndp("incast:16->1", Mechanism.TOFINO, 100);
+        settings = settings.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
+        final Settings background = settings.withTransport(x -> x.withBackgroundLoad(0.3));
+        assertThrows(ConfigException.class, () -> new VirtualTimeSwitch(background.validate()));
     }
 
     @Test
     void theSameSeedGivesTheSameReport() {
-        final SwitchSettings settings = ndp("incast:32->4", Mechanism.TOFINO, 200);
+        Settings settings = ndp("incast:32->4", Mechanism.TOFINO, 200);
         final String first = ReportJson.toJson(run(settings));
         final VirtualTimeSwitch reused = new VirtualTimeSwitch(settings.validate());
         reused.run();

@@ -1,7 +1,8 @@
 package io.trimswitch.simulator;
 
 import io.trimswitch.config.ConfigException;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.Settings;
 import io.trimswitch.switching.report.ReportBuilder;
 import io.trimswitch.switching.report.RunReport;
 import org.junit.jupiter.api.Test;
@@ -16,13 +17,11 @@ class Tofino2Test {
     }
 
     private static RunReport incast(final int staleStages, final Integer threshold) {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.mechanism = "tofino2";
-        settings.transport.kind = "open-loop";
-        settings.workload.pattern = "mod16:64";
-        settings.workload.packets = 200;
-        settings.control.staleStages = staleStages;
-        settings.control.depthThresholdPackets = threshold;
+        Settings settings = Settings.DEFAULTS;
+        settings = settings.withMechanism(Mechanism.TOFINO2);
+        settings = settings.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
+        settings = settings.withWorkload(x -> x.withPattern("mod16:64").withPackets(200));
+        settings = settings.withControl(x -> x.withStaleStages(staleStages).withDepthThresholdPackets(threshold));
         return ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
     }
 
@@ -50,11 +49,10 @@ class Tofino2Test {
     void whereThePapersLoopLosesControlOfItsDodQueuesTofino2KeepsThemSmall() {
         // mod16:32, open loop: seed 5 takes tofino's DoD queue past 2000 packets.
         for (final String mechanism : new String[] {"tofino", "tofino2"}) {
-            final SwitchSettings settings = new SwitchSettings();
-            settings.mechanism = mechanism;
-            settings.transport.kind = "open-loop";
-            settings.workload.pattern = "mod16:32";
-            settings.workload.seed = 5;
+            Settings settings = Settings.DEFAULTS;
+            settings = settings.withMechanism(Mechanism.parse(mechanism));
+            settings = settings.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
+            settings = settings.withWorkload(x -> x.withPattern("mod16:32").withSeed(5));
             final RunReport report = ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
             final int maxDod = report.pipelines().stream().mapToInt(RunReport.PipelineReport::maxDodQueue).max().orElse(0);
             if (mechanism.equals("tofino")) {
@@ -72,10 +70,10 @@ class Tofino2Test {
 
     @Test
     void itRunsInVirtualTimeOnly() {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.mechanism = "tofino2";
-        settings.clock = "real";
-        settings.transport.kind = "open-loop";
+        Settings settings = Settings.DEFAULTS;
+        settings = settings.withMechanism(Mechanism.TOFINO2);
+        settings = settings.withClock(Settings.Clock.REAL);
+        settings = settings.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
         assertEquals("mechanism tofino2 runs only with clock virtual", assertThrows(ConfigException.class, settings::validate).getMessage());
     }
 }

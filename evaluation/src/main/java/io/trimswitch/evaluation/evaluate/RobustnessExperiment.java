@@ -2,7 +2,7 @@ package io.trimswitch.evaluation.evaluate;
 
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings.TransportKind;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.switching.report.RunReport;
 import io.trimswitch.simulator.TimelineProbe;
@@ -34,14 +34,9 @@ final class RobustnessExperiment implements Experiment {
             return new Loop(mechanism.label(), mechanism, "paper", null, null);
         }
 
-        void apply(final SwitchSettings settings) {
-            settings.control.loop = controlLoop;
-            if (t0Us != null) {
-                settings.control.t0Us = t0Us;
-            }
-            if (t1Us != null) {
-                settings.control.t1Us = t1Us;
-            }
+        Settings apply(final Settings settings) {
+            final Settings.Loop kind = Settings.choice("control.loop", controlLoop, Settings.Loop.values());
+            return settings.withControl(c -> c.withLoop(kind).withT0Us(t0Us != null ? t0Us : c.t0Us()).withT1Us(t1Us != null ? t1Us : c.t1Us()));
         }
     }
 
@@ -88,18 +83,17 @@ final class RobustnessExperiment implements Experiment {
             for (final int senders : SENDERS) {
                 for (int seed = 1; seed <= SEEDS; seed++) {
                     for (final Loop loop : loops()) {
-                        final SwitchSettings settings = RunSpec.settings(transport, "mod16:" + senders, loop.mechanism(), PACKETS);
-                        settings.workload.seed = seed;
-                        loop.apply(settings);
+                        final long run = seed;
+                        final Settings settings = loop.apply(RunSpec.settings(transport, "mod16:" + senders, loop.mechanism(), PACKETS)
+                            .withWorkload(w -> w.withSeed(run)));
                         specs.add(new RunSpec(id(transport, loop, senders, seed), settings, false, false));
                     }
                 }
             }
         }
         for (final Loop loop : new Loop[] {PAPER, STABLE}) {
-            final SwitchSettings settings = RunSpec.settings(TransportKind.NDP, "mod16:" + WHY_SENDERS, loop.mechanism(), PACKETS);
-            settings.workload.seed = WHY_SEED;
-            loop.apply(settings);
+            final Settings settings = loop.apply(RunSpec.settings(TransportKind.NDP, "mod16:" + WHY_SENDERS, loop.mechanism(), PACKETS)
+                .withWorkload(w -> w.withSeed(WHY_SEED)));
             specs.add(new RunSpec(whyId(loop), settings, false, true));
         }
         return specs;

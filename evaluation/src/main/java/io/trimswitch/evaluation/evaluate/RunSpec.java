@@ -1,8 +1,8 @@
 package io.trimswitch.evaluation.evaluate;
 
 import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.Settings;
 import io.trimswitch.config.Settings.TransportKind;
-import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.network.NetworkSettings;
 
 /**
@@ -10,9 +10,9 @@ import io.trimswitch.network.NetworkSettings;
  * times in its JSON (they are large) and to record a timeline. A network's run has the network's settings instead
  * of a switch's.
  */
-public record RunSpec(String id, SwitchSettings settings, boolean keepArrivals, boolean timeline, NetworkSettings network) {
+public record RunSpec(String id, Settings settings, boolean keepArrivals, boolean timeline, NetworkSettings network) {
     /** A lone switch's run. */
-    public RunSpec(final String id, final SwitchSettings settings, final boolean keepArrivals, final boolean timeline) {
+    public RunSpec(final String id, final Settings settings, final boolean keepArrivals, final boolean timeline) {
         this(id, settings, keepArrivals, timeline, null);
     }
 
@@ -22,13 +22,9 @@ public record RunSpec(String id, SwitchSettings settings, boolean keepArrivals, 
     }
 
     /** Default settings with a transport, pattern, mechanism and packet count set. */
-    public static SwitchSettings settings(final TransportKind transport, final String pattern, final Mechanism mechanism, final int packets) {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.transport.kind = transport.label();
-        settings.workload.pattern = pattern;
-        settings.mechanism = mechanism.label();
-        settings.workload.packets = packets;
-        return settings;
+    public static Settings settings(final TransportKind transport, final String pattern, final Mechanism mechanism, final int packets) {
+        return Settings.DEFAULTS.withTransport(t -> t.withKind(transport)).withWorkload(w -> w.withPattern(pattern).withPackets(packets))
+            .withMechanism(mechanism);
     }
 
     /** A name usable in file names: {@code incast:64->4} becomes {@code incast-64-4}. */

@@ -3,7 +3,6 @@ package io.trimswitch.evaluation.evaluate;
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings;
 import io.trimswitch.config.Settings.TransportKind;
-import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.switching.report.RunReport;
 import org.knowm.xchart.XYChart;
 
@@ -45,15 +44,15 @@ final class SensitivityExperiment implements Experiment {
             specs.add(new RunSpec(idealId(senders), RunSpec.settings(TransportKind.NDP, pattern, Mechanism.IDEAL, PACKETS), false, false));
             for (final String variant : VARIANTS) {
                 for (final double t0 : T0_US) {
-                    final SwitchSettings settings = RunSpec.settings(TransportKind.NDP, pattern, Mechanism.TOFINO, PACKETS);
-                    settings.control.t0Us = t0;
-                    settings.control.t1Us = t0 + 3 * t0;
-                    switch (variant) {
-                        case "no-halftimistic" -> settings.control.halftimistic = false;
-                        case "pessimistic-rate-0" -> settings.control.pessimisticRateGbps = 0.0;
-                        case "notify-origin" -> settings.control.notify = Settings.NotifyScope.ORIGIN.label();
-                        default -> { }
-                    }
+                    final Settings settings = RunSpec.settings(TransportKind.NDP, pattern, Mechanism.TOFINO, PACKETS).withControl(c -> {
+                        final Settings.Control timed = c.withT0Us(t0).withT1Us(t0 + 3 * t0);
+                        return switch (variant) {
+                            case "no-halftimistic" -> timed.withHalftimistic(false);
+                            case "pessimistic-rate-0" -> timed.withPessimisticRateGbps(0.0);
+                            case "notify-origin" -> timed.withNotifyScope(Settings.NotifyScope.ORIGIN);
+                            default -> timed;
+                        };
+                    });
                     specs.add(new RunSpec(id(senders, variant, t0), settings, false, false));
                 }
             }

@@ -2,7 +2,7 @@ package io.trimswitch.evaluation.evaluate;
 
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings.TransportKind;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.switching.report.ReportJson;
 import io.trimswitch.switching.report.RunReport;
 
@@ -65,9 +65,8 @@ final class SummaryExperiment implements Experiment {
         final List<RunSpec> specs = new ArrayList<>();
         for (final Workload workload : WORKLOADS) {
             for (final RobustnessExperiment.Loop design : DESIGNS) {
-                final SwitchSettings settings = RunSpec.settings(workload.transport(), workload.pattern(), design.mechanism(), workload.packets());
-                settings.workload.seed = workload.seed();
-                design.apply(settings);
+                final Settings settings = design.apply(RunSpec.settings(workload.transport(), workload.pattern(), design.mechanism(), workload.packets())
+                    .withWorkload(w -> w.withSeed(workload.seed())));
                 specs.add(new RunSpec(id(workload, design), settings, false, false));
             }
         }

@@ -3,7 +3,6 @@ package io.trimswitch.evaluation.scenario;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings;
-import io.trimswitch.config.SwitchSettings;
 import io.trimswitch.realtime.RealTimeSwitch;
 import io.trimswitch.switching.report.ReportBuilder;
 import io.trimswitch.switching.report.RunReport;
@@ -43,7 +42,7 @@ public final class Scenarios {
      * @param pcapDir   per-mechanism captures under this directory, or null
      */
     public static Result run(
-        final SwitchSettings base, final List<Mechanism> mechanisms, final boolean withIdeal, final Path pcapDir, final int threads) {
+        final Settings base, final List<Mechanism> mechanisms, final boolean withIdeal, final Path pcapDir, final int threads) {
         final List<Mechanism> toRun = new ArrayList<>(mechanisms);
         final boolean idealAdded = withIdeal && !toRun.contains(Mechanism.IDEAL);
         if (idealAdded) {
@@ -58,8 +57,8 @@ public final class Scenarios {
         final List<Settings> realRuns = new ArrayList<>();
         for (final Mechanism mechanism : toRun) {
             // The ideal switch is the output-queued model: the reference runs in virtual time.
-            final String clock = idealAdded && mechanism == Mechanism.IDEAL ? Settings.Clock.VIRTUAL.label() : base.clock;
-            final Settings settings = base.validateAs(mechanism.label(), clock);
+            final Settings.Clock clock = idealAdded && mechanism == Mechanism.IDEAL ? Settings.Clock.VIRTUAL : base.clock();
+            final Settings settings = base.withMechanism(mechanism).withClock(clock).validate();
             runs.add(settings);
             (settings.realTime() ? realRuns : virtualRuns).add(settings);
         }

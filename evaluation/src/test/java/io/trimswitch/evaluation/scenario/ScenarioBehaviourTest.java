@@ -1,7 +1,7 @@
 package io.trimswitch.evaluation.scenario;
 
 import io.trimswitch.config.Mechanism;
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Settings;
 import io.trimswitch.switching.report.ReportBuilder;
 import io.trimswitch.switching.report.ReportJson;
 import io.trimswitch.switching.report.RunReport;
@@ -22,11 +22,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The switch under open-loop senders: what the start-up phase of every transport looks like. */
 class ScenarioBehaviourTest {
     private static RunReport run(final String pattern, final Mechanism mechanism, final int packets) {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.transport.kind = "open-loop";
-        settings.workload.pattern = pattern;
-        settings.workload.packets = packets;
-        settings.mechanism = mechanism.label();
+        Settings settings = Settings.DEFAULTS;
+        settings = settings.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
+        settings = settings.withWorkload(x -> x.withPattern(pattern).withPackets(packets));
+        settings = settings.withMechanism(mechanism);
         return ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
     }
 
@@ -113,17 +112,14 @@ class ScenarioBehaviourTest {
         assertTrue(trimmedNotDelivered <= headerLosses, trimmedNotDelivered + " trimmed but not delivered, " + headerLosses + " header losses");
     }
 
-    private static RunReport shift(final java.util.function.Consumer<SwitchSettings> change) {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.transport.kind = "open-loop";
-        settings.workload.pattern = "shift";
-        change.accept(settings);
-        return ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
+    private static RunReport shift(final java.util.function.UnaryOperator<Settings> change) {
+        final Settings settings = Settings.DEFAULTS.withOpenLoop().withWorkload(x -> x.withPattern("shift"));
+        return ReportBuilder.build(new VirtualTimeSwitch(change.apply(settings).validate()).run());
     }
 
     @Test
     void theTwoMeterProfileAlsoKeepsTheWorstCaseInCheck() {
-        final RunReport two = shift(s -> s.control.meters = "two");
+        final RunReport two = shift(s -> s.withControl(x -> x.withMeters(Settings.MeterProfile.TWO)));
         assertTrue(maxDodQueue(two) < 500, "two meters: max DoD queue " + maxDodQueue(two));
         assertEquals(0, two.dropped());
         assertTrue(two.trims().ingress() > 10 * two.trims().dod());
@@ -131,8 +127,8 @@ class ScenarioBehaviourTest {
 
     @Test
     void notifyingOnlyTheOriginPipelineLeavesLargerDodQueuesThanNotifyingAll() {
-        final RunReport all = shift(s -> { });
-        final RunReport origin = shift(s -> s.control.notify = "origin");
+        final RunReport all = shift(s -> s);
+        final RunReport origin = shift(s -> s.withControl(x -> x.withNotifyScope(Settings.NotifyScope.ORIGIN)));
         assertTrue(maxDodQueue(origin) > maxDodQueue(all), "origin " + maxDodQueue(origin) + " vs all " + maxDodQueue(all));
         assertTrue(origin.pipelines().stream().mapToLong(RunReport.PipelineReport::signals).sum()
             > all.pipelines().stream().mapToLong(RunReport.PipelineReport::signals).sum(), "more deflections, more signals");
@@ -140,11 +136,8 @@ class ScenarioBehaviourTest {
 
     @Test
     void theBacklogTriggerRaisesFewerSignalsThanEveryDeflectedPacket() {
-        final RunReport every = shift(s -> { });
-        final RunReport backlog = shift(s -> {
-            s.control.signal = "backlog";
-            s.control.signalBacklog = 4;
-        });
+        final RunReport every = shift(s -> s);
+        final RunReport backlog = shift(s -> s.withControl(x -> x.withSignal(Settings.SignalTrigger.BACKLOG).withSignalBacklog(4)));
         final long everySignals = every.pipelines().stream().mapToLong(RunReport.PipelineReport::signals).sum();
         final long backlogSignals = backlog.pipelines().stream().mapToLong(RunReport.PipelineReport::signals).sum();
         final long backlogDeflections = backlog.pipelines().stream().mapToLong(RunReport.PipelineReport::dodDeflections).sum();
@@ -154,12 +147,11 @@ class ScenarioBehaviourTest {
 
     @Test
     void returnToSenderSendsBackTheHeadersAFullHeaderQueueWouldDrop() {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.transport.kind = "open-loop";
-        settings.workload.pattern = "incast:64->1";
-        settings.workload.packets = 30;
+        Settings settings = Settings.DEFAULTS;
+        settings = settings.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
+        settings = settings.withWorkload(x -> x.withPattern("incast:64->1").withPackets(30));
         final RunReport dropping = ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
-        settings.trim.returnToSender = true;
+        settings = settings.withTrim(x -> x.withReturnToSender(true));
         final RunReport returning = ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
         final long dropped = dropping.drops().getOrDefault("headerQueueFull", 0L);
         final long returned = returning.flows().stream().mapToLong(RunReport.FlowReport::returnedToSender).sum();
@@ -171,17 +163,16 @@ class ScenarioBehaviourTest {
 
     @Test
     void theSameSeedGivesTheSameJsonAndADifferentSeedADifferentOne() {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.transport.kind = "open-loop";
-        settings.workload.pattern = "incast:64->16";
-        settings.workload.packets = 100;
+        Settings settings = Settings.DEFAULTS;
+        settings = settings.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
+        settings = settings.withWorkload(x -> x.withPattern("incast:64->16").withPackets(100));
         final String first = ReportJson.toJson(ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run()));
         final VirtualTimeSwitch reused = new VirtualTimeSwitch(settings.validate());
         reused.run();
         final String second = ReportJson.toJson(ReportBuilder.build(reused.run()));
         assertEquals(first, second, "a fresh switch and a reused one give identical reports");
 
-        settings.workload.seed = 2;
+        settings = settings.withWorkload(x -> x.withSeed(2));
         final String otherSeed = ReportJson.toJson(ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run()));
         assertNotEquals(first, otherSeed);
     }

@@ -1,6 +1,7 @@
 package io.trimswitch.evaluation.scenario;
 
-import io.trimswitch.config.SwitchSettings;
+import io.trimswitch.config.Mechanism;
+import io.trimswitch.config.Settings;
 import io.trimswitch.switching.report.ReportBuilder;
 import io.trimswitch.switching.report.RunReport;
 import io.trimswitch.simulator.VirtualTimeSwitch;
@@ -15,12 +16,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class StableLoopTest {
     private static RunReport run(final String transport, final int senders, final int seed, final double t1Us) {
-        final SwitchSettings settings = new SwitchSettings();
-        settings.mechanism = "tofino";
-        settings.transport.kind = transport;
-        settings.workload.pattern = "mod16:" + senders;
-        settings.workload.seed = seed;
-        settings.control.t1Us = t1Us;
+        Settings settings = Settings.DEFAULTS;
+        settings = settings.withMechanism(Mechanism.TOFINO);
+        settings = settings.withTransport(x -> x.withKind(Settings.choice("transport.kind", transport, Settings.TransportKind.values())));
+        settings = settings.withWorkload(x -> x.withPattern("mod16:" + senders).withSeed(seed));
+        settings = settings.withControl(x -> x.withT1Us(t1Us));
         return ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
     }
 
