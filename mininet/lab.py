@@ -33,6 +33,9 @@ What it offers (the API stays; new things are added beside it):
     .stats(switch) -> {port: {...}}     `trimswitch stats --json` of a switch;  .stats_text(switch)
     .ctl(switch, *args) -> Result       `trimswitch ctl ...` on the switch's control socket
     .ctl_show(switch) -> dict           `trimswitch ctl show --json`
+    .stop_switch(switch) -> last line   SIGTERM; Failed unless it exits 0/143 with 'stopped;' in its log
+    .relaunch(switch)                   a switch that was killed started again on its interfaces and files
+    .namespace_inode(node)              the node's network namespace's inode (/run/trimswitch/INODE/IFACE.lock)
     .tool(*args) -> [..]                the command line of `trimswitch ARGS`
     .scratch                            a scratch folder of the lab's own, removed at stop()
     .failed                             set when the lab stops on an exception: stop() prints the switches' logs
@@ -344,6 +347,42 @@ class Lab(object):
 
     def ctl(self, switch, *args):
         return self.run(switch, self.tool('ctl', '--counters', switch.countersFile, *args))
+
+    def stop_switch(self, switch, seconds=10):
+        """Stops a switch with SIGTERM and checks that it shut down cleanly: exit 0 (or 143 from a JVM that ran its
+        shutdown to the end) and its last word ('stopped;') in its log. Returns that last line. The switch's node and
+        links stay, its files go."""
+        process = switch.process
+        if process is None or process.poll() is not None:
+            raise Failed('switch %s is not running' % switch.name)
+        process.terminate()
+        try:
+            code = process.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            raise Failed('switch %s did not stop within %g s of SIGTERM:\n%s' % (switch.name, seconds, switch.log()))
+        text = switch.log()
+        switch.stop(deleteIntfs=False)
+        if code not in (0, 143):
+            raise Failed('switch %s exited %d on SIGTERM:\n%s' % (switch.name, code, text))
+        if 'stopped;' not in text:
+            raise Failed('no clean stop in the log of switch %s:\n%s' % (switch.name, text))
+        return text.rstrip('\n').splitlines()[-1]
+
+    @staticmethod
+    def relaunch(switch):
+        """Starts a switch whose process died (SIGKILL) again, on the same interfaces and files, leaving what the dead
+        one left (counters, control socket, locks) for the new one to take over; waits until it runs."""
+        if switch.process is not None and switch.process.poll() is None:
+            raise Failed('switch %s still runs' % switch.name)
+        switch.process, switch.started, switch.failureReported = None, False, False
+        switch.start([])
+        if switch.failureReported or 'trimswitch: running' not in switch.log():
+            raise Failed('switch %s did not start again:\n%s' % (switch.name, switch.log()))
+
+    @staticmethod
+    def namespace_inode(node):
+        """The inode number of node's network namespace, which names the folder of its interfaces' lock files."""
+        return ''.join(c for c in node.cmd('readlink /proc/self/ns/net') if c.isdigit())
 
     def ctl_show(self, switch):
         result = self.ctl(switch, 'show', '--json')
