@@ -27,7 +27,10 @@ What it offers (the API stays; new things are added beside it):
           max_queue_size=None, **params)                      a Mininet link (TCLink when shaped; delay and loss
                                         need the kernel's sch_netem); returns it
     .vxlan(host, ip, remote, local, port, vni=42)             a vxlan interface vx0 on a host, tx offload off
-    .start(), .stop()                   start every node and wait until every switch forwards; stop and remove all
+    .vxlan_star(count, settings, rates=None, switch='s1') -> (switch, hosts)   hosts h1..hN reaching a UDP-port
+                                        switch by vxlan (10.9.0.i/24 on vx0; the switch's port i-1 is UDP 4789+i)
+    .start(), .stop()                   start every node and wait until every switch forwards (switches start side
+                                        by side); stop and remove all
     .popen(node, args, log=None, env=None)                    a process in node's namespace, stopped at stop()
     .run(node, args, timeout=60, env=None) -> Result(code, out, err)   a command in node's namespace, waited for
     .stats(switch) -> {port: {...}}     `trimswitch stats --json` of a switch;  .stats_text(switch)
@@ -43,7 +46,8 @@ What it offers (the API stays; new things are added beside it):
   expect(seconds, what, check)          the same, but a timeout is a failure (Failed, exit 1)
   tcp_listening(node, port), udp_bound(node, port), tcp_connected(node, port, count)   for poll()
   ping(node, address, count=1, interval=0.2, wait=2, size=None, dont_fragment=False) -> received count
-  ping_every_pair(hosts, count=2)       raises Failed naming the first pair that cannot
+  ping_every_pair(hosts, count=2, addresses=None)           raises Failed naming the first pair that cannot
+  vxlan_ports_yaml(count, rates=None)   the UDP ports of a vxlan star's switch, as YAML list items
   iperf3_server(net, node, port=5201), iperf3(net, node, server_ip, seconds, port=5201, args=()) -> iperf3's JSON
   gen_receive(net, node, bind, expect, json_path, ...), gen_send(net, node, to, count, rate, flow, ...)
   ndp_host(net, node, args, json_path) -> popen of `trimswitch host`;  read_json(path)
@@ -66,6 +70,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -156,6 +161,7 @@ class Lab(object):
         self.stopped = False
         self._signals = {}
         self._dpid = 0
+        self._after_build = []
 
     # --- building ---
 
@@ -253,7 +259,8 @@ class Lab(object):
                     node.cmd('sysctl -qw net.ipv6.conf.%s.disable_ipv6=1' % name.replace('.', '/'))
 
     def start(self):
-        """Makes every node and link, then starts the switches and returns once each has opened its ports."""
+        """Makes every node and link, then starts the switches, side by side, and returns once each has opened its
+        ports (HostTooSlow if one has not within its startTimeout; Failed if one exited)."""
         self.net.build()
         for node in self.net.hosts + self.net.switches:
             if node.inNamespace:
@@ -263,15 +270,50 @@ class Lab(object):
                 for intf in node.intfNames():
                     if intf != 'lo':
                         self._quiet(node, intf)
+        for step in self._after_build:
+            step()
         self.started = True
-        self.net.start()
+        # Mininet starts its switches one after another; each of ours waits for its JVM, so they start together.
+        problems = []
+
+        def start(switch):
+            try:
+                switch.start([])
+            except Exception as problem:  # reported below, with the switch's name
+                problems.append('%s: %s' % (switch.name, problem))
+
+        threads = [threading.Thread(target=start, args=(switch,)) for switch in self.net.switches]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if problems:
+            raise Failed('switches did not start: %s' % '; '.join(problems))
         for switch in self.net.switches:
             process = getattr(switch, 'process', None)
             if getattr(switch, 'failureReported', False) or process is None or process.poll() is not None:
-                self.failed = True
                 raise Failed('switch %s did not start:\n%s' % (switch.name, switch.log() if hasattr(switch, 'log') else ''))
             if 'trimswitch: running' not in switch.log():
                 raise HostTooSlow('switch %s did not open its ports within %g s' % (switch.name, switch.startTimeout))
+
+    def vxlan_star(self, count, settings, rates=None, switch='s1', **params):
+        """COUNT hosts h1..hCOUNT around a trimswitch SWITCH whose ports are UDP sockets, each host reaching its port by
+        vxlan. Host i is linked to the switch (172.31.i.2, the switch's end 172.31.i.1) and has a vxlan interface vx0
+        (10.9.0.i/24, VNI 42) to the switch's UDP port 4789+i, which is switch port i-1 (inner MTU 1450 on the link's
+        1500 bytes). SETTINGS: the settings file's text without its ports, which are added (rates: {port: Gb/s}).
+        Returns (switch, hosts); the vxlan interfaces are made by start()."""
+        config = os.path.join(self.scratch, '%s.yaml' % switch)
+        with open(config, 'w') as out:
+            out.write(settings.rstrip('\n') + '\nports:\n' + vxlan_ports_yaml(count, rates))
+        node = self.udp_switch(switch, config, **params)
+        hosts = []
+        for i in range(1, count + 1):
+            host = self.host('h%d' % i)
+            self.link(host, node, ip1='172.31.%d.2/24' % i, ip2='172.31.%d.1/24' % i)
+            hosts.append(host)
+            self._after_build.append(lambda host=host, i=i: self.vxlan(host, '10.9.0.%d/24' % i, '172.31.%d.1' % i,
+                                                                       '172.31.%d.2' % i, 4789 + i))
+        return node, hosts
 
     def stop(self):
         """Stops every process the lab started, every switch, every node and link; removes the scratch folder. On a
@@ -488,12 +530,25 @@ def ping(node, address, count=1, interval=0.2, wait=2, size=None, dont_fragment=
     return 0
 
 
-def ping_every_pair(hosts, count=2):
-    """Every host pings every other's first address COUNT times; Failed at the first pair that cannot."""
+def ping_every_pair(hosts, count=2, addresses=None):
+    """Every host pings every other's address (its first one, or addresses[i] for hosts[i]) COUNT times; Failed at the
+    first pair that cannot."""
+    addresses = addresses or [host.IP() for host in hosts]
     for source in hosts:
-        for target in hosts:
-            if source is not target and ping(source, target.IP(), count=count) < count:
-                raise Failed('%s cannot ping %s' % (source.name, target.IP()))
+        for target, address in zip(hosts, addresses):
+            if source is not target and ping(source, address, count=count) < count:
+                raise Failed('%s cannot ping %s' % (source.name, address))
+
+
+def vxlan_ports_yaml(count, rates=None):
+    """The ports of a switch whose port i-1 binds UDP 4789+i and sends to 172.31.i.2 there (Lab.vxlan_star), as YAML
+    list items; rates: {port: Gb/s}."""
+    lines = []
+    for i in range(1, count + 1):
+        lines.append('  - bind: 0.0.0.0:%d\n    remote: 172.31.%d.2:%d\n' % (4789 + i, i, 4789 + i))
+        if rates and i - 1 in rates:
+            lines.append('    rateGbps: %s\n' % rates[i - 1])
+    return ''.join(lines)
 
 
 def iperf3_server(net, node, port=5201):
