@@ -29,6 +29,7 @@ What it offers (the API stays; new things are added beside it):
     .vxlan(host, ip, remote, local, port, vni=42)             a vxlan interface vx0 on a host, tx offload off
     .vxlan_star(count, settings, rates=None, switch='s1') -> (switch, hosts)   hosts h1..hN reaching a UDP-port
                                         switch by vxlan (10.9.0.i/24 on vx0; the switch's port i-1 is UDP 4789+i)
+    .after_build(step)                  STEP() once nodes and links are made, before the switches start
     .start(), .stop()                   start every node and wait until every switch forwards (switches start side
                                         by side); stop and remove all
     .popen(node, args, log=None, env=None)                    a process in node's namespace, stopped at stop()
@@ -227,6 +228,10 @@ class Lab(object):
             if not output or output[-1] != '0':
                 raise Failed('%s: %s failed: %s' % (host.name, command, ' '.join(output)))
 
+    def after_build(self, step):
+        """STEP() runs once every node and link is made, before the switches start (a vxlan interface, a route)."""
+        self._after_build.append(step)
+
     # --- running ---
 
     def __enter__(self):
@@ -311,7 +316,7 @@ class Lab(object):
             host = self.host('h%d' % i)
             self.link(host, node, ip1='172.31.%d.2/24' % i, ip2='172.31.%d.1/24' % i)
             hosts.append(host)
-            self._after_build.append(lambda host=host, i=i: self.vxlan(host, '10.9.0.%d/24' % i, '172.31.%d.1' % i,
+            self.after_build(lambda host=host, i=i: self.vxlan(host, '10.9.0.%d/24' % i, '172.31.%d.1' % i,
                                                                        '172.31.%d.2' % i, 4789 + i))
         return node, hosts
 
