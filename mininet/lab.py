@@ -82,6 +82,9 @@ from mininet.net import Mininet  # noqa: E402
 from mininet.node import Host  # noqa: E402
 
 import trimswitch  # noqa: E402
+
+sys.path.insert(0, os.path.join(trimswitch.REPO, 'bench', 'soak'))
+import identity as _identity  # noqa: E402
 from trimswitch import TrimSwitch  # noqa: E402
 
 # What the kernel dropped before the switch could take it: socket buffers (UDP ports) or AF_PACKET rings (interfaces).
@@ -601,25 +604,9 @@ def ndp_host(net, node, args, json_path, log=None):
 
 def identity(ports):
     """The counters' identity over every port (`stats --json`, as a list or by port): frames received + the copies
-    flooding made = frames sent + dropped by reason, the kernel's overflow counted apart. Returns (line, difference)."""
-    ports = list(ports.values()) if isinstance(ports, dict) else list(ports)
-    received = sum(p['rxDatagrams'] for p in ports)
-    # Every copy flooding made, less the frames flooded (each already counted as received once).
-    flooded = sum(p['floodedPackets'] - p.get('floodedFrames', 0) for p in ports)
-    sent = sum(p['txPackets'] for p in ports)
-    drops, kernel = {}, 0
-    for port in ports:
-        for reason, count in port.get('drops', {}).items():
-            if reason in KERNEL_DROPS:
-                kernel += count
-            else:
-                drops[reason] = drops.get(reason, 0) + count
-    dropped = sum(drops.values())
-    inside = received + flooded - sent - dropped
-    reasons = ','.join('%s=%d' % (r, c) for r, c in sorted(drops.items())) or '-'
-    line = ('received %d + extra flood copies %d = sent %d + dropped %d (%s); difference %d; kernel overflow apart %d'
-            % (received, flooded, sent, dropped, reasons, inside, kernel))
-    return line, inside
+    flooding made = frames sent + dropped by reason, the kernel's overflow counted apart (bench/soak/identity.py).
+    Returns (line, difference)."""
+    return _identity.identity(list(ports.values()) if isinstance(ports, dict) else list(ports))
 
 
 def drained(net, switch, seconds=10):
