@@ -50,6 +50,7 @@ What it offers (the API stays; new things are added beside it):
   ping_every_pair(hosts, count=2, addresses=None)           raises Failed naming the first pair that cannot
   vxlan_ports_yaml(count, rates=None)   the UDP ports of a vxlan star's switch, as YAML list items
   iperf3_server(net, node, port=5201), iperf3(net, node, server_ip, seconds, port=5201, args=()) -> iperf3's JSON
+  tcp_burst(net, client, server, address, seconds=3, least=100000) -> iperf3's end report, Failed below LEAST bytes
   gen_receive(net, node, bind, expect, json_path, ...), gen_send(net, node, to, count, rate, flow, ...)
   ndp_host(net, node, args, json_path) -> popen of `trimswitch host`;  read_json(path)
   switch_log_has(switch, text), await_line(switch, text, seconds)     the switch's own printed lines
@@ -57,6 +58,9 @@ What it offers (the API stays; new things are added beside it):
   check_incast(received, ports, packets, receiver_port, sender_ports) -> the line to print (or HostTooSlow/Failed)
   no_drops(ports, numbers, allow=KERNEL_DROPS) -> lines about kernel drops; Failed when the switch dropped
   trials(count, body, what='trial') -> [body(i) for each i], a failure names the trial
+  trimming_settings(fabric=None, idle=None, l2=False, metrics=None) -> YAML   the tests' two traffic classes
+  env_whole(name, default)              a whole number from the environment, BadInput otherwise
+  name_prefix(tag, argument=1)          the nodes' prefix: argv[ARGUMENT], else TAG + the process id's last digits
   main(tag, body) -> exit code          runs body(Output(tag)): 0 passed, 1 failed, 3 host too slow, 2 bad input
   Failed, HostTooSlow, BadInput          what a check raises
 
@@ -577,6 +581,17 @@ def iperf3(net, node, server_ip, seconds, port=5201, args=()):
     return json.loads(result.out)
 
 
+def tcp_burst(net, client, server, address, seconds=3, least=100000):
+    """An iperf3 server on SERVER and a client on CLIENT to ADDRESS for SECONDS: iperf3's 'end' report, Failed unless
+    more than LEAST bytes arrived."""
+    iperf3_server(net, server)
+    end = iperf3(net, client, address, seconds)['end']
+    moved = int(end['sum_received']['bytes'])
+    if moved <= least:
+        raise Failed('iperf3 moved only %d bytes' % moved)
+    return end
+
+
 def gen_receive(net, node, bind, expect_packets, json_path, idle_s=5, timeout_s=60, args=()):
     """`trimswitch gen receive` on node, returning once it has bound its UDP port."""
     log = json_path + '.log'
@@ -677,6 +692,34 @@ def no_drops(ports, numbers, allow=('socketOverflow',)):
     return lines
 
 
+def trimming_settings(fabric=None, idle=None, l2=False, metrics=None):
+    """The head of a settings file (YAML, without ports) for the tests' switches: the tofino mechanism and two traffic
+    classes on every port, everything (TCP) in a 1024-packet queue that drops and DSCP 10 in the reproduced switch's
+    16-packet queue that trims. fabric: its keys ({'pipelines': 2, 'headerQueuePackets': 16384}); idle: realtime.idle;
+    l2: learning-bridge forwarding; metrics: the Prometheus endpoint's address."""
+    lines = ['mechanism: tofino']
+    if fabric:
+        lines.append('fabric:')
+        lines += ['  %s: %s' % (key, value) for key, value in fabric.items()]
+    lines += ['qos:', '  queues:', '    - {packets: 1024, discard: drop}', '    - {packets: 16, discard: trim}',
+              '  dscpToTc: {10: 1}']
+    if idle:
+        lines += ['realtime:', '  idle: %s' % idle]
+    if l2:
+        lines += ['forwarding:', '  mode: l2']
+    if metrics:
+        lines += ['metrics:', '  address: %s' % metrics]
+    return '\n'.join(lines) + '\n'
+
+
+def env_whole(name, default):
+    """A whole number from the environment (NAME), else DEFAULT; BadInput unless it is 1 or more."""
+    text = os.environ.get(name, str(default))
+    if not text.isdigit() or int(text) < 1:
+        raise BadInput('%s must be a whole number above 0, got %r' % (name, text))
+    return int(text)
+
+
 def trials(count, body, what='trial'):
     """BODY(i) for i in 0..COUNT-1, its results in a list; an exception names the trial it came from."""
     results = []
@@ -688,6 +731,15 @@ def trials(count, body, what='trial'):
         except HostTooSlow as problem:
             raise HostTooSlow('%s %d: %s' % (what, index, problem))
     return results
+
+
+def name_prefix(tag, argument=1, digits=4):
+    """The prefix of a program's nodes: its command line's argument ARGUMENT if given, else TAG and the last DIGITS
+    digits of its process id, so that two runs at once do not meet (Mininet's interface names live in the root
+    namespace, 15 characters at most)."""
+    if len(sys.argv) > argument:
+        return sys.argv[argument]
+    return '%s%d' % (tag, os.getpid() % 10 ** digits)
 
 
 def main(tag, body):
