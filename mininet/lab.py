@@ -407,7 +407,7 @@ class Lab(object):
     def ctl(self, switch, *args):
         return self.run(switch, self.tool('ctl', '--counters', switch.countersFile, *args))
 
-    def stop_switch(self, switch, seconds=10):
+    def stop_switch(self, switch, seconds=30):
         """Stops a switch with SIGTERM and checks that it shut down cleanly: exit 0 (or 143 from a JVM that ran its
         shutdown to the end) and its last word ('stopped;') in its log. Returns that last line. The switch's node and
         links stay, its files go."""
