@@ -45,8 +45,8 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
     private final ReportFileOption json = new ReportFileOption();
 
     FabricCommand() {
-        bound("--config", "FILE", Path.class, "Network settings (YAML); the other options override them (default: the built-in network the other defaults describe)",
-            () -> file, v -> file = v);
+        bound("--config", "FILE", Path.class,
+            "Network settings (YAML); the other options override them (default: the built-in network the other defaults describe)", () -> file, v -> file = v);
         bound("--leaves", "N", Integer.class, "Leaf (top-of-rack) switches (default: 4)", () -> leaves, v -> leaves = v);
         bound("--spines", "N", Integer.class, "Spine switches; every leaf is cabled to every spine (default: 4)", () -> spines, v -> spines = v);
         bound("--hosts-per-leaf", "N", Integer.class, "Hosts in each rack (default: 4)", () -> hostsPerLeaf, v -> hostsPerLeaf = v);
@@ -73,8 +73,8 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         bound("--initial-window", "PACKETS", Integer.class, "NDP: packets sent before waiting for pulls (default: one round trip's worth)",
             () -> initialWindow, v -> initialWindow = v);
         bound("--seed", "SEED", Long.class, "Seed of the workload, the spraying and the ideal switches' coins (default: 1)", () -> seed, v -> seed = v);
-        bound(OptionSpec.builder("--no-jitter").type(boolean.class).initialValue(false).description("Start every flow at time 0 (default: off, a seeded offset within one packet time)"),
-            () -> noJitter, v -> noJitter = v);
+        bound(OptionSpec.builder("--no-jitter").type(boolean.class).initialValue(false)
+            .description("Start every flow at time 0 (default: off, a seeded offset within one packet time)"), () -> noJitter, v -> noJitter = v);
         group(json, "json");
         group(new HelpOptions(), "help");
         model().name("fabric");
