@@ -8,97 +8,80 @@ import io.trimswitch.network.NetworkRun;
 import io.trimswitch.network.NetworkSettings;
 import io.trimswitch.network.NetworkSpec;
 import io.trimswitch.network.NetworkTable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.OptionSpec;
 
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code trimswitch fabric}: a leaf-spine network of trimming switches and NDP hosts, in virtual time. */
-@Command(
-    addMethodSubcommands = false,
-    name = "fabric",
-    sortOptions = false,
-    description = {
-        "Runs a workload across a leaf-spine network of switches and NDP hosts in virtual time.",
-        "Reports flow completion times, goodput, and trims, DoD queues and drops per tier, per switch and per port.",
-        "With no arguments: 4 leaves × 4 hosts, 4 spines, 100 Gb/s, tofino leaves, ideal spines, a sprayed permutation of 1000-packet flows."})
-public final class FabricCommand implements Callable<Integer>, OptionGroup.User {
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
-
-    @Option(names = "--config", paramLabel = "FILE", description = "Network settings (YAML); the other options override them (default: the built-in network the other defaults describe)")
+/**
+ * {@code trimswitch fabric}: a leaf-spine network of trimming switches and NDP hosts, in virtual time. Its options are
+ * defined in code (see {@link OptionsInCode}) and write the fields below: reading their annotations was most of a
+ * small run's start.
+ */
+public final class FabricCommand extends OptionsInCode implements Callable<Integer> {
     Path file;
-
-    @Option(names = "--leaves", paramLabel = "N", description = "Leaf (top-of-rack) switches (default: 4)")
     Integer leaves;
-
-    @Option(names = "--spines", paramLabel = "N", description = "Spine switches; every leaf is cabled to every spine (default: 4)")
     Integer spines;
-
-    @Option(names = "--hosts-per-leaf", paramLabel = "N", description = "Hosts in each rack (default: 4)")
     Integer hostsPerLeaf;
-
-    @Option(names = "--host-rate", paramLabel = "GBPS", description = "Host links, Gb/s (default: 100)")
     Double hostRate;
-
-    @Option(names = "--uplink-rate", paramLabel = "GBPS", description = "Leaf-to-spine links, Gb/s (default: 100)")
     Double uplinkRate;
-
-    @Option(names = "--latency-ns", paramLabel = "NS", description = "One-way delay of every link, ns (default: 1000)")
     Double latencyNs;
-
-    @Option(names = "--fail", paramLabel = "LEAF:SPINE[@US]", description = "A link that fails: down for the whole run, or from US µs on; repeat for more (default: none)")
     List<String> failed;
-
-    @Option(names = "--leaf", paramLabel = "MECHANISM", description = "The leaves' mechanism: ideal | mod | dod | tofino | tofino2 (default: tofino)")
     String leaf;
-
-    @Option(names = "--spine", paramLabel = "MECHANISM", description = "The spines' mechanism (default: ideal)")
     String spine;
-
-    @Option(names = "--routing", paramLabel = "spray|ecmp",
-        description = "spray: each packet on a path its sender chose (NDP); ecmp: each flow on the spine its 5-tuple hashes to (default: spray)")
     String routing;
-
-    @Option(names = "--workload", paramLabel = "KIND", description = "permutation | incast | all-to-all | flows (default: permutation)")
     String workload;
-
-    @Option(names = "--packets", paramLabel = "N", description = "Packets per flow (default: 1000)")
     Integer packets;
-
-    @Option(names = "--racks", paramLabel = "N", description = "incast: racks that send into host 0 (default: 3)")
     Integer racks;
-
-    @Option(names = "--senders-per-rack", paramLabel = "N", description = "incast: senders in each rack; 0: all its hosts (default: 0)")
     Integer sendersPerRack;
-
-    @Option(names = "--load", paramLabel = "LOAD", description = "flows: load each host offers, 0..1 of its rate (default: 0.5)")
     Double load;
-
-    @Option(names = "--flow-sizes", paramLabel = "FILE.csv", description = "flows: draw each flow's size in packets from this CSV, one per line (default: every flow --packets long)")
     String flowSizes;
-
-    @Option(names = "--duration-us", paramLabel = "US", description = "flows: arrivals during the first US µs (default: 100)")
     Double durationUs;
-
-    @Option(names = "--initial-window", paramLabel = "PACKETS", description = "NDP: packets sent before waiting for pulls (default: one round trip's worth)")
     Integer initialWindow;
-
-    @Option(names = "--seed", paramLabel = "SEED", description = "Seed of the workload, the spraying and the ideal switches' coins (default: 1)")
     Long seed;
-
-    @Option(names = "--no-jitter", description = "Start every flow at time 0 (default: off, a seeded offset within one packet time)")
     boolean noJitter;
 
     private final ReportFileOption json = new ReportFileOption();
 
-    @Override
-    public void addOptionGroups(final CommandSpec command) {
-        json.addTo(command, "json");
-        new HelpOptions().addTo(command, "help");
+    FabricCommand() {
+        bound("--config", "FILE", Path.class,
+            "Network settings (YAML); the other options override them (default: the built-in network the other defaults describe)", () -> file, v -> file = v);
+        bound("--leaves", "N", Integer.class, "Leaf (top-of-rack) switches (default: 4)", () -> leaves, v -> leaves = v);
+        bound("--spines", "N", Integer.class, "Spine switches; every leaf is cabled to every spine (default: 4)", () -> spines, v -> spines = v);
+        bound("--hosts-per-leaf", "N", Integer.class, "Hosts in each rack (default: 4)", () -> hostsPerLeaf, v -> hostsPerLeaf = v);
+        bound("--host-rate", "GBPS", Double.class, "Host links, Gb/s (default: 100)", () -> hostRate, v -> hostRate = v);
+        bound("--uplink-rate", "GBPS", Double.class, "Leaf-to-spine links, Gb/s (default: 100)", () -> uplinkRate, v -> uplinkRate = v);
+        bound("--latency-ns", "NS", Double.class, "One-way delay of every link, ns (default: 1000)", () -> latencyNs, v -> latencyNs = v);
+        bound(OptionSpec.builder("--fail").paramLabel("LEAF:SPINE[@US]").type(List.class).auxiliaryTypes(String.class)
+            .description("A link that fails: down for the whole run, or from US µs on; repeat for more (default: none)"),
+            () -> failed, v -> failed = v);
+        bound("--leaf", "MECHANISM", String.class, "The leaves' mechanism: ideal | mod | dod | tofino | tofino2 (default: tofino)", () -> leaf, v -> leaf = v);
+        bound("--spine", "MECHANISM", String.class, "The spines' mechanism (default: ideal)", () -> spine, v -> spine = v);
+        bound("--routing", "spray|ecmp", String.class,
+            "spray: each packet on a path its sender chose (NDP); ecmp: each flow on the spine its 5-tuple hashes to (default: spray)",
+            () -> routing, v -> routing = v);
+        bound("--workload", "KIND", String.class, "permutation | incast | all-to-all | flows (default: permutation)", () -> workload, v -> workload = v);
+        bound("--packets", "N", Integer.class, "Packets per flow (default: 1000)", () -> packets, v -> packets = v);
+        bound("--racks", "N", Integer.class, "incast: racks that send into host 0 (default: 3)", () -> racks, v -> racks = v);
+        bound("--senders-per-rack", "N", Integer.class, "incast: senders in each rack; 0: all its hosts (default: 0)", () -> sendersPerRack,
+            v -> sendersPerRack = v);
+        bound("--load", "LOAD", Double.class, "flows: load each host offers, 0..1 of its rate (default: 0.5)", () -> load, v -> load = v);
+        bound("--flow-sizes", "FILE.csv", String.class, "flows: draw each flow's size in packets from this CSV, one per line (default: every flow --packets long)",
+            () -> flowSizes, v -> flowSizes = v);
+        bound("--duration-us", "US", Double.class, "flows: arrivals during the first US µs (default: 100)", () -> durationUs, v -> durationUs = v);
+        bound("--initial-window", "PACKETS", Integer.class, "NDP: packets sent before waiting for pulls (default: one round trip's worth)",
+            () -> initialWindow, v -> initialWindow = v);
+        bound("--seed", "SEED", Long.class, "Seed of the workload, the spraying and the ideal switches' coins (default: 1)", () -> seed, v -> seed = v);
+        bound(OptionSpec.builder("--no-jitter").type(boolean.class).initialValue(false)
+            .description("Start every flow at time 0 (default: off, a seeded offset within one packet time)"), () -> noJitter, v -> noJitter = v);
+        group(json, "json");
+        group(new HelpOptions(), "help");
+        model().name("fabric");
+        model().usageMessage().sortOptions(false).description(
+            "Runs a workload across a leaf-spine network of switches and NDP hosts in virtual time.",
+            "Reports flow completion times, goodput, and trims, DoD queues and drops per tier, per switch and per port.",
+            "With no arguments: 4 leaves × 4 hosts, 4 spines, 100 Gb/s, tofino leaves, ideal spines, a sprayed permutation of 1000-packet flows.");
     }
 
     @Override
@@ -109,12 +92,12 @@ public final class FabricCommand implements Callable<Integer>, OptionGroup.User 
         final NetworkSettings settings = NetworkSettings.of(network);
         final NetworkRun run = NetworkRun.of(settings);
         final NetworkReport report = NetworkReportBuilder.build(run, run.run(), settings);
-        final java.io.PrintWriter text = json.text(spec.commandLine().getOut(), spec.commandLine().getErr());
+        final java.io.PrintWriter text = json.text(model().commandLine().getOut(), model().commandLine().getErr());
         text.print(NetworkTable.render(report));
         text.flush();
-        json.write(report, spec.commandLine().getOut());
+        json.write(report, model().commandLine().getOut());
         if (!report.conservation()) {
-            spec.commandLine().getErr().println("trimswitch: packet conservation violated: sent " + report.sent() + ", accounted "
+            model().commandLine().getErr().println("trimswitch: packet conservation violated: sent " + report.sent() + ", accounted "
                 + (report.deliveredWhole() + report.deliveredHeader() + report.dropped()));
             return 1;
         }

@@ -8,9 +8,4 @@ abstract class OptionGroup extends OptionsInCode {
     final void addTo(final CommandSpec command, final String name) {
         command.addMixin(name, model());
     }
-
-    /** Commands defined by annotations that take option groups: the tool adds them once picocli has built the model. */
-    interface User {
-        void addOptionGroups(CommandSpec command);
-    }
 }

@@ -117,18 +117,17 @@ public final class TrimswitchCommand implements Runnable {
         return tool;
     }
 
-    /** A command's model: {@code scenario}'s and {@code replay}'s are defined in code, the others' by annotations. */
+    /** A command's model: {@code scenario}'s, {@code fabric}'s and {@code replay}'s are defined in code, the others' by annotations. */
     private static CommandLine model(final Class<?> command) {
         final CommandLine model;
         if (command == ScenarioCommand.class) {
             model = new CommandLine(new ScenarioCommand().model());
         } else if (command == ReplayCommand.class) {
             model = new CommandLine(new ReplayCommand().model());
+        } else if (command == FabricCommand.class) {
+            model = new CommandLine(new FabricCommand().model());
         } else {
             model = new CommandLine(command);
-        }
-        if (model.getCommand() instanceof OptionGroup.User user) {
-            user.addOptionGroups(model.getCommandSpec());
         }
         model.getCommandSpec().versionProvider(new Version());
         return model;

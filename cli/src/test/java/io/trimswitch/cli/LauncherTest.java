@@ -90,7 +90,7 @@ class LauncherTest {
     void whateverKeepsUpWithAClockKeepsTheFullCompiler() throws Exception {
         assertFalse(flags("scenario", "--clock", "real").contains(QUICK));
         assertFalse(flags("scenario", "--clock=real").contains(QUICK));
-        for (final String command : new String[] {"run", "gen", "evaluate", "fabric"}) {
+        for (final String command : new String[] {"run", "gen", "evaluate"}) {
             assertFalse(flags(command).contains(QUICK), command);
         }
     }
@@ -101,10 +101,28 @@ class LauncherTest {
         for (final String flag : new String[] {"-XX:+UseSerialGC", "-Xms8m", "-Xmn2m", "-XX:TrimNativeHeapInterval=2000"}) {
             assertTrue(run.contains(flag), flag + " in " + run);
         }
-        for (final String command : new String[] {"evaluate", "fabric", "gen"}) {
+        for (final String[] command : new String[][] {{"evaluate"}, {"fabric", "--leaves", "32", "--hosts-per-leaf", "32"}, {"gen"}}) {
             final List<String> flags = flags(command);
-            assertFalse(flags.contains("-XX:+UseSerialGC") || flags.contains("-Xms8m") || flags.contains("-Xmn2m"), command + ": " + flags);
+            assertFalse(flags.contains("-XX:+UseSerialGC") || flags.contains("-Xms8m") || flags.contains("-Xmn2m"),
+                String.join(" ", command) + ": " + flags);
         }
+    }
+
+    @Test
+    void aSmallFabricStartsWithTheQuickCompilerALargeOneWithTheFull() throws Exception {
+        assertTrue(flags("fabric").contains(QUICK));
+        assertTrue(flags("fabric", "--leaves", "8", "--hosts-per-leaf", "16", "--spines", "4").contains(QUICK));
+        assertTrue(flags("fabric", "--leaves=8", "--hosts-per-leaf=16", "--workload", "incast").contains(QUICK));
+        assertFalse(flags("fabric", "--leaves", "8", "--hosts-per-leaf", "32").contains(QUICK));
+        assertTrue(flags("fabric", "--leaves", "32", "--hosts-per-leaf", "32", "--packets", "1").contains(QUICK));
+        assertFalse(flags("fabric", "--packets=200000").contains(QUICK));
+        assertFalse(flags("fabric", "--workload", "all-to-all").contains(QUICK));
+        assertFalse(flags("fabric", "--workload=flows").contains(QUICK));
+        assertFalse(flags("fabric", "--config", "fabric.yaml").contains(QUICK));
+        // What the tool itself refuses, the launcher leaves to it, under the full compiler.
+        assertFalse(flags("fabric", "--leaves", "-3").contains(QUICK));
+        assertFalse(flags("fabric", "--leaves", "08").contains(QUICK));
+        assertFalse(flags("fabric", "--packets", "99999999999999999999").contains(QUICK));
     }
 
     @Test

@@ -16,6 +16,7 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -59,6 +60,16 @@ public final class CounterRegistry implements AutoCloseable {
     /** The process id of the dead switch whose file this one replaced; 0 when none. */
     private final long replacedOwner;
     private boolean closed;
+    /**
+     * In memory, until a reader is made: the blocks whose keys and labels are not written yet. A switch in virtual time
+     * makes thousands of counters and reads none of them by name; writing their names cost its start 10 ms.
+     */
+    private final List<Unnamed> unnamed = new ArrayList<>();
+    private boolean readerMade;
+
+    /** A block's counters, allocated with their types but not yet their keys and labels. */
+    private record Unnamed(String writer, List<CounterName> names, int[] ids) {
+    }
 
     private CounterRegistry(final ByteBuffer memory, final int offset, final int capacity, final Path file, final FileChannel channel,
         final FileLock lock, final long replacedOwner) {
@@ -215,19 +226,39 @@ public final class CounterRegistry implements AutoCloseable {
                 + ", " + manager.available() + " of " + manager.capacity() + " left");
         }
         final long[] addresses = new long[names.size()];
+        // A file is read by other processes at any time: its names are written at once.
+        final int[] unnamedIds = file == null && !readerMade ? new int[addresses.length] : null;
         for (int i = 0; i < addresses.length; i++) {
             final CounterName name = names.get(i);
-            final int keyLength = CounterKey.write(key, name);
-            // Into a buffer kept for the purpose, not a String per counter: a switch in virtual time makes thousands.
-            final int labelLength = name.writeLabel(label, writer);
-            final int id = manager.allocate(name.type().id(), key, 0, keyLength, label, 0, labelLength);
+            final int id;
+            if (unnamedIds != null) {
+                id = manager.allocate(name.type().id(), key, 0, 0, label, 0, 0);
+                unnamedIds[i] = id;
+            } else {
+                final int keyLength = CounterKey.write(key, name);
+                // Into a buffer kept for the purpose, not a String per counter: a switch in virtual time makes thousands.
+                final int labelLength = name.writeLabel(label, writer);
+                id = manager.allocate(name.type().id(), key, 0, keyLength, label, 0, labelLength);
+            }
             addresses[i] = manager.valuesBuffer().addressOffset() + CountersReader.counterOffset(id);
+        }
+        if (unnamedIds != null) {
+            unnamed.add(new Unnamed(writer, List.copyOf(names), unnamedIds));
         }
         return new CounterBlock(this, addresses);
     }
 
-    /** A reader of every counter here, for any thread. */
-    public CountersReader reader() {
+    /** A reader of every counter here, for any thread: the counters' keys and labels are written by now. */
+    public synchronized CountersReader reader() {
+        readerMade = true;
+        for (final Unnamed block : unnamed) {
+            for (int i = 0; i < block.ids().length; i++) {
+                final CounterName name = block.names().get(i);
+                manager.setCounterKey(block.ids()[i], key, 0, CounterKey.write(key, name));
+                manager.setCounterLabel(block.ids()[i], label.getStringWithoutLengthAscii(0, name.writeLabel(label, block.writer())));
+            }
+        }
+        unnamed.clear();
         return new CountersReader(manager.metaDataBuffer(), manager.valuesBuffer());
     }
 

@@ -41,6 +41,21 @@ class CounterRegistryTest {
     }
 
     @Test
+    void aReaderMadeBeforeABlockSeesItsNameAndValueAndLaterReadersKeepEveryName() {
+        final CounterRegistry registry = CounterRegistry.inMemory(4);
+        registry.block("egress", List.of(CounterName.of(CounterType.TX_PACKETS, 1))).add(0, 7);
+        final CountersReader early = registry.reader();
+        registry.block("ingress-1", List.of(new CounterName(CounterType.TRIM_PACKETS, 2, 1, "dod"))).increment(0);
+
+        final List<String> labels = new ArrayList<>();
+        early.forEach((CountersReader.MetaData) (id, type, key, label) -> labels.add(label));
+        assertEquals(List.of("txPackets port 1 (egress)", "trimPackets port 2 dod (ingress-1)"), labels);
+        final CounterTotals totals = CounterTotals.read(registry.reader());
+        assertEquals(7, totals.get(1, CounterType.TX_PACKETS));
+        assertEquals(java.util.Map.of("dod", 1L), totals.byName(2, CounterType.TRIM_PACKETS));
+    }
+
+    @Test
     void aReaderOnAnotherThreadSeesTheOneWritersCountsGrowInOrderAndEndExact() throws InterruptedException {
         final CounterRegistry registry = CounterRegistry.inMemory(2);
         final CounterBlock block = registry.block("writer", List.of(CounterName.of(CounterType.RX_PACKETS, 0), CounterName.of(CounterType.RX_BYTES, 0)));
