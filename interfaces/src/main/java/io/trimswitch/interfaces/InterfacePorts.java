@@ -1,12 +1,5 @@
 package io.trimswitch.interfaces;
 
-import io.netty.channel.IoEvent;
-import io.netty.channel.IoEventLoopGroup;
-import io.netty.channel.IoRegistration;
-import io.netty.channel.epoll.EpollIoEvent;
-import io.netty.channel.epoll.EpollIoHandle;
-import io.netty.channel.epoll.EpollIoOps;
-import io.netty.channel.unix.FileDescriptor;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.OffloadHeader;
 import io.trimswitch.dataplane.counters.CounterBlock;
@@ -129,10 +122,8 @@ public final class InterfacePorts implements AutoCloseable {
     private final LinuxCalls readerCalls = new LinuxCalls(arena);
     /** Per port, on the ports' thread: whether its link carries frames now. */
     private final boolean[] linkUp;
-    /** Per port: its socket's registration with the loop that wakes the thread, or null. */
-    private final IoRegistration[] registrations;
-    /** The loop that wakes the ports' thread when a ring has a frame; null for a thread that never sleeps. */
-    private IoEventLoopGroup wakeLoop;
+    /** What wakes the ports' thread when a ring has a frame; null for a thread that never sleeps. */
+    private PortPoller poller;
     /** Where a socket's pending error is read into, on the ports' thread. */
     private final MemorySegment errorScratch = arena.allocate(8, 8);
     /** The kernel's latest word per port, written by the link watcher's thread alone before it bumps {@link #newsVersion}. */
@@ -181,7 +172,6 @@ public final class InterfacePorts implements AutoCloseable {
         this.ownPorts = attachments.stream().mapToInt(Attachment::port).toArray();
         this.ringDrops = new long[ports];
         this.linkUp = new boolean[ports];
-        this.registrations = new IoRegistration[ports];
         this.newsIndex = new int[ports];
         Arrays.fill(newsIndex, NO_NEWS);
         this.newsUp = new boolean[ports];
@@ -225,6 +215,7 @@ public final class InterfacePorts implements AutoCloseable {
         for (final Attachment attachment : attachments) {
             try {
                 sockets[attachment.port()] = PacketSocket.open(attachment.interfaceName(), calls, true);
+                registerForWakeUps(attachment.port());
                 // Up until the kernel's first word on its carrier says otherwise.
                 linkUp[attachment.port()] = true;
                 counters[attachment.port()].set(LINK_UP, 1);
@@ -236,50 +227,20 @@ public final class InterfacePorts implements AutoCloseable {
     }
 
     /**
-     * Lets {@code loop} wake its thread when a ring has a frame, for a thread that sleeps in epoll_wait when idle; the
-     * frames themselves are still taken by {@link #receive()}.
+     * Lets {@code poller} wake the ports' thread when a ring has a frame, for a thread that sleeps when idle; the frames
+     * themselves are still taken by {@link #receive()}.
      */
-    public void wakeOnFrames(final IoEventLoopGroup loop) {
-        this.wakeLoop = loop;
+    public void wakeOnFrames(final PortPoller poller) {
+        this.poller = poller;
         for (final int port : ownPorts) {
             registerForWakeUps(port);
         }
     }
 
     private void registerForWakeUps(final int port) {
-        if (wakeLoop == null) {
-            return;
+        if (poller != null && sockets[port] != null) {
+            poller.addPacketSocket(sockets[port].fd);
         }
-        final PacketSocket socket = sockets[port];
-        final FileDescriptor descriptor = new FileDescriptor(socket.fd);
-        wakeLoop.register(new EpollIoHandle() {
-            @Override
-            public FileDescriptor fd() {
-                return descriptor;
-            }
-
-            @Override
-            public void handle(final IoRegistration registration, final IoEvent event) {
-                if (event instanceof EpollIoEvent epoll && epoll.ops().contains(EpollIoOps.EPOLLERR) && sockets[port] == socket) {
-                    // The kernel flagged the link's fall on the socket: read, the flag stops waking the thread at every wait.
-                    calls.clearError(socket.fd, errorScratch);
-                }
-            }
-
-            @Override
-            public void close() {
-            }
-        }).addListener(registered -> {
-            if (registered.isSuccess()) {
-                final IoRegistration registration = (IoRegistration) registered.getNow();
-                if (sockets[port] == socket) {
-                    registrations[port] = registration;
-                    registration.submit(EpollIoOps.EPOLLIN);
-                } else {
-                    registration.cancel();
-                }
-            }
-        });
     }
 
     /**
@@ -442,9 +403,8 @@ public final class InterfacePorts implements AutoCloseable {
     /** Closes the port's socket and ring, counting what its kernel side dropped first; what it still had to send is refused. */
     private synchronized void detach(final int port, final Refused reason) {
         refusePending(port, 0, reason);
-        if (registrations[port] != null) {
-            registrations[port].cancel();
-            registrations[port] = null;
+        if (poller != null) {
+            poller.remove(sockets[port].fd);
         }
         ringDrops(port);
         sockets[port].close();
@@ -665,7 +625,6 @@ public final class InterfacePorts implements AutoCloseable {
                 release.release(pending[port][i]);
             }
             pendingCount[port] = 0;
-            registrations[port] = null;
             if (sockets[port] != null) {
                 ringDrops(port);
                 sockets[port].close();

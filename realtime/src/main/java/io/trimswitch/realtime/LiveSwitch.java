@@ -30,14 +30,13 @@ import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.HandleQueue;
 import io.trimswitch.trafficmanager.HandleRing;
 import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.AgentRunner;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -47,7 +46,7 @@ import java.util.function.Consumer;
  * recirculation the real-time dataplane's, undilated (one second of switch time is one second). The
  * pipelines are shared out over {@code realtime.pipelineThreads} busy-polling threads, each of which owns
  * its pipelines' ports: it reads their sockets, runs the pipelines, recirculation and egress, and sends
- * (see {@link PipelineThread}). {@link #start()} binds and starts every thread; {@link #stop()} stops
+ * (see {@link PipelineShard}). {@link #start()} binds and starts every thread; {@link #stop()} stops
  * them, sends what had already left the egress ports, and counts what was still inside. Every counter of the switch
  * lives in one registry mapped to its counters file ({@code metrics.countersFile}), which {@code stats} reads and
  * {@link #stop()} deletes.
@@ -59,7 +58,9 @@ public final class LiveSwitch implements AutoCloseable {
     private final Settings settings;
     private final PacketPool pool;
     private final RealTimeDataplane dataplane;
-    private final PipelineThread[] threads;
+    private final PipelineShard[] threads;
+    /** Per shard: the runner of its thread, once started. */
+    private final AgentRunner[] runners;
     private final VxlanPorts[] sockets;
     /** Per thread: its ports on Linux interfaces, or null. */
     private final InterfacePorts[] interfaces;
@@ -112,7 +113,7 @@ public final class LiveSwitch implements AutoCloseable {
         try {
             final int pipelines = settings.fabric().pipelines();
             // Every queue full, every link's backlog full: a buffer for each, split evenly between the threads.
-            final long bound = AssembledSwitch.capacityBound(settings) + (long) settings.ports().size() * PipelineThread.LINK_BACKLOG_PACKETS;
+            final long bound = AssembledSwitch.capacityBound(settings) + (long) settings.ports().size() * PipelineShard.LINK_BACKLOG_PACKETS;
             final int perThread = partitionSize(bound, threadCount);
             // With interface ports every buffer holds a 64 KB offload frame and its offload header; slabs are made as they are used.
             this.pool = LiveSettings.hasInterfacePorts(settings)
@@ -124,7 +125,8 @@ public final class LiveSwitch implements AutoCloseable {
             }
             // A buffer goes back to the thread whose partition it came from, whichever thread is done with it.
             this.release = handle -> returned[handle / perThread].offer(handle);
-            this.threads = new PipelineThread[threadCount];
+            this.threads = new PipelineShard[threadCount];
+            this.runners = new AgentRunner[threadCount];
             // With several threads, each queues only into its own ports and hands the others' their packets.
             final PortHandoff[] handoffs = new PortHandoff[threadCount];
             for (int thread = 0; thread < threadCount && threadCount > 1; thread++) {
@@ -171,7 +173,7 @@ public final class LiveSwitch implements AutoCloseable {
                 for (int pipeline = thread; pipeline < pipelines; pipeline += threadCount) {
                     own.add(pipeline);
                 }
-                threads[thread] = new PipelineThread(thread, pool, new PoolPartition(pool, thread * perThread, perThread), returned[thread],
+                threads[thread] = new PipelineShard(thread, pool, new PoolPartition(pool, thread * perThread, perThread), returned[thread],
                     release, dataplane, own.stream().mapToInt(Integer::intValue).toArray(), ingressLinks[thread], attached,
                     bridges[thread], news[thread], handoffs[thread], handoffs[thread] == null ? null : dataplane.newThreadView("handoff-" + thread));
                 final List<VxlanPorts.Endpoint> ownEndpoints = new ArrayList<>();
@@ -185,7 +187,9 @@ public final class LiveSwitch implements AutoCloseable {
                     }
                 }
                 final String writer = "sockets-" + thread;
-                sockets[thread] = new VxlanPorts(ownEndpoints, threads[thread], settings.realtime().udpGso(), counters, writer);
+                // Netty only for UDP sockets: a shard of interface ports has none.
+                sockets[thread] = ownEndpoints.isEmpty() ? null
+                    : new VxlanPorts(ownEndpoints, threads[thread], settings.realtime().udpGso(), counters, writer);
                 interfaces[thread] = ownAttachments.isEmpty() ? null
                     : new InterfacePorts(ownAttachments, threads[thread], pool, release::release, counters, writer);
                 threads[thread].sockets(sockets[thread], interfaces[thread]);
@@ -218,7 +222,7 @@ public final class LiveSwitch implements AutoCloseable {
         final KernelSocketDrops socketDrops = LiveSettings.endpoints(settings).isEmpty() ? null : KernelSocketDrops.open();
         for (int port = 0; port < settings.ports().size(); port++) {
             final int id = port;
-            final PipelineThread owner = threads[ownerOf[port]];
+            final PipelineShard owner = threads[ownerOf[port]];
             final InterfacePorts onInterface = settings.ports().get(port).onInterface() ? interfaces[ownerOf[port]] : null;
             kernelDropNames.add(onInterface != null ? InterfacePorts.Refused.RING_OVERFLOW.label() : "socketOverflow");
             ports.add(new LiveGauges.Port() {
@@ -284,7 +288,6 @@ public final class LiveSwitch implements AutoCloseable {
      * @throws IllegalStateException naming the port when one cannot be bound
      */
     public void start() {
-        final boolean sleepWhenIdle = settings.realtime().idle() == Settings.Idle.POLL;
         for (int opened = 0; opened < interfaces.length; opened++) {
             if (interfaces[opened] == null) {
                 continue;
@@ -317,22 +320,52 @@ public final class LiveSwitch implements AutoCloseable {
         for (int thread = 0; thread < threads.length; thread++) {
             final String name = "trimswitch-pipelines-" + thread;
             threads[thread].peers(threads);
-            sockets[thread].start(name, threads[thread], sleepWhenIdle ? null : AgentPlacement.idleStrategy(settings.realtime().idle()),
-                error -> fault.compareAndSet(null, new RealTimeFault(name, error)));
-            if (interfaces[thread] != null && sleepWhenIdle) {
-                interfaces[thread].wakeOnFrames(sockets[thread].loop());
+            runners[thread] = new AgentRunner(threads[thread].idleStrategy(settings.realtime().idle()),
+                error -> fault.compareAndSet(null, new RealTimeFault(name, error)), null, threads[thread]);
+            final Thread runner = new Thread(runners[thread], name);
+            runner.setDaemon(true);
+            if (sockets[thread] != null) {
+                // Bound by the shard's own turns, on the loop it drives.
+                sockets[thread].bind(runner);
             }
+            runner.start();
+        }
+        try {
+            for (int thread = 0; thread < threads.length; thread++) {
+                if (sockets[thread] != null) {
+                    for (final int fd : sockets[thread].awaitBound()) {
+                        threads[thread].poller().add(fd);
+                    }
+                }
+            }
+        } catch (final IllegalStateException e) {
+            // The threads end and close what they opened; the caller's stop() closes the rest.
+            running = false;
+            for (int thread = 0; thread < threads.length; thread++) {
+                threads[thread].stop();
+                runners[thread].close();
+                threads[thread].closePoller();
+            }
+            for (final InterfacePorts ports : interfaces) {
+                if (ports != null) {
+                    ports.close();
+                }
+            }
+            if (links != null) {
+                links.close();
+            }
+            throw e;
         }
         for (int thread = 0; thread < threads.length && links != null; thread++) {
             if (interfaces[thread] != null) {
-                final VxlanPorts wake = sockets[thread];
-                interfaces[thread].follow(links, wake::wakeup, line -> linkLog.accept(line));
+                final PipelineShard shard = threads[thread];
+                interfaces[thread].follow(links, shard::wake, line -> linkLog.accept(line));
             }
         }
         if (links != null) {
             links.start();
         }
-        for (final PipelineThread thread : threads) {
+        for (final PipelineShard thread : threads) {
             thread.go();
         }
         gauges.start();
@@ -349,6 +382,9 @@ public final class LiveSwitch implements AutoCloseable {
      */
     public void stop() {
         if (!running) {
+            for (final PipelineShard thread : threads) {
+                thread.closePoller();
+            }
             counters.close();
             unlock();
             return;
@@ -357,30 +393,18 @@ public final class LiveSwitch implements AutoCloseable {
         if (links != null) {
             links.close();
         }
-        final CountDownLatch flushed = new CountDownLatch(threads.length);
         for (int thread = 0; thread < threads.length; thread++) {
-            final PipelineThread owner = threads[thread];
-            final VxlanPorts ports = sockets[thread];
-            owner.stop();
-            // On the thread itself, after its last turn: what departed in that turn goes out.
-            if (!ports.execute(() -> {
-                owner.flush();
-                flushed.countDown();
-            })) {
-                flushed.countDown();
+            threads[thread].stop();
+            // The runner ends the thread after its last turn, on which the shard sends what departed in it.
+            if (runners[thread] != null) {
+                runners[thread].close();
+            } else if (sockets[thread] != null) {
+                sockets[thread].close();
             }
-        }
-        try {
-            flushed.await(5, TimeUnit.SECONDS);
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
         // The threads have taken their last turn: no capture gets another frame, and each closes its file whole.
         for (int port = 0; port < captures.length(); port++) {
             stopCapture(port);
-        }
-        for (final VxlanPorts ports : sockets) {
-            ports.close();
         }
         // Once their thread has ended: buffers of frames still waiting to be sent go back, counted below as inside.
         for (final InterfacePorts ports : interfaces) {
@@ -393,8 +417,9 @@ public final class LiveSwitch implements AutoCloseable {
             release.release(handle);
         };
         dataplane.drainTo(inside);
-        for (final PipelineThread thread : threads) {
+        for (final PipelineShard thread : threads) {
             thread.drainWaiting(inside);
+            thread.closePoller();
         }
         gauges.close();
         counters.close();
@@ -588,7 +613,7 @@ public final class LiveSwitch implements AutoCloseable {
         final CounterTotals totals = CounterTotals.read(counters.reader());
         final List<PortStats> stats = new ArrayList<>();
         for (int port = 0; port < settings.ports().size(); port++) {
-            final PipelineThread owner = threads[ownerOf[port]];
+            final PipelineShard owner = threads[ownerOf[port]];
             final Map<String, Long> drops = new LinkedHashMap<>();
             totals.byName(port, CounterType.DROPS).forEach((reason, count) -> {
                 if (count > 0) {
@@ -630,7 +655,7 @@ public final class LiveSwitch implements AutoCloseable {
     /** Buffers not back in the pool (after {@link #stop()}: 0). */
     public int buffersInUse() {
         int inUse = 0;
-        for (final PipelineThread thread : threads) {
+        for (final PipelineShard thread : threads) {
             inUse += thread.buffersInUse();
         }
         return inUse;

@@ -382,7 +382,7 @@ class LiveSwitchTest {
 
     @Test
     @org.junit.jupiter.api.Tag("host-timing")
-    void twoPipelineThreadsForwardAcrossEachOtherWithoutDropsAndShareWhatTheyLearn() throws Exception {
+    void twoPipelineShardsForwardAcrossEachOtherWithoutDropsAndShareWhatTheyLearn() throws Exception {
         // Ports 0 and 1 on pipeline 0 (thread 0), port 2 on pipeline 1 (thread 1); 1 Gb/s links.
         start(settings -> {
             settings.fabric.pipelines = 2;

@@ -11,8 +11,9 @@ import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.IngressLinks;
 import io.trimswitch.dataplane.util.TimedIntFifo;
 import io.trimswitch.pipelines.LearningBridge;
+import io.trimswitch.config.Settings;
 import io.trimswitch.interfaces.InterfacePorts;
-import io.trimswitch.sockets.PortsOwner;
+import io.trimswitch.interfaces.PortPoller;
 import io.trimswitch.sockets.VxlanPorts;
 import io.trimswitch.switching.CatchUp;
 import io.trimswitch.switching.AssembledSwitch;
@@ -22,20 +23,31 @@ import io.trimswitch.trafficmanager.TrafficManager;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.invoke.VarHandle;
 import java.util.List;
 
 /**
- * One busy-polling thread of the live switch, DPDK style: it owns a group of pipelines and their ports'
- * sockets. Each turn it reads its sockets in batches, copies each frame once into a buffer of its own
- * partition of the pool, and lets it arrive no faster than the port's link allows; it meters arrivals as
- * they come due, bringing its recirculation and egress up to each one first, so that on one thread the
- * switch keeps virtual time's order; then its egress ports send what has left them, straight to their
- * sockets, one flush per turn. The traffic manager's rings are the only thing between threads.
+ * One duty cycle of the live switch, DPDK style, an Agrona {@link Agent} on a thread of its own: it owns a group of
+ * pipelines and their ports (AF_PACKET interfaces, UDP/VXLAN sockets). Each turn it reads its ports in batches, copies
+ * each frame once into a buffer of its own partition of the pool, and lets it arrive no faster than the port's link
+ * allows; it meters arrivals as they come due, bringing its recirculation and egress up to each one first, so that on
+ * one thread the switch keeps virtual time's order; then its egress ports send what has left them, straight to their
+ * ports, one flush per turn. Packets for another shard's ports cross through that shard's one hand-off ring; the
+ * traffic manager's rings are the only other thing between threads. With {@code realtime.idle: poll} it sleeps in
+ * its {@link PortPoller} when nothing is inside, until a port has a frame or another thread wakes it.
  */
-final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, InterfacePorts.FrameHandler, EgressAgent.Departures {
+final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePorts.FrameHandler, EgressAgent.Departures {
+    /** {@link #sleepNanos()}: nothing inside moves with time alone; sleep until a port has data or a wake-up. */
+    static final long UNTIL_WOKEN = Long.MAX_VALUE;
+    /**
+     * How long a thread keeps polling after its last work before it may sleep: a reply or the next frame of a burst
+     * usually comes within it, and is then served without the cost of a wake-up.
+     */
+    private static final long POLL_BEFORE_SLEEP_NANOS = 50_000;
     /** Frames a port holds that arrived faster than its link: a host's burst; beyond this they are dropped as rxOverflow. */
     static final int LINK_BACKLOG_PACKETS = 1024;
     /** A timed sleep shorter than this costs more in its wake-up (a timer, a context switch) than polling through it. */
@@ -100,7 +112,10 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
     private final Histogram[] dataIntervals;
     private final Histogram[] headerIntervals;
     private final HandleRing.HandleConsumer reclaim;
+    /** Null unless some of this shard's ports are UDP sockets. */
     private VxlanPorts sockets;
+    /** Where the shard sleeps, and what other threads write to wake it. */
+    private final PortPoller poller = new PortPoller();
     /** Null unless some of this thread's ports sit on Linux interfaces. */
     private InterfacePorts interfaces;
     /** Per port: true when it sits on a Linux interface, whose frames carry an offload header in the pool's headroom. */
@@ -112,12 +127,12 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
     private volatile boolean stopped;
     /** Set while the thread sleeps in epoll_wait: another thread that queues a packet for it wakes it. */
     private volatile boolean asleep;
-    private PipelineThread[] peers = new PipelineThread[0];
+    private PipelineShard[] peers = new PipelineShard[0];
     /** Per port: its capture while {@code ctl capture} runs one, else null; the control thread sets it. */
     private java.util.concurrent.atomic.AtomicReferenceArray<LiveCapture> captures = new java.util.concurrent.atomic.AtomicReferenceArray<>(0);
     private final List<EgressPort> ownEgress = new java.util.ArrayList<>();
 
-    PipelineThread(
+    PipelineShard(
         final int id, final PacketPool pool, final PoolPartition buffers, final HandleRing returned, final AgentEvents.Release release,
         final RealTimeDataplane dataplane, final int[] pipelines, final IngressLinks links, final int[] allPorts,
         final LearningBridge bridge, final BridgeNews news, final PortHandoff handoff, final TrafficManager handedOver) {
@@ -188,11 +203,12 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         this.onInterface = new boolean[ports];
     }
 
-    /** The thread's UDP ports, and its interface ports (null for none). */
+    /** The thread's UDP ports and its interface ports (null for none of either). */
     void sockets(final VxlanPorts ports, final InterfacePorts interfacePorts) {
         this.sockets = ports;
         this.interfaces = interfacePorts;
         if (interfacePorts != null) {
+            interfacePorts.wakeOnFrames(poller);
             for (final InterfacePorts.Attachment attachment : interfacePorts.attachments()) {
                 onInterface[attachment.port()] = true;
             }
@@ -205,8 +221,8 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
     }
 
     /** The switch's other threads, which may queue packets for this one's ports while it sleeps. */
-    void peers(final PipelineThread[] all) {
-        this.peers = java.util.Arrays.stream(all).filter(thread -> thread != this).toArray(PipelineThread[]::new);
+    void peers(final PipelineShard[] all) {
+        this.peers = java.util.Arrays.stream(all).filter(thread -> thread != this).toArray(PipelineShard[]::new);
     }
 
     /** The ports whose sockets this thread polls. */
@@ -294,13 +310,16 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
     public void onBatchEnd() {
     }
 
+    /** Its UDP sockets are read here, so their binding too happens at its first turns. */
     @Override
     public int doWork() {
+        // Frames read before the switch has started only wait on their links.
+        int work = sockets == null ? 0 : sockets.poll();
         if (stopped || !started) {
-            return 0;
+            return work;
         }
         asleep = false;
-        int work = interfaces == null ? 0 : interfaces.followLinks() + interfaces.receive();
+        work += interfaces == null ? 0 : interfaces.followLinks() + interfaces.receive();
         final long now = clock.nowPicos();
         work += returned.drain(reclaim, Integer.MAX_VALUE);
         if (news != null) {
@@ -326,8 +345,12 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         return work;
     }
 
-    @Override
-    public long sleepNanos() {
+    /**
+     * After a turn in which nothing happened: how long the thread may sleep (host nanoseconds), waking early when a
+     * port has data or it is woken. 0: it must keep polling; {@link #UNTIL_WOKEN}: nothing inside it moves with time
+     * alone; otherwise until the next instant time alone moves something on (a packet finishing on a slow link).
+     */
+    long sleepNanos() {
         asleep = true;
         // Dekker's handshake with wakePeersWithWork: either this thread sees the packet queued for it, or the
         // thread that queued it sees this one asleep.
@@ -373,7 +396,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
      * queued behind one in service wait for it to finish: that instant is a timed event.
      */
     private boolean hasWorkNow() {
-        if (handoff != null && !handoff.isEmpty()) {
+        if (handoff != null && !handoff.isEmpty() || sockets != null && sockets.hasUnsent()) {
             return true;
         }
         for (final EgressPort port : ownEgress) {
@@ -409,10 +432,10 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
 
     private void wakePeersWithWork() {
         VarHandle.fullFence();
-        for (final PipelineThread peer : peers) {
+        for (final PipelineShard peer : peers) {
             if (peer.asleep && peer.hasQueuedInput()) {
                 peer.asleep = false;
-                peer.sockets.wakeup();
+                peer.poller.wake();
             }
         }
     }
@@ -460,10 +483,11 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         return horizon;
     }
 
-    /** Recirculation first: a header back from its loop is in its queue when egress chooses. */
     /** Sends what this turn's egress gave the ports. */
     void flush() {
-        sockets.flush();
+        if (sockets != null) {
+            sockets.flush();
+        }
         if (interfaces != null) {
             interfaces.flush();
         }
@@ -507,9 +531,62 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         started = true;
     }
 
-    /** Stops taking work; the loop itself goes on until its sockets are closed. */
+    /** Stops taking work, and wakes the thread should it sleep; its runner then ends it ({@link #onClose()}). */
     void stop() {
         stopped = true;
+        poller.wake();
+    }
+
+    /** Wakes the thread if it sleeps: news for it (a link, a control request) waits. */
+    void wake() {
+        poller.wake();
+    }
+
+    /** On the thread, after its last turn: what departed in that turn goes out, and its UDP sockets close. */
+    @Override
+    public void onClose() {
+        flush();
+        if (sockets != null) {
+            sockets.close();
+        }
+    }
+
+    /** Once the thread has ended. */
+    void closePoller() {
+        poller.close();
+    }
+
+    /**
+     * How the thread idles: with {@code poll}, it keeps polling a moment after its last work, then sleeps in its poller
+     * as long as {@link #sleepNanos()} allows; otherwise by the Agrona strategy of the name, never in the kernel.
+     */
+    IdleStrategy idleStrategy(final Settings.Idle idle) {
+        return idle != Settings.Idle.POLL ? AgentPlacement.idleStrategy(idle) : new IdleStrategy() {
+            private long lastWorkNanos;
+
+            @Override
+            public void idle(final int workCount) {
+                if (workCount > 0) {
+                    lastWorkNanos = System.nanoTime();
+                } else {
+                    idle();
+                }
+            }
+
+            @Override
+            public void idle() {
+                if (System.nanoTime() - lastWorkNanos > POLL_BEFORE_SLEEP_NANOS) {
+                    final long sleep = sleepNanos();
+                    if (sleep > 0) {
+                        poller.await(sleep == UNTIL_WOKEN ? PortPoller.FOREVER : sleep);
+                    }
+                }
+            }
+
+            @Override
+            public void reset() {
+            }
+        };
     }
 
     /** Once stopped: every frame still waiting on a link or handed over, to {@code inFlight}. */
@@ -560,8 +637,8 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         return counters[port].get(FLOODED);
     }
 
-    VxlanPorts sockets() {
-        return sockets;
+    PortPoller poller() {
+        return poller;
     }
 
     @Override
