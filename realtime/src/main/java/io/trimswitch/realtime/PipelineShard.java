@@ -2,9 +2,9 @@ package io.trimswitch.realtime;
 
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.OffloadHeader;
-import io.trimswitch.dataplane.counters.CounterBlock;
-import io.trimswitch.dataplane.counters.CounterName;
 import io.trimswitch.dataplane.counters.CounterType;
+import io.trimswitch.dataplane.counters.LivePortCounters;
+import io.trimswitch.dataplane.counters.PortDrop;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.PoolPartition;
 import io.trimswitch.dataplane.packet.TrimKind;
@@ -53,26 +53,9 @@ final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePo
     /** A timed sleep shorter than this costs more in its wake-up (a timer, a context switch) than polling through it. */
     private static final long SHORTEST_SLEEP_NANOS = 20_000;
 
-    /** Why a frame did not make it into the switch, besides the datagram-level reasons. */
-    enum Refused {
-        BUFFER_EXHAUSTED("bufferExhausted"),
-        RX_OVERFLOW("rxOverflow"),
-        FILTERED("filtered"),
-        /** Leaving by a tunnel, a frame whose offload header points outside it: its checksum cannot be completed. */
-        BAD_OFFLOAD("badOffload"),
-        /** Sent to an IEEE 802.1D reserved group address (01:80:C2:00:00:0x): link-local, never forwarded by a bridge. */
-        RESERVED_GROUP("reservedGroup");
-
-        private final String label;
-
-        Refused(final String label) {
-            this.label = label;
-        }
-
-        String label() {
-            return label;
-        }
-    }
+    /** Why the shard itself drops a frame its ports took. */
+    private static final List<PortDrop> DROPS = List.of(PortDrop.BUFFER_EXHAUSTED, PortDrop.RX_OVERFLOW, PortDrop.FILTERED,
+        PortDrop.BAD_OFFLOAD, PortDrop.RESERVED_GROUP);
 
     private final int id;
     private final PacketPool pool;
@@ -85,8 +68,13 @@ final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePo
     private final IngressLinks links;
     /** Per port of this thread: frames waiting for their arrival time, in arrival order. */
     private final TimedIntFifo[] arriving;
-    private final int[] ownPorts;
-    private final int[] allPorts;
+    /** This shard's ports, and every port of the switch (where a flood goes); the shard's thread alone changes them. */
+    private int[] ownPorts;
+    private int[] allPorts;
+    /** Per pipeline this shard owns: its egress ports. */
+    private final EgressAgent[] egressByPipeline;
+    /** Changes the control thread asks of this shard ({@code ctl add-port}), run between two of its turns. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<Runnable> changes = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final IngressAgent[] ingressByPipeline;
     private final List<IngressAgent> ingress;
     private final List<RecirculationAgent> recirculation;
@@ -99,11 +87,11 @@ final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePo
     /** Null with one thread: packets other threads hand over for this thread's ports, and how it queues them. */
     private final PortHandoff handoff;
     private final TrafficManager handedOver;
-    private static final int FLOODED = 0;
-    /** After the reasons: frames flooded, each once, so that readers know how many of the copies were extra. */
-    private static final int FLOODED_FRAMES = 1 + Refused.values().length;
-    /** Per port: frames flooded to it, then frames refused by reason; this thread alone writes them. */
-    private final CounterBlock[] counters;
+    /**
+     * Per port: copies flooded from it, frames flooded (each once, so that readers know how many of the copies were
+     * extra), and frames dropped by reason; this thread alone writes them.
+     */
+    private final LivePortCounters[] counters;
     private final Recorder[] dataDepths;
     private final Recorder[] headerDepths;
     private final Histogram[] dataDepthTotals;
@@ -130,7 +118,8 @@ final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePo
     private PipelineShard[] peers = new PipelineShard[0];
     /** Per port: its capture while {@code ctl capture} runs one, else null; the control thread sets it. */
     private java.util.concurrent.atomic.AtomicReferenceArray<LiveCapture> captures = new java.util.concurrent.atomic.AtomicReferenceArray<>(0);
-    private final List<EgressPort> ownEgress = new java.util.ArrayList<>();
+    /** Its ports' egress; replaced whole as a port is added, since other shards read it ({@link #hasQueuedInput()}). */
+    private volatile EgressPort[] ownEgress;
 
     PipelineShard(
         final int id, final PacketPool pool, final PoolPartition buffers, final HandleRing returned, final AgentEvents.Release release,
@@ -150,6 +139,7 @@ final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePo
         this.handoff = handoff;
         this.handedOver = handedOver;
         this.ingressByPipeline = new IngressAgent[assembly.pipelines()];
+        this.egressByPipeline = new EgressAgent[assembly.pipelines()];
         this.ingress = new java.util.ArrayList<>();
         this.recirculation = new java.util.ArrayList<>();
         this.egress = new java.util.ArrayList<>();
@@ -158,6 +148,7 @@ final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePo
             ingressByPipeline[pipeline] = agent;
             ingress.add(agent);
             egress.add(dataplane.egress.get(pipeline));
+            egressByPipeline[pipeline] = dataplane.egress.get(pipeline);
             for (final RecirculationAgent loop : dataplane.recirculation) {
                 if (loop.pipeline() == pipeline) {
                     recirculation.add(loop);
@@ -170,21 +161,10 @@ final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePo
             agent.barrier(catchUp);
         }
         this.ownPorts = java.util.Arrays.stream(allPorts).filter(port -> ingressByPipeline[assembly.pipelineOf(port)] != null).toArray();
-        for (final int port : ownPorts) {
-            ownEgress.add(assembly.port(port));
-        }
+        this.ownEgress = java.util.Arrays.stream(ownPorts).mapToObj(assembly::port).toArray(EgressPort[]::new);
         final int ports = assembly.ports();
         this.arriving = new TimedIntFifo[ports];
-        this.counters = new CounterBlock[ports];
-        for (final int port : ownPorts) {
-            final List<CounterName> names = new java.util.ArrayList<>();
-            names.add(CounterName.of(CounterType.FLOODED_PACKETS, port));
-            for (final Refused reason : Refused.values()) {
-                names.add(new CounterName(CounterType.DROPS, port, reason.ordinal(), reason.label()));
-            }
-            names.add(CounterName.of(CounterType.FLOODED_FRAMES, port));
-            counters[port] = assembly.counters().block(roleName(), names);
-        }
+        this.counters = new LivePortCounters[ports];
         this.dataDepths = new Recorder[ports];
         this.headerDepths = new Recorder[ports];
         this.dataDepthTotals = new Histogram[ports];
@@ -192,15 +172,60 @@ final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePo
         this.dataIntervals = new Histogram[ports];
         this.headerIntervals = new Histogram[ports];
         for (final int port : ownPorts) {
-            arriving[port] = new TimedIntFifo(LINK_BACKLOG_PACKETS);
-            dataDepths[port] = new Recorder(1 << 20, 2);
-            headerDepths[port] = new Recorder(1 << 20, 2);
-            dataDepthTotals[port] = new Histogram(1 << 20, 2);
-            headerDepthTotals[port] = new Histogram(1 << 20, 2);
+            makeRoom(port);
         }
         this.reclaim = buffers::free;
         this.offloadHeaders = pool.headroom() >= OffloadHeader.LENGTH;
         this.onInterface = new boolean[ports];
+    }
+
+    /** A port's counters, its link's backlog and its queues' depth records. */
+    private void makeRoom(final int port) {
+        counters[port] = new LivePortCounters(assembly.counters(), roleName(), port,
+            List.of(CounterType.FLOODED_PACKETS, CounterType.FLOODED_FRAMES), DROPS);
+        arriving[port] = new TimedIntFifo(LINK_BACKLOG_PACKETS);
+        dataDepths[port] = new Recorder(1 << 20, 2);
+        headerDepths[port] = new Recorder(1 << 20, 2);
+        dataDepthTotals[port] = new Histogram(1 << 20, 2);
+        headerDepthTotals[port] = new Histogram(1 << 20, 2);
+    }
+
+    /** From the control thread: runs {@code change} on this shard's thread between two turns; done once it has run. */
+    java.util.concurrent.CompletableFuture<Void> runOnThread(final Runnable change) {
+        final java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+        changes.add(() -> {
+            try {
+                change.run();
+                done.complete(null);
+            } catch (final RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        });
+        poller.wake();
+        return done;
+    }
+
+    /**
+     * On the shard's thread: takes interface port {@code port}, of one of its pipelines, which the switch did not start
+     * with, and attaches it to {@code interfaceName}; floods reach it from now on.
+     */
+    void adopt(final int port, final String interfaceName) {
+        makeRoom(port);
+        onInterface[port] = true;
+        ownPorts = java.util.Arrays.copyOf(ownPorts, ownPorts.length + 1);
+        ownPorts[ownPorts.length - 1] = port;
+        final EgressPort[] egressPorts = java.util.Arrays.copyOf(ownEgress, ownEgress.length + 1);
+        egressPorts[egressPorts.length - 1] = assembly.port(port);
+        ownEgress = egressPorts;
+        egressByPipeline[assembly.pipelineOf(port)].add(assembly.port(port));
+        interfaces.adopt(port, interfaceName);
+        floodAlsoTo(port);
+    }
+
+    /** On the shard's thread: floods reach port {@code port} too, which another shard took while the switch runs. */
+    void floodAlsoTo(final int port) {
+        allPorts = java.util.Arrays.copyOf(allPorts, allPorts.length + 1);
+        allPorts[allPorts.length - 1] = port;
     }
 
     /** The thread's UDP ports and its interface ports (null for none of either). */
@@ -240,7 +265,7 @@ final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePo
         }
         if (length >= EthernetHeader.LENGTH && EthernetHeader.isReservedGroup(EthernetHeader.destination(buffer, offset))) {
             // Whatever the forwarding mode: such a frame is for the link it came on, never for another port.
-            counters[port].increment(1 + Refused.RESERVED_GROUP.ordinal());
+            counters[port].drop(PortDrop.RESERVED_GROUP);
             return;
         }
         final long arrival = links.arrival(port, length, now);
@@ -254,7 +279,7 @@ final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePo
         final int egress = bridge.lookup(EthernetHeader.destination(buffer, offset), nowNanos);
         if (egress == port) {
             // The destination lives behind the port it came from: nothing to forward.
-            counters[port].increment(1 + Refused.FILTERED.ordinal());
+            counters[port].drop(PortDrop.FILTERED);
             return;
         }
         if (egress != LearningBridge.FLOOD) {
@@ -265,19 +290,23 @@ final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePo
         for (final int other : allPorts) {
             if (other != port) {
                 copies++;
-                counters[port].increment(FLOODED);
+                counters[port].increment(CounterType.FLOODED_PACKETS);
                 admit(port, buffer, offset, length, other, arrival);
             }
         }
         // The frame itself was counted when it came in; its copies beyond the first are what flooding added.
-        counters[port].increment(copies == 0 ? 1 + Refused.FILTERED.ordinal() : FLOODED_FRAMES);
+        if (copies == 0) {
+            counters[port].drop(PortDrop.FILTERED);
+        } else {
+            counters[port].increment(CounterType.FLOODED_FRAMES);
+        }
     }
 
     /** Copies the frame into a buffer of this thread's own and lets it wait for its arrival time. */
     private void admit(final int port, final DirectBuffer buffer, final int offset, final int length, final int egress, final long arrival) {
         final TimedIntFifo waiting = arriving[port];
         if (waiting.size() >= LINK_BACKLOG_PACKETS) {
-            counters[port].increment(1 + Refused.RX_OVERFLOW.ordinal());
+            counters[port].drop(PortDrop.RX_OVERFLOW);
             return;
         }
         int handle = buffers.allocate();
@@ -285,7 +314,7 @@ final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePo
             returned.drain(reclaim, Integer.MAX_VALUE);
             handle = buffers.allocate();
             if (handle == PacketPool.NO_PACKET) {
-                counters[port].increment(1 + Refused.BUFFER_EXHAUSTED.ordinal());
+                counters[port].drop(PortDrop.BUFFER_EXHAUSTED);
                 return;
             }
         }
@@ -319,6 +348,10 @@ final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePo
             return work;
         }
         asleep = false;
+        for (Runnable change = changes.poll(); change != null; change = changes.poll()) {
+            change.run();
+            work++;
+        }
         work += interfaces == null ? 0 : interfaces.followLinks() + interfaces.receive();
         final long now = clock.nowPicos();
         work += returned.drain(reclaim, Integer.MAX_VALUE);
@@ -326,7 +359,7 @@ final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePo
             work += news.drain(now / 1000);
         }
         for (int agent = 0; agent < ingress.size(); agent++) {
-            // NOTIFYs from the recirculation ports; nothing comes through its receive ring here. By index: no iterator each turn.
+            // NOTIFYs from the recirculation ports; the pipeline has no receive ring here. By index: no iterator each turn.
             work += ingress.get(agent).doWork();
         }
         if (handoff != null) {
@@ -396,7 +429,7 @@ final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePo
      * queued behind one in service wait for it to finish: that instant is a timed event.
      */
     private boolean hasWorkNow() {
-        if (handoff != null && !handoff.isEmpty() || sockets != null && sockets.hasUnsent()) {
+        if (handoff != null && !handoff.isEmpty() || sockets != null && sockets.hasUnsent() || !changes.isEmpty()) {
             return true;
         }
         for (final EgressPort port : ownEgress) {
@@ -515,7 +548,7 @@ final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePo
             || OffloadHeader.completeChecksum(frames, at - OffloadHeader.LENGTH, at, pool.length(handle))) {
             sockets.send(port, frames, at, pool.length(handle));
         } else {
-            counters[port].increment(1 + Refused.BAD_OFFLOAD.ordinal());
+            counters[port].drop(PortDrop.BAD_OFFLOAD);
         }
         release.release(handle);
     }
@@ -629,12 +662,12 @@ final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePo
         return total;
     }
 
-    long refused(final int port, final Refused reason) {
-        return counters[port].get(1 + reason.ordinal());
+    long dropped(final int port, final PortDrop reason) {
+        return counters[port].dropped(reason);
     }
 
     long flooded(final int port) {
-        return counters[port].get(FLOODED);
+        return counters[port].get(CounterType.FLOODED_PACKETS);
     }
 
     PortPoller poller() {

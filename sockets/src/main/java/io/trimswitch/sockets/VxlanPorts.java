@@ -19,10 +19,10 @@ import io.netty.channel.unix.Errors;
 import io.netty.channel.unix.SegmentedDatagramPacket;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.VxlanHeader;
-import io.trimswitch.dataplane.counters.CounterBlock;
-import io.trimswitch.dataplane.counters.CounterName;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.CounterType;
+import io.trimswitch.dataplane.counters.LivePortCounters;
+import io.trimswitch.dataplane.counters.PortDrop;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -59,28 +59,6 @@ public final class VxlanPorts implements AutoCloseable {
     /** Linux's errno for a message too long for the path. */
     private static final int EMSGSIZE = 90;
 
-    /** Why a datagram was dropped before it became a frame. */
-    public enum Malformed {
-        TOO_SHORT("tooShort"),
-        BAD_VXLAN_FLAGS("badVxlanFlags"),
-        WRONG_VNI("wrongVni"),
-        WRONG_SOURCE("wrongSource"),
-        OVERSIZE("oversize"),
-        NO_REMOTE("noRemote"),
-        TX_BUSY("txBusy"),
-        SOCKET_ERROR("socketError");
-
-        private final String label;
-
-        Malformed(final String label) {
-            this.label = label;
-        }
-
-        public String label() {
-            return label;
-        }
-    }
-
     /**
      * One port: where it listens, its VNI, and its host's VTEP; a null {@code remote} is learned from the
      * first datagram (its source address, at {@code remotePort}).
@@ -110,9 +88,11 @@ public final class VxlanPorts implements AutoCloseable {
     private final int[] largestSegment;
     private final boolean segmented;
     private final boolean[] errorReported;
-    private static final int RECEIVED = 0;
-    /** Per port: datagrams received, then datagrams refused by reason; this port's thread alone writes them. */
-    private final CounterBlock[] counters;
+    /** Why a port drops a datagram or a frame to send. */
+    private static final List<PortDrop> DROPS = List.of(PortDrop.TOO_SHORT, PortDrop.BAD_VXLAN_FLAGS, PortDrop.WRONG_VNI,
+        PortDrop.WRONG_SOURCE, PortDrop.OVERSIZE, PortDrop.NO_REMOTE, PortDrop.TX_BUSY, PortDrop.SOCKET_ERROR);
+    /** Per port: datagrams received, and dropped by reason; this port's thread alone writes them. */
+    private final LivePortCounters[] counters;
     private final UnsafeBuffer rxView = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer txView = new UnsafeBuffer(0, 0);
     private final byte[] heapCopy = new byte[MAX_FRAME + VxlanHeader.LENGTH];
@@ -145,22 +125,13 @@ public final class VxlanPorts implements AutoCloseable {
         this.errorReported = new boolean[ports];
         java.util.Arrays.fill(largestSegment, STANDARD_MTU_DATAGRAM);
         this.segmented = segmentedSends && EpollDatagramChannel.isSegmentedDatagramPacketSupported();
-        this.counters = new CounterBlock[ports];
+        this.counters = new LivePortCounters[ports];
         this.binding = new ChannelFuture[ports];
         for (final Endpoint endpoint : endpoints) {
-            counters[endpoint.port()] = registry.block(writer, counterNames(endpoint.port()));
+            counters[endpoint.port()] = new LivePortCounters(registry, writer, endpoint.port(), List.of(CounterType.RX_DATAGRAMS), DROPS);
             remotes[endpoint.port()] = endpoint.remote();
             byPort[endpoint.port()] = endpoint;
         }
-    }
-
-    private static List<CounterName> counterNames(final int port) {
-        final List<CounterName> names = new java.util.ArrayList<>();
-        names.add(CounterName.of(CounterType.RX_DATAGRAMS, port));
-        for (final Malformed reason : Malformed.values()) {
-            names.add(new CounterName(CounterType.DROPS, port, reason.ordinal(), reason.label()));
-        }
-        return names;
     }
 
     /**
@@ -234,12 +205,12 @@ public final class VxlanPorts implements AutoCloseable {
         final InetSocketAddress remote = remotes[port];
         final Channel channel = channels[port];
         if (remote == null || channel == null) {
-            counters[port].increment(1 + Malformed.NO_REMOTE.ordinal());
+            counters[port].drop(PortDrop.NO_REMOTE);
             return false;
         }
         if (length > MAX_FRAME) {
             // A segmentation-offload frame from an interface port: a tunnel's datagram cannot carry it.
-            counters[port].increment(1 + Malformed.OVERSIZE.ordinal());
+            counters[port].drop(PortDrop.OVERSIZE);
             return false;
         }
         final int size = VxlanHeader.LENGTH + length;
@@ -254,7 +225,7 @@ public final class VxlanPorts implements AutoCloseable {
                 // Send what is queued, then look again: only a socket the kernel cannot drain refuses.
                 channel.flush();
                 if (!channel.isWritable()) {
-                    counters[port].increment(1 + Malformed.TX_BUSY.ordinal());
+                    counters[port].drop(PortDrop.TX_BUSY);
                     return false;
                 }
             }
@@ -298,7 +269,7 @@ public final class VxlanPorts implements AutoCloseable {
             final int size = segmentSize[port];
             channel.write(new SegmentedDatagramPacket(batch, size, remotes[port])).addListener(future -> {
                 if (!future.isSuccess()) {
-                    counters[port].add(1 + Malformed.SOCKET_ERROR.ordinal(), count);
+                    counters[port].drop(PortDrop.SOCKET_ERROR, count);
                     if (tooLongForThePath(future.cause())) {
                         largestSegment[port] = Math.min(largestSegment[port], size - 1);
                     }
@@ -329,12 +300,12 @@ public final class VxlanPorts implements AutoCloseable {
         return (InetSocketAddress) channels[port].localAddress();
     }
 
-    public long malformed(final int port, final Malformed reason) {
-        return counters[port].get(1 + reason.ordinal());
+    public long dropped(final int port, final PortDrop reason) {
+        return counters[port].dropped(reason);
     }
 
     public long receivedDatagrams(final int port) {
-        return counters[port].get(RECEIVED);
+        return counters[port].get(CounterType.RX_DATAGRAMS);
     }
 
     public List<Endpoint> endpoints() {
@@ -398,15 +369,15 @@ public final class VxlanPorts implements AutoCloseable {
 
         @Override
         protected void channelRead0(final ChannelHandlerContext context, final DatagramPacket packet) {
-            counters[port].increment(RECEIVED);
+            counters[port].increment(CounterType.RX_DATAGRAMS);
             final ByteBuf content = packet.content();
             final int length = content.readableBytes();
             if (length < VxlanHeader.LENGTH + EthernetHeader.LENGTH) {
-                counters[port].increment(1 + Malformed.TOO_SHORT.ordinal());
+                counters[port].drop(PortDrop.TOO_SHORT);
                 return;
             }
             if (length > MAX_DATAGRAM) {
-                counters[port].increment(1 + Malformed.OVERSIZE.ordinal());
+                counters[port].drop(PortDrop.OVERSIZE);
                 return;
             }
             final UnsafeBuffer bytes;
@@ -422,11 +393,11 @@ public final class VxlanPorts implements AutoCloseable {
                 start = 0;
             }
             if ((VxlanHeader.flags(bytes, start) & VxlanHeader.FLAG_VNI_VALID) == 0) {
-                counters[port].increment(1 + Malformed.BAD_VXLAN_FLAGS.ordinal());
+                counters[port].drop(PortDrop.BAD_VXLAN_FLAGS);
                 return;
             }
             if (VxlanHeader.vni(bytes, start) != endpoint.vni()) {
-                counters[port].increment(1 + Malformed.WRONG_VNI.ordinal());
+                counters[port].drop(PortDrop.WRONG_VNI);
                 return;
             }
             final InetAddress source = packet.sender().getAddress();
@@ -436,7 +407,7 @@ public final class VxlanPorts implements AutoCloseable {
                 remotes[port] = new InetSocketAddress(source, endpoint.remotePort());
             } else if (!remote.getAddress().equals(source)) {
                 // Only the port's host may speak on it: one datagram from elsewhere must not take the port over.
-                counters[port].increment(1 + Malformed.WRONG_SOURCE.ordinal());
+                counters[port].drop(PortDrop.WRONG_SOURCE);
                 return;
             }
             handler.onFrame(port, bytes, start + VxlanHeader.LENGTH, length - VxlanHeader.LENGTH);
@@ -450,7 +421,7 @@ public final class VxlanPorts implements AutoCloseable {
         @Override
         public void exceptionCaught(final ChannelHandlerContext context, final Throwable cause) {
             // A failed datagram (an ICMP unreachable from a host that went away) is not a reason to stop the port.
-            counters[port].increment(1 + Malformed.SOCKET_ERROR.ordinal());
+            counters[port].drop(PortDrop.SOCKET_ERROR);
             reportOnce(port, cause);
         }
     }

@@ -223,7 +223,7 @@ public final class CounterRegistry implements AutoCloseable {
             final int id = manager.allocate(name.type().id(), key, 0, keyLength, label, 0, labelLength);
             addresses[i] = manager.valuesBuffer().addressOffset() + CountersReader.counterOffset(id);
         }
-        return new CounterBlock(this, addresses);
+        return new CounterBlock(this, addresses, names);
     }
 
     /** A reader of every counter here, for any thread. */
