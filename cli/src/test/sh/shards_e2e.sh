@@ -5,7 +5,8 @@
 #                pings, and TCP (iperf3) runs from a host of one shard to a host of the other; the counters add up
 #   new-port     a switch started with two ports is given a third, a port number it did not start with, by
 #                `ctl add-port 2@IFACE` while it runs: the new host pings the others through it, `ctl show` lists it
-#                with its shard, and its counters are in `stats` and on the metrics endpoint
+#                with its shard, its counters are in `stats` and on the metrics endpoint, and it is removed and added
+#                again like a port the switch started with
 # Needs root, iproute2, iputils-ping and iperf3. Exits 3, saying "host too slow", when the host could not keep up.
 #
 # TRIMSWITCH is the command that runs the tool (e.g. "cli/trimswitch").
@@ -97,6 +98,13 @@ text = urllib.request.urlopen("http://127.0.0.1:19464/metrics", timeout=5).read(
 sys.exit(0 if any(l.startswith("trimswitch_port_tx_packets_total{") and "port=\"2\"" in l for l in text.splitlines()) else 1)' \
         || fail "the metrics endpoint has no trimswitch_port_tx_packets_total for port 2"
     log "ctl show lists port 2 on thread 1; stats and the metrics endpoint count it"
+    ctl del-port 2 > "$WORK/ctl.out"
+    grep -qF "port 2 (${TAG}p2) removed" "$WORK/ctl.out" || { cat "$WORK/ctl.out"; fail "del-port 2 did not remove the new port"; }
+    ctl add-port "2@${TAG}p2" > "$WORK/ctl.out"
+    grep -qF "port 2 added on ${TAG}p2" "$WORK/ctl.out" || { cat "$WORK/ctl.out"; fail "add-port did not put the new port back"; }
+    await 5 "the new port's link to come up again" sh -c "[ \$(grep -cF 'port 2 (${TAG}p2): up' '$WORK/switch.log') -ge 2 ]"
+    ping_every_pair "${TAG}h0=10.9.0.1" "${TAG}h2=10.9.0.3"
+    log "the new port removed and added again: host 2 pings host 0"
     ;;
 *)
     fail "unknown case $CASE"

@@ -29,6 +29,7 @@ class ShardsEndToEndTest {
         final String output = HostScripts.run("shards_e2e.sh", "new-port");
         assertTrue(output.contains("the new port 2 on shard 1: every pair of the three hosts pings"), output);
         assertTrue(output.contains("ctl show lists port 2 on thread 1; stats and the metrics endpoint count it"), output);
+        assertTrue(output.contains("the new port removed and added again: host 2 pings host 0"), output);
         assertTrue(output.contains("shards: passed"), output);
     }
 }
