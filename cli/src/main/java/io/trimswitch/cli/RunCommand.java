@@ -68,14 +68,6 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     @Option(names = "--duration-s", paramLabel = "S", description = "Stop by itself after S seconds (default: run until stopped)")
     Double durationSeconds;
 
-    /**
-     * Netty's epoll transport, which every pipeline thread loops on, looks once for the loopback interface
-     * (io.netty.util.NetUtil, when its native part loads) and warns when the network namespace has none up. Only Netty's
-     * own sockets use what it finds, and a switch of interface ports opens none: there the warning would only mislead.
-     * Held in a field while the switch runs, as the logging framework holds its loggers weakly.
-     */
-    private static java.util.logging.Logger nettyLoopbackProbe;
-
     @Override
     public Integer call() throws InterruptedException {
         if (config == null && interfaces.isEmpty()) {
@@ -88,10 +80,6 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             throw new ConfigException("--duration-s must be above 0 and at most " + (long) MAX_DURATION_SECONDS + " (leave it out to run until stopped), got " + durationSeconds);
         }
         final Settings settings = settings();
-        if (!settings.ports().isEmpty() && settings.ports().stream().allMatch(Settings.Port::onInterface)) {
-            nettyLoopbackProbe = java.util.logging.Logger.getLogger("io.netty.util.NetUtilInitializations");
-            nettyLoopbackProbe.setLevel(java.util.logging.Level.SEVERE);
-        }
         final LiveSwitch live = new LiveSwitch(settings);
         final InetSocketAddress metricsAddress = LiveSettings.metricsAddress(live.settings());
         final PrintWriter out = spec.commandLine().getOut();

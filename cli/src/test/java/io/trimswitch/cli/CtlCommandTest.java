@@ -52,7 +52,8 @@ class CtlCommandTest {
         assertRefused(ctl(socket, "frobnicate"), "trimswitch: unknown command 'frobnicate'; commands: show, set KEY VALUE, reload, add-port N@IFACE [--rate-gbps R], del-port N,"
             + " capture PORT start FILE, capture PORT stop, stop");
         assertRefused(ctl(socket, "del-port", "0"), "trimswitch: del-port: port 0 is a UDP port; only interface ports are removed and added while the switch runs");
-        assertRefused(ctl(socket, "add-port", "9@veth9"), "trimswitch: add-port: port 9 is not a port of this switch (0..1); a switch with more ports needs a restart");
+        assertRefused(ctl(socket, "add-port", "9@veth9"), "trimswitch: add-port: port 9 is neither a port of this switch (0..1) nor the next new one (2)");
+        assertRefused(ctl(socket, "add-port", "2@veth9"), "trimswitch: add-port: a switch of UDP ports takes no interface port while it runs; restart it with one");
         assertRefused(ctl(socket, "--rate-gbps", "1", "show"), "trimswitch: --rate-gbps goes with add-port only");
         assertTrue(ctl(socket, "--json", "show").out().contains("\"dscp\" : 12"), "a refused change changed nothing");
 

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -15,15 +16,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * A switch of interface ports in a network namespace whose loopback is down, as a freshly made one's is: it runs, and
- * prints no warning of Netty's about the loopback it does not use.
+ * A switch of interface ports in a network namespace whose loopback is down, as a freshly made one's is: it runs,
+ * prints no warning, and loads no class of Netty's, which serves UDP ports alone.
  */
 class InterfaceOnlySwitchTest {
     @Test
-    void aSwitchOfInterfacePortsWarnsOfNothingInANamespaceWithoutLoopback() throws IOException, InterruptedException {
+    void aSwitchOfInterfacePortsWarnsOfNothingAndStartsNoNettyInANamespaceWithoutLoopback() throws IOException, InterruptedException {
         assumeTrue("root".equals(System.getProperty("user.name")), "needs root");
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        final Path classes = Files.createTempFile("trimswitch-classes", ".log");
         final String tool = String.join(" ", List.of(java, "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+            "-Xlog:class+load=info:file=" + classes,
             "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
             "-cp", System.getProperty("java.class.path"), TrimswitchCommand.class.getName()));
         // A network namespace of its own, unnamed: it and its veth pair go when the process ends.
@@ -37,5 +40,8 @@ class InterfaceOnlySwitchTest {
         assertTrue(output.contains("trimswitch: port 1: interface p1 (AF_PACKET"), output);
         assertFalse(output.contains("WARNING"), output);
         assertFalse(output.contains("loopback"), output);
+        final List<String> netty = Files.readAllLines(classes).stream().filter(line -> line.contains(" io.netty.")).limit(3).toList();
+        Files.delete(classes);
+        assertTrue(netty.isEmpty(), "Netty's classes were loaded: " + netty);
     }
 }

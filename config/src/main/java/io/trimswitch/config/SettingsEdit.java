@@ -53,6 +53,24 @@ public final class SettingsEdit {
         }
     }
 
+    /**
+     * {@code base} with {@code value} (YAML, as {@link #set} takes it) added at the end of the list at {@code key}
+     * ({@code ports}), read back as a settings file is read.
+     */
+    public static Settings append(final Settings base, final String key, final String value) {
+        final ObjectNode tree = (ObjectNode) SettingsFiles.tree(SettingsFiles.toYaml(base), "settings in force");
+        final JsonNode list = tree.get(key);
+        if (!(list instanceof ArrayNode array)) {
+            throw new ConfigException("no list '" + key + "' in the settings");
+        }
+        array.add(SettingsFiles.tree(value, "add to " + key));
+        try {
+            return SettingsFiles.parse(SettingsFiles.writeTree(tree), "add to " + key);
+        } catch (final ConfigException e) {
+            throw new ConfigException(e.getMessage().replaceFirst(" \\(line [0-9]+\\)", ""));
+        }
+    }
+
     private static JsonNode child(final JsonNode node, final String name, final String key) {
         final JsonNode child = node.isArray() ? node.get(index((ArrayNode) node, name, key)) : node.get(name);
         if (child == null || !(child.isObject() || child.isArray())) {

@@ -26,6 +26,18 @@ class SettingsEditTest {
     }
 
     @Test
+    void aPortAddedAtTheEndOfTheListIsTheNextPortAndTheOthersStayAsTheyWere() {
+        final Settings base = withTwoPorts();
+        final Settings more = SettingsEdit.append(base, "ports", "{interface: veth9}").validate();
+        assertEquals(3, more.ports().size());
+        assertEquals("veth9", more.ports().get(2).interfaceName());
+        assertEquals("veth1", more.ports().get(1).interfaceName());
+        assertEquals(List.of("ports"), SettingsEdit.changedKeys(base, more));
+        final ConfigException notAList = assertThrows(ConfigException.class, () -> SettingsEdit.append(base, "trim", "{}"));
+        assertEquals("no list 'trim' in the settings", notAList.getMessage());
+    }
+
+    @Test
     void aPortIsNamedByItsIndexAndASettingLeftOutCanBeGiven() {
         final Settings base = withTwoPorts();
         final Settings slower = SettingsEdit.set(base, "ports.1.rateGbps", "0.1").validate();

@@ -84,7 +84,10 @@ public final class SwitchControl implements ControlCommands {
         }
     }
 
-    /** add-port N@IFACE [--rate-gbps R]: a removed interface port on another interface, at its rate or R. */
+    /**
+     * add-port N@IFACE [--rate-gbps R]: a removed interface port on another interface, or the next port number (one the
+     * switch did not start with) on IFACE, at its rate or R.
+     */
     private ControlReply addPort(final List<String> words) {
         final String usage = "usage: add-port N@IFACE [--rate-gbps R]";
         if (!(words.size() == 2 || words.size() == 4 && "--rate-gbps".equals(words.get(2)))) {
@@ -95,9 +98,19 @@ public final class SwitchControl implements ControlCommands {
             throw new ConfigException("add-port: expected N@IFACE, got '" + words.get(1) + "'");
         }
         final int port = port(parts[0], "add-port: N");
-        live.interfacePortOf(port, "add-port");
-        // The settings with the port on its new interface (and rate), checked whole before the port moves.
-        Settings to = validated("add-port", SettingsEdit.set(inForce, "ports." + port + ".interface", "'" + parts[1].replace("'", "''") + "'"));
+        final String name = "'" + parts[1].replace("'", "''") + "'";
+        Settings to;
+        if (port >= 0 && port < inForce.ports().size()) {
+            live.interfacePortOf(port, "add-port");
+            // The settings with the port on its new interface (and rate), checked whole before the port moves.
+            to = validated("add-port", SettingsEdit.set(inForce, "ports." + port + ".interface", name));
+        } else if (port == inForce.ports().size()) {
+            // A port the switch did not start with: one more in the settings in force, whose ports are numbered in order.
+            to = validated("add-port", SettingsEdit.append(inForce, "ports", "{interface: " + name + "}"));
+        } else {
+            throw new ConfigException("add-port: port " + port + " is neither a port of this switch (0.." + (inForce.ports().size() - 1)
+                + ") nor the next new one (" + inForce.ports().size() + ")");
+        }
         if (words.size() == 4) {
             to = validated("add-port", SettingsEdit.set(to, "ports." + port + ".rateGbps", words.get(3)));
         }

@@ -1,18 +1,11 @@
 package io.trimswitch.interfaces;
 
-import io.netty.channel.IoEvent;
-import io.netty.channel.IoEventLoopGroup;
-import io.netty.channel.IoRegistration;
-import io.netty.channel.epoll.EpollIoEvent;
-import io.netty.channel.epoll.EpollIoHandle;
-import io.netty.channel.epoll.EpollIoOps;
-import io.netty.channel.unix.FileDescriptor;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.OffloadHeader;
-import io.trimswitch.dataplane.counters.CounterBlock;
-import io.trimswitch.dataplane.counters.CounterName;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.CounterType;
+import io.trimswitch.dataplane.counters.LivePortCounters;
+import io.trimswitch.dataplane.counters.PortDrop;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -66,40 +59,12 @@ public final class InterfacePorts implements AutoCloseable {
         void release(int handle);
     }
 
-    /** Why a frame was not taken or not sent. */
-    public enum Refused {
-        TRUNCATED("truncated"),
-        VLAN_TAGGED("vlanTagged"),
-        TOO_SHORT("tooShort"),
-        OVERSIZE("oversize"),
-        MTU_EXCEEDED("mtuExceeded"),
-        /** The kernel found the port's receive ring full: the thread did not keep up with the host's burst. */
-        RING_OVERFLOW("ringOverflow"),
-        TX_BUSY("txBusy"),
-        SOCKET_ERROR("socketError"),
-        /** The link is down (either end) or the interface is gone: nothing can leave by it. */
-        LINK_DOWN("linkDown"),
-        /** The port was removed while the switch runs ({@code ctl del-port}): what was queued for it or still comes is dropped. */
-        PORT_REMOVED("portRemoved");
-
-        private final String label;
-
-        Refused(final String label) {
-            this.label = label;
-        }
-
-        public String label() {
-            return label;
-        }
-    }
-
-    private static final int RECEIVED = 0;
-    private static final int RECEIVED_SEGMENTS = 1;
-    private static final int SENT = 2;
-    private static final int SENT_SEGMENTS = 3;
-    /** A gauge: 1 while the port's link can carry frames, 0 while it is down or its interface gone. */
-    private static final int LINK_UP = 4;
-    private static final int FIRST_REFUSED = 5;
+    /** Frames and segments received and sent, and a gauge: 1 while the port's link can carry frames, 0 while it is down or its interface gone. */
+    private static final List<CounterType> METRICS = List.of(CounterType.RX_DATAGRAMS, CounterType.RX_SEGMENTS, CounterType.TX_FRAMES,
+        CounterType.TX_SEGMENTS, CounterType.LINK_UP);
+    /** Why a port does not take a frame or does not send one. */
+    private static final List<PortDrop> DROPS = List.of(PortDrop.TRUNCATED, PortDrop.VLAN_TAGGED, PortDrop.TOO_SHORT, PortDrop.OVERSIZE,
+        PortDrop.MTU_EXCEEDED, PortDrop.RING_OVERFLOW, PortDrop.TX_BUSY, PortDrop.SOCKET_ERROR, PortDrop.LINK_DOWN, PortDrop.PORT_REMOVED);
     /** News of a link not yet heard. */
     private static final int NO_NEWS = -1;
     private static final int GONE = 0;
@@ -119,8 +84,11 @@ public final class InterfacePorts implements AutoCloseable {
     private final UnsafeBuffer[] messages;
     private final MemorySegment[] messageSegments;
     /** Per port: frames and segments received and sent, then frames refused by reason; this port's thread alone writes them. */
-    private final CounterBlock[] counters;
-    private final int[] ownPorts;
+    private final LivePortCounters[] counters;
+    /** The ports' thread alone changes it, as {@code ctl add-port} gives it one more ({@link #adopt}). */
+    private int[] ownPorts;
+    private final CounterRegistry registry;
+    private final String writer;
     /** Where a frame too long for a ring slot is read, on the ports' thread. */
     private final UnsafeBuffer longFrame;
     /** Per port: ring drops read so far; written under this object's lock by whichever thread asks. */
@@ -129,10 +97,8 @@ public final class InterfacePorts implements AutoCloseable {
     private final LinuxCalls readerCalls = new LinuxCalls(arena);
     /** Per port, on the ports' thread: whether its link carries frames now. */
     private final boolean[] linkUp;
-    /** Per port: its socket's registration with the loop that wakes the thread, or null. */
-    private final IoRegistration[] registrations;
-    /** The loop that wakes the ports' thread when a ring has a frame; null for a thread that never sleeps. */
-    private IoEventLoopGroup wakeLoop;
+    /** What wakes the ports' thread when a ring has a frame; null for a thread that never sleeps. */
+    private PortPoller poller;
     /** Where a socket's pending error is read into, on the ports' thread. */
     private final MemorySegment errorScratch = arena.allocate(8, 8);
     /** The kernel's latest word per port, written by the link watcher's thread alone before it bumps {@link #newsVersion}. */
@@ -157,9 +123,12 @@ public final class InterfacePorts implements AutoCloseable {
     private Runnable wake = () -> { };
     private final LinkMessages.Listener[] listeners;
 
-    /** @param registry where the ports' counters live, written by the ports' thread, named {@code writer} */
-    public InterfacePorts(final List<Attachment> attachments, final FrameHandler handler, final PacketPool pool, final Release release,
-        final CounterRegistry registry, final String writer) {
+    /**
+     * @param maxPorts the switch's ports at most: the room kept for ports given to it while it runs
+     * @param registry where the ports' counters live, written by the ports' thread, named {@code writer}
+     */
+    public InterfacePorts(final List<Attachment> attachments, final int maxPorts, final FrameHandler handler, final PacketPool pool,
+        final Release release, final CounterRegistry registry, final String writer) {
         if (pool.headroom() < OffloadHeader.LENGTH) {
             throw new IllegalArgumentException("interface ports need a pool with room for an offload header ahead of each frame");
         }
@@ -167,7 +136,9 @@ public final class InterfacePorts implements AutoCloseable {
         this.handler = handler;
         this.pool = pool;
         this.release = release;
-        int ports = 0;
+        this.registry = registry;
+        this.writer = writer;
+        int ports = maxPorts;
         for (final Attachment attachment : attachments) {
             ports = Math.max(ports, attachment.port() + 1);
         }
@@ -177,11 +148,10 @@ public final class InterfacePorts implements AutoCloseable {
         this.pendingCount = new int[ports];
         this.messages = new UnsafeBuffer[ports];
         this.messageSegments = new MemorySegment[ports];
-        this.counters = new CounterBlock[ports];
+        this.counters = new LivePortCounters[ports];
         this.ownPorts = attachments.stream().mapToInt(Attachment::port).toArray();
         this.ringDrops = new long[ports];
         this.linkUp = new boolean[ports];
-        this.registrations = new IoRegistration[ports];
         this.newsIndex = new int[ports];
         Arrays.fill(newsIndex, NO_NEWS);
         this.newsUp = new boolean[ports];
@@ -196,19 +166,24 @@ public final class InterfacePorts implements AutoCloseable {
         final MemorySegment longFrameBytes = arena.allocate(PacketSocket.LONG_FRAME_BYTES + 1, 64);
         this.longFrame = new UnsafeBuffer(longFrameBytes.address(), (int) longFrameBytes.byteSize());
         for (final int port : ownPorts) {
-            counters[port] = registry.block(writer, counterNames(port));
+            counters[port] = new LivePortCounters(registry, writer, port, METRICS, DROPS);
         }
         for (final int port : ownPorts) {
-            receivers[port] = new PortReceiver(port);
-            pending[port] = new int[SEND_BATCH];
-            // Each message has one iovec, which sits after all the messages.
-            messageSegments[port] = arena.allocate((long) SEND_BATCH * (LinuxCalls.MMSGHDR_BYTES + LinuxCalls.IOVEC_BYTES), 64);
-            messages[port] = new UnsafeBuffer(messageSegments[port].address(), (int) messageSegments[port].byteSize());
-            for (int i = 0; i < SEND_BATCH; i++) {
-                final int message = i * LinuxCalls.MMSGHDR_BYTES;
-                messages[port].putLong(message + LinuxCalls.MSGHDR_IOV, messages[port].addressOffset() + iovec(i));
-                messages[port].putLong(message + LinuxCalls.MSGHDR_IOVLEN, 1L);
-            }
+            makeRoom(port);
+        }
+    }
+
+    /** The port's receiver and its send batch's messages in native memory. */
+    private void makeRoom(final int port) {
+        receivers[port] = new PortReceiver(port);
+        pending[port] = new int[SEND_BATCH];
+        // Each message has one iovec, which sits after all the messages.
+        messageSegments[port] = arena.allocate((long) SEND_BATCH * (LinuxCalls.MMSGHDR_BYTES + LinuxCalls.IOVEC_BYTES), 64);
+        messages[port] = new UnsafeBuffer(messageSegments[port].address(), (int) messageSegments[port].byteSize());
+        for (int i = 0; i < SEND_BATCH; i++) {
+            final int message = i * LinuxCalls.MMSGHDR_BYTES;
+            messages[port].putLong(message + LinuxCalls.MSGHDR_IOV, messages[port].addressOffset() + iovec(i));
+            messages[port].putLong(message + LinuxCalls.MSGHDR_IOVLEN, 1L);
         }
     }
 
@@ -225,9 +200,10 @@ public final class InterfacePorts implements AutoCloseable {
         for (final Attachment attachment : attachments) {
             try {
                 sockets[attachment.port()] = PacketSocket.open(attachment.interfaceName(), calls, true);
+                registerForWakeUps(attachment.port());
                 // Up until the kernel's first word on its carrier says otherwise.
                 linkUp[attachment.port()] = true;
-                counters[attachment.port()].set(LINK_UP, 1);
+                counters[attachment.port()].set(CounterType.LINK_UP, 1);
             } catch (final IllegalStateException e) {
                 close();
                 throw new IllegalStateException("port " + attachment.port() + ": " + e.getMessage(), e);
@@ -236,50 +212,20 @@ public final class InterfacePorts implements AutoCloseable {
     }
 
     /**
-     * Lets {@code loop} wake its thread when a ring has a frame, for a thread that sleeps in epoll_wait when idle; the
-     * frames themselves are still taken by {@link #receive()}.
+     * Lets {@code poller} wake the ports' thread when a ring has a frame, for a thread that sleeps when idle; the frames
+     * themselves are still taken by {@link #receive()}.
      */
-    public void wakeOnFrames(final IoEventLoopGroup loop) {
-        this.wakeLoop = loop;
+    public void wakeOnFrames(final PortPoller poller) {
+        this.poller = poller;
         for (final int port : ownPorts) {
             registerForWakeUps(port);
         }
     }
 
     private void registerForWakeUps(final int port) {
-        if (wakeLoop == null) {
-            return;
+        if (poller != null && sockets[port] != null) {
+            poller.addPacketSocket(sockets[port].fd);
         }
-        final PacketSocket socket = sockets[port];
-        final FileDescriptor descriptor = new FileDescriptor(socket.fd);
-        wakeLoop.register(new EpollIoHandle() {
-            @Override
-            public FileDescriptor fd() {
-                return descriptor;
-            }
-
-            @Override
-            public void handle(final IoRegistration registration, final IoEvent event) {
-                if (event instanceof EpollIoEvent epoll && epoll.ops().contains(EpollIoOps.EPOLLERR) && sockets[port] == socket) {
-                    // The kernel flagged the link's fall on the socket: read, the flag stops waking the thread at every wait.
-                    calls.clearError(socket.fd, errorScratch);
-                }
-            }
-
-            @Override
-            public void close() {
-            }
-        }).addListener(registered -> {
-            if (registered.isSuccess()) {
-                final IoRegistration registration = (IoRegistration) registered.getNow();
-                if (sockets[port] == socket) {
-                    registrations[port] = registration;
-                    registration.submit(EpollIoOps.EPOLLIN);
-                } else {
-                    registration.cancel();
-                }
-            }
-        });
     }
 
     /**
@@ -292,27 +238,45 @@ public final class InterfacePorts implements AutoCloseable {
         this.wake = wake;
         for (final Attachment attachment : attachments) {
             final int port = attachment.port();
-            listeners[port] = link -> {
-                // On the watcher's thread: note the news, then publish it with one volatile write. News of an interface the
-                // port has left since (ctl add-port) is not its news.
-                if (!link.name().equals(names.get(port))) {
-                    return;
-                }
-                if (link.deleted()) {
-                    newsIndex[port] = GONE;
-                    newsUp[port] = false;
-                } else {
-                    newsIndex[port] = link.index();
-                    newsUp[port] = link.carries();
-                    if (link.mtu() > 0) {
-                        newsMtu[port] = link.mtu();
-                    }
-                }
-                newsVersion = newsVersion + 1;
-                wake.run();
-            };
+            listeners[port] = listenerFor(port);
             watcher.follow(attachment.interfaceName(), listeners[port]);
         }
+    }
+
+    private LinkMessages.Listener listenerFor(final int port) {
+        return link -> {
+            // On the watcher's thread: note the news, then publish it with one volatile write. News of an interface the
+            // port has left since (ctl add-port) is not its news.
+            if (!link.name().equals(names.get(port))) {
+                return;
+            }
+            if (link.deleted()) {
+                newsIndex[port] = GONE;
+                newsUp[port] = false;
+            } else {
+                newsIndex[port] = link.index();
+                newsUp[port] = link.carries();
+                if (link.mtu() > 0) {
+                    newsMtu[port] = link.mtu();
+                }
+            }
+            newsVersion = newsVersion + 1;
+            wake.run();
+        };
+    }
+
+    /**
+     * On the ports' thread: takes {@code port}, which the switch did not start with, and attaches it to
+     * {@code interfaceName} ({@code ctl add-port}), or lets it wait for the interface as for one that went away. Its
+     * counters are registered now; the switch's counters file has room for them.
+     */
+    public void adopt(final int port, final String interfaceName) {
+        counters[port] = new LivePortCounters(registry, writer, port, METRICS, DROPS);
+        makeRoom(port);
+        listeners[port] = listenerFor(port);
+        ownPorts = Arrays.copyOf(ownPorts, ownPorts.length + 1);
+        ownPorts[ownPorts.length - 1] = port;
+        takeRequest(port, interfaceName);
     }
 
     /**
@@ -351,7 +315,7 @@ public final class InterfacePorts implements AutoCloseable {
     private void takeRequest(final int port, final String request) {
         final String prefix = "port " + port + " (" + names.get(port) + "): ";
         if (sockets[port] != null) {
-            detach(port, request.isEmpty() ? Refused.PORT_REMOVED : Refused.LINK_DOWN);
+            detach(port, request.isEmpty() ? PortDrop.PORT_REMOVED : PortDrop.LINK_DOWN);
         }
         newsIndex[port] = NO_NEWS;
         if (request.isEmpty()) {
@@ -401,7 +365,7 @@ public final class InterfacePorts implements AutoCloseable {
         }
         final String prefix = "port " + port + " (" + name + "): ";
         if (sockets[port] != null && sockets[port].index != index) {
-            detach(port, Refused.LINK_DOWN);
+            detach(port, PortDrop.LINK_DOWN);
             log.accept(prefix + "gone");
         }
         if (sockets[port] == null) {
@@ -428,7 +392,7 @@ public final class InterfacePorts implements AutoCloseable {
             // The kernel leaves ENETDOWN pending on the socket when its link falls: cleared, it cannot fail the next send.
             calls.clearError(socket.fd, errorScratch);
             linkUp[port] = up;
-            counters[port].set(LINK_UP, up ? 1 : 0);
+            counters[port].set(CounterType.LINK_UP, up ? 1 : 0);
             log.accept(prefix + (up ? "up" : "down"));
         }
     }
@@ -440,17 +404,16 @@ public final class InterfacePorts implements AutoCloseable {
     }
 
     /** Closes the port's socket and ring, counting what its kernel side dropped first; what it still had to send is refused. */
-    private synchronized void detach(final int port, final Refused reason) {
+    private synchronized void detach(final int port, final PortDrop reason) {
         refusePending(port, 0, reason);
-        if (registrations[port] != null) {
-            registrations[port].cancel();
-            registrations[port] = null;
+        if (poller != null) {
+            poller.remove(sockets[port].fd);
         }
         ringDrops(port);
         sockets[port].close();
         sockets[port] = null;
         linkUp[port] = false;
-        counters[port].set(LINK_UP, 0);
+        counters[port].set(CounterType.LINK_UP, 0);
     }
 
     /** On the ports' thread: hands the frames waiting on every port to the handler; how many there were. */
@@ -472,11 +435,11 @@ public final class InterfacePorts implements AutoCloseable {
      */
     public void send(final int port, final int handle) {
         if (removed[port]) {
-            refuse(port, handle, Refused.PORT_REMOVED);
+            refuse(port, handle, PortDrop.PORT_REMOVED);
             return;
         }
         if (!linkUp[port]) {
-            refuse(port, handle, Refused.LINK_DOWN);
+            refuse(port, handle, PortDrop.LINK_DOWN);
             return;
         }
         final UnsafeBuffer buffer = pool.buffer(handle);
@@ -488,7 +451,7 @@ public final class InterfacePorts implements AutoCloseable {
             OffloadHeader.clear(buffer, offload);
         }
         if (OffloadHeader.gsoType(buffer, offload) == OffloadHeader.GSO_NONE && length > maxFrame(port, buffer, frame, length)) {
-            refuse(port, handle, Refused.MTU_EXCEEDED);
+            refuse(port, handle, PortDrop.MTU_EXCEEDED);
             return;
         }
         final int at = pendingCount[port];
@@ -503,16 +466,16 @@ public final class InterfacePorts implements AutoCloseable {
     }
 
     /** Counts {@code handle}'s frame once, under {@code reason} alone, and gives its buffer back. */
-    private void refuse(final int port, final int handle, final Refused reason) {
-        counters[port].increment(FIRST_REFUSED + reason.ordinal());
+    private void refuse(final int port, final int handle, final PortDrop reason) {
+        counters[port].drop(reason);
         handler.onRefused(port, handle);
         release.release(handle);
     }
 
     /** The frames gathered for {@code port} from {@code from} on, refused under {@code reason}; none left gathered. */
-    private void refusePending(final int port, final int from, final Refused reason) {
+    private void refusePending(final int port, final int from, final PortDrop reason) {
         for (int i = from; i < pendingCount[port]; i++) {
-            counters[port].increment(FIRST_REFUSED + reason.ordinal());
+            counters[port].drop(reason);
             handler.onRefused(port, pending[port][i]);
         }
         for (int i = 0; i < pendingCount[port]; i++) {
@@ -538,7 +501,7 @@ public final class InterfacePorts implements AutoCloseable {
 
     private void flush(final int port) {
         final int count = pendingCount[port];
-        final CounterBlock counts = counters[port];
+        final LivePortCounters counts = counters[port];
         final int fd = sockets[port].fd;
         int next = 0;
         boolean cleared = false;
@@ -546,8 +509,8 @@ public final class InterfacePorts implements AutoCloseable {
             final int sent = calls.sendmmsg(fd, messages[port].addressOffset() + (long) next * LinuxCalls.MMSGHDR_BYTES, count - next);
             if (sent > 0) {
                 for (int i = next; i < next + sent; i++) {
-                    counts.increment(SENT);
-                    counts.add(SENT_SEGMENTS, segments(pending[port][i]));
+                    counts.increment(CounterType.TX_FRAMES);
+                    counts.add(CounterType.TX_SEGMENTS, segments(pending[port][i]));
                 }
                 next += sent;
                 continue;
@@ -564,16 +527,16 @@ public final class InterfacePorts implements AutoCloseable {
                     continue;
                 }
                 // The link fell before its notification came: what is left goes the way of a down link.
-                refusePending(port, next, Refused.LINK_DOWN);
+                refusePending(port, next, PortDrop.LINK_DOWN);
                 return;
             }
             if (errno == LinuxCalls.EAGAIN || errno == LinuxCalls.ENOBUFS) {
                 // The device's queue is full: what is left of this turn's frames is lost, as on a congested link.
-                refusePending(port, next, Refused.TX_BUSY);
+                refusePending(port, next, PortDrop.TX_BUSY);
                 return;
             }
             // The kernel refused the frame at the head (a bad offload header, a frame the device will not take): skip it.
-            counts.increment(FIRST_REFUSED + Refused.SOCKET_ERROR.ordinal());
+            counts.drop(PortDrop.SOCKET_ERROR);
             handler.onRefused(port, pending[port][next]);
             next++;
         }
@@ -587,37 +550,24 @@ public final class InterfacePorts implements AutoCloseable {
         return OffloadHeader.segments(pool.buffer(handle), pool.offset(handle) - OffloadHeader.LENGTH, pool.length(handle));
     }
 
-    private static List<CounterName> counterNames(final int port) {
-        final List<CounterName> names = new ArrayList<>();
-        names.add(CounterName.of(CounterType.RX_DATAGRAMS, port));
-        names.add(CounterName.of(CounterType.RX_SEGMENTS, port));
-        names.add(CounterName.of(CounterType.TX_FRAMES, port));
-        names.add(CounterName.of(CounterType.TX_SEGMENTS, port));
-        names.add(CounterName.of(CounterType.LINK_UP, port));
-        for (final Refused reason : Refused.values()) {
-            names.add(new CounterName(CounterType.DROPS, port, reason.ordinal(), reason.label()));
-        }
-        return names;
-    }
-
     public long received(final int port) {
-        return counters[port].get(RECEIVED);
+        return counters[port].get(CounterType.RX_DATAGRAMS);
     }
 
     public long receivedSegments(final int port) {
-        return counters[port].get(RECEIVED_SEGMENTS);
+        return counters[port].get(CounterType.RX_SEGMENTS);
     }
 
     public long sent(final int port) {
-        return counters[port].get(SENT);
+        return counters[port].get(CounterType.TX_FRAMES);
     }
 
     public long sentSegments(final int port) {
-        return counters[port].get(SENT_SEGMENTS);
+        return counters[port].get(CounterType.TX_SEGMENTS);
     }
 
-    public long refused(final int port, final Refused reason) {
-        return reason == Refused.RING_OVERFLOW ? ringDrops(port) : counters[port].get(FIRST_REFUSED + reason.ordinal());
+    public long dropped(final int port, final PortDrop reason) {
+        return reason == PortDrop.RING_OVERFLOW ? ringDrops(port) : counters[port].dropped(reason);
     }
 
     /** Frames the kernel dropped at the port's full ring, so far. */
@@ -635,7 +585,7 @@ public final class InterfacePorts implements AutoCloseable {
 
     /** Whether the port's link carries frames now, as its thread last saw it. */
     public boolean linkUp(final int port) {
-        return counters[port].get(LINK_UP) == 1;
+        return counters[port].get(CounterType.LINK_UP) == 1;
     }
 
     public List<Attachment> attachments() {
@@ -665,7 +615,6 @@ public final class InterfacePorts implements AutoCloseable {
                 release.release(pending[port][i]);
             }
             pendingCount[port] = 0;
-            registrations[port] = null;
             if (sockets[port] != null) {
                 ringDrops(port);
                 sockets[port].close();
@@ -684,30 +633,30 @@ public final class InterfacePorts implements AutoCloseable {
 
         @Override
         public void onFrame(final UnsafeBuffer ring, final int frame, final int length) {
-            final CounterBlock counts = counters[port];
-            counts.increment(RECEIVED);
+            final LivePortCounters counts = counters[port];
+            counts.increment(CounterType.RX_DATAGRAMS);
             if (length < EthernetHeader.LENGTH) {
-                counts.increment(FIRST_REFUSED + Refused.TOO_SHORT.ordinal());
+                counts.drop(PortDrop.TOO_SHORT);
                 return;
             }
             if (length > pool.slotBytes()) {
-                counts.increment(FIRST_REFUSED + Refused.OVERSIZE.ordinal());
+                counts.drop(PortDrop.OVERSIZE);
                 return;
             }
-            counts.add(RECEIVED_SEGMENTS, OffloadHeader.segments(ring, frame - OffloadHeader.LENGTH, length));
+            counts.add(CounterType.RX_SEGMENTS, OffloadHeader.segments(ring, frame - OffloadHeader.LENGTH, length));
             handler.onFrame(port, ring, frame, length);
         }
 
         @Override
         public void onTruncated() {
-            counters[port].increment(RECEIVED);
-            counters[port].increment(FIRST_REFUSED + Refused.TRUNCATED.ordinal());
+            counters[port].increment(CounterType.RX_DATAGRAMS);
+            counters[port].drop(PortDrop.TRUNCATED);
         }
 
         @Override
         public void onVlanStripped() {
-            counters[port].increment(RECEIVED);
-            counters[port].increment(FIRST_REFUSED + Refused.VLAN_TAGGED.ordinal());
+            counters[port].increment(CounterType.RX_DATAGRAMS);
+            counters[port].drop(PortDrop.VLAN_TAGGED);
         }
     }
 }

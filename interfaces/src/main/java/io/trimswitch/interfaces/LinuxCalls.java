@@ -105,8 +105,30 @@ final class LinuxCalls {
         ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
     private static final MethodHandle SEND = errnoCall("send", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
         ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
+    private static final MethodHandle EPOLL_CREATE1 = errnoCall("epoll_create1", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    private static final MethodHandle EPOLL_CTL = errnoCall("epoll_ctl", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG));
+    private static final MethodHandle EPOLL_PWAIT2 = errnoCall("epoll_pwait2", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+        ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+    private static final MethodHandle EVENTFD = errnoCall("eventfd", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    private static final MethodHandle READ = errnoCall("read", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+        ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+    private static final MethodHandle WRITE = errnoCall("write", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+        ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
     private static final MethodHandle STRERROR = call("strerror", FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
     private static final MethodHandle GETPAGESIZE = call("getpagesize", FunctionDescriptor.of(ValueLayout.JAVA_INT));
+
+    static final int EPOLL_CLOEXEC = 0x80000;
+    static final int EPOLL_CTL_ADD = 1;
+    static final int EPOLL_CTL_DEL = 2;
+    static final int EPOLLIN = 0x1;
+    static final int EPOLLERR = 0x8;
+    static final int EFD_NONBLOCK = 0x800;
+    static final int EFD_CLOEXEC = 0x80000;
+    /** struct epoll_event: packed on x86-64 (events, then the data at byte 4), aligned elsewhere (the data at byte 8). */
+    static final boolean PACKED_EPOLL_EVENT = "amd64".equals(System.getProperty("os.arch")) || "x86_64".equals(System.getProperty("os.arch"));
+    static final int EPOLL_EVENT_BYTES = PACKED_EPOLL_EVENT ? 12 : 16;
+    static final int EPOLL_EVENT_DATA = PACKED_EPOLL_EVENT ? 4 : 8;
 
     /** Where the calls of one thread leave errno; each thread that makes calls has its own. */
     private final MemorySegment state;
@@ -261,6 +283,56 @@ final class LinuxCalls {
     int sendmmsg(final int fd, final long messages, final int count) {
         try {
             return (int) SENDMMSG.invokeExact(state, fd, messages, count, MSG_DONTWAIT);
+        } catch (final Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    int epollCreate() {
+        try {
+            return (int) EPOLL_CREATE1.invokeExact(state, EPOLL_CLOEXEC);
+        } catch (final Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Adds or removes {@code fd} with the epoll_event at {@code event}; 0, or -1 with errno set. */
+    int epollCtl(final int epoll, final int operation, final int fd, final long event) {
+        try {
+            return (int) EPOLL_CTL.invokeExact(state, epoll, operation, fd, event);
+        } catch (final Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Waits for events at most as long as the timespec at {@code timeout} says (0: for ever); how many, or -1 with errno set. */
+    int epollWait(final int epoll, final long events, final int maxEvents, final long timeout) {
+        try {
+            return (int) EPOLL_PWAIT2.invokeExact(state, epoll, events, maxEvents, timeout, 0L);
+        } catch (final Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    int eventFd() {
+        try {
+            return (int) EVENTFD.invokeExact(state, 0, EFD_NONBLOCK | EFD_CLOEXEC);
+        } catch (final Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    long read(final int fd, final long buffer, final long bytes) {
+        try {
+            return (long) READ.invokeExact(state, fd, buffer, bytes);
+        } catch (final Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    long write(final int fd, final long buffer, final long bytes) {
+        try {
+            return (long) WRITE.invokeExact(state, fd, buffer, bytes);
         } catch (final Throwable e) {
             throw new IllegalStateException(e);
         }

@@ -18,7 +18,7 @@ final class EgressAgent implements Agent, CatchUp.Stage {
     }
 
     private final String name;
-    private final EgressPort[] ports;
+    private EgressPort[] ports;
     private final Departures departures;
     private final DilatedClock clock;
     /**
@@ -91,6 +91,16 @@ final class EgressAgent implements Agent, CatchUp.Stage {
             work++;
         }
         return work;
+    }
+
+    /** On the agent's thread: one more port of the group, attached while the switch runs ({@code ctl add-port}). */
+    void add(final EgressPort port) {
+        ports = java.util.Arrays.copyOf(ports, ports.length + 1);
+        ports[ports.length - 1] = port;
+        if (active != null) {
+            active = java.util.Arrays.copyOf(active, (ports.length + 63) >> 6);
+            wake(ports.length - 1);
+        }
     }
 
     /** From now on only ports woken by {@link #wake} (or busy, or with packets queued) are looked at. */

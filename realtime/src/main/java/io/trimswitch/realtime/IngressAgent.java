@@ -16,6 +16,7 @@ import org.agrona.concurrent.Agent;
 public final class IngressAgent implements Agent, HandleRing.HandleConsumer {
     private final IngressPipeline pipeline;
     private final PacketPool pool;
+    /** Null when the pipeline's shard hands it each packet ({@link #accept}) rather than a ports agent filling a ring. */
     private final HandleRing rxRing;
     private final NotifyInboxes.Reader inbox;
     private final DilatedClock clock;
@@ -40,7 +41,7 @@ public final class IngressAgent implements Agent, HandleRing.HandleConsumer {
     @Override
     public int doWork() {
         int work = inbox.drain();
-        final int oldest = rxRing.peek();
+        final int oldest = rxRing == null ? PacketPool.NO_PACKET : rxRing.peek();
         if (oldest != PacketPool.NO_PACKET) {
             // The oldest waiting packet tells how far behind its ports this pipeline runs.
             maxLagPicos = Math.max(maxLagPicos, clock.nowPicos() - pool.arrivalPicos(oldest));

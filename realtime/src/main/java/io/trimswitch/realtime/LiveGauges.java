@@ -4,6 +4,7 @@ import io.trimswitch.dataplane.counters.CounterBlock;
 import io.trimswitch.dataplane.counters.CounterName;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.CounterType;
+import io.trimswitch.dataplane.counters.PortDrop;
 import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.HandleQueue;
 import io.trimswitch.sockets.KernelSocketDrops;
@@ -46,8 +47,11 @@ final class LiveGauges implements AutoCloseable {
         long kernelDrops();
     }
 
-    private final List<Port> ports;
+    /** By port number; null for a port not attached (yet). */
+    private final Port[] ports;
     private final CounterBlock[] gauges;
+    private final CounterRegistry registry;
+    private final List<String> discards;
     private static final double[] PERCENTILES = {50, 90, 99, 100};
     private final Thread sampler;
     private volatile boolean closed;
@@ -57,17 +61,19 @@ final class LiveGauges implements AutoCloseable {
     private final long[] quantileValues = new long[QUANTILES.length];
 
     /**
-     * @param kernelDropNames per port: what the kernel's drops are called there (socketOverflow, ringOverflow)
+     * @param kernelDropNames per port: why the kernel drops frames there (socketOverflow, ringOverflow)
      * @param discards        with traffic classes, each data queue's discard action; empty without
      * @param socketDrops     the kernel's drops of UDP sockets, read once per sample and closed with the gauges; null for none
      */
-    LiveGauges(final CounterRegistry registry, final List<Port> ports, final List<String> kernelDropNames, final List<String> discards,
-        final KernelSocketDrops socketDrops) {
-        this.ports = List.copyOf(ports);
+    LiveGauges(final CounterRegistry registry, final int maxPorts, final List<Port> ports, final List<PortDrop> kernelDropNames,
+        final List<String> discards, final KernelSocketDrops socketDrops) {
+        this.registry = registry;
+        this.discards = List.copyOf(discards);
+        this.ports = new Port[maxPorts];
         this.socketDrops = socketDrops;
-        this.gauges = new CounterBlock[ports.size()];
-        for (int port = 0; port < gauges.length; port++) {
-            gauges[port] = registry.block("gauges", names(port, kernelDropNames.get(port), discards));
+        this.gauges = new CounterBlock[maxPorts];
+        for (int port = 0; port < ports.size(); port++) {
+            add(port, ports.get(port), kernelDropNames.get(port));
         }
         // A thread of its own that parks between samples: a scheduled executor's wait allocates a node each time.
         this.sampler = new Thread(this::sampleUntilClosed, THREAD_NAME);
@@ -79,7 +85,7 @@ final class LiveGauges implements AutoCloseable {
         return TRAFFIC_CLASSES + 3 * queues;
     }
 
-    private static List<CounterName> names(final int port, final String kernelDrops, final List<String> discards) {
+    private static List<CounterName> names(final int port, final PortDrop kernelDrops, final List<String> discards) {
         final List<CounterName> names = new ArrayList<>();
         names.add(CounterName.of(CounterType.DATA_QUEUE_DEPTH, port));
         names.add(CounterName.of(CounterType.HEADER_QUEUE_DEPTH, port));
@@ -90,13 +96,19 @@ final class LiveGauges implements AutoCloseable {
                 names.add(new CounterName(type, port, quantile, QUANTILE_NAMES[quantile]));
             }
         }
-        names.add(new CounterName(CounterType.DROPS, port, 0, kernelDrops));
+        names.add(kernelDrops.at(port));
         for (int queue = 0; queue < discards.size(); queue++) {
             names.add(new CounterName(CounterType.TC_QUEUE_PACKETS, port, queue, discards.get(queue)));
             names.add(new CounterName(CounterType.TC_QUEUE_OVERFLOW_PACKETS, port, queue, discards.get(queue)));
             names.add(new CounterName(CounterType.TC_QUEUE_MAX_DEPTH, port, queue, discards.get(queue)));
         }
         return names;
+    }
+
+    /** Gauges for {@code port}, attached while the switch runs; from the control thread. */
+    synchronized void add(final int port, final Port source, final PortDrop kernelDrops) {
+        gauges[port] = registry.block("gauges", names(port, kernelDrops, discards));
+        ports[port] = source;
     }
 
     /** Samples now and then every period, until closed. */
@@ -126,7 +138,10 @@ final class LiveGauges implements AutoCloseable {
         }
         for (int port = 0; port < gauges.length; port++) {
             final CounterBlock gauge = gauges[port];
-            final Port source = ports.get(port);
+            final Port source = ports[port];
+            if (source == null) {
+                continue;
+            }
             final EgressPort egress = source.egress();
             gauge.set(DATA_DEPTH, egress.dataQueue().size());
             gauge.set(HEADER_DEPTH, egress.headerQueue().size());

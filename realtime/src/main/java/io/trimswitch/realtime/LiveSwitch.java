@@ -6,6 +6,7 @@ import io.trimswitch.dataplane.codec.OffloadHeader;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.CounterTotals;
 import io.trimswitch.dataplane.counters.CounterType;
+import io.trimswitch.dataplane.counters.PortDrop;
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.PoolPartition;
@@ -29,27 +30,27 @@ import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.HandleQueue;
 import io.trimswitch.trafficmanager.HandleRing;
 import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.AgentRunner;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
- * The switch on a Linux host: its ports are UDP/VXLAN sockets, its pipelines, traffic manager and
- * recirculation the real-time dataplane's, undilated (one second of switch time is one second). The
- * pipelines are shared out over {@code realtime.pipelineThreads} busy-polling threads, each of which owns
- * its pipelines' ports: it reads their sockets, runs the pipelines, recirculation and egress, and sends
- * (see {@link PipelineThread}). {@link #start()} binds and starts every thread; {@link #stop()} stops
- * them, sends what had already left the egress ports, and counts what was still inside. Every counter of the switch
- * lives in one registry mapped to its counters file ({@code metrics.countersFile}), which {@code stats} reads and
- * {@link #stop()} deletes.
+ * The switch on a Linux host: its ports are AF_PACKET interfaces or UDP/VXLAN sockets, its pipelines, traffic manager
+ * and recirculation the real-time dataplane's, undilated (one second of switch time is one second). The pipelines are
+ * shared out over {@code realtime.pipelineThreads} pipeline shards, each an Agrona agent on a thread of its own, which
+ * owns its pipelines' ports: it reads them, runs the pipelines, recirculation and egress, and sends (see
+ * {@link PipelineShard}). {@link #start()} binds and starts every shard; {@link #stop()} stops them, sends what had
+ * already left the egress ports, and counts what was still inside. {@link #addPort} gives a running switch one more
+ * interface port. Every counter of the switch lives in one registry mapped to its counters file
+ * ({@code metrics.countersFile}), with room for every port of the fabric, which {@code stats} reads and {@link #stop()}
+ * deletes.
  */
 public final class LiveSwitch implements AutoCloseable {
     /** Per port, at most: its socket's or interface's counters and its pipeline thread's. */
@@ -58,7 +59,9 @@ public final class LiveSwitch implements AutoCloseable {
     private final Settings settings;
     private final PacketPool pool;
     private final RealTimeDataplane dataplane;
-    private final PipelineThread[] threads;
+    private final PipelineShard[] threads;
+    /** Per shard: the runner of its thread, once started. */
+    private final AgentRunner[] runners;
     private final VxlanPorts[] sockets;
     /** Per thread: its ports on Linux interfaces, or null. */
     private final InterfacePorts[] interfaces;
@@ -73,6 +76,12 @@ public final class LiveSwitch implements AutoCloseable {
     private final AtomicLong inFlightAtStop = new AtomicLong();
     private final CounterRegistry counters;
     private final LiveGauges gauges;
+    /** The kernel's table of UDP sockets, read once per sample for every port; null without UDP ports. */
+    private final KernelSocketDrops socketDrops;
+    /** The attached ports in order: those the switch started with, then those {@code ctl add-port} gave it; the control thread alone replaces it. */
+    private volatile int[] attached;
+    /** Interface ports given to the switch while it runs, beyond those its settings list. */
+    private final java.util.Set<Integer> addedPorts = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** The switch's hold on its interfaces, or null when it has none. */
     private final InterfaceLocks locks;
     /** The kernel's news of the interfaces' links, once started with interface ports. */
@@ -111,7 +120,7 @@ public final class LiveSwitch implements AutoCloseable {
         try {
             final int pipelines = settings.fabric().pipelines();
             // Every queue full, every link's backlog full: a buffer for each, split evenly between the threads.
-            final long bound = AssembledSwitch.capacityBound(settings) + (long) settings.ports().size() * PipelineThread.LINK_BACKLOG_PACKETS;
+            final long bound = AssembledSwitch.capacityBound(settings) + (long) settings.ports().size() * PipelineShard.LINK_BACKLOG_PACKETS;
             final int perThread = partitionSize(bound, threadCount);
             // With interface ports every buffer holds a 64 KB offload frame and its offload header; slabs are made as they are used.
             this.pool = LiveSettings.hasInterfacePorts(settings)
@@ -123,7 +132,8 @@ public final class LiveSwitch implements AutoCloseable {
             }
             // A buffer goes back to the thread whose partition it came from, whichever thread is done with it.
             this.release = handle -> returned[handle / perThread].offer(handle);
-            this.threads = new PipelineThread[threadCount];
+            this.threads = new PipelineShard[threadCount];
+            this.runners = new AgentRunner[threadCount];
             // With several threads, each queues only into its own ports and hands the others' their packets.
             final PortHandoff[] handoffs = new PortHandoff[threadCount];
             for (int thread = 0; thread < threadCount && threadCount > 1; thread++) {
@@ -142,11 +152,11 @@ public final class LiveSwitch implements AutoCloseable {
             this.dataplane = new RealTimeDataplane(settings, pool, counters, forwarding(settings),
                 // Drops are counted per port by each thread's traffic manager; the recorders only take what has no flow.
                 () -> new AgentEvents(pool, new RunRecorder(0, 16), release),
-                pipeline -> (port, handle, time) -> threads[pipeline % threadCount].departed(port, handle, time), views);
-            final int[] attached = new int[settings.ports().size()];
+                pipeline -> (port, handle, time) -> threads[pipeline % threadCount].departed(port, handle, time), views, false);
+            final int[] attached = java.util.stream.IntStream.range(0, settings.ports().size()).toArray();
+            // Every port of the fabric: one given to the switch while it runs enters at its rate too.
             final LinkRate[] rates = new LinkRate[settings.portCount()];
-            for (int port = 0; port < attached.length; port++) {
-                attached[port] = port;
+            for (int port = 0; port < rates.length; port++) {
                 rates[port] = new LinkRate(settings.portRateBps(port));
             }
             final LearningBridge[] bridges = new LearningBridge[threadCount];
@@ -156,6 +166,10 @@ public final class LiveSwitch implements AutoCloseable {
             }
             final BridgeNews[] news = bridges[0] == null ? new BridgeNews[threadCount] : BridgeNews.between(bridges, agingNanos);
             this.ownerOf = new int[settings.portCount()];
+            for (int port = 0; port < ownerOf.length; port++) {
+                // By the layout: a port's pipeline, and the pipeline's shard; a port added later goes there too.
+                ownerOf[port] = dataplane.assembly.pipelineOf(port) % threadCount;
+            }
             this.ingressLinks = new IngressLinks[threadCount];
             this.captures = new java.util.concurrent.atomic.AtomicReferenceArray<>(settings.portCount());
             this.sockets = new VxlanPorts[threadCount];
@@ -170,13 +184,12 @@ public final class LiveSwitch implements AutoCloseable {
                 for (int pipeline = thread; pipeline < pipelines; pipeline += threadCount) {
                     own.add(pipeline);
                 }
-                threads[thread] = new PipelineThread(thread, pool, new PoolPartition(pool, thread * perThread, perThread), returned[thread],
+                threads[thread] = new PipelineShard(thread, pool, new PoolPartition(pool, thread * perThread, perThread), returned[thread],
                     release, dataplane, own.stream().mapToInt(Integer::intValue).toArray(), ingressLinks[thread], attached,
                     bridges[thread], news[thread], handoffs[thread], handoffs[thread] == null ? null : dataplane.newThreadView("handoff-" + thread));
                 final List<VxlanPorts.Endpoint> ownEndpoints = new ArrayList<>();
                 final List<InterfacePorts.Attachment> ownAttachments = new ArrayList<>();
                 for (final int port : threads[thread].ports()) {
-                    ownerOf[port] = thread;
                     if (attachments.containsKey(port)) {
                         ownAttachments.add(attachments.get(port));
                     } else {
@@ -184,12 +197,17 @@ public final class LiveSwitch implements AutoCloseable {
                     }
                 }
                 final String writer = "sockets-" + thread;
-                sockets[thread] = new VxlanPorts(ownEndpoints, threads[thread], settings.realtime().udpGso(), counters, writer);
-                interfaces[thread] = ownAttachments.isEmpty() ? null
-                    : new InterfacePorts(ownAttachments, threads[thread], pool, release::release, counters, writer);
+                // Netty only for UDP sockets: a shard of interface ports has none.
+                sockets[thread] = ownEndpoints.isEmpty() ? null
+                    : new VxlanPorts(ownEndpoints, threads[thread], settings.realtime().udpGso(), counters, writer);
+                // With interface ports, every shard can take one more while the switch runs (ctl add-port).
+                interfaces[thread] = !LiveSettings.hasInterfacePorts(settings) ? null
+                    : new InterfacePorts(ownAttachments, settings.portCount(), threads[thread], pool, release::release, counters, writer);
                 threads[thread].sockets(sockets[thread], interfaces[thread]);
                 threads[thread].captures(captures);
             }
+            this.socketDrops = LiveSettings.endpoints(settings).isEmpty() ? null : KernelSocketDrops.open();
+            this.attached = java.util.stream.IntStream.range(0, settings.ports().size()).toArray();
             this.gauges = gauges();
         } catch (final RuntimeException e) {
             counters.close();
@@ -212,45 +230,48 @@ public final class LiveSwitch implements AutoCloseable {
     /** The gauges of every attached port, sampled from its egress port, its thread and the kernel. */
     private LiveGauges gauges() {
         final List<LiveGauges.Port> ports = new ArrayList<>();
-        final List<String> kernelDropNames = new ArrayList<>();
-        // The kernel's table of UDP sockets, read once per sample for every port.
-        final KernelSocketDrops socketDrops = LiveSettings.endpoints(settings).isEmpty() ? null : KernelSocketDrops.open();
+        final List<PortDrop> kernelDrops = new ArrayList<>();
         for (int port = 0; port < settings.ports().size(); port++) {
-            final int id = port;
-            final PipelineThread owner = threads[ownerOf[port]];
-            final InterfacePorts onInterface = settings.ports().get(port).onInterface() ? interfaces[ownerOf[port]] : null;
-            kernelDropNames.add(onInterface != null ? InterfacePorts.Refused.RING_OVERFLOW.label() : "socketOverflow");
-            ports.add(new LiveGauges.Port() {
-                @Override
-                public EgressPort egress() {
-                    return dataplane.assembly.port(id);
-                }
-
-                private int boundPort = -1;
-
-                @Override
-                public void depthsAt(final boolean data, final double[] percentiles, final long[] values) {
-                    owner.depthsAt(id, data, percentiles, values);
-                }
-
-                @Override
-                public long kernelDrops() {
-                    if (onInterface != null) {
-                        return onInterface.refused(id, InterfacePorts.Refused.RING_OVERFLOW);
-                    }
-                    if (boundPort < 0) {
-                        final InetSocketAddress bound = localAddress(id);
-                        boundPort = bound == null ? -1 : bound.getPort();
-                    }
-                    return boundPort < 0 || socketDrops == null ? 0 : socketDrops.drops(boundPort);
-                }
-            });
+            final boolean onInterface = settings.ports().get(port).onInterface();
+            kernelDrops.add(onInterface ? PortDrop.RING_OVERFLOW : PortDrop.SOCKET_OVERFLOW);
+            ports.add(gaugesOf(port, onInterface));
         }
         final List<String> discards = new ArrayList<>();
         if (settings.qos().configured()) {
             settings.qos().queues().forEach(queue -> discards.add(queue.discard().label()));
         }
-        return new LiveGauges(counters, ports, kernelDropNames, discards, socketDrops);
+        return new LiveGauges(counters, settings.portCount(), ports, kernelDrops, discards, socketDrops);
+    }
+
+    /** Where port {@code id}'s gauges come from: its egress port, its shard, and the kernel's count for its ring or socket. */
+    private LiveGauges.Port gaugesOf(final int id, final boolean onInterface) {
+        final PipelineShard owner = threads[ownerOf[id]];
+        final InterfacePorts ring = onInterface ? interfaces[ownerOf[id]] : null;
+        return new LiveGauges.Port() {
+            private int boundPort = -1;
+
+            @Override
+            public EgressPort egress() {
+                return dataplane.assembly.port(id);
+            }
+
+            @Override
+            public void depthsAt(final boolean data, final double[] percentiles, final long[] values) {
+                owner.depthsAt(id, data, percentiles, values);
+            }
+
+            @Override
+            public long kernelDrops() {
+                if (ring != null) {
+                    return ring.dropped(id, PortDrop.RING_OVERFLOW);
+                }
+                if (boundPort < 0) {
+                    final InetSocketAddress bound = localAddress(id);
+                    boundPort = bound == null ? -1 : bound.getPort();
+                }
+                return boundPort < 0 || socketDrops == null ? 0 : socketDrops.drops(boundPort);
+            }
+        };
     }
 
     /** Buffers per thread: whole slabs, and the pool within what a handle's metadata arrays can hold. */
@@ -283,7 +304,6 @@ public final class LiveSwitch implements AutoCloseable {
      * @throws IllegalStateException naming the port when one cannot be bound
      */
     public void start() {
-        final boolean sleepWhenIdle = settings.realtime().idle() == Settings.Idle.POLL;
         for (int opened = 0; opened < interfaces.length; opened++) {
             if (interfaces[opened] == null) {
                 continue;
@@ -316,22 +336,52 @@ public final class LiveSwitch implements AutoCloseable {
         for (int thread = 0; thread < threads.length; thread++) {
             final String name = "trimswitch-pipelines-" + thread;
             threads[thread].peers(threads);
-            sockets[thread].start(name, threads[thread], sleepWhenIdle ? null : AgentPlacement.idleStrategy(settings.realtime().idle()),
-                error -> fault.compareAndSet(null, new RealTimeFault(name, error)));
-            if (interfaces[thread] != null && sleepWhenIdle) {
-                interfaces[thread].wakeOnFrames(sockets[thread].loop());
+            runners[thread] = new AgentRunner(threads[thread].idleStrategy(settings.realtime().idle()),
+                error -> fault.compareAndSet(null, new RealTimeFault(name, error)), null, threads[thread]);
+            final Thread runner = new Thread(runners[thread], name);
+            runner.setDaemon(true);
+            if (sockets[thread] != null) {
+                // Bound by the shard's own turns, on the loop it drives.
+                sockets[thread].bind(runner);
             }
+            runner.start();
+        }
+        try {
+            for (int thread = 0; thread < threads.length; thread++) {
+                if (sockets[thread] != null) {
+                    for (final int fd : sockets[thread].awaitBound()) {
+                        threads[thread].poller().add(fd);
+                    }
+                }
+            }
+        } catch (final IllegalStateException e) {
+            // The threads end and close what they opened; the caller's stop() closes the rest.
+            running = false;
+            for (int thread = 0; thread < threads.length; thread++) {
+                threads[thread].stop();
+                runners[thread].close();
+                threads[thread].closePoller();
+            }
+            for (final InterfacePorts ports : interfaces) {
+                if (ports != null) {
+                    ports.close();
+                }
+            }
+            if (links != null) {
+                links.close();
+            }
+            throw e;
         }
         for (int thread = 0; thread < threads.length && links != null; thread++) {
             if (interfaces[thread] != null) {
-                final VxlanPorts wake = sockets[thread];
-                interfaces[thread].follow(links, wake::wakeup, line -> linkLog.accept(line));
+                final PipelineShard shard = threads[thread];
+                interfaces[thread].follow(links, shard::wake, line -> linkLog.accept(line));
             }
         }
         if (links != null) {
             links.start();
         }
-        for (final PipelineThread thread : threads) {
+        for (final PipelineShard thread : threads) {
             thread.go();
         }
         gauges.start();
@@ -348,6 +398,9 @@ public final class LiveSwitch implements AutoCloseable {
      */
     public void stop() {
         if (!running) {
+            for (final PipelineShard thread : threads) {
+                thread.closePoller();
+            }
             counters.close();
             unlock();
             return;
@@ -356,30 +409,18 @@ public final class LiveSwitch implements AutoCloseable {
         if (links != null) {
             links.close();
         }
-        final CountDownLatch flushed = new CountDownLatch(threads.length);
         for (int thread = 0; thread < threads.length; thread++) {
-            final PipelineThread owner = threads[thread];
-            final VxlanPorts ports = sockets[thread];
-            owner.stop();
-            // On the thread itself, after its last turn: what departed in that turn goes out.
-            if (!ports.execute(() -> {
-                owner.flush();
-                flushed.countDown();
-            })) {
-                flushed.countDown();
+            threads[thread].stop();
+            // The runner ends the thread after its last turn, on which the shard sends what departed in it.
+            if (runners[thread] != null) {
+                runners[thread].close();
+            } else if (sockets[thread] != null) {
+                sockets[thread].close();
             }
-        }
-        try {
-            flushed.await(5, TimeUnit.SECONDS);
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
         // The threads have taken their last turn: no capture gets another frame, and each closes its file whole.
         for (int port = 0; port < captures.length(); port++) {
             stopCapture(port);
-        }
-        for (final VxlanPorts ports : sockets) {
-            ports.close();
         }
         // Once their thread has ended: buffers of frames still waiting to be sent go back, counted below as inside.
         for (final InterfacePorts ports : interfaces) {
@@ -392,8 +433,9 @@ public final class LiveSwitch implements AutoCloseable {
             release.release(handle);
         };
         dataplane.drainTo(inside);
-        for (final PipelineThread thread : threads) {
+        for (final PipelineShard thread : threads) {
             thread.drainWaiting(inside);
+            thread.closePoller();
         }
         gauges.close();
         counters.close();
@@ -445,8 +487,8 @@ public final class LiveSwitch implements AutoCloseable {
      * @throws ConfigException in one line when the port is not attached, already captured, or the file cannot be written
      */
     public LiveCapture startCapture(final int port, final java.nio.file.Path file) {
-        if (port < 0 || port >= settings.ports().size()) {
-            throw new ConfigException("capture: port " + port + " is not attached; ports are 0.." + (settings.ports().size() - 1));
+        if (!isAttached(port)) {
+            throw new ConfigException("capture: port " + port + " is not attached; ports are " + attachedList());
         }
         if (captures.get(port) != null) {
             throw new ConfigException("capture: port " + port + " is already being captured to " + captures.get(port).file());
@@ -492,20 +534,24 @@ public final class LiveSwitch implements AutoCloseable {
     }
 
     /**
-     * Attaches removed interface port {@code port} to {@code interfaceName} while the switch runs ({@code ctl add-port}):
-     * its thread opens the interface, or waits for it as for one that went away. From the control thread.
+     * Attaches interface port {@code port} to {@code interfaceName} while the switch runs ({@code ctl add-port}): a port
+     * that was removed, or a port number the switch did not start with, within its fabric. A new port goes to the shard
+     * that owns its pipeline (pipeline p on shard p mod {@code realtime.pipelineThreads}); it gets its counters (in
+     * {@code stats}, the metrics and the counters file, which has room for every port of the fabric), and every shard
+     * floods to it. Its shard opens the interface, or waits for it as for one that went away. From the control thread.
      *
      * @throws ConfigException in one line when the port cannot be attached there
      */
     public String addPort(final int port, final String interfaceName) {
-        final InterfacePorts owner = interfacePortOf(port, "add-port");
-        if (!owner.removed(port)) {
+        final boolean isNew = !isAttached(port);
+        final InterfacePorts owner = isNew ? newInterfacePortOf(port) : interfacePortOf(port, "add-port");
+        if (!isNew && !owner.removed(port)) {
             throw new ConfigException("add-port: port " + port + " is attached to " + owner.interfaceName(port) + "; del-port " + port + " first");
         }
-        for (final InterfacePorts.Attachment other : LiveSettings.attachments(settings)) {
-            final InterfacePorts ports = interfaces[ownerOf[other.port()]];
-            if (other.port() != port && !ports.removed(other.port()) && ports.interfaceName(other.port()).equals(interfaceName)) {
-                throw new ConfigException("add-port: interface " + interfaceName + " is port " + other.port() + "'s already");
+        for (final int other : attached) {
+            final InterfacePorts ports = interfaces[ownerOf[other]];
+            if (other != port && isInterfacePort(other) && !ports.removed(other) && ports.interfaceName(other).equals(interfaceName)) {
+                throw new ConfigException("add-port: interface " + interfaceName + " is port " + other + "'s already");
             }
         }
         try {
@@ -513,9 +559,82 @@ public final class LiveSwitch implements AutoCloseable {
         } catch (final IllegalStateException e) {
             throw new ConfigException("add-port: " + e.getMessage());
         }
-        awaitRequest(owner, owner.request(port, interfaceName));
-        return owner.attached(port) ? "port " + port + " added on " + interfaceName
+        if (isNew) {
+            // Its own shard first, so that the port is there before any shard floods to it; then the others.
+            onShard(ownerOf[port], shard -> shard.adopt(port, interfaceName));
+            for (int thread = 0; thread < threads.length; thread++) {
+                if (thread != ownerOf[port]) {
+                    onShard(thread, shard -> shard.floodAlsoTo(port));
+                }
+            }
+            addedPorts.add(port);
+            gauges.add(port, gaugesOf(port, true), PortDrop.RING_OVERFLOW);
+            final int[] more = java.util.Arrays.copyOf(attached, attached.length + 1);
+            more[more.length - 1] = port;
+            java.util.Arrays.sort(more);
+            attached = more;
+        } else {
+            awaitRequest(owner, owner.request(port, interfaceName));
+        }
+        return owner.attached(port) ? "port " + port + " added on " + interfaceName + ", pipeline " + dataplane.assembly.pipelineOf(port)
+            + " on thread " + ownerOf[port]
             : "port " + port + " added, waiting for " + interfaceName + " (it cannot be opened yet: it comes up once it can)";
+    }
+
+    /** Runs {@code change} on shard {@code thread}'s own thread, between two of its turns, and waits for it. */
+    private void onShard(final int thread, final Consumer<PipelineShard> change) {
+        final PipelineShard shard = threads[thread];
+        final java.util.concurrent.CompletableFuture<Void> done = shard.runOnThread(() -> change.accept(shard));
+        try {
+            done.get(5, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (final java.util.concurrent.TimeoutException e) {
+            throw new ConfigException("add-port: the port's thread did not take the change up within 5 s (host too slow?); it will when it can");
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConfigException("add-port: interrupted while the port's thread took the change up");
+        } catch (final java.util.concurrent.ExecutionException e) {
+            throw new ConfigException("add-port: " + e.getCause().getMessage());
+        }
+    }
+
+    /**
+     * The interface ports of the shard that new port {@code port} goes to.
+     *
+     * @throws ConfigException in one line when the switch cannot take it
+     */
+    private InterfacePorts newInterfacePortOf(final int port) {
+        if (port < 0 || port >= settings.portCount()) {
+            throw new ConfigException("add-port: port " + port + " is beyond this switch's fabric (0.." + (settings.portCount() - 1)
+                + ", fabric.pipelines x fabric.portsPerPipeline); a switch with more ports needs a restart");
+        }
+        if (!LiveSettings.hasInterfacePorts(settings)) {
+            throw new ConfigException("add-port: a switch of UDP ports takes no interface port while it runs; restart it with one");
+        }
+        if (!running) {
+            throw new ConfigException("add-port: the switch is not running");
+        }
+        return interfaces[ownerOf[port]];
+    }
+
+    /** Whether {@code port} is one of the switch's ports now (attached, or removed and not yet added again). */
+    public boolean isAttached(final int port) {
+        for (final int own : attached) {
+            if (own == port) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The attached ports as users read them: 0..3, as ports are numbered in order. */
+    private String attachedList() {
+        final int[] ports = attached;
+        return ports.length == 0 ? "none" : "0.." + ports[ports.length - 1];
+    }
+
+    /** Whether attached port {@code port} sits on an interface. */
+    private boolean isInterfacePort(final int port) {
+        return port < settings.ports().size() ? settings.ports().get(port).onInterface() : addedPorts.contains(port);
     }
 
     /**
@@ -524,11 +643,11 @@ public final class LiveSwitch implements AutoCloseable {
      * @throws ConfigException in one line, naming {@code command}, when {@code port} is not an interface port of this switch
      */
     public InterfacePorts interfacePortOf(final int port, final String command) {
-        if (port < 0 || port >= settings.ports().size()) {
-            throw new ConfigException(command + ": port " + port + " is not a port of this switch (0.." + (settings.ports().size() - 1)
-                + "); a switch with more ports needs a restart");
+        if (!isAttached(port)) {
+            throw new ConfigException(command + ": port " + port + " is not a port of this switch (" + attachedList()
+                + "); add-port N@IFACE gives it the next one");
         }
-        if (!settings.ports().get(port).onInterface()) {
+        if (!isInterfacePort(port)) {
             throw new ConfigException(command + ": port " + port + " is a UDP port; only interface ports are removed and added while the switch runs");
         }
         return interfaces[ownerOf[port]];
@@ -552,8 +671,10 @@ public final class LiveSwitch implements AutoCloseable {
     /** The attached ports in port order, their rates as {@code inForce} gives them. */
     public List<PortView> portViews(final Settings inForce) {
         final java.util.SortedMap<Integer, PortView> views = new java.util.TreeMap<>();
-        for (final InterfacePorts.Attachment attachment : LiveSettings.attachments(settings)) {
-            final int port = attachment.port();
+        for (final int port : attached) {
+            if (!isInterfacePort(port)) {
+                continue;
+            }
             final InterfacePorts owner = interfaces[ownerOf[port]];
             views.put(port, new PortView(port, "interface", owner.interfaceName(port),
                 owner.removed(port) ? "removed" : owner.linkUp(port) ? "up" : "down", inForce.portRateBps(port) / 1e9,
@@ -586,8 +707,8 @@ public final class LiveSwitch implements AutoCloseable {
     public List<PortStats> stats() {
         final CounterTotals totals = CounterTotals.read(counters.reader());
         final List<PortStats> stats = new ArrayList<>();
-        for (int port = 0; port < settings.ports().size(); port++) {
-            final PipelineThread owner = threads[ownerOf[port]];
+        for (final int port : attached) {
+            final PipelineShard owner = threads[ownerOf[port]];
             final Map<String, Long> drops = new LinkedHashMap<>();
             totals.byName(port, CounterType.DROPS).forEach((reason, count) -> {
                 if (count > 0) {
@@ -615,8 +736,10 @@ public final class LiveSwitch implements AutoCloseable {
     /** Per interface port, in port order: whether its link carries frames now (down, or its interface gone: false). */
     public java.util.SortedMap<Integer, Boolean> linksUp() {
         final java.util.SortedMap<Integer, Boolean> up = new java.util.TreeMap<>();
-        for (final InterfacePorts.Attachment attachment : LiveSettings.attachments(settings)) {
-            up.put(attachment.port(), interfaces[ownerOf[attachment.port()]].linkUp(attachment.port()));
+        for (final int port : attached) {
+            if (isInterfacePort(port)) {
+                up.put(port, interfaces[ownerOf[port]].linkUp(port));
+            }
         }
         return up;
     }
@@ -629,7 +752,7 @@ public final class LiveSwitch implements AutoCloseable {
     /** Buffers not back in the pool (after {@link #stop()}: 0). */
     public int buffersInUse() {
         int inUse = 0;
-        for (final PipelineThread thread : threads) {
+        for (final PipelineShard thread : threads) {
             inUse += thread.buffersInUse();
         }
         return inUse;

@@ -51,7 +51,7 @@ final class RealTimeDataplane {
     RealTimeDataplane(
         final Settings settings, final PacketPool pool, final ForwardingStage forwarding,
         final Supplier<TrafficManagerEvents> threadEvents, final IntFunction<EgressAgent.Departures> departures) {
-        this(settings, pool, CounterRegistry.inMemory(counters(settings, 0)), forwarding, threadEvents, departures, (pipeline, view) -> view);
+        this(settings, pool, CounterRegistry.inMemory(counters(settings, 0)), forwarding, threadEvents, departures, (pipeline, view) -> view, true);
     }
 
     /**
@@ -71,11 +71,13 @@ final class RealTimeDataplane {
     /**
      * @param counters where every counter of the switch lives
      * @param views how each pipeline's ingress and recirculation see the traffic manager
+     * @param receiveRings a ring per pipeline that a ports agent fills; without them (the live switch) a pipeline's
+     *                     shard hands it each packet itself
      */
     RealTimeDataplane(
         final Settings settings, final PacketPool pool, final CounterRegistry counters, final ForwardingStage forwarding,
         final Supplier<TrafficManagerEvents> threadEvents, final IntFunction<EgressAgent.Departures> departures,
-        final PipelineView views) {
+        final PipelineView views, final boolean receiveRings) {
         this.threadEvents = threadEvents;
         this.settings = settings;
         final int pipelines = settings.fabric().pipelines();
@@ -90,7 +92,7 @@ final class RealTimeDataplane {
                 return views.of(pipeline, own);
             },
             pipelineArray -> inboxes, forwarding);
-        this.rxRings = new HandleRing[pipelines];
+        this.rxRings = new HandleRing[receiveRings ? pipelines : 0];
         final int portsPerPipeline = settings.fabric().portsPerPipeline();
         // A live switch forwards only to the ports it has attached: egress looks at those alone, not at the assembly's
         // every port on each turn and before each arrival.
@@ -99,8 +101,11 @@ final class RealTimeDataplane {
         this.indexInGroup = new int[assembly.ports()];
         java.util.Arrays.fill(egressOfPort, -1);
         for (int pipeline = 0; pipeline < pipelines; pipeline++) {
-            rxRings[pipeline] = new HandleRing(settings.realtime().rxRingPackets(), false);
-            ingress.add(new IngressAgent(assembly.pipeline(pipeline), pool, rxRings[pipeline], inboxes.reader(pipeline), clock, batch));
+            if (receiveRings) {
+                rxRings[pipeline] = new HandleRing(settings.realtime().rxRingPackets(), false);
+            }
+            ingress.add(new IngressAgent(assembly.pipeline(pipeline), pool, receiveRings ? rxRings[pipeline] : null, inboxes.reader(pipeline),
+                clock, batch));
             final int first = pipeline * portsPerPipeline;
             final EgressPort[] group = new EgressPort[Math.max(0, Math.min(portsPerPipeline, attached - first))];
             for (int i = 0; i < group.length; i++) {

@@ -373,7 +373,7 @@ class LiveSwitchTest {
 
     @Test
     @org.junit.jupiter.api.Tag("host-timing")
-    void twoPipelineThreadsForwardAcrossEachOtherWithoutDropsAndShareWhatTheyLearn() throws Exception {
+    void twoPipelineShardsForwardAcrossEachOtherWithoutDropsAndShareWhatTheyLearn() throws Exception {
         // Ports 0 and 1 on pipeline 0 (thread 0), port 2 on pipeline 1 (thread 1); 1 Gb/s links.
         start(settings -> settings.withFabric(x -> x.withPipelines(2).withPortsPerPipeline(2).withPortRateGbps(1.0))
             .withRealtime(x -> x.withPipelineThreads(2)));

@@ -54,7 +54,7 @@ class SteadyStateAllocationTest {
     }
 
     @Test
-    void theGaugesAndPipelineThreadsAllocateNothingPerSampleIdleAndUnderTraffic() throws Exception {
+    void theGaugesAndPipelineShardsAllocateNothingPerSampleIdleAndUnderTraffic() throws Exception {
         final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         assumeTrue(threads.isThreadAllocatedMemorySupported(), "this JVM does not count allocations per thread");
         threads.setThreadAllocatedMemoryEnabled(true);

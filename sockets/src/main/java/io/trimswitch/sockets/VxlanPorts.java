@@ -5,41 +5,39 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoEventLoopGroup;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.FixedRecvByteBufAllocator;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ManualIoEventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.unix.Errors;
 import io.netty.channel.unix.SegmentedDatagramPacket;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.VxlanHeader;
-import io.trimswitch.dataplane.counters.CounterBlock;
-import io.trimswitch.dataplane.counters.CounterName;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.CounterType;
+import io.trimswitch.dataplane.counters.LivePortCounters;
+import io.trimswitch.dataplane.counters.PortDrop;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 /**
  * Switch ports as UDP endpoints over Netty's epoll transport: a frame on a port is an Ethernet frame in
  * a UDP datagram behind a VXLAN header (RFC 7348), so a Linux host attaches with a vxlan interface whose
- * remote is the port's address. A group of ports lives on one thread, which polls their sockets in
- * batches (recvmmsg), hands each valid frame to the {@link FrameHandler} while Netty's buffer is still
- * held, runs the group's owner, and sends what it is given, flushing a batch at once (sendmmsg). A
+ * remote is the port's address. A group of ports lives on one thread, their shard's, which drives their Netty loop
+ * itself ({@link #poll()}, a {@link ManualIoEventLoop}: no event loop thread of its own): each poll reads their
+ * sockets in batches (recvmmsg) and hands each valid frame to the {@link FrameHandler} while Netty's buffer is still
+ * held; the shard sends what it is given, flushing a batch at once (sendmmsg). A
  * datagram that is not a frame for this port, or that comes from another host than the port's, is
  * counted by reason and dropped.
  */
@@ -60,29 +58,6 @@ public final class VxlanPorts implements AutoCloseable {
     private static final int STANDARD_MTU_DATAGRAM = 1500 - 20 - 8;
     /** Linux's errno for a message too long for the path. */
     private static final int EMSGSIZE = 90;
-    private static final Runnable NOTHING = () -> { };
-
-    /** Why a datagram was dropped before it became a frame. */
-    public enum Malformed {
-        TOO_SHORT("tooShort"),
-        BAD_VXLAN_FLAGS("badVxlanFlags"),
-        WRONG_VNI("wrongVni"),
-        WRONG_SOURCE("wrongSource"),
-        OVERSIZE("oversize"),
-        NO_REMOTE("noRemote"),
-        TX_BUSY("txBusy"),
-        SOCKET_ERROR("socketError");
-
-        private final String label;
-
-        Malformed(final String label) {
-            this.label = label;
-        }
-
-        public String label() {
-            return label;
-        }
-    }
 
     /**
      * One port: where it listens, its VNI, and its host's VTEP; a null {@code remote} is learned from the
@@ -113,15 +88,19 @@ public final class VxlanPorts implements AutoCloseable {
     private final int[] largestSegment;
     private final boolean segmented;
     private final boolean[] errorReported;
-    private static final int RECEIVED = 0;
-    /** Per port: datagrams received, then datagrams refused by reason; this port's thread alone writes them. */
-    private final CounterBlock[] counters;
+    /** Why a port drops a datagram or a frame to send. */
+    private static final List<PortDrop> DROPS = List.of(PortDrop.TOO_SHORT, PortDrop.BAD_VXLAN_FLAGS, PortDrop.WRONG_VNI,
+        PortDrop.WRONG_SOURCE, PortDrop.OVERSIZE, PortDrop.NO_REMOTE, PortDrop.TX_BUSY, PortDrop.SOCKET_ERROR);
+    /** Per port: datagrams received, and dropped by reason; this port's thread alone writes them. */
+    private final LivePortCounters[] counters;
     private final UnsafeBuffer rxView = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer txView = new UnsafeBuffer(0, 0);
     private final byte[] heapCopy = new byte[MAX_FRAME + VxlanHeader.LENGTH];
     private final UnsafeBuffer heapView = new UnsafeBuffer(heapCopy);
     private final Endpoint[] byPort;
-    private volatile MultiThreadIoEventLoopGroup group;
+    /** The ports' loop, driven by their shard's thread; null until {@link #bind}. */
+    private volatile ManualIoEventLoop loop;
+    private final ChannelFuture[] binding;
 
     /**
      * @param segmentedSends send datagrams of one size in a row as one UDP GSO send where the kernel offers it
@@ -146,79 +125,75 @@ public final class VxlanPorts implements AutoCloseable {
         this.errorReported = new boolean[ports];
         java.util.Arrays.fill(largestSegment, STANDARD_MTU_DATAGRAM);
         this.segmented = segmentedSends && EpollDatagramChannel.isSegmentedDatagramPacketSupported();
-        this.counters = new CounterBlock[ports];
+        this.counters = new LivePortCounters[ports];
+        this.binding = new ChannelFuture[ports];
         for (final Endpoint endpoint : endpoints) {
-            counters[endpoint.port()] = registry.block(writer, counterNames(endpoint.port()));
+            counters[endpoint.port()] = new LivePortCounters(registry, writer, endpoint.port(), List.of(CounterType.RX_DATAGRAMS), DROPS);
             remotes[endpoint.port()] = endpoint.remote();
             byPort[endpoint.port()] = endpoint;
         }
     }
 
-    private static List<CounterName> counterNames(final int port) {
-        final List<CounterName> names = new java.util.ArrayList<>();
-        names.add(CounterName.of(CounterType.RX_DATAGRAMS, port));
-        for (final Malformed reason : Malformed.values()) {
-            names.add(new CounterName(CounterType.DROPS, port, reason.ordinal(), reason.label()));
-        }
-        return names;
-    }
-
     /**
-     * Binds every port on one thread named {@code threadName}, which polls the sockets without blocking and
-     * runs {@code owner} between polls, idling by {@code idle} when neither had work, or with a null
-     * {@code idle} sleeping in epoll_wait while the owner has nothing inside; what {@code owner} throws goes
-     * to {@code faults}.
+     * Asks for every port to be bound on a loop that {@code owner} drives with {@link #poll()}; the binding happens at
+     * its first polls, and {@link #awaitBound} waits for it.
      *
-     * @throws IllegalStateException naming the port and address when one cannot be bound
+     * @throws IllegalStateException when the epoll transport is not available here
      */
-    public void start(final String threadName, final PortsOwner owner, final IdleStrategy idle, final Consumer<Throwable> faults) {
+    public void bind(final Thread owner) {
         if (!Epoll.isAvailable()) {
             throw new IllegalStateException("the epoll transport is not available here: " + Epoll.unavailabilityCause());
         }
-        final ThreadFactory threads = task -> {
-            final Thread thread = new Thread(task, threadName);
-            thread.setDaemon(true);
-            return thread;
-        };
-        group = new MultiThreadIoEventLoopGroup(1, threads, PollingIoHandler.factory(owner, idle, faults, !endpoints.isEmpty()));
-        // Netty starts a loop's thread with its first task: a thread with no UDP port (only interfaces) must run too.
-        group.execute(NOTHING);
+        loop = new ManualIoEventLoop(owner, EpollIoHandler.newFactory());
         for (final Endpoint endpoint : endpoints) {
             // One byte more than the largest datagram a port takes: the kernel cuts a longer one to this, and it is counted as oversize.
-            final Bootstrap bootstrap = new Bootstrap().group(group).channel(EpollDatagramChannel.class)
+            final Bootstrap bootstrap = new Bootstrap().group(loop).channel(EpollDatagramChannel.class)
                 .option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM + 1)
                 .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator((MAX_DATAGRAM + 1) * DATAGRAMS_PER_READ))
                 .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
                 .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(SOCKET_BUFFER_BYTES / 4, SOCKET_BUFFER_BYTES))
                 .handler(new PortHandler(endpoint));
-            try {
-                channels[endpoint.port()] = bootstrap.bind(endpoint.bind()).sync().channel();
-            } catch (final Exception e) {
-                close();
-                throw new IllegalStateException("port " + endpoint.port() + ": cannot bind " + endpoint.bind() + ": " + e.getMessage(), e);
+            binding[endpoint.port()] = bootstrap.bind(endpoint.bind());
+        }
+    }
+
+    /**
+     * Waits until every port is bound by its thread's polls; returns their sockets' file descriptors, which wake the
+     * thread when it sleeps.
+     *
+     * @throws IllegalStateException naming the port and address when one cannot be bound, or was not within 10 s
+     */
+    public int[] awaitBound() {
+        final int[] fds = new int[endpoints.size()];
+        for (int i = 0; i < fds.length; i++) {
+            final Endpoint endpoint = endpoints.get(i);
+            final ChannelFuture bound = binding[endpoint.port()];
+            if (!bound.awaitUninterruptibly(10, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("port " + endpoint.port() + ": cannot bind " + endpoint.bind() + ": its thread did not bind it within 10 s");
+            }
+            if (!bound.isSuccess()) {
+                throw new IllegalStateException("port " + endpoint.port() + ": cannot bind " + endpoint.bind() + ": " + bound.cause().getMessage(), bound.cause());
+            }
+            channels[endpoint.port()] = bound.channel();
+            fds[i] = ((EpollDatagramChannel) bound.channel()).fd().intValue();
+        }
+        return fds;
+    }
+
+    /** On the ports' thread: reads what the sockets hold and runs the loop's tasks; how much that was. */
+    public int poll() {
+        return loop.runNow();
+    }
+
+    /** Whether a socket holds datagrams the kernel would not take yet: its thread must keep polling to send them. */
+    public boolean hasUnsent() {
+        for (final Channel channel : channels) {
+            if (channel != null && !channel.isWritable()) {
+                return true;
             }
         }
-    }
-
-    /** The event loop of the ports' thread, once started: other file descriptors that should wake it register here. */
-    public IoEventLoopGroup loop() {
-        return group;
-    }
-
-    /** Wakes the ports' thread if it sleeps in epoll_wait. */
-    public void wakeup() {
-        execute(NOTHING);
-    }
-
-    /** Runs {@code task} on the ports' thread; false when the ports were never started or are closed. */
-    public boolean execute(final Runnable task) {
-        final EventLoopGroup running = group;
-        if (running == null || running.isShuttingDown()) {
-            return false;
-        }
-        running.execute(task);
-        return true;
+        return false;
     }
 
     /**
@@ -230,12 +205,12 @@ public final class VxlanPorts implements AutoCloseable {
         final InetSocketAddress remote = remotes[port];
         final Channel channel = channels[port];
         if (remote == null || channel == null) {
-            counters[port].increment(1 + Malformed.NO_REMOTE.ordinal());
+            counters[port].drop(PortDrop.NO_REMOTE);
             return false;
         }
         if (length > MAX_FRAME) {
             // A segmentation-offload frame from an interface port: a tunnel's datagram cannot carry it.
-            counters[port].increment(1 + Malformed.OVERSIZE.ordinal());
+            counters[port].drop(PortDrop.OVERSIZE);
             return false;
         }
         final int size = VxlanHeader.LENGTH + length;
@@ -250,7 +225,7 @@ public final class VxlanPorts implements AutoCloseable {
                 // Send what is queued, then look again: only a socket the kernel cannot drain refuses.
                 channel.flush();
                 if (!channel.isWritable()) {
-                    counters[port].increment(1 + Malformed.TX_BUSY.ordinal());
+                    counters[port].drop(PortDrop.TX_BUSY);
                     return false;
                 }
             }
@@ -294,7 +269,7 @@ public final class VxlanPorts implements AutoCloseable {
             final int size = segmentSize[port];
             channel.write(new SegmentedDatagramPacket(batch, size, remotes[port])).addListener(future -> {
                 if (!future.isSuccess()) {
-                    counters[port].add(1 + Malformed.SOCKET_ERROR.ordinal(), count);
+                    counters[port].drop(PortDrop.SOCKET_ERROR, count);
                     if (tooLongForThePath(future.cause())) {
                         largestSegment[port] = Math.min(largestSegment[port], size - 1);
                     }
@@ -325,18 +300,22 @@ public final class VxlanPorts implements AutoCloseable {
         return (InetSocketAddress) channels[port].localAddress();
     }
 
-    public long malformed(final int port, final Malformed reason) {
-        return counters[port].get(1 + reason.ordinal());
+    public long dropped(final int port, final PortDrop reason) {
+        return counters[port].dropped(reason);
     }
 
     public long receivedDatagrams(final int port) {
-        return counters[port].get(RECEIVED);
+        return counters[port].get(CounterType.RX_DATAGRAMS);
     }
 
     public List<Endpoint> endpoints() {
         return endpoints;
     }
 
+    /**
+     * Closes every socket. On the ports' thread (its last turn), which then runs the loop until it has ended; from
+     * another thread when that thread never ran.
+     */
     @Override
     public void close() {
         for (int port = 0; port < pending.length; port++) {
@@ -345,15 +324,23 @@ public final class VxlanPorts implements AutoCloseable {
                 pending[port] = null;
             }
         }
-        for (final Channel channel : channels) {
+        final ManualIoEventLoop running = loop;
+        loop = null;
+        if (running == null) {
+            return;
+        }
+        final boolean own = running.inEventLoop();
+        for (int port = 0; port < channels.length; port++) {
+            final Channel channel = channels[port] != null ? channels[port] : binding[port] == null ? null : binding[port].channel();
             if (channel != null) {
-                // Bounded: a loop that has already ended never completes the close, and a stopping switch must not hang on it.
-                channel.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+                channel.close();
             }
         }
-        if (group != null) {
-            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
-            group = null;
+        running.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+        // Bounded: a stopping switch must not hang on its sockets.
+        final long deadline = System.nanoTime() + 2_000_000_000L;
+        while (own && !running.isTerminated() && System.nanoTime() < deadline) {
+            running.runNow();
         }
     }
 
@@ -382,15 +369,15 @@ public final class VxlanPorts implements AutoCloseable {
 
         @Override
         protected void channelRead0(final ChannelHandlerContext context, final DatagramPacket packet) {
-            counters[port].increment(RECEIVED);
+            counters[port].increment(CounterType.RX_DATAGRAMS);
             final ByteBuf content = packet.content();
             final int length = content.readableBytes();
             if (length < VxlanHeader.LENGTH + EthernetHeader.LENGTH) {
-                counters[port].increment(1 + Malformed.TOO_SHORT.ordinal());
+                counters[port].drop(PortDrop.TOO_SHORT);
                 return;
             }
             if (length > MAX_DATAGRAM) {
-                counters[port].increment(1 + Malformed.OVERSIZE.ordinal());
+                counters[port].drop(PortDrop.OVERSIZE);
                 return;
             }
             final UnsafeBuffer bytes;
@@ -406,11 +393,11 @@ public final class VxlanPorts implements AutoCloseable {
                 start = 0;
             }
             if ((VxlanHeader.flags(bytes, start) & VxlanHeader.FLAG_VNI_VALID) == 0) {
-                counters[port].increment(1 + Malformed.BAD_VXLAN_FLAGS.ordinal());
+                counters[port].drop(PortDrop.BAD_VXLAN_FLAGS);
                 return;
             }
             if (VxlanHeader.vni(bytes, start) != endpoint.vni()) {
-                counters[port].increment(1 + Malformed.WRONG_VNI.ordinal());
+                counters[port].drop(PortDrop.WRONG_VNI);
                 return;
             }
             final InetAddress source = packet.sender().getAddress();
@@ -420,7 +407,7 @@ public final class VxlanPorts implements AutoCloseable {
                 remotes[port] = new InetSocketAddress(source, endpoint.remotePort());
             } else if (!remote.getAddress().equals(source)) {
                 // Only the port's host may speak on it: one datagram from elsewhere must not take the port over.
-                counters[port].increment(1 + Malformed.WRONG_SOURCE.ordinal());
+                counters[port].drop(PortDrop.WRONG_SOURCE);
                 return;
             }
             handler.onFrame(port, bytes, start + VxlanHeader.LENGTH, length - VxlanHeader.LENGTH);
@@ -434,7 +421,7 @@ public final class VxlanPorts implements AutoCloseable {
         @Override
         public void exceptionCaught(final ChannelHandlerContext context, final Throwable cause) {
             // A failed datagram (an ICMP unreachable from a host that went away) is not a reason to stop the port.
-            counters[port].increment(1 + Malformed.SOCKET_ERROR.ordinal());
+            counters[port].drop(PortDrop.SOCKET_ERROR);
             reportOnce(port, cause);
         }
     }

@@ -14,10 +14,27 @@ public final class CounterBlock {
     // Read and written through Agrona's Unsafe calls, each index checked against the block here: those calls are small
     // enough for the quick compiler of a short run to inline, where a buffer's checked accessors stay calls.
     private final long[] addresses;
+    /** The counters' names, in index order. */
+    private final java.util.List<CounterName> names;
 
-    CounterBlock(final CounterRegistry registry, final long[] addresses) {
+    CounterBlock(final CounterRegistry registry, final long[] addresses, final java.util.List<CounterName> names) {
         this.registry = registry;
         this.addresses = addresses;
+        this.names = java.util.List.copyOf(names);
+    }
+
+    /**
+     * The index of the counter named {@code name}: found by its key once, by whoever counts with it, never on the way of
+     * a packet.
+     *
+     * @throws IllegalArgumentException when the block has no such counter
+     */
+    public int indexOf(final CounterName name) {
+        final int index = names.indexOf(name);
+        if (index < 0) {
+            throw new IllegalArgumentException("no counter " + name + " in this block");
+        }
+        return index;
     }
 
     /** The writer's increment of counter {@code index}. */

@@ -245,7 +245,7 @@ public final class CounterRegistry implements AutoCloseable {
         if (unnamedIds != null) {
             unnamed.add(new Unnamed(writer, List.copyOf(names), unnamedIds));
         }
-        return new CounterBlock(this, addresses);
+        return new CounterBlock(this, addresses, names);
     }
 
     /** A reader of every counter here, for any thread: the counters' keys and labels are written by now. */

@@ -2,17 +2,18 @@ package io.trimswitch.realtime;
 
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.OffloadHeader;
-import io.trimswitch.dataplane.counters.CounterBlock;
-import io.trimswitch.dataplane.counters.CounterName;
 import io.trimswitch.dataplane.counters.CounterType;
+import io.trimswitch.dataplane.counters.LivePortCounters;
+import io.trimswitch.dataplane.counters.PortDrop;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.PoolPartition;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.IngressLinks;
 import io.trimswitch.dataplane.util.TimedIntFifo;
 import io.trimswitch.pipelines.LearningBridge;
+import io.trimswitch.config.Settings;
 import io.trimswitch.interfaces.InterfacePorts;
-import io.trimswitch.sockets.PortsOwner;
+import io.trimswitch.interfaces.PortPoller;
 import io.trimswitch.sockets.VxlanPorts;
 import io.trimswitch.switching.CatchUp;
 import io.trimswitch.switching.AssembledSwitch;
@@ -22,45 +23,39 @@ import io.trimswitch.trafficmanager.TrafficManager;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.invoke.VarHandle;
 import java.util.List;
 
 /**
- * One busy-polling thread of the live switch, DPDK style: it owns a group of pipelines and their ports'
- * sockets. Each turn it reads its sockets in batches, copies each frame once into a buffer of its own
- * partition of the pool, and lets it arrive no faster than the port's link allows; it meters arrivals as
- * they come due, bringing its recirculation and egress up to each one first, so that on one thread the
- * switch keeps virtual time's order; then its egress ports send what has left them, straight to their
- * sockets, one flush per turn. The traffic manager's rings are the only thing between threads.
+ * One duty cycle of the live switch, DPDK style, an Agrona {@link Agent} on a thread of its own: it owns a group of
+ * pipelines and their ports (AF_PACKET interfaces, UDP/VXLAN sockets). Each turn it reads its ports in batches, copies
+ * each frame once into a buffer of its own partition of the pool, and lets it arrive no faster than the port's link
+ * allows; it meters arrivals as they come due, bringing its recirculation and egress up to each one first, so that on
+ * one thread the switch keeps virtual time's order; then its egress ports send what has left them, straight to their
+ * ports, one flush per turn. Packets for another shard's ports cross through that shard's one hand-off ring; the
+ * traffic manager's rings are the only other thing between threads. With {@code realtime.idle: poll} it sleeps in
+ * its {@link PortPoller} when nothing is inside, until a port has a frame or another thread wakes it.
  */
-final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, InterfacePorts.FrameHandler, EgressAgent.Departures {
+final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePorts.FrameHandler, EgressAgent.Departures {
+    /** {@link #sleepNanos()}: nothing inside moves with time alone; sleep until a port has data or a wake-up. */
+    static final long UNTIL_WOKEN = Long.MAX_VALUE;
+    /**
+     * How long a thread keeps polling after its last work before it may sleep: a reply or the next frame of a burst
+     * usually comes within it, and is then served without the cost of a wake-up.
+     */
+    private static final long POLL_BEFORE_SLEEP_NANOS = 50_000;
     /** Frames a port holds that arrived faster than its link: a host's burst; beyond this they are dropped as rxOverflow. */
     static final int LINK_BACKLOG_PACKETS = 1024;
     /** A timed sleep shorter than this costs more in its wake-up (a timer, a context switch) than polling through it. */
     private static final long SHORTEST_SLEEP_NANOS = 20_000;
 
-    /** Why a frame did not make it into the switch, besides the datagram-level reasons. */
-    enum Refused {
-        BUFFER_EXHAUSTED("bufferExhausted"),
-        RX_OVERFLOW("rxOverflow"),
-        FILTERED("filtered"),
-        /** Leaving by a tunnel, a frame whose offload header points outside it: its checksum cannot be completed. */
-        BAD_OFFLOAD("badOffload"),
-        /** Sent to an IEEE 802.1D reserved group address (01:80:C2:00:00:0x): link-local, never forwarded by a bridge. */
-        RESERVED_GROUP("reservedGroup");
-
-        private final String label;
-
-        Refused(final String label) {
-            this.label = label;
-        }
-
-        String label() {
-            return label;
-        }
-    }
+    /** Why the shard itself drops a frame its ports took. */
+    private static final List<PortDrop> DROPS = List.of(PortDrop.BUFFER_EXHAUSTED, PortDrop.RX_OVERFLOW, PortDrop.FILTERED,
+        PortDrop.BAD_OFFLOAD, PortDrop.RESERVED_GROUP);
 
     private final int id;
     private final PacketPool pool;
@@ -73,8 +68,13 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
     private final IngressLinks links;
     /** Per port of this thread: frames waiting for their arrival time, in arrival order. */
     private final TimedIntFifo[] arriving;
-    private final int[] ownPorts;
-    private final int[] allPorts;
+    /** This shard's ports, and every port of the switch (where a flood goes); the shard's thread alone changes them. */
+    private int[] ownPorts;
+    private int[] allPorts;
+    /** Per pipeline this shard owns: its egress ports. */
+    private final EgressAgent[] egressByPipeline;
+    /** Changes the control thread asks of this shard ({@code ctl add-port}), run between two of its turns. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<Runnable> changes = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final IngressAgent[] ingressByPipeline;
     private final List<IngressAgent> ingress;
     private final List<RecirculationAgent> recirculation;
@@ -87,11 +87,11 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
     /** Null with one thread: packets other threads hand over for this thread's ports, and how it queues them. */
     private final PortHandoff handoff;
     private final TrafficManager handedOver;
-    private static final int FLOODED = 0;
-    /** After the reasons: frames flooded, each once, so that readers know how many of the copies were extra. */
-    private static final int FLOODED_FRAMES = 1 + Refused.values().length;
-    /** Per port: frames flooded to it, then frames refused by reason; this thread alone writes them. */
-    private final CounterBlock[] counters;
+    /**
+     * Per port: copies flooded from it, frames flooded (each once, so that readers know how many of the copies were
+     * extra), and frames dropped by reason; this thread alone writes them.
+     */
+    private final LivePortCounters[] counters;
     private final Recorder[] dataDepths;
     private final Recorder[] headerDepths;
     private final Histogram[] dataDepthTotals;
@@ -100,7 +100,10 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
     private final Histogram[] dataIntervals;
     private final Histogram[] headerIntervals;
     private final HandleRing.HandleConsumer reclaim;
+    /** Null unless some of this shard's ports are UDP sockets. */
     private VxlanPorts sockets;
+    /** Where the shard sleeps, and what other threads write to wake it. */
+    private final PortPoller poller = new PortPoller();
     /** Null unless some of this thread's ports sit on Linux interfaces. */
     private InterfacePorts interfaces;
     /** Per port: true when it sits on a Linux interface, whose frames carry an offload header in the pool's headroom. */
@@ -112,12 +115,13 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
     private volatile boolean stopped;
     /** Set while the thread sleeps in epoll_wait: another thread that queues a packet for it wakes it. */
     private volatile boolean asleep;
-    private PipelineThread[] peers = new PipelineThread[0];
+    private PipelineShard[] peers = new PipelineShard[0];
     /** Per port: its capture while {@code ctl capture} runs one, else null; the control thread sets it. */
     private java.util.concurrent.atomic.AtomicReferenceArray<LiveCapture> captures = new java.util.concurrent.atomic.AtomicReferenceArray<>(0);
-    private final List<EgressPort> ownEgress = new java.util.ArrayList<>();
+    /** Its ports' egress; replaced whole as a port is added, since other shards read it ({@link #hasQueuedInput()}). */
+    private volatile EgressPort[] ownEgress;
 
-    PipelineThread(
+    PipelineShard(
         final int id, final PacketPool pool, final PoolPartition buffers, final HandleRing returned, final AgentEvents.Release release,
         final RealTimeDataplane dataplane, final int[] pipelines, final IngressLinks links, final int[] allPorts,
         final LearningBridge bridge, final BridgeNews news, final PortHandoff handoff, final TrafficManager handedOver) {
@@ -135,6 +139,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         this.handoff = handoff;
         this.handedOver = handedOver;
         this.ingressByPipeline = new IngressAgent[assembly.pipelines()];
+        this.egressByPipeline = new EgressAgent[assembly.pipelines()];
         this.ingress = new java.util.ArrayList<>();
         this.recirculation = new java.util.ArrayList<>();
         this.egress = new java.util.ArrayList<>();
@@ -143,6 +148,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
             ingressByPipeline[pipeline] = agent;
             ingress.add(agent);
             egress.add(dataplane.egress.get(pipeline));
+            egressByPipeline[pipeline] = dataplane.egress.get(pipeline);
             for (final RecirculationAgent loop : dataplane.recirculation) {
                 if (loop.pipeline() == pipeline) {
                     recirculation.add(loop);
@@ -155,21 +161,10 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
             agent.barrier(catchUp);
         }
         this.ownPorts = java.util.Arrays.stream(allPorts).filter(port -> ingressByPipeline[assembly.pipelineOf(port)] != null).toArray();
-        for (final int port : ownPorts) {
-            ownEgress.add(assembly.port(port));
-        }
+        this.ownEgress = java.util.Arrays.stream(ownPorts).mapToObj(assembly::port).toArray(EgressPort[]::new);
         final int ports = assembly.ports();
         this.arriving = new TimedIntFifo[ports];
-        this.counters = new CounterBlock[ports];
-        for (final int port : ownPorts) {
-            final List<CounterName> names = new java.util.ArrayList<>();
-            names.add(CounterName.of(CounterType.FLOODED_PACKETS, port));
-            for (final Refused reason : Refused.values()) {
-                names.add(new CounterName(CounterType.DROPS, port, reason.ordinal(), reason.label()));
-            }
-            names.add(CounterName.of(CounterType.FLOODED_FRAMES, port));
-            counters[port] = assembly.counters().block(roleName(), names);
-        }
+        this.counters = new LivePortCounters[ports];
         this.dataDepths = new Recorder[ports];
         this.headerDepths = new Recorder[ports];
         this.dataDepthTotals = new Histogram[ports];
@@ -177,22 +172,68 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         this.dataIntervals = new Histogram[ports];
         this.headerIntervals = new Histogram[ports];
         for (final int port : ownPorts) {
-            arriving[port] = new TimedIntFifo(LINK_BACKLOG_PACKETS);
-            dataDepths[port] = new Recorder(1 << 20, 2);
-            headerDepths[port] = new Recorder(1 << 20, 2);
-            dataDepthTotals[port] = new Histogram(1 << 20, 2);
-            headerDepthTotals[port] = new Histogram(1 << 20, 2);
+            makeRoom(port);
         }
         this.reclaim = buffers::free;
         this.offloadHeaders = pool.headroom() >= OffloadHeader.LENGTH;
         this.onInterface = new boolean[ports];
     }
 
-    /** The thread's UDP ports, and its interface ports (null for none). */
+    /** A port's counters, its link's backlog and its queues' depth records. */
+    private void makeRoom(final int port) {
+        counters[port] = new LivePortCounters(assembly.counters(), roleName(), port,
+            List.of(CounterType.FLOODED_PACKETS, CounterType.FLOODED_FRAMES), DROPS);
+        arriving[port] = new TimedIntFifo(LINK_BACKLOG_PACKETS);
+        dataDepths[port] = new Recorder(1 << 20, 2);
+        headerDepths[port] = new Recorder(1 << 20, 2);
+        dataDepthTotals[port] = new Histogram(1 << 20, 2);
+        headerDepthTotals[port] = new Histogram(1 << 20, 2);
+    }
+
+    /** From the control thread: runs {@code change} on this shard's thread between two turns; done once it has run. */
+    java.util.concurrent.CompletableFuture<Void> runOnThread(final Runnable change) {
+        final java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+        changes.add(() -> {
+            try {
+                change.run();
+                done.complete(null);
+            } catch (final RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        });
+        poller.wake();
+        return done;
+    }
+
+    /**
+     * On the shard's thread: takes interface port {@code port}, of one of its pipelines, which the switch did not start
+     * with, and attaches it to {@code interfaceName}; floods reach it from now on.
+     */
+    void adopt(final int port, final String interfaceName) {
+        makeRoom(port);
+        onInterface[port] = true;
+        ownPorts = java.util.Arrays.copyOf(ownPorts, ownPorts.length + 1);
+        ownPorts[ownPorts.length - 1] = port;
+        final EgressPort[] egressPorts = java.util.Arrays.copyOf(ownEgress, ownEgress.length + 1);
+        egressPorts[egressPorts.length - 1] = assembly.port(port);
+        ownEgress = egressPorts;
+        egressByPipeline[assembly.pipelineOf(port)].add(assembly.port(port));
+        interfaces.adopt(port, interfaceName);
+        floodAlsoTo(port);
+    }
+
+    /** On the shard's thread: floods reach port {@code port} too, which another shard took while the switch runs. */
+    void floodAlsoTo(final int port) {
+        allPorts = java.util.Arrays.copyOf(allPorts, allPorts.length + 1);
+        allPorts[allPorts.length - 1] = port;
+    }
+
+    /** The thread's UDP ports and its interface ports (null for none of either). */
     void sockets(final VxlanPorts ports, final InterfacePorts interfacePorts) {
         this.sockets = ports;
         this.interfaces = interfacePorts;
         if (interfacePorts != null) {
+            interfacePorts.wakeOnFrames(poller);
             for (final InterfacePorts.Attachment attachment : interfacePorts.attachments()) {
                 onInterface[attachment.port()] = true;
             }
@@ -205,8 +246,8 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
     }
 
     /** The switch's other threads, which may queue packets for this one's ports while it sleeps. */
-    void peers(final PipelineThread[] all) {
-        this.peers = java.util.Arrays.stream(all).filter(thread -> thread != this).toArray(PipelineThread[]::new);
+    void peers(final PipelineShard[] all) {
+        this.peers = java.util.Arrays.stream(all).filter(thread -> thread != this).toArray(PipelineShard[]::new);
     }
 
     /** The ports whose sockets this thread polls. */
@@ -224,7 +265,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         }
         if (length >= EthernetHeader.LENGTH && EthernetHeader.isReservedGroup(EthernetHeader.destination(buffer, offset))) {
             // Whatever the forwarding mode: such a frame is for the link it came on, never for another port.
-            counters[port].increment(1 + Refused.RESERVED_GROUP.ordinal());
+            counters[port].drop(PortDrop.RESERVED_GROUP);
             return;
         }
         final long arrival = links.arrival(port, length, now);
@@ -238,7 +279,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         final int egress = bridge.lookup(EthernetHeader.destination(buffer, offset), nowNanos);
         if (egress == port) {
             // The destination lives behind the port it came from: nothing to forward.
-            counters[port].increment(1 + Refused.FILTERED.ordinal());
+            counters[port].drop(PortDrop.FILTERED);
             return;
         }
         if (egress != LearningBridge.FLOOD) {
@@ -249,19 +290,23 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         for (final int other : allPorts) {
             if (other != port) {
                 copies++;
-                counters[port].increment(FLOODED);
+                counters[port].increment(CounterType.FLOODED_PACKETS);
                 admit(port, buffer, offset, length, other, arrival);
             }
         }
         // The frame itself was counted when it came in; its copies beyond the first are what flooding added.
-        counters[port].increment(copies == 0 ? 1 + Refused.FILTERED.ordinal() : FLOODED_FRAMES);
+        if (copies == 0) {
+            counters[port].drop(PortDrop.FILTERED);
+        } else {
+            counters[port].increment(CounterType.FLOODED_FRAMES);
+        }
     }
 
     /** Copies the frame into a buffer of this thread's own and lets it wait for its arrival time. */
     private void admit(final int port, final DirectBuffer buffer, final int offset, final int length, final int egress, final long arrival) {
         final TimedIntFifo waiting = arriving[port];
         if (waiting.size() >= LINK_BACKLOG_PACKETS) {
-            counters[port].increment(1 + Refused.RX_OVERFLOW.ordinal());
+            counters[port].drop(PortDrop.RX_OVERFLOW);
             return;
         }
         int handle = buffers.allocate();
@@ -269,7 +314,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
             returned.drain(reclaim, Integer.MAX_VALUE);
             handle = buffers.allocate();
             if (handle == PacketPool.NO_PACKET) {
-                counters[port].increment(1 + Refused.BUFFER_EXHAUSTED.ordinal());
+                counters[port].drop(PortDrop.BUFFER_EXHAUSTED);
                 return;
             }
         }
@@ -294,20 +339,27 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
     public void onBatchEnd() {
     }
 
+    /** Its UDP sockets are read here, so their binding too happens at its first turns. */
     @Override
     public int doWork() {
+        // Frames read before the switch has started only wait on their links.
+        int work = sockets == null ? 0 : sockets.poll();
         if (stopped || !started) {
-            return 0;
+            return work;
         }
         asleep = false;
-        int work = interfaces == null ? 0 : interfaces.followLinks() + interfaces.receive();
+        for (Runnable change = changes.poll(); change != null; change = changes.poll()) {
+            change.run();
+            work++;
+        }
+        work += interfaces == null ? 0 : interfaces.followLinks() + interfaces.receive();
         final long now = clock.nowPicos();
         work += returned.drain(reclaim, Integer.MAX_VALUE);
         if (news != null) {
             work += news.drain(now / 1000);
         }
         for (int agent = 0; agent < ingress.size(); agent++) {
-            // NOTIFYs from the recirculation ports; nothing comes through its receive ring here. By index: no iterator each turn.
+            // NOTIFYs from the recirculation ports; the pipeline has no receive ring here. By index: no iterator each turn.
             work += ingress.get(agent).doWork();
         }
         if (handoff != null) {
@@ -326,8 +378,12 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         return work;
     }
 
-    @Override
-    public long sleepNanos() {
+    /**
+     * After a turn in which nothing happened: how long the thread may sleep (host nanoseconds), waking early when a
+     * port has data or it is woken. 0: it must keep polling; {@link #UNTIL_WOKEN}: nothing inside it moves with time
+     * alone; otherwise until the next instant time alone moves something on (a packet finishing on a slow link).
+     */
+    long sleepNanos() {
         asleep = true;
         // Dekker's handshake with wakePeersWithWork: either this thread sees the packet queued for it, or the
         // thread that queued it sees this one asleep.
@@ -373,7 +429,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
      * queued behind one in service wait for it to finish: that instant is a timed event.
      */
     private boolean hasWorkNow() {
-        if (handoff != null && !handoff.isEmpty()) {
+        if (handoff != null && !handoff.isEmpty() || sockets != null && sockets.hasUnsent() || !changes.isEmpty()) {
             return true;
         }
         for (final EgressPort port : ownEgress) {
@@ -409,10 +465,10 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
 
     private void wakePeersWithWork() {
         VarHandle.fullFence();
-        for (final PipelineThread peer : peers) {
+        for (final PipelineShard peer : peers) {
             if (peer.asleep && peer.hasQueuedInput()) {
                 peer.asleep = false;
-                peer.sockets.wakeup();
+                peer.poller.wake();
             }
         }
     }
@@ -460,10 +516,11 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         return horizon;
     }
 
-    /** Recirculation first: a header back from its loop is in its queue when egress chooses. */
     /** Sends what this turn's egress gave the ports. */
     void flush() {
-        sockets.flush();
+        if (sockets != null) {
+            sockets.flush();
+        }
         if (interfaces != null) {
             interfaces.flush();
         }
@@ -491,7 +548,7 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
             || OffloadHeader.completeChecksum(frames, at - OffloadHeader.LENGTH, at, pool.length(handle))) {
             sockets.send(port, frames, at, pool.length(handle));
         } else {
-            counters[port].increment(1 + Refused.BAD_OFFLOAD.ordinal());
+            counters[port].drop(PortDrop.BAD_OFFLOAD);
         }
         release.release(handle);
     }
@@ -507,9 +564,62 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         started = true;
     }
 
-    /** Stops taking work; the loop itself goes on until its sockets are closed. */
+    /** Stops taking work, and wakes the thread should it sleep; its runner then ends it ({@link #onClose()}). */
     void stop() {
         stopped = true;
+        poller.wake();
+    }
+
+    /** Wakes the thread if it sleeps: news for it (a link, a control request) waits. */
+    void wake() {
+        poller.wake();
+    }
+
+    /** On the thread, after its last turn: what departed in that turn goes out, and its UDP sockets close. */
+    @Override
+    public void onClose() {
+        flush();
+        if (sockets != null) {
+            sockets.close();
+        }
+    }
+
+    /** Once the thread has ended. */
+    void closePoller() {
+        poller.close();
+    }
+
+    /**
+     * How the thread idles: with {@code poll}, it keeps polling a moment after its last work, then sleeps in its poller
+     * as long as {@link #sleepNanos()} allows; otherwise by the Agrona strategy of the name, never in the kernel.
+     */
+    IdleStrategy idleStrategy(final Settings.Idle idle) {
+        return idle != Settings.Idle.POLL ? AgentPlacement.idleStrategy(idle) : new IdleStrategy() {
+            private long lastWorkNanos;
+
+            @Override
+            public void idle(final int workCount) {
+                if (workCount > 0) {
+                    lastWorkNanos = System.nanoTime();
+                } else {
+                    idle();
+                }
+            }
+
+            @Override
+            public void idle() {
+                if (System.nanoTime() - lastWorkNanos > POLL_BEFORE_SLEEP_NANOS) {
+                    final long sleep = sleepNanos();
+                    if (sleep > 0) {
+                        poller.await(sleep == UNTIL_WOKEN ? PortPoller.FOREVER : sleep);
+                    }
+                }
+            }
+
+            @Override
+            public void reset() {
+            }
+        };
     }
 
     /** Once stopped: every frame still waiting on a link or handed over, to {@code inFlight}. */
@@ -552,16 +662,16 @@ final class PipelineThread implements PortsOwner, VxlanPorts.FrameHandler, Inter
         return total;
     }
 
-    long refused(final int port, final Refused reason) {
-        return counters[port].get(1 + reason.ordinal());
+    long dropped(final int port, final PortDrop reason) {
+        return counters[port].dropped(reason);
     }
 
     long flooded(final int port) {
-        return counters[port].get(FLOODED);
+        return counters[port].get(CounterType.FLOODED_PACKETS);
     }
 
-    VxlanPorts sockets() {
-        return sockets;
+    PortPoller poller() {
+        return poller;
     }
 
     @Override
