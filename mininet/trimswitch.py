@@ -150,13 +150,40 @@ class TrimSwitch(Switch):
         """trimswitch numbers ports from 0, Mininet's switches from 1."""
         return mininet_port - Switch.portBase
 
-    def attach(self, mininet_port, intf):
-        """Makes a Mininet interface port mininet_port-1 of the switch. Before start() it joins the command line; once
-        the switch runs, a live attach needs a control channel the switch has not got yet, and is refused."""
-        if self.process is not None:
-            raise RuntimeError('trimswitch %s: cannot attach %s while it runs; restart the switch (stop(), start())'
-                               % (self.name, intf))
-        self.attached[mininet_port] = str(intf)
+    def attach(self, intf):
+        """Makes a Mininet interface of the switch (a link's end, by name or Intf) its port: Mininet's port number less
+        one. Before start() it joins the command line. Once the switch runs, `trimswitch ctl add-port N@IFACE` gives it
+        to the running switch, which takes a port it has removed or the next new number (after net.addLink, whose
+        ports Mininet numbers on): `net.addLink(h4, s1); s1.attach('s1-eth4')`. Returns the switch's reply, if any."""
+        intf = self.nameToIntf[intf] if isinstance(intf, str) else intf
+        port = self.ports[intf]
+        if self.process is None:
+            self.attached[port] = intf.name
+            return None
+        rate = self.rates.get(port, self.rate)
+        self.cmd('ip link set dev %s up' % intf.name)
+        reply = self._ctl('add-port', '%d@%s' % (self.trimswitch_port(port), intf.name),
+                          *([] if rate is None else ['--rate-gbps', repr(rate)]))
+        self.attached[port] = intf.name
+        return reply
+
+    def detach(self, intf):
+        """Takes a port off the running switch (`trimswitch ctl del-port N`): its queued packets are counted as dropped,
+        its counters stay. Returns the switch's reply."""
+        intf = self.nameToIntf[intf] if isinstance(intf, str) else intf
+        port = self.ports[intf]
+        reply = self._ctl('del-port', str(self.trimswitch_port(port)))
+        self.attached.pop(port, None)
+        return reply
+
+    def _ctl(self, *args):
+        """`trimswitch ctl ARGS` on this switch's control socket; a refusal is raised with the switch's one line."""
+        if self.process is None or self.process.poll() is not None:
+            raise RuntimeError('trimswitch %s is not running' % self.name)
+        out, err, code = self.pexec(tool_command() + ['ctl', '--counters', self.countersFile] + list(args))
+        if code != 0:
+            raise RuntimeError('trimswitch %s: %s' % (self.name, (out + err).strip()))
+        return out.strip()
 
     def _settings(self):
         """A settings file for what only the file can say (mechanism, per-port rates), or None."""
@@ -205,7 +232,7 @@ class TrimSwitch(Switch):
             return
         self.attached = {}
         for port, intf in self.ports_to_attach().items():
-            self.attach(port, intf)
+            self.attached[port] = str(intf)
         if not self.attached:
             info('*** trimswitch %s has no links: not started\n' % self.name)
             self.started = True

@@ -46,6 +46,8 @@ class CtlCommandTest {
 
         assertRefused(ctl(socket, "set", "ports.1.vni", "7"), "trimswitch: set ports.1.vni: ports.1.vni cannot change while the switch runs");
         assertRefused(ctl(socket, "set", "trim.dscp", "64"), "trimswitch: set trim.dscp: trim.dscp must be 0..63, got 64; nothing was changed");
+        assertRefused(ctl(socket, "set", "control.notify", "bogus"),
+            "trimswitch: set control.notify: control.notify must be one of all, origin, got 'bogus'; nothing was changed");
         assertRefused(ctl(socket, "set", "trim.dscp", ".nan"), "trimswitch: set trim.dscp: not valid YAML");
         assertRefused(ctl(socket, "set", "trim.dscp", "twelve"), "trimswitch: set trim.dscp: bad value for 'trim.dscp'");
         assertRefused(ctl(socket, "set", "control.t0Us", "-1"), "trimswitch: set control.t0Us:");

@@ -9,16 +9,16 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A live switch's ports shared out over pipeline shards ({@code src/test/sh/shards_e2e.sh}), with hosts in network
- * namespaces of their own on veths to its interface ports: traffic between shards, and a port the switch did not start
- * with given to a shard while it runs. The script checks pings, TCP, {@code ctl show}, {@code stats} and the metrics, and
- * fails at the first that is wrong. Needs root, iproute2, ping and iperf3; CI has them.
+ * A live switch's ports shared out over pipeline shards ({@code src/test/mininet/shards.py}), with Mininet hosts on
+ * links to its interface ports: traffic between shards, and a Mininet link added while the switch runs, given to a shard
+ * as a port the switch did not start with. The script checks pings, TCP, {@code ctl show}, {@code stats} and the metrics, and
+ * fails at the first that is wrong. Needs root, Mininet and iperf3; CI has them.
  */
 @Tag("host-timing")
 class ShardsEndToEndTest {
     @Test
     void hostsOnTwoShardsPingEachOtherAndTcpCrossesFromOneShardToTheOther() throws IOException, InterruptedException {
-        final String output = HostScripts.run("shards_e2e.sh", "two-shards");
+        final String output = HostScripts.run("shards.py", "two-shards");
         assertTrue(output.contains("every pair of the four hosts pings, across the two shards and within each"), output);
         assertTrue(Pattern.compile("TCP from host 0 on shard 0 to host 3 on shard 1: [0-9.]+ Gb/s received").matcher(output).find(), output);
         assertTrue(output.contains("shards: passed"), output);
@@ -26,7 +26,7 @@ class ShardsEndToEndTest {
 
     @Test
     void aPortNumberTheSwitchDidNotStartWithIsAddedWhileItRunsAndForwards() throws IOException, InterruptedException {
-        final String output = HostScripts.run("shards_e2e.sh", "new-port");
+        final String output = HostScripts.run("shards.py", "new-port");
         assertTrue(output.contains("the new port 2 on shard 1: every pair of the three hosts pings"), output);
         assertTrue(output.contains("ctl show lists port 2 on thread 1; stats and the metrics endpoint count it"), output);
         assertTrue(output.contains("the new port removed and added again: host 2 pings host 0"), output);

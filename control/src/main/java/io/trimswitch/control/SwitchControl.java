@@ -54,11 +54,11 @@ public final class SwitchControl implements ControlCommands {
             }
             case "set" -> {
                 arguments(words, 2, "set KEY VALUE");
-                yield change("set " + words.get(1), SettingsEdit.set(inForce, words.get(1), words.get(2)));
+                yield change("set " + words.get(1), edited("set " + words.get(1), () -> SettingsEdit.set(inForce, words.get(1), words.get(2))));
             }
             case "reload" -> {
                 arguments(words, 0, "reload");
-                yield change("reload", reread.get());
+                yield change("reload", edited("reload", reread));
             }
             case "capture" -> capture(words);
             case "add-port" -> addPort(words);
@@ -154,6 +154,16 @@ public final class SwitchControl implements ControlCommands {
                 "dropped", capture.dropped()));
         }
         throw new ConfigException(usage);
+    }
+
+    /** The settings {@code next} makes; a value it cannot read is refused in one line that begins with {@code what}. */
+    private static Settings edited(final String what, final Supplier<Settings> next) {
+        try {
+            return next.get();
+        } catch (final ConfigException e) {
+            // SettingsEdit's own refusals ("set: no setting ...") name the command already.
+            throw e.getMessage().startsWith("set") ? e : new ConfigException(what + ": " + e.getMessage() + "; nothing was changed");
+        }
     }
 
     /** {@code next} checked as a running switch's settings; refused in one line, beginning with {@code what}, when it is not. */
