@@ -1,0 +1,117 @@
+"""Seven Mininet hosts, each with a vxlan interface to a UDP port of one `trimswitch run` in a namespace of its own
+(lab.Lab.vxlan_star), with two traffic classes on every port: DSCP 10 in the reproduced switch's 16-packet queue that
+trims, everything else (TCP) in a 1024-packet queue that drops. Ping between every pair; iperf3 TCP through two
+100 Gb/s ports with no switch drop at all; then a 4:1 incast, four `trimswitch gen` senders (DSCP 10) as fast as they
+can into a port limited to 0.2 Gb/s, while TCP goes out of the same port. Every incast packet must arrive whole or as a
+trimmed header, the switch's trim counts must agree with the receiver's, and the TCP flow must see no switch drop.
+Run as root with /usr/bin/python3 (Mininet); needs ethtool and iperf3. Exit 0 passed, 1 failed, 3 host too slow (the
+senders could not even fill the 0.2 Gb/s port). Nodes: PREFIX (ts + a number) + s1, h1..h7. E2E_PACKETS (3000) and
+E2E_RATE (10000000, faster than a sender can) set the incast.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', 'mininet'))
+
+import lab  # noqa: E402
+from lab import Failed  # noqa: E402
+
+HOSTS = 7
+PACKETS = int(os.environ.get('E2E_PACKETS', '3000'))
+RATE = int(os.environ.get('E2E_RATE', '10000000'))
+
+SETTINGS = '''mechanism: tofino
+fabric:
+  pipelines: 2
+  portsPerPipeline: 4
+qos:
+  queues:
+    - {packets: 1024, discard: drop}
+    - {packets: 16, discard: trim}
+  dscpToTc: {10: 1}
+realtime:
+  idle: block
+forwarding:
+  mode: l2
+metrics:
+  address: 127.0.0.1:9464
+'''
+
+
+def run(out):
+    prefix = sys.argv[1] if len(sys.argv) > 1 else 'ts%d' % (os.getpid() % 10000)
+    with lab.Lab(prefix) as net:
+        # Port 4 (host 5's) is the incast receiver's, at 0.2 Gb/s.
+        switch, hosts = net.vxlan_star(HOSTS, SETTINGS, rates={4: 0.2}, javaOpts='')
+        h = dict(zip(range(1, HOSTS + 1), hosts))
+        out.say('starting the switch')
+        net.start()
+        sys.stdout.write(switch.log())
+
+        out.say('ping between every pair of hosts')
+        lab.ping_every_pair(hosts, addresses=['10.9.0.%d' % i for i in range(1, HOSTS + 1)])
+        out.say('every pair pings')
+
+        def no_drops(ports, numbers):
+            # The kernel dropping at the switch's socket means this host could not run the switch fast enough: TCP
+            # retransmits, and the switch counted it; the switch itself must drop nothing.
+            for line in lab.no_drops(ports, numbers):
+                out.say(line)
+
+        out.say('iperf3 TCP from host 1 to host 2 through two idle 100 Gb/s ports')
+        lab.iperf3_server(net, h[2])
+        end = lab.iperf3(net, h[1], '10.9.0.2', 3)['end']
+        moved = int(end['sum_received']['bytes'])
+        if moved <= 100000:
+            raise Failed('iperf3 moved only %d bytes' % moved)
+        out.say('iperf3 moved %d bytes at %.2f Gb/s, %d retransmissions' % (
+            moved, end['sum_received']['bits_per_second'] / 1e9, end['sum_sent'].get('retransmits', 0)))
+        no_drops(net.stats(switch), (0, 1))
+        out.say("no switch drop on the TCP flow's ports")
+
+        out.say("4:1 incast of %d datagrams per sender, as fast as they can, into host 5's 0.2 Gb/s port, with TCP from "
+                "host 6 to host 5" % PACKETS)
+        lab.iperf3_server(net, h[5])
+        received_json = os.path.join(net.scratch, 'received.json')
+        for i in (1, 2, 3, 4):
+            lab.ping(h[i], '10.9.0.5', count=1)
+        receiver = lab.gen_receive(net, h[5], '10.9.0.5:666', 4 * PACKETS, received_json)
+        # A window well inside the TCP queue's 1024 packets: what TCP alone would lose there is not the switch's doing.
+        tcp_json = os.path.join(net.scratch, 'iperf3-incast.json')
+        tcp = net.popen(h[6], ['iperf3', '-c', '10.9.0.5', '-p', 5201, '-t', 4, '-w', '256K', '-J'], log=tcp_json)
+        # Its control connection, then its data: the TCP flow is under way when the incast starts.
+        lab.poll(10, 'the TCP flow from host 6 to start',
+                 lambda: lab.still_running(tcp, "iperf3's client on host 6") and lab.tcp_connected(h[6], 5201, 2))
+        senders = [lab.gen_send(net, h[i], '10.9.0.5:666', PACKETS, RATE, flow=i,
+                                log=os.path.join(net.scratch, 'sender%d.log' % i)) for i in (1, 2, 3, 4)]
+        for sender in senders:
+            sender.wait()
+        code = receiver.wait()
+        tcp_code = tcp.wait()
+        for process in senders + [receiver]:
+            sys.stdout.write(lab.read_text(process.labLog))
+        if code != 0 or any(sender.returncode != 0 for sender in senders):
+            raise Failed('the receiver exited %d, the senders %s' % (code, [s.returncode for s in senders]))
+        if tcp_code != 0:
+            raise Failed("iperf3's client on host 6 exited %d: %s" % (tcp_code, lab.read_text(tcp_json)))
+        ports = net.stats(switch)
+        sys.stdout.write(net.stats_text(switch))
+        no_drops(ports, (4, 5))
+        tcp_queue, incast = ports[4]['queues']
+        if tcp_queue['discard'] != 'drop' or tcp_queue['overflowed'] != 0:
+            raise Failed('the TCP queue of port 4 overflowed: %s' % tcp_queue)
+        if incast['discard'] != 'trim' or incast['queued'] <= 0:
+            raise Failed('the incast never reached its queue: %s' % incast)
+        end = lab.read_json(tcp_json)['end']
+        out.say('TCP out of the incast\'s port: %.0f Mb/s in its own queue (deepest %d packets, none lost); the '
+                'incast\'s queue: %d queued, %d met it full' % (end['sum_received']['bits_per_second'] / 1e6,
+                                                                tcp_queue['maxDepth'], incast['queued'],
+                                                                incast['overflowed']))
+        out.say("no switch drop on the TCP flow's ports during the incast, which shares its egress port")
+        out.say(lab.check_incast(lab.read_json(received_json), ports, PACKETS, 4, [0, 1, 2, 3]))
+        out.say(net.stop_switch(switch))
+
+
+if __name__ == '__main__':
+    sys.exit(lab.main('e2e', run))
