@@ -28,7 +28,6 @@ begin with it). Everything it creates is removed on exit, whatever happens.
 """
 
 import os
-import sys
 
 import experiment
 import lab
@@ -230,8 +229,7 @@ def report(folder, s, runs):
     right.set_title("each spine's share (ECMP can leave a spine idle)")
     fig.suptitle('Three flows between two racks over three %g Gb/s spines (%d-byte MTU): TCP with ECMP vs NDP sprayed '
                  'vs NDP on one path' % (rate, mtu))
-    fig.tight_layout()
-    fig.savefig(os.path.join(folder, 'ecmp_vs_spraying.png'), dpi=110)
+    experiment.save_plot(fig, folder, 'ecmp_vs_spraying')
 
 
 def run(out, folder, s):
@@ -239,12 +237,5 @@ def run(out, folder, s):
     report(folder, s, measure(out, folder, s))
 
 
-def main(out):
-    s = settings()
-    folder = experiment.prepare(sys.argv[1:], ['ethtool', 'ping', 'iperf3'])
-    run(out, folder, s)
-    out.say('results in %s (%s)' % (folder, experiment.uptime(folder)))
-
-
 if __name__ == '__main__':
-    experiment.run('ecmp-vs-spraying', main)
+    experiment.run('ecmp-vs-spraying', ['ethtool', 'ping', 'iperf3'], settings, run)

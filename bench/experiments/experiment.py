@@ -197,30 +197,17 @@ def offloads_off(*intfs):
         intf.node.cmd('ethtool -K %s tso off gso off gro off > /dev/null 2>&1' % intf.name)
 
 
-def restart(switch, config):
-    """Starts SWITCH again with the settings file CONFIG, on the same links."""
+def restart(net, switch, config):
+    """Starts SWITCH, stopped, again with the settings file CONFIG, on the same links."""
     switch.configFile = config
-    switch.start([])
-    if switch.process is None or switch.process.poll() is not None or 'trimswitch: running' not in switch.log():
-        raise Failed('switch %s did not start:\n%s' % (switch.name, switch.log()))
+    net.relaunch(switch)
 
 
-def stop_cleanly(switch, log):
-    """Stops SWITCH with SIGTERM, keeps what it printed in LOG and checks that it shut down cleanly: exit 0, or 128 + 15
-    from a JVM that ran its shutdown to the end, and its last word in the log. Its links stay."""
-    process = switch.process
-    process.send_signal(signal.SIGTERM)
-    try:
-        code = process.wait(timeout=20)
-    except Exception:
-        code = None
-    text = switch.log()
-    write_text(log, text)
-    switch.stop(deleteIntfs=False)
-    if code not in (0, -signal.SIGTERM, 128 + signal.SIGTERM):
-        raise Failed('switch %s exited with %s on SIGTERM:\n%s' % (switch.name, code, text))
-    if 'stopped;' not in text:
-        raise Failed('no clean stop in the log of switch %s:\n%s' % (switch.name, text))
+def stop_cleanly(net, switch, log):
+    """Stops SWITCH and checks that it shut down cleanly (Lab.stop_switch); keeps what it printed in LOG."""
+    printed = switch.log()
+    last = net.stop_switch(switch)
+    write_text(log, printed if last in printed else printed + last + '\n')
 
 
 class Star(object):
@@ -383,7 +370,7 @@ def both_setups(out, folder, settings, star, last_port, phase, tcp_seconds, unti
             star.switch.configFile = config
             star.start()
         else:
-            restart(star.switch, config)
+            restart(star.net, star.switch, config)
             star.check_reach()
         out.say('%s: data queue of %d packets; %s idle' % (name, settings[queue], until))
         phase(name, 'idle')
@@ -392,7 +379,7 @@ def both_setups(out, folder, settings, star, last_port, phase, tcp_seconds, unti
         out.say('%s: %s under the %d:1 incast' % (name, until, settings['SENDERS']))
         results[name] = under_load(star, folder, name, lambda: phase(name, 'loaded'))
         incast.stop(out, until)
-        stop_cleanly(star.switch, os.path.join(folder, '%s-switch.log' % name))
+        stop_cleanly(star.net, star.switch, os.path.join(folder, '%s-switch.log' % name))
     return results
 
 
@@ -429,6 +416,19 @@ def pyplot():
     return plt
 
 
-def run(tag, body):
-    """Runs BODY(Output) as lab.main does, and exits with its code."""
-    sys.exit(lab.main(tag, body))
+def save_plot(fig, folder, name):
+    """Draws FIG into FOLDER/NAME.png."""
+    fig.tight_layout()
+    fig.savefig(os.path.join(folder, name + '.png'), dpi=110)
+
+
+def run(tag, tools, settings, body):
+    """An experiment's program: SETTINGS() from the environment, prepare(TOOLS), BODY(out, folder, settings), the line
+    that says where the results are; exits with lab.main's code (2 on a bad setting, before anything is built)."""
+    def main(out):
+        s = settings()
+        folder = prepare(sys.argv[1:], tools)
+        body(out, folder, s)
+        out.say('results in %s (%s)' % (folder, uptime(folder)))
+
+    sys.exit(lab.main(tag, main))

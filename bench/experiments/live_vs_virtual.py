@@ -106,7 +106,7 @@ def incast_live(out, folder, s):
         experiment.wait_all(senders + [receiver], 'the incast')
         experiment.late_starters(out, [path('sender%d' % i, 'log') for i in range(1, SENDERS + 1)])
         experiment.save_stats(path('stats', 'json'), star.stats())
-        experiment.stop_cleanly(star.switch, path('switch', 'log'))
+        experiment.stop_cleanly(net, star.switch, path('switch', 'log'))
 
 
 def virtual(out, folder, s):
@@ -215,19 +215,16 @@ def report(folder, s):
     ax.set_title('NDP flows of %d packets at %g Gb/s (exp 1: %d-byte frames, exp 2: 1514): live vs virtual time'
                  % (packets, rate, mtu + 14), fontsize=10)
     ax.legend(fontsize=8, loc='upper left')
-    fig.tight_layout()
-    fig.savefig(os.path.join(folder, 'live_vs_virtual.png'), dpi=110)
+    experiment.save_plot(fig, folder, 'live_vs_virtual')
 
 
-def main(out):
-    s = settings()
-    folder = experiment.prepare(sys.argv[1:], ['ethtool', 'ping', 'iperf3'])
+def run(out, folder, s):
+    """The whole experiment into FOLDER."""
     experiment_1(out, folder, s)
     incast_live(out, folder, s)
     virtual(out, folder, s)
     report(folder, s)
-    out.say('results in %s (%s)' % (folder, experiment.uptime(folder)))
 
 
 if __name__ == '__main__':
-    experiment.run('live-vs-virtual', main)
+    experiment.run('live-vs-virtual', ['ethtool', 'ping', 'iperf3'], settings, run)

@@ -26,7 +26,6 @@ begin with it). Everything it creates is removed on exit, whatever happens.
 
 import os
 import re
-import sys
 import time
 
 import experiment
@@ -141,17 +140,13 @@ def report(folder, s, load):
     ax.set_title("memcslap time, idle and under an incast into memcached's %g Gb/s port:\ntail drop + TCP incast vs "
                  'trimming + NDP incast' % rate)
     ax.legend(fontsize=8, loc='upper right')
-    fig.tight_layout()
-    fig.savefig(os.path.join(folder, 'memcached_under_incast.png'), dpi=110)
+    experiment.save_plot(fig, folder, 'memcached_under_incast')
 
 
-def main(out):
-    s = settings()
-    folder = experiment.prepare(sys.argv[1:], ['ethtool', 'iperf3', 'memcached', 'memcslap'])
-    load = measure(out, folder, s)
-    report(folder, s, load)
-    out.say('results in %s (%s)' % (folder, experiment.uptime(folder)))
+def run(out, folder, s):
+    """The whole experiment into FOLDER."""
+    report(folder, s, measure(out, folder, s))
 
 
 if __name__ == '__main__':
-    experiment.run('memcached-under-incast', main)
+    experiment.run('memcached-under-incast', ['ethtool', 'iperf3', 'memcached', 'memcslap'], settings, run)

@@ -26,7 +26,6 @@ Everything it creates is removed on exit, whatever happens.
 import os
 import re
 import statistics
-import sys
 
 import experiment
 import lab
@@ -121,17 +120,13 @@ def report(folder, s, load):
                  + (' (%.0fx)' % median if median is not None else ''))
     ax.grid(True, which='both', alpha=.3)
     ax.legend(fontsize=8, loc='lower right')
-    fig.tight_layout()
-    fig.savefig(os.path.join(folder, 'ping_under_incast.png'), dpi=110)
+    experiment.save_plot(fig, folder, 'ping_under_incast')
 
 
-def main(out):
-    s = settings()
-    folder = experiment.prepare(sys.argv[1:], ['ethtool', 'ping', 'iperf3'])
-    load = measure(out, folder, s)
-    report(folder, s, load)
-    out.say('results in %s (%s)' % (folder, experiment.uptime(folder)))
+def run(out, folder, s):
+    """The whole experiment into FOLDER."""
+    report(folder, s, measure(out, folder, s))
 
 
 if __name__ == '__main__':
-    experiment.run('ping-under-incast', main)
+    experiment.run('ping-under-incast', ['ethtool', 'ping', 'iperf3'], settings, run)
