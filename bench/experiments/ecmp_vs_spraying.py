@@ -79,7 +79,7 @@ class Fabric(object):
         for spine in SPINES:
             config = os.path.join(folder, 'spine%d.yaml' % spine)
             experiment.write_text(config, spine_yaml(s['RATE'], s['MTU']))
-            switch = net.switch('sp%d' % spine, config=config)
+            switch = net.switch('sp%d' % spine, config=config, javaOpts=experiment.SWITCH_JAVA_OPTS)
             for rack, number in (('A', 1), ('B', 2)):
                 self.wire(leaves[rack], switch, s['MTU'], ip1='10.100.%d.%d/24' % (spine, number))
             self.spines.append(switch)

@@ -27,6 +27,9 @@ from mininet.node import Node  # noqa: E402
 # Debian's package for each tool an experiment needs.
 PACKAGES = {'ping': 'iputils-ping', 'ip': 'iproute2', 'memcslap': 'libmemcached-tools'}
 NDP_PORT = 666
+# The switches' JVMs run with the launcher's own options (its full compiler), as `trimswitch run` does outside Mininet,
+# rather than the small-footprint ones mininet/trimswitch.py gives a lab of many switches: an experiment has one to three.
+SWITCH_JAVA_OPTS = ''
 
 
 def script():
@@ -237,7 +240,7 @@ class Star(object):
 
     def __init__(self, net, names, addresses, config=None):
         self.net = net
-        self.switch = net.switch('sw1', config=config)
+        self.switch = net.switch('sw1', config=config, javaOpts=SWITCH_JAVA_OPTS)
         self.hosts = {}
         for name, address in zip(names, addresses):
             host = net.host(name, ip='%s/24' % address)
