@@ -8,7 +8,7 @@
             h0, h1 = net.host('h0', '10.9.0.1/24'), net.host('h1', '10.9.0.2/24')
             s1 = net.switch('s1', idle='poll')              # a TrimSwitch (mininet/trimswitch.py), in a namespace
             net.link(h0, s1)                                # port 0 (tqs1-eth1)
-            net.link(h1, s1, bw=100, delay='1ms')           # port 1, the host's side shaped by Mininet's TCLink
+            net.link(h1, s1, bw=100)                        # port 1, the host's side shaped by Mininet's TCLink
             net.start()                                     # returns once every switch forwards
             lab.ping_every_pair([h0, h1])
             out.say('every pair pings')
@@ -46,17 +46,23 @@ What it offers (the API stays; new things are added beside it):
   poll(seconds, what, check)            checks every 0.1 s; after SECONDS raises HostTooSlow(what) (exit 3)
   expect(seconds, what, check)          the same, but a timeout is a failure (Failed, exit 1)
   tcp_listening(node, port), udp_bound(node, port), tcp_connected(node, port, count)   for poll()
+  still_running(process, what)          for poll(): True while it runs; Failed, with its log, once it has exited
   ping(node, address, count=1, interval=0.2, wait=2, size=None, dont_fragment=False) -> received count
   ping_every_pair(hosts, count=2, addresses=None)           raises Failed naming the first pair that cannot
   vxlan_ports_yaml(count, rates=None)   the UDP ports of a vxlan star's switch, as YAML list items
   iperf3_server(net, node, port=5201), iperf3(net, node, server_ip, seconds, port=5201, args=()) -> iperf3's JSON
+  tcp_burst(net, client, server, address, seconds=3, least=100000) -> iperf3's end report, Failed below LEAST bytes
   gen_receive(net, node, bind, expect, json_path, ...), gen_send(net, node, to, count, rate, flow, ...)
-  ndp_host(net, node, args, json_path) -> popen of `trimswitch host`;  read_json(path)
+  ndp_host(net, node, args, json_path) -> popen of `trimswitch host`;  read_json(path), read_text(path)
+  drained(net, switch, seconds=10) -> ports   the switch's counters once two readings 0.2 s apart agree
   switch_log_has(switch, text), await_line(switch, text, seconds)     the switch's own printed lines
   identity(ports) -> (line, difference)  received + extra flood copies = sent + dropped, kernel overflow apart
   check_incast(received, ports, packets, receiver_port, sender_ports) -> the line to print (or HostTooSlow/Failed)
-  no_drops(ports, numbers, allow=KERNEL_DROPS) -> lines about kernel drops; Failed when the switch dropped
+  no_drops(ports, numbers, allow=('socketOverflow',)) -> lines about kernel drops; Failed when the switch dropped
   trials(count, body, what='trial') -> [body(i) for each i], a failure names the trial
+  trimming_settings(fabric=None, idle=None, l2=False, metrics=None) -> YAML   the tests' two traffic classes
+  env_whole(name, default)              a whole number from the environment, BadInput otherwise
+  name_prefix(tag, argument=1)          the nodes' prefix: argv[ARGUMENT], else TAG + the process id's last digits
   main(tag, body) -> exit code          runs body(Output(tag)): 0 passed, 1 failed, 3 host too slow, 2 bad input
   Failed, HostTooSlow, BadInput          what a check raises
 
@@ -82,6 +88,9 @@ from mininet.net import Mininet  # noqa: E402
 from mininet.node import Host  # noqa: E402
 
 import trimswitch  # noqa: E402
+
+sys.path.insert(0, os.path.join(trimswitch.REPO, 'bench', 'soak'))
+import identity as _identity  # noqa: E402
 from trimswitch import TrimSwitch  # noqa: E402
 
 # What the kernel dropped before the switch could take it: socket buffers (UDP ports) or AF_PACKET rings (interfaces).
@@ -163,6 +172,7 @@ class Lab(object):
         self._signals = {}
         self._dpid = 0
         self._after_build = []
+        self._starting = []
 
     # --- building ---
 
@@ -287,10 +297,10 @@ class Lab(object):
             except Exception as problem:  # reported below, with the switch's name
                 problems.append('%s: %s' % (switch.name, problem))
 
-        threads = [threading.Thread(target=start, args=(switch,)) for switch in self.net.switches]
-        for thread in threads:
+        self._starting = [threading.Thread(target=start, args=(switch,)) for switch in self.net.switches]
+        for thread in self._starting:
             thread.start()
-        for thread in threads:
+        for thread in self._starting:
             thread.join()
         if problems:
             raise Failed('switches did not start: %s' % '; '.join(problems))
@@ -332,6 +342,8 @@ class Lab(object):
                 for switch in self.net.switches:
                     if hasattr(switch, 'log') and switch.log():
                         sys.stdout.write('--- %s log:\n%s' % (switch.name, switch.log()))
+            for thread in self._starting:
+                thread.join()  # a signal during start(): the switches still starting are stopped below, not left
             for process in self.processes:
                 _end(process)
             try:
@@ -395,7 +407,7 @@ class Lab(object):
     def ctl(self, switch, *args):
         return self.run(switch, self.tool('ctl', '--counters', switch.countersFile, *args))
 
-    def stop_switch(self, switch, seconds=10):
+    def stop_switch(self, switch, seconds=30):
         """Stops a switch with SIGTERM and checks that it shut down cleanly: exit 0 (or 143 from a JVM that ran its
         shutdown to the end) and its last word ('stopped;') in its log. Returns that last line. The switch's node and
         links stay, its files go."""
@@ -574,6 +586,17 @@ def iperf3(net, node, server_ip, seconds, port=5201, args=()):
     return json.loads(result.out)
 
 
+def tcp_burst(net, client, server, address, seconds=3, least=100000):
+    """An iperf3 server on SERVER and a client on CLIENT to ADDRESS for SECONDS: iperf3's 'end' report, Failed unless
+    more than LEAST bytes arrived."""
+    iperf3_server(net, server)
+    end = iperf3(net, client, address, seconds)['end']
+    moved = int(end['sum_received']['bytes'])
+    if moved <= least:
+        raise Failed('iperf3 moved only %d bytes' % moved)
+    return end
+
+
 def gen_receive(net, node, bind, expect_packets, json_path, idle_s=5, timeout_s=60, args=()):
     """`trimswitch gen receive` on node, returning once it has bound its UDP port."""
     log = json_path + '.log'
@@ -601,25 +624,9 @@ def ndp_host(net, node, args, json_path, log=None):
 
 def identity(ports):
     """The counters' identity over every port (`stats --json`, as a list or by port): frames received + the copies
-    flooding made = frames sent + dropped by reason, the kernel's overflow counted apart. Returns (line, difference)."""
-    ports = list(ports.values()) if isinstance(ports, dict) else list(ports)
-    received = sum(p['rxDatagrams'] for p in ports)
-    # Every copy flooding made, less the frames flooded (each already counted as received once).
-    flooded = sum(p['floodedPackets'] - p.get('floodedFrames', 0) for p in ports)
-    sent = sum(p['txPackets'] for p in ports)
-    drops, kernel = {}, 0
-    for port in ports:
-        for reason, count in port.get('drops', {}).items():
-            if reason in KERNEL_DROPS:
-                kernel += count
-            else:
-                drops[reason] = drops.get(reason, 0) + count
-    dropped = sum(drops.values())
-    inside = received + flooded - sent - dropped
-    reasons = ','.join('%s=%d' % (r, c) for r, c in sorted(drops.items())) or '-'
-    line = ('received %d + extra flood copies %d = sent %d + dropped %d (%s); difference %d; kernel overflow apart %d'
-            % (received, flooded, sent, dropped, reasons, inside, kernel))
-    return line, inside
+    flooding made = frames sent + dropped by reason, the kernel's overflow counted apart (bench/soak/identity.py).
+    Returns (line, difference)."""
+    return _identity.identity(list(ports.values()) if isinstance(ports, dict) else list(ports))
 
 
 def drained(net, switch, seconds=10):
@@ -690,6 +697,34 @@ def no_drops(ports, numbers, allow=('socketOverflow',)):
     return lines
 
 
+def trimming_settings(fabric=None, idle=None, l2=False, metrics=None):
+    """The head of a settings file (YAML, without ports) for the tests' switches: the tofino mechanism and two traffic
+    classes on every port, everything (TCP) in a 1024-packet queue that drops and DSCP 10 in the reproduced switch's
+    16-packet queue that trims. fabric: its keys ({'pipelines': 2, 'headerQueuePackets': 16384}); idle: realtime.idle;
+    l2: learning-bridge forwarding; metrics: the Prometheus endpoint's address."""
+    lines = ['mechanism: tofino']
+    if fabric:
+        lines.append('fabric:')
+        lines += ['  %s: %s' % (key, value) for key, value in fabric.items()]
+    lines += ['qos:', '  queues:', '    - {packets: 1024, discard: drop}', '    - {packets: 16, discard: trim}',
+              '  dscpToTc: {10: 1}']
+    if idle:
+        lines += ['realtime:', '  idle: %s' % idle]
+    if l2:
+        lines += ['forwarding:', '  mode: l2']
+    if metrics:
+        lines += ['metrics:', '  address: %s' % metrics]
+    return '\n'.join(lines) + '\n'
+
+
+def env_whole(name, default):
+    """A whole number from the environment (NAME), else DEFAULT; BadInput unless it is 1 or more."""
+    text = os.environ.get(name, str(default))
+    if not text.isdigit() or int(text) < 1:
+        raise BadInput('%s must be a whole number above 0, got %r' % (name, text))
+    return int(text)
+
+
 def trials(count, body, what='trial'):
     """BODY(i) for i in 0..COUNT-1, its results in a list; an exception names the trial it came from."""
     results = []
@@ -701,6 +736,15 @@ def trials(count, body, what='trial'):
         except HostTooSlow as problem:
             raise HostTooSlow('%s %d: %s' % (what, index, problem))
     return results
+
+
+def name_prefix(tag, argument=1, digits=4):
+    """The prefix of a program's nodes: its command line's argument ARGUMENT if given, else TAG and the last DIGITS
+    digits of its process id, so that two runs at once do not meet (Mininet's interface names live in the root
+    namespace, 15 characters at most)."""
+    if len(sys.argv) > argument:
+        return sys.argv[argument]
+    return '%s%d' % (tag, os.getpid() % 10 ** digits)
 
 
 def main(tag, body):

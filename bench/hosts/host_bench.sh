@@ -13,6 +13,7 @@
 # overflows as the kernel counts them). Prints medians and the ratios to the relay. Needs root, gcc, iproute2, iputils-ping, ethtool, iperf3, python3 and a built jar.
 #
 #   bench/hosts/host_bench.sh [TRIALS [SECONDS]]        (from the repository root; default 3 trials of 5 s)
+# Namespaces and veths by hand, not Mininet: its own host and link setup would change what these figures measure.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # The JDK the launcher runs (TRIMSWITCH_JAVA).

@@ -19,6 +19,7 @@
 # Needs root, gcc, iproute2, iputils-ping, iperf3, python3 and a built jar (./mvnw -B -q package -DskipTests).
 #
 #   [PIN=1] bench/hosts/interface_bench.sh [TRIALS [SECONDS]]   (from the repository root; default 3 trials of 5 s)
+# Namespaces and veths by hand, not Mininet: its own host and link setup would change what these figures measure.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . cli/jdk.sh

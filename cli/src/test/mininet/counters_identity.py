@@ -29,8 +29,7 @@ for dst, kind in [("01:80:c2:00:00:0e", 0x88cc)] * 3 + [("01:80:c2:00:00:01", 0x
 
 
 def run(out):
-    prefix = sys.argv[1] if len(sys.argv) > 1 else 'tc%d' % (os.getpid() % 10000)
-    with lab.Lab(prefix) as net:
+    with lab.Lab(lab.name_prefix('tc')) as net:
         hosts = [net.host('h%d' % i, '10.78.0.%d/24' % (i + 1)) for i in range(3)]
         switch = net.switch('s1', idle='poll')
         for host in hosts:

@@ -18,19 +18,9 @@ import lab  # noqa: E402
 from lab import Failed  # noqa: E402
 
 HOSTS = 4
-PACKETS = int(os.environ.get('E2E_PACKETS', '3000'))
-RATE = int(os.environ.get('E2E_RATE', '10000000'))
 
 # Header queues deep enough for the whole burst's headers: at 0.1 Gb/s the port sends them slower than three senders trim.
-SETTINGS = '''mechanism: tofino
-fabric:
-  headerQueuePackets: 16384
-qos:
-  queues:
-    - {packets: 1024, discard: drop}
-    - {packets: 16, discard: trim}
-  dscpToTc: {10: 1}
-ports:
+SETTINGS = lab.trimming_settings(fabric={'headerQueuePackets': 16384}) + '''ports:
   - {}
   - {}
   - {}
@@ -39,8 +29,9 @@ ports:
 
 
 def run(out):
-    prefix = sys.argv[1] if len(sys.argv) > 1 else 'ti%d' % (os.getpid() % 10000)
-    with lab.Lab(prefix) as net:
+    packets = lab.env_whole('E2E_PACKETS', 3000)
+    rate = lab.env_whole('E2E_RATE', 10000000)
+    with lab.Lab(lab.name_prefix('ti')) as net:
         config = os.path.join(net.scratch, 'switch.yaml')
         with open(config, 'w') as settings:
             settings.write(SETTINGS)
@@ -64,12 +55,9 @@ def run(out):
         out.say('a 9000-byte IP packet crosses the switch whole between the jumbo ports')
 
         out.say('iperf3 TCP from host 0 to host 1 through two idle 100 Gb/s ports')
-        lab.iperf3_server(net, hosts[1])
-        end = lab.iperf3(net, hosts[0], '10.9.0.2', 3)['end']
+        end = lab.tcp_burst(net, hosts[0], hosts[1], '10.9.0.2', least=1000000)
         ports = net.stats(switch)
         moved = int(end['sum_received']['bytes'])
-        if moved <= 1000000:
-            raise Failed('iperf3 moved only %d bytes' % moved)
         for port in (0, 1):
             if ports[port].get('drops'):
                 raise Failed('port %d dropped %s' % (port, ports[port]['drops']))
@@ -85,12 +73,12 @@ def run(out):
         out.say("no switch drop on the TCP flow's ports")
 
         out.say("3:1 incast of %d DSCP 10 datagrams per sender, as fast as they can, into host 3's 0.1 Gb/s port"
-                % PACKETS)
+                % packets)
         received_json = os.path.join(net.scratch, 'received.json')
         for host in hosts[:3]:
             lab.ping(host, '10.9.0.4', count=1)
-        receiver = lab.gen_receive(net, hosts[3], '10.9.0.4:666', 3 * PACKETS, received_json)
-        senders = [lab.gen_send(net, hosts[i], '10.9.0.4:666', PACKETS, RATE, flow=i,
+        receiver = lab.gen_receive(net, hosts[3], '10.9.0.4:666', 3 * packets, received_json)
+        senders = [lab.gen_send(net, hosts[i], '10.9.0.4:666', packets, rate, flow=i,
                                 log=os.path.join(net.scratch, 'sender%d.log' % i)) for i in range(3)]
         for sender in senders:
             sender.wait()
@@ -102,7 +90,7 @@ def run(out):
             raise Failed('the receiver exited %d, the senders %s' % (code, [s.returncode for s in senders]))
         ports = net.stats(switch)
         sys.stdout.write(net.stats_text(switch))
-        out.say(lab.check_incast(lab.read_json(received_json), ports, PACKETS, 3, [0, 1, 2]))
+        out.say(lab.check_incast(lab.read_json(received_json), ports, packets, 3, [0, 1, 2]))
         out.say(net.stop_switch(switch))
 
 

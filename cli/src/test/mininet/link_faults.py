@@ -322,8 +322,7 @@ def run(out):
     if len(sys.argv) < 2 or sys.argv[1] not in FAULTS:
         raise lab.BadInput('link_faults.py: name the fault: %s' % ', '.join(FAULTS))
     fault = sys.argv[1]
-    prefix = sys.argv[2] if len(sys.argv) > 2 else 'tl%d' % (os.getpid() % 10000)
-    with lab.Lab(prefix) as net:
+    with lab.Lab(lab.name_prefix('tl', 2)) as net:
         faults = Faults(net, out)
         faults.start()
         if fault in ('flap-switch-side', 'flap-host-side'):

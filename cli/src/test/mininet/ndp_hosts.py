@@ -22,33 +22,18 @@ from lab import Failed, HostTooSlow  # noqa: E402
 
 HOSTS = 4
 RECEIVER = 4
-BYTES = int(os.environ.get('E2E_BYTES', '400000'))
-WINDOW = os.environ.get('E2E_WINDOW', '30')
-RTO_MS = os.environ.get('E2E_RTO_MS', '50')
 
-SETTINGS = '''mechanism: tofino
-fabric:
-  pipelines: 2
-  portsPerPipeline: 2
-qos:
-  queues:
-    - {packets: 1024, discard: drop}
-    - {packets: 16, discard: trim}
-  dscpToTc: {10: 1}
-realtime:
-  idle: block
-forwarding:
-  mode: l2
-metrics:
-  address: 127.0.0.1:9464
-'''
+SETTINGS = lab.trimming_settings(fabric={'pipelines': 2, 'portsPerPipeline': 2}, idle='block', l2=True,
+                                  metrics='127.0.0.1:9464')
 
 
 def run(out):
-    prefix = sys.argv[1] if len(sys.argv) > 1 else 'tn%d' % (os.getpid() % 10000)
-    with lab.Lab(prefix) as net:
+    size = lab.env_whole('E2E_BYTES', 400000)
+    window = lab.env_whole('E2E_WINDOW', 30)
+    rto_ms = lab.env_whole('E2E_RTO_MS', 50)
+    with lab.Lab(lab.name_prefix('tn')) as net:
         switch, hosts = net.vxlan_star(HOSTS, SETTINGS, rates={RECEIVER - 1: 0.1}, javaOpts='')
-        h = dict(zip(range(1, HOSTS + 1), hosts))
+        h = dict(enumerate(hosts, 1))
         target = '10.9.0.%d' % RECEIVER
         out.say('starting the switch')
         net.start()
@@ -58,15 +43,15 @@ def run(out):
         out.say('every sender pings the receiver')
 
         out.say("3:1 incast of %d bytes per flow into host %d's 0.1 Gb/s port, NDP pulling at 0.1 Gb/s"
-                % (BYTES, RECEIVER))
+                % (size, RECEIVER))
         receiver_json = os.path.join(net.scratch, 'receiver.json')
         receiver = lab.ndp_host(net, h[RECEIVER], ['--listen', target + ':666', '--rate-gbps', 0.1, '--expect-flows', 3,
                                                    '--timeout-s', 30], receiver_json)
         lab.poll(30, 'the receiver to bind %s:666' % target,
                  lambda: lab.still_running(receiver, 'the receiver') and 'receiving on' in lab.read_text(receiver.labLog))
         sender_jsons = [os.path.join(net.scratch, 'sender%d.json' % i) for i in range(1, HOSTS + 1) if i != RECEIVER]
-        senders = [lab.ndp_host(net, h[i], ['--connect', target + ':666', '--size', BYTES, '--rate-gbps', 1, '--window',
-                                            WINDOW, '--rto-ms', RTO_MS, '--timeout-s', 30], path)
+        senders = [lab.ndp_host(net, h[i], ['--connect', target + ':666', '--size', size, '--rate-gbps', 1, '--window',
+                                            window, '--rto-ms', rto_ms, '--timeout-s', 30], path)
                    for i, path in zip([i for i in range(1, HOSTS + 1) if i != RECEIVER], sender_jsons)]
         codes = [sender.wait() for sender in senders] + [receiver.wait()]
         for process in senders + [receiver]:
@@ -81,11 +66,11 @@ def run(out):
         if len(received) != 3:
             raise Failed('the receiver saw %d flows' % len(received))
         for flow in received:
-            if not flow['complete'] or flow['bytes'] != BYTES:
+            if not flow['complete'] or flow['bytes'] != size:
                 raise Failed('receiver: %s' % flow)
         for sender in sent:
             for flow in sender['flows']:
-                if not flow['complete'] or flow['bytes'] != BYTES:
+                if not flow['complete'] or flow['bytes'] != size:
                     raise Failed('sender: %s' % flow)
         trims = port['txTrimPackets']
         headers = sum(flow['headers'] for flow in received)
@@ -97,11 +82,11 @@ def run(out):
             raise HostTooSlow('three senders did not even overflow a 0.1 Gb/s port')
         if not (headers > 0 and nacks > 0 and nacked > 0):
             raise Failed('%d headers at the receiver, %d NACKs, %d retransmissions on NACKs' % (headers, nacks, nacked))
-        goodput = 3 * BYTES * 8 / (fcts[-1] * 1e3)
+        goodput = 3 * size * 8 / (fcts[-1] * 1e3)
         out.say('incast: 3 x %d bytes all delivered; FCT %.1f..%.1f ms, %.3f Gb/s together into the 0.1 Gb/s port; '
                 'the switch trimmed %d packets out of that port (%d at the ingress meters, %d deflected on drop); the '
                 'receiver saw %d headers, the senders got %d NACKs and retransmitted %d packets, %d of them on a NACK'
-                % (BYTES, fcts[0] / 1e3, fcts[-1] / 1e3, goodput, trims, port.get('ingressTrimPackets', 0),
+                % (size, fcts[0] / 1e3, fcts[-1] / 1e3, goodput, trims, port.get('ingressTrimPackets', 0),
                    port.get('dodTrimPackets', 0), headers, nacks, retransmissions, nacked))
 
         out.say("a sender whose packets do not fit the path's MTU (vxlan's 1450 bytes) says so, and sends nothing")

@@ -8,16 +8,16 @@ import java.io.IOException;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A live switch's counters add up over all its ports ({@code src/test/sh/counters_identity_e2e.sh}): with hosts on veths
- * in namespaces, after pings, TCP, a burst of small datagrams and frames to 802.1D reserved group addresses, frames
+ * A live switch's counters add up over all its ports ({@code src/test/mininet/counters_identity.py}): with Mininet
+ * hosts on links to its interface ports, after pings, TCP, a burst of small datagrams and frames to 802.1D reserved group addresses, frames
  * received plus the extra copies flooding made equal frames sent plus frames dropped, and the reserved-group frames are
- * counted where they came in and reach no host. Needs root and the tools {@link HostScripts} names; skipped without.
+ * counted where they came in and reach no host. Needs root, Mininet and the tools {@link HostScripts} names; skipped without.
  */
 @Tag("host-timing")
 class CountersIdentityEndToEndTest {
     @Test
     void receivedPlusExtraFloodCopiesIsSentPlusDroppedAndReservedGroupFramesStayAtTheirPort() throws IOException, InterruptedException {
-        final String output = HostScripts.run("counters_identity_e2e.sh");
+        final String output = HostScripts.run("counters_identity.py");
         assertTrue(output.contains("e2e: the counters add up"), output);
         assertTrue(output.contains("e2e: 5 reserved-group frames counted at port 0, none forwarded"), output);
         assertTrue(output.contains("e2e: passed"), output);

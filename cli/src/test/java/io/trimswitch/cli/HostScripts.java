@@ -11,22 +11,36 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** The end-to-end scripts of {@code src/test/sh}, which build Linux hosts in network namespaces around live switches. */
+/**
+ * The end-to-end scripts of {@code src/test/mininet}, which build Mininet labs of Linux hosts around live switches with
+ * {@code mininet/lab.py}, run with Debian's {@code /usr/bin/python3} (Mininet's own).
+ */
 public final class HostScripts {
     /** A script's exit code when the senders could not fill the incast port: the host, not the switch, fell short. */
     private static final int HOST_TOO_SLOW = 3;
+    /** The Python that has Mininet (Debian's python3-mininet) and scapy. */
+    static final String PYTHON = "/usr/bin/python3";
 
     private HostScripts() {
     }
 
-    /** Runs a script of {@code src/test/sh}, with {@code arguments}, the tool as TRIMSWITCH; skips when the host is too slow for it. */
-    public static String run(final String name, final String... arguments) throws IOException, InterruptedException {
+    /**
+     * Skips the test unless it runs as root with Mininet ({@code mn}, {@code mnexec}, Debian's python3-mininet), iproute2,
+     * ping, ethtool and iperf3; in CI, which installs them (.ci/run), fails instead.
+     */
+    static void assumeRootAndMininet() throws IOException, InterruptedException {
         final boolean root = "root".equals(System.getProperty("user.name"));
-        final boolean tools = List.of("ip", "ping", "ethtool", "iperf3", "python3").stream().allMatch(HostScripts::onPath);
-        assertTrue((root && tools) || !"true".equals(System.getenv("CI")), "CI runs as root with iproute2, ping, ethtool and iperf3");
-        assumeTrue(root && tools, "needs root, iproute2, ping, ethtool and iperf3 (installed by .ci/run)");
+        final boolean tools = List.of("mn", "mnexec", "ip", "ping", "ethtool", "iperf3").stream().allMatch(HostScripts::onPath)
+            && Files.isExecutable(Path.of(PYTHON))
+            && new ProcessBuilder(PYTHON, "-c", "import mininet.net").start().waitFor() == 0;
+        assertTrue((root && tools) || !"true".equals(System.getenv("CI")), "CI runs as root with Mininet, iproute2, ping, ethtool and iperf3");
+        assumeTrue(root && tools, "needs root, Mininet, iproute2, ping, ethtool and iperf3 (apt-get install mininet; installed by .ci/run)");
+    }
 
-        final List<String> command = new java.util.ArrayList<>(List.of("bash", Path.of("src/test/sh", name).toString()));
+    /** Runs a script of {@code src/test/mininet}, with {@code arguments}, the tool as TRIMSWITCH; skips when the host is too slow for it. */
+    public static String run(final String name, final String... arguments) throws IOException, InterruptedException {
+        assumeRootAndMininet();
+        final List<String> command = new java.util.ArrayList<>(List.of(PYTHON, Path.of("src/test/mininet", name).toString()));
         command.addAll(List.of(arguments));
         final ProcessBuilder script = new ProcessBuilder(command);
         script.environment().put("TRIMSWITCH", tool(""));

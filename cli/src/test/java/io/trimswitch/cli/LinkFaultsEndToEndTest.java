@@ -9,36 +9,36 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The faults of a lab's links under a running switch ({@code src/test/sh/link_faults_e2e.sh}), one per test, each on two
- * hosts in network namespaces of its own, wired by veths to {@code trimswitch run}'s interface ports under
+ * The faults of a lab's links under a running switch ({@code src/test/mininet/link_faults.py}), one per test, each on a
+ * Mininet lab of its own: two hosts linked to {@code trimswitch run}'s interface ports under
  * {@code --idle poll}. The script checks the switch's lines, its counters and pings, and fails at the first that is
- * wrong; these tests check that it got to the end of its fault. Needs root, iproute2 and ping; CI has them.
+ * wrong; these tests check that it got to the end of its fault. Needs root, Mininet, iproute2 and ping; CI has them.
  */
 @Tag("host-timing")
 class LinkFaultsEndToEndTest {
     @Test
     void aLinkSetDownOnTheSwitchsSideCountsItsFramesAsLinkDownAndLosesNoFrameWhenUp() throws IOException, InterruptedException {
-        final String output = HostScripts.run("link_faults_e2e.sh", "flap-switch-side");
+        final String output = HostScripts.run("link_faults.py", "flap-switch-side");
         assertFlapped(output);
     }
 
     @Test
     void aLinkSetDownOnTheHostsSideCountsItsFramesAsLinkDownAndLosesNoFrameWhenUp() throws IOException, InterruptedException {
-        final String output = HostScripts.run("link_faults_e2e.sh", "flap-host-side");
+        final String output = HostScripts.run("link_faults.py", "flap-host-side");
         assertFlapped(output);
     }
 
     @Test
     void aVethDeletedAndMadeAgainIsAttachedAgainWithinASecond() throws IOException, InterruptedException {
-        final String output = HostScripts.run("link_faults_e2e.sh", "recreate");
+        final String output = HostScripts.run("link_faults.py", "recreate");
         assertTrue(output.contains("): gone"), output);
-        assertTrue(Pattern.compile("re-made: port 1 \\(tl[0-9]+p1\\): back, ifindex [0-9]+ .*ping works again").matcher(output).find(), output);
+        assertTrue(Pattern.compile("re-made: port 1 \\(tl[0-9]+s1-eth2\\): back, ifindex [0-9]+ .*ping works again").matcher(output).find(), output);
         assertTrue(output.contains("faults: passed"), output);
     }
 
     @Test
     void anMtuRaisedLetsJumboFramesCrossAndAnMtuLoweredDropsThemAsMtuExceeded() throws IOException, InterruptedException {
-        final String output = HostScripts.run("link_faults_e2e.sh", "mtu");
+        final String output = HostScripts.run("link_faults.py", "mtu");
         assertTrue(output.contains("MTU raised to 9000: the switch said so, and 9000-byte packets cross"), output);
         assertTrue(output.contains("9000-byte frames counted as mtuExceeded, not as sent"), output);
         assertTrue(output.contains("faults: passed"), output);
@@ -46,8 +46,8 @@ class LinkFaultsEndToEndTest {
 
     @Test
     void aSecondSwitchOnTheSameInterfaceIsRefusedInOneLineNamingTheFirstsProcess() throws IOException, InterruptedException {
-        final String output = HostScripts.run("link_faults_e2e.sh", "second-switch");
-        assertTrue(Pattern.compile("refused \\(--counters .*\\): trimswitch: interface tl[0-9]+p0 is already attached by a running switch, process [0-9]+")
+        final String output = HostScripts.run("link_faults.py", "second-switch");
+        assertTrue(Pattern.compile("refused \\(--counters .*\\): trimswitch: interface tl[0-9]+s1-eth1 is already attached by a running switch, process [0-9]+")
             .matcher(output).find(), output);
         assertTrue(output.contains("refused (the same counters file): trimswitch: interface"), output);
         assertTrue(output.contains("stats after SIGKILL: trimswitch: the counters at "), output);
@@ -58,16 +58,16 @@ class LinkFaultsEndToEndTest {
 
     @Test
     void anIdleSwitchWithAPortDownAndAPortGoneDoesNotSpin() throws IOException, InterruptedException {
-        final String output = HostScripts.run("link_faults_e2e.sh", "idle-cpu");
+        final String output = HostScripts.run("link_faults.py", "idle-cpu");
         assertTrue(Pattern.compile("port 0 down and port 1 gone, the idle switch used [0-9]+ ms of CPU in 3 s").matcher(output).find(), output);
         assertTrue(output.contains("faults: passed"), output);
     }
 
     @Test
     void aPortRemovedAndAddedOnAnotherInterfaceWhileRunningForwardsAgain() throws IOException, InterruptedException {
-        final String output = HostScripts.run("link_faults_e2e.sh", "move-port");
+        final String output = HostScripts.run("link_faults.py", "move-port");
         assertTrue(Pattern.compile("removed: [0-9]+ frames counted as portRemoved; its interface is free").matcher(output).find(), output);
-        assertTrue(Pattern.compile("added on tl[0-9]+q1 at 10 Gb/s: ping works again; the capture kept [0-9]+ frames across the move").matcher(output).find(), output);
+        assertTrue(Pattern.compile("added on tl[0-9]+s1-eth3 at 10 Gb/s: ping works again; the capture kept [0-9]+ frames across the move").matcher(output).find(), output);
         assertTrue(output.contains("faults: passed"), output);
     }
 

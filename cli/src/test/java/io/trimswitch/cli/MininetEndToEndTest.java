@@ -5,14 +5,12 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * trimswitch as Mininet's switch ({@code mininet/trimswitch.py}): Mininet's own pingall over a linear topology of three
@@ -22,17 +20,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 @Tag("host-timing")
 class MininetEndToEndTest {
-    private static final String PYTHON = "/usr/bin/python3";
+    private static final String PYTHON = HostScripts.PYTHON;
     private static final Path REPO = Path.of("..").toAbsolutePath().normalize();
     private static final Pattern NOTHING_DROPPED = Pattern.compile("Results: 0% dropped \\((\\d+)/\\1 received\\)");
 
     @BeforeAll
     static void needsRootAndMininet() throws IOException, InterruptedException {
-        final boolean root = "root".equals(System.getProperty("user.name"));
-        final boolean mininet = HostScripts.onPath("mn") && HostScripts.onPath("ping") && Files.isExecutable(Path.of(PYTHON))
-            && new ProcessBuilder(PYTHON, "-c", "import mininet.net").start().waitFor() == 0;
-        assertTrue((root && mininet) || !"true".equals(System.getenv("CI")), "CI runs as root with Mininet installed");
-        assumeTrue(root && mininet, "needs root and Mininet (apt-get install mininet; .ci/run installs it)");
+        HostScripts.assumeRootAndMininet();
     }
 
     @Test
