@@ -20,11 +20,12 @@ For each, the flows' throughput (TCP) or goodput and FCT (NDP), each spine's pac
 machine's cores were meanwhile (from /proc/stat: near 100 %, the hosts waited for a core). Writes
 OUT_DIR/ecmp_vs_spraying.png and OUT_DIR/summary.json.
 
-Usage: sudo bench/experiments/ecmp_vs_spraying.py [OUT_DIR]   (Debian's /usr/bin/python3 with Mininet; needs ethtool,
+Usage: sudo bench/experiments/ecmp_vs_spraying.py [OUT_DIR] (Debian's /usr/bin/python3 with Mininet; needs ethtool,
 iputils-ping, iperf3 and python3-matplotlib; a built cli/target/trimswitch.jar or TRIMSWITCH set to the command that
 runs the tool). Environment: RATE (0.1), SECONDS_TCP (8), PACKETS (1000, per NDP flow), SPRAY (64), WINDOW (30, the NDP
-senders' initial window), MTU (9000; every link's, and the NDP packets fill it), PREFIX (es: the Mininet nodes' names
-begin with it). Everything it creates is removed on exit, whatever happens.
+senders' initial window), MTU (9000; every link's, and the NDP packets fill it), PREFIX (the Mininet nodes' names begin
+with it; es and the process id's last three digits by default). Everything it creates is removed on exit, whatever
+happens.
 """
 
 import os
@@ -66,7 +67,8 @@ class Fabric(object):
         leaves = {}
         for rack, number in (('A', 1), ('B', 2)):
             other = 3 - number
-            route = '10.%d.0.0/16 %s' % (other, ' '.join('nexthop via 10.100.%d.%d' % (spine, other) for spine in SPINES))
+            hops = ' '.join('nexthop via 10.100.%d.%d' % (spine, other) for spine in SPINES)
+            route = '10.%d.0.0/16 %s' % (other, hops)
             leaves[rack] = net.host('leaf' + rack, cls=LinuxRouter, routes=[route])
         self.hosts = {}
         for i in FLOWS:

@@ -27,8 +27,9 @@ from mininet.node import Node  # noqa: E402
 # Debian's package for each tool an experiment needs.
 PACKAGES = {'ping': 'iputils-ping', 'ip': 'iproute2', 'memcslap': 'libmemcached-tools'}
 NDP_PORT = 666
-# The switches' JVMs run with the launcher's own options (its full compiler), as `trimswitch run` does outside Mininet,
-# rather than the small-footprint ones mininet/trimswitch.py gives a lab of many switches: an experiment has one to three.
+# The switches' JVMs run with the launcher's own options (its full compiler), as `trimswitch run` does outside
+# Mininet, rather than the small-footprint ones mininet/trimswitch.py gives a lab of many switches: an experiment has
+# one to three.
 SWITCH_JAVA_OPTS = ''
 
 
@@ -67,10 +68,10 @@ def number(name, default):
 
 def whole(name, default, most=999999999):
     """Environment variable NAME (DEFAULT when unset): a whole number from 1 to MOST, else BadInput naming it."""
-    text = os.environ.get(name, str(default))
-    if not re.fullmatch(r'[1-9][0-9]{0,8}', text) or int(text) > most:
-        raise BadInput("%s: %s must be a whole number from 1 to %d, not '%s'" % (script(), name, most, text))
-    return int(text)
+    value = lab.env_whole(name, default)
+    if value > most:
+        raise BadInput('%s: %s must be a whole number from 1 to %d, got %d' % (script(), name, most, value))
+    return value
 
 
 def gbps(value):
@@ -98,10 +99,11 @@ def prepare(args, tools):
     return os.path.abspath(out)
 
 
-def prefix(default):
-    """What every Mininet node's name begins with: PREFIX from the environment, else DEFAULT. At most 5 characters: an
-    interface's name (PREFIX + 'leafA-eth5') must fit Linux's 15."""
-    text = os.environ.get('PREFIX', default)
+def prefix(tag):
+    """What every Mininet node's name begins with: PREFIX from the environment, else TAG and the last digits of the
+    process id, so that two runs at once do not meet. At most 5 characters: an interface's name (PREFIX + 'leafA-eth5')
+    must fit Linux's 15."""
+    text = os.environ.get('PREFIX', '%s%03d' % (tag, os.getpid() % 1000))
     if not re.fullmatch(r'[A-Za-z][A-Za-z0-9]{0,4}', text):
         raise BadInput("%s: PREFIX must be 1 to 5 letters and digits, beginning with a letter, not '%s'"
                        % (script(), text))

@@ -15,11 +15,12 @@ express them: FCT p50 and p99, trims and retransmissions of the NDP flows.
 Both use a 30-packet initial window and a 50 ms retransmission timeout. Prints the table and writes
 OUT_DIR/live_vs_virtual.png and OUT_DIR/live_vs_virtual.json.
 
-Usage: sudo bench/experiments/live_vs_virtual.py [OUT_DIR]   (needs what ecmp_vs_spraying.py needs; a built
+Usage: sudo bench/experiments/live_vs_virtual.py [OUT_DIR] (needs what ecmp_vs_spraying.py needs; a built
 cli/target/trimswitch.jar, or TRIMSWITCH set to the command that runs the tool). Environment: RATE (0.1), SENDER_RATE
 (1), PACKETS (1000), SPRAY (64), WINDOW (30), MTU (9000, experiment 1's), EXP1_DIR (the OUT_DIR of an earlier
-ecmp_vs_spraying.py run with the same RATE, PACKETS, MTU, SPRAY and WINDOW, instead of running it again), PREFIX (lv:
-the Mininet nodes' names begin with it). Everything it creates is removed on exit, whatever happens.
+ecmp_vs_spraying.py run with the same RATE, PACKETS, MTU, SPRAY and WINDOW, instead of running it again), PREFIX (the
+Mininet nodes' names begin with it; lv and the process id's last three digits by default). Everything it creates is
+removed on exit, whatever happens.
 """
 
 import contextlib
@@ -59,7 +60,8 @@ def experiment_1(out, folder, s):
         expected = experiment.exp1_signature(s['RATE'], s)
         found = lab.read_text(os.path.join(earlier, 'settings.txt')).strip()
         if found != expected:
-            raise lab.BadInput("%s: EXP1_DIR %s ran with '%s', not '%s'" % (experiment.script(), earlier, found, expected))
+            raise lab.BadInput("%s: EXP1_DIR %s ran with '%s', not '%s'"
+                               % (experiment.script(), earlier, found, expected))
         out.say('experiment 1, live: from %s' % earlier)
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(earlier, target)
@@ -115,8 +117,9 @@ def virtual(out, folder, s):
     experiment.write_text(os.path.join(folder, 'fabric.yaml'), '\n'.join([
         'topology:', '  leaves: 2', '  spines: 3', '  hostsPerLeaf: 3', '  hostRateGbps: %s' % rate,
         '  uplinkRateGbps: %s' % rate, '  linkLatencyNs: 20000',
-        "# fabric's links run at one rate both ways: the bottleneck of a flow pair on one spine is leaf 0's uplink, not the",
-        "# spine's port down (live, the leaves' uplinks are unlimited); that uplink trims as the live spine's port does.",
+        "# fabric's links run at one rate both ways: the bottleneck of a flow pair on one spine is leaf 0's uplink,",
+        "# not the spine's port down (live, the leaves' uplinks are unlimited); that uplink trims as the live spine's",
+        "# port does.",
         'leaf:', '  mechanism: tofino', '  fabric: {dataQueuePackets: 16}',
         "spine:                        # as the live spines: DSCP 10 in a 16-packet queue that trims",
         '  mechanism: tofino', '  fabric: {dataQueuePackets: 16}', 'workload:', '  kind: permutation',
@@ -200,7 +203,8 @@ def report(folder, s):
     plt = experiment.pyplot()
     fig, ax = plt.subplots(figsize=(9, 4.5))
     width = 0.2
-    for k, (clock, q, color, hatch) in enumerate((('live', 'p50Ms', 'tab:orange', ''), ('live', 'p99Ms', 'tab:orange', '//'),
+    for k, (clock, q, color, hatch) in enumerate((('live', 'p50Ms', 'tab:orange', ''),
+                                                  ('live', 'p99Ms', 'tab:orange', '//'),
                                                   ('virtual', 'p50Ms', 'tab:blue', ''),
                                                   ('virtual', 'p99Ms', 'tab:blue', '//'))):
         xs = [i + (k - 1.5) * width for i in range(len(rows))]

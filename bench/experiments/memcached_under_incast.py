@@ -17,11 +17,12 @@ the incast has moved LOAD_WARMUP packets through m's port; then SIGTERM ends the
 what it delivered). Prints the benchmark's time idle and loaded and the slowdown, and baseline / trimming; writes
 OUT_DIR/memcached_under_incast.png and OUT_DIR/summary.json.
 
-Usage: sudo bench/experiments/memcached_under_incast.py [OUT_DIR]   (Debian's /usr/bin/python3 with Mininet; needs
+Usage: sudo bench/experiments/memcached_under_incast.py [OUT_DIR] (Debian's /usr/bin/python3 with Mininet; needs
 ethtool, iperf3, memcached, libmemcached-tools and python3-matplotlib; a built cli/target/trimswitch.jar, or TRIMSWITCH
 set to the command that runs the tool). Environment: RATE, SENDER_RATE, SENDERS, BIG, SMALL, CONCURRENCY (4), EXECUTE
-(250), LOAD_WARMUP (1000), LOAD_S (60: longer than the warm-up and the benchmark), PREFIX (mc: the Mininet nodes' names
-begin with it). Everything it creates is removed on exit, whatever happens.
+(250), LOAD_WARMUP (1000), LOAD_S (60: longer than the warm-up and the benchmark), PREFIX (the Mininet nodes' names
+begin with it; mc and the process id's last three digits by default). Everything it creates is removed on exit, whatever
+happens.
 """
 
 import os

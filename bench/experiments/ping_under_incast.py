@@ -16,11 +16,11 @@ then SIGTERM ends the load (each NDP sender still reports what it delivered). Pr
 p99), the latency the load adds, and baseline / trimming; writes OUT_DIR/ping_under_incast.png (RTT distributions) and
 OUT_DIR/summary.json.
 
-Usage: sudo bench/experiments/ping_under_incast.py [OUT_DIR]   (Debian's /usr/bin/python3 with Mininet; needs
-ethtool, iputils-ping, iperf3 and python3-matplotlib; a built cli/target/trimswitch.jar, or TRIMSWITCH set to the
-command that runs the tool). Environment: RATE, SENDER_RATE, BIG, SMALL, PINGS (200), INTERVAL (0.02), LOAD_WARMUP
-(1000), LOAD_S (30: longer than the warm-up and the pings), PREFIX (pi: the Mininet nodes' names begin with it).
-Everything it creates is removed on exit, whatever happens.
+Usage: sudo bench/experiments/ping_under_incast.py [OUT_DIR] (Debian's /usr/bin/python3 with Mininet; needs ethtool,
+iputils-ping, iperf3 and python3-matplotlib; a built cli/target/trimswitch.jar, or TRIMSWITCH set to the command that
+runs the tool). Environment: RATE, SENDER_RATE, BIG, SMALL, PINGS (200), INTERVAL (0.02), LOAD_WARMUP (1000), LOAD_S
+(30: longer than the warm-up and the pings), PREFIX (the Mininet nodes' names begin with it; pi and the process id's
+last three digits by default). Everything it creates is removed on exit, whatever happens.
 """
 
 import os
