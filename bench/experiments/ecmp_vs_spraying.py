@@ -165,10 +165,7 @@ def measure(out, folder, s):
     with lab.Lab(experiment.prefix('es')) as net:
         fabric = Fabric(net, folder, s)
         net.start()
-        for i in FLOWS:
-            for j in FLOWS:
-                if lab.ping(fabric['a%d' % i], '10.2.%d.2' % j, count=3, interval=0.2, wait=2) == 0:
-                    raise lab.Failed('host a%d cannot reach b%d' % (i, j))
+        experiment.reach(net, [(fabric['a%d' % i], '10.2.%d.2' % j) for i in FLOWS for j in FLOWS], 3)
         out.say('every host of rack A reaches every host of rack B over the spines')
         out.say('warm-up: an unmeasured NDP flow from a1 to b1 sprayed over all three spines for 2 s')
         experiment.warm_up(net, fabric['b1'], fabric['a1'], '10.2.1.2', 3 * s['RATE'], 8, s['PAYLOAD'])

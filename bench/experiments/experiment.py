@@ -235,6 +235,15 @@ def stop_cleanly(net, switch, log):
     write_text(log, printed if last in printed else printed + last + '\n')
 
 
+def reach(net, pairs, count):
+    """Each (host, address) of PAIRS pings COUNT times, all at once; Failed naming the first host that got no reply."""
+    pings = [(host, address, net.popen(host, ['ping', '-q', '-n', '-c', count, '-i', 0.2, '-W', 2, address]))
+             for host, address in pairs]
+    for host, address, process in pings:
+        if process.wait() != 0:
+            raise Failed('host %s cannot reach %s' % (host.name, address))
+
+
 class Star(object):
     """The star the incast experiments build: one trimswitch whose port p is a link to host NAMES[p] at ADDRESSES[p]
     (/24), every host's and switch port's offloads off, so that the queues count packets. It starts with the settings
@@ -261,11 +270,9 @@ class Star(object):
         self.check_reach()
 
     def check_reach(self):
-        """Every other host pings the first one; Failed at the first that cannot."""
+        """Every other host pings the first one; Failed when one cannot."""
         first = self.names[0]
-        for name in self.names[1:]:
-            if lab.ping(self.hosts[name], self.addresses[first], count=2, interval=0.2, wait=2) == 0:
-                raise Failed('host %s cannot reach %s:\n%s' % (name, first, self.switch.log()))
+        reach(self.net, [(self.hosts[name], self.addresses[first]) for name in self.names[1:]], 2)
 
     def stats(self):
         """The switch's counters, by port number."""
