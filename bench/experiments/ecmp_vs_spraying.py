@@ -159,8 +159,9 @@ def ndp_run(out, folder, s, fabric, name, spray):
             'hostCpuS': hosts_cpu, 'spineCpuS': spines_cpu}
 
 
-def measure(out, folder, s):
-    """The fabric, the warm-up flow and the three runs; returns each run's figures, by label."""
+def measure(out, folder, s, tcp=True):
+    """The fabric, the warm-up flow and the three runs (the NDP ones only without TCP); returns each run's figures, by
+    label."""
     experiment.write_text(os.path.join(folder, 'settings.txt'), experiment.exp1_signature(s['RATE'], s) + '\n')
     with lab.Lab(experiment.prefix('es')) as net:
         fabric = Fabric(net, folder, s)
@@ -169,9 +170,11 @@ def measure(out, folder, s):
         out.say('every host of rack A reaches every host of rack B over the spines')
         out.say('warm-up: an unmeasured NDP flow from a1 to b1 sprayed over all three spines for 2 s')
         experiment.warm_up(net, fabric['b1'], fabric['a1'], '10.2.1.2', 3 * s['RATE'], 8, s['PAYLOAD'])
-        runs = {'TCP, ECMP': tcp_run(out, folder, s, fabric)}
+        runs = {'TCP, ECMP': tcp_run(out, folder, s, fabric)} if tcp else {}
         for (name, label), spray in zip(RUNS, (s['SPRAY'], 1)):
             runs[label] = ndp_run(out, folder, s, fabric, name, spray)
+        experiment.stop_switches(net, [(spine, os.path.join(folder, 'spine%d.log' % number))
+                                       for number, spine in zip(SPINES, fabric.spines)])
     return runs
 
 
@@ -193,15 +196,19 @@ def report(folder, s, runs):
                         'spinePacketsDown': [tx for tx, _ in run['shares']],
                         'spineTrims': [trim for _, trim in run['shares']], 'retransmissions': run['retx'],
                         'cpuBusyPercent': run['busy']})
-    for (_, label), row in zip(RUNS, summary[1:]):
+    by_run = {row['run']: row for row in summary}
+    for _, label in RUNS:
+        row = by_run[label]
         hosts, spines = runs[label]['hostCpuS'], runs[label]['spineCpuS']
         print('%s: the six NDP host processes used %.1f CPU s (JVM start and JIT included), the three spines %.1f CPU s'
               % (label, hosts, spines))
         row.update({'hostCpuS': hosts, 'spineCpuS': spines})
     # The seed's effect as a ratio within this run: the slowest flow sprayed against the slowest on one path each.
     slowest = {label: min(run['rates']) for label, run in runs.items()}
-    sprayed = summary[1]
+    sprayed = by_run['NDP, sprayed']
     for baseline, key in (('TCP, ECMP', 'slowestFlowAgainstTcpEcmp'), ('NDP, one path', 'slowestFlowAgainstNdpOnePath')):
+        if baseline not in slowest:
+            continue
         ratio = slowest['NDP, sprayed'] / slowest[baseline] if slowest[baseline] > 0 else float('inf')
         print('slowest flow, NDP sprayed against %s: %.3f / %.3f Gb/s = %.2fx'
               % (baseline, slowest['NDP, sprayed'], slowest[baseline], ratio))
@@ -231,9 +238,9 @@ def report(folder, s, runs):
     experiment.save_plot(fig, folder, 'ecmp_vs_spraying')
 
 
-def run(out, folder, s):
-    """The whole experiment into FOLDER: what live_vs_virtual.py runs as its experiment 1."""
-    report(folder, s, measure(out, folder, s))
+def run(out, folder, s, tcp=True):
+    """The whole experiment into FOLDER; live_vs_virtual.py runs it without TCP as its experiment 1."""
+    report(folder, s, measure(out, folder, s, tcp))
 
 
 if __name__ == '__main__':
