@@ -148,10 +148,6 @@ class Output(object):
         sys.stdout.flush()
 
 
-def _node_name(node):
-    return node if isinstance(node, str) else node.name
-
-
 class Lab(object):
     """A Mininet network whose nodes' names all begin with PREFIX, removed whatever happens."""
 
