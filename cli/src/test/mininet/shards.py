@@ -6,6 +6,7 @@
                line, the new host pings the others, `ctl show` lists the port with its shard, `stats` and the metrics
                endpoint count it, and it is detached (`ctl del-port`) and attached again like a port the switch started
                with
+SHARD_THREADS=1 runs two-shards' hosts and TCP on one thread instead, for its figures beside two (docs/benchmarks.md).
 Run as root with /usr/bin/python3 (Mininet); needs iperf3. Exit 0 passed, 1 failed, 3 host too slow.
 Nodes: PREFIX (tp + a number) + s1, h0..h3.
 """
@@ -23,7 +24,7 @@ SHARDS = '''fabric:
   pipelines: 2
   portsPerPipeline: 2
 realtime:
-  pipelineThreads: 2
+  pipelineThreads: %d
 '''
 
 
@@ -33,15 +34,19 @@ def two_shards(out, net, config):
     for host in hosts:
         net.link(host, switch)
     net.start()
-    for port, thread in ((1, 0), (2, 1)):
+    threads = lab.env_whole('SHARD_THREADS', 2)
+    if threads > 2:
+        raise BadInput('SHARD_THREADS must be 1 or 2 (the switch has two pipelines), got %d' % threads)
+    for port, thread in ((1, 0), (2, threads - 1)):
         if not re.search(r'port %d: interface %s .* on thread %d' % (port, switch.intfs[port + 1].name, thread),
                          switch.log()):
             raise Failed('port %d is not on shard %d:\n%s' % (port, thread, switch.log()))
     lab.ping_every_pair(hosts)
-    out.say('every pair of the four hosts pings, across the two shards and within each')
+    out.say('every pair of the four hosts pings, across the two shards and within each' if threads == 2
+            else 'every pair of the four hosts pings, on one shard')
     end = lab.tcp_burst(net, hosts[0], hosts[3], '10.9.0.4', least=1000000)
-    out.say('TCP from host 0 on shard 0 to host 3 on shard 1: %.2f Gb/s received'
-            % (end['sum_received']['bits_per_second'] / 1e9))
+    out.say('TCP from host 0 on shard 0 to host 3 on shard %d: %.2f Gb/s received'
+            % (threads - 1, end['sum_received']['bits_per_second'] / 1e9))
     ports = lab.drained(net, switch)
     received, sent = ports[0]['rxPackets'], ports[3]['txPackets']
     if received <= 1000 or sent <= 1000:
@@ -103,7 +108,7 @@ def run(out):
     with lab.Lab(lab.name_prefix('tp', argument=2)) as net:
         config = os.path.join(net.scratch, 'shards.yaml')
         with open(config, 'w') as settings:
-            settings.write(SHARDS)
+            settings.write(SHARDS % (lab.env_whole('SHARD_THREADS', 2) if case == 'two-shards' else 2))
         switch = CASES[case](out, net, config)
         net.stop_switch(switch)
 
