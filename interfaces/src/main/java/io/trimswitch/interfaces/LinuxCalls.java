@@ -108,8 +108,15 @@ final class LinuxCalls {
     private static final MethodHandle EPOLL_CREATE1 = errnoCall("epoll_create1", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     private static final MethodHandle EPOLL_CTL = errnoCall("epoll_ctl", FunctionDescriptor.of(ValueLayout.JAVA_INT,
         ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG));
-    private static final MethodHandle EPOLL_PWAIT2 = errnoCall("epoll_pwait2", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-        ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+    /** Waits to the nanosecond; null where the C library is older than glibc 2.35, which has only epoll_wait. */
+    private static final MethodHandle EPOLL_PWAIT2 = LIBC.find("epoll_pwait2").map(address -> LINKER.downcallHandle(address,
+        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
+            ValueLayout.JAVA_LONG), CAPTURE_ERRNO)).orElse(null);
+    private static final MethodHandle EPOLL_WAIT = errnoCall("epoll_wait", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+        ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    private static final int ENOSYS = 38;
+    /** Set once a kernel older than 5.11 has answered epoll_pwait2 with ENOSYS: from then on, epoll_wait. */
+    private static volatile boolean noPwait2 = EPOLL_PWAIT2 == null;
     private static final MethodHandle EVENTFD = errnoCall("eventfd", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     private static final MethodHandle READ = errnoCall("read", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
         ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
@@ -305,10 +312,22 @@ final class LinuxCalls {
         }
     }
 
-    /** Waits for events at most as long as the timespec at {@code timeout} says (0: for ever); how many, or -1 with errno set. */
-    int epollWait(final int epoll, final long events, final int maxEvents, final long timeout) {
+    /**
+     * Waits for events at most as long as the timespec at {@code timeout} says, which holds {@code nanos} (0 and -1: for
+     * ever); how many, or -1 with errno set. Without epoll_pwait2 (an older C library or kernel), epoll_wait waits the
+     * nanoseconds rounded up to whole milliseconds.
+     */
+    int epollWait(final int epoll, final long events, final int maxEvents, final long timeout, final long nanos) {
         try {
-            return (int) EPOLL_PWAIT2.invokeExact(state, epoll, events, maxEvents, timeout, 0L);
+            if (!noPwait2) {
+                final int ready = (int) EPOLL_PWAIT2.invokeExact(state, epoll, events, maxEvents, timeout, 0L);
+                if (ready >= 0 || errno() != ENOSYS) {
+                    return ready;
+                }
+                noPwait2 = true;
+            }
+            final int millis = timeout == 0 ? -1 : (int) Math.min(Integer.MAX_VALUE, (nanos + 999_999) / 1_000_000);
+            return (int) EPOLL_WAIT.invokeExact(state, epoll, events, maxEvents, millis);
         } catch (final Throwable e) {
             throw new IllegalStateException(e);
         }

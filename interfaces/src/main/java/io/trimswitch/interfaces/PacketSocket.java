@@ -208,11 +208,6 @@ final class PacketSocket implements AutoCloseable {
         }
     }
 
-    /** True when the ring holds a frame not yet taken. */
-    boolean hasFrames() {
-        return (slots.getIntVolatile(nextSlot + TP_STATUS) & TP_STATUS_USER) != 0;
-    }
-
     /**
      * Frames the kernel dropped because the ring was full since the last call (the kernel counts them until read).
      * Any thread may call it; the kernel resets its count as it answers.

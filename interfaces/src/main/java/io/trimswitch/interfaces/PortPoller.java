@@ -84,7 +84,7 @@ public final class PortPoller implements AutoCloseable {
             timeout.set(ValueLayout.JAVA_LONG, 8, nanos % 1_000_000_000L);
             limit = timeout.address();
         }
-        final int ready = calls.epollWait(epoll, events.address(), MAX_EVENTS, limit);
+        final int ready = calls.epollWait(epoll, events.address(), MAX_EVENTS, limit, nanos);
         for (int i = 0; i < ready; i++) {
             final long at = (long) i * LinuxCalls.EPOLL_EVENT_BYTES;
             final long key = events.get(ValueLayout.JAVA_LONG_UNALIGNED, at + LinuxCalls.EPOLL_EVENT_DATA);

@@ -210,6 +210,10 @@ final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePo
      * with, and attaches it to {@code interfaceName}; floods reach it from now on.
      */
     void adopt(final int port, final String interfaceName) {
+        // Once only: a change that timed out for its caller still runs, and the caller may ask again.
+        if (contains(ownPorts, port)) {
+            return;
+        }
         makeRoom(port);
         onInterface[port] = true;
         ownPorts = java.util.Arrays.copyOf(ownPorts, ownPorts.length + 1);
@@ -224,8 +228,20 @@ final class PipelineShard implements Agent, VxlanPorts.FrameHandler, InterfacePo
 
     /** On the shard's thread: floods reach port {@code port} too, which another shard took while the switch runs. */
     void floodAlsoTo(final int port) {
+        if (contains(allPorts, port)) {
+            return;
+        }
         allPorts = java.util.Arrays.copyOf(allPorts, allPorts.length + 1);
         allPorts[allPorts.length - 1] = port;
+    }
+
+    private static boolean contains(final int[] ports, final int port) {
+        for (final int each : ports) {
+            if (each == port) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The thread's UDP ports and its interface ports (null for none of either). */
