@@ -45,12 +45,7 @@ public final class SettingsEdit {
         } else {
             throw new ConfigException("set: no setting '" + key + "'");
         }
-        try {
-            return SettingsFiles.parse(SettingsFiles.writeTree(tree), "set " + key);
-        } catch (final ConfigException e) {
-            // The line would be one of the settings written out here, not of any file the user has.
-            throw new ConfigException(e.getMessage().replaceFirst(" \\(line [0-9]+\\)", ""));
-        }
+        return readBack(tree, "set " + key);
     }
 
     /**
@@ -64,8 +59,16 @@ public final class SettingsEdit {
             throw new ConfigException("no list '" + key + "' in the settings");
         }
         array.add(SettingsFiles.tree(value, "add to " + key));
+        return readBack(tree, "add to " + key);
+    }
+
+    /**
+     * {@code tree} read as a settings file is read. A refusal names no line: it would be one of the settings written out
+     * here, not of any file the user has.
+     */
+    private static Settings readBack(final ObjectNode tree, final String what) {
         try {
-            return SettingsFiles.parse(SettingsFiles.writeTree(tree), "add to " + key);
+            return SettingsFiles.parse(SettingsFiles.writeTree(tree), what);
         } catch (final ConfigException e) {
             throw new ConfigException(e.getMessage().replaceFirst(" \\(line [0-9]+\\)", ""));
         }
