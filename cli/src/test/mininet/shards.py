@@ -34,9 +34,7 @@ def two_shards(out, net, config):
     for host in hosts:
         net.link(host, switch)
     net.start()
-    threads = lab.env_whole('SHARD_THREADS', 2)
-    if threads > 2:
-        raise BadInput('SHARD_THREADS must be 1 or 2 (the switch has two pipelines), got %d' % threads)
+    threads = shard_threads()
     for port, thread in ((1, 0), (2, threads - 1)):
         if not re.search(r'port %d: interface %s .* on thread %d' % (port, switch.intfs[port + 1].name, thread),
                          switch.log()):
@@ -98,6 +96,14 @@ def new_port(out, net, config):
     return switch
 
 
+def shard_threads():
+    """SHARD_THREADS: 1 or 2, as the switch has two pipelines."""
+    threads = lab.env_whole('SHARD_THREADS', 2)
+    if threads > 2:
+        raise BadInput('SHARD_THREADS must be 1 or 2 (the switch has two pipelines), got %d' % threads)
+    return threads
+
+
 CASES = {'two-shards': two_shards, 'new-port': new_port}
 
 
@@ -105,10 +111,11 @@ def run(out):
     case = sys.argv[1] if len(sys.argv) > 1 else None
     if case not in CASES:
         raise BadInput('name the case: %s' % ' or '.join(CASES))
+    threads = shard_threads() if case == 'two-shards' else 2
     with lab.Lab(lab.name_prefix('tp', argument=2)) as net:
         config = os.path.join(net.scratch, 'shards.yaml')
         with open(config, 'w') as settings:
-            settings.write(SHARDS % (lab.env_whole('SHARD_THREADS', 2) if case == 'two-shards' else 2))
+            settings.write(SHARDS % threads)
         switch = CASES[case](out, net, config)
         net.stop_switch(switch)
 
