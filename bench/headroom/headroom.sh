@@ -17,7 +17,7 @@ HIGH=${2:-1000}
 [ "$LOW" -lt "$HIGH" ] || { echo "headroom: LOW ($LOW) must be below HIGH ($HIGH)" >&2; exit 2; }
 [ "$HIGH" -le 1000000 ] || { echo "headroom: HIGH must be at most 1000000, got $HIGH" >&2; exit 2; }
 [ -f cli/target/trimswitch.jar ] || { echo "headroom: build first: ./mvnw -B -q package -DskipTests" >&2; exit 2; }
-PLACEMENTS=${PLACEMENTS:-"single split per-role per-agent"}
+PLACEMENTS=${PLACEMENTS:-"single split per-pipeline"}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 

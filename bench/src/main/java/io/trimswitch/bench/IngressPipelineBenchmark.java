@@ -9,13 +9,11 @@ import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.pipelines.IngressMeters;
 import io.trimswitch.pipelines.ThreeMeterProfile;
 import io.trimswitch.pipelines.TrimStateTable;
-import io.trimswitch.realtime.DilatedClock;
-import io.trimswitch.realtime.IngressAgent;
-import io.trimswitch.realtime.NotifyInboxes;
+import io.trimswitch.switching.shard.IngressAgent;
+import io.trimswitch.switching.shard.NotifyInboxes;
 import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.trafficmanager.HandleRing;
 import io.trimswitch.trafficmanager.TrafficManagerEvents;
-import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -36,9 +34,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One real-time ingress pipeline on one core, in packets per second. Before each invocation a burst of
- * frames waits on its receive ring (the port threads' work) and the egress rings are empty (the egress
- * threads' work); timed is only the pipeline's own: the agent's duty cycles, batch by batch, taking each
- * frame through parse, forwarding lookup, meters, trim decision and the offer to its egress port's ring.
+ * frames has arrived (the ports' work) and the egress rings are empty (egress's work); timed is only the
+ * pipeline's own: the agent takes each frame as its shard hands it over, through parse, forwarding lookup,
+ * meters, trim decision and the offer to its egress port's ring.
  * Beside it, the meters and trim decision alone, and the baseline: a loop that only copies each frame.
  */
 @State(Scope.Thread)
@@ -49,7 +47,6 @@ import java.util.concurrent.TimeUnit;
 @Fork(value = 3, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms2g", "-Xmx2g",
     "-Dagrona.disable.bounds.checks=true"})
 public class IngressPipelineBenchmark {
-    static final int BATCH = 32;
     /** Frames per invocation: long enough that timing an invocation costs nothing. */
     static final int BURST = 1024;
     /** Egress ports the batch spreads over, so that no port's meter sees more than its rate. */
@@ -60,7 +57,6 @@ public class IngressPipelineBenchmark {
 
     private PacketPool pool;
     private AssembledSwitch assembly;
-    private HandleRing rxRing;
     private IngressAgent agent;
     private final int[] handles = new int[BURST];
     private long packetTime;
@@ -94,10 +90,8 @@ public class IngressPipelineBenchmark {
         final NotifyInboxes inboxes = new NotifyInboxes(settings.fabric().pipelines());
         assembly = new AssembledSwitch(settings, pool, CounterRegistry.inMemory(AssembledSwitch.counters(settings, 0)), HandleRing.factory(), unexpected, AssembledSwitch.TrafficManagerThreads.ONE,
             pipelines -> inboxes, AssembledSwitch.defaultForwarding(settings));
-        rxRing = new HandleRing(BURST, false);
         firstEgressPort = settings.fabric().portsPerPipeline();
-        agent = new IngressAgent(assembly.pipeline(0), pool, rxRing, inboxes.reader(0),
-            new DilatedClock(SystemNanoClock.INSTANCE, 1), BATCH);
+        agent = new IngressAgent(assembly.pipeline(0), pool, inboxes.reader(0));
         for (int i = 0; i < BURST; i++) {
             handles[i] = pool.allocate();
             final int ingressPort = i % settings.fabric().portsPerPipeline();
@@ -114,7 +108,7 @@ public class IngressPipelineBenchmark {
         states = new TrimStateTable(64, Picos.fromMicros(6), Picos.fromMicros(24));
     }
 
-    /** The port and egress threads' part, untimed: a burst waits on the receive ring, the egress rings are empty. */
+    /** The ports' and egress's part, untimed: a burst has arrived, the egress rings are empty. */
     @Setup(Level.Invocation)
     public void burstArrives() {
         for (int port = 0; port < EGRESS_PORTS; port++) {
@@ -123,17 +117,17 @@ public class IngressPipelineBenchmark {
         for (final int handle : handles) {
             now += packetTime;
             pool.arrivalPicos(handle, now);
-            rxRing.offer(handle);
         }
     }
 
-    /** The pipeline takes the burst off its receive ring, a batch per duty cycle, into the traffic manager. */
+    /** The pipeline takes the burst as its shard hands it each packet, into the traffic manager. */
     @Benchmark
     @OperationsPerInvocation(BURST)
     public int ingressAgent() {
-        int work = 0;
-        for (int cycle = 0; cycle < BURST / BATCH; cycle++) {
-            work += agent.doWork();
+        int work = agent.drainInbox();
+        for (final int handle : handles) {
+            agent.accept(handle);
+            work++;
         }
         return work;
     }

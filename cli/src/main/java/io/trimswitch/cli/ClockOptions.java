@@ -12,8 +12,8 @@ final class ClockOptions extends OptionGroup {
     private final OptionSpec dilation = option("--dilation", "D", Double.class,
         "With --clock real: one µs of switch time takes D µs of wall time (default: 4000)");
 
-    private final OptionSpec placement = option("--placement", "split|per-role|per-agent|single", String.class,
-        "With --clock real: which agents share a thread (default: single)");
+    private final OptionSpec placement = option("--placement", "single|split|per-pipeline", String.class,
+        "With --clock real: one pipeline shard, two, or one per pipeline, each on a thread of its own (default: single)");
 
     private final OptionSpec idle = option("--idle", "busy-spin|yield|backoff|sleep", String.class,
         "With --clock real: what a thread does when it had nothing to do (default: busy-spin)");

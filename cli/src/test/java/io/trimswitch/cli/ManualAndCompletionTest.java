@@ -80,7 +80,7 @@ class ManualAndCompletionTest {
         "scenario | --mechanism | ideal mod dod tofino tofino2",
         "scenario | --transport | open-loop ndp",
         "scenario | --idle      | busy-spin yield backoff sleep poll",
-        "scenario | --placement | split per-role per-agent single",
+        "scenario | --placement | split per-pipeline single",
         "replay   | --mechanism | ideal mod dod tofino tofino2",
         "evaluate | --only      | mechanisms sweep robustness response sensitivity summary fabric",
         "fabric   | --routing   | spray ecmp",

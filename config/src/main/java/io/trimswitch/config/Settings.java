@@ -82,8 +82,9 @@ public record Settings(
     }
 
     /** How the real-time runtime puts its agents on threads. */
+    /** How many pipeline shards, each on a thread of its own, run a real-time scenario: one, two, or one per pipeline. */
     public enum Placement implements Choice {
-        SPLIT, PER_ROLE, PER_AGENT, SINGLE
+        SPLIT, PER_PIPELINE, SINGLE
     }
 
     /** What a thread does after a duty cycle with nothing to do. */

@@ -21,7 +21,7 @@ class SettingsFilesTest {
     void theTypedSettingsAreWrittenWithTheFilesKeysAndSpellings() {
         Settings edited = Settings.DEFAULTS;
         edited = edited.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
-        edited = edited.withRealtime(x -> x.withPlacement(Settings.Placement.PER_ROLE));
+        edited = edited.withRealtime(x -> x.withPlacement(Settings.Placement.PER_PIPELINE));
         edited = edited.withControl(x -> x.withNotifyScope(Settings.NotifyScope.ORIGIN));
         edited = edited.withRealtime(x -> x.withPipelineThreads(2));
         assertEquals(SettingsFiles.toYaml(edited), SettingsFiles.toYaml(edited.validate()));

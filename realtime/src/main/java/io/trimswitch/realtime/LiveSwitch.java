@@ -9,7 +9,6 @@ import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.counters.PortDrop;
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.dataplane.packet.PoolPartition;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.IngressLinks;
 import io.trimswitch.dataplane.time.LinkRate;
@@ -26,11 +25,11 @@ import io.trimswitch.sockets.KernelSocketDrops;
 import io.trimswitch.sockets.VxlanPorts;
 import io.trimswitch.switching.RunRecorder;
 import io.trimswitch.switching.AssembledSwitch;
+import io.trimswitch.switching.shard.PipelineShard;
+import io.trimswitch.switching.shard.ShardedDataplane;
 import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.HandleQueue;
-import io.trimswitch.trafficmanager.HandleRing;
 import org.HdrHistogram.Histogram;
-import org.agrona.concurrent.AgentRunner;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -58,10 +57,9 @@ public final class LiveSwitch implements AutoCloseable {
 
     private final Settings settings;
     private final PacketPool pool;
-    private final RealTimeDataplane dataplane;
-    private final PipelineShard[] threads;
-    /** Per shard: the runner of its thread, once started. */
-    private final AgentRunner[] runners;
+    private final ShardedDataplane dataplane;
+    /** Per shard: its ports. */
+    private final LivePorts[] threads;
     private final VxlanPorts[] sockets;
     /** Per thread: its ports on Linux interfaces, or null. */
     private final InterfacePorts[] interfaces;
@@ -71,7 +69,6 @@ public final class LiveSwitch implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicReferenceArray<LiveCapture> captures;
     /** Per thread: the links into its ports, which pace their arrivals at the ports' rates. */
     private final IngressLinks[] ingressLinks;
-    private final AgentEvents.Release release;
     private final AtomicReference<RuntimeException> fault = new AtomicReference<>();
     private final AtomicLong inFlightAtStop = new AtomicLong();
     private final CounterRegistry counters;
@@ -111,7 +108,7 @@ public final class LiveSwitch implements AutoCloseable {
             throw new ConfigException(e.getMessage());
         }
         try {
-            this.counters = CounterRegistry.mapped(file, RealTimeDataplane.counters(settings, threadCount)
+            this.counters = CounterRegistry.mapped(file, ShardedDataplane.counters(settings, threadCount)
                 + settings.portCount() * (PORT_COUNTERS + LiveGauges.counters(settings.dataQueueCount())));
         } catch (final IllegalStateException e) {
             unlock();
@@ -126,33 +123,11 @@ public final class LiveSwitch implements AutoCloseable {
             this.pool = LiveSettings.hasInterfacePorts(settings)
                 ? PacketPool.withHeadroom(perThread * threadCount, PacketPool.MAX_SLOT_BYTES, OffloadHeader.LENGTH)
                 : new PacketPool(perThread * threadCount);
-            final HandleRing[] returned = new HandleRing[threadCount];
-            for (int thread = 0; thread < threadCount; thread++) {
-                returned[thread] = new HandleRing(perThread, threadCount > 1);
-            }
-            // A buffer goes back to the thread whose partition it came from, whichever thread is done with it.
-            this.release = handle -> returned[handle / perThread].offer(handle);
-            this.threads = new PipelineShard[threadCount];
-            this.runners = new AgentRunner[threadCount];
-            // With several threads, each queues only into its own ports and hands the others' their packets.
-            final PortHandoff[] handoffs = new PortHandoff[threadCount];
-            for (int thread = 0; thread < threadCount && threadCount > 1; thread++) {
-                handoffs[thread] = new PortHandoff(pool.capacity());
-            }
-            final int portsPerPipeline = settings.fabric().portsPerPipeline();
-            final RealTimeDataplane.PipelineView views = threadCount == 1 ? (pipeline, view) -> view : (pipeline, view) -> {
-                final int thread = pipeline % threadCount;
-                final EgressPort[] ports = new EgressPort[settings.egressPorts()];
-                for (int port = 0; port < ports.length; port++) {
-                    final int owner = (port % settings.portCount()) / portsPerPipeline % threadCount;
-                    ports[port] = owner == thread ? view.port(port) : handoffs[owner].standIn(view.port(port), pool, settings.fabric().headersPerData());
-                }
-                return view.withPorts(ports);
-            };
-            this.dataplane = new RealTimeDataplane(settings, pool, counters, forwarding(settings),
-                // Drops are counted per port by each thread's traffic manager; the recorders only take what has no flow.
-                () -> new AgentEvents(pool, new RunRecorder(0, 16), release),
-                pipeline -> (port, handle, time) -> threads[pipeline % threadCount].departed(port, handle, time), views, false);
+            final int[] partitions = new int[threadCount];
+            java.util.Arrays.fill(partitions, perThread);
+            // Drops are counted per port by each thread's traffic manager; the recorders only take what has no flow.
+            this.dataplane = new ShardedDataplane(settings, pool, threadCount, partitions, counters, forwarding(settings), () -> new RunRecorder(0, 16));
+            this.threads = new LivePorts[threadCount];
             final int[] attached = java.util.stream.IntStream.range(0, settings.ports().size()).toArray();
             // Every port of the fabric: one given to the switch while it runs enters at its rate too.
             final LinkRate[] rates = new LinkRate[settings.portCount()];
@@ -168,7 +143,7 @@ public final class LiveSwitch implements AutoCloseable {
             this.ownerOf = new int[settings.portCount()];
             for (int port = 0; port < ownerOf.length; port++) {
                 // By the layout: a port's pipeline, and the pipeline's shard; a port added later goes there too.
-                ownerOf[port] = dataplane.assembly.pipelineOf(port) % threadCount;
+                ownerOf[port] = dataplane.shardOf(port);
             }
             this.ingressLinks = new IngressLinks[threadCount];
             this.captures = new java.util.concurrent.atomic.AtomicReferenceArray<>(settings.portCount());
@@ -180,16 +155,12 @@ public final class LiveSwitch implements AutoCloseable {
             LiveSettings.attachments(settings).forEach(attachment -> attachments.put(attachment.port(), attachment));
             for (int thread = 0; thread < threadCount; thread++) {
                 ingressLinks[thread] = new IngressLinks(rates);
-                final List<Integer> own = new ArrayList<>();
-                for (int pipeline = thread; pipeline < pipelines; pipeline += threadCount) {
-                    own.add(pipeline);
-                }
-                threads[thread] = new PipelineShard(thread, pool, new PoolPartition(pool, thread * perThread, perThread), returned[thread],
-                    release, dataplane, own.stream().mapToInt(Integer::intValue).toArray(), ingressLinks[thread], attached,
-                    bridges[thread], news[thread], handoffs[thread], handoffs[thread] == null ? null : dataplane.newThreadView("handoff-" + thread));
+                final PipelineShard shard = dataplane.shard(thread);
+                threads[thread] = new LivePorts(shard, dataplane, ingressLinks[thread], attached, bridges[thread], news[thread], captures);
+                shard.ports(threads[thread]);
                 final List<VxlanPorts.Endpoint> ownEndpoints = new ArrayList<>();
                 final List<InterfacePorts.Attachment> ownAttachments = new ArrayList<>();
-                for (final int port : threads[thread].ports()) {
+                for (final int port : shard.ownPorts()) {
                     if (attachments.containsKey(port)) {
                         ownAttachments.add(attachments.get(port));
                     } else {
@@ -202,9 +173,8 @@ public final class LiveSwitch implements AutoCloseable {
                     : new VxlanPorts(ownEndpoints, threads[thread], settings.realtime().udpGso(), counters, writer);
                 // With interface ports, every shard can take one more while the switch runs (ctl add-port).
                 interfaces[thread] = !LiveSettings.hasInterfacePorts(settings) ? null
-                    : new InterfacePorts(ownAttachments, settings.portCount(), threads[thread], pool, release::release, counters, writer);
+                    : new InterfacePorts(ownAttachments, settings.portCount(), threads[thread], pool, dataplane::release, counters, writer);
                 threads[thread].sockets(sockets[thread], interfaces[thread]);
-                threads[thread].captures(captures);
             }
             this.socketDrops = LiveSettings.endpoints(settings).isEmpty() ? null : KernelSocketDrops.open();
             this.attached = java.util.stream.IntStream.range(0, settings.ports().size()).toArray();
@@ -245,14 +215,14 @@ public final class LiveSwitch implements AutoCloseable {
 
     /** Where port {@code id}'s gauges come from: its egress port, its shard, and the kernel's count for its ring or socket. */
     private LiveGauges.Port gaugesOf(final int id, final boolean onInterface) {
-        final PipelineShard owner = threads[ownerOf[id]];
+        final LivePorts owner = threads[ownerOf[id]];
         final InterfacePorts ring = onInterface ? interfaces[ownerOf[id]] : null;
         return new LiveGauges.Port() {
             private int boundPort = -1;
 
             @Override
             public EgressPort egress() {
-                return dataplane.assembly.port(id);
+                return dataplane.assembly().port(id);
             }
 
             @Override
@@ -331,15 +301,10 @@ public final class LiveSwitch implements AutoCloseable {
                 throw e;
             }
         }
-        dataplane.clock.startIn(0);
+        dataplane.clock().startIn(0);
         running = true;
         for (int thread = 0; thread < threads.length; thread++) {
-            final String name = "trimswitch-pipelines-" + thread;
-            threads[thread].peers(threads);
-            runners[thread] = new AgentRunner(threads[thread].idleStrategy(settings.realtime().idle()),
-                error -> fault.compareAndSet(null, new RealTimeFault(name, error)), null, threads[thread]);
-            final Thread runner = new Thread(runners[thread], name);
-            runner.setDaemon(true);
+            final Thread runner = dataplane.thread(thread, settings.realtime().idle(), fault);
             if (sockets[thread] != null) {
                 // Bound by the shard's own turns, on the loop it drives.
                 sockets[thread].bind(runner);
@@ -357,10 +322,9 @@ public final class LiveSwitch implements AutoCloseable {
         } catch (final IllegalStateException e) {
             // The threads end and close what they opened; the caller's stop() closes the rest.
             running = false;
-            for (int thread = 0; thread < threads.length; thread++) {
-                threads[thread].stop();
-                runners[thread].close();
-                threads[thread].closePoller();
+            dataplane.stop();
+            for (final LivePorts ports : threads) {
+                ports.closePoller();
             }
             for (final InterfacePorts ports : interfaces) {
                 if (ports != null) {
@@ -374,15 +338,15 @@ public final class LiveSwitch implements AutoCloseable {
         }
         for (int thread = 0; thread < threads.length && links != null; thread++) {
             if (interfaces[thread] != null) {
-                final PipelineShard shard = threads[thread];
+                final PipelineShard shard = dataplane.shard(thread);
                 interfaces[thread].follow(links, shard::wake, line -> linkLog.accept(line));
             }
         }
         if (links != null) {
             links.start();
         }
-        for (final PipelineShard thread : threads) {
-            thread.go();
+        for (int thread = 0; thread < threads.length; thread++) {
+            dataplane.shard(thread).go();
         }
         gauges.start();
     }
@@ -398,7 +362,7 @@ public final class LiveSwitch implements AutoCloseable {
      */
     public void stop() {
         if (!running) {
-            for (final PipelineShard thread : threads) {
+            for (final LivePorts thread : threads) {
                 thread.closePoller();
             }
             counters.close();
@@ -409,15 +373,8 @@ public final class LiveSwitch implements AutoCloseable {
         if (links != null) {
             links.close();
         }
-        for (int thread = 0; thread < threads.length; thread++) {
-            threads[thread].stop();
-            // The runner ends the thread after its last turn, on which the shard sends what departed in it.
-            if (runners[thread] != null) {
-                runners[thread].close();
-            } else if (sockets[thread] != null) {
-                sockets[thread].close();
-            }
-        }
+        // Each runner ends its thread after its last turn, on which the shard sends what departed in it.
+        dataplane.stop();
         // The threads have taken their last turn: no capture gets another frame, and each closes its file whole.
         for (int port = 0; port < captures.length(); port++) {
             stopCapture(port);
@@ -430,11 +387,10 @@ public final class LiveSwitch implements AutoCloseable {
         }
         final java.util.function.IntConsumer inside = handle -> {
             inFlightAtStop.incrementAndGet();
-            release.release(handle);
+            dataplane.release(handle);
         };
         dataplane.drainTo(inside);
-        for (final PipelineShard thread : threads) {
-            thread.drainWaiting(inside);
+        for (final LivePorts thread : threads) {
             thread.closePoller();
         }
         gauges.close();
@@ -455,13 +411,13 @@ public final class LiveSwitch implements AutoCloseable {
             final int port = attachment.port();
             lines.put(port, String.format("port %d: interface %s (AF_PACKET, MTU %d), %.1f Gb/s, pipeline %d on thread %d", port,
                 attachment.interfaceName(), interfaces[ownerOf[port]].mtu(port), settings.portRateBps(port) / 1e9,
-                dataplane.assembly.pipelineOf(port), ownerOf[port]));
+                dataplane.assembly().pipelineOf(port), ownerOf[port]));
         }
         for (final VxlanPorts.Endpoint endpoint : LiveSettings.endpoints(settings)) {
             final int port = endpoint.port();
             lines.put(port, String.format("port %d: udp %s vni %d, host %s, %.1f Gb/s, pipeline %d on thread %d", port, localAddress(port),
                 endpoint.vni(), endpoint.remote() == null ? "learned from its first datagram (sent to port " + endpoint.remotePort() + ")"
-                    : endpoint.remote().toString(), settings.portRateBps(port) / 1e9, dataplane.assembly.pipelineOf(port), ownerOf[port]));
+                    : endpoint.remote().toString(), settings.portRateBps(port) / 1e9, dataplane.assembly().pipelineOf(port), ownerOf[port]));
         }
         return List.copyOf(lines.values());
     }
@@ -472,7 +428,7 @@ public final class LiveSwitch implements AutoCloseable {
      * thread alone, the one writer of these settings; every thread sees the change from its next packet on.
      */
     public void retune(final Settings from, final Settings to) {
-        for (final int port : dataplane.assembly.retune(from, to)) {
+        for (final int port : dataplane.assembly().retune(from, to)) {
             if (port < settings.portCount()) {
                 for (final IngressLinks link : ingressLinks) {
                     link.rate(port, new LinkRate(to.portRateBps(port)));
@@ -493,7 +449,7 @@ public final class LiveSwitch implements AutoCloseable {
         if (captures.get(port) != null) {
             throw new ConfigException("capture: port " + port + " is already being captured to " + captures.get(port).file());
         }
-        final long epochNanos = System.currentTimeMillis() * 1_000_000L - dataplane.clock.nowPicos() / 1000;
+        final long epochNanos = System.currentTimeMillis() * 1_000_000L - dataplane.clock().nowPicos() / 1000;
         final LiveCapture capture;
         try {
             capture = new LiveCapture(port, file, settings.portRateBps(port), epochNanos);
@@ -576,15 +532,15 @@ public final class LiveSwitch implements AutoCloseable {
         } else {
             awaitRequest(owner, owner.request(port, interfaceName));
         }
-        return owner.attached(port) ? "port " + port + " added on " + interfaceName + ", pipeline " + dataplane.assembly.pipelineOf(port)
+        return owner.attached(port) ? "port " + port + " added on " + interfaceName + ", pipeline " + dataplane.assembly().pipelineOf(port)
             + " on thread " + ownerOf[port]
             : "port " + port + " added, waiting for " + interfaceName + " (it cannot be opened yet: it comes up once it can)";
     }
 
     /** Runs {@code change} on shard {@code thread}'s own thread, between two of its turns, and waits for it. */
-    private void onShard(final int thread, final Consumer<PipelineShard> change) {
-        final PipelineShard shard = threads[thread];
-        final java.util.concurrent.CompletableFuture<Void> done = shard.runOnThread(() -> change.accept(shard));
+    private void onShard(final int thread, final Consumer<LivePorts> change) {
+        final LivePorts ports = threads[thread];
+        final java.util.concurrent.CompletableFuture<Void> done = dataplane.shard(thread).runOnThread(() -> change.accept(ports));
         try {
             done.get(5, java.util.concurrent.TimeUnit.SECONDS);
         } catch (final java.util.concurrent.TimeoutException e) {
@@ -678,14 +634,14 @@ public final class LiveSwitch implements AutoCloseable {
             final InterfacePorts owner = interfaces[ownerOf[port]];
             views.put(port, new PortView(port, "interface", owner.interfaceName(port),
                 owner.removed(port) ? "removed" : owner.linkUp(port) ? "up" : "down", inForce.portRateBps(port) / 1e9,
-                dataplane.assembly.pipelineOf(port), ownerOf[port]));
+                dataplane.assembly().pipelineOf(port), ownerOf[port]));
         }
         for (final VxlanPorts.Endpoint endpoint : LiveSettings.endpoints(settings)) {
             final int port = endpoint.port();
             final InetSocketAddress bound = localAddress(port);
             views.put(port, new PortView(port, "udp", bound.getAddress().getHostAddress() + ":" + bound.getPort() + " vni " + endpoint.vni(),
                 "up", inForce.portRateBps(port) / 1e9,
-                dataplane.assembly.pipelineOf(port), ownerOf[port]));
+                dataplane.assembly().pipelineOf(port), ownerOf[port]));
         }
         return List.copyOf(views.values());
     }
@@ -708,14 +664,14 @@ public final class LiveSwitch implements AutoCloseable {
         final CounterTotals totals = CounterTotals.read(counters.reader());
         final List<PortStats> stats = new ArrayList<>();
         for (final int port : attached) {
-            final PipelineShard owner = threads[ownerOf[port]];
+            final LivePorts owner = threads[ownerOf[port]];
             final Map<String, Long> drops = new LinkedHashMap<>();
             totals.byName(port, CounterType.DROPS).forEach((reason, count) -> {
                 if (count > 0) {
                     drops.put(reason, count);
                 }
             });
-            final EgressPort egress = dataplane.assembly.port(port);
+            final EgressPort egress = dataplane.assembly().port(port);
             final Map<Integer, Long> trims = totals.byIndex(port, CounterType.TRIM_PACKETS);
             final long txPackets = totals.get(port, CounterType.TX_PACKETS);
             final long rxDatagrams = totals.get(port, CounterType.RX_DATAGRAMS);
@@ -751,11 +707,7 @@ public final class LiveSwitch implements AutoCloseable {
 
     /** Buffers not back in the pool (after {@link #stop()}: 0). */
     public int buffersInUse() {
-        int inUse = 0;
-        for (final PipelineShard thread : threads) {
-            inUse += thread.buffersInUse();
-        }
-        return inUse;
+        return dataplane.buffersInUse();
     }
 
     public Settings settings() {

@@ -2,6 +2,7 @@ package io.trimswitch.realtime;
 
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Settings;
+import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.Picos;
@@ -14,22 +15,23 @@ import io.trimswitch.switching.RunRecorder;
 import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.switching.SwitchRun;
 import io.trimswitch.switching.TrafficSource;
+import io.trimswitch.switching.shard.PipelineShard;
+import io.trimswitch.switching.shard.ShardedDataplane;
 import io.trimswitch.trafficmanager.HandleRing;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.AgentRunner;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The switch in real time: the same components as the virtual-time switch, driven by agent threads
- * paced by the host clock, dilated so the modelled switch fits the host. Generator ports feed each
- * ingress pipeline's receive ring; pipelines meter, decide and offer packet handles to the traffic
- * manager's rings (a data ring per egress port of exactly its capacity, a header ring, a DoD ring per
- * pipeline); egress groups drain and pace the ports; recirculation threads drain the DoD rings, trim and
- * raise NOTIFYs through lock-free inboxes. Each thread counts into its own counters and recorder; the
- * run's report totals them once every thread has stopped.
+ * The switch in real time: the same components as the virtual-time switch, run by pipeline shards
+ * ({@link PipelineShard}) paced by the host clock, dilated so the modelled switch fits the host. The first shard's
+ * ports generate the workload: each packet is metered the instant it is due, or put on the receive ring of the shard
+ * that owns its port. Pipelines meter, decide and offer packet handles to the traffic manager's rings (a data ring per
+ * egress port of exactly its capacity, a header ring, a DoD ring per pipeline); each shard's egress drains and paces
+ * its ports, its recirculation drains its DoD rings, trims, and raises NOTIFYs through lock-free inboxes. Each shard
+ * counts into its own counters and recorder; the run's report totals them once every thread has stopped.
  */
 public final class RealTimeSwitch implements SwitchRun {
     /** Switch time zero comes this long after the threads are started, so all of them see it begin. */
@@ -38,18 +40,14 @@ public final class RealTimeSwitch implements SwitchRun {
     private final Settings settings;
     private final TrafficSource source;
     private final PacketPool pool;
-    private final HandleRing returns;
-    private final HandleRing[] rxRings;
-    private final DilatedClock clock;
-    private final RealTimeDataplane dataplane;
+    private final ShardedDataplane dataplane;
     private final AssembledSwitch assembly;
     private final RunRecorder recorder;
     private final List<RunRecorder> threadRecorders = new ArrayList<>();
-    private final List<RecordedDepartures> departures = new ArrayList<>();
-    private final PortsAgent ports;
-    private final List<IngressAgent> ingress;
-    private final List<EgressAgent> egress;
-    private final List<RecirculationAgent> recirculation;
+    /** Per shard: its ports; the first shard's generate the workload. */
+    private final GeneratedPorts[] ports;
+    /** Per shard but the first: the ring its ports' packets come on. */
+    private final HandleRing[] rings;
     private final long durationPicos;
     private long lastPacketPicos;
     private long workCycles;
@@ -76,61 +74,44 @@ public final class RealTimeSwitch implements SwitchRun {
         this.durationPicos = durationPicos >= 0 ? durationPicos
             : source == null ? Picos.fromMicros(this.settings.workload().durationUs()) : Long.MAX_VALUE;
         final int pipelines = this.settings.fabric().pipelines();
+        final int shards = shards(this.settings.realtime().placement(), pipelines);
         // The queues, the receive rings, and buffers on their way back to the pool.
         final long bound = AssembledSwitch.capacityBound(this.settings) + (long) pipelines * this.settings.realtime().rxRingPackets();
         final int flows = this.source.flows();
         // Header arrival times are kept per packet; the recorders grow if a run trims more than this.
         final int packets = (int) Math.min(this.source.packets(), 1 << 20);
         this.recorder = new RunRecorder(flows, packets);
-        // Whole frames: a jumbo workload's or capture's take jumbo buffers.
+        // Whole frames: a jumbo workload's or capture's take jumbo buffers. The generating shard takes them all.
         this.pool = new PacketPool((int) Math.min(this.source.packets() + 1, bound + 1), PacketPool.slotFor(this.source.longestFrame()));
-        this.returns = new HandleRing(pool.capacity(), true);
-        final AgentEvents.Release toPool = returns::offer;
-        this.dataplane = new RealTimeDataplane(this.settings, pool, AssembledSwitch.defaultForwarding(this.settings),
-            // With every agent on one thread, the traffic manager's wake-ups tell egress which ports to look at.
-            () -> new AgentEvents(pool, threadRecorder(flows, 16), toPool,
-                this.settings.realtime().placement() == Settings.Placement.SINGLE ? this::wakeEgress : null),
-            group -> new RecordedDepartures(pool, threadRecorder(flows, packets), toPool));
-        this.rxRings = dataplane.rxRings;
-        this.clock = dataplane.clock;
-        this.assembly = dataplane.assembly;
-        this.ingress = dataplane.ingress;
-        this.egress = dataplane.egress;
-        this.recirculation = dataplane.recirculation;
-        this.ports = new PortsAgent(this.source, pool, assembly, rxRings, returns, threadRecorder(flows, 16), clock,
-            this.settings.realtime().batchPackets());
+        final int[] partitions = new int[shards];
+        partitions[0] = pool.capacity();
+        this.dataplane = new ShardedDataplane(this.settings, pool, shards, partitions,
+            CounterRegistry.inMemory(ShardedDataplane.counters(this.settings, shards)), AssembledSwitch.defaultForwarding(this.settings),
+            () -> threadRecorder(flows, 16));
+        this.assembly = dataplane.assembly();
+        this.rings = new HandleRing[shards];
+        for (int shard = 1; shard < shards; shard++) {
+            rings[shard] = new HandleRing(this.settings.realtime().rxRingPackets(), false);
+        }
+        this.ports = new GeneratedPorts[shards];
+        for (int shard = 0; shard < shards; shard++) {
+            ports[shard] = new GeneratedPorts(dataplane.shard(shard), dataplane, threadRecorder(flows, packets), shard == 0 ? this.source : null,
+                rings, rings[shard], this.settings.realtime().batchPackets());
+            dataplane.shard(shard).ports(ports[shard]);
+        }
     }
 
-    private void wakeEgress(final int port) {
-        dataplane.wakeEgress(port);
-    }
-
-    /** Sent packets are recorded for the receivers, captured if asked, and their buffers given back. */
-    private final class RecordedDepartures implements EgressAgent.Departures {
-        private final PacketPool packets;
-        private final RunRecorder delivered;
-        private final AgentEvents.Release release;
-        private FrameCapture frames;
-
-        RecordedDepartures(final PacketPool packets, final RunRecorder delivered, final AgentEvents.Release release) {
-            this.packets = packets;
-            this.delivered = delivered;
-            this.release = release;
-            departures.add(this);
-        }
-
-        @Override
-        public void departed(final int port, final int handle, final long time) {
-            if (frames != null) {
-                frames.sent(port, time, packets.buffer(handle), packets.offset(handle), packets.length(handle));
-            }
-            delivered.delivered(packets.flow(handle), packets.trimKind(handle), packets.returnedToSender(handle),
-                packets.arrivalPicos(handle), time);
-            release.release(handle);
-        }
-
-        void capture(final FrameCapture capture) {
-            this.frames = capture;
+    /** How many shards a placement runs: one, two, or one per pipeline. */
+    static int shards(final Settings.Placement placement, final int pipelines) {
+        switch (placement) {
+            case SINGLE:
+                return 1;
+            case SPLIT:
+                return Math.min(2, pipelines);
+            case PER_PIPELINE:
+                return pipelines;
+            default:
+                throw new IllegalStateException("placement " + placement);
         }
     }
 
@@ -164,18 +145,19 @@ public final class RealTimeSwitch implements SwitchRun {
 
     private RunOutcome runOnce() {
         reset();
-        final List<AgentPlacement.ThreadPlan> plans = dataplane.threads(ports);
         final AtomicReference<RuntimeException> fault = new AtomicReference<>();
-        final List<AgentRunner> runners = new ArrayList<>();
         final long wallStart = System.nanoTime();
-        clock.startIn(START_DELAY_NANOS);
+        // Shards without sockets do not sleep in the kernel: poll backs off.
+        final Settings.Idle idle = settings.realtime().idle() == Settings.Idle.POLL ? Settings.Idle.BACKOFF : settings.realtime().idle();
+        clock().startIn(START_DELAY_NANOS);
         try {
-            runners.addAll(dataplane.start(plans, fault));
+            for (int shard = 0; shard < dataplane.shards(); shard++) {
+                dataplane.shard(shard).go();
+                dataplane.thread(shard, idle, fault).start();
+            }
             awaitEnd(fault);
         } finally {
-            for (final AgentRunner runner : runners) {
-                runner.close();
-            }
+            dataplane.stop();
         }
         if (fault.get() != null) {
             throw fault.get();
@@ -183,26 +165,31 @@ public final class RealTimeSwitch implements SwitchRun {
         final double wallMs = (System.nanoTime() - wallStart) / 1e6;
         final long inFlight = drainInFlight();
         total();
-        long maxLag = ports.maxLagPicos();
-        for (final IngressAgent agent : ingress) {
-            maxLag = Math.max(maxLag, agent.maxLagPicos());
+        long maxLag = ports[0].maxLagPicos();
+        for (int shard = 0; shard < dataplane.shards(); shard++) {
+            maxLag = Math.max(maxLag, dataplane.shard(shard).maxLagPicos());
         }
-        stats = new RealTimeStats(settings.realtime().dilation(), settings.realtime().placement().label(), settings.realtime().idle().label(), plans.size(),
-            Math.round(wallMs * 10) / 10.0, Math.round(maxLag / 100.0) / 10.0, dataplane.lostNotifies());
-        return new RunOutcome(this, inFlight, pool.inUse());
+        stats = new RealTimeStats(settings.realtime().dilation(), settings.realtime().placement().label(), settings.realtime().idle().label(),
+            dataplane.shards(), Math.round(wallMs * 10) / 10.0, Math.round(maxLag / 100.0) / 10.0, dataplane.lostNotifies());
+        return new RunOutcome(this, inFlight, dataplane.buffersInUse());
+    }
+
+    private io.trimswitch.switching.shard.DilatedClock clock() {
+        return dataplane.clock();
     }
 
     /**
      * For benchmarks that drive the threads themselves: resets the switch, starts its clock now, and
-     * returns one agent per thread of the placement, each to be driven by one caller thread calling
+     * returns one agent per shard, each to be driven by one caller thread calling
      * {@link Agent#doWork()} in a loop. The run's figures are not gathered.
      */
     public List<Agent> startDrivenByCaller() {
         reset();
-        clock.startIn(0);
+        clock().startIn(0);
         final List<Agent> agents = new ArrayList<>();
-        for (final AgentPlacement.ThreadPlan plan : dataplane.threads(ports)) {
-            agents.add(plan.agent());
+        for (int shard = 0; shard < dataplane.shards(); shard++) {
+            dataplane.shard(shard).go();
+            agents.add(dataplane.shard(shard));
         }
         return agents;
     }
@@ -213,20 +200,19 @@ public final class RealTimeSwitch implements SwitchRun {
     }
 
     private void attachCapture(final FrameCapture frames) {
-        ports.capture(frames);
-        for (final RecordedDepartures departed : departures) {
-            departed.capture(frames);
+        for (final GeneratedPorts each : ports) {
+            each.capture(frames);
         }
     }
 
     /** Until the run's duration of switch time has passed, or with no duration until the switch is empty. */
     private void awaitEnd(final AtomicReference<RuntimeException> fault) {
         while (fault.get() == null) {
-            final long now = clock.nowPicos();
-            if (durationPicos == Long.MAX_VALUE ? ports.quiet() : now >= durationPicos) {
+            final long now = clock().nowPicos();
+            if (durationPicos == Long.MAX_VALUE ? ports[0].quiet() : now >= durationPicos) {
                 return;
             }
-            final long remainingMillis = durationPicos == Long.MAX_VALUE ? 1 : clock.hostNanos(durationPicos - Math.max(0, now)) / 1_000_000;
+            final long remainingMillis = durationPicos == Long.MAX_VALUE ? 1 : clock().hostNanos(durationPicos - Math.max(0, now)) / 1_000_000;
             try {
                 Thread.sleep(Math.max(1, Math.min(50, remainingMillis)));
             } catch (final InterruptedException e) {
@@ -243,16 +229,16 @@ public final class RealTimeSwitch implements SwitchRun {
         final java.util.function.IntConsumer asInFlight = handle -> {
             drained[0]++;
             endRecorder.dropped(pool.flow(handle), DropReason.IN_FLIGHT_AT_END);
-            pool.free(handle);
+            dataplane.release(handle);
         };
-        returns.drain(pool::free, Integer.MAX_VALUE);
-        dataplane.drainTo(asInFlight);
-        // Buffers freed by the last drops come back through the ring too.
-        returns.drain(pool::free, Integer.MAX_VALUE);
-        // NOTIFYs due within the run reach their pipelines, as they would have.
-        for (final IngressAgent agent : ingress) {
-            agent.applyNotifiesBefore(durationPicos + 1);
+        for (final HandleRing ring : rings) {
+            for (int handle = ring == null ? PacketPool.NO_PACKET : ring.poll(); handle != PacketPool.NO_PACKET; handle = ring.poll()) {
+                asInFlight.accept(handle);
+            }
         }
+        dataplane.drainTo(asInFlight);
+        // NOTIFYs due within the run reach their pipelines, as they would have.
+        dataplane.applyNotifiesBefore(durationPicos + 1);
         return drained[0];
     }
 
@@ -262,35 +248,29 @@ public final class RealTimeSwitch implements SwitchRun {
         for (final RunRecorder threadRecorder : threadRecorders) {
             recorder.add(threadRecorder);
         }
-        lastPacketPicos = 0;
-        workCycles = ports.workCycles();
-        for (final EgressAgent agent : egress) {
-            lastPacketPicos = Math.max(lastPacketPicos, agent.lastPacketPicos());
-            workCycles += agent.workCycles();
-        }
-        for (final IngressAgent agent : ingress) {
-            workCycles += agent.workCycles();
-        }
-        for (final RecirculationAgent agent : recirculation) {
-            workCycles += agent.workCycles();
+        lastPacketPicos = dataplane.lastPacketPicos();
+        workCycles = 0;
+        for (int shard = 0; shard < dataplane.shards(); shard++) {
+            workCycles += dataplane.shard(shard).workCycles();
         }
     }
 
     private void reset() {
         dataplane.reset();
-        returns.reset();
         for (final RunRecorder threadRecorder : threadRecorders) {
             threadRecorder.reset();
         }
         recorder.reset();
         source.reset();
-        ports.reset();
+        for (final GeneratedPorts each : ports) {
+            each.reset();
+        }
         stats = null;
     }
 
     /** Buffers in the pool: after a run every one is back (none leaked). */
     public int freeBuffers() {
-        return pool.capacity() - pool.inUse();
+        return pool.capacity() - dataplane.buffersInUse();
     }
 
     public int bufferCapacity() {

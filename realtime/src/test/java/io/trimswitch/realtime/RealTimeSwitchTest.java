@@ -10,6 +10,7 @@ import io.trimswitch.switching.report.RunReport;
 import io.trimswitch.switching.OpenLoopSenders;
 import io.trimswitch.switching.RunOutcome;
 import io.trimswitch.switching.TrafficSource;
+import io.trimswitch.switching.shard.RealTimeFault;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -95,7 +96,7 @@ class RealTimeSwitchTest {
     @Test
     @Tag("host-timing")
     void everyPlacementRunsTheSameSwitchOnItsOwnNumberOfThreads() {
-        for (final Map.Entry<String, Integer> placement : Map.of("split", 2, "per-role", 4, "per-agent", 7).entrySet()) {
+        for (final Map.Entry<String, Integer> placement : Map.of("split", 2, "per-pipeline", 4).entrySet()) {
             Settings settings = small();
             settings = settings.withRealtime(x -> x.withPlacement(Settings.choice("realtime.placement", placement.getKey(), Settings.Placement.values())).withIdle(Settings.Idle.YIELD));
             final RunReport report = deliveredOrKeptUp(new RealTimeSwitch(settings.validate()), placement.getKey() + " placement");
@@ -112,7 +113,7 @@ class RealTimeSwitchTest {
         final RealTimeSwitch sw = new RealTimeSwitch(settings.validate(), failing, Picos.fromMicros(120));
 
         final RealTimeFault fault = assertThrows(RealTimeFault.class, sw::run);
-        assertTrue(fault.getMessage().contains("trimswitch-switch"), fault.getMessage());
+        assertTrue(fault.getMessage().contains("trimswitch-pipelines-0"), fault.getMessage());
         assertTrue(fault.getMessage().contains("generator broke at packet 100"), fault.getMessage());
     }
 

@@ -50,6 +50,11 @@ public interface TrafficSource {
      * {@link PacketPool#NO_PACKET} returned. Both clocks take packets this way.
      */
     static int take(final TrafficSource source, final PacketPool pool, final RunRecorder recorder) {
+        return take(source, pool, null, recorder);
+    }
+
+    /** The same, the buffer taken from {@code allocate} (a thread's partition of {@code pool}); null: from the pool. */
+    static int take(final TrafficSource source, final PacketPool pool, final java.util.function.IntSupplier allocate, final RunRecorder recorder) {
         final int flow = source.nextFlow();
         recorder.sent(flow);
         if (source.nextLength() > pool.slotBytes()) {
@@ -57,7 +62,7 @@ public interface TrafficSource {
             recorder.dropped(flow, DropReason.OVERSIZE);
             return PacketPool.NO_PACKET;
         }
-        final int handle = pool.allocate();
+        final int handle = allocate == null ? pool.allocate() : allocate.getAsInt();
         source.emit(pool, handle);
         if (handle == PacketPool.NO_PACKET) {
             recorder.dropped(flow, DropReason.BUFFER_EXHAUSTED);

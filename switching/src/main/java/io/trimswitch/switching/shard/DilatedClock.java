@@ -1,4 +1,4 @@
-package io.trimswitch.realtime;
+package io.trimswitch.switching.shard;
 
 import org.agrona.concurrent.NanoClock;
 

@@ -1,4 +1,4 @@
-package io.trimswitch.realtime;
+package io.trimswitch.switching.shard;
 
 import io.trimswitch.dataplane.util.TimedIntFifo;
 import io.trimswitch.recirc.NotifyChannel;

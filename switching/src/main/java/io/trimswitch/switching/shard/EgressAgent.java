@@ -1,8 +1,7 @@
-package io.trimswitch.realtime;
+package io.trimswitch.switching.shard;
 
 import io.trimswitch.switching.CatchUp;
 import io.trimswitch.trafficmanager.EgressPort;
-import org.agrona.concurrent.Agent;
 
 /**
  * A group of egress ports on a thread: each port serialises one packet at a time at its rate, choosing
@@ -10,17 +9,15 @@ import org.agrona.concurrent.Agent;
  * {@link Departures}: the receivers' records in a run, the port's socket in a live switch. A port that stays busy starts its next packet the instant the last
  * one finished, however late the thread looks, so the link's rate is kept exactly.
  */
-final class EgressAgent implements Agent, CatchUp.Stage {
+final class EgressAgent implements CatchUp.Stage {
     /** Where a packet goes once its last bit has left its port; the packet's buffer goes with it. */
     @FunctionalInterface
     interface Departures {
         void departed(int port, int handle, long time);
     }
 
-    private final String name;
     private EgressPort[] ports;
     private final Departures departures;
-    private final DilatedClock clock;
     /**
      * With every agent on one thread, the ports that may have work: busy, or with packets queued. The traffic manager
      * wakes a port as it queues for it on the same thread, so the agent looks at those alone rather than at every
@@ -28,18 +25,10 @@ final class EgressAgent implements Agent, CatchUp.Stage {
      */
     private long[] active;
     private long lastPacketPicos;
-    private long workCycles;
 
-    EgressAgent(final String name, final EgressPort[] ports, final Departures departures, final DilatedClock clock) {
-        this.name = name;
+    EgressAgent(final EgressPort[] ports, final Departures departures) {
         this.ports = ports;
         this.departures = departures;
-        this.clock = clock;
-    }
-
-    @Override
-    public int doWork() {
-        return advanceTo(clock.nowPicos());
     }
 
     /** Does everything due by switch time {@code now}; returns how much. */
@@ -62,9 +51,6 @@ final class EgressAgent implements Agent, CatchUp.Stage {
             for (final EgressPort port : ports) {
                 work += advance(port, now);
             }
-        }
-        if (work > 0) {
-            workCycles++;
         }
         return work;
     }
@@ -109,11 +95,6 @@ final class EgressAgent implements Agent, CatchUp.Stage {
         wakeAll();
     }
 
-    /** Every port is looked at again on each turn. */
-    void lookAtEveryPort() {
-        active = null;
-    }
-
     /** The traffic manager queued for the port of this group at {@code index}, on this agent's thread. */
     void wake(final int index) {
         if (active != null) {
@@ -136,20 +117,11 @@ final class EgressAgent implements Agent, CatchUp.Stage {
         return lastPacketPicos;
     }
 
-    long workCycles() {
-        return workCycles;
-    }
-
     void reset() {
         lastPacketPicos = 0;
-        workCycles = 0;
         if (active != null) {
             wakeAll();
         }
     }
 
-    @Override
-    public String roleName() {
-        return name;
-    }
 }

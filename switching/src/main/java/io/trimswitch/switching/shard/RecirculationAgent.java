@@ -1,34 +1,25 @@
-package io.trimswitch.realtime;
+package io.trimswitch.switching.shard;
 
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.recirc.RecirculationPort;
 import io.trimswitch.switching.CatchUp;
 import io.trimswitch.trafficmanager.HandleQueue;
-import org.agrona.concurrent.Agent;
 
 /**
  * A pipeline's recirculation port on a thread: it drains the pipeline's DoD (or mirror) ring at the
  * port's rate, raising the congestion signal as each deflected packet leaves the ring, and after the
  * recirculation latency trims it into its egress port's header ring.
  */
-final class RecirculationAgent implements Agent, CatchUp.Stage {
+final class RecirculationAgent implements CatchUp.Stage {
     private final int pipeline;
     private final RecirculationPort port;
     private final PacketPool pool;
-    private final DilatedClock clock;
     private long busyUntil;
-    private long workCycles;
 
-    RecirculationAgent(final int pipeline, final RecirculationPort port, final PacketPool pool, final DilatedClock clock) {
+    RecirculationAgent(final int pipeline, final RecirculationPort port, final PacketPool pool) {
         this.pipeline = pipeline;
         this.port = port;
         this.pool = pool;
-        this.clock = clock;
-    }
-
-    @Override
-    public int doWork() {
-        return advanceTo(clock.nowPicos());
     }
 
     /** Does everything due by switch time {@code now}; returns how much. */
@@ -60,20 +51,11 @@ final class RecirculationAgent implements Agent, CatchUp.Stage {
             }
             busyUntil = done;
         }
-        work += port.returnDue(now);
-        if (work > 0) {
-            workCycles++;
-        }
-        return work;
-    }
-
-    long workCycles() {
-        return workCycles;
+        return work + port.returnDue(now);
     }
 
     void reset() {
         busyUntil = 0;
-        workCycles = 0;
     }
 
     int pipeline() {
@@ -90,8 +72,4 @@ final class RecirculationAgent implements Agent, CatchUp.Stage {
         return port.queue().isEmpty();
     }
 
-    @Override
-    public String roleName() {
-        return "recirculation-" + pipeline;
-    }
 }

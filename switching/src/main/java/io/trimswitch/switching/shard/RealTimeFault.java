@@ -1,10 +1,10 @@
-package io.trimswitch.realtime;
+package io.trimswitch.switching.shard;
 
 /** An agent threw: the run stops and says which agent and why. */
 public final class RealTimeFault extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    RealTimeFault(final String thread, final Throwable cause) {
+    public RealTimeFault(final String thread, final Throwable cause) {
         super("real-time thread " + thread + " failed: " + cause, cause);
     }
 }

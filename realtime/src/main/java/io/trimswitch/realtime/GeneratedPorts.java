@@ -1,0 +1,176 @@
+package io.trimswitch.realtime;
+
+import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.switching.FrameCapture;
+import io.trimswitch.switching.RunRecorder;
+import io.trimswitch.switching.TrafficSource;
+import io.trimswitch.switching.shard.DilatedClock;
+import io.trimswitch.switching.shard.PipelineShard;
+import io.trimswitch.switching.shard.ShardPorts;
+import io.trimswitch.switching.shard.ShardedDataplane;
+import io.trimswitch.trafficmanager.HandleRing;
+
+/**
+ * A scenario shard's in-memory ports. On the first shard they are the generator: each packet of the workload is
+ * written into a buffer of the shard's partition when its last bit is due, by the dilated clock, and metered at once
+ * if the shard owns its port, or put on the receive ring of the shard that does. On the other shards they read that
+ * ring. Whatever leaves an egress port is recorded for the receivers, and its buffer given back.
+ */
+final class GeneratedPorts implements ShardPorts {
+    private final PipelineShard shard;
+    private final ShardedDataplane dataplane;
+    private final PacketPool pool;
+    private final DilatedClock clock;
+    private final RunRecorder recorder;
+    /** Null on the shards that only receive: the workload, and per shard the ring its ports' packets go on. */
+    private final TrafficSource source;
+    private final HandleRing[] rings;
+    /** The ring this shard's packets come on, when another shard generates them. */
+    private final HandleRing ring;
+    private final int batch;
+    private final java.util.function.IntSupplier allocate;
+    private long horizonPicos = Long.MIN_VALUE;
+    private long maxLagPicos;
+    private FrameCapture capture;
+    /** Published each turn for the thread that waits for the run to end: the source is done and every buffer is back. */
+    private volatile boolean quiet;
+
+    /**
+     * @param source the workload on the generating shard, null on the others
+     * @param rings  per shard, the ring its packets go on (null for the generating shard itself)
+     * @param ring   this shard's own ring, null on the generating shard
+     */
+    GeneratedPorts(
+        final PipelineShard shard, final ShardedDataplane dataplane, final RunRecorder recorder, final TrafficSource source,
+        final HandleRing[] rings, final HandleRing ring, final int batch) {
+        this.shard = shard;
+        this.dataplane = dataplane;
+        this.pool = dataplane.pool();
+        this.clock = dataplane.clock();
+        this.recorder = recorder;
+        this.source = source;
+        this.rings = rings;
+        this.ring = ring;
+        this.batch = batch;
+        this.allocate = shard::allocate;
+    }
+
+    @Override
+    public int poll() {
+        return 0;
+    }
+
+    @Override
+    public int receive() {
+        return source != null ? generate() : take();
+    }
+
+    /** Writes up to a batch of due packets and meters or hands each on; returns how many. */
+    private int generate() {
+        final long now = clock.nowPicos();
+        int work = 0;
+        while (work < batch && source.nextTime() <= now) {
+            final long due = source.nextTime();
+            final int handle = TrafficSource.take(source, pool, allocate, recorder);
+            work++;
+            if (handle == PacketPool.NO_PACKET) {
+                continue;
+            }
+            pool.arrivalPicos(handle, due);
+            maxLagPicos = Math.max(maxLagPicos, now - due);
+            final int port = pool.ingressPort(handle);
+            if (capture != null) {
+                capture.received(port, due, pool.buffer(handle), pool.offset(handle), pool.length(handle));
+            }
+            final HandleRing other = rings[dataplane.shardOf(port)];
+            if (other == null) {
+                // One packet at a time, in arrival order: this shard meets its queues in virtual time's order.
+                shard.meter(handle);
+            } else if (!other.offer(handle)) {
+                recorder.dropped(pool.flow(handle), DropReason.RX_OVERFLOW);
+                dataplane.release(handle);
+            }
+        }
+        // Every arrival up to here has been handed on.
+        horizonPicos = source.nextTime() > now ? now : source.nextTime() - 1;
+        quiet = source.nextTime() == Long.MAX_VALUE && shard.buffersInUse() == 0;
+        return work;
+    }
+
+    /** Takes what the generating shard put on this shard's ring; each waits for its arrival time. */
+    private int take() {
+        int work = 0;
+        for (int handle = ring.poll(); handle != PacketPool.NO_PACKET && work < batch; handle = ring.poll()) {
+            final int port = pool.ingressPort(handle);
+            if (shard.hasRoom(port)) {
+                shard.arrive(port, handle, pool.arrivalPicos(handle));
+            } else {
+                recorder.dropped(pool.flow(handle), DropReason.RX_OVERFLOW);
+                dataplane.release(handle);
+            }
+            work++;
+        }
+        return work;
+    }
+
+    @Override
+    public long horizon(final long now) {
+        return source != null ? horizonPicos : now;
+    }
+
+    /** Sent packets are recorded for the receivers, captured if asked, and their buffers given back. */
+    @Override
+    public void departed(final int port, final int handle, final long time) {
+        if (capture != null) {
+            capture.sent(port, time, pool.buffer(handle), pool.offset(handle), pool.length(handle));
+        }
+        recorder.delivered(pool.flow(handle), pool.trimKind(handle), pool.returnedToSender(handle), pool.arrivalPicos(handle), time);
+        dataplane.release(handle);
+    }
+
+    @Override
+    public void flush() {
+    }
+
+    @Override
+    public boolean hasUnsent() {
+        return false;
+    }
+
+    /** Scenario shards do not sleep in the kernel: their idle strategies back off instead. */
+    @Override
+    public void await(final long nanos) {
+        java.util.concurrent.locks.LockSupport.parkNanos(Math.min(nanos, 1_000_000));
+    }
+
+    @Override
+    public void wake() {
+    }
+
+    @Override
+    public void close() {
+    }
+
+    /** Every workload packet has been sent and every buffer has come back: nothing is left in the switch. */
+    boolean quiet() {
+        return quiet;
+    }
+
+    long maxLagPicos() {
+        return maxLagPicos;
+    }
+
+    void capture(final FrameCapture frames) {
+        this.capture = frames;
+    }
+
+    void reset() {
+        maxLagPicos = 0;
+        quiet = false;
+        horizonPicos = Long.MIN_VALUE;
+        if (ring != null) {
+            ring.reset();
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.trimswitch.switching.shard;
+
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.util.TimedIntFifo;
+import io.trimswitch.pipelines.IngressPipeline;
+
+/**
+ * One ingress pipeline on its shard's thread: the shard hands it each packet as it arrives, and it runs the packet
+ * through parse → forwarding → meters → trim decision → the traffic manager's rings. NOTIFYs from the recirculation
+ * ports wait in its inbox and are applied at their due time, between packets, in the order virtual time applies
+ * them: a packet arriving at the instant a NOTIFY is due is metered first.
+ */
+public final class IngressAgent {
+    private final IngressPipeline pipeline;
+    private final PacketPool pool;
+    private final NotifyInboxes.Reader inbox;
+    /** Its shard, which brings recirculation and egress up to each arrival before it is metered; null: nothing to bring up. */
+    private PipelineShard shard;
+
+    public IngressAgent(final IngressPipeline pipeline, final PacketPool pool, final NotifyInboxes.Reader inbox) {
+        this.pipeline = pipeline;
+        this.pool = pool;
+        this.inbox = inbox;
+    }
+
+    /** NOTIFYs that came since the last look, into the pipeline's own FIFO; returns how many. */
+    public int drainInbox() {
+        return inbox.drain();
+    }
+
+    /** Meters packet {@code handle}, which has arrived. */
+    public void accept(final int handle) {
+        final long arrival = pool.arrivalPicos(handle);
+        if (shard != null) {
+            // Virtual time's order: whatever happens before the arrival, then the arrival, then the instant's events.
+            shard.catchUpTo(arrival);
+            inbox.drain();
+        }
+        applyNotifiesBefore(arrival);
+        pipeline.receive(handle, arrival);
+    }
+
+    /** Applies every NOTIFY due before {@code time}; a state only matters when a packet is metered. */
+    void applyNotifiesBefore(final long time) {
+        final TimedIntFifo pending = inbox.pending();
+        while (!pending.isEmpty() && pending.headTime() < time) {
+            final long due = pending.headTime();
+            pipeline.onCongestionNotify(pending.removeHead(), due);
+        }
+    }
+
+    void shard(final PipelineShard owner) {
+        this.shard = owner;
+    }
+
+    void reset() {
+        inbox.drain();
+        inbox.pending().clear();
+    }
+}

@@ -1,0 +1,506 @@
+package io.trimswitch.switching.shard;
+
+import io.trimswitch.config.Settings;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.PoolPartition;
+import io.trimswitch.dataplane.packet.TrimKind;
+import io.trimswitch.dataplane.util.TimedIntFifo;
+import io.trimswitch.switching.AssembledSwitch;
+import io.trimswitch.switching.CatchUp;
+import io.trimswitch.trafficmanager.EgressPort;
+import io.trimswitch.trafficmanager.HandleRing;
+import io.trimswitch.trafficmanager.TrafficManager;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingIdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
+
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * One duty cycle of a real-time switch, DPDK style, an Agrona {@link Agent} on a thread of its own: it owns a group of
+ * pipelines and their ports ({@link ShardPorts}: generated traffic, sockets or interfaces). Each turn it
+ * <ol>
+ * <li>receives from its ports, each packet waiting for its arrival time;</li>
+ * <li>queues what other shards handed over for its ports;</li>
+ * <li>meters arrivals in arrival order, across its ports, bringing its recirculation and egress up to each one first
+ * (the catch-up rule, applied here alone), so that on one thread the switch keeps virtual time's order;</li>
+ * <li>brings recirculation and egress up to now, never past an arrival still to come;</li>
+ * <li>has its ports send what left the egress ports this turn.</li>
+ * </ol>
+ * Packets for another shard's ports cross through that shard's one hand-off ring; the traffic manager's rings are the
+ * only other thing between threads. With {@code realtime.idle: poll} it sleeps in its ports' poller when nothing is
+ * inside, until a port has a frame or another thread wakes it.
+ */
+public final class PipelineShard implements Agent, EgressAgent.Departures {
+    /** {@link #sleepNanos()}: nothing inside moves with time alone; sleep until a port has data or a wake-up. */
+    public static final long UNTIL_WOKEN = Long.MAX_VALUE;
+    /** Frames a port holds that arrived faster than its link: a host's burst; beyond this the ports drop them. */
+    public static final int LINK_BACKLOG_PACKETS = 1024;
+    /**
+     * How long a thread keeps polling after its last work before it may sleep: a reply or the next frame of a burst
+     * usually comes within it, and is then served without the cost of a wake-up.
+     */
+    private static final long POLL_BEFORE_SLEEP_NANOS = 50_000;
+    /** A timed sleep shorter than this costs more in its wake-up (a timer, a context switch) than polling through it. */
+    private static final long SHORTEST_SLEEP_NANOS = 20_000;
+
+    private final int id;
+    private final PacketPool pool;
+    /** Null for a shard that takes no buffers of its own (it only receives packets another shard generated). */
+    private final PoolPartition buffers;
+    /** This partition's buffers freed on any thread, on their way back. */
+    private final HandleRing returned;
+    private final HandleRing.HandleConsumer reclaim;
+    private final AssembledSwitch assembly;
+    private final DilatedClock clock;
+    /** Per port of the switch, for this shard's ports: packets waiting for their arrival time, in arrival order. */
+    private final TimedIntFifo[] arriving;
+    /** This shard's ports; its thread alone changes them. */
+    private int[] ownPorts;
+    /** Its ports' egress; replaced whole as a port is added, since other shards read it ({@link #hasQueuedInput()}). */
+    private volatile EgressPort[] ownEgress;
+    private final IngressAgent[] ingressByPipeline;
+    private final EgressAgent[] egressByPipeline;
+    private final List<IngressAgent> ingress = new ArrayList<>();
+    private final List<RecirculationAgent> recirculation = new ArrayList<>();
+    /** This thread's recirculation and egress, brought up to each arrival in the one order. */
+    private final CatchUp catchUp;
+    /** Null with one shard: packets other shards hand over for this one's ports, and how it queues them. */
+    private final PortHandoff handoff;
+    private final TrafficManager handedOver;
+    /** Changes another thread asks of this shard ({@code ctl add-port}), run between two of its turns. */
+    private final ConcurrentLinkedQueue<Runnable> changes = new ConcurrentLinkedQueue<>();
+    private ShardPorts ports;
+    /** Until every port of the switch is open, frames only wait: a frame for a port not yet open must not be lost. */
+    private volatile boolean started;
+    private volatile boolean stopped;
+    /** Set while the thread sleeps: another thread that queues a packet for it wakes it. */
+    private volatile boolean asleep;
+    private PipelineShard[] peers = new PipelineShard[0];
+    private long maxLagPicos;
+    private long workCycles;
+
+    PipelineShard(
+        final int id, final ShardedDataplane dataplane, final PoolPartition buffers, final HandleRing returned, final int[] pipelines,
+        final PortHandoff handoff, final TrafficManager handedOver) {
+        this.id = id;
+        this.pool = dataplane.pool;
+        this.buffers = buffers;
+        this.returned = returned;
+        this.reclaim = buffers == null ? handle -> {
+        } : buffers::free;
+        this.assembly = dataplane.assembly;
+        this.clock = dataplane.clock;
+        this.handoff = handoff;
+        this.handedOver = handedOver;
+        this.ingressByPipeline = new IngressAgent[assembly.pipelines()];
+        this.egressByPipeline = new EgressAgent[assembly.pipelines()];
+        final List<EgressAgent> egress = new ArrayList<>();
+        for (final int pipeline : pipelines) {
+            ingressByPipeline[pipeline] = dataplane.ingress.get(pipeline);
+            ingress.add(ingressByPipeline[pipeline]);
+            egressByPipeline[pipeline] = dataplane.egress.get(pipeline);
+            egress.add(egressByPipeline[pipeline]);
+            if (dataplane.recirculation[pipeline] != null) {
+                recirculation.add(dataplane.recirculation[pipeline]);
+            }
+        }
+        // Recirculation before egress: a header back from its loop is in its queue when egress chooses.
+        this.catchUp = new CatchUp(recirculation, egress);
+        this.ownPorts = java.util.Arrays.stream(dataplane.attached).filter(port -> ingressByPipeline[assembly.pipelineOf(port)] != null).toArray();
+        this.ownEgress = java.util.Arrays.stream(ownPorts).mapToObj(assembly::port).toArray(EgressPort[]::new);
+        this.arriving = new TimedIntFifo[assembly.ports()];
+        for (final int port : ownPorts) {
+            arriving[port] = new TimedIntFifo(LINK_BACKLOG_PACKETS);
+        }
+    }
+
+    /** Its ports, before the shard's thread starts. */
+    public void ports(final ShardPorts kind) {
+        this.ports = kind;
+    }
+
+    /** The ports this shard owns. */
+    public int[] ownPorts() {
+        return ownPorts.clone();
+    }
+
+    public boolean owns(final int port) {
+        return port < arriving.length && arriving[port] != null;
+    }
+
+    /** A free buffer of this shard's partition, or {@link PacketPool#NO_PACKET}. */
+    public int allocate() {
+        int handle = buffers.allocate();
+        if (handle == PacketPool.NO_PACKET) {
+            returned.drain(reclaim, Integer.MAX_VALUE);
+            handle = buffers.allocate();
+        }
+        return handle;
+    }
+
+    /** Whether port {@code port}'s link holds fewer than {@link #LINK_BACKLOG_PACKETS} frames not yet arrived. */
+    public boolean hasRoom(final int port) {
+        return arriving[port].size() < LINK_BACKLOG_PACKETS;
+    }
+
+    /** Packet {@code handle} arrives at its own port {@code port} at {@code arrival}; it is metered in arrival order. */
+    public void arrive(final int port, final int handle, final long arrival) {
+        pool.arrivalPicos(handle, arrival);
+        arriving[port].add(arrival, handle);
+    }
+
+    /**
+     * Meters {@code handle} now, its arrival due: for ports whose packets come in arrival order and are due as they
+     * come (generated traffic).
+     */
+    public void meter(final int handle) {
+        ingressByPipeline[assembly.pipelineOf(pool.ingressPort(handle))].accept(handle);
+    }
+
+    /** From another thread: runs {@code change} on this shard's thread between two turns; done once it has run. */
+    public CompletableFuture<Void> runOnThread(final Runnable change) {
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+        changes.add(() -> {
+            try {
+                change.run();
+                done.complete(null);
+            } catch (final RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        });
+        ports.wake();
+        return done;
+    }
+
+    /** On the shard's thread: takes port {@code port}, of one of its pipelines, which the switch did not start with. */
+    public void addPort(final int port) {
+        if (owns(port)) {
+            return;
+        }
+        arriving[port] = new TimedIntFifo(LINK_BACKLOG_PACKETS);
+        ownPorts = java.util.Arrays.copyOf(ownPorts, ownPorts.length + 1);
+        ownPorts[ownPorts.length - 1] = port;
+        final EgressPort[] egressPorts = java.util.Arrays.copyOf(ownEgress, ownEgress.length + 1);
+        egressPorts[egressPorts.length - 1] = assembly.port(port);
+        ownEgress = egressPorts;
+        egressByPipeline[assembly.pipelineOf(port)].add(assembly.port(port));
+    }
+
+    /** The switch's other shards, which may queue packets for this one's ports while it sleeps. */
+    void peers(final PipelineShard[] all) {
+        this.peers = java.util.Arrays.stream(all).filter(shard -> shard != this).toArray(PipelineShard[]::new);
+    }
+
+    @Override
+    public int doWork() {
+        // Frames read before the switch has started only wait on their links.
+        int work = ports.poll();
+        if (stopped || !started) {
+            return work;
+        }
+        asleep = false;
+        for (Runnable change = changes.poll(); change != null; change = changes.poll()) {
+            change.run();
+            work++;
+        }
+        work += ports.receive();
+        final long now = clock.nowPicos();
+        work += returned == null ? 0 : returned.drain(reclaim, Integer.MAX_VALUE);
+        for (int agent = 0; agent < ingress.size(); agent++) {
+            // NOTIFYs from the recirculation ports. By index: no iterator each turn.
+            work += ingress.get(agent).drainInbox();
+        }
+        if (handoff != null) {
+            work += queueHandedOver();
+        }
+        // Arrivals in time order across this shard's ports; each is metered once everything before it has happened.
+        for (int port = nextDue(now); port >= 0; port = nextDue(now)) {
+            final int handle = arriving[port].removeHead();
+            maxLagPicos = Math.max(maxLagPicos, now - pool.arrivalPicos(handle));
+            meter(handle);
+            work++;
+        }
+        work += catchUp.advanceTo(Math.min(horizon(now), ports.horizon(now)));
+        ports.flush();
+        if (work > 0) {
+            workCycles++;
+            if (peers.length > 0) {
+                wakePeersWithWork();
+            }
+        }
+        return work;
+    }
+
+    /**
+     * After a turn in which nothing happened: how long the thread may sleep (host nanoseconds), waking early when a
+     * port has data or it is woken. 0: it must keep polling; {@link #UNTIL_WOKEN}: nothing inside it moves with time
+     * alone; otherwise until the next instant time alone moves something on (a packet finishing on a slow link).
+     */
+    long sleepNanos() {
+        asleep = true;
+        // Dekker's handshake with wakePeersWithWork: either this thread sees the packet queued for it, or the
+        // thread that queued it sees this one asleep.
+        VarHandle.fullFence();
+        if (stopped || !started || hasWorkNow()) {
+            asleep = false;
+            return 0;
+        }
+        final long next = nextTimedEventPicos();
+        if (next == Long.MAX_VALUE) {
+            return UNTIL_WOKEN;
+        }
+        final long sleep = clock.hostNanos(next - clock.nowPicos());
+        if (sleep < SHORTEST_SLEEP_NANOS) {
+            asleep = false;
+            return 0;
+        }
+        return sleep;
+    }
+
+    /** The first instant time alone moves something inside on: a packet finishing on its port, a frame arriving off its link. */
+    private long nextTimedEventPicos() {
+        long next = Long.MAX_VALUE;
+        for (final int port : ownPorts) {
+            if (!arriving[port].isEmpty()) {
+                next = Math.min(next, arriving[port].headTime());
+            }
+        }
+        for (final EgressPort port : ownEgress) {
+            if (!port.isIdle()) {
+                next = Math.min(next, port.busyUntil());
+            }
+        }
+        return next;
+    }
+
+    /**
+     * Packets the thread can move on now: handed over by another thread, queued at a port that is not sending, or
+     * looping through a recirculation port (they move on at the loop's pace, so the thread keeps polling). Packets
+     * queued behind one in service wait for it to finish: that instant is a timed event.
+     */
+    private boolean hasWorkNow() {
+        if (handoff != null && !handoff.isEmpty() || ports.hasUnsent() || !changes.isEmpty()) {
+            return true;
+        }
+        for (final EgressPort port : ownEgress) {
+            if (port.isIdle() && (!port.dataQueue().isEmpty() || !port.headerQueue().isEmpty())) {
+                return true;
+            }
+        }
+        for (final RecirculationAgent loop : recirculation) {
+            if (!loop.isEmpty() || !loop.queueIsEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Packets in this shard's rings, which any thread may fill: its hand-off ring, its egress queues and its DoD queues. */
+    private boolean hasQueuedInput() {
+        if (handoff != null && !handoff.isEmpty()) {
+            return true;
+        }
+        for (final EgressPort port : ownEgress) {
+            if (!port.dataQueue().isEmpty() || !port.headerQueue().isEmpty()) {
+                return true;
+            }
+        }
+        for (final RecirculationAgent loop : recirculation) {
+            if (!loop.queueIsEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void wakePeersWithWork() {
+        VarHandle.fullFence();
+        for (final PipelineShard peer : peers) {
+            if (peer.asleep && peer.hasQueuedInput()) {
+                peer.asleep = false;
+                peer.ports.wake();
+            }
+        }
+    }
+
+    /** Queues what other shards handed over, each at the instant it reached the traffic manager. */
+    private int queueHandedOver() {
+        int work = 0;
+        for (int entry = handoff.poll(); entry != PacketPool.NO_PACKET; entry = handoff.poll()) {
+            final int handle = PortHandoff.handle(entry);
+            final long time = pool.queuedPicos(handle);
+            catchUp.advanceTo(CatchUp.horizon(time, true));
+            // A trimmed packet is a header, whichever queue of the stand-in took it (a data queue can hold trimmed packets).
+            if (PortHandoff.isHeader(entry) || pool.trimKind(handle) != TrimKind.NONE) {
+                handedOver.enqueueHeader(handle, time);
+            } else {
+                handedOver.enqueueData(handle, time);
+            }
+            work++;
+        }
+        return work;
+    }
+
+    /** The port whose waiting packet arrives first, if it has arrived by {@code now}; else -1. */
+    private int nextDue(final long now) {
+        int due = -1;
+        long earliest = now;
+        for (final int port : ownPorts) {
+            final TimedIntFifo waiting = arriving[port];
+            if (!waiting.isEmpty() && waiting.headTime() <= earliest) {
+                earliest = waiting.headTime();
+                due = port;
+            }
+        }
+        return due;
+    }
+
+    /** As far as egress may go: up to {@code now}, but never past a packet still waiting to arrive. */
+    private long horizon(final long now) {
+        long horizon = now;
+        for (final int port : ownPorts) {
+            if (!arriving[port].isEmpty()) {
+                horizon = Math.min(horizon, arriving[port].headTime() - 1);
+            }
+        }
+        return horizon;
+    }
+
+    /** Before each arrival is metered (an ingress agent asks): recirculation and egress up to it, in virtual time's order. */
+    void catchUpTo(final long arrival) {
+        catchUp.advanceTo(CatchUp.horizon(arrival, true));
+    }
+
+    /** The packet has left its port: the ports send it (or record it). */
+    @Override
+    public void departed(final int port, final int handle, final long time) {
+        ports.departed(port, handle, time);
+    }
+
+    /** Every port of the switch is open: the shard may forward. */
+    public void go() {
+        started = true;
+    }
+
+    /** Stops taking work, and wakes the thread should it sleep; its runner then ends it ({@link #onClose()}). */
+    public void stop() {
+        stopped = true;
+        ports.wake();
+    }
+
+    /** Wakes the thread if it sleeps: news for it (a link, a change) waits. */
+    public void wake() {
+        ports.wake();
+    }
+
+    /** On the thread, after its last turn: what departed in that turn goes out, and the ports close. */
+    @Override
+    public void onClose() {
+        ports.flush();
+        ports.close();
+    }
+
+    /**
+     * How the thread idles: with {@code poll}, it keeps polling a moment after its last work, then sleeps in its ports'
+     * poller as long as {@link #sleepNanos()} allows; otherwise by the Agrona strategy of the name, never in the kernel.
+     */
+    public IdleStrategy idleStrategy(final Settings.Idle idle) {
+        switch (idle) {
+            case BUSY_SPIN:
+                return new BusySpinIdleStrategy();
+            case YIELD:
+                return new YieldingIdleStrategy();
+            case BACKOFF:
+                return new BackoffIdleStrategy();
+            case SLEEP:
+                return new SleepingIdleStrategy();
+            case POLL:
+                return new PollThenSleep();
+            default:
+                throw new IllegalStateException("idle " + idle);
+        }
+    }
+
+    /** Polls a moment after the last work, then sleeps in the ports' poller as long as nothing inside moves. */
+    private final class PollThenSleep implements IdleStrategy {
+        private long lastWorkNanos;
+
+        @Override
+        public void idle(final int workCount) {
+            if (workCount > 0) {
+                lastWorkNanos = System.nanoTime();
+            } else {
+                idle();
+            }
+        }
+
+        @Override
+        public void idle() {
+            if (System.nanoTime() - lastWorkNanos > POLL_BEFORE_SLEEP_NANOS) {
+                final long sleep = sleepNanos();
+                if (sleep > 0) {
+                    ports.await(sleep);
+                }
+            }
+        }
+
+        @Override
+        public void reset() {
+        }
+    }
+
+    /** Once stopped: every packet still waiting to arrive or handed over, to {@code inFlight}. */
+    void drainWaiting(final java.util.function.IntConsumer inFlight) {
+        for (int entry = handoff == null ? PacketPool.NO_PACKET : handoff.poll(); entry != PacketPool.NO_PACKET; entry = handoff.poll()) {
+            inFlight.accept(PortHandoff.handle(entry));
+        }
+        for (final int port : ownPorts) {
+            while (!arriving[port].isEmpty()) {
+                inFlight.accept(arriving[port].removeHead());
+            }
+        }
+    }
+
+    /** Buffers of this shard's partition still out (those on their way back are taken back first). */
+    public int buffersInUse() {
+        if (buffers == null) {
+            return 0;
+        }
+        returned.drain(reclaim, Integer.MAX_VALUE);
+        return buffers.inUse();
+    }
+
+    /** How late, at worst, a packet was metered after it had arrived. */
+    public long maxLagPicos() {
+        return maxLagPicos;
+    }
+
+    /** Turns on which the shard did something. */
+    public long workCycles() {
+        return workCycles;
+    }
+
+    void reset() {
+        maxLagPicos = 0;
+        workCycles = 0;
+        stopped = false;
+        started = false;
+        asleep = false;
+        if (returned != null) {
+            returned.drain(reclaim, Integer.MAX_VALUE);
+        }
+    }
+
+    @Override
+    public String roleName() {
+        return "pipelines-" + id;
+    }
+}

@@ -1,0 +1,291 @@
+package io.trimswitch.switching.shard;
+
+import io.trimswitch.config.Settings;
+import io.trimswitch.dataplane.counters.CounterRegistry;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.PoolPartition;
+import io.trimswitch.pipelines.ForwardingStage;
+import io.trimswitch.recirc.RecirculationPort;
+import io.trimswitch.switching.AssembledSwitch;
+import io.trimswitch.switching.RunRecorder;
+import io.trimswitch.trafficmanager.EgressPort;
+import io.trimswitch.trafficmanager.HandleRing;
+import io.trimswitch.trafficmanager.TrafficManager;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
+import java.util.function.Supplier;
+
+/**
+ * A real-time switch's shards and what connects them, whatever their ports are: the assembly, its queues on rings,
+ * with a view of the traffic manager per pipeline component; the NOTIFY inboxes; per pipeline its ingress, egress and
+ * recirculation; the pool's partitions with their rings of buffers on the way back; and, with several shards, a
+ * hand-off ring per shard. Pipeline {@code p} and its ports belong to shard {@code p mod shards}. Both real-time
+ * switches build one: the scenario switch with generated ports, the live switch with sockets and interfaces.
+ */
+public final class ShardedDataplane {
+    final PacketPool pool;
+    final DilatedClock clock;
+    final AssembledSwitch assembly;
+    /** The ports the switch forwards to, in order: all of the assembly's, or those a live switch was given. */
+    final int[] attached;
+    final List<IngressAgent> ingress = new ArrayList<>();
+    final List<EgressAgent> egress = new ArrayList<>();
+    /** Per pipeline: its recirculation, or null. */
+    final RecirculationAgent[] recirculation;
+    private final List<TrafficManager> threadTrafficManagers = new ArrayList<>();
+    private final NotifyInboxes inboxes;
+    private final PipelineShard[] shards;
+    private final HandleRing[] returned;
+    /** Per slab of the pool: the shard whose partition it is. */
+    private final int[] ownerOfSlab;
+    private final AgentRunner[] runners;
+    /** Per port: its egress's place in its group, for wake-ups. */
+    private final int[] indexInGroup;
+
+    /**
+     * @param shardCount     how many shards (at most the pipelines)
+     * @param partitionSizes per shard, how many of the pool's buffers it allocates from (0: none), each a whole number of
+     *                       slabs, in shard order from the pool's start
+     * @param counters       where every counter of the switch lives ({@link #counters})
+     * @param dropRecorders  a fresh recorder of drops for each component that feeds the traffic manager
+     */
+    public ShardedDataplane(
+        final Settings settings, final PacketPool pool, final int shardCount, final int[] partitionSizes, final CounterRegistry counters,
+        final ForwardingStage forwarding, final Supplier<RunRecorder> dropRecorders) {
+        this.pool = pool;
+        this.clock = new DilatedClock(SystemNanoClock.INSTANCE, settings.realtime().dilation());
+        final int pipelines = settings.fabric().pipelines();
+        this.inboxes = new NotifyInboxes(pipelines);
+        this.shards = new PipelineShard[shardCount];
+        this.runners = new AgentRunner[shardCount];
+        this.returned = new HandleRing[shardCount];
+        this.ownerOfSlab = new int[(pool.capacity() + PacketPool.SLOTS_PER_SLAB - 1) / PacketPool.SLOTS_PER_SLAB];
+        final PoolPartition[] partitions = new PoolPartition[shardCount];
+        int first = 0;
+        for (int shard = 0; shard < shardCount; shard++) {
+            if (partitionSizes[shard] > 0) {
+                partitions[shard] = new PoolPartition(pool, first, partitionSizes[shard]);
+                returned[shard] = new HandleRing(partitionSizes[shard], shardCount > 1);
+                java.util.Arrays.fill(ownerOfSlab, first / PacketPool.SLOTS_PER_SLAB,
+                    (first + partitionSizes[shard] + PacketPool.SLOTS_PER_SLAB - 1) / PacketPool.SLOTS_PER_SLAB, shard);
+                first += partitionSizes[shard];
+            }
+        }
+        // With one shard every queue is filled on its thread: the traffic manager tells its egress which ports to look at.
+        final boolean wakeUps = shardCount == 1;
+        final AgentEvents.Release release = this::release;
+        // With several shards, each queues only into its own ports and hands the others' their packets.
+        final PortHandoff[] handoffs = new PortHandoff[shardCount];
+        for (int shard = 0; shard < shardCount && shardCount > 1; shard++) {
+            handoffs[shard] = new PortHandoff(pool.capacity());
+        }
+        final int portsPerPipeline = settings.fabric().portsPerPipeline();
+        this.assembly = new AssembledSwitch(settings, pool, counters, HandleRing.factory(),
+            new AgentEvents(pool, dropRecorders.get(), release, wakeUps ? this::wakeEgress : null),
+            (component, pipeline, shared) -> {
+                final TrafficManager own = shared.forThread(new AgentEvents(pool, dropRecorders.get(), release, wakeUps ? this::wakeEgress : null),
+                    component.name().toLowerCase(Locale.ROOT) + "-" + pipeline);
+                threadTrafficManagers.add(own);
+                if (shardCount == 1) {
+                    return own;
+                }
+                final int shard = pipeline % shardCount;
+                final EgressPort[] ports = new EgressPort[settings.egressPorts()];
+                for (int port = 0; port < ports.length; port++) {
+                    final int owner = (port % settings.portCount()) / portsPerPipeline % shardCount;
+                    ports[port] = owner == shard ? own.port(port) : handoffs[owner].standIn(own.port(port), pool, settings.fabric().headersPerData());
+                }
+                return own.withPorts(ports);
+            },
+            pipelineArray -> inboxes, forwarding);
+        // A live switch forwards only to the ports it has attached: egress looks at those alone.
+        final int attachedCount = settings.ports().isEmpty() ? assembly.ports() : Math.min(settings.ports().size(), assembly.ports());
+        this.attached = java.util.stream.IntStream.range(0, attachedCount).toArray();
+        this.recirculation = new RecirculationAgent[pipelines];
+        this.indexInGroup = new int[assembly.ports()];
+        for (int pipeline = 0; pipeline < pipelines; pipeline++) {
+            ingress.add(new IngressAgent(assembly.pipeline(pipeline), pool, inboxes.reader(pipeline)));
+            final int firstPort = pipeline * portsPerPipeline;
+            final EgressPort[] group = new EgressPort[Math.max(0, Math.min(portsPerPipeline, attachedCount - firstPort))];
+            for (int i = 0; i < group.length; i++) {
+                group[i] = assembly.port(firstPort + i);
+                indexInGroup[firstPort + i] = i;
+            }
+            final PipelineShard[] owners = shards;
+            final int owner = pipeline % shardCount;
+            egress.add(new EgressAgent(group, (port, handle, time) -> owners[owner].departed(port, handle, time)));
+            if (wakeUps) {
+                egress.get(pipeline).lookOnlyAtWokenPorts();
+            }
+            final RecirculationPort port = assembly.recirculation(pipeline);
+            if (port != null) {
+                recirculation[pipeline] = new RecirculationAgent(pipeline, port, pool);
+            }
+        }
+        for (int shard = 0; shard < shardCount; shard++) {
+            final int self = shard;
+            final int[] mine = java.util.stream.IntStream.range(0, pipelines).filter(pipeline -> pipeline % shardCount == self).toArray();
+            shards[shard] = new PipelineShard(shard, this, partitions[shard], returned[shard], mine, handoffs[shard],
+                handoffs[shard] == null ? null : newThreadView(new AgentEvents(pool, dropRecorders.get(), release, null), "handoff-" + shard));
+            for (final int pipeline : mine) {
+                ingress.get(pipeline).shard(shards[shard]);
+            }
+        }
+        for (final PipelineShard shard : shards) {
+            shard.peers(shards);
+        }
+    }
+
+    /**
+     * Counters a registry needs for this dataplane: one set per port for each pipeline's ingress and recirculation and
+     * for each shard's hand-off, besides the ports' own.
+     */
+    public static int counters(final Settings settings, final int shards) {
+        return AssembledSwitch.counters(settings, settings.fabric().pipelines() + settings.recirculationPorts() + (shards > 1 ? shards : 0));
+    }
+
+    /** Gives a buffer back to the shard whose partition it came from, whichever thread is done with it. */
+    public void release(final int handle) {
+        returned[ownerOfSlab[handle / PacketPool.SLOTS_PER_SLAB]].offer(handle);
+    }
+
+    private void wakeEgress(final int port) {
+        egress.get(assembly.pipelineOf(port)).wake(indexInGroup[port]);
+    }
+
+    private TrafficManager newThreadView(final AgentEvents events, final String writer) {
+        final TrafficManager own = assembly.trafficManager().forThread(events, writer);
+        threadTrafficManagers.add(own);
+        return own;
+    }
+
+    public PacketPool pool() {
+        return pool;
+    }
+
+    public AssembledSwitch assembly() {
+        return assembly;
+    }
+
+    public DilatedClock clock() {
+        return clock;
+    }
+
+    public PipelineShard shard(final int shard) {
+        return shards[shard];
+    }
+
+    public int shards() {
+        return shards.length;
+    }
+
+    /** The shard that owns port {@code port}: its pipeline's. */
+    public int shardOf(final int port) {
+        return assembly.pipelineOf(port) % shards.length;
+    }
+
+    /**
+     * Shard {@code shard}'s thread, not started, named {@code trimswitch-pipelines-N}, idling by {@code idle}; its first
+     * throw is reported to {@code fault} and ends the thread.
+     */
+    public Thread thread(final int shard, final Settings.Idle idle, final AtomicReference<RuntimeException> fault) {
+        final String name = "trimswitch-" + shards[shard].roleName();
+        runners[shard] = new AgentRunner(shards[shard].idleStrategy(idle), error -> fault.compareAndSet(null, new RealTimeFault(name, error)),
+            null, shards[shard]);
+        final Thread thread = new Thread(runners[shard], name);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    /** Stops every shard and waits for each thread to end after its last turn. */
+    public void stop() {
+        for (int shard = 0; shard < shards.length; shard++) {
+            shards[shard].stop();
+            if (runners[shard] != null) {
+                runners[shard].close();
+                runners[shard] = null;
+            }
+        }
+    }
+
+    /** Once the threads have stopped: every thread's counts into the ports' own counters. */
+    public void foldCountersIntoPorts() {
+        for (final TrafficManager threadTm : threadTrafficManagers) {
+            for (int port = 0; port < assembly.ports(); port++) {
+                assembly.port(port).counters().add(threadTm.counters(port));
+            }
+        }
+    }
+
+    /** Every packet still inside (waiting to arrive, handed over, queued, serialising, looping) to {@code inFlight}; threads stopped. */
+    public void drainTo(final IntConsumer inFlight) {
+        for (final PipelineShard shard : shards) {
+            shard.drainWaiting(inFlight);
+        }
+        for (int port = 0; port < assembly.ports(); port++) {
+            assembly.port(port).drainTo(inFlight);
+        }
+        for (int pipeline = 0; pipeline < assembly.pipelines(); pipeline++) {
+            if (assembly.recirculation(pipeline) != null) {
+                assembly.recirculation(pipeline).drainTo(inFlight);
+            }
+        }
+    }
+
+    /** NOTIFYs due by {@code time} reach their pipelines, as they would have had the run gone on; threads stopped. */
+    public void applyNotifiesBefore(final long time) {
+        for (final IngressAgent agent : ingress) {
+            agent.drainInbox();
+            agent.applyNotifiesBefore(time);
+        }
+    }
+
+    /** NOTIFYs that found a pipeline's inbox full. */
+    public long lostNotifies() {
+        return inboxes.lost();
+    }
+
+    /** The last instant a packet left an egress port. */
+    public long lastPacketPicos() {
+        long last = 0;
+        for (final EgressAgent agent : egress) {
+            last = Math.max(last, agent.lastPacketPicos());
+        }
+        return last;
+    }
+
+    /** Buffers of the pool not back (after a stop and a drain: 0). */
+    public int buffersInUse() {
+        int inUse = 0;
+        for (final PipelineShard shard : shards) {
+            inUse += shard.buffersInUse();
+        }
+        return inUse;
+    }
+
+    /** Before a run again (threads stopped, every buffer back): counters, queues and agents as new. */
+    public void reset() {
+        assembly.reset();
+        for (final TrafficManager threadTm : threadTrafficManagers) {
+            for (int port = 0; port < assembly.ports(); port++) {
+                threadTm.counters(port).reset();
+            }
+        }
+        ingress.forEach(IngressAgent::reset);
+        egress.forEach(EgressAgent::reset);
+        for (final RecirculationAgent loop : recirculation) {
+            if (loop != null) {
+                loop.reset();
+            }
+        }
+        for (final PipelineShard shard : shards) {
+            shard.reset();
+        }
+    }
+}
