@@ -101,7 +101,11 @@ final class GeneratedPorts implements ShardPorts {
     /** Takes what the generating shard put on this shard's ring; each waits for its arrival time. */
     private int take() {
         int work = 0;
-        for (int handle = ring.poll(); handle != PacketPool.NO_PACKET && work < batch; handle = ring.poll()) {
+        while (work < batch) {
+            final int handle = ring.poll();
+            if (handle == PacketPool.NO_PACKET) {
+                break;
+            }
             final int port = pool.ingressPort(handle);
             if (shard.hasRoom(port)) {
                 shard.arrive(port, handle, pool.arrivalPicos(handle));
