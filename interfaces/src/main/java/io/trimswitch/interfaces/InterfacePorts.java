@@ -74,6 +74,8 @@ public final class InterfacePorts implements AutoCloseable {
     private final PacketPool pool;
     private final Release release;
     private final Arena arena = Arena.ofShared();
+    /** Set by {@link #close()}, after which the arena's memory is gone. */
+    private boolean closed;
     private final LinuxCalls calls = new LinuxCalls(arena);
     /** Indexed by switch port; null for ports that are not this thread's interfaces. */
     private final PacketSocket[] sockets;
@@ -607,9 +609,16 @@ public final class InterfacePorts implements AutoCloseable {
         return removed[port];
     }
 
-    /** Closes every socket, giving back the buffers of frames not yet sent. */
+    /**
+     * Closes every socket, giving back the buffers of frames not yet sent, and frees the ports' native memory; once the
+     * ports' thread has ended (or never ran). A second call does nothing.
+     */
     @Override
     public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         for (final int port : ownPorts) {
             for (int i = 0; i < pendingCount[port]; i++) {
                 release.release(pending[port][i]);
@@ -621,6 +630,7 @@ public final class InterfacePorts implements AutoCloseable {
                 sockets[port] = null;
             }
         }
+        arena.close();
     }
 
     /** One port's side of the receive ring. */

@@ -55,6 +55,13 @@ import java.util.function.Consumer;
 public final class LiveSwitch implements AutoCloseable {
     /** Per port, at most: its socket's or interface's counters and its pipeline thread's. */
     private static final int PORT_COUNTERS = 32;
+    /**
+     * How long {@link #stop()} waits for the shards' threads, all together: a thread still running then (blocked in a
+     * call that ignores interrupts, such as a write to a full pipe) is left to end with the process.
+     */
+    public static final long STOP_WITHIN_MILLIS = 2_000;
+    /** Between two of the runner's tries to end a thread that has not ended: each try interrupts it. */
+    private static final int STOP_RETRY_MILLIS = 100;
 
     private final Settings settings;
     private final PacketPool pool;
@@ -92,6 +99,10 @@ public final class LiveSwitch implements AutoCloseable {
         System.out.flush();
     };
     private volatile boolean running;
+    /** Set once stop (or a failed start) has given everything back; a second stop does nothing. */
+    private boolean released;
+    /** The shards' threads that had not ended when stop gave up on them (blocked in a call that ignores interrupts). */
+    private final List<String> notStopped = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * The switch of {@code configured}, its counters file made (and its ports not yet bound).
@@ -209,11 +220,30 @@ public final class LiveSwitch implements AutoCloseable {
             this.socketDrops = LiveSettings.endpoints(settings).isEmpty() ? null : KernelSocketDrops.open();
             this.attached = java.util.stream.IntStream.range(0, settings.ports().size()).toArray();
             this.gauges = gauges();
-        } catch (final RuntimeException e) {
-            counters.close();
-            unlock();
+        } catch (final RuntimeException | Error e) {
+            releaseBuilt();
             throw e;
         }
+    }
+
+    /**
+     * Undoes a constructor that failed part way: the shards' pollers (an epoll set and an eventfd each), the interface
+     * ports' native memory, the kernel's socket tables, the counters file and the interface locks, as far as they were made.
+     */
+    private void releaseBuilt() {
+        for (int thread = 0; threads != null && thread < threads.length; thread++) {
+            if (threads[thread] != null) {
+                threads[thread].closePoller();
+            }
+            if (interfaces != null && interfaces[thread] != null) {
+                interfaces[thread].close();
+            }
+        }
+        if (socketDrops != null && gauges == null) {
+            socketDrops.close();
+        }
+        counters.close();
+        unlock();
     }
 
     private void unlock() {
@@ -299,37 +329,29 @@ public final class LiveSwitch implements AutoCloseable {
     }
 
     /**
-     * Binds every port and starts the threads.
+     * Binds every port and starts the threads. When it fails, the switch has given back everything it held (threads,
+     * sockets, rings, pollers, the counters file, the interface locks): {@link #stop()} then does nothing more.
      *
      * @throws IllegalStateException naming the port when one cannot be bound
      */
     public void start() {
-        for (int opened = 0; opened < interfaces.length; opened++) {
-            if (interfaces[opened] == null) {
-                continue;
-            }
-            try {
-                interfaces[opened].open();
-            } catch (final IllegalStateException e) {
-                for (int thread = 0; thread < opened; thread++) {
-                    if (interfaces[thread] != null) {
-                        interfaces[thread].close();
-                    }
-                }
-                throw e;
+        try {
+            startPortsAndThreads();
+        } catch (final RuntimeException | Error e) {
+            stop();
+            throw e;
+        }
+    }
+
+    private void startPortsAndThreads() {
+        for (final InterfacePorts ports : interfaces) {
+            if (ports != null) {
+                // A port that cannot be opened closes those of its shard it had opened.
+                ports.open();
             }
         }
         if (LiveSettings.hasInterfacePorts(settings)) {
-            try {
-                links = LinkWatcher.open();
-            } catch (final IllegalStateException e) {
-                for (final InterfacePorts ports : interfaces) {
-                    if (ports != null) {
-                        ports.close();
-                    }
-                }
-                throw e;
-            }
+            links = LinkWatcher.open();
         }
         dataplane.clock.startIn(0);
         running = true;
@@ -346,31 +368,12 @@ public final class LiveSwitch implements AutoCloseable {
             }
             runner.start();
         }
-        try {
-            for (int thread = 0; thread < threads.length; thread++) {
-                if (sockets[thread] != null) {
-                    for (final int fd : sockets[thread].awaitBound()) {
-                        threads[thread].poller().add(fd);
-                    }
+        for (int thread = 0; thread < threads.length; thread++) {
+            if (sockets[thread] != null) {
+                for (final int fd : sockets[thread].awaitBound()) {
+                    threads[thread].poller().add(fd);
                 }
             }
-        } catch (final IllegalStateException e) {
-            // The threads end and close what they opened; the caller's stop() closes the rest.
-            running = false;
-            for (int thread = 0; thread < threads.length; thread++) {
-                threads[thread].stop();
-                runners[thread].close();
-                threads[thread].closePoller();
-            }
-            for (final InterfacePorts ports : interfaces) {
-                if (ports != null) {
-                    ports.close();
-                }
-            }
-            if (links != null) {
-                links.close();
-            }
-            throw e;
         }
         for (int thread = 0; thread < threads.length && links != null; thread++) {
             if (interfaces[thread] != null) {
@@ -393,53 +396,102 @@ public final class LiveSwitch implements AutoCloseable {
     }
 
     /**
-     * Stops every thread's work, sends what had already left its egress port, closes the sockets, and
-     * counts what was still inside as in flight at the stop.
+     * Stops every thread's work, sends what had already left its egress port, closes the sockets, and counts what was
+     * still inside as in flight at the stop; then deletes the counters file and releases the interfaces. Bounded: a
+     * shard's thread that has not ended within {@link #STOP_WITHIN_MILLIS} of interrupts is left to end with the process
+     * ({@link #notStopped()}), its sockets and rings with it. A second call does nothing.
      */
-    public void stop() {
-        if (!running) {
-            for (final PipelineShard thread : threads) {
-                thread.closePoller();
-            }
-            counters.close();
-            unlock();
+    public synchronized void stop() {
+        if (released) {
             return;
         }
+        released = true;
         running = false;
         if (links != null) {
             links.close();
         }
-        for (int thread = 0; thread < threads.length; thread++) {
-            threads[thread].stop();
-            // The runner ends the thread after its last turn, on which the shard sends what departed in it.
-            if (runners[thread] != null) {
-                runners[thread].close();
-            } else if (sockets[thread] != null) {
-                sockets[thread].close();
-            }
-        }
+        final boolean[] ended = endThreads();
         // The threads have taken their last turn: no capture gets another frame, and each closes its file whole.
         for (int port = 0; port < captures.length(); port++) {
             stopCapture(port);
         }
-        // Once their thread has ended: buffers of frames still waiting to be sent go back, counted below as inside.
-        for (final InterfacePorts ports : interfaces) {
-            if (ports != null) {
-                ports.close();
+        for (int thread = 0; thread < threads.length; thread++) {
+            if (!ended[thread]) {
+                continue;
+            }
+            // Once their thread has ended: buffers of frames still waiting to be sent go back, counted below as inside.
+            if (interfaces[thread] != null) {
+                interfaces[thread].close();
+            }
+            if (runners[thread] == null && sockets[thread] != null) {
+                // A thread that never ran closes no sockets of its own.
+                sockets[thread].close();
             }
         }
         final java.util.function.IntConsumer inside = handle -> {
             inFlightAtStop.incrementAndGet();
             release.release(handle);
         };
+        // A thread left running is blocked, not forwarding: what its queues hold is counted as it is.
         dataplane.drainTo(inside);
-        for (final PipelineShard thread : threads) {
-            thread.drainWaiting(inside);
-            thread.closePoller();
+        for (int thread = 0; thread < threads.length; thread++) {
+            threads[thread].drainWaiting(inside);
+            if (ended[thread]) {
+                threads[thread].closePoller();
+            }
         }
         gauges.close();
+        // The counters' memory stays mapped while a block refers to it: a thread left running may still count.
         counters.close();
         unlock();
+    }
+
+    /**
+     * Ends every shard's thread: asks them all at once, then closes each runner, which interrupts a thread that has not
+     * ended every {@link #STOP_RETRY_MILLIS}, until {@link #STOP_WITHIN_MILLIS} have passed for all of them. Per shard,
+     * whether its thread has ended (one that never started has).
+     */
+    private boolean[] endThreads() {
+        for (final PipelineShard thread : threads) {
+            thread.stop();
+        }
+        final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(STOP_WITHIN_MILLIS);
+        final boolean[] ended = new boolean[threads.length];
+        for (int thread = 0; thread < threads.length; thread++) {
+            if (runners[thread] == null) {
+                ended[thread] = true;
+                continue;
+            }
+            try {
+                // The runner ends the thread after its last turn, on which the shard sends what departed in it.
+                runners[thread].close(STOP_RETRY_MILLIS, stuck -> {
+                    if (System.nanoTime() - deadline > 0) {
+                        throw new GaveUp();
+                    }
+                });
+                ended[thread] = true;
+            } catch (final GaveUp e) {
+                notStopped.add("trimswitch-pipelines-" + thread);
+            }
+        }
+        return ended;
+    }
+
+    /** Thrown out of a runner's close once stop's time is up: the only way to end its retries. */
+    private static final class GaveUp extends RuntimeException {
+        GaveUp() {
+            super("stop's time is up", null, false, false);
+        }
+    }
+
+    /** Shard {@code thread}: for tests that block it in a call, as a full pipe or a stuck device would. */
+    PipelineShard shard(final int thread) {
+        return threads[thread];
+    }
+
+    /** After {@link #stop()}: the shards' threads it left running, blocked; empty when every thread ended. */
+    public List<String> notStopped() {
+        return List.copyOf(notStopped);
     }
 
     @Override
