@@ -62,9 +62,12 @@ public final class InterfacePorts implements AutoCloseable {
     /** Frames and segments received and sent, and a gauge: 1 while the port's link can carry frames, 0 while it is down or its interface gone. */
     private static final List<CounterType> METRICS = List.of(CounterType.RX_DATAGRAMS, CounterType.RX_SEGMENTS, CounterType.TX_FRAMES,
         CounterType.TX_SEGMENTS, CounterType.LINK_UP);
-    /** Why a port does not take a frame or does not send one. */
+    /**
+     * Why a port does not take a frame or does not send one. Not ringOverflow: the kernel counts those
+     * (PACKET_STATISTICS), {@link #dropped} reads them, and the switch's gauges alone write them to the counters.
+     */
     private static final List<PortDrop> DROPS = List.of(PortDrop.TRUNCATED, PortDrop.VLAN_TAGGED, PortDrop.TOO_SHORT, PortDrop.OVERSIZE,
-        PortDrop.MTU_EXCEEDED, PortDrop.RING_OVERFLOW, PortDrop.TX_BUSY, PortDrop.SOCKET_ERROR, PortDrop.LINK_DOWN, PortDrop.PORT_REMOVED);
+        PortDrop.MTU_EXCEEDED, PortDrop.TX_BUSY, PortDrop.SOCKET_ERROR, PortDrop.LINK_DOWN, PortDrop.PORT_REMOVED);
     /** News of a link not yet heard. */
     private static final int NO_NEWS = -1;
     private static final int GONE = 0;

@@ -618,6 +618,32 @@ class LiveSwitchTest {
     }
 
     @Test
+    void anInterfacePortsRingDropsAreInTheCountersFileOnceAsTheKernelCountsThem() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(io.trimswitch.interfaces.InterfaceLocks.DIRECTORY.getParent()),
+            "interface ports take their locks under /run: root only");
+        // Made, not started: every port's counters are registered when the switch is made; no interface is opened.
+        final Settings settings = Settings.DEFAULTS.withFabric(x -> x.withPipelines(1).withPortsPerPipeline(4))
+            .withPorts(List.of(Settings.Port.DEFAULTS.withInterfaceName("rbnone0"), Settings.Port.DEFAULTS.withInterfaceName("rbnone1")))
+            .withMetrics(x -> x.withCountersFile(dir.resolve("switch.counters").toString()));
+        final LiveSwitch made = new LiveSwitch(settings);
+        try {
+            final java.util.Map<String, List<String>> byCounter = new java.util.TreeMap<>();
+            made.counters().reader().forEach((value, id, label) -> {
+                // "drops port 0 ringOverflow (gauges)": the counter, then its writer.
+                final int writer = label.lastIndexOf(" (");
+                byCounter.computeIfAbsent(label.substring(0, writer), counter -> new java.util.ArrayList<>()).add(label.substring(writer + 2, label.length() - 1));
+            });
+            for (final int port : new int[] {0, 1}) {
+                // Other drops have a slot per thread that may count them, added up; the kernel's have one, read from it.
+                assertEquals(List.of("gauges"), byCounter.get("drops port " + port + " ringOverflow"),
+                    "port " + port + ": the kernel's ring drops are in the file once, sampled by the gauges");
+            }
+        } finally {
+            made.stop();
+        }
+    }
+
+    @Test
     void theShippedExamplesAreValidSwitches() {
         for (final String example : new String[] {"../config/examples/switch.yaml", "../config/examples/routed.yaml"}) {
             final Settings settings = io.trimswitch.config.SettingsFiles.load(Path.of(example));
