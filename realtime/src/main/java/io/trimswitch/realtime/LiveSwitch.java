@@ -590,7 +590,8 @@ public final class LiveSwitch implements AutoCloseable {
      * that was removed, or a port number the switch did not start with, within its fabric. A new port goes to the shard
      * that owns its pipeline (pipeline p on shard p mod {@code realtime.pipelineThreads}); it gets its counters (in
      * {@code stats}, the metrics and the counters file, which has room for every port of the fabric), and every shard
-     * floods to it. Its shard opens the interface, or waits for it as for one that went away. From the control thread.
+     * floods to it. The interface is opened here, and its shard takes it up between two turns, or waits for it as for
+     * one that went away. From the control thread.
      *
      * @throws ConfigException in one line when the port cannot be attached there
      */
@@ -611,6 +612,8 @@ public final class LiveSwitch implements AutoCloseable {
         } catch (final IllegalStateException e) {
             throw new ConfigException("add-port: " + e.getMessage());
         }
+        // Opened and its ring mapped here, on the control thread: the port's shard only registers it, and forwards on.
+        owner.prepare(port, interfaceName);
         if (isNew) {
             // Its own shard first, so that the port is there before any shard floods to it; then the others.
             onShard(ownerOf[port], shard -> shard.adopt(port, interfaceName));
