@@ -530,11 +530,12 @@ class LiveSwitchTest {
 
     @Test
     void aShardBlockedInACallThatIgnoresInterruptsDoesNotHoldUpStopAndWhatItHeldIsCountedInFlight() throws Exception {
-        // 1 Mb/s links: a 1400 B frame takes 11.2 ms, so a burst of 40 is still inside, waiting on port 0's link, when the shard blocks.
+        // 1 Mb/s links: a 1400 B frame takes 11.2 ms, so most of a burst of 200 is still inside, waiting on port 0's link,
+        // when the shard blocks.
         start(settings -> settings.withFabric(x -> x.withPortRateGbps(0.001)));
         send(1, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_B, EthernetHeader.BROADCAST));
         assertTrue(receive(0, 2000) != null, "host B is learned on port 1");
-        final int burst = 40;
+        final int burst = 200;
         for (int i = 0; i < burst; i++) {
             send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, HOST_B, 1400));
         }
