@@ -619,6 +619,25 @@ class LiveSwitchTest {
     }
 
     @Test
+    void aStartOnAnInterfaceThatDoesNotExistGivesBackItsPollersCountersFileAndInterfaceLocks() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(io.trimswitch.interfaces.InterfaceLocks.DIRECTORY.getParent()),
+            "interface ports take their locks under /run: root only");
+        final Settings settings = Settings.DEFAULTS.withFabric(x -> x.withPipelines(2).withPortsPerPipeline(2))
+            .withRealtime(x -> x.withPipelineThreads(2))
+            .withPorts(List.of(Settings.Port.DEFAULTS.withInterfaceName("rbnone0"), Settings.Port.DEFAULTS.withInterfaceName("rbnone1")))
+            .withMetrics(x -> x.withCountersFile(dir.resolve("switch.counters").toString()));
+        final long fdsBefore = openFileDescriptors();
+        final LiveSwitch failing = new LiveSwitch(settings);
+        final IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, failing::start);
+        assertEquals("port 0: interface rbnone0 does not exist here (ip link show)", refused.getMessage());
+        assertEquals(fdsBefore, openFileDescriptors(), "both shards' epoll sets and eventfds, the counters file and the locks are closed");
+        assertFalse(Files.exists(dir.resolve("switch.counters")), "the counters file is deleted");
+        // The interfaces are free: another switch takes them.
+        new LiveSwitch(settings).stop();
+        failing.stop();
+    }
+
+    @Test
     void anInterfacePortsRingDropsAreInTheCountersFileOnceAsTheKernelCountsThem() {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(io.trimswitch.interfaces.InterfaceLocks.DIRECTORY.getParent()),
             "interface ports take their locks under /run: root only");
