@@ -148,6 +148,11 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                 endpoint.close();
             }
             live.stop();
+            for (final String thread : live.notStopped()) {
+                err.printf("trimswitch: thread %s did not end within %d ms of stop (blocked in a call); it ends with the process, its ports with it%n",
+                    thread, LiveSwitch.STOP_WITHIN_MILLIS);
+            }
+            err.flush();
             out.printf("trimswitch: stopped; %d packets still inside were counted as dropped (inFlightAtEnd)%n", live.inFlightAtStop());
             out.flush();
             stopped.countDown();

@@ -62,9 +62,12 @@ public final class InterfacePorts implements AutoCloseable {
     /** Frames and segments received and sent, and a gauge: 1 while the port's link can carry frames, 0 while it is down or its interface gone. */
     private static final List<CounterType> METRICS = List.of(CounterType.RX_DATAGRAMS, CounterType.RX_SEGMENTS, CounterType.TX_FRAMES,
         CounterType.TX_SEGMENTS, CounterType.LINK_UP);
-    /** Why a port does not take a frame or does not send one. */
+    /**
+     * Why a port does not take a frame or does not send one. Not ringOverflow: the kernel counts those
+     * (PACKET_STATISTICS), {@link #dropped} reads them, and the switch's gauges alone write them to the counters.
+     */
     private static final List<PortDrop> DROPS = List.of(PortDrop.TRUNCATED, PortDrop.VLAN_TAGGED, PortDrop.TOO_SHORT, PortDrop.OVERSIZE,
-        PortDrop.MTU_EXCEEDED, PortDrop.RING_OVERFLOW, PortDrop.TX_BUSY, PortDrop.SOCKET_ERROR, PortDrop.LINK_DOWN, PortDrop.PORT_REMOVED);
+        PortDrop.MTU_EXCEEDED, PortDrop.TX_BUSY, PortDrop.SOCKET_ERROR, PortDrop.LINK_DOWN, PortDrop.PORT_REMOVED);
     /** News of a link not yet heard. */
     private static final int NO_NEWS = -1;
     private static final int GONE = 0;
@@ -74,6 +77,8 @@ public final class InterfacePorts implements AutoCloseable {
     private final PacketPool pool;
     private final Release release;
     private final Arena arena = Arena.ofShared();
+    /** Set by {@link #close()}, after which the arena's memory is gone. */
+    private volatile boolean closed;
     private final LinuxCalls calls = new LinuxCalls(arena);
     /** Indexed by switch port; null for ports that are not this thread's interfaces. */
     private final PacketSocket[] sockets;
@@ -115,6 +120,13 @@ public final class InterfacePorts implements AutoCloseable {
     private final boolean[] removed;
     /** Per port: what the control thread asks of it: "" to remove it, an interface's name to attach it there; null: nothing. */
     private final AtomicReferenceArray<String> requests;
+    /**
+     * Per port: the interface the control thread opened for the port's next attachment ({@link #prepare}), until the
+     * ports' thread takes it; an opened socket that no request takes is closed with the ports.
+     */
+    private final AtomicReferenceArray<Prepared> prepared;
+    /** The control thread's calls, so that errno is never shared with the ports' thread. */
+    private final LinuxCalls controlCalls = new LinuxCalls(arena);
     private volatile int requestVersion;
     private int seenRequests;
     /** The requests the ports' thread has carried out, published for the control thread that waits on them. */
@@ -162,6 +174,7 @@ public final class InterfacePorts implements AutoCloseable {
         }
         this.removed = new boolean[ports];
         this.requests = new AtomicReferenceArray<>(ports);
+        this.prepared = new AtomicReferenceArray<>(ports);
         this.listeners = new LinkMessages.Listener[ports];
         final MemorySegment longFrameBytes = arena.allocate(PacketSocket.LONG_FRAME_BYTES + 1, 64);
         this.longFrame = new UnsafeBuffer(longFrameBytes.address(), (int) longFrameBytes.byteSize());
@@ -279,6 +292,46 @@ public final class InterfacePorts implements AutoCloseable {
         takeRequest(port, interfaceName);
     }
 
+    /** An interface opened, or found not to open yet, by the control thread, for one port's next attachment. */
+    private record Prepared(String interfaceName, PacketSocket socket, String failure) {
+        void close() {
+            if (socket != null) {
+                socket.close();
+            }
+        }
+    }
+
+    /**
+     * From the control thread, before it asks the ports' thread to attach {@code port} to {@code interfaceName}
+     * ({@link #adopt}, {@link #request}): opens the interface and maps its ring here, which takes milliseconds that the
+     * ports' thread would otherwise spend not forwarding; that thread then only registers the socket. An interface that
+     * cannot be opened yet is noted, and the port waits for it.
+     */
+    public void prepare(final int port, final String interfaceName) {
+        Prepared opened;
+        synchronized (controlCalls) {
+            if (closed) {
+                return;
+            }
+            try {
+                opened = new Prepared(interfaceName, PacketSocket.open(interfaceName, controlCalls, false), null);
+            } catch (final IllegalStateException e) {
+                opened = new Prepared(interfaceName, null, e.getMessage());
+            }
+        }
+        final Prepared unclaimed = prepared.getAndSet(port, opened);
+        if (unclaimed != null) {
+            unclaimed.close();
+        }
+        if (closed) {
+            // The ports closed meanwhile (the switch stopped): no one else will close it.
+            final Prepared late = prepared.getAndSet(port, null);
+            if (late != null) {
+                late.close();
+            }
+        }
+    }
+
     /**
      * From the control thread: asks the ports' thread to remove {@code port} ({@code interfaceName} null) or to attach it
      * to {@code interfaceName}; returns the request's number, for {@link #carriedOut(int)}.
@@ -313,6 +366,15 @@ public final class InterfacePorts implements AutoCloseable {
     }
 
     private void takeRequest(final int port, final String request) {
+        final Prepared opened = prepared.getAndSet(port, null);
+        if (opened != null && !opened.interfaceName().equals(request)) {
+            opened.close();
+        }
+        takeRequest(port, request, opened != null && opened.interfaceName().equals(request) ? opened : null);
+    }
+
+    /** {@code opened}: the interface as the control thread opened it, or null when it did not; then it is opened here. */
+    private void takeRequest(final int port, final String request, final Prepared opened) {
         final String prefix = "port " + port + " (" + names.get(port) + "): ";
         if (sockets[port] != null) {
             detach(port, request.isEmpty() ? PortDrop.PORT_REMOVED : PortDrop.LINK_DOWN);
@@ -331,7 +393,10 @@ public final class InterfacePorts implements AutoCloseable {
             watcher.refresh();
         }
         try {
-            attach(port, PacketSocket.open(request, calls, false));
+            if (opened != null && opened.failure() != null) {
+                throw new IllegalStateException(opened.failure());
+            }
+            attach(port, opened != null ? opened.socket() : PacketSocket.open(request, calls, false));
             log.accept(now + "added, ifindex " + sockets[port].index);
         } catch (final IllegalStateException e) {
             // Not there yet, or not up: the port waits for the interface, as for one that went away.
@@ -607,9 +672,22 @@ public final class InterfacePorts implements AutoCloseable {
         return removed[port];
     }
 
-    /** Closes every socket, giving back the buffers of frames not yet sent. */
+    /**
+     * Closes every socket, giving back the buffers of frames not yet sent, and frees the ports' native memory; once the
+     * ports' thread has ended (or never ran). A second call does nothing.
+     */
     @Override
     public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (int port = 0; port < prepared.length(); port++) {
+            final Prepared unclaimed = prepared.getAndSet(port, null);
+            if (unclaimed != null) {
+                unclaimed.close();
+            }
+        }
         for (final int port : ownPorts) {
             for (int i = 0; i < pendingCount[port]; i++) {
                 release.release(pending[port][i]);
@@ -620,6 +698,10 @@ public final class InterfacePorts implements AutoCloseable {
                 sockets[port].close();
                 sockets[port] = null;
             }
+        }
+        synchronized (controlCalls) {
+            // Not while the control thread opens an interface with the arena's memory.
+            arena.close();
         }
     }
 

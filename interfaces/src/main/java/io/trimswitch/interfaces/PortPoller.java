@@ -23,6 +23,11 @@ public final class PortPoller implements AutoCloseable {
     /** The sleeper's calls; wakers write through their own, so errno is never shared. */
     private final LinuxCalls calls = new LinuxCalls(arena);
     private final LinuxCalls wakerCalls = new LinuxCalls(arena);
+    /**
+     * Registrations' calls, under this object's lock, from whichever thread: never the sleeper's, whose epoll wait reads
+     * errno back (ENOSYS: no epoll_pwait2) and must not read a registration's.
+     */
+    private final LinuxCalls registerCalls = new LinuxCalls(arena);
     private final int epoll;
     private final int wakeFd;
     private final MemorySegment events = arena.allocate((long) MAX_EVENTS * LinuxCalls.EPOLL_EVENT_BYTES, 8);
@@ -48,7 +53,10 @@ public final class PortPoller implements AutoCloseable {
         register(wakeFd, WAKE_KEY);
     }
 
-    /** Wakes the sleeper when {@code fd} (a UDP socket) has data. From the sleeper's thread or before it starts. */
+    /**
+     * Wakes the sleeper when {@code fd} (a UDP socket) has data. From any thread, the sleeper's wait included: the
+     * kernel takes a descriptor added to a set that a thread waits on into that wait.
+     */
     public void add(final int fd) {
         register(fd, fd);
     }
@@ -61,14 +69,14 @@ public final class PortPoller implements AutoCloseable {
     private synchronized void register(final int fd, final long key) {
         control.set(ValueLayout.JAVA_INT, 0, LinuxCalls.EPOLLIN);
         control.set(ValueLayout.JAVA_LONG_UNALIGNED, LinuxCalls.EPOLL_EVENT_DATA, key);
-        if (calls.epollCtl(epoll, LinuxCalls.EPOLL_CTL_ADD, fd, control.address()) < 0) {
-            throw new IllegalStateException("cannot watch fd " + fd + ": " + LinuxCalls.describe(calls.errno()));
+        if (registerCalls.epollCtl(epoll, LinuxCalls.EPOLL_CTL_ADD, fd, control.address()) < 0) {
+            throw new IllegalStateException("cannot watch fd " + fd + ": " + LinuxCalls.describe(registerCalls.errno()));
         }
     }
 
     /** Stops watching {@code fd}, before it is closed. */
     synchronized void remove(final int fd) {
-        calls.epollCtl(epoll, LinuxCalls.EPOLL_CTL_DEL, fd, control.address());
+        registerCalls.epollCtl(epoll, LinuxCalls.EPOLL_CTL_DEL, fd, control.address());
     }
 
     /**

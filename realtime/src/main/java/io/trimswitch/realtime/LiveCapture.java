@@ -22,6 +22,8 @@ public final class LiveCapture implements AutoCloseable {
     private static final int RECEIVED = 1;
     private static final int SENT = 2;
     private static final int TIME_BYTES = Long.BYTES;
+    /** How long {@link #close()} waits for the writer to write one more frame before it takes a write for blocked (a pipe no one reads). */
+    static final long CLOSE_WITHIN_MILLIS = 1_000;
 
     private final int port;
     private final Path file;
@@ -89,7 +91,9 @@ public final class LiveCapture implements AutoCloseable {
                 written.lazySet(written.get() + 1);
                 return;
             } catch (final java.io.UncheckedIOException e) {
-                failure = e.getMessage();
+                if (failure == null) {
+                    failure = e.getMessage();
+                }
             }
         }
         lost.lazySet(lost.get() + 1);
@@ -128,14 +132,31 @@ public final class LiveCapture implements AutoCloseable {
         return dropped.get();
     }
 
-    /** Writes what the ring still holds and closes the file; call once the port's thread no longer sees this capture. */
+    /**
+     * Writes what the ring still holds and closes the file; call once the port's thread no longer sees this capture.
+     * Bounded: a writer that has written no frame for {@link #CLOSE_WITHIN_MILLIS} (blocked on a pipe that its reader
+     * has stopped reading) is interrupted, which closes the file; what was not written is then counted as lost.
+     */
     @Override
     public void close() {
         stopping = true;
         try {
-            thread.join();
+            // A slow disk that still takes frames is waited for; a write that took none for a while is blocked.
+            for (long seen = -1; thread.isAlive() && written.get() != seen; ) {
+                seen = written.get();
+                thread.join(CLOSE_WITHIN_MILLIS);
+            }
+            if (thread.isAlive()) {
+                failure = "its writer was blocked at the stop, " + CLOSE_WITHIN_MILLIS + " ms without a frame written (a pipe no one reads?)";
+                thread.interrupt();
+                thread.join(CLOSE_WITHIN_MILLIS);
+            }
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (thread.isAlive()) {
+            // Not a file channel's write, which an interrupt ends: the writer keeps the file, and ends with the process.
+            return;
         }
         try {
             writer.close();

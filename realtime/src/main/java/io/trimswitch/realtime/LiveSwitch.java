@@ -54,6 +54,13 @@ import java.util.function.Consumer;
 public final class LiveSwitch implements AutoCloseable {
     /** Per port, at most: its socket's or interface's counters and its pipeline thread's. */
     private static final int PORT_COUNTERS = 32;
+    /**
+     * How long {@link #stop()} waits for the shards' threads, all together: a thread still running then (blocked in a
+     * call that ignores interrupts, such as a write to a full pipe) is left to end with the process.
+     */
+    public static final long STOP_WITHIN_MILLIS = 2_000;
+    /** Between two of the runner's tries to end a thread that has not ended: each try interrupts it. */
+    private static final int STOP_RETRY_MILLIS = 100;
 
     private final Settings settings;
     private final PacketPool pool;
@@ -89,6 +96,10 @@ public final class LiveSwitch implements AutoCloseable {
         System.out.flush();
     };
     private volatile boolean running;
+    /** Set once stop (or a failed start) has given everything back; a second stop does nothing. */
+    private boolean released;
+    /** The shards' threads that had not ended when stop gave up on them (blocked in a call that ignores interrupts). */
+    private final List<String> notStopped = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * The switch of {@code configured}, its counters file made (and its ports not yet bound).
@@ -179,11 +190,30 @@ public final class LiveSwitch implements AutoCloseable {
             this.socketDrops = LiveSettings.endpoints(settings).isEmpty() ? null : KernelSocketDrops.open();
             this.attached = java.util.stream.IntStream.range(0, settings.ports().size()).toArray();
             this.gauges = gauges();
-        } catch (final RuntimeException e) {
-            counters.close();
-            unlock();
+        } catch (final RuntimeException | Error e) {
+            releaseBuilt();
             throw e;
         }
+    }
+
+    /**
+     * Undoes a constructor that failed part way: the shards' pollers (an epoll set and an eventfd each), the interface
+     * ports' native memory, the kernel's socket tables, the counters file and the interface locks, as far as they were made.
+     */
+    private void releaseBuilt() {
+        for (int thread = 0; threads != null && thread < threads.length; thread++) {
+            if (threads[thread] != null) {
+                threads[thread].closePoller();
+            }
+            if (interfaces != null && interfaces[thread] != null) {
+                interfaces[thread].close();
+            }
+        }
+        if (socketDrops != null && gauges == null) {
+            socketDrops.close();
+        }
+        counters.close();
+        unlock();
     }
 
     private void unlock() {
@@ -269,37 +299,29 @@ public final class LiveSwitch implements AutoCloseable {
     }
 
     /**
-     * Binds every port and starts the threads.
+     * Binds every port and starts the threads. When it fails, the switch has given back everything it held (threads,
+     * sockets, rings, pollers, the counters file, the interface locks): {@link #stop()} then does nothing more.
      *
      * @throws IllegalStateException naming the port when one cannot be bound
      */
     public void start() {
-        for (int opened = 0; opened < interfaces.length; opened++) {
-            if (interfaces[opened] == null) {
-                continue;
-            }
-            try {
-                interfaces[opened].open();
-            } catch (final IllegalStateException e) {
-                for (int thread = 0; thread < opened; thread++) {
-                    if (interfaces[thread] != null) {
-                        interfaces[thread].close();
-                    }
-                }
-                throw e;
+        try {
+            startPortsAndThreads();
+        } catch (final RuntimeException | Error e) {
+            stop();
+            throw e;
+        }
+    }
+
+    private void startPortsAndThreads() {
+        for (final InterfacePorts ports : interfaces) {
+            if (ports != null) {
+                // A port that cannot be opened closes those of its shard it had opened.
+                ports.open();
             }
         }
         if (LiveSettings.hasInterfacePorts(settings)) {
-            try {
-                links = LinkWatcher.open();
-            } catch (final IllegalStateException e) {
-                for (final InterfacePorts ports : interfaces) {
-                    if (ports != null) {
-                        ports.close();
-                    }
-                }
-                throw e;
-            }
+            links = LinkWatcher.open();
         }
         dataplane.clock().startIn(0);
         running = true;
@@ -311,30 +333,12 @@ public final class LiveSwitch implements AutoCloseable {
             }
             runner.start();
         }
-        try {
-            for (int thread = 0; thread < threads.length; thread++) {
-                if (sockets[thread] != null) {
-                    for (final int fd : sockets[thread].awaitBound()) {
-                        threads[thread].poller().add(fd);
-                    }
+        for (int thread = 0; thread < threads.length; thread++) {
+            if (sockets[thread] != null) {
+                for (final int fd : sockets[thread].awaitBound()) {
+                    threads[thread].poller().add(fd);
                 }
             }
-        } catch (final IllegalStateException e) {
-            // The threads end and close what they opened; the caller's stop() closes the rest.
-            running = false;
-            dataplane.stop();
-            for (final LivePorts ports : threads) {
-                ports.closePoller();
-            }
-            for (final InterfacePorts ports : interfaces) {
-                if (ports != null) {
-                    ports.close();
-                }
-            }
-            if (links != null) {
-                links.close();
-            }
-            throw e;
         }
         for (int thread = 0; thread < threads.length && links != null; thread++) {
             if (interfaces[thread] != null) {
@@ -357,45 +361,78 @@ public final class LiveSwitch implements AutoCloseable {
     }
 
     /**
-     * Stops every thread's work, sends what had already left its egress port, closes the sockets, and
-     * counts what was still inside as in flight at the stop.
+     * Stops every thread's work, sends what had already left its egress port, closes the sockets, and counts what was
+     * still inside as in flight at the stop; then deletes the counters file and releases the interfaces. Bounded: a
+     * shard's thread that has not ended within {@link #STOP_WITHIN_MILLIS} of interrupts is left to end with the process
+     * ({@link #notStopped()}), its sockets and rings with it. A second call does nothing.
      */
-    public void stop() {
-        if (!running) {
-            for (final LivePorts thread : threads) {
-                thread.closePoller();
-            }
-            counters.close();
-            unlock();
+    public synchronized void stop() {
+        if (released) {
             return;
         }
+        released = true;
         running = false;
         if (links != null) {
             links.close();
         }
-        // Each runner ends its thread after its last turn, on which the shard sends what departed in it.
-        dataplane.stop();
+        final boolean[] ended = endThreads();
         // The threads have taken their last turn: no capture gets another frame, and each closes its file whole.
         for (int port = 0; port < captures.length(); port++) {
             stopCapture(port);
         }
-        // Once their thread has ended: buffers of frames still waiting to be sent go back, counted below as inside.
-        for (final InterfacePorts ports : interfaces) {
-            if (ports != null) {
-                ports.close();
+        for (int thread = 0; thread < threads.length; thread++) {
+            if (!ended[thread]) {
+                continue;
+            }
+            // Once their thread has ended: buffers of frames still waiting to be sent go back, counted below as inside.
+            if (interfaces[thread] != null) {
+                interfaces[thread].close();
+            }
+            if (!dataplane.ran(thread) && sockets[thread] != null) {
+                // A thread that never ran closes no sockets of its own.
+                sockets[thread].close();
             }
         }
         final java.util.function.IntConsumer inside = handle -> {
             inFlightAtStop.incrementAndGet();
             dataplane.release(handle);
         };
+        // A thread left running is blocked, not forwarding: what its queues hold is counted as it is.
         dataplane.drainTo(inside);
-        for (final LivePorts thread : threads) {
-            thread.closePoller();
+        for (int thread = 0; thread < threads.length; thread++) {
+            if (ended[thread]) {
+                threads[thread].closePoller();
+            }
         }
         gauges.close();
+        // The counters' memory stays mapped while a block refers to it: a thread left running may still count.
         counters.close();
         unlock();
+    }
+
+    /**
+     * Ends every shard's thread within {@link #STOP_WITHIN_MILLIS} in all, interrupting one that has not ended every
+     * {@link #STOP_RETRY_MILLIS}. Per shard, whether its thread has ended (one that never started has); those that have
+     * not are named in {@link #notStopped()}.
+     */
+    private boolean[] endThreads() {
+        final boolean[] ended = dataplane.stop(STOP_WITHIN_MILLIS, STOP_RETRY_MILLIS);
+        for (int thread = 0; thread < ended.length; thread++) {
+            if (!ended[thread]) {
+                notStopped.add("trimswitch-pipelines-" + thread);
+            }
+        }
+        return ended;
+    }
+
+    /** Shard {@code thread}: for tests that block it in a call, as a full pipe or a stuck device would. */
+    PipelineShard shard(final int thread) {
+        return dataplane.shard(thread);
+    }
+
+    /** After {@link #stop()}: the shards' threads it left running, blocked; empty when every thread ended. */
+    public List<String> notStopped() {
+        return List.copyOf(notStopped);
     }
 
     @Override
@@ -494,7 +531,8 @@ public final class LiveSwitch implements AutoCloseable {
      * that was removed, or a port number the switch did not start with, within its fabric. A new port goes to the shard
      * that owns its pipeline (pipeline p on shard p mod {@code realtime.pipelineThreads}); it gets its counters (in
      * {@code stats}, the metrics and the counters file, which has room for every port of the fabric), and every shard
-     * floods to it. Its shard opens the interface, or waits for it as for one that went away. From the control thread.
+     * floods to it. The interface is opened here, and its shard takes it up between two turns, or waits for it as for
+     * one that went away. From the control thread.
      *
      * @throws ConfigException in one line when the port cannot be attached there
      */
@@ -515,6 +553,8 @@ public final class LiveSwitch implements AutoCloseable {
         } catch (final IllegalStateException e) {
             throw new ConfigException("add-port: " + e.getMessage());
         }
+        // Opened and its ring mapped here, on the control thread: the port's shard only registers it, and forwards on.
+        owner.prepare(port, interfaceName);
         if (isNew) {
             // Its own shard first, so that the port is there before any shard floods to it; then the others.
             onShard(ownerOf[port], shard -> shard.adopt(port, interfaceName));

@@ -507,6 +507,162 @@ class LiveSwitchTest {
         assertTrue(Files.exists(dir.resolve("switch.counters")));
     }
 
+    /** Blocks shard 0 in a change that ignores interrupts, as a write to a full pipe does, until {@code released}. */
+    private void blockShard0(final java.util.concurrent.atomic.AtomicBoolean released, final boolean interruptible) throws Exception {
+        final java.util.concurrent.CountDownLatch blocked = new java.util.concurrent.CountDownLatch(1);
+        live.shard(0).runOnThread(() -> {
+            blocked.countDown();
+            while (!released.get()) {
+                if (Thread.interrupted() && interruptible) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+        });
+        assertTrue(blocked.await(2, java.util.concurrent.TimeUnit.SECONDS), "the shard took the change up");
+    }
+
+    private static List<String> pipelineThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+            .filter(name -> name.startsWith("trimswitch-pipelines-") || name.equals(LiveGauges.THREAD_NAME)).sorted().toList();
+    }
+
+    @Test
+    void aShardBlockedInACallThatIgnoresInterruptsDoesNotHoldUpStopAndWhatItHeldIsCountedInFlight() throws Exception {
+        // 1 Mb/s links: a 1400 B frame takes 11.2 ms, so most of a burst of 200 is still inside, waiting on port 0's link,
+        // when the shard blocks.
+        start(settings -> settings.withFabric(x -> x.withPortRateGbps(0.001)));
+        send(1, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_B, EthernetHeader.BROADCAST));
+        assertTrue(receive(0, 2000) != null, "host B is learned on port 1");
+        final int burst = 200;
+        for (int i = 0; i < burst; i++) {
+            send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_A, HOST_B, 1400));
+        }
+        Await.untilOrHostTooSlow(STATS_WITHIN, "the switch read the burst", () -> portStats(0), stats -> stats.rxDatagrams() >= burst);
+        final java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+        try {
+            blockShard0(released, false);
+            final long before = System.nanoTime();
+            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10), live::stop, "stop is bounded");
+            final long tookMillis = (System.nanoTime() - before) / 1_000_000;
+            assertTrue(tookMillis < LiveSwitch.STOP_WITHIN_MILLIS + 2_000, "stop gave up on the blocked thread in time: " + tookMillis + " ms");
+            assertEquals(List.of("trimswitch-pipelines-0"), live.notStopped());
+            assertFalse(Files.exists(dir.resolve("switch.counters")), "the counters file is deleted");
+            int delivered = 0;
+            while (receive(1, 100) != null) {
+                delivered++;
+            }
+            assertTrue(live.inFlightAtStop() > 0, "the burst was still inside: " + live.inFlightAtStop());
+            assertEquals(burst, delivered + live.inFlightAtStop(), "every frame was delivered or counted as in flight at the stop");
+        } finally {
+            released.set(true);
+        }
+        assertEquals(List.of(), Await.until(Duration.ofSeconds(5), LiveSwitchTest::pipelineThreads, List::isEmpty),
+            "once unblocked, the thread ends by itself");
+    }
+
+    @Test
+    void aShardBlockedInAnInterruptibleCallIsInterruptedAndStopEndsEveryThreadOfTheSwitch() throws Exception {
+        start(settings -> settings.withFabric(x -> x.withPipelines(2).withPortsPerPipeline(2)).withRealtime(x -> x.withPipelineThreads(2)));
+        final java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+        try {
+            blockShard0(released, true);
+            final long before = System.nanoTime();
+            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10), live::stop, "stop is bounded");
+            final long tookMillis = (System.nanoTime() - before) / 1_000_000;
+            assertTrue(tookMillis < LiveSwitch.STOP_WITHIN_MILLIS, "the blocked thread was interrupted well within the bound: " + tookMillis + " ms");
+        } finally {
+            released.set(true);
+        }
+        assertEquals(List.of(), live.notStopped());
+        assertEquals(List.of(), pipelineThreads(), "no thread of the switch is left");
+        assertFalse(Files.exists(dir.resolve("switch.counters")), "the counters file is deleted");
+        assertEquals(0, live.buffersInUse(), "every buffer is back in the pool");
+    }
+
+    private static long openFileDescriptors() throws IOException {
+        try (java.util.stream.Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
+        }
+    }
+
+    /** Two shards; port 2, on shard 1, binds to {@code lastBind}. */
+    private Settings twoShards(final String lastBind) {
+        final List<Settings.Port> ports = List.of(
+            Settings.Port.DEFAULTS.withBind("127.0.0.1:0").withVni(VNI).withRemote("127.0.0.1:9"),
+            Settings.Port.DEFAULTS.withBind("127.0.0.1:0").withVni(VNI).withRemote("127.0.0.1:9"),
+            Settings.Port.DEFAULTS.withBind(lastBind).withVni(VNI).withRemote("127.0.0.1:9"));
+        return Settings.DEFAULTS.withFabric(x -> x.withPipelines(2).withPortsPerPipeline(2)).withRealtime(x -> x.withPipelineThreads(2))
+            .withPorts(ports).withMetrics(x -> x.withCountersFile(dir.resolve("switch.counters").toString()));
+    }
+
+    @Test
+    void aStartThatFailsGivesBackEveryFileDescriptorThreadAndTheCountersFile() throws Exception {
+        // Started and stopped once first: what the process loads once and keeps (Netty's native transport) is no leak.
+        final LiveSwitch first = new LiveSwitch(twoShards("127.0.0.1:0"));
+        first.start();
+        first.stop();
+        final long fdsBefore = openFileDescriptors();
+        // 192.0.2.1 (TEST-NET-1) is no address of this host: port 2 cannot bind, after shard 0 bound its ports.
+        final LiveSwitch failing = new LiveSwitch(twoShards("192.0.2.1:0"));
+        final IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, failing::start);
+        assertTrue(refused.getMessage().startsWith("port 2: cannot bind /192.0.2.1:0: "), refused.getMessage());
+        assertEquals(fdsBefore, Await.until(Duration.ofSeconds(2), LiveSwitchTest::openFileDescriptors, fds -> fds <= fdsBefore),
+            "every epoll set, eventfd, socket and file the switch opened is closed");
+        assertEquals(List.of(), pipelineThreads(), "no thread of the switch is left");
+        assertFalse(Files.exists(dir.resolve("switch.counters")), "the counters file is deleted");
+        failing.stop();
+        // Its counters file is free for the next switch.
+        new LiveSwitch(twoShards("127.0.0.1:0")).stop();
+        assertEquals(fdsBefore, openFileDescriptors(), "a switch made and stopped without starting keeps nothing either");
+    }
+
+    @Test
+    void aStartOnAnInterfaceThatDoesNotExistGivesBackItsPollersCountersFileAndInterfaceLocks() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(io.trimswitch.interfaces.InterfaceLocks.DIRECTORY.getParent()),
+            "interface ports take their locks under /run: root only");
+        final Settings settings = Settings.DEFAULTS.withFabric(x -> x.withPipelines(2).withPortsPerPipeline(2))
+            .withRealtime(x -> x.withPipelineThreads(2))
+            .withPorts(List.of(Settings.Port.DEFAULTS.withInterfaceName("rbnone0"), Settings.Port.DEFAULTS.withInterfaceName("rbnone1")))
+            .withMetrics(x -> x.withCountersFile(dir.resolve("switch.counters").toString()));
+        final long fdsBefore = openFileDescriptors();
+        final LiveSwitch failing = new LiveSwitch(settings);
+        final IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, failing::start);
+        assertEquals("port 0: interface rbnone0 does not exist here (ip link show)", refused.getMessage());
+        assertEquals(fdsBefore, openFileDescriptors(), "both shards' epoll sets and eventfds, the counters file and the locks are closed");
+        assertFalse(Files.exists(dir.resolve("switch.counters")), "the counters file is deleted");
+        // The interfaces are free: another switch takes them.
+        new LiveSwitch(settings).stop();
+        failing.stop();
+    }
+
+    @Test
+    void anInterfacePortsRingDropsAreInTheCountersFileOnceAsTheKernelCountsThem() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(io.trimswitch.interfaces.InterfaceLocks.DIRECTORY.getParent()),
+            "interface ports take their locks under /run: root only");
+        // Made, not started: every port's counters are registered when the switch is made; no interface is opened.
+        final Settings settings = Settings.DEFAULTS.withFabric(x -> x.withPipelines(1).withPortsPerPipeline(4))
+            .withPorts(List.of(Settings.Port.DEFAULTS.withInterfaceName("rbnone0"), Settings.Port.DEFAULTS.withInterfaceName("rbnone1")))
+            .withMetrics(x -> x.withCountersFile(dir.resolve("switch.counters").toString()));
+        final LiveSwitch made = new LiveSwitch(settings);
+        try {
+            final java.util.Map<String, List<String>> byCounter = new java.util.TreeMap<>();
+            made.counters().reader().forEach((value, id, label) -> {
+                // "drops port 0 ringOverflow (gauges)": the counter, then its writer.
+                final int writer = label.lastIndexOf(" (");
+                byCounter.computeIfAbsent(label.substring(0, writer), counter -> new java.util.ArrayList<>()).add(label.substring(writer + 2, label.length() - 1));
+            });
+            for (final int port : new int[] {0, 1}) {
+                // Other drops have a slot per thread that may count them, added up; the kernel's have one, read from it.
+                assertEquals(List.of("gauges"), byCounter.get("drops port " + port + " ringOverflow"),
+                    "port " + port + ": the kernel's ring drops are in the file once, sampled by the gauges");
+            }
+        } finally {
+            made.stop();
+        }
+    }
+
     @Test
     void theShippedExamplesAreValidSwitches() {
         for (final String example : new String[] {"../config/examples/switch.yaml", "../config/examples/routed.yaml"}) {

@@ -205,12 +205,52 @@ public final class ShardedDataplane {
 
     /** Stops every shard and waits for each thread to end after its last turn. */
     public void stop() {
+        stop(java.util.concurrent.TimeUnit.HOURS.toMillis(1), 5_000);
+    }
+
+    /**
+     * Stops every shard, and waits for each thread to end after its last turn, within {@code withinMillis} for all of
+     * them, interrupting a thread that has not ended every {@code retryMillis}. Per shard, whether its thread ended (one
+     * that never started has); one that has not is blocked in a call that ignores interrupts, and is left to end with
+     * the process.
+     */
+    public boolean[] stop(final long withinMillis, final long retryMillis) {
+        for (final PipelineShard shard : shards) {
+            shard.stop();
+        }
+        final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(withinMillis);
+        final boolean[] ended = new boolean[shards.length];
         for (int shard = 0; shard < shards.length; shard++) {
-            shards[shard].stop();
-            if (runners[shard] != null) {
-                runners[shard].close();
-                runners[shard] = null;
+            if (runners[shard] == null) {
+                ended[shard] = true;
+                continue;
             }
+            try {
+                // Agrona retries until the thread ends; throwing from its fail action is the only way to give up.
+                runners[shard].close((int) retryMillis, stuck -> {
+                    if (System.nanoTime() - deadline > 0) {
+                        throw new GaveUp();
+                    }
+                });
+                ended[shard] = true;
+            } catch (final GaveUp e) {
+                ended[shard] = false;
+            }
+        }
+        return ended;
+    }
+
+    /** Whether shard {@code shard}'s thread was ever made to run. */
+    public boolean ran(final int shard) {
+        return runners[shard] != null;
+    }
+
+    /** Thrown out of a runner's close once stop's time is up. */
+    private static final class GaveUp extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        GaveUp() {
+            super("stop's time is up", null, false, false);
         }
     }
 
