@@ -91,10 +91,12 @@ public final class LiveSwitch implements AutoCloseable {
     /** The kernel's news of the interfaces' links, once started with interface ports. */
     private LinkWatcher links;
     /** Where each change a port makes as its link changes is told, one line each. */
-    private volatile Consumer<String> linkLog = line -> {
+    private volatile Consumer<String> linkOutput = line -> {
         System.out.println("trimswitch: " + line);
         System.out.flush();
     };
+    /** Queues those lines for a thread of its own, once started with interface ports: a shard never waits on the output. */
+    private LinkLog linkLog;
     private volatile boolean running;
     /** Set once stop (or a failed start) has given everything back; a second stop does nothing. */
     private boolean released;
@@ -224,7 +226,7 @@ public final class LiveSwitch implements AutoCloseable {
 
     /** Sends the lines that tell of each port's link changes ({@code port 2 (sw-p2): down}) to {@code log}; stdout by default. */
     public void logLinksTo(final Consumer<String> log) {
-        this.linkLog = log;
+        this.linkOutput = log;
     }
 
     /** The gauges of every attached port, sampled from its egress port, its thread and the kernel. */
@@ -340,10 +342,13 @@ public final class LiveSwitch implements AutoCloseable {
                 }
             }
         }
+        if (links != null) {
+            linkLog = new LinkLog(line -> linkOutput.accept(line));
+        }
         for (int thread = 0; thread < threads.length && links != null; thread++) {
             if (interfaces[thread] != null) {
                 final PipelineShard shard = dataplane.shard(thread);
-                interfaces[thread].follow(links, shard::wake, line -> linkLog.accept(line));
+                interfaces[thread].follow(links, shard::wake, linkLog);
             }
         }
         if (links != null) {
@@ -407,6 +412,9 @@ public final class LiveSwitch implements AutoCloseable {
         gauges.close();
         // The counters' memory stays mapped while a block refers to it: a thread left running may still count.
         counters.close();
+        if (linkLog != null) {
+            linkLog.close();
+        }
         unlock();
     }
 

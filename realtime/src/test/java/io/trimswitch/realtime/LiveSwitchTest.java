@@ -608,14 +608,15 @@ class LiveSwitchTest {
         final LiveSwitch failing = new LiveSwitch(twoShards("192.0.2.1:0"));
         final IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, failing::start);
         assertTrue(refused.getMessage().startsWith("port 2: cannot bind /192.0.2.1:0: "), refused.getMessage());
-        assertEquals(fdsBefore, Await.until(Duration.ofSeconds(2), LiveSwitchTest::openFileDescriptors, fds -> fds <= fdsBefore),
-            "every epoll set, eventfd, socket and file the switch opened is closed");
+        // At most as many as before: a descriptor another test's thread closes meanwhile must not fail this one.
+        final long fdsAfter = Await.until(Duration.ofSeconds(2), LiveSwitchTest::openFileDescriptors, fds -> fds <= fdsBefore);
+        assertTrue(fdsAfter <= fdsBefore, "every epoll set, eventfd, socket and file the switch opened is closed: " + fdsAfter + " open, " + fdsBefore + " before");
         assertEquals(List.of(), pipelineThreads(), "no thread of the switch is left");
         assertFalse(Files.exists(dir.resolve("switch.counters")), "the counters file is deleted");
         failing.stop();
         // Its counters file is free for the next switch.
         new LiveSwitch(twoShards("127.0.0.1:0")).stop();
-        assertEquals(fdsBefore, openFileDescriptors(), "a switch made and stopped without starting keeps nothing either");
+        assertTrue(openFileDescriptors() <= fdsBefore, "a switch made and stopped without starting keeps nothing either");
     }
 
     @Test
@@ -630,7 +631,7 @@ class LiveSwitchTest {
         final LiveSwitch failing = new LiveSwitch(settings);
         final IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, failing::start);
         assertEquals("port 0: interface rbnone0 does not exist here (ip link show)", refused.getMessage());
-        assertEquals(fdsBefore, openFileDescriptors(), "both shards' epoll sets and eventfds, the counters file and the locks are closed");
+        assertTrue(openFileDescriptors() <= fdsBefore, "both shards' epoll sets and eventfds, the counters file and the locks are closed");
         assertFalse(Files.exists(dir.resolve("switch.counters")), "the counters file is deleted");
         // The interfaces are free: another switch takes them.
         new LiveSwitch(settings).stop();
