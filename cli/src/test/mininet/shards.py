@@ -5,8 +5,9 @@
                TrimSwitch's attach, which is `ctl add-port 2@IFACE`): a number past the next one is refused in one
                line, the new host pings the others, `ctl show` lists the port with its shard, `stats` and the metrics
                endpoint count it, and it is detached (`ctl del-port`) and attached again like a port the switch started
-               with
-SHARD_THREADS=1 runs two-shards' hosts and TCP on one thread instead, for its figures beside two (docs/benchmarks.md).
+               with; TCP then runs from the new port's host, so the port's egress is woken for packet after packet
+A second argument, 1 (or SHARD_THREADS=1), runs either case with both pipelines on one shard: two-shards' figures
+beside two (docs/benchmarks.md), and a port added to a shard that has others.
 Run as root with /usr/bin/python3 (Mininet); needs iperf3. Exit 0 passed, 1 failed, 3 host too slow.
 Nodes: PREFIX (tp + a number) + s1, h0..h3.
 """
@@ -28,13 +29,12 @@ realtime:
 '''
 
 
-def two_shards(out, net, config):
+def two_shards(out, net, config, threads):
     hosts = [net.host('h%d' % i, '10.9.0.%d/24' % (i + 1)) for i in range(4)]
     switch = net.switch('s1', config=config, idle='poll')
     for host in hosts:
         net.link(host, switch)
     net.start()
-    threads = shard_threads()
     for port, thread in ((1, 0), (2, threads - 1)):
         if not re.search(r'port %d: interface %s .* on thread %d' % (port, switch.intfs[port + 1].name, thread),
                          switch.log()):
@@ -53,7 +53,7 @@ def two_shards(out, net, config):
     return switch
 
 
-def new_port(out, net, config):
+def new_port(out, net, config, threads):
     hosts = [net.host('h%d' % i, '10.9.0.%d/24' % (i + 1)) for i in range(2)]
     switch = net.switch('s1', config=config, idle='poll', metrics='127.0.0.1:19464')
     for host in hosts:
@@ -66,15 +66,19 @@ def new_port(out, net, config):
     refused = net.ctl(switch, 'add-port', '3@' + intf)
     if refused.code != 2 or len(refused.text.strip().splitlines()) != 1:
         raise Failed('add-port past the next port number was not refused in one line: %r' % (refused,))
+    shard = threads - 1
     reply = switch.attach(intf)
-    if 'port 2 added on %s, pipeline 1 on thread 1' % intf not in reply:
-        raise Failed('attach of %s did not add port 2 to shard 1: %s' % (intf, reply))
+    if 'port 2 added on %s, pipeline 1 on thread %d' % (intf, shard) not in reply:
+        raise Failed('attach of %s did not add port 2 to shard %d: %s' % (intf, shard, reply))
     lab.await_line(switch, 'port 2 (%s): up' % intf)
     lab.ping_every_pair(hosts)
-    out.say('the new port 2 on shard 1: every pair of the three hosts pings')
+    out.say('the new port 2 on shard %d: every pair of the three hosts pings' % shard)
+    # Many packets through the new port, each queued while its egress may have gone idle: it is woken every time.
+    end = lab.tcp_burst(net, hosts[2], hosts[0], '10.9.0.1', least=1000000)
+    out.say('TCP from the new port to host 0: %.2f Gb/s received' % (end['sum_received']['bits_per_second'] / 1e9))
     show = net.ctl(switch, 'show').out
-    if not re.search(r'^2 +interface +%s +up +100 +1 +1$' % re.escape(intf), show, re.M):
-        raise Failed('ctl show does not list port 2 up, pipeline 1 on thread 1:\n%s' % show)
+    if not re.search(r'^2 +interface +%s +up +100 +1 +%d$' % (re.escape(intf), shard), show, re.M):
+        raise Failed('ctl show does not list port 2 up, pipeline 1 on thread %d:\n%s' % (shard, show))
     ports = net.stats(switch)
     if ports[2].get('rxDatagrams', 0) < 4 or ports[2].get('txPackets', 0) < 4:
         raise Failed("stats does not count port 2's pings: %s" % ports[2])
@@ -83,7 +87,7 @@ def new_port(out, net, config):
     if not any(line.startswith('trimswitch_port_tx_packets_total{') and 'port="2"' in line
                for line in metrics.out.splitlines()):
         raise Failed('the metrics endpoint has no trimswitch_port_tx_packets_total for port 2: %s' % metrics.err)
-    out.say('ctl show lists port 2 on thread 1; stats and the metrics endpoint count it')
+    out.say('ctl show lists port 2 on thread %d; stats and the metrics endpoint count it' % shard)
     reply = switch.detach(intf)
     if 'port 2 (%s) removed' % intf not in reply:
         raise Failed('detach did not remove the new port: %s' % reply)
@@ -97,7 +101,11 @@ def new_port(out, net, config):
 
 
 def shard_threads():
-    """SHARD_THREADS: 1 or 2, as the switch has two pipelines."""
+    """The case's second argument, else SHARD_THREADS: 1 or 2, as the switch has two pipelines."""
+    if len(sys.argv) > 2:
+        if sys.argv[2] not in ('1', '2'):
+            raise BadInput('the shards must be 1 or 2 (the switch has two pipelines), got %r' % sys.argv[2])
+        return int(sys.argv[2])
     threads = lab.env_whole('SHARD_THREADS', 2)
     if threads > 2:
         raise BadInput('SHARD_THREADS must be 1 or 2 (the switch has two pipelines), got %d' % threads)
@@ -111,12 +119,12 @@ def run(out):
     case = sys.argv[1] if len(sys.argv) > 1 else None
     if case not in CASES:
         raise BadInput('name the case: %s' % ' or '.join(CASES))
-    threads = shard_threads() if case == 'two-shards' else 2
+    threads = shard_threads()
     with lab.Lab(lab.name_prefix('tp', argument=2)) as net:
         config = os.path.join(net.scratch, 'shards.yaml')
         with open(config, 'w') as settings:
             settings.write(SHARDS % threads)
-        switch = CASES[case](out, net, config)
+        switch = CASES[case](out, net, config, threads)
         net.stop_switch(switch)
 
 

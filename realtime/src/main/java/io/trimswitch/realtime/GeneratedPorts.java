@@ -32,6 +32,8 @@ final class GeneratedPorts implements ShardPorts {
     private final java.util.function.IntSupplier allocate;
     private long horizonPicos = Long.MIN_VALUE;
     private long maxLagPicos;
+    /** Packets that left this shard's egress ports, on its thread. */
+    private long departed;
     private FrameCapture capture;
     /** Published each turn for the thread that waits for the run to end: the source is done and every buffer is back. */
     private volatile boolean quiet;
@@ -131,6 +133,7 @@ final class GeneratedPorts implements ShardPorts {
         }
         recorder.delivered(pool.flow(handle), pool.trimKind(handle), pool.returnedToSender(handle), pool.arrivalPicos(handle), time);
         dataplane.release(handle);
+        departed++;
     }
 
     @Override
@@ -161,6 +164,10 @@ final class GeneratedPorts implements ShardPorts {
         return quiet;
     }
 
+    long departed() {
+        return departed;
+    }
+
     long maxLagPicos() {
         return maxLagPicos;
     }
@@ -171,6 +178,7 @@ final class GeneratedPorts implements ShardPorts {
 
     void reset() {
         maxLagPicos = 0;
+        departed = 0;
         quiet = false;
         horizonPicos = Long.MIN_VALUE;
         if (ring != null) {

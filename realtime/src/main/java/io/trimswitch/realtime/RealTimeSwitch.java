@@ -194,6 +194,11 @@ public final class RealTimeSwitch implements SwitchRun {
         return agents;
     }
 
+    /** Packets that have left shard {@code shard}'s egress ports: on that shard's thread only. */
+    public long departed(final int shard) {
+        return ports[shard].departed();
+    }
+
     /** Hands every frame a port receives and sends to {@code capture} (null: none); shared by the threads, so it is locked. */
     public void capture(final FrameCapture capture) {
         this.capture = capture == null ? null : new LockedCapture(capture);

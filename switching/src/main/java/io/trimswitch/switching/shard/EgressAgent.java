@@ -26,9 +26,25 @@ final class EgressAgent implements CatchUp.Stage {
     private long[] active;
     private long lastPacketPicos;
 
+    /** By port id: the port's place in this group, or -1; for wake-ups, which name the port. */
+    private int[] placeOf = new int[0];
+
     EgressAgent(final EgressPort[] ports, final Departures departures) {
         this.ports = ports;
         this.departures = departures;
+        for (int place = 0; place < ports.length; place++) {
+            remember(place);
+        }
+    }
+
+    private void remember(final int place) {
+        final int id = ports[place].id();
+        if (id >= placeOf.length) {
+            final int old = placeOf.length;
+            placeOf = java.util.Arrays.copyOf(placeOf, id + 1);
+            java.util.Arrays.fill(placeOf, old, placeOf.length, -1);
+        }
+        placeOf[id] = place;
     }
 
     /** Does everything due by switch time {@code now}; returns how much. */
@@ -83,6 +99,7 @@ final class EgressAgent implements CatchUp.Stage {
     void add(final EgressPort port) {
         ports = java.util.Arrays.copyOf(ports, ports.length + 1);
         ports[ports.length - 1] = port;
+        remember(ports.length - 1);
         if (active != null) {
             active = java.util.Arrays.copyOf(active, (ports.length + 63) >> 6);
             wake(ports.length - 1);
@@ -95,8 +112,14 @@ final class EgressAgent implements CatchUp.Stage {
         wakeAll();
     }
 
-    /** The traffic manager queued for the port of this group at {@code index}, on this agent's thread. */
-    void wake(final int index) {
+    /** The traffic manager queued for port {@code port} of this group, on this agent's thread. */
+    void wakePort(final int port) {
+        if (active != null && port < placeOf.length && placeOf[port] >= 0) {
+            wake(placeOf[port]);
+        }
+    }
+
+    private void wake(final int index) {
         if (active != null) {
             active[index >> 6] |= 1L << index;
         }

@@ -45,8 +45,6 @@ public final class ShardedDataplane {
     /** Per slab of the pool: the shard whose partition it is. */
     private final int[] ownerOfSlab;
     private final AgentRunner[] runners;
-    /** Per port: its egress's place in its group, for wake-ups. */
-    private final int[] indexInGroup;
 
     /**
      * @param shardCount     how many shards (at most the pipelines)
@@ -108,14 +106,12 @@ public final class ShardedDataplane {
         final int attachedCount = settings.ports().isEmpty() ? assembly.ports() : Math.min(settings.ports().size(), assembly.ports());
         this.attached = java.util.stream.IntStream.range(0, attachedCount).toArray();
         this.recirculation = new RecirculationAgent[pipelines];
-        this.indexInGroup = new int[assembly.ports()];
         for (int pipeline = 0; pipeline < pipelines; pipeline++) {
             ingress.add(new IngressAgent(assembly.pipeline(pipeline), pool, inboxes.reader(pipeline)));
             final int firstPort = pipeline * portsPerPipeline;
             final EgressPort[] group = new EgressPort[Math.max(0, Math.min(portsPerPipeline, attachedCount - firstPort))];
             for (int i = 0; i < group.length; i++) {
                 group[i] = assembly.port(firstPort + i);
-                indexInGroup[firstPort + i] = i;
             }
             final PipelineShard[] owners = shards;
             final int owner = pipeline % shardCount;
@@ -156,7 +152,7 @@ public final class ShardedDataplane {
     }
 
     private void wakeEgress(final int port) {
-        egress.get(assembly.pipelineOf(port)).wake(indexInGroup[port]);
+        egress.get(assembly.pipelineOf(port)).wakePort(port);
     }
 
     private TrafficManager newThreadView(final AgentEvents events, final String writer) {
