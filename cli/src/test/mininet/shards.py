@@ -3,11 +3,11 @@
   two-shards   four hosts: every pair pings, and TCP (iperf3) runs from a host of one shard to a host of the other
   new-port     a switch started with two ports is given a third Mininet link while it runs (net.addLink, then the
                TrimSwitch's attach, which is `ctl add-port 2@IFACE`): a number past the next one is refused in one
-               line, the new host pings the others, `ctl show` lists the port with its shard, `stats` and the metrics
-               endpoint count it, and it is detached (`ctl del-port`) and attached again like a port the switch started
-               with; TCP then runs from the new port's host, so the port's egress is woken for packet after packet
-A second argument, 1 (or SHARD_THREADS=1), runs either case with both pipelines on one shard: two-shards' figures
-beside two (docs/benchmarks.md), and a port added to a shard that has others.
+               line, the new host pings the others and sends TCP (iperf3) through it, `ctl show` lists the port with
+               its shard, `stats` and the metrics endpoint count it, and it is detached (`ctl del-port`) and attached
+               again like a port the switch started with
+  new-port-one-shard  the same with both pipelines on one shard: a port added to a shard that has others
+SHARD_THREADS=1 runs two-shards' hosts and TCP on one thread instead, for its figures beside two (docs/benchmarks.md).
 Run as root with /usr/bin/python3 (Mininet); needs iperf3. Exit 0 passed, 1 failed, 3 host too slow.
 Nodes: PREFIX (tp + a number) + s1, h0..h3.
 """
@@ -100,26 +100,24 @@ def new_port(out, net, config, threads):
     return switch
 
 
-def shard_threads():
-    """The case's second argument, else SHARD_THREADS: 1 or 2, as the switch has two pipelines."""
-    if len(sys.argv) > 2:
-        if sys.argv[2] not in ('1', '2'):
-            raise BadInput('the shards must be 1 or 2 (the switch has two pipelines), got %r' % sys.argv[2])
-        return int(sys.argv[2])
+def shard_threads(case):
+    """SHARD_THREADS: 1 or 2, as the switch has two pipelines; one for new-port-one-shard."""
+    if case == 'new-port-one-shard':
+        return 1
     threads = lab.env_whole('SHARD_THREADS', 2)
     if threads > 2:
         raise BadInput('SHARD_THREADS must be 1 or 2 (the switch has two pipelines), got %d' % threads)
     return threads
 
 
-CASES = {'two-shards': two_shards, 'new-port': new_port}
+CASES = {'two-shards': two_shards, 'new-port': new_port, 'new-port-one-shard': new_port}
 
 
 def run(out):
     case = sys.argv[1] if len(sys.argv) > 1 else None
     if case not in CASES:
         raise BadInput('name the case: %s' % ' or '.join(CASES))
-    threads = shard_threads()
+    threads = shard_threads(case)
     with lab.Lab(lab.name_prefix('tp', argument=2)) as net:
         config = os.path.join(net.scratch, 'shards.yaml')
         with open(config, 'w') as settings:

@@ -37,7 +37,7 @@ class ShardsEndToEndTest {
     @Test
     void aPortAddedToAShardThatHasOthersIsServedForEveryPacketItIsGiven() throws IOException, InterruptedException {
         // One shard: its egress looks only at the ports the traffic manager wakes, and the new port must be among them.
-        final String output = HostScripts.run("shards.py", "new-port", "1");
+        final String output = HostScripts.run("shards.py", "new-port-one-shard");
         assertTrue(output.contains("the new port 2 on shard 0: every pair of the three hosts pings"), output);
         assertTrue(Pattern.compile("TCP from the new port to host 0: [0-9.]+ Gb/s received").matcher(output).find(), output);
         assertTrue(output.contains("shards: passed"), output);

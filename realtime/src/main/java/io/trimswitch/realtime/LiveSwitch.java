@@ -139,7 +139,7 @@ public final class LiveSwitch implements AutoCloseable {
             final int[] partitions = new int[threadCount];
             java.util.Arrays.fill(partitions, perThread);
             // Drops are counted per port by each thread's traffic manager; the recorders only take what has no flow.
-            this.dataplane = new ShardedDataplane(settings, pool, threadCount, partitions, counters, forwarding(settings), () -> new RunRecorder(0, 16));
+            this.dataplane = new ShardedDataplane(settings, pool, threadCount, partitions, counters, forwarding(settings), () -> new RunRecorder(0, 16), false);
             this.threads = new LivePorts[threadCount];
             final int[] attached = java.util.stream.IntStream.range(0, settings.ports().size()).toArray();
             // Every port of the fabric: one given to the switch while it runs enters at its rate too.

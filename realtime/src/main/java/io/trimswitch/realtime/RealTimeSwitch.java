@@ -87,7 +87,7 @@ public final class RealTimeSwitch implements SwitchRun {
         partitions[0] = pool.capacity();
         this.dataplane = new ShardedDataplane(this.settings, pool, shards, partitions,
             CounterRegistry.inMemory(ShardedDataplane.counters(this.settings, shards)), AssembledSwitch.defaultForwarding(this.settings),
-            () -> threadRecorder(flows, 16));
+            () -> threadRecorder(flows, 16), true);
         this.assembly = dataplane.assembly();
         this.rings = new HandleRing[shards];
         for (int shard = 1; shard < shards; shard++) {

@@ -52,10 +52,12 @@ public final class ShardedDataplane {
      *                       slabs, in shard order from the pool's start
      * @param counters       where every counter of the switch lives ({@link #counters})
      * @param dropRecorders  a fresh recorder of drops for each component that feeds the traffic manager
+     * @param egressByWakeUps with one shard, egress looks only at the ports the traffic manager woke (busy, or queued
+     *                       for) rather than at every port before each arrival: what a scenario's 64 ports need
      */
     public ShardedDataplane(
         final Settings settings, final PacketPool pool, final int shardCount, final int[] partitionSizes, final CounterRegistry counters,
-        final ForwardingStage forwarding, final Supplier<RunRecorder> dropRecorders) {
+        final ForwardingStage forwarding, final Supplier<RunRecorder> dropRecorders, final boolean egressByWakeUps) {
         this.pool = pool;
         this.clock = new DilatedClock(SystemNanoClock.INSTANCE, settings.realtime().dilation());
         final int pipelines = settings.fabric().pipelines();
@@ -75,8 +77,8 @@ public final class ShardedDataplane {
                 first += partitionSizes[shard];
             }
         }
-        // With one shard every queue is filled on its thread: the traffic manager tells its egress which ports to look at.
-        final boolean wakeUps = shardCount == 1;
+        // With one shard every queue is filled on its thread: the traffic manager can tell its egress which ports to look at.
+        final boolean wakeUps = shardCount == 1 && egressByWakeUps;
         final AgentEvents.Release release = this::release;
         // With several shards, each queues only into its own ports and hands the others' their packets.
         final PortHandoff[] handoffs = new PortHandoff[shardCount];
