@@ -15,7 +15,7 @@ import java.lang.invoke.MethodHandle;
  * slots then holds in memory only the pages its frames have reached: a 64-byte frame one page of its slot, not 64 KB.
  * The mappings are undone when the pool that owns them is no longer reachable.
  */
-final class UntouchedSlabs {
+final class UntouchedSlabs implements PacketPool.SlabSource {
     private static final int PROT_READ_WRITE = 0x1 | 0x2;
     private static final int MAP_PRIVATE_ANONYMOUS_NORESERVE = 0x02 | 0x20 | 0x4000;
     private static final long MAP_FAILED = -1L;
@@ -34,7 +34,8 @@ final class UntouchedSlabs {
     private final Arena owner = Arena.ofAuto();
 
     /** A page-aligned slab of {@code bytes}, all zeros, none of it resident yet; null when the kernel has no room. */
-    UnsafeBuffer slab(final int bytes) {
+    @Override
+    public UnsafeBuffer slab(final int bytes) {
         final MemorySegment mapped;
         try {
             mapped = (MemorySegment) MMAP.invokeExact(MemorySegment.NULL, (long) bytes, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS_NORESERVE, -1, 0L);
