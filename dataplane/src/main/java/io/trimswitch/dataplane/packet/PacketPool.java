@@ -1,15 +1,21 @@
 package io.trimswitch.dataplane.packet;
 
+import io.trimswitch.dataplane.util.UntouchedMemory;
 import org.agrona.BufferUtil;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 
 /**
  * Off-heap packet buffers addressed by an {@code int} handle, so queues carry handles and never
  * copies of a frame. Frames live in fixed slots (at most {@link #SLOT_BYTES}, or the longest frame a run makes, or
  * only a frame's headers where its payload is known to be zeros) inside slabs of 1024 slots; a slab is allocated the first time the pool's working set reaches it, never per
- * packet. Per-packet metadata sits in primitive arrays of the slab's own, made with it: a pool sized for the worst case
- * (every queue of every port full) costs only what a run uses, and a slab's metadata, once made, never moves, so that
- * partitions owned by different threads each make their own while others read theirs.
+ * packet. Per-packet metadata sits in one row of a cache line per handle, in memory mapped for the whole capacity of
+ * which only the rows handed out are resident ({@link UntouchedMemory}): a pool sized for the worst case (every queue of
+ * every port full) costs only what a run uses, and the rows never move, so that partitions owned by different threads
+ * each fill their own while others read theirs.
  *
  * <p>A pool has one owner thread: the runtime that allocates and frees its packets; or, split into
  * {@link PoolPartition}s, one owner per partition.
@@ -51,22 +57,22 @@ public final class PacketPool {
     /** Allocations still refused without a new try after the kernel could not map a slab (see {@link #SLAB_RETRY_AFTER}). */
     private int refusalsBeforeRetry;
 
-    /** One row of {@link #META_STRIDE} ints per packet, so a packet's metadata shares one cache line. */
-    private static final int META_STRIDE = 8;
+    /** One row of a cache line per packet: its ints, then its two times. */
+    private static final int ROW_SHIFT = 6;
     private static final int LENGTH = 0;
-    private static final int INGRESS_PORT = 1;
-    private static final int EGRESS_PORT = 2;
-    private static final int FLOW = 3;
-    private static final int SEQUENCE = 4;
-    private static final int CLASSIFICATION = 5;
-    private static final int TRIM_KIND = 6;
-    private static final int RETURNED = 7;
-    /** Per slab, made with it: {@link #META_STRIDE} ints per packet. */
-    private final int[][] meta;
-    /** Per slab, made with it: two times per packet, when it arrived and when it was last queued. */
-    private final long[][] times;
-    private static final int ARRIVAL = 0;
-    private static final int QUEUED = 1;
+    private static final int INGRESS_PORT = 4;
+    private static final int EGRESS_PORT = 8;
+    private static final int FLOW = 12;
+    private static final int SEQUENCE = 16;
+    private static final int CLASSIFICATION = 20;
+    private static final int TRIM_KIND = 24;
+    private static final int RETURNED = 28;
+    /** When the packet arrived, and when it was last queued. */
+    private static final int ARRIVAL = 32;
+    private static final int QUEUED = 40;
+    /** Where handle 0's row starts; the mapping is held by {@link #metadataOwner}. */
+    private final long metadata;
+    private final Arena metadataOwner = Arena.ofAuto();
     /**
      * After the kernel refused a slab, the allocations that need it are refused at once, as from a full pool, before
      * mmap is tried again: a system call per frame would slow the switch down just when memory is short.
@@ -149,8 +155,11 @@ public final class PacketPool {
         this.frameStart = headroom > 0 ? CACHE_LINE : 0;
         this.slotStride = (((storedBytes + frameStart + CACHE_LINE - 1) / CACHE_LINE) | 1) * CACHE_LINE;
         this.slabs = new UnsafeBuffer[(capacity + SLOTS_PER_SLAB - 1) >>> SLAB_SHIFT];
-        this.meta = new int[slabs.length][];
-        this.times = new long[slabs.length][];
+        final MemorySegment rows = UntouchedMemory.map((long) capacity << ROW_SHIFT, metadataOwner);
+        if (rows == null) {
+            throw new OutOfMemoryError("packet pool: cannot map the metadata of " + capacity + " packets");
+        }
+        this.metadata = rows.address();
         this.untouched = untouched;
         final int initial = Math.min(capacity, SLOTS_PER_SLAB);
         this.freeStack = new int[initial];
@@ -188,9 +197,9 @@ public final class PacketPool {
     }
 
     /**
-     * The slab that holds {@code handle} and its metadata, made the first time a handle in it is used, by the thread
-     * that hands it out first; false when it cannot be mapped (the handle is then not to be handed out). Other threads
-     * see them through whatever hands them the handle.
+     * The slab that holds {@code handle}, made the first time a handle in it is used, by the thread that hands it out
+     * first; false when it cannot be mapped (the handle is then not to be handed out). Other threads see it through
+     * whatever hands them the handle.
      */
     boolean ensureSlab(final int handle) {
         final int slab = handle >>> SLAB_SHIFT;
@@ -201,8 +210,6 @@ public final class PacketPool {
             if (made == null) {
                 return false;
             }
-            meta[slab] = new int[SLOTS_PER_SLAB * META_STRIDE];
-            times[slab] = new long[SLOTS_PER_SLAB * 2];
             slabs[slab] = made;
         }
         return true;
@@ -210,30 +217,29 @@ public final class PacketPool {
 
     /** A fresh packet's metadata: no ports, no flow, not trimmed. */
     void clearMetadata(final int handle) {
-        final int[] rows = meta[handle >>> SLAB_SHIFT];
-        final int row = row(handle);
-        rows[row + LENGTH] = 0;
-        rows[row + INGRESS_PORT] = -1;
-        rows[row + EGRESS_PORT] = -1;
-        rows[row + FLOW] = -1;
-        rows[row + SEQUENCE] = 0;
-        rows[row + CLASSIFICATION] = 0;
-        rows[row + TRIM_KIND] = TrimKind.NONE;
-        rows[row + RETURNED] = 0;
-        times[handle >>> SLAB_SHIFT][(handle & SLOT_MASK) * 2 + ARRIVAL] = 0;
+        final long row = row(handle);
+        UnsafeApi.putInt(null, row + LENGTH, 0);
+        UnsafeApi.putInt(null, row + INGRESS_PORT, -1);
+        UnsafeApi.putInt(null, row + EGRESS_PORT, -1);
+        UnsafeApi.putInt(null, row + FLOW, -1);
+        UnsafeApi.putInt(null, row + SEQUENCE, 0);
+        UnsafeApi.putInt(null, row + CLASSIFICATION, 0);
+        UnsafeApi.putInt(null, row + TRIM_KIND, TrimKind.NONE);
+        UnsafeApi.putInt(null, row + RETURNED, 0);
+        UnsafeApi.putLong(null, row + ARRIVAL, 0);
     }
 
-    /** Where a packet's row of metadata starts within its slab's. */
-    private static int row(final int handle) {
-        return (handle & SLOT_MASK) * META_STRIDE;
+    /** The address of a packet's row, checked against the capacity as an array index would be. */
+    private long row(final int handle) {
+        return metadata + ((long) java.util.Objects.checkIndex(handle, capacity) << ROW_SHIFT);
     }
 
     private int getMeta(final int handle, final int field) {
-        return meta[handle >>> SLAB_SHIFT][row(handle) + field];
+        return UnsafeApi.getInt(null, row(handle) + field);
     }
 
     private void setMeta(final int handle, final int field, final int value) {
-        meta[handle >>> SLAB_SHIFT][row(handle) + field] = value;
+        UnsafeApi.putInt(null, row(handle) + field, value);
     }
 
     /** Gives a buffer back. Freeing twice is a bookkeeping bug and fails loudly. */
@@ -351,20 +357,20 @@ public final class PacketPool {
 
     /** When the packet's last bit reached the switch, in picoseconds. */
     public long arrivalPicos(final int handle) {
-        return times[handle >>> SLAB_SHIFT][(handle & SLOT_MASK) * 2 + ARRIVAL];
+        return UnsafeApi.getLong(null, row(handle) + ARRIVAL);
     }
 
     public void arrivalPicos(final int handle, final long time) {
-        times[handle >>> SLAB_SHIFT][(handle & SLOT_MASK) * 2 + ARRIVAL] = time;
+        UnsafeApi.putLong(null, row(handle) + ARRIVAL, time);
     }
 
     /** When the packet last entered a queue of the traffic manager, in picoseconds. */
     public long queuedPicos(final int handle) {
-        return times[handle >>> SLAB_SHIFT][(handle & SLOT_MASK) * 2 + QUEUED];
+        return UnsafeApi.getLong(null, row(handle) + QUEUED);
     }
 
     public void queuedPicos(final int handle, final long time) {
-        times[handle >>> SLAB_SHIFT][(handle & SLOT_MASK) * 2 + QUEUED] = time;
+        UnsafeApi.putLong(null, row(handle) + QUEUED, time);
     }
 
     public byte trimKind(final int handle) {
