@@ -56,8 +56,14 @@ def print_maps(pid):
                 maps.append(current)
             elif fields[0] == 'Rss:':
                 current[2] = int(fields[1])
-    for start, name, rss in sorted(maps, key=lambda m: -m[2])[:12]:
+    # The ports' receive rings (socket:[...] mappings) as one line: they are many, of one size each.
+    rings = [m for m in maps if m[1].startswith('socket:')]
+    if rings:
+        maps = [m for m in maps if not m[1].startswith('socket:')]
+        maps.append(['', '%d receive rings' % len(rings), sum(m[2] for m in rings)])
+    for start, name, rss in sorted(maps, key=lambda m: -m[2])[:16]:
         print('  %8.1f MiB %s %s' % (rss / 1024.0, start, name))
+    print('  %8.1f MiB in all' % (sum(m[2] for m in maps) / 1024.0))
 
 
 def iperf(client, server, seconds, port, udp=False):
@@ -117,6 +123,10 @@ def main():
                 # With -XX:NativeMemoryTracking=summary among the options: the JVM's own account.
                 print(subprocess.run(['jcmd', str(pid), 'VM.native_memory', 'summary', 'scale=MB'],
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True).stdout)
+                # The heap's largest classes: what its live objects are.
+                histogram = subprocess.run(['jcmd', str(pid), 'GC.class_histogram'], stdout=subprocess.PIPE,
+                                           stderr=subprocess.STDOUT, universal_newlines=True).stdout.splitlines()
+                print('\n'.join(histogram[:14] + histogram[-1:]))
     finally:
         net.stop()
     return 0

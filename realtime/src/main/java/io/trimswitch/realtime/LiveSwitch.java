@@ -121,8 +121,10 @@ public final class LiveSwitch implements AutoCloseable {
             throw new ConfigException(e.getMessage());
         }
         try {
+            // A port of the fabric that the switch does not have puts its counters in the file once ctl add-port attaches it.
             this.counters = CounterRegistry.mapped(file, ShardedDataplane.counters(settings, threadCount)
-                + settings.portCount() * (PORT_COUNTERS + LiveGauges.counters(settings.dataQueueCount())));
+                + settings.portCount() * (PORT_COUNTERS + LiveGauges.counters(settings.dataQueueCount())),
+                port -> port >= settings.ports().size() && port < settings.portCount());
         } catch (final IllegalStateException e) {
             unlock();
             throw new ConfigException("metrics.countersFile: " + e.getMessage());
@@ -557,6 +559,9 @@ public final class LiveSwitch implements AutoCloseable {
             }
         }
         try {
+            if (isNew) {
+                counters.show(port);
+            }
             locks.add(interfaceName);
         } catch (final IllegalStateException e) {
             throw new ConfigException("add-port: " + e.getMessage());

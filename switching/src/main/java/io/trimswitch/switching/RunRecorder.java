@@ -22,7 +22,11 @@ public final class RunRecorder {
     private final long[] dropped;
     private final long[] unattributedDrops = new long[REASONS];
     private final long[] lastArrival;
-    private final Histogram headerLatencyNanos = new Histogram(10_000_000_000L, 3);
+    /**
+     * Made with the first header recorded (200 KB of counts): a live switch's recorders, which see no workload's flows,
+     * never need one.
+     */
+    private Histogram headerLatencyNanos;
     private long[] headerArrivals;
     private int headerCount;
     private long controlSent;
@@ -59,7 +63,7 @@ public final class RunRecorder {
         if (returnedToSender) {
             returned[flow]++;
         }
-        headerLatencyNanos.recordValue(Math.min((now - arrivedAtSwitch + 999) / 1000, 10_000_000_000L));
+        headerLatencyNanos().recordValue(Math.min((now - arrivedAtSwitch + 999) / 1000, 10_000_000_000L));
         if (headerCount == headerArrivals.length) {
             headerArrivals = Arrays.copyOf(headerArrivals, headerCount * 2);
         }
@@ -207,6 +211,9 @@ public final class RunRecorder {
     }
 
     public Histogram headerLatencyNanos() {
+        if (headerLatencyNanos == null) {
+            headerLatencyNanos = new Histogram(10_000_000_000L, 3);
+        }
         return headerLatencyNanos;
     }
 
@@ -232,7 +239,9 @@ public final class RunRecorder {
         for (int flow = 0; flow < flows; flow++) {
             lastArrival[flow] = Math.max(lastArrival[flow], other.lastArrival[flow]);
         }
-        headerLatencyNanos.add(other.headerLatencyNanos);
+        if (other.headerLatencyNanos != null) {
+            headerLatencyNanos().add(other.headerLatencyNanos);
+        }
         if (headerCount + other.headerCount > headerArrivals.length) {
             headerArrivals = Arrays.copyOf(headerArrivals, headerCount + other.headerCount);
         }
@@ -256,7 +265,9 @@ public final class RunRecorder {
         Arrays.fill(dropped, 0);
         Arrays.fill(unattributedDrops, 0);
         Arrays.fill(lastArrival, 0);
-        headerLatencyNanos.reset();
+        if (headerLatencyNanos != null) {
+            headerLatencyNanos.reset();
+        }
         headerCount = 0;
         controlSent = 0;
         controlDelivered = 0;

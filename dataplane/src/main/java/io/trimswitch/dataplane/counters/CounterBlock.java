@@ -37,6 +37,16 @@ public final class CounterBlock {
         return index;
     }
 
+    /**
+     * Counter {@code index} counts at {@code address} from now on, starting from what it had counted: for
+     * {@link CounterRegistry#show}, before its writer counts for the port (see there).
+     */
+    void moveTo(final int index, final long address) {
+        final long counted = UnsafeApi.getLongAcquire(null, addresses[index]);
+        UnsafeApi.putLongRelease(null, address, counted);
+        addresses[index] = address;
+    }
+
     /** The writer's increment of counter {@code index}. */
     public void increment(final int index) {
         add(index, 1);

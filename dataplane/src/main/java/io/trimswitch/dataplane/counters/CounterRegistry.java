@@ -31,6 +31,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>The file holds a header page (magic, version, the two areas' lengths, the writer's process id), then the
  * metadata, then the values. The switch that made it holds a lock on it while it runs, so a second switch can tell the
  * file is taken, and deletes it when it closes.
+ *
+ * <p>A file's counters of a port the switch does not have yet (its fabric has room for ports that {@code ctl add-port}
+ * may attach) wait in memory of their own, outside the file, until {@link #show} puts them in it: a counter costs the
+ * file 640 bytes (Agrona's record and value), resident once written, and most of a fabric's ports are never attached.
  */
 public final class CounterRegistry implements AutoCloseable {
     static final int MAGIC = 0x4E43_5354;
@@ -66,14 +70,29 @@ public final class CounterRegistry implements AutoCloseable {
      */
     private final List<Unnamed> unnamed = new ArrayList<>();
     private boolean readerMade;
+    /** Ports whose counters wait outside the file until {@link #show}: none in memory, or for a registry made so. */
+    private final java.util.function.IntPredicate waiting;
+    /** By port, the counters that wait for it, each in a slot of {@link #waitingSlots}. */
+    private final java.util.Map<Integer, List<Waiting>> waitingByPort = new java.util.HashMap<>();
+    /** Where waiting counters count meanwhile: 8 bytes each, in chunks made as blocks need them. */
+    private final List<ByteBuffer> waitingSlots = new ArrayList<>();
+    private int waitingUsed;
+    private static final int WAITING_CHUNK = 1024;
+    /** Ports {@link #show} has put in the file: their counters made from now on go straight there. */
+    private final Set<Integer> shown = new java.util.HashSet<>();
+
+    /** A block's counter, by index, that waits for its port. */
+    private record Waiting(CounterBlock block, int index, String writer, CounterName name) {
+    }
 
     /** A block's counters, allocated with their types but not yet their keys and labels. */
     private record Unnamed(String writer, List<CounterName> names, int[] ids) {
     }
 
     private CounterRegistry(final ByteBuffer memory, final int offset, final int capacity, final Path file, final FileChannel channel,
-        final FileLock lock, final long replacedOwner) {
+        final FileLock lock, final long replacedOwner, final java.util.function.IntPredicate waiting) {
         this.memory = memory;
+        this.waiting = waiting;
         this.replacedOwner = replacedOwner;
         this.file = file;
         this.channel = channel;
@@ -87,7 +106,7 @@ public final class CounterRegistry implements AutoCloseable {
     /** A registry of {@code capacity} counters in direct memory. */
     public static CounterRegistry inMemory(final int capacity) {
         final ByteBuffer memory = BufferUtil.allocateDirectAligned(bytes(checked(capacity)), CountersReader.COUNTER_LENGTH);
-        return new CounterRegistry(memory, 0, capacity, null, null, null, 0);
+        return new CounterRegistry(memory, 0, capacity, null, null, null, 0, port -> false);
     }
 
     /**
@@ -97,6 +116,14 @@ public final class CounterRegistry implements AutoCloseable {
      * @throws IllegalStateException naming the file when another running switch holds it, or it cannot be made
      */
     public static CounterRegistry mapped(final Path file, final int capacity) {
+        return mapped(file, capacity, port -> false);
+    }
+
+    /**
+     * {@link #mapped(Path, int)}, whose counters of the ports {@code waiting} names stay out of the file (they count all
+     * the same) until {@link #show} puts each port's in.
+     */
+    public static CounterRegistry mapped(final Path file, final int capacity, final java.util.function.IntPredicate waiting) {
         checked(capacity);
         final Path held = file.toAbsolutePath().normalize();
         if (!HELD.add(held)) {
@@ -126,7 +153,7 @@ public final class CounterRegistry implements AutoCloseable {
             header.putLong(PID_OFFSET, ProcessHandle.current().pid());
             // Last, so that a reader that sees the magic sees the lengths.
             header.putIntRelease(MAGIC_OFFSET, MAGIC);
-            return new CounterRegistry(memory, HEADER_BYTES, capacity, file, channel, lock, deadOwner);
+            return new CounterRegistry(memory, HEADER_BYTES, capacity, file, channel, lock, deadOwner, waiting);
         } catch (final IOException | OverlappingFileLockException e) {
             abandon(channel, made ? file : null, held);
             throw new IllegalStateException("counters file " + file + ": cannot make it: " + e.getMessage(), e);
@@ -221,17 +248,23 @@ public final class CounterRegistry implements AutoCloseable {
         if (names.isEmpty()) {
             throw new IllegalArgumentException("a counter block holds at least one counter");
         }
-        if (manager.available() < names.size()) {
-            throw new IllegalStateException("the counters registry is full: " + names.size() + " more counters for " + writer
+        final int direct = (int) names.stream().filter(name -> !waits(name.port())).count();
+        if (manager.available() < direct) {
+            throw new IllegalStateException("the counters registry is full: " + direct + " more counters for " + writer
                 + ", " + manager.available() + " of " + manager.capacity() + " left");
         }
         final long[] addresses = new long[names.size()];
         // A file is read by other processes at any time: its names are written at once.
         final int[] unnamedIds = file == null && !readerMade ? new int[addresses.length] : null;
+        final CounterBlock made = new CounterBlock(this, addresses, names);
         for (int i = 0; i < addresses.length; i++) {
             final CounterName name = names.get(i);
             final int id;
-            if (unnamedIds != null) {
+            if (waits(name.port())) {
+                addresses[i] = waitingSlot();
+                waitingByPort.computeIfAbsent(name.port(), port -> new ArrayList<>()).add(new Waiting(made, i, writer, name));
+                continue;
+            } else if (unnamedIds != null) {
                 id = manager.allocate(name.type().id(), key, 0, 0, label, 0, 0);
                 unnamedIds[i] = id;
             } else {
@@ -245,7 +278,56 @@ public final class CounterRegistry implements AutoCloseable {
         if (unnamedIds != null) {
             unnamed.add(new Unnamed(writer, List.copyOf(names), unnamedIds));
         }
-        return new CounterBlock(this, addresses, names);
+        return made;
+    }
+
+    private boolean waits(final int port) {
+        return waiting.test(port) && !shown.contains(port);
+    }
+
+    private long waitingSlot() {
+        if (waitingUsed == waitingSlots.size() * WAITING_CHUNK) {
+            waitingSlots.add(BufferUtil.allocateDirectAligned(WAITING_CHUNK * Long.BYTES, Long.BYTES));
+        }
+        final ByteBuffer chunk = waitingSlots.get(waitingUsed / WAITING_CHUNK);
+        return BufferUtil.address(chunk) + (long) (waitingUsed++ % WAITING_CHUNK) * Long.BYTES;
+    }
+
+    /**
+     * Puts port {@code port}'s counters in the file, with what they have counted so far, for readers to see; its counters
+     * made later go straight there. Before the port carries a packet: a writer that counts for it meanwhile must pass a
+     * synchronisation point after this returns (a task on its thread), to count where the counter is now. Once per port;
+     * a port already in the file is left as it is.
+     *
+     * @throws IllegalStateException when the registry has no room left for them
+     */
+    public synchronized void show(final int port) {
+        shown.add(port);
+        final List<Waiting> counters = waitingByPort.remove(port);
+        if (counters == null) {
+            return;
+        }
+        if (manager.available() < counters.size()) {
+            waitingByPort.put(port, counters);
+            throw new IllegalStateException("the counters registry is full: " + counters.size() + " more counters for port " + port
+                + ", " + manager.available() + " of " + manager.capacity() + " left");
+        }
+        for (final Waiting counter : counters) {
+            final int keyLength = CounterKey.write(key, counter.name());
+            final int labelLength = counter.name().writeLabel(label, counter.writer());
+            final int id = manager.allocate(counter.name().type().id(), key, 0, keyLength, label, 0, labelLength);
+            final long address = manager.valuesBuffer().addressOffset() + CountersReader.counterOffset(id);
+            counter.block().moveTo(counter.index(), address);
+        }
+    }
+
+    /** Counters that wait for their port to be {@link #show shown}. */
+    public synchronized int waiting() {
+        int count = 0;
+        for (final List<Waiting> counters : waitingByPort.values()) {
+            count += counters.size();
+        }
+        return count;
     }
 
     /** A reader of every counter here, for any thread: the counters' keys and labels are written by now. */

@@ -1,14 +1,21 @@
 package io.trimswitch.dataplane.packet;
 
+import io.trimswitch.dataplane.util.UntouchedMemory;
 import org.agrona.BufferUtil;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 
 /**
  * Off-heap packet buffers addressed by an {@code int} handle, so queues carry handles and never
  * copies of a frame. Frames live in fixed slots (at most {@link #SLOT_BYTES}, or the longest frame a run makes, or
  * only a frame's headers where its payload is known to be zeros) inside slabs of 1024 slots; a slab is allocated the first time the pool's working set reaches it, never per
- * packet. Per-packet metadata sits in parallel primitive arrays indexed by the same handle, which grow with the
- * working set in the same way: a pool sized for the worst case costs only what a run uses.
+ * packet. Per-packet metadata sits in one row of a cache line per handle, in memory mapped for the whole capacity of
+ * which only the rows handed out are resident ({@link UntouchedMemory}): a pool sized for the worst case (every queue of
+ * every port full) costs only what a run uses, and the rows never move, so that partitions owned by different threads
+ * each fill their own while others read theirs.
  *
  * <p>A pool has one owner thread: the runtime that allocates and frees its packets; or, split into
  * {@link PoolPartition}s, one owner per partition.
@@ -41,26 +48,36 @@ public final class PacketPool {
     private final int frameStart;
     private final UnsafeBuffer[] slabs;
     /** Where slabs come from when they are mapped rather than zeroed direct buffers ({@link #withHeadroom}); else null. */
-    private final UntouchedSlabs untouched;
+    private final SlabSource untouched;
     private int[] freeStack;
     private int freeCount;
     private int neverUsed;
     private boolean[] inUse;
     private int inUseCount;
+    /** Allocations still refused without a new try after the kernel could not map a slab (see {@link #SLAB_RETRY_AFTER}). */
+    private int refusalsBeforeRetry;
 
-    /** One row of {@link #META_STRIDE} ints per packet, so a packet's metadata shares one cache line. */
-    private static final int META_STRIDE = 8;
+    /** One row of a cache line per packet: its ints, then its two times. */
+    private static final int ROW_SHIFT = 6;
     private static final int LENGTH = 0;
-    private static final int INGRESS_PORT = 1;
-    private static final int EGRESS_PORT = 2;
-    private static final int FLOW = 3;
-    private static final int SEQUENCE = 4;
-    private static final int CLASSIFICATION = 5;
-    private static final int TRIM_KIND = 6;
-    private static final int RETURNED = 7;
-    private int[] meta;
-    private long[] arrivalPicos;
-    private long[] queuedPicos;
+    private static final int INGRESS_PORT = 4;
+    private static final int EGRESS_PORT = 8;
+    private static final int FLOW = 12;
+    private static final int SEQUENCE = 16;
+    private static final int CLASSIFICATION = 20;
+    private static final int TRIM_KIND = 24;
+    private static final int RETURNED = 28;
+    /** When the packet arrived, and when it was last queued. */
+    private static final int ARRIVAL = 32;
+    private static final int QUEUED = 40;
+    /** Where handle 0's row starts; the mapping is held by {@link #metadataOwner}. */
+    private final long metadata;
+    private final Arena metadataOwner = Arena.ofAuto();
+    /**
+     * After the kernel refused a slab, the allocations that need it are refused at once, as from a full pool, before
+     * mmap is tried again: a system call per frame would slow the switch down just when memory is short.
+     */
+    static final int SLAB_RETRY_AFTER = 1 << 16;
 
     /**
      * The slot for whole frames of up to {@code longestFrame} bytes: {@link #SLOT_BYTES}, or longer up to a jumbo frame;
@@ -94,13 +111,25 @@ public final class PacketPool {
      * ahead of it at {@code offset(handle) - headroom}: for the live switch, whose interface ports keep a frame's offload
      * header there. Its slabs are mapped memory of which only the pages a frame has reached are resident
      * ({@link UntouchedSlabs}): a slot sized for the longest offload frame costs what its frames use. A slab the kernel
-     * cannot map leaves the pool exhausted ({@link #NO_PACKET}), as a full pool is.
+     * cannot map leaves the pool exhausted ({@link #NO_PACKET}), as a full pool is, for the next {@link #SLAB_RETRY_AFTER}
+     * allocations that need it, before mmap is tried again.
      */
     public static PacketPool withHeadroom(final int capacity, final int maxFrameBytes, final int headroom) {
+        return withHeadroom(capacity, maxFrameBytes, headroom, new UntouchedSlabs());
+    }
+
+    /** {@link #withHeadroom} with its slabs from {@code slabs}. */
+    static PacketPool withHeadroom(final int capacity, final int maxFrameBytes, final int headroom, final SlabSource slabs) {
         if (headroom < 0 || headroom > CACHE_LINE) {
             throw new IllegalArgumentException("packet pool headroom of " + headroom + " bytes, outside 0.." + CACHE_LINE);
         }
-        return new PacketPool(capacity, maxFrameBytes, maxFrameBytes, headroom, new UntouchedSlabs());
+        return new PacketPool(capacity, maxFrameBytes, maxFrameBytes, headroom, slabs);
+    }
+
+    /** Where a pool's slabs come from, when not from zeroed direct buffers. */
+    interface SlabSource {
+        /** A page-aligned slab of {@code bytes}, all zeros; null when there is no memory for it. */
+        UnsafeBuffer slab(int bytes);
     }
 
     private PacketPool(final int capacity, final int maxFrameBytes, final int storedBytes, final int headroom) {
@@ -108,7 +137,7 @@ public final class PacketPool {
     }
 
     private PacketPool(
-        final int capacity, final int maxFrameBytes, final int storedBytes, final int headroom, final UntouchedSlabs untouched) {
+        final int capacity, final int maxFrameBytes, final int storedBytes, final int headroom, final SlabSource untouched) {
         if (capacity <= 0) {
             throw new IllegalArgumentException("packet pool capacity must be positive, got " + capacity);
         }
@@ -126,13 +155,15 @@ public final class PacketPool {
         this.frameStart = headroom > 0 ? CACHE_LINE : 0;
         this.slotStride = (((storedBytes + frameStart + CACHE_LINE - 1) / CACHE_LINE) | 1) * CACHE_LINE;
         this.slabs = new UnsafeBuffer[(capacity + SLOTS_PER_SLAB - 1) >>> SLAB_SHIFT];
+        final MemorySegment rows = UntouchedMemory.map((long) capacity << ROW_SHIFT, metadataOwner);
+        if (rows == null) {
+            throw new OutOfMemoryError("packet pool: cannot map the metadata of " + capacity + " packets");
+        }
+        this.metadata = rows.address();
         this.untouched = untouched;
         final int initial = Math.min(capacity, SLOTS_PER_SLAB);
         this.freeStack = new int[initial];
         this.inUse = new boolean[initial];
-        this.meta = new int[initial * META_STRIDE];
-        this.arrivalPicos = new long[initial];
-        this.queuedPicos = new long[initial];
     }
 
     /** Takes a free buffer, or returns {@link #NO_PACKET} when all {@link #capacity()} are in use. */
@@ -140,12 +171,15 @@ public final class PacketPool {
         final int handle;
         if (freeCount > 0) {
             handle = freeStack[--freeCount];
-        } else if (neverUsed < capacity && ensureSlab(neverUsed)) {
+        } else if (neverUsed < capacity && refusalsBeforeRetry == 0 && ensureSlab(neverUsed)) {
             handle = neverUsed++;
             if (handle == inUse.length) {
-                reserveMetadata(Math.min(capacity, Math.max(handle * 2, handle + SLOTS_PER_SLAB)));
+                final int handles = Math.min(capacity, Math.max(handle * 2, handle + SLOTS_PER_SLAB));
+                freeStack = java.util.Arrays.copyOf(freeStack, handles);
+                inUse = java.util.Arrays.copyOf(inUse, handles);
             }
         } else {
+            refusalsBeforeRetry = refused(neverUsed < capacity, refusalsBeforeRetry);
             return NO_PACKET;
         }
         inUse[handle] = true;
@@ -155,46 +189,57 @@ public final class PacketPool {
     }
 
     /**
-     * Metadata for handles below {@code handles}, kept as it is. Growth copies the arrays, so a pool shared by
-     * threads ({@link PoolPartition}) reserves all its partitions' metadata when they are made, before any thread runs.
+     * The countdown after a refused allocation: {@link #SLAB_RETRY_AFTER} when the kernel has just refused a slab
+     * ({@code slabRefused}), one less while it runs down, and 0 (try again) once it has.
      */
-    void reserveMetadata(final int handles) {
-        if (handles <= inUse.length) {
-            return;
-        }
-        freeStack = java.util.Arrays.copyOf(freeStack, handles);
-        inUse = java.util.Arrays.copyOf(inUse, handles);
-        meta = java.util.Arrays.copyOf(meta, handles * META_STRIDE);
-        arrivalPicos = java.util.Arrays.copyOf(arrivalPicos, handles);
-        queuedPicos = java.util.Arrays.copyOf(queuedPicos, handles);
+    static int refused(final boolean slabRefused, final int countdown) {
+        return countdown > 0 ? countdown - 1 : slabRefused ? SLAB_RETRY_AFTER : 0;
     }
 
     /**
-     * The slab that holds {@code handle}, made the first time a handle in it is used; false when it cannot be mapped
-     * (the handle is then not to be handed out).
+     * The slab that holds {@code handle}, made the first time a handle in it is used, by the thread that hands it out
+     * first; false when it cannot be mapped (the handle is then not to be handed out). Other threads see it through
+     * whatever hands them the handle.
      */
     boolean ensureSlab(final int handle) {
         final int slab = handle >>> SLAB_SHIFT;
         if (slabs[slab] == null) {
             // Cache-line aligned (a mapping is page aligned), so a frame's headers start a line instead of straddling two.
-            slabs[slab] = untouched != null ? untouched.slab(slotStride * SLOTS_PER_SLAB)
+            final UnsafeBuffer made = untouched != null ? untouched.slab(slotStride * SLOTS_PER_SLAB)
                 : new UnsafeBuffer(BufferUtil.allocateDirectAligned(slotStride * SLOTS_PER_SLAB, CACHE_LINE));
+            if (made == null) {
+                return false;
+            }
+            slabs[slab] = made;
         }
-        return slabs[slab] != null;
+        return true;
     }
 
     /** A fresh packet's metadata: no ports, no flow, not trimmed. */
     void clearMetadata(final int handle) {
-        final int row = handle * META_STRIDE;
-        meta[row + LENGTH] = 0;
-        meta[row + INGRESS_PORT] = -1;
-        meta[row + EGRESS_PORT] = -1;
-        meta[row + FLOW] = -1;
-        meta[row + SEQUENCE] = 0;
-        meta[row + CLASSIFICATION] = 0;
-        meta[row + TRIM_KIND] = TrimKind.NONE;
-        meta[row + RETURNED] = 0;
-        arrivalPicos[handle] = 0;
+        final long row = row(handle);
+        UnsafeApi.putInt(null, row + LENGTH, 0);
+        UnsafeApi.putInt(null, row + INGRESS_PORT, -1);
+        UnsafeApi.putInt(null, row + EGRESS_PORT, -1);
+        UnsafeApi.putInt(null, row + FLOW, -1);
+        UnsafeApi.putInt(null, row + SEQUENCE, 0);
+        UnsafeApi.putInt(null, row + CLASSIFICATION, 0);
+        UnsafeApi.putInt(null, row + TRIM_KIND, TrimKind.NONE);
+        UnsafeApi.putInt(null, row + RETURNED, 0);
+        UnsafeApi.putLong(null, row + ARRIVAL, 0);
+    }
+
+    /** The address of a packet's row, checked against the capacity as an array index would be. */
+    private long row(final int handle) {
+        return metadata + ((long) java.util.Objects.checkIndex(handle, capacity) << ROW_SHIFT);
+    }
+
+    private int getMeta(final int handle, final int field) {
+        return UnsafeApi.getInt(null, row(handle) + field);
+    }
+
+    private void setMeta(final int handle, final int field, final int value) {
+        UnsafeApi.putInt(null, row(handle) + field, value);
     }
 
     /** Gives a buffer back. Freeing twice is a bookkeeping bug and fails loudly. */
@@ -258,89 +303,89 @@ public final class PacketPool {
     }
 
     public int length(final int handle) {
-        return meta[handle * META_STRIDE + LENGTH];
+        return getMeta(handle, LENGTH);
     }
 
     public void length(final int handle, final int bytes) {
         if (bytes < 0 || bytes > slotBytes) {
             throw new IllegalArgumentException("frame length " + bytes + " outside 0.." + slotBytes);
         }
-        meta[handle * META_STRIDE + LENGTH] = bytes;
+        setMeta(handle, LENGTH, bytes);
     }
 
     public int ingressPort(final int handle) {
-        return meta[handle * META_STRIDE + INGRESS_PORT];
+        return getMeta(handle, INGRESS_PORT);
     }
 
     public void ingressPort(final int handle, final int port) {
-        meta[handle * META_STRIDE + INGRESS_PORT] = port;
+        setMeta(handle, INGRESS_PORT, port);
     }
 
     public int egressPort(final int handle) {
-        return meta[handle * META_STRIDE + EGRESS_PORT];
+        return getMeta(handle, EGRESS_PORT);
     }
 
     public void egressPort(final int handle, final int port) {
-        meta[handle * META_STRIDE + EGRESS_PORT] = port;
+        setMeta(handle, EGRESS_PORT, port);
     }
 
     /** The workload flow the packet belongs to, or -1 when it came from outside a workload. */
     public int flow(final int handle) {
-        return meta[handle * META_STRIDE + FLOW];
+        return getMeta(handle, FLOW);
     }
 
     public void flow(final int handle, final int flowId) {
-        meta[handle * META_STRIDE + FLOW] = flowId;
+        setMeta(handle, FLOW, flowId);
     }
 
     public int sequence(final int handle) {
-        return meta[handle * META_STRIDE + SEQUENCE];
+        return getMeta(handle, SEQUENCE);
     }
 
     public void sequence(final int handle, final int seq) {
-        meta[handle * META_STRIDE + SEQUENCE] = seq;
+        setMeta(handle, SEQUENCE, seq);
     }
 
     /** The {@link PacketClass} word the ingress parser computed. */
     public int classification(final int handle) {
-        return meta[handle * META_STRIDE + CLASSIFICATION];
+        return getMeta(handle, CLASSIFICATION);
     }
 
     public void classification(final int handle, final int packetClass) {
-        meta[handle * META_STRIDE + CLASSIFICATION] = packetClass;
+        setMeta(handle, CLASSIFICATION, packetClass);
     }
 
     /** When the packet's last bit reached the switch, in picoseconds. */
     public long arrivalPicos(final int handle) {
-        return arrivalPicos[handle];
+        return UnsafeApi.getLong(null, row(handle) + ARRIVAL);
     }
 
     public void arrivalPicos(final int handle, final long time) {
-        arrivalPicos[handle] = time;
+        UnsafeApi.putLong(null, row(handle) + ARRIVAL, time);
     }
 
     /** When the packet last entered a queue of the traffic manager, in picoseconds. */
     public long queuedPicos(final int handle) {
-        return queuedPicos[handle];
+        return UnsafeApi.getLong(null, row(handle) + QUEUED);
     }
 
     public void queuedPicos(final int handle, final long time) {
-        queuedPicos[handle] = time;
+        UnsafeApi.putLong(null, row(handle) + QUEUED, time);
     }
 
     public byte trimKind(final int handle) {
-        return (byte) meta[handle * META_STRIDE + TRIM_KIND];
+        return (byte) getMeta(handle, TRIM_KIND);
     }
 
     public void trimKind(final int handle, final byte kind) {
-        meta[handle * META_STRIDE + TRIM_KIND] = kind;
+        setMeta(handle, TRIM_KIND, kind);
     }
 
     public boolean returnedToSender(final int handle) {
-        return meta[handle * META_STRIDE + RETURNED] != 0;
+        return getMeta(handle, RETURNED) != 0;
     }
 
     public void returnedToSender(final int handle, final boolean returned) {
-        meta[handle * META_STRIDE + RETURNED] = returned ? 1 : 0;
+        setMeta(handle, RETURNED, returned ? 1 : 0);
     }
 }

@@ -11,20 +11,22 @@ public final class PoolPartition {
     private final PacketPool pool;
     private final int first;
     private final int end;
-    private final int[] freeStack;
+    /** Grows with the buffers handed out so far, a slab at a time: only the owner pushes and pops. */
+    private int[] freeStack;
     private int freeCount;
     private int neverUsed;
+    /** Allocations still refused without a new try after the kernel could not map a slab ({@link PacketPool#refused}). */
+    private int refusalsBeforeRetry;
 
     /** Handles {@code first} to {@code first + count - 1} of {@code pool}; {@code first} a multiple of a slab. */
     public PoolPartition(final PacketPool pool, final int first, final int count) {
         if (first % PacketPool.SLOTS_PER_SLAB != 0 || count <= 0 || first + (long) count > pool.capacity()) {
             throw new IllegalArgumentException("partition " + first + "+" + count + " of a pool of " + pool.capacity());
         }
-        pool.reserveMetadata(first + count);
         this.pool = pool;
         this.first = first;
         this.end = first + count;
-        this.freeStack = new int[count];
+        this.freeStack = new int[Math.min(count, PacketPool.SLOTS_PER_SLAB)];
         this.neverUsed = first;
     }
 
@@ -33,9 +35,14 @@ public final class PoolPartition {
         final int handle;
         if (freeCount > 0) {
             handle = freeStack[--freeCount];
-        } else if (neverUsed < end && pool.ensureSlab(neverUsed)) {
+        } else if (neverUsed < end && refusalsBeforeRetry == 0 && pool.ensureSlab(neverUsed)) {
             handle = neverUsed++;
+            if (handle - first == freeStack.length) {
+                // Room to give back every buffer handed out: a slab's more, once per slab the partition reaches.
+                freeStack = java.util.Arrays.copyOf(freeStack, Math.min(end - first, freeStack.length + PacketPool.SLOTS_PER_SLAB));
+            }
         } else {
+            refusalsBeforeRetry = PacketPool.refused(neverUsed < end, refusalsBeforeRetry);
             return PacketPool.NO_PACKET;
         }
         pool.clearMetadata(handle);

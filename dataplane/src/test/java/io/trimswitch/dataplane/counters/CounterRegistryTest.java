@@ -107,6 +107,44 @@ class CounterRegistryTest {
     }
 
     @Test
+    void aPortTheSwitchDoesNotHaveYetCountsOutsideTheFileUntilShownWithWhatItCounted() throws IOException {
+        final Path file = dir.resolve("waiting.counters");
+        try (CounterRegistry registry = CounterRegistry.mapped(file, 8, port -> port >= 2)) {
+            final CounterBlock egress = registry.block("egress", List.of(CounterName.of(CounterType.TX_PACKETS, 1),
+                CounterName.of(CounterType.TX_PACKETS, 5), new CounterName(CounterType.DROPS, 5, 3, "queueFull")));
+            egress.add(0, 10);
+            egress.add(1, 4);
+            egress.increment(2);
+            final CountersReader other = CounterFile.open(file);
+            assertEquals(java.util.Set.of(1), CounterTotals.read(other).ports(), "port 5's counters are not in the file yet");
+            assertEquals(1, registry.allocated());
+            assertEquals(2, registry.waiting());
+            assertEquals(4, egress.get(1), "it counts all the same");
+
+            registry.show(5);
+            egress.increment(1);
+            final CounterBlock later = registry.block("sockets-0", List.of(CounterName.of(CounterType.RX_PACKETS, 5)));
+            later.add(0, 7);
+            final CounterTotals totals = CounterTotals.read(other);
+            assertEquals(java.util.Set.of(1, 5), totals.ports());
+            assertEquals(5, totals.get(5, CounterType.TX_PACKETS), "what it counted before, and after");
+            assertEquals(java.util.Map.of("queueFull", 1L), totals.byName(5, CounterType.DROPS));
+            assertEquals(7, totals.get(5, CounterType.RX_PACKETS), "a counter made once the port is shown goes straight in");
+            assertEquals(10, totals.get(1, CounterType.TX_PACKETS));
+            assertEquals(0, registry.waiting());
+            registry.show(5);
+            assertEquals(4, registry.allocated(), "shown once");
+
+            registry.block("gauges", List.of(CounterName.of(CounterType.TX_PACKETS, 6), CounterName.of(CounterType.RX_PACKETS, 6),
+                CounterName.of(CounterType.TX_BYTES, 6), CounterName.of(CounterType.RX_BYTES, 6), CounterName.of(CounterType.DROPS, 6),
+                CounterName.of(CounterType.TRIM_PACKETS, 6)));
+            final IllegalStateException full = assertThrows(IllegalStateException.class, () -> registry.show(6));
+            assertEquals("the counters registry is full: 6 more counters for port 6, 4 of 8 left", full.getMessage());
+            assertEquals(6, registry.waiting(), "a port that did not fit still waits");
+        }
+    }
+
+    @Test
     void aFileAnotherRegistryHoldsIsRefusedAndLeftAsItWas() throws IOException {
         final Path file = dir.resolve("held.counters");
         try (CounterRegistry first = CounterRegistry.mapped(file, 2)) {

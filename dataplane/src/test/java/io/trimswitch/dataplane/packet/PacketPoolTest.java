@@ -166,6 +166,54 @@ class PacketPoolTest {
         assertNotEquals(pool.buffer(0).addressOffset(), pool.buffer(last).addressOffset(), "a second slab for the 1025th buffer");
     }
 
+    @Test
+    void aSlabTheKernelRefusesIsTriedAgainOnlyAfterManyRefusalsAndThenServes() {
+        final int[] tries = new int[1];
+        final boolean[] refuse = {true};
+        final PacketPool.SlabSource slabs = bytes -> {
+            tries[0]++;
+            return refuse[0] ? null : new org.agrona.concurrent.UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(bytes));
+        };
+        final PacketPool pool = PacketPool.withHeadroom(2 * PacketPool.SLOTS_PER_SLAB, 2048, 10, slabs);
+        final PoolPartition partition = new PoolPartition(PacketPool.withHeadroom(2 * PacketPool.SLOTS_PER_SLAB, 2048, 10, slabs), 0,
+            PacketPool.SLOTS_PER_SLAB);
+        for (int frame = 0; frame <= PacketPool.SLAB_RETRY_AFTER; frame++) {
+            assertEquals(PacketPool.NO_PACKET, pool.allocate());
+            assertEquals(PacketPool.NO_PACKET, partition.allocate());
+        }
+        assertEquals(2, tries[0], "one mmap each for " + (PacketPool.SLAB_RETRY_AFTER + 1) + " frames, not one a frame");
+        refuse[0] = false;
+        final int pooled = pool.allocate();
+        final int partitioned = partition.allocate();
+        assertEquals(4, tries[0], "tried again once the refusals have run out");
+        assertEquals(0, pooled);
+        assertEquals(0, partitioned);
+        pool.length(pooled, 100);
+        assertEquals(100, pool.length(pooled));
+    }
+
+    @Test
+    void aPartitionOfAPoolForEveryQueueCostsOnlyTheSlabsItReaches() {
+        final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(threads instanceof com.sun.management.ThreadMXBean, "allocation counts");
+        final com.sun.management.ThreadMXBean counting = (com.sun.management.ThreadMXBean) threads;
+        final long before = counting.getCurrentThreadAllocatedBytes();
+        final PacketPool pool = new PacketPool(1 << 20, 64);
+        final PoolPartition partition = new PoolPartition(pool, 0, 1 << 20);
+        for (int i = 0; i < 3 * PacketPool.SLOTS_PER_SLAB; i++) {
+            assertEquals(i, partition.allocate());
+            pool.arrivalPicos(i, i);
+        }
+        for (int i = 0; i < 3 * PacketPool.SLOTS_PER_SLAB; i++) {
+            partition.free(i);
+        }
+        final long allocated = counting.getCurrentThreadAllocatedBytes() - before;
+        // A million handles' metadata and free stack, made whole on the heap, would be 60 MB; three slabs' free stack is 12 KB,
+        // and their metadata lies outside the heap, in rows mapped as they are reached.
+        assertTrue(allocated < 1_000_000, "a pool of a million buffers, three slabs used, took " + allocated + " bytes of heap");
+        assertEquals(3 * PacketPool.SLOTS_PER_SLAB - 1, pool.arrivalPicos(3 * PacketPool.SLOTS_PER_SLAB - 1));
+    }
+
     /** Resident KiB of the mapping that holds {@code address}, from /proc/self/smaps. */
     /**
      * KiB of the slab at {@code address} (its 64 MiB) in memory, page by page as mincore(2) tells: not the Rss of the

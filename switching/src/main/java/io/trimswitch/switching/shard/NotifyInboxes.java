@@ -1,15 +1,14 @@
 package io.trimswitch.switching.shard;
 
 import io.trimswitch.dataplane.util.TimedIntFifo;
+import io.trimswitch.dataplane.util.UntouchedMemory;
 import io.trimswitch.recirc.NotifyChannel;
 import org.agrona.BitUtil;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.MessageHandler;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
-import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -28,8 +27,8 @@ public final class NotifyInboxes implements NotifyChannel {
     public NotifyInboxes(final int pipelines) {
         this.inboxes = new ManyToOneRingBuffer[pipelines];
         for (int pipeline = 0; pipeline < pipelines; pipeline++) {
-            inboxes[pipeline] = new ManyToOneRingBuffer(
-                new UnsafeBuffer(ByteBuffer.allocateDirect(BitUtil.align(INBOX_BYTES, 64) + RingBufferDescriptor.TRAILER_LENGTH)));
+            // Resident as the ring's messages reach its pages: a switch that trims little holds little of its 1 MiB.
+            inboxes[pipeline] = new ManyToOneRingBuffer(UntouchedMemory.buffer(BitUtil.align(INBOX_BYTES, 64) + RingBufferDescriptor.TRAILER_LENGTH));
         }
     }
 
