@@ -80,7 +80,7 @@ public class WholeSwitchBenchmark {
         // egress thread from turning into deflections, so what is measured is forwarding.
         final Settings settings = Settings.DEFAULTS.withClock(Settings.Clock.REAL).withOpenLoop()
             .withRealtime(r -> r.withDilation(1).withPlacement(Settings.Placement.SPLIT))
-            .withWorkload(w -> w.withPacketBytes(packetBytes).withPackets(50_000_000).withDurationUs(1_000_000).withPattern(ring.toString()))
+            .withWorkload(w -> w.withPacketBytes(packetBytes).withPackets(1_000_000).withDurationUs(1_000_000).withPattern(ring.toString()))
             .withFabric(f -> f.withDataQueuePackets(1024)).withControl(c -> c.withMeterBurstBytes(16 * packetBytes));
         sw = new RealTimeSwitch(settings.validate());
         final List<Agent> threads = sw.startDrivenByCaller();
