@@ -344,12 +344,4 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
         total.add(intervals[port]);
         return total;
     }
-
-    long dropped(final int port, final PortDrop reason) {
-        return counters[port].dropped(reason);
-    }
-
-    long flooded(final int port) {
-        return counters[port].get(CounterType.FLOODED_PACKETS);
-    }
 }
