@@ -62,6 +62,8 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
     private final DilatedClock clock;
     /** Per port of the switch, for this shard's ports: packets waiting for their arrival time, in arrival order. */
     private final TimedIntFifo[] arriving;
+    /** Packets in all of {@link #arriving}: with none (generated traffic is metered as it comes), no port is looked at. */
+    private int waitingPackets;
     /** This shard's ports; its thread alone changes them. */
     private int[] ownPorts;
     /** Its ports' egress; replaced whole as a port is added, since other shards read it ({@link #hasQueuedInput()}). */
@@ -155,6 +157,7 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
     public void arrive(final int port, final int handle, final long arrival) {
         pool.arrivalPicos(handle, arrival);
         arriving[port].add(arrival, handle);
+        waitingPackets++;
     }
 
     /**
@@ -224,6 +227,7 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
         // Arrivals in time order across this shard's ports; each is metered once everything before it has happened.
         for (int port = nextDue(now); port >= 0; port = nextDue(now)) {
             final int handle = arriving[port].removeHead();
+            waitingPackets--;
             maxLagPicos = Math.max(maxLagPicos, now - pool.arrivalPicos(handle));
             meter(handle);
             work++;
@@ -268,7 +272,8 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
     /** The first instant time alone moves something inside on: a packet finishing on its port, a frame arriving off its link. */
     private long nextTimedEventPicos() {
         long next = Long.MAX_VALUE;
-        for (final int port : ownPorts) {
+        for (int i = 0; i < ownPorts.length && waitingPackets > 0; i++) {
+            final int port = ownPorts[i];
             if (!arriving[port].isEmpty()) {
                 next = Math.min(next, arriving[port].headTime());
             }
@@ -351,6 +356,9 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
 
     /** The port whose waiting packet arrives first, if it has arrived by {@code now}; else -1. */
     private int nextDue(final long now) {
+        if (waitingPackets == 0) {
+            return -1;
+        }
         int due = -1;
         long earliest = now;
         for (final int port : ownPorts) {
@@ -365,6 +373,9 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
 
     /** As far as egress may go: up to {@code now}, but never past a packet still waiting to arrive. */
     private long horizon(final long now) {
+        if (waitingPackets == 0) {
+            return now;
+        }
         long horizon = now;
         for (final int port : ownPorts) {
             if (!arriving[port].isEmpty()) {
@@ -465,6 +476,7 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
         for (final int port : ownPorts) {
             while (!arriving[port].isEmpty()) {
                 inFlight.accept(arriving[port].removeHead());
+                waitingPackets--;
             }
         }
     }
