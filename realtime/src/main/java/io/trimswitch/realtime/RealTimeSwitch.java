@@ -15,6 +15,7 @@ import io.trimswitch.switching.RunRecorder;
 import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.switching.SwitchRun;
 import io.trimswitch.switching.TrafficSource;
+import io.trimswitch.switching.shard.DilatedClock;
 import io.trimswitch.switching.shard.PipelineShard;
 import io.trimswitch.switching.shard.ShardedDataplane;
 import io.trimswitch.trafficmanager.HandleRing;
@@ -174,7 +175,7 @@ public final class RealTimeSwitch implements SwitchRun {
         return new RunOutcome(this, inFlight, dataplane.buffersInUse());
     }
 
-    private io.trimswitch.switching.shard.DilatedClock clock() {
+    private DilatedClock clock() {
         return dataplane.clock();
     }
 

@@ -25,10 +25,6 @@ final class AgentEvents implements TrafficManagerEvents {
     /** Told of each idle port the traffic manager queues for; null: nobody listens. */
     private final IntConsumer egressWakeUps;
 
-    AgentEvents(final PacketPool pool, final RunRecorder recorder, final Release release) {
-        this(pool, recorder, release, null);
-    }
-
     AgentEvents(final PacketPool pool, final RunRecorder recorder, final Release release, final IntConsumer egressWakeUps) {
         this.pool = pool;
         this.recorder = recorder;

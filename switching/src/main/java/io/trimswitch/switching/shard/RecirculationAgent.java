@@ -11,13 +11,11 @@ import io.trimswitch.trafficmanager.HandleQueue;
  * recirculation latency trims it into its egress port's header ring.
  */
 final class RecirculationAgent implements CatchUp.Stage {
-    private final int pipeline;
     private final RecirculationPort port;
     private final PacketPool pool;
     private long busyUntil;
 
-    RecirculationAgent(final int pipeline, final RecirculationPort port, final PacketPool pool) {
-        this.pipeline = pipeline;
+    RecirculationAgent(final RecirculationPort port, final PacketPool pool) {
         this.port = port;
         this.pool = pool;
     }
@@ -56,10 +54,6 @@ final class RecirculationAgent implements CatchUp.Stage {
 
     void reset() {
         busyUntil = 0;
-    }
-
-    int pipeline() {
-        return pipeline;
     }
 
     /** Nothing queued, in service or looping; on this agent's thread only. */

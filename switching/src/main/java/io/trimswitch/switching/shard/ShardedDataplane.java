@@ -123,7 +123,7 @@ public final class ShardedDataplane {
             }
             final RecirculationPort port = assembly.recirculation(pipeline);
             if (port != null) {
-                recirculation[pipeline] = new RecirculationAgent(pipeline, port, pool);
+                recirculation[pipeline] = new RecirculationAgent(port, pool);
             }
         }
         for (int shard = 0; shard < shardCount; shard++) {
