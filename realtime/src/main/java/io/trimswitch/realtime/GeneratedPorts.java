@@ -7,6 +7,7 @@ import io.trimswitch.switching.RunRecorder;
 import io.trimswitch.switching.TrafficSource;
 import io.trimswitch.switching.shard.DilatedClock;
 import io.trimswitch.switching.shard.PipelineShard;
+import io.trimswitch.switching.shard.PublishedTime;
 import io.trimswitch.switching.shard.ShardPorts;
 import io.trimswitch.switching.shard.ShardedDataplane;
 import io.trimswitch.trafficmanager.HandleRing;
@@ -29,6 +30,14 @@ final class GeneratedPorts implements ShardPorts {
     /** The ring this shard's packets come on, when another shard generates them. */
     private final HandleRing ring;
     private final int batch;
+    /** Whether the shards keep virtual time's order: then this shard's own packets wait their turn too. */
+    private final boolean ordered;
+    /** Shared by every shard: the generator has handed on every arrival before this switch time. */
+    private final PublishedTime generatedBefore;
+    /** Read by a receiving shard before it drains its ring: every arrival before it is then in the shard. */
+    private long receivedBefore;
+    /** The generator's count of the packets it made: their order at one instant. */
+    private long made;
     private final java.util.function.IntSupplier allocate;
     private long horizonPicos = Long.MIN_VALUE;
     private long maxLagPicos;
@@ -45,7 +54,7 @@ final class GeneratedPorts implements ShardPorts {
      */
     GeneratedPorts(
         final PipelineShard shard, final ShardedDataplane dataplane, final RunRecorder recorder, final TrafficSource source,
-        final HandleRing[] rings, final HandleRing ring, final int batch) {
+        final HandleRing[] rings, final HandleRing ring, final int batch, final PublishedTime generatedBefore) {
         this.shard = shard;
         this.dataplane = dataplane;
         this.pool = dataplane.pool();
@@ -56,6 +65,8 @@ final class GeneratedPorts implements ShardPorts {
         this.ring = ring;
         this.batch = batch;
         this.allocate = shard::allocate;
+        this.ordered = dataplane.ownership().ordered();
+        this.generatedBefore = generatedBefore;
     }
 
     @Override
@@ -80,13 +91,17 @@ final class GeneratedPorts implements ShardPorts {
                 continue;
             }
             pool.arrivalPicos(handle, due);
+            pool.arrivalOrder(handle, made++);
             maxLagPicos = Math.max(maxLagPicos, now - due);
             final int port = pool.ingressPort(handle);
             if (capture != null) {
                 capture.received(port, due, pool.buffer(handle), pool.offset(handle), pool.length(handle));
             }
             final HandleRing other = rings[dataplane.shardOf(port)];
-            if (other == null) {
+            if (ordered && other == null) {
+                // Metered in its turn, once no NOTIFY can still come from before it.
+                arriveHere(port, handle);
+            } else if (other == null) {
                 // One packet at a time, in arrival order: this shard meets its queues in virtual time's order.
                 shard.meter(handle);
             } else if (!other.offer(handle)) {
@@ -94,35 +109,49 @@ final class GeneratedPorts implements ShardPorts {
                 dataplane.release(handle);
             }
         }
-        // Every arrival up to here has been handed on.
-        horizonPicos = source.nextTime() > now ? now : source.nextTime() - 1;
+        // Every arrival before the next one has been handed on.
+        horizonPicos = source.nextTime() == Long.MAX_VALUE ? Long.MAX_VALUE : source.nextTime() - 1;
+        generatedBefore.set(source.nextTime());
         quiet = source.nextTime() == Long.MAX_VALUE && shard.buffersInUse() == 0;
         return work;
     }
 
-    /** Takes what the generating shard put on this shard's ring; each waits for its arrival time. */
+    /**
+     * Takes what the generating shard put on this shard's ring; each waits for its arrival time. Ordered, it takes the
+     * whole ring, having read first how far the generator had got: every arrival before that is then in the shard.
+     */
     private int take() {
+        if (ordered) {
+            receivedBefore = generatedBefore.get();
+        }
         int work = 0;
-        while (work < batch) {
+        while (ordered || work < batch) {
             final int handle = ring.poll();
             if (handle == PacketPool.NO_PACKET) {
                 break;
             }
-            final int port = pool.ingressPort(handle);
-            if (shard.hasRoom(port)) {
-                shard.arrive(port, handle, pool.arrivalPicos(handle));
-            } else {
-                recorder.dropped(pool.flow(handle), DropReason.RX_OVERFLOW);
-                dataplane.release(handle);
-            }
+            arriveHere(pool.ingressPort(handle), handle);
             work++;
         }
         return work;
     }
 
+    /** Packet {@code handle} waits at its port for its arrival time, or is dropped where its link is full. */
+    private void arriveHere(final int port, final int handle) {
+        if (shard.hasRoom(port)) {
+            shard.arrive(port, handle, pool.arrivalPicos(handle));
+        } else {
+            recorder.dropped(pool.flow(handle), DropReason.RX_OVERFLOW);
+            dataplane.release(handle);
+        }
+    }
+
     @Override
     public long horizon(final long now) {
-        return source != null ? horizonPicos : now;
+        if (source != null) {
+            return horizonPicos;
+        }
+        return !ordered ? now : receivedBefore == Long.MAX_VALUE ? Long.MAX_VALUE : receivedBefore - 1;
     }
 
     /** Sent packets are recorded for the receivers, captured if asked, and their buffers given back. */
@@ -181,6 +210,9 @@ final class GeneratedPorts implements ShardPorts {
         departed = 0;
         quiet = false;
         horizonPicos = Long.MIN_VALUE;
+        receivedBefore = 0;
+        made = 0;
+        generatedBefore.set(0);
         if (ring != null) {
             ring.reset();
         }

@@ -19,7 +19,10 @@ import io.trimswitch.switching.shard.DilatedClock;
 import io.trimswitch.switching.shard.PipelineShard;
 import io.trimswitch.switching.shard.ShardedDataplane;
 import io.trimswitch.trafficmanager.HandleRing;
+import io.trimswitch.switching.shard.PublishedTime;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -67,6 +70,11 @@ public final class RealTimeSwitch implements SwitchRun {
      * for another source until it has sent everything and the switch is empty.
      */
     public RealTimeSwitch(final Settings settings, final TrafficSource source, final long durationPicos) {
+        this(settings, source, durationPicos, SystemNanoClock.INSTANCE);
+    }
+
+    /** The same on host clock {@code host}: a test's, which it moves on itself while it drives the shards. */
+    RealTimeSwitch(final Settings settings, final TrafficSource source, final long durationPicos, final NanoClock host) {
         this.settings = settings;
         if (!this.settings.realTime()) {
             throw new ConfigException("the real-time switch needs clock real, got '" + this.settings.clock().label() + "'");
@@ -88,16 +96,17 @@ public final class RealTimeSwitch implements SwitchRun {
         partitions[0] = pool.capacity();
         this.dataplane = new ShardedDataplane(this.settings, pool, shards, partitions,
             CounterRegistry.inMemory(ShardedDataplane.counters(this.settings, shards)), AssembledSwitch.defaultForwarding(this.settings),
-            () -> threadRecorder(flows, 16), true);
+            () -> threadRecorder(flows, 16), true, host);
         this.assembly = dataplane.assembly();
         this.rings = new HandleRing[shards];
         for (int shard = 1; shard < shards; shard++) {
             rings[shard] = new HandleRing(this.settings.realtime().rxRingPackets(), false);
         }
         this.ports = new GeneratedPorts[shards];
+        final PublishedTime generated = new PublishedTime(0);
         for (int shard = 0; shard < shards; shard++) {
             ports[shard] = new GeneratedPorts(dataplane.shard(shard), dataplane, threadRecorder(flows, packets), shard == 0 ? this.source : null,
-                rings, rings[shard], this.settings.realtime().batchPackets());
+                rings, rings[shard], this.settings.realtime().batchPackets(), generated);
             dataplane.shard(shard).ports(ports[shard]);
         }
     }
@@ -150,6 +159,7 @@ public final class RealTimeSwitch implements SwitchRun {
         final long wallStart = System.nanoTime();
         // Shards without sockets do not sleep in the kernel: poll backs off.
         final Settings.Idle idle = settings.realtime().idle() == Settings.Idle.POLL ? Settings.Idle.BACKOFF : settings.realtime().idle();
+        clock().endAt(durationPicos);
         clock().startIn(START_DELAY_NANOS);
         try {
             for (int shard = 0; shard < dataplane.shards(); shard++) {
@@ -163,7 +173,35 @@ public final class RealTimeSwitch implements SwitchRun {
         if (fault.get() != null) {
             throw fault.get();
         }
-        final double wallMs = (System.nanoTime() - wallStart) / 1e6;
+        return finish((System.nanoTime() - wallStart) / 1e6);
+    }
+
+    /** Which shard takes the next turn, when a test drives them all from one thread (it may move the host clock on too). */
+    @FunctionalInterface
+    interface TurnOrder {
+        int nextShard();
+    }
+
+    /**
+     * A run with every shard's turns taken on this thread, in the order {@code order} gives, until the run's switch time
+     * has passed on the host clock (a test's, which {@code order} moves on): whatever order the threads might run in.
+     */
+    RunOutcome runTurnByTurn(final TurnOrder order) {
+        reset();
+        clock().endAt(durationPicos);
+        clock().startIn(0);
+        for (int shard = 0; shard < dataplane.shards(); shard++) {
+            dataplane.shard(shard).go();
+        }
+        while (!ended()) {
+            dataplane.shard(order.nextShard()).doWork();
+        }
+        dataplane.stop();
+        return finish(0);
+    }
+
+    /** Every thread has stopped: what is inside is counted, the threads' counts totalled, and the run's figures taken. */
+    private RunOutcome finish(final double wallMs) {
         final long inFlight = drainInFlight();
         total();
         long maxLag = ports[0].maxLagPicos();
@@ -211,11 +249,27 @@ public final class RealTimeSwitch implements SwitchRun {
         }
     }
 
-    /** Until the run's duration of switch time has passed, or with no duration until the switch is empty. */
+    /**
+     * Whether the run is over: with a duration, once every shard has done everything up to its end (switch time stops
+     * there); without one, once the switch is empty.
+     */
+    private boolean ended() {
+        if (durationPicos == Long.MAX_VALUE) {
+            return ports[0].quiet();
+        }
+        for (int shard = 0; shard < dataplane.shards(); shard++) {
+            if (dataplane.shard(shard).doneThrough() < durationPicos) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Until the run is over ({@link #ended()}). */
     private void awaitEnd(final AtomicReference<RuntimeException> fault) {
         while (fault.get() == null) {
             final long now = clock().nowPicos();
-            if (durationPicos == Long.MAX_VALUE ? ports[0].quiet() : now >= durationPicos) {
+            if (ended()) {
                 return;
             }
             final long remainingMillis = durationPicos == Long.MAX_VALUE ? 1 : clock().hostNanos(durationPicos - Math.max(0, now)) / 1_000_000;

@@ -57,7 +57,7 @@ public final class PacketPool {
     /** Allocations still refused without a new try after the kernel could not map a slab (see {@link #SLAB_RETRY_AFTER}). */
     private int refusalsBeforeRetry;
 
-    /** One row of a cache line per packet: its ints, then its two times. */
+    /** One row of a cache line per packet: its ints, then its two times and its place in the arrival order. */
     private static final int ROW_SHIFT = 6;
     private static final int LENGTH = 0;
     private static final int INGRESS_PORT = 4;
@@ -70,6 +70,8 @@ public final class PacketPool {
     /** When the packet arrived, and when it was last queued. */
     private static final int ARRIVAL = 32;
     private static final int QUEUED = 40;
+    /** Where the packet stands in the order its source made its packets: ties of arrival time go by it. */
+    private static final int ARRIVAL_ORDER = 48;
     /** Where handle 0's row starts; the mapping is held by {@link #metadataOwner}. */
     private final long metadata;
     private final Arena metadataOwner = Arena.ofAuto();
@@ -371,6 +373,18 @@ public final class PacketPool {
 
     public void queuedPicos(final int handle, final long time) {
         UnsafeApi.putLong(null, row(handle) + QUEUED, time);
+    }
+
+    /**
+     * The packet's place in its source's order (the n-th packet it made): packets that arrive at one instant are
+     * taken in this order, which every clock and every shard agrees on.
+     */
+    public long arrivalOrder(final int handle) {
+        return UnsafeApi.getLong(null, row(handle) + ARRIVAL_ORDER);
+    }
+
+    public void arrivalOrder(final int handle, final long order) {
+        UnsafeApi.putLong(null, row(handle) + ARRIVAL_ORDER, order);
     }
 
     public byte trimKind(final int handle) {

@@ -27,6 +27,26 @@ public final class TimedIntFifo {
         size++;
     }
 
+    /**
+     * Adds in time order, after every entry of the same time: for things sent by several threads whose delays differ
+     * (NOTIFYs from recirculation ports on other shards), which almost always come in order and so cost an append.
+     */
+    public void addInTimeOrder(final long time, final int value) {
+        add(time, value);
+        final int mask = times.length - 1;
+        for (int i = size - 1; i > 0; i--) {
+            final int at = (head + i) & mask;
+            final int before = (head + i - 1) & mask;
+            if (times[before] <= time) {
+                break;
+            }
+            times[at] = times[before];
+            values[at] = values[before];
+            times[before] = time;
+            values[before] = value;
+        }
+    }
+
     public boolean isEmpty() {
         return size == 0;
     }
@@ -38,6 +58,11 @@ public final class TimedIntFifo {
     /** Due time of the oldest entry; only when not empty. */
     public long headTime() {
         return times[head];
+    }
+
+    /** Value of the oldest entry; only when not empty. */
+    public int headValue() {
+        return values[head];
     }
 
     public int removeHead() {

@@ -19,14 +19,24 @@ final class AgentEvents implements TrafficManagerEvents {
         void release(int handle);
     }
 
+    /** Before a packet from inside the switch is queued at a port: the port is brought up to that instant. */
+    @FunctionalInterface
+    interface BeforeQueued {
+        void reaches(int port, long time);
+    }
+
     private final PacketPool pool;
     private final RunRecorder recorder;
+    /** Null where what is queued comes from outside (a pipeline's arrivals: its shard has caught up already). */
+    private final BeforeQueued beforeQueued;
     private final Release release;
     /** Told of each idle port the traffic manager queues for; null: nobody listens. */
     private final IntConsumer egressWakeUps;
 
-    AgentEvents(final PacketPool pool, final RunRecorder recorder, final Release release, final IntConsumer egressWakeUps) {
+    AgentEvents(final PacketPool pool, final RunRecorder recorder, final Release release, final IntConsumer egressWakeUps,
+        final BeforeQueued beforeQueued) {
         this.pool = pool;
+        this.beforeQueued = beforeQueued;
         this.recorder = recorder;
         this.release = release;
         this.egressWakeUps = egressWakeUps;
@@ -36,6 +46,13 @@ final class AgentEvents implements TrafficManagerEvents {
     public void drop(final int handle, final DropReason reason, final long now) {
         recorder.dropped(pool.flow(handle), reason);
         release.release(handle);
+    }
+
+    @Override
+    public void beforeEnqueue(final int port, final long now) {
+        if (beforeQueued != null) {
+            beforeQueued.reaches(port, now);
+        }
     }
 
     @Override

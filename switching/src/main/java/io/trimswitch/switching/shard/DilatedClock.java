@@ -11,6 +11,8 @@ public final class DilatedClock {
     private final NanoClock host;
     private final double picosPerHostNano;
     private volatile long epochNanos;
+    /** Switch time stands still here: a run's end, past which nothing of it may happen. */
+    private volatile long endPicos = Long.MAX_VALUE;
 
     public DilatedClock(final NanoClock host, final double dilation) {
         if (!(dilation > 0) || Double.isInfinite(dilation)) {
@@ -25,8 +27,17 @@ public final class DilatedClock {
         epochNanos = host.nanoTime() + delayNanos;
     }
 
+    /** Switch time now, never past the run's end. */
     public long nowPicos() {
-        return (long) ((host.nanoTime() - epochNanos) * picosPerHostNano);
+        return Math.min(endPicos, (long) ((host.nanoTime() - epochNanos) * picosPerHostNano));
+    }
+
+    /**
+     * Switch time stops at {@code picos} ({@link Long#MAX_VALUE}: never): a run's shards then finish everything up to its
+     * end and nothing after it, as a virtual-time run does, however late the run's threads are stopped.
+     */
+    public void endAt(final long picos) {
+        endPicos = picos;
     }
 
     /** Host nanoseconds that {@code picos} of switch time take. */

@@ -71,6 +71,13 @@ final class EgressAgent implements CatchUp.Stage {
         return work;
     }
 
+    /** Port {@code port} of this group alone up to {@code now}: before a header returns to it at that instant. */
+    void advancePort(final int port, final long now) {
+        if (port < placeOf.length && placeOf[port] >= 0) {
+            advance(ports[placeOf[port]], now);
+        }
+    }
+
     /** Ends what {@code port} has sent by {@code now} and starts what it can; returns how much. */
     private int advance(final EgressPort port, final long now) {
         int work = 0;

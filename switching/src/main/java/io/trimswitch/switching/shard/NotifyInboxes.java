@@ -66,7 +66,8 @@ public final class NotifyInboxes implements NotifyChannel {
 
         @Override
         public void onMessage(final int type, final MutableDirectBuffer buffer, final int index, final int length) {
-            pending.add(buffer.getLong(index), buffer.getInt(index + Long.BYTES));
+            // Several recirculation threads write one inbox: their NOTIFYs are kept in due order, as virtual time applies them.
+            pending.addInTimeOrder(buffer.getLong(index), buffer.getInt(index + Long.BYTES));
         }
 
         /** NOTIFYs received and not yet applied: due time and egress port. */

@@ -74,9 +74,27 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
     private final List<RecirculationAgent> recirculation = new ArrayList<>();
     /** This thread's recirculation and egress, brought up to each arrival in the one order. */
     private final CatchUp catchUp;
-    /** Null with one shard: packets other shards hand over for this one's ports, and how it queues them. */
-    private final PortHandoff handoff;
+    private final ShardedDataplane dataplane;
+    /**
+     * Whether the shards keep virtual time's order: each meters its arrivals only up to where no NOTIFY can still come
+     * from before them, and hands every packet to the traffic manager's shard, which queues it only once no pipeline
+     * can still hand it an earlier one (docs/design.md, "Many shards, one order").
+     */
+    private final boolean ordered;
+    private final boolean runsTrafficManager;
+    /** The least switch time from a recirculation port's start to the NOTIFY it raises reaching a pipeline. */
+    private final long lookahead;
+    /** Packets other shards hand over for this one's ports (none with one shard); ordered, one ring per shard. */
+    private final PortHandoff[] inbound;
+    /** Per inbound ring, the entry at its head, taken but not yet queued; {@link PacketPool#NO_PACKET}: none. */
+    private final int[] inboundHeads;
     private final TrafficManager handedOver;
+    /** Ordered: every arrival at this shard's ports before this switch time has been metered and handed on. */
+    private final PublishedTime meteredBefore = new PublishedTime(Long.MIN_VALUE);
+    /** Everything this shard does up to this switch time is done: a run may end once every shard has reached its end. */
+    private final PublishedTime doneThrough = new PublishedTime(Long.MIN_VALUE);
+    /** Ordered, on the traffic manager's shard: every NOTIFY due before this switch time is in its inbox. */
+    private final PublishedTime notifiesBefore = new PublishedTime(Long.MIN_VALUE);
     /** Changes another thread asks of this shard ({@code ctl add-port}), run between two of its turns. */
     private final ConcurrentLinkedQueue<Runnable> changes = new ConcurrentLinkedQueue<>();
     private ShardPorts ports;
@@ -89,9 +107,14 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
     private long maxLagPicos;
     private long workCycles;
 
+    /**
+     * @param inbound    the rings other shards hand this one's packets over on (none: it queues only its own)
+     * @param handedOver the traffic manager's view it queues handed-over packets through, or null
+     * @param lookahead  switch time a NOTIFY takes at the least
+     */
     PipelineShard(
-        final int id, final ShardedDataplane dataplane, final PoolPartition buffers, final HandleRing returned, final int[] pipelines,
-        final PortHandoff handoff, final TrafficManager handedOver) {
+        final int id, final ShardedDataplane dataplane, final PoolPartition buffers, final HandleRing returned,
+        final PortHandoff[] inbound, final TrafficManager handedOver, final long lookahead) {
         this.id = id;
         this.pool = dataplane.pool;
         this.buffers = buffers;
@@ -100,24 +123,38 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
         } : buffers::free;
         this.assembly = dataplane.assembly;
         this.clock = dataplane.clock;
-        this.handoff = handoff;
+        this.dataplane = dataplane;
+        final ShardOwnership owners = dataplane.ownership;
+        this.ordered = owners.ordered();
+        this.runsTrafficManager = ordered && owners.trafficManagerShard() == id;
+        this.lookahead = lookahead;
+        this.inbound = inbound;
+        this.inboundHeads = new int[inbound.length];
+        java.util.Arrays.fill(inboundHeads, PacketPool.NO_PACKET);
         this.handedOver = handedOver;
         this.ingressByPipeline = new IngressAgent[assembly.pipelines()];
         this.egressByPipeline = new EgressAgent[assembly.pipelines()];
         final List<EgressAgent> egress = new ArrayList<>();
-        for (final int pipeline : pipelines) {
-            ingressByPipeline[pipeline] = dataplane.ingress.get(pipeline);
-            ingress.add(ingressByPipeline[pipeline]);
-            egressByPipeline[pipeline] = dataplane.egress.get(pipeline);
-            egress.add(egressByPipeline[pipeline]);
-            if (dataplane.recirculation[pipeline] != null) {
-                recirculation.add(dataplane.recirculation[pipeline]);
+        for (int pipeline = 0; pipeline < assembly.pipelines(); pipeline++) {
+            if (owners.ingressShard(pipeline) == id) {
+                ingressByPipeline[pipeline] = dataplane.ingress.get(pipeline);
+                ingress.add(ingressByPipeline[pipeline]);
+            }
+            if (owners.egressShardOfPipeline(pipeline) == id) {
+                egressByPipeline[pipeline] = dataplane.egress.get(pipeline);
+                egress.add(egressByPipeline[pipeline]);
+            }
+        }
+        for (int port = 0; port < dataplane.recirculation.length; port++) {
+            if (dataplane.recirculation[port] != null && owners.recirculationShard(port) == id) {
+                recirculation.add(dataplane.recirculation[port]);
             }
         }
         // Recirculation before egress: a header back from its loop is in its queue when egress chooses.
         this.catchUp = new CatchUp(recirculation, egress);
-        this.ownPorts = java.util.Arrays.stream(dataplane.attached).filter(port -> ingressByPipeline[assembly.pipelineOf(port)] != null).toArray();
-        this.ownEgress = java.util.Arrays.stream(ownPorts).mapToObj(assembly::port).toArray(EgressPort[]::new);
+        this.ownPorts = java.util.Arrays.stream(dataplane.attached).filter(port -> owners.ingressShardOfPort(port) == id).toArray();
+        this.ownEgress = java.util.Arrays.stream(dataplane.attached).filter(port -> owners.egressShard(port) == id)
+            .mapToObj(assembly::port).toArray(EgressPort[]::new);
         this.arriving = new TimedIntFifo[assembly.ports()];
         for (final int port : ownPorts) {
             arriving[port] = new TimedIntFifo(LINK_BACKLOG_PACKETS);
@@ -217,22 +254,14 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
         work += ports.receive();
         final long now = clock.nowPicos();
         work += returned == null ? 0 : returned.drain(reclaim, Integer.MAX_VALUE);
-        for (int agent = 0; agent < ingress.size(); agent++) {
-            // NOTIFYs from the recirculation ports. By index: no iterator each turn.
-            work += ingress.get(agent).drainInbox();
+        if (ordered) {
+            work += meterInOrder(now);
+            if (runsTrafficManager) {
+                work += queueInOrder(now);
+            }
+        } else {
+            work += forward(now);
         }
-        if (handoff != null) {
-            work += queueHandedOver();
-        }
-        // Arrivals in time order across this shard's ports; each is metered once everything before it has happened.
-        for (int port = nextDue(now); port >= 0; port = nextDue(now)) {
-            final int handle = arriving[port].removeHead();
-            waitingPackets--;
-            maxLagPicos = Math.max(maxLagPicos, now - pool.arrivalPicos(handle));
-            meter(handle);
-            work++;
-        }
-        work += catchUp.advanceTo(Math.min(horizon(now), ports.horizon(now)));
         ports.flush();
         if (work > 0) {
             workCycles++;
@@ -241,6 +270,128 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
             }
         }
         return work;
+    }
+
+    /** One shard, or a live switch's: meters what has arrived and queues what was handed over, as it comes. */
+    private int forward(final long now) {
+        int work = 0;
+        for (int agent = 0; agent < ingress.size(); agent++) {
+            // NOTIFYs from the recirculation ports. By index: no iterator each turn.
+            work += ingress.get(agent).drainInbox();
+        }
+        for (final PortHandoff ring : inbound) {
+            for (int entry = ring.poll(); entry != PacketPool.NO_PACKET; entry = ring.poll()) {
+                queueHandedOver(entry);
+                work++;
+            }
+        }
+        // Arrivals in time order across this shard's ports; each is metered once everything before it has happened.
+        for (int port = nextDue(now); port >= 0; port = nextDue(now)) {
+            work += meterHead(port, now);
+        }
+        final long upTo = Math.min(horizon(now), ports.horizon(now));
+        work += catchUp.advanceTo(upTo);
+        doneThrough.set(upTo);
+        return work;
+    }
+
+    /**
+     * Ordered: meters the arrivals due by {@code now} for which every NOTIFY due before them is in, then publishes how
+     * far its arrivals are all metered. Its pipelines queue nothing: they hand every packet to the traffic manager's
+     * shard, in the order they meter them.
+     */
+    private int meterInOrder(final long now) {
+        // Read before the inboxes are drained: every NOTIFY it promises is in them by then.
+        final long notifiesIn = dataplane.shard(dataplane.ownership.trafficManagerShard()).notifiesBefore.get();
+        int work = 0;
+        for (int agent = 0; agent < ingress.size(); agent++) {
+            work += ingress.get(agent).drainInbox();
+        }
+        final long meterUpTo = Math.min(now, notifiesIn);
+        for (int port = nextDue(meterUpTo); port >= 0; port = nextDue(meterUpTo)) {
+            work += meterHead(port, now);
+        }
+        final long received = ports.horizon(now);
+        final long metered = Math.min(received == Long.MAX_VALUE ? received : received + 1, earliestWaiting());
+        meteredBefore.set(metered);
+        if (!runsTrafficManager) {
+            doneThrough.set(Math.min(now, metered - 1));
+        }
+        return work;
+    }
+
+    /**
+     * Ordered, on the traffic manager's shard: queues the packets every shard handed over, in arrival order across
+     * them, up to the earliest arrival some shard has still to meter; brings recirculation and egress up to just before
+     * it; then publishes up to when every NOTIFY is in the pipelines' inboxes.
+     */
+    private int queueInOrder(final long now) {
+        long bound = Long.MAX_VALUE;
+        for (int shard = 0; shard < dataplane.shards(); shard++) {
+            // Read before the rings: what a shard promises is on its ring by then.
+            bound = Math.min(bound, dataplane.shard(shard).meteredBefore.get());
+        }
+        int work = 0;
+        for (int ring = nextInbound(bound); ring >= 0; ring = nextInbound(bound)) {
+            final int entry = inboundHeads[ring];
+            inboundHeads[ring] = PacketPool.NO_PACKET;
+            maxLagPicos = Math.max(maxLagPicos, now - pool.queuedPicos(PortHandoff.handle(entry)));
+            queueHandedOver(entry);
+            work++;
+        }
+        final long upTo = Math.min(now, bound == Long.MIN_VALUE ? bound : bound - 1);
+        if (upTo == Long.MIN_VALUE) {
+            return work;
+        }
+        work += catchUp.advanceTo(upTo);
+        // Every recirculation port has started what it would by upTo: a NOTIFY still to come is due lookahead later.
+        notifiesBefore.set(upTo + 1 + lookahead);
+        doneThrough.set(upTo);
+        return work;
+    }
+
+    /** The inbound ring whose head packet reached the traffic manager first, before {@code bound}; else -1. */
+    private int nextInbound(final long bound) {
+        int next = -1;
+        long nextTime = bound;
+        long nextOrder = Long.MAX_VALUE;
+        for (int ring = 0; ring < inbound.length; ring++) {
+            if (inboundHeads[ring] == PacketPool.NO_PACKET) {
+                inboundHeads[ring] = inbound[ring].poll();
+                if (inboundHeads[ring] == PacketPool.NO_PACKET) {
+                    continue;
+                }
+            }
+            final int handle = PortHandoff.handle(inboundHeads[ring]);
+            final long time = pool.queuedPicos(handle);
+            if (time < nextTime || time == nextTime && next >= 0 && pool.arrivalOrder(handle) < nextOrder) {
+                next = ring;
+                nextTime = time;
+                nextOrder = pool.arrivalOrder(handle);
+            }
+        }
+        return next;
+    }
+
+    /** Meters the packet at the head of {@code port}'s arrivals; returns 1. */
+    private int meterHead(final int port, final long now) {
+        final int handle = arriving[port].removeHead();
+        waitingPackets--;
+        maxLagPicos = Math.max(maxLagPicos, now - pool.arrivalPicos(handle));
+        meter(handle);
+        return 1;
+    }
+
+    /** The earliest arrival still waiting to be metered; {@link Long#MAX_VALUE} when none waits. */
+    private long earliestWaiting() {
+        long earliest = Long.MAX_VALUE;
+        for (int i = 0; i < ownPorts.length && waitingPackets > 0; i++) {
+            final TimedIntFifo waiting = arriving[ownPorts[i]];
+            if (!waiting.isEmpty()) {
+                earliest = Math.min(earliest, waiting.headTime());
+            }
+        }
+        return earliest;
     }
 
     /**
@@ -292,7 +443,7 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
      * queued behind one in service wait for it to finish: that instant is a timed event.
      */
     private boolean hasWorkNow() {
-        if (handoff != null && !handoff.isEmpty() || ports.hasUnsent() || !changes.isEmpty()) {
+        if (hasInbound() || ports.hasUnsent() || !changes.isEmpty()) {
             return true;
         }
         for (final EgressPort port : ownEgress) {
@@ -310,7 +461,7 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
 
     /** Packets in this shard's rings, which any thread may fill: its hand-off ring, its egress queues and its DoD queues. */
     private boolean hasQueuedInput() {
-        if (handoff != null && !handoff.isEmpty()) {
+        if (hasInbound()) {
             return true;
         }
         for (final EgressPort port : ownEgress) {
@@ -336,22 +487,27 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
         }
     }
 
-    /** Queues what other shards handed over, each at the instant it reached the traffic manager. */
-    private int queueHandedOver() {
-        int work = 0;
-        for (int entry = handoff.poll(); entry != PacketPool.NO_PACKET; entry = handoff.poll()) {
-            final int handle = PortHandoff.handle(entry);
-            final long time = pool.queuedPicos(handle);
-            catchUp.advanceTo(CatchUp.horizon(time, true));
-            // A trimmed packet is a header, whichever queue of the stand-in took it (a data queue can hold trimmed packets).
-            if (PortHandoff.isHeader(entry) || pool.trimKind(handle) != TrimKind.NONE) {
-                handedOver.enqueueHeader(handle, time);
-            } else {
-                handedOver.enqueueData(handle, time);
+    /** Packets another shard handed over, not yet queued. */
+    private boolean hasInbound() {
+        for (int ring = 0; ring < inbound.length; ring++) {
+            if (inboundHeads[ring] != PacketPool.NO_PACKET || !inbound[ring].isEmpty()) {
+                return true;
             }
-            work++;
         }
-        return work;
+        return false;
+    }
+
+    /** Queues a packet another shard handed over at the instant it reached the traffic manager, as it would have been. */
+    private void queueHandedOver(final int entry) {
+        final int handle = PortHandoff.handle(entry);
+        final long time = pool.queuedPicos(handle);
+        catchUp.advanceTo(CatchUp.horizon(time, true));
+        // A trimmed packet is a header, whichever queue of the stand-in took it (a data queue can hold trimmed packets).
+        if (PortHandoff.isHeader(entry) || pool.trimKind(handle) != TrimKind.NONE) {
+            handedOver.enqueueHeader(handle, time);
+        } else {
+            handedOver.enqueueData(handle, time);
+        }
     }
 
     /** The port whose waiting packet arrives first, if it has arrived by {@code now}; else -1. */
@@ -361,10 +517,14 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
         }
         int due = -1;
         long earliest = now;
+        long order = Long.MAX_VALUE;
         for (final int port : ownPorts) {
             final TimedIntFifo waiting = arriving[port];
-            if (!waiting.isEmpty() && waiting.headTime() <= earliest) {
+            // At one instant, in the order the source made them, as every clock and shard takes them.
+            if (!waiting.isEmpty() && (waiting.headTime() < earliest
+                || waiting.headTime() == earliest && pool.arrivalOrder(waiting.headValue()) < order)) {
                 earliest = waiting.headTime();
+                order = pool.arrivalOrder(waiting.headValue());
                 due = port;
             }
         }
@@ -470,8 +630,14 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
 
     /** Once stopped: every packet still waiting to arrive or handed over, to {@code inFlight}. */
     void drainWaiting(final java.util.function.IntConsumer inFlight) {
-        for (int entry = handoff == null ? PacketPool.NO_PACKET : handoff.poll(); entry != PacketPool.NO_PACKET; entry = handoff.poll()) {
-            inFlight.accept(PortHandoff.handle(entry));
+        for (int ring = 0; ring < inbound.length; ring++) {
+            if (inboundHeads[ring] != PacketPool.NO_PACKET) {
+                inFlight.accept(PortHandoff.handle(inboundHeads[ring]));
+                inboundHeads[ring] = PacketPool.NO_PACKET;
+            }
+            for (int entry = inbound[ring].poll(); entry != PacketPool.NO_PACKET; entry = inbound[ring].poll()) {
+                inFlight.accept(PortHandoff.handle(entry));
+            }
         }
         for (final int port : ownPorts) {
             while (!arriving[port].isEmpty()) {
@@ -490,6 +656,11 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
         return buffers.inUse();
     }
 
+    /** Everything this shard does up to this switch time is done. */
+    public long doneThrough() {
+        return doneThrough.get();
+    }
+
     /** How late, at worst, a packet was metered after it had arrived. */
     public long maxLagPicos() {
         return maxLagPicos;
@@ -502,6 +673,10 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
 
     void reset() {
         maxLagPicos = 0;
+        meteredBefore.set(Long.MIN_VALUE);
+        notifiesBefore.set(Long.MIN_VALUE);
+        doneThrough.set(Long.MIN_VALUE);
+        java.util.Arrays.fill(inboundHeads, PacketPool.NO_PACKET);
         workCycles = 0;
         stopped = false;
         started = false;

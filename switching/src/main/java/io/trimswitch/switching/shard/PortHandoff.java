@@ -19,9 +19,13 @@ final class PortHandoff {
 
     private final HandleRing inbox;
 
-    /** @param capacity at least the pool: every packet could be on its way to one thread */
-    PortHandoff(final int capacity) {
-        this.inbox = new HandleRing(capacity, true);
+    /**
+     * @param capacity      at least the pool: every packet could be on its way to one thread
+     * @param manyProducers whether several threads hand over through it, or one (a shard's own channel to the
+     *                      traffic manager's, whose packets are then in that shard's order)
+     */
+    PortHandoff(final int capacity, final boolean manyProducers) {
+        this.inbox = new HandleRing(capacity, manyProducers);
     }
 
     /**
@@ -46,6 +50,11 @@ final class PortHandoff {
     /** Takes the next handed-over packet: its handle, or {@link PacketPool#NO_PACKET}. */
     int poll() {
         return inbox.poll();
+    }
+
+    /** The next handed-over packet's entry without taking it, or {@link PacketPool#NO_PACKET}. */
+    int peek() {
+        return inbox.peek();
     }
 
     static int handle(final int entry) {

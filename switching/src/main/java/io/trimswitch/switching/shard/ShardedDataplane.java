@@ -11,7 +11,9 @@ import io.trimswitch.switching.RunRecorder;
 import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.HandleRing;
 import io.trimswitch.trafficmanager.TrafficManager;
+import io.trimswitch.dataplane.time.Picos;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.util.ArrayList;
@@ -25,8 +27,9 @@ import java.util.function.Supplier;
  * A real-time switch's shards and what connects them, whatever their ports are: the assembly, its queues on rings,
  * with a view of the traffic manager per pipeline component; the NOTIFY inboxes; per pipeline its ingress, egress and
  * recirculation; the pool's partitions with their rings of buffers on the way back; and, with several shards, a
- * hand-off ring per shard. Pipeline {@code p} and its ports belong to shard {@code p mod shards}. Both real-time
- * switches build one: the scenario switch with generated ports, the live switch with sockets and interfaces.
+ * hand-off ring per shard. {@link ShardOwnership} says which shard owns what. Both real-time switches build one: the
+ * scenario switch with generated ports, keeping virtual time's order; the live switch with sockets and interfaces,
+ * forwarding as fast as it can.
  */
 public final class ShardedDataplane {
     final PacketPool pool;
@@ -36,8 +39,9 @@ public final class ShardedDataplane {
     final int[] attached;
     final List<IngressAgent> ingress = new ArrayList<>();
     final List<EgressAgent> egress = new ArrayList<>();
-    /** Per pipeline: its recirculation, or null. */
+    /** Per recirculation port: its agent, or null. */
     final RecirculationAgent[] recirculation;
+    final ShardOwnership ownership;
     private final List<TrafficManager> threadTrafficManagers = new ArrayList<>();
     private final NotifyInboxes inboxes;
     private final PipelineShard[] shards;
@@ -52,14 +56,19 @@ public final class ShardedDataplane {
      *                       slabs, in shard order from the pool's start
      * @param counters       where every counter of the switch lives ({@link #counters})
      * @param dropRecorders  a fresh recorder of drops for each component that feeds the traffic manager
-     * @param egressByWakeUps with one shard, egress looks only at the ports the traffic manager woke (busy, or queued
-     *                       for) rather than at every port before each arrival: what a scenario's 64 ports need
+     * @param ordered        whether the shards keep virtual time's order (a scenario: the traffic manager on one shard,
+     *                       which queues every packet at its instant once no pipeline can still send it an earlier
+     *                       one), or forward as fast as they can (a live switch: each pipeline's egress on its shard).
+     *                       With one shard, egress also looks only at the ports the traffic manager woke (busy, or
+     *                       queued for) rather than at every port before each arrival: what a scenario's 64 ports need
+     * @param host           the host clock the switch's dilated clock reads
      */
     public ShardedDataplane(
         final Settings settings, final PacketPool pool, final int shardCount, final int[] partitionSizes, final CounterRegistry counters,
-        final ForwardingStage forwarding, final Supplier<RunRecorder> dropRecorders, final boolean egressByWakeUps) {
+        final ForwardingStage forwarding, final Supplier<RunRecorder> dropRecorders, final boolean ordered, final NanoClock host) {
         this.pool = pool;
-        this.clock = new DilatedClock(SystemNanoClock.INSTANCE, settings.realtime().dilation());
+        this.clock = new DilatedClock(host, settings.realtime().dilation());
+        this.ownership = new ShardOwnership(settings, shardCount, ordered);
         final int pipelines = settings.fabric().pipelines();
         this.inboxes = new NotifyInboxes(pipelines);
         this.shards = new PipelineShard[shardCount];
@@ -77,37 +86,43 @@ public final class ShardedDataplane {
                 first += partitionSizes[shard];
             }
         }
-        // With one shard every queue is filled on its thread: the traffic manager can tell its egress which ports to look at.
-        final boolean wakeUps = shardCount == 1 && egressByWakeUps;
+        // An ordered switch fills every queue on one thread: the traffic manager can tell its egress which ports to look at.
+        final boolean wakeUps = ordered;
         final AgentEvents.Release release = this::release;
-        // With several shards, each queues only into its own ports and hands the others' their packets.
+        // With several shards, only a port's owner queues into it: the others hand it their packets, each shard over
+        // a ring of its own to the traffic manager's shard when the shards keep one order, else over one ring per owner.
         final PortHandoff[] handoffs = new PortHandoff[shardCount];
         for (int shard = 0; shard < shardCount && shardCount > 1; shard++) {
-            handoffs[shard] = new PortHandoff(pool.capacity());
+            handoffs[shard] = new PortHandoff(pool.capacity(), !ownership.ordered());
         }
-        final int portsPerPipeline = settings.fabric().portsPerPipeline();
         this.assembly = new AssembledSwitch(settings, pool, counters, HandleRing.factory(),
-            new AgentEvents(pool, dropRecorders.get(), release, wakeUps ? this::wakeEgress : null),
+            new AgentEvents(pool, dropRecorders.get(), release, wakeUps ? this::wakeEgress : null, null),
             (component, pipeline, shared) -> {
-                final TrafficManager own = shared.forThread(new AgentEvents(pool, dropRecorders.get(), release, wakeUps ? this::wakeEgress : null),
+                final boolean ingress = component == AssembledSwitch.Component.INGRESS;
+                final int shard = ingress ? ownership.ingressShard(pipeline) : ownership.recirculationShard(pipeline);
+                // A pipeline of an ordered switch queues nothing itself: it may run ahead of the traffic manager.
+                final boolean queuesHere = !(ingress && ownership.ordered());
+                final TrafficManager own = shared.forThread(new AgentEvents(pool, dropRecorders.get(), release,
+                    wakeUps && queuesHere ? this::wakeEgress : null, ingress ? null : (port, time) -> returnReachesPort(shard, port, time)),
                     component.name().toLowerCase(Locale.ROOT) + "-" + pipeline);
                 threadTrafficManagers.add(own);
                 if (shardCount == 1) {
                     return own;
                 }
-                final int shard = pipeline % shardCount;
                 final EgressPort[] ports = new EgressPort[settings.egressPorts()];
                 for (int port = 0; port < ports.length; port++) {
-                    final int owner = (port % settings.portCount()) / portsPerPipeline % shardCount;
-                    ports[port] = owner == shard ? own.port(port) : handoffs[owner].standIn(own.port(port), pool, settings.fabric().headersPerData());
+                    ports[port] = queuesHere && ownership.queuesDirectly(shard, port) ? own.port(port)
+                        : (ownership.ordered() ? handoffs[shard] : handoffs[ownership.egressShard(port)])
+                            .standIn(own.port(port), pool, settings.fabric().headersPerData());
                 }
                 return own.withPorts(ports);
             },
             pipelineArray -> inboxes, forwarding);
+        final int portsPerPipeline = settings.fabric().portsPerPipeline();
         // A live switch forwards only to the ports it has attached: egress looks at those alone.
         final int attachedCount = settings.ports().isEmpty() ? assembly.ports() : Math.min(settings.ports().size(), assembly.ports());
         this.attached = java.util.stream.IntStream.range(0, attachedCount).toArray();
-        this.recirculation = new RecirculationAgent[pipelines];
+        this.recirculation = new RecirculationAgent[assembly.recirculationPorts()];
         for (int pipeline = 0; pipeline < pipelines; pipeline++) {
             ingress.add(new IngressAgent(assembly.pipeline(pipeline), pool, inboxes.reader(pipeline)));
             final int firstPort = pipeline * portsPerPipeline;
@@ -116,28 +131,44 @@ public final class ShardedDataplane {
                 group[i] = assembly.port(firstPort + i);
             }
             final PipelineShard[] owners = shards;
-            final int owner = pipeline % shardCount;
+            final int owner = ownership.egressShardOfPipeline(pipeline);
             egress.add(new EgressAgent(group, (port, handle, time) -> owners[owner].departed(port, handle, time)));
             if (wakeUps) {
                 egress.get(pipeline).lookOnlyAtWokenPorts();
             }
-            final RecirculationPort port = assembly.recirculation(pipeline);
-            if (port != null) {
-                recirculation[pipeline] = new RecirculationAgent(port, pool);
+        }
+        for (int port = 0; port < recirculation.length; port++) {
+            if (assembly.recirculation(port) != null) {
+                recirculation[port] = new RecirculationAgent(assembly.recirculation(port), pool);
             }
         }
+        // A NOTIFY reaches the pipelines a recirculation latency after the start that raised it: how far they may run ahead.
+        final long lookahead = Picos.fromNanos(settings.recirculation().latencyNs());
         for (int shard = 0; shard < shardCount; shard++) {
             final int self = shard;
-            final int[] mine = java.util.stream.IntStream.range(0, pipelines).filter(pipeline -> pipeline % shardCount == self).toArray();
-            shards[shard] = new PipelineShard(shard, this, partitions[shard], returned[shard], mine, handoffs[shard],
-                handoffs[shard] == null ? null : newThreadView(new AgentEvents(pool, dropRecorders.get(), release, null), "handoff-" + shard));
-            for (final int pipeline : mine) {
-                ingress.get(pipeline).shard(shards[shard]);
+            final boolean runsTrafficManager = ownership.ordered() && shard == ownership.trafficManagerShard();
+            shards[shard] = new PipelineShard(shard, this, partitions[shard], returned[shard],
+                ownership.ordered() ? handoffs : handoffs[shard] == null ? new PortHandoff[0] : new PortHandoff[] {handoffs[shard]},
+                ownership.ordered() && !runsTrafficManager || handoffs[shard] == null ? null
+                    : newThreadView(new AgentEvents(pool, dropRecorders.get(), release, wakeUps ? this::wakeEgress : null, null), "handoff-" + shard),
+                lookahead);
+            for (int pipeline = 0; pipeline < pipelines; pipeline++) {
+                // An ordered shard's pipelines meter alone; otherwise a shard brings its egress up to each arrival first.
+                if (ownership.ingressShard(pipeline) == self && !ownership.ordered()) {
+                    ingress.get(pipeline).shard(shards[shard]);
+                }
             }
         }
         for (final PipelineShard shard : shards) {
             shard.peers(shards);
         }
+    }
+
+    /** A live switch's dataplane, or a scenario's, on the host's own clock. */
+    public ShardedDataplane(
+        final Settings settings, final PacketPool pool, final int shardCount, final int[] partitionSizes, final CounterRegistry counters,
+        final ForwardingStage forwarding, final Supplier<RunRecorder> dropRecorders, final boolean ordered) {
+        this(settings, pool, shardCount, partitionSizes, counters, forwarding, dropRecorders, ordered, SystemNanoClock.INSTANCE);
     }
 
     /**
@@ -183,9 +214,26 @@ public final class ShardedDataplane {
         return shards.length;
     }
 
-    /** The shard that owns port {@code port}: its pipeline's. */
+    /** The shard that meters what arrives on port {@code port}: its pipeline's. */
     public int shardOf(final int port) {
-        return assembly.pipelineOf(port) % shards.length;
+        return ownership.ingressShardOfPort(port);
+    }
+
+    /** Who owns what: pipelines, ports, recirculation ports. */
+    public ShardOwnership ownership() {
+        return ownership;
+    }
+
+    /**
+     * A recirculated header reaches port {@code port}'s queue at {@code time} from shard {@code shard}: the port first
+     * ends what it sends by that instant, as in virtual time, where a transmission ending at an instant comes before a
+     * return at it ({@link io.trimswitch.switching.CatchUp}). Only where that shard owns the port; a live switch's
+     * other shards hand the header over, and nothing orders them.
+     */
+    private void returnReachesPort(final int shard, final int port, final long time) {
+        if (ownership.egressShard(port) == shard) {
+            egress.get(assembly.pipelineOf(port)).advancePort(port, time);
+        }
     }
 
     /**

@@ -14,7 +14,7 @@ class PortHandoffTest {
     void whatAStandInIsOfferedReachesTheOwnerInOrderSayingWhichQueueItWasFor() {
         final PacketPool pool = new PacketPool(16);
         final EgressPort real = new EgressPort(3, LinkRate.gbps(100), pool, 16, 1024, 10);
-        final PortHandoff handoff = new PortHandoff(pool.capacity());
+        final PortHandoff handoff = new PortHandoff(pool.capacity(), true);
         final EgressPort standIn = handoff.standIn(real, pool, 10);
         assertEquals(3, standIn.id());
         assertTrue(standIn.dataQueue().offer(7));
