@@ -37,18 +37,7 @@ class ShardOrderTest {
             .withWorkload(x -> x.withDurationUs(DURATION_US).withPackets(PACKETS))
             .withRealtime(x -> x.withPlacement(placement(placement)).withDilation(1000));
         final RunReport virtual = ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
-        final CachedNanoClock host = new CachedNanoClock();
-        final RealTimeSwitch sw = new RealTimeSwitch(settings.withClock(Settings.Clock.REAL).validate(), null, -1, host);
-        final SplittableRandom random = new SplittableRandom(seed);
-        final int shards = RealTimeSwitch.shards(placement(placement), settings.fabric().pipelines());
-        // At dilation 1000 a 1500-byte packet takes 120 µs of host time on its port: steps of up to 3 of them let one
-        // shard run far past another between their turns.
-        final RunReport real = ReportBuilder.build(sw.runTurnByTurn(() -> {
-            if (random.nextInt(4) == 0) {
-                host.advance(random.nextLong(360_000));
-            }
-            return random.nextInt(shards);
-        }));
+        final RunReport real = turnByTurn(settings, placement, seed);
 
         assertEquals(summary(virtual), summary(real));
         assertEquals(flows(virtual), flows(real));
@@ -56,6 +45,44 @@ class ShardOrderTest {
 
     private static Settings.Placement placement(final String label) {
         return java.util.Arrays.stream(Settings.Placement.values()).filter(p -> p.named(label)).findFirst().orElseThrow();
+    }
+
+    /**
+     * Ties, on purpose: every sender starts at once, so packets arrive at the same instants on many ports, and a
+     * recirculation latency of ten 1500-byte packet times makes headers return at the very instants transmissions end,
+     * and NOTIFYs fall due at the instants packets arrive. Both clocks must order each such instant the same way: a
+     * packet from outside first, then transmissions ending, then recirculation, then NOTIFYs (CatchUp, EventType).
+     */
+    @ParameterizedTest(name = "{0}, {1}, seed {2}")
+    @CsvSource({"single, tofino, 11", "split, tofino, 12", "per-pipeline, tofino, 13", "single, dod, 14", "split, dod, 15"})
+    void simultaneousEventsAreOrderedAlikeInBothClocks(final String placement, final String mechanism, final long seed) {
+        final Settings settings = Settings.DEFAULTS
+            .withMechanism(Mechanism.parse(mechanism))
+            .withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP))
+            .withWorkload(x -> x.withDurationUs(DURATION_US).withPackets(PACKETS).withStartJitter(false))
+            .withRecirculation(x -> new Settings.Recirculation(x.rateGbps(), 1200, x.dodQueuePackets(), x.mirrorQueuePackets()))
+            .withRealtime(x -> x.withPlacement(placement(placement)).withDilation(1000));
+        final RunReport virtual = ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
+        final RunReport real = turnByTurn(settings, placement, seed);
+
+        assertEquals(summary(virtual), summary(real));
+        assertEquals(flows(virtual), flows(real));
+    }
+
+    /** The run of {@code settings} in real time, its shards' turns in a seeded random order on a clock the test moves. */
+    private static RunReport turnByTurn(final Settings settings, final String placement, final long seed) {
+        final CachedNanoClock host = new CachedNanoClock();
+        final RealTimeSwitch sw = new RealTimeSwitch(settings.withClock(Settings.Clock.REAL).validate(), null, -1, host);
+        final SplittableRandom random = new SplittableRandom(seed);
+        final int shards = RealTimeSwitch.shards(placement(placement), settings.fabric().pipelines());
+        // At dilation 1000 a 1500-byte packet takes 120 µs of host time on its port: steps of up to 3 of them let one
+        // shard run far past another between their turns.
+        return ReportBuilder.build(sw.runTurnByTurn(() -> {
+            if (random.nextInt(4) == 0) {
+                host.advance(random.nextLong(360_000));
+            }
+            return random.nextInt(shards);
+        }));
     }
 
     /** What a user compares: drops, trims and where they were made, and each pipeline's largest DoD queue. */

@@ -259,6 +259,10 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
             if (runsTrafficManager) {
                 work += queueInOrder(now);
             }
+            if (work == 0) {
+                // Waiting on another shard, which may share this core: let it run rather than spin through its turn.
+                Thread.yield();
+            }
         } else {
             work += forward(now);
         }
