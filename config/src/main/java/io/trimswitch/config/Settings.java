@@ -456,6 +456,26 @@ public record Settings(
         public RealTime withPipelineThreads(final int value) {
             return new RealTime(dilation, placement, idle, warmUp, batchPackets, rxRingPackets, value, udpGso);
         }
+
+        /**
+         * How many pipeline shards, each on a thread of its own, run the switch (a scenario in real time and {@code run}
+         * alike): one setting with two spellings, {@code placement} by name ({@code single} one, {@code split} two,
+         * {@code per-pipeline} one per pipeline) or {@code pipelineThreads} by number; validation refuses the two
+         * given with different counts.
+         */
+        public int shards(final int pipelines) {
+            if (pipelineThreads != 1) {
+                return Math.min(pipelineThreads, pipelines);
+            }
+            switch (placement) {
+                case SPLIT:
+                    return Math.min(2, pipelines);
+                case PER_PIPELINE:
+                    return pipelines;
+                default:
+                    return 1;
+            }
+        }
     }
 
     /**

@@ -205,6 +205,12 @@ public final class SettingsValidation {
         atMost("realtime.rxRingPackets", s.realtime().rxRingPackets(), 1 << 20);
         atLeast("realtime.pipelineThreads", s.realtime().pipelineThreads(), 1);
         atMost("realtime.pipelineThreads", s.realtime().pipelineThreads(), s.fabric().pipelines());
+        final Settings.RealTime byName = s.realtime().withPipelineThreads(1);
+        if (s.realtime().pipelineThreads() != 1 && s.realtime().placement() != Settings.Placement.SINGLE
+            && byName.shards(s.fabric().pipelines()) != s.realtime().pipelineThreads()) {
+            throw new ConfigException("realtime.placement (" + s.realtime().placement().label() + ": " + byName.shards(s.fabric().pipelines())
+                + " shards) and realtime.pipelineThreads (" + s.realtime().pipelineThreads() + ") are one setting and disagree: give one of them");
+        }
         if (!s.realTime()) {
             return;
         }

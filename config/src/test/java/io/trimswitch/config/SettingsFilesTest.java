@@ -23,7 +23,7 @@ class SettingsFilesTest {
         edited = edited.withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP));
         edited = edited.withRealtime(x -> x.withPlacement(Settings.Placement.PER_PIPELINE));
         edited = edited.withControl(x -> x.withNotifyScope(Settings.NotifyScope.ORIGIN));
-        edited = edited.withRealtime(x -> x.withPipelineThreads(2));
+        edited = edited.withRealtime(x -> x.withPipelineThreads(4));
         assertEquals(SettingsFiles.toYaml(edited), SettingsFiles.toYaml(edited.validate()));
         assertEquals(SettingsFiles.toYaml(Settings.DEFAULTS), SettingsFiles.toYaml(Settings.DEFAULTS.validate()));
     }
@@ -32,6 +32,16 @@ class SettingsFilesTest {
     void aChoiceOutsideItsSetIsRefusedWithTheChoices() {
         assertEquals("realtime.idle must be one of busy-spin, yield, backoff, sleep, poll, got 'nap'",
             assertThrows(ConfigException.class, () -> SettingsFiles.parse("realtime:\n  idle: nap\n", "idle.yaml").validate()).getMessage());
+    }
+
+    @Test
+    void placementAndPipelineThreadsAreOneSettingSpelledTwoWays() {
+        assertEquals(2, SettingsFiles.parse("realtime:\n  placement: split\n", "p.yaml").validate().realtime().shards(4));
+        assertEquals(2, SettingsFiles.parse("realtime:\n  pipelineThreads: 2\n", "p.yaml").validate().realtime().shards(4));
+        assertEquals(4, SettingsFiles.parse("realtime:\n  placement: per-pipeline\n  pipelineThreads: 4\n", "p.yaml").validate().realtime().shards(4));
+        assertEquals("realtime.placement (split: 2 shards) and realtime.pipelineThreads (4) are one setting and disagree: give one of them",
+            assertThrows(ConfigException.class,
+                () -> SettingsFiles.parse("realtime:\n  placement: split\n  pipelineThreads: 4\n", "p.yaml").validate()).getMessage());
     }
 
     @Test

@@ -111,7 +111,7 @@ public final class LiveSwitch implements AutoCloseable {
      */
     public LiveSwitch(final Settings configured) {
         this.settings = LiveSettings.validate(configured);
-        final int threadCount = Math.min(settings.realtime().pipelineThreads(), settings.fabric().pipelines());
+        final int threadCount = settings.realtime().shards(settings.fabric().pipelines());
         final java.nio.file.Path file = LiveSettings.countersFile(settings);
         final List<String> interfaceNames = LiveSettings.attachments(settings).stream().map(InterfacePorts.Attachment::interfaceName).toList();
         try {

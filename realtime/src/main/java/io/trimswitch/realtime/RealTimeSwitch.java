@@ -83,7 +83,7 @@ public final class RealTimeSwitch implements SwitchRun {
         this.durationPicos = durationPicos >= 0 ? durationPicos
             : source == null ? Picos.fromMicros(this.settings.workload().durationUs()) : Long.MAX_VALUE;
         final int pipelines = this.settings.fabric().pipelines();
-        final int shards = shards(this.settings.realtime().placement(), pipelines);
+        final int shards = this.settings.realtime().shards(pipelines);
         // The queues, the receive rings, and buffers on their way back to the pool.
         final long bound = AssembledSwitch.capacityBound(this.settings) + (long) pipelines * this.settings.realtime().rxRingPackets();
         final int flows = this.source.flows();
@@ -108,20 +108,6 @@ public final class RealTimeSwitch implements SwitchRun {
             ports[shard] = new GeneratedPorts(dataplane.shard(shard), dataplane, threadRecorder(flows, packets), shard == 0 ? this.source : null,
                 rings, rings[shard], this.settings.realtime().batchPackets(), generated);
             dataplane.shard(shard).ports(ports[shard]);
-        }
-    }
-
-    /** How many shards a placement runs: one, two, or one per pipeline. */
-    static int shards(final Settings.Placement placement, final int pipelines) {
-        switch (placement) {
-            case SINGLE:
-                return 1;
-            case SPLIT:
-                return Math.min(2, pipelines);
-            case PER_PIPELINE:
-                return pipelines;
-            default:
-                throw new IllegalStateException("placement " + placement);
         }
     }
 

@@ -74,7 +74,7 @@ class ShardOrderTest {
         final CachedNanoClock host = new CachedNanoClock();
         final RealTimeSwitch sw = new RealTimeSwitch(settings.withClock(Settings.Clock.REAL).validate(), null, -1, host);
         final SplittableRandom random = new SplittableRandom(seed);
-        final int shards = RealTimeSwitch.shards(placement(placement), settings.fabric().pipelines());
+        final int shards = settings.realtime().shards(settings.fabric().pipelines());
         // At dilation 1000 a 1500-byte packet takes 120 µs of host time on its port: steps of up to 3 of them let one
         // shard run far past another between their turns.
         return ReportBuilder.build(sw.runTurnByTurn(() -> {
