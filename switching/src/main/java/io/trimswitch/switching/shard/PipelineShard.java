@@ -62,6 +62,12 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
     private final DilatedClock clock;
     /** Per port of the switch, for this shard's ports: packets waiting for their arrival time, in arrival order. */
     private final TimedIntFifo[] arriving;
+    /**
+     * Ordered: every packet waiting to arrive at this shard's ports, in the order they arrive. The generator makes
+     * them in that order, so one queue keeps it, and the next arrival is its head rather than the least of every
+     * port's.
+     */
+    private final TimedIntFifo inOrder;
     /** Packets in all of {@link #arriving}: with none (generated traffic is metered as it comes), no port is looked at. */
     private int waitingPackets;
     /** This shard's ports; its thread alone changes them. */
@@ -156,6 +162,7 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
         this.ownEgress = java.util.Arrays.stream(dataplane.attached).filter(port -> owners.egressShard(port) == id)
             .mapToObj(assembly::port).toArray(EgressPort[]::new);
         this.arriving = new TimedIntFifo[assembly.ports()];
+        this.inOrder = ordered ? new TimedIntFifo(LINK_BACKLOG_PACKETS * Math.max(1, ownPorts.length)) : null;
         for (final int port : ownPorts) {
             arriving[port] = new TimedIntFifo(LINK_BACKLOG_PACKETS);
         }
@@ -187,13 +194,13 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
 
     /** Whether port {@code port}'s link holds fewer than {@link #LINK_BACKLOG_PACKETS} frames not yet arrived. */
     public boolean hasRoom(final int port) {
-        return arriving[port].size() < LINK_BACKLOG_PACKETS;
+        return ordered ? inOrder.size() < LINK_BACKLOG_PACKETS * ownPorts.length : arriving[port].size() < LINK_BACKLOG_PACKETS;
     }
 
     /** Packet {@code handle} arrives at its own port {@code port} at {@code arrival}; it is metered in arrival order. */
     public void arrive(final int port, final int handle, final long arrival) {
         pool.arrivalPicos(handle, arrival);
-        arriving[port].add(arrival, handle);
+        (ordered ? inOrder : arriving[port]).add(arrival, handle);
         waitingPackets++;
     }
 
@@ -312,11 +319,15 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
             work += ingress.get(agent).drainInbox();
         }
         final long meterUpTo = Math.min(now, notifiesIn);
-        for (int port = nextDue(meterUpTo); port >= 0; port = nextDue(meterUpTo)) {
-            work += meterHead(port, now);
+        while (!inOrder.isEmpty() && inOrder.headTime() <= meterUpTo) {
+            final int handle = inOrder.removeHead();
+            waitingPackets--;
+            maxLagPicos = Math.max(maxLagPicos, now - pool.arrivalPicos(handle));
+            meter(handle);
+            work++;
         }
         final long received = ports.horizon(now);
-        final long metered = Math.min(received == Long.MAX_VALUE ? received : received + 1, earliestWaiting());
+        final long metered = Math.min(received == Long.MAX_VALUE ? received : received + 1, inOrder.isEmpty() ? Long.MAX_VALUE : inOrder.headTime());
         meteredBefore.set(metered);
         if (!runsTrafficManager) {
             doneThrough.set(Math.min(now, metered - 1));
@@ -384,18 +395,6 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
         maxLagPicos = Math.max(maxLagPicos, now - pool.arrivalPicos(handle));
         meter(handle);
         return 1;
-    }
-
-    /** The earliest arrival still waiting to be metered; {@link Long#MAX_VALUE} when none waits. */
-    private long earliestWaiting() {
-        long earliest = Long.MAX_VALUE;
-        for (int i = 0; i < ownPorts.length && waitingPackets > 0; i++) {
-            final TimedIntFifo waiting = arriving[ownPorts[i]];
-            if (!waiting.isEmpty()) {
-                earliest = Math.min(earliest, waiting.headTime());
-            }
-        }
-        return earliest;
     }
 
     /**
@@ -648,6 +647,10 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
                 inFlight.accept(arriving[port].removeHead());
                 waitingPackets--;
             }
+        }
+        while (inOrder != null && !inOrder.isEmpty()) {
+            inFlight.accept(inOrder.removeHead());
+            waitingPackets--;
         }
     }
 
