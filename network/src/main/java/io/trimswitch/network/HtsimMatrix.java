@@ -159,32 +159,39 @@ public record HtsimMatrix(int nodes, List<Connection> connections, List<Trigger>
         int trigger = 0;
         int sendDone = 0;
         int recvDone = 0;
-        for (int i = 1; i < words.size(); i += 2) {
+        boolean message = false;
+        for (int i = 1; i < words.size(); i++) {
             final String key = words.word(i);
+            if (key.equals("msg")) {
+                // uet-htsim's message of a flow: "msg" with or without its number; each such line runs as a flow here.
+                message = true;
+                if (i + 1 < words.size() && words.word(i + 1).matches("[0-9]{1,9}")) {
+                    i++;
+                }
+                continue;
+            }
             if (i + 1 >= words.size()) {
                 throw words.refuse(key + " needs a value");
             }
+            i++;
             switch (key) {
-                case "id" -> {
-                    id = words.whole(i + 1, key, 1, Integer.MAX_VALUE);
-                    final Integer before = idLine.putIfAbsent(id, words.line);
-                    if (before != null) {
-                        throw words.refuse("id " + id + " is given to two flows (first on line " + before + ")");
-                    }
-                }
+                case "id" -> id = words.whole(i, key, 1, Integer.MAX_VALUE);
                 case "start" -> {
-                    start = words.number(i + 1, key, 0, 1e9, "µs");
+                    start = words.number(i, key, 0, 1e9, "µs");
                     started = true;
                 }
-                case "size" -> size = words.wholeLong(i + 1, key, 1, 1L << 40);
-                case "trigger" -> trigger = words.whole(i + 1, key, 1, Integer.MAX_VALUE);
-                case "send_done_trigger" -> sendDone = words.whole(i + 1, key, 1, Integer.MAX_VALUE);
-                case "recv_done_trigger" -> recvDone = words.whole(i + 1, key, 1, Integer.MAX_VALUE);
-                case "prio" -> words.whole(i + 1, key, 0, Integer.MAX_VALUE);
-                case "msg" -> {
-                    // uet-htsim's message number: read, not used.
-                }
+                case "size" -> size = words.wholeLong(i, key, 1, 1L << 40);
+                case "trigger" -> trigger = words.whole(i, key, 1, Integer.MAX_VALUE);
+                case "send_done_trigger" -> sendDone = words.whole(i, key, 1, Integer.MAX_VALUE);
+                case "recv_done_trigger" -> recvDone = words.whole(i, key, 1, Integer.MAX_VALUE);
+                case "prio" -> words.whole(i, key, 0, Integer.MAX_VALUE);
                 default -> throw words.refuse("unknown word " + key + " (id, start, size, trigger, send_done_trigger, recv_done_trigger, prio, msg)");
+            }
+        }
+        if (id != 0 && !message) {
+            final Integer before = idLine.putIfAbsent(id, words.line);
+            if (before != null) {
+                throw words.refuse("id " + id + " is given to two flows (first on line " + before + ")");
             }
         }
         if (size < 0) {
