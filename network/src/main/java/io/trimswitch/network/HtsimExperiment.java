@@ -197,6 +197,8 @@ public final class HtsimExperiment {
         return rates;
     }
 
+    private static final String[] TIER_WORDS = {"rack switches", "aggregation switches", "core switches"};
+
     private Settings tierSettings(final int tier, final double[] rates) {
         final int ports = rates.length;
         final double rate = rates[0];
@@ -236,7 +238,7 @@ public final class HtsimExperiment {
                     .withRtoUs(rtoUs).withMaxDurationUs(maxDurationUs),
                 Settings.RealTime.DEFAULTS, own, Settings.Forwarding.DEFAULTS, Settings.Metrics.DEFAULTS).validate();
         } catch (final ConfigException e) {
-            throw new ConfigException(FatTree.TIER_NAMES[tier] + " switches: " + e.getMessage());
+            throw new ConfigException(TIER_WORDS[tier] + ": " + e.getMessage());
         }
     }
 
