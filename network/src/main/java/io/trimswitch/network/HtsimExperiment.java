@@ -353,8 +353,8 @@ public final class HtsimExperiment {
         text.append(s.tiers()).append("-tier fat tree: ").append(s.nodes()).append(" hosts, ").append(s.tors()).append(" racks of ")
             .append(s.hostsPerTor());
         if (s.tiers() == 3) {
-            text.append(", ").append(s.pods()).append(" pods, ").append(s.aggPerPod()).append(" aggregation switches per pod, ")
-                .append(s.cores()).append(" core switches");
+            text.append(", ").append(s.pods()).append(" pods, ").append(s.aggPerPod()).append(s.aggPerPod() == 1 ? " aggregation switch" : " aggregation switches")
+                .append(" per pod, ").append(s.cores()).append(s.cores() == 1 ? " core switch" : " core switches");
         } else {
             text.append(", ").append(s.aggs()).append(" spines");
         }
