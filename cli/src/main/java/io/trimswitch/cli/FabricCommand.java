@@ -2,6 +2,10 @@ package io.trimswitch.cli;
 
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.SettingsFiles;
+import io.trimswitch.network.HtsimExperiment;
+import io.trimswitch.network.HtsimMatrix;
+import io.trimswitch.network.HtsimReport;
+import io.trimswitch.network.HtsimTopology;
 import io.trimswitch.network.NetworkReport;
 import io.trimswitch.network.NetworkReportBuilder;
 import io.trimswitch.network.NetworkRun;
@@ -41,6 +45,12 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
     Integer initialWindow;
     Long seed;
     boolean noJitter;
+    Path topology;
+    Path matrix;
+    String mechanism;
+    Integer mtu;
+    Integer queuePackets;
+    Integer paths;
 
     private final ReportFileOption json = new ReportFileOption();
 
@@ -54,7 +64,8 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         bound("--uplink-rate", "GBPS", Double.class, "Leaf-to-spine links, Gb/s (default: 100)", () -> uplinkRate, v -> uplinkRate = v);
         bound("--latency-ns", "NS", Double.class, "One-way delay of every link, ns (default: 1000)", () -> latencyNs, v -> latencyNs = v);
         bound(OptionSpec.builder("--fail").paramLabel("LEAF:SPINE[@US]").type(List.class).auxiliaryTypes(String.class)
-            .description("A link that fails: down for the whole run, or from US µs on; repeat for more (default: none)"),
+            .description("A link that fails: down for the whole run, or from US µs on; repeat for more. With --matrix: N, as htsim's -failed, "
+                + "runs N links at a quarter of their rate (default: none)"),
             () -> failed, v -> failed = v);
         bound("--leaf", "MECHANISM", String.class, "The leaves' mechanism: ideal | mod | dod | tofino | tofino2 (default: tofino)", () -> leaf, v -> leaf = v);
         bound("--spine", "MECHANISM", String.class, "The spines' mechanism (default: ideal)", () -> spine, v -> spine = v);
@@ -75,6 +86,23 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         bound("--seed", "SEED", Long.class, "Seed of the workload, the spraying and the ideal switches' coins (default: 1)", () -> seed, v -> seed = v);
         bound(OptionSpec.builder("--no-jitter").type(boolean.class).initialValue(false)
             .description("Start every flow at time 0 (default: off, a seeded offset within one packet time)"), () -> noJitter, v -> noJitter = v);
+        bound("--topology", "FILE.topo", Path.class,
+            "An htsim fat tree (csg-htsim's and uet-htsim's .topo): Nodes, Tiers 2 or 3, Podsize, each tier's speed, radix, latency, "
+                + "oversubscription, bundle and queues; needs --matrix (default: htsim's default fat tree for the matrix's Nodes)",
+            () -> topology, v -> topology = v);
+        bound("--matrix", "FILE.cm", Path.class,
+            "An htsim connection matrix (.cm or .tm): its flows 'SRC->DST start US size BYTES', triggers and failed links run across the "
+                + "--topology fat tree (default: none, the leaf-spine above)", () -> matrix, v -> matrix = v);
+        bound("--mechanism", "MECHANISM", String.class,
+            "With --matrix: every tier's mechanism; --leaf sets the racks' and --spine the aggregation and core switches' (default: tofino racks, ideal above)",
+            () -> mechanism, v -> mechanism = v);
+        bound("--mtu", "BYTES", Integer.class, "With --matrix: payload bytes per packet, htsim's -mtu; a packet is 64 bytes more on the wire (default: 4096)",
+            () -> mtu, v -> mtu = v);
+        bound("--queue-packets", "N", Integer.class,
+            "With --matrix: each data queue holds N × MTU bytes, htsim's -q, unless the topology gives queue sizes (default: 15)",
+            () -> queuePackets, v -> queuePackets = v);
+        bound("--paths", "N", Integer.class, "With --matrix: each flow sprays over N paths drawn at random, htsim's -paths; 0: all (default: 0)",
+            () -> paths, v -> paths = v);
         group(json, "json");
         group(new HelpOptions(), "help");
         model().name("fabric");
@@ -86,6 +114,13 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
 
     @Override
     public Integer call() {
+        if (matrix != null || topology != null) {
+            return htsim();
+        }
+        refuseWithoutMatrix("--mechanism", mechanism);
+        refuseWithoutMatrix("--mtu", mtu);
+        refuseWithoutMatrix("--queue-packets", queuePackets);
+        refuseWithoutMatrix("--paths", paths);
         final NetworkSpec network = file == null ? new NetworkSpec() : NetworkSettings.parse(SettingsFiles.read(file), file.toString());
         applyOverrides(network);
         json.checkWritable();
@@ -94,6 +129,54 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         final NetworkReport report = NetworkReportBuilder.build(run, run.run(), settings);
         final java.io.PrintWriter text = json.text(model().commandLine().getOut(), model().commandLine().getErr());
         text.print(NetworkTable.render(report));
+        text.flush();
+        json.write(report, model().commandLine().getOut());
+        if (!report.conservation()) {
+            model().commandLine().getErr().println("trimswitch: packet conservation violated: sent " + report.sent() + ", accounted "
+                + (report.deliveredWhole() + report.deliveredHeader() + report.dropped()));
+            return 1;
+        }
+        return 0;
+    }
+
+    private static void refuseWithoutMatrix(final String option, final Object value) {
+        if (value != null) {
+            throw new ConfigException(option + " applies to an htsim experiment: give its connection matrix with --matrix");
+        }
+    }
+
+    /** An experiment in htsim's files: the leaf-spine's own options have no meaning there and are refused. */
+    private Integer htsim() {
+        if (matrix == null) {
+            throw new ConfigException("--topology needs --matrix: the flows to run across it");
+        }
+        final Object[][] leafSpineOnly = {{"--config", file}, {"--leaves", leaves}, {"--spines", spines}, {"--hosts-per-leaf", hostsPerLeaf},
+            {"--host-rate", hostRate}, {"--uplink-rate", uplinkRate}, {"--latency-ns", latencyNs}, {"--workload", workload}, {"--packets", packets},
+            {"--racks", racks}, {"--senders-per-rack", sendersPerRack}, {"--load", load}, {"--flow-sizes", flowSizes}, {"--duration-us", durationUs},
+            {"--no-jitter", noJitter ? Boolean.TRUE : null}};
+        for (final Object[] option : leafSpineOnly) {
+            if (option[1] != null) {
+                throw new ConfigException(option[0] + " does not apply with --matrix: the topology and the matrix describe the network and its flows");
+            }
+        }
+        Integer failedLinks = null;
+        if (failed != null) {
+            if (failed.size() != 1 || !failed.get(0).strip().matches("[0-9]{1,7}")) {
+                throw new ConfigException("--fail takes one number with --matrix (htsim's -failed: links at a quarter of their rate), got '"
+                    + String.join(" ", failed) + "'");
+            }
+            failedLinks = Integer.parseInt(failed.get(0).strip());
+        }
+        json.checkWritable();
+        final HtsimTopology tree = topology == null ? null : HtsimTopology.load(topology);
+        final HtsimMatrix flows = HtsimMatrix.load(matrix);
+        final HtsimExperiment experiment = HtsimExperiment.of(tree, flows, new HtsimExperiment.Options(
+            leaf != null ? leaf : mechanism, spine != null ? spine : mechanism, spine != null ? spine : mechanism, mtu, queuePackets, initialWindow,
+            paths, routing, failedLinks, seed));
+        final NetworkRun run = NetworkRun.of(experiment);
+        final HtsimReport report = NetworkReportBuilder.build(run, run.run(), experiment);
+        final java.io.PrintWriter text = json.text(model().commandLine().getOut(), model().commandLine().getErr());
+        text.print(NetworkTable.render(report.asNetworkReport()));
         text.flush();
         json.write(report, model().commandLine().getOut());
         if (!report.conservation()) {

@@ -49,6 +49,40 @@ class FabricCommandTest {
         assertTrue(report.contains("\"2\" : \"spine0\""), "leaf ports after the hosts go up to the spines");
     }
 
+    @Test
+    void htsimsFilesRunAndTheReportGivesEachFlowsTimesAndId() throws IOException {
+        final Path topology = dir.resolve("leafspine.topo");
+        Files.writeString(topology, """
+            Nodes 8
+            Tiers 2
+            Podsize 8
+            Tier 0
+            Downlink_speed_Gbps 100
+            Radix_Down 4
+            Radix_Up 4
+            Downlink_Latency_ns 1000
+            Tier 1
+            Downlink_speed_Gbps 100
+            Radix_Down 2
+            Downlink_Latency_ns 1000
+            """);
+        final Path matrix = dir.resolve("incast.cm");
+        Files.writeString(matrix, "Nodes 8\nConnections 3\n4->0 id 7 start 0 size 9000\n5->0 start 2.5 size 9000\n6->0 start 0 size 9000\n");
+        final Path json = dir.resolve("report.json");
+        final Cli.Result result = Cli.trimswitch("fabric", "--topology", topology.toString(), "--matrix", matrix.toString(), "--mechanism", "ideal",
+            "--mtu", "1500", "--queue-packets", "16", "--initial-window", "4", "--paths", "2", "--fail", "1", "--json", json.toString());
+        assertEquals(0, result.exit(), result.err());
+        assertTrue(result.out().startsWith("2-tier fat tree: 8 hosts, 2 racks of 4, 4 spines, 100 Gb/s hosts, 1 links at 25 %, spray\n"), result.out());
+        assertTrue(result.out().contains("flows completed        3 of 3"), result.out());
+        assertTrue(result.out().contains("tor (ideal)  agg (ideal)"), result.out());
+        final String report = Files.readString(json);
+        assertTrue(report.contains("\"id\" : 7,"), report);
+        assertTrue(report.contains("\"startUs\" : 2.5,"), report);
+        assertTrue(report.contains("\"fctUs\" : "), report);
+        assertTrue(report.contains("\"finishUs\" : "), report);
+        assertTrue(report.contains("\"paths\" : 2,"), report);
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "fabric --leaves 0                                    | topology.leaves must be 1..256, got 0",
@@ -79,11 +113,26 @@ class FabricCommandTest {
         "fabric --initial-window 0                            | transport.initialWindowPackets must be 1..65535, got 0",
         "fabric --config DIR                                  | a directory, not a settings file",
         "fabric --config FILE                                 | unknown key 'ports'",
-        "fabric --json DIR                                    | a directory; name a file"})
+        "fabric --json DIR                                    | a directory; name a file",
+        "fabric --mtu 1500                                    | --mtu applies to an htsim experiment: give its connection matrix with --matrix",
+        "fabric --paths 2                                     | --paths applies to an htsim experiment",
+        "fabric --topology DIR/none.topo                      | --topology needs --matrix: the flows to run across it",
+        "fabric --matrix DIR/none.cm                          | none.cm: no such file",
+        "fabric --matrix HTSIM --leaves 2                     | --leaves does not apply with --matrix",
+        "fabric --matrix HTSIM --fail 0:1                     | --fail takes one number with --matrix (htsim's -failed: links at a quarter of their rate), got '0:1'",
+        "fabric --matrix HTSIM --queue-packets 0              | --queue-packets must be 1..65535, got 0",
+        "fabric --matrix HTSIM --mechanism fancy              | rack switches: unknown mechanism 'fancy'",
+        "fabric --matrix BADMATRIX                            | bad.cm line 3: size is -5, outside 1..1099511627776",
+        "fabric --topology BADTOPO --matrix HTSIM             | bad.topo line 5: unknown key Radix (Nodes, Tiers, Podsize, Tier;"})
     void isRefusedInOneLine(final String commandLine, final String expected) throws IOException {
         final Path file = dir.resolve("input");
         Files.writeString(file, "ports:\n  - bind: 127.0.0.1:0\n");
-        final String[] args = commandLine.strip().replace("''", "").replace("DIR", dir.toString()).replace("FILE", file.toString()).split("\\s+");
+        Files.writeString(dir.resolve("m.cm"), "Nodes 16\nConnections 1\n0->9 start 0 size 3000\n");
+        Files.writeString(dir.resolve("bad.cm"), "Nodes 16\nConnections 1\n0->9 start 0 size -5\n");
+        Files.writeString(dir.resolve("bad.topo"), "Nodes 16\nTiers 2\nPodsize 16\nTier 0\nRadix 4\n");
+        final String[] args = commandLine.strip().replace("''", "").replace("DIR", dir.toString()).replace("FILE", file.toString())
+            .replace("HTSIM", dir.resolve("m.cm").toString()).replace("BADMATRIX", dir.resolve("bad.cm").toString())
+            .replace("BADTOPO", dir.resolve("bad.topo").toString()).split("\\s+");
         final String[] withEmpty = commandLine.contains("''") ? append(args, "") : args;
         final Cli.Result result = Cli.trimswitch(withEmpty);
         assertEquals(TrimswitchCommand.EXIT_USAGE, result.exit(), commandLine + "\n" + result.out() + result.err());

@@ -119,6 +119,8 @@ class LauncherTest {
         assertFalse(flags("fabric", "--workload", "all-to-all").contains(QUICK));
         assertFalse(flags("fabric", "--workload=flows").contains(QUICK));
         assertFalse(flags("fabric", "--config", "fabric.yaml").contains(QUICK));
+        assertFalse(flags("fabric", "--matrix", "perm.cm").contains(QUICK), "an htsim experiment's size is in its files");
+        assertFalse(flags("fabric", "--topology=t.topo", "--matrix=m.cm").contains(QUICK));
         // What the tool itself refuses, the launcher leaves to it, under the full compiler.
         assertFalse(flags("fabric", "--leaves", "-3").contains(QUICK));
         assertFalse(flags("fabric", "--leaves", "08").contains(QUICK));

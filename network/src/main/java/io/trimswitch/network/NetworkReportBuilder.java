@@ -24,6 +24,29 @@ public final class NetworkReportBuilder {
     }
 
     public static NetworkReport build(final NetworkRun network, final VirtualTimeEngine.Outcome outcome, final NetworkSettings settings) {
+        return build(network, outcome, topology(settings), settings.routing().label(), settings);
+    }
+
+    /** An htsim experiment's report: the network's, with each flow's start, finish and completion time and the matrix's id. */
+    public static HtsimReport build(final NetworkRun network, final VirtualTimeEngine.Outcome outcome, final HtsimExperiment experiment) {
+        final NetworkReport report = build(network, outcome, experiment.describe(), experiment.getRouting(), null);
+        final int[] ids = network.flowIds();
+        final FlowLifetimes lifetimes = network.lifetimes();
+        final List<HtsimReport.Flow> flows = new ArrayList<>();
+        for (int flow = 0; flow < report.flows().size(); flow++) {
+            final RunReport.FlowReport each = report.flows().get(flow);
+            final long start = lifetimes.startPicos(flow);
+            final long done = lifetimes.completionPicos(flow);
+            flows.add(new HtsimReport.Flow(each.src(), each.dst(), ids[flow] == 0 ? null : ids[flow],
+                experiment.matrix().connections().get(flow).sizeBytes(), start < 0 ? null : ReportBuilder.round(start / 1e6, 3),
+                done < 0 ? null : ReportBuilder.round(done / 1e6, 3), done < 0 || start < 0 ? null : ReportBuilder.round((done - start) / 1e6, 3),
+                each.sent(), each.whole(), each.headers(), each.dropped(), each.retransmissions()));
+        }
+        return HtsimReport.of(report, flows, experiment);
+    }
+
+    private static NetworkReport build(final NetworkRun network, final VirtualTimeEngine.Outcome outcome, final String topology, final String routing,
+        final NetworkSettings settings) {
         final RunRecorder recorder = network.recorder();
         final SwitchRun first = network.switchView(0);
         final double[] goodputs = new double[recorder.flows()];
@@ -43,14 +66,14 @@ public final class NetworkReportBuilder {
             switches.add(switchReport(network, sw, allTrims));
         }
         final List<NetworkReport.TierReport> tiers = new ArrayList<>();
-        for (final String tier : new String[] {"leaf", "spine"}) {
+        for (final String tier : network.tierNames()) {
             final List<NetworkReport.SwitchReport> members = switches.stream().filter(s -> s.tier().equals(tier)).toList();
             if (!members.isEmpty()) {
                 tiers.add(tierReport(tier, members));
             }
         }
         final RunReport.Latency headerLatency = ReportBuilder.headerLatency(recorder);
-        return new NetworkReport(topology(settings), settings.routing().label(), network.hosts().description(), "ndp", sent, whole, headers,
+        return new NetworkReport(topology, routing, network.hosts().description(), "ndp", sent, whole, headers,
             dropped, conserved, trims(allTrims), drops, ReportBuilder.goodput(goodputs), network.lifetimes().completedFlows(), control,
             completion(network.lifetimes(), recorder.flows()), headerLatency, tiers, switches, flows,
             new RunReport.RunInfo(Settings.Clock.VIRTUAL.label(), Picos.toNanos(network.durationPicos()),

@@ -34,10 +34,55 @@ public final class NetworkRun {
     private final VirtualTimeEngine engine;
     /** The leaf-spine layout, or null for a single switch. */
     private final LeafSpine leafSpine;
+    /** The fat tree of an htsim experiment, or null. */
+    private final FatTree fatTree;
+    /** The flows and triggers of an htsim experiment, or null. */
+    private HtsimFlows htsimFlows;
 
     private NetworkRun(final VirtualTimeEngine engine, final LeafSpine leafSpine) {
+        this(engine, leafSpine, null);
+    }
+
+    private NetworkRun(final VirtualTimeEngine engine, final LeafSpine leafSpine, final FatTree fatTree) {
         this.engine = engine;
         this.leafSpine = leafSpine;
+        this.fatTree = fatTree;
+    }
+
+    /** The fat tree and the flows of an experiment written for htsim. */
+    public static NetworkRun of(final HtsimExperiment experiment) {
+        final FatTree.Shape shape = experiment.shape();
+        final int switches = shape.switches();
+        final Settings[] each = new Settings[switches];
+        final int[] ports = new int[switches];
+        for (int sw = 0; sw < switches; sw++) {
+            each[sw] = experiment.settings(sw);
+            ports[sw] = each[sw].egressPorts();
+        }
+        final FatTree tree = new FatTree(shape, experiment.cut(), ports);
+        final boolean spray = experiment.routing() == NetworkSettings.Routing.SPRAY;
+        final String[] names = new String[switches];
+        final String[] tiers = new String[switches];
+        final ForwardingStage[] forwarding = new ForwardingStage[switches];
+        for (int sw = 0; sw < switches; sw++) {
+            names[sw] = tree.name(sw);
+            tiers[sw] = tree.tierName(sw);
+            forwarding[sw] = new FatTreeForwarding(tree, sw, spray);
+        }
+        final HtsimFlows flows = HtsimFlows.of(experiment);
+        final PathChoice paths = spray ? new FatTreeSpraying(tree, flows.sender, flows.receiver, experiment.getPaths(), experiment.getSeed())
+            : PathChoice.NONE;
+        final NdpHosts hosts = NdpHosts.onLinks(each[0], shape.nodes(), flows.sender, flows.receiver, flows.start, flows.size, flows.description,
+            paths, HtsimExperiment.PULL_RATE);
+        flows.attach(hosts);
+        final VirtualTimeEngine.Switches parts = new VirtualTimeEngine.Switches(each, names, tiers, forwarding);
+        // NDP keeps a flow's packets in flight to about its window (and as many control packets back): a tree's queues
+        // could hold far more than ever travels, and the pool's rows are mapped for all it may hold.
+        final long inFlight = 16L * flows.sender.length * (experiment.getInitialWindowPackets() + 16) + (1 << 16);
+        final NetworkRun run = new NetworkRun(new VirtualTimeEngine(parts, tree.wiring(), hosts, hosts, pool(each, hosts, inFlight),
+            Picos.fromMicros(experiment.getMaxDurationUs()), LinkFailures.NONE), null, tree);
+        run.htsimFlows = flows;
+        return run;
     }
 
     /** The leaf-spine network of {@code settings} with its workload. */
@@ -80,6 +125,10 @@ public final class NetworkRun {
 
     /** Buffers for every packet the switches' queues can hold, and for those on each link's propagation delay. */
     private static PacketPool pool(final Settings[] switches, final NdpHosts hosts) {
+        return pool(switches, hosts, Integer.MAX_VALUE - 8);
+    }
+
+    private static PacketPool pool(final Settings[] switches, final NdpHosts hosts, final long most) {
         final long latency = hosts.propagationPicos();
         long bound = 0;
         for (final Settings each : switches) {
@@ -88,7 +137,7 @@ public final class NetworkRun {
                 bound += latency / new LinkRate(each.portRateBps(port)).serialisation(64) + 2;
             }
         }
-        return new PacketPool((int) Math.min(bound, Integer.MAX_VALUE - 8), Math.max(switches[0].workload().packetBytes(), 64), HEADER_BYTES);
+        return new PacketPool((int) Math.min(bound, most), Math.max(switches[0].workload().packetBytes(), 64), HEADER_BYTES);
     }
 
     /** The links of {@code network} that fail during a run; routing around one also changes the senders' spraying. */
@@ -126,6 +175,9 @@ public final class NetworkRun {
 
     /** Runs the workload from time zero until every flow completes or the run's time is up. */
     public VirtualTimeEngine.Outcome run() {
+        if (htsimFlows != null) {
+            htsimFlows.reset();
+        }
         return engine.run();
     }
 
@@ -181,6 +233,16 @@ public final class NetworkRun {
         return engine.lastPacketPicos();
     }
 
+    /** The matrix's flow ids (0 where a line has none), or null when the flows are not an htsim experiment's. */
+    int[] flowIds() {
+        return htsimFlows == null ? null : htsimFlows.id.clone();
+    }
+
+    /** Switches of each tier, in order: "leaf", "spine", or a fat tree's "tor", "agg", "core". */
+    String[] tierNames() {
+        return fatTree == null ? new String[] {"leaf", "spine"} : java.util.Arrays.copyOf(FatTree.TIER_NAMES, fatTree.shape().tiers());
+    }
+
     long eventsHandled() {
         return engine.eventsHandled();
     }
@@ -192,7 +254,7 @@ public final class NetworkRun {
 
     /** What port {@code port} of switch {@code sw} is cabled to ("host5", "spine1"), or null. */
     String attached(final int sw, final int port) {
-        return leafSpine == null ? null : leafSpine.attached(sw, port);
+        return fatTree != null ? fatTree.attached(sw, port) : leafSpine == null ? null : leafSpine.attached(sw, port);
     }
 
     /** Switch {@code sw} of this run as a lone switch's run: its settings and components, the network's flows. */

@@ -25,6 +25,8 @@ final class NdpFlowPlan implements NdpFlows {
     private final int[] sender;
     private final int[] receiver;
     private final long[] start;
+    /** The starts fixed before the run (negative: started by another flow's end); {@link #start} as a run goes. */
+    private final long[] plannedStart;
     private final int[] size;
     private final int[] window;
     private final String description;
@@ -49,6 +51,7 @@ final class NdpFlowPlan implements NdpFlows {
             receiver[flow] = (int) flowList.get(flow)[1];
             start[flow] = flowList.get(flow)[2];
         }
+        this.plannedStart = start.clone();
         this.size = drawSizes(sizeChoices, flows, settings.workload().seed());
         this.window = new int[flows];
         for (int flow = 0; flow < flows; flow++) {
@@ -77,6 +80,7 @@ final class NdpFlowPlan implements NdpFlows {
         this.sender = sender.clone();
         this.receiver = receiver.clone();
         this.start = start.clone();
+        this.plannedStart = start.clone();
         this.size = size.clone();
         this.window = new int[size.length];
         for (int flow = 0; flow < size.length; flow++) {
@@ -177,6 +181,16 @@ final class NdpFlowPlan implements NdpFlows {
 
     long start(final int flow) {
         return start[flow];
+    }
+
+    /** A flow that waited for another's end starts at {@code time}. */
+    void startAt(final int flow, final long time) {
+        start[flow] = time;
+    }
+
+    /** Every flow's start as planned: a new run begins. */
+    void resetStarts() {
+        System.arraycopy(plannedStart, 0, start, 0, start.length);
     }
 
     /** The flow's length in packets. */

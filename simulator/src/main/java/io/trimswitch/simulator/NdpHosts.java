@@ -49,6 +49,13 @@ public final class NdpHosts implements TrafficSource, FlowLifetimes {
     private final NdpReceiver receiver;
     private final PullPacer pacer;
     private Switch sw;
+    /** Told of each flow that completes, at the instant its receiver has every packet; null: nobody listens. */
+    private Completions completions;
+
+    /** Who learns of flows completing: the triggers of an htsim experiment, which start flows when others end. */
+    public interface Completions {
+        void completed(int flow, long now);
+    }
 
     /** The state machines' wake-ups, as events on the switch's queue. */
     private final NdpTimers events = new NdpTimers() {
@@ -69,11 +76,21 @@ public final class NdpHosts implements TrafficSource, FlowLifetimes {
     }
 
     private NdpHosts(final Settings settings, final NdpFlowPlan plan, final HostLinks hostLinks) {
+        this(settings, plan, hostLinks, 1);
+    }
+
+    private NdpHosts(final Settings settings, final NdpFlowPlan plan, final HostLinks hostLinks, final double pullRate) {
         this.plan = plan;
         this.links = hostLinks != null ? hostLinks : new HostLinks(settings, plan);
         this.sender = new NdpSender(plan, links, events, Picos.fromMicros(settings.transport().rtoUs()));
         this.receiver = new NdpReceiver(plan, links, links::receiverLink);
-        this.pacer = new PullPacer(links.packetTimes(), plan.flows(), links, events, receiver::receiving);
+        final long[] pullTimes = links.packetTimes();
+        if (pullRate != 1) {
+            for (int link = 0; link < pullTimes.length; link++) {
+                pullTimes[link] = Math.round(pullTimes[link] / pullRate);
+            }
+        }
+        this.pacer = new PullPacer(pullTimes, plan.flows(), links, events, receiver::receiving);
         receiver.pullFrom(pacer);
     }
 
@@ -85,8 +102,15 @@ public final class NdpHosts implements TrafficSource, FlowLifetimes {
     public static NdpHosts onLinks(
         final Settings settings, final int links, final int[] sender, final int[] receiver, final long[] start, final int[] size,
         final String description, final PathChoice paths) {
+        return onLinks(settings, links, sender, receiver, start, size, description, paths, 1);
+    }
+
+    /** As above, each receiving host pulling at {@code pullRate} of its link's rate (htsim's pacers pull at 0.99). */
+    public static NdpHosts onLinks(
+        final Settings settings, final int links, final int[] sender, final int[] receiver, final long[] start, final int[] size,
+        final String description, final PathChoice paths, final double pullRate) {
         final NdpFlowPlan plan = new NdpFlowPlan(sender, receiver, start, size, settings.transport().initialWindowPackets(), description);
-        return new NdpHosts(settings, plan, new HostLinks(settings, plan, links, false, paths));
+        return new NdpHosts(settings, plan, new HostLinks(settings, plan, links, false, paths), pullRate);
     }
 
     /** The hosts of a lone switch's ports and the flows of {@code pattern}, as {@link VirtualTimeSwitch} runs them. */
@@ -99,13 +123,26 @@ public final class NdpHosts implements TrafficSource, FlowLifetimes {
         return NdpFlowPlan.flowSizeChoices(file);
     }
 
-    /** Schedules every flow's start. */
+    /** Schedules every flow's start; a flow whose start is negative waits for {@link #startNow}. */
     public void start(final Switch attached) {
         this.sw = attached;
         links.attach(attached);
         for (int flow = 0; flow < plan.flows(); flow++) {
-            sw.schedule(plan.start(flow), EventType.FLOW_START, flow);
+            if (plan.start(flow) >= 0) {
+                sw.schedule(plan.start(flow), EventType.FLOW_START, flow);
+            }
         }
+    }
+
+    /** {@code listener} learns of every flow that completes from the next run on. */
+    public void onCompletion(final Completions listener) {
+        this.completions = listener;
+    }
+
+    /** A flow that waited starts at {@code now}; its completion time counts from there. */
+    public void startNow(final int flow, final long now) {
+        plan.startAt(flow, now);
+        sw.schedule(now, EventType.FLOW_START, flow);
     }
 
     public void onEvent(final int type, final int arg, final long now) {
@@ -140,7 +177,11 @@ public final class NdpHosts implements TrafficSource, FlowLifetimes {
             return;
         }
         if (!control) {
+            final int before = receiver.completed();
             receiver.onData(flow, sequence, header, now);
+            if (completions != null && receiver.completed() > before) {
+                completions.completed(flow, now);
+            }
         } else if ((flags & NdpHeader.FLAG_ACK) != 0) {
             sender.onAck(flow, sequence, now);
         } else if ((flags & NdpHeader.FLAG_NACK) != 0) {
@@ -152,6 +193,7 @@ public final class NdpHosts implements TrafficSource, FlowLifetimes {
 
     @Override
     public void reset() {
+        plan.resetStarts();
         sender.reset();
         receiver.reset();
         pacer.reset();

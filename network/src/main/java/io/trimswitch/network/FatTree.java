@@ -1,0 +1,290 @@
+package io.trimswitch.network;
+
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.simulator.Wiring;
+
+/**
+ * A two- or three-tier fat tree laid out as htsim lays it out. Host h hangs off port h mod hostsPerTor of top-of-rack
+ * switch h / hostsPerTor; a pod's racks are cabled to every aggregation switch of the pod (with two tiers, the whole
+ * tree is one pod), each pair by a bundle of links; the aggregation switch at position q of its pod is cabled to the
+ * core switches q, q + aggPerPod, q + 2 aggPerPod, ... Switches are numbered racks first, then aggregation, then core.
+ *
+ * <p>Ports: a rack's hosts first, then its uplinks, aggregation switch by switch, bundle link by link. An aggregation
+ * switch's downlinks rack by rack, then its uplinks core by core. A core's downlinks pod by pod.
+ *
+ * <p>Paths between two hosts are numbered as htsim enumerates them: between racks of one pod (aggregation switch, link
+ * up, link down); between pods (aggregation switch, core, link up to the aggregation switch, link down from it, link
+ * up to the core, link down from it), the last varying fastest.
+ */
+final class FatTree {
+    /** The sizes htsim derives from a {@code .topo} file, with its checks. */
+    record Shape(int tiers, int nodes, int hostsPerTor, int torsPerPod, int pods, int aggPerPod, int aggs, int cores, int torBundle,
+        int coreBundle, int upLinksPerAgg) {
+
+        int tors() {
+            return nodes / hostsPerTor;
+        }
+
+        int switches() {
+            return tors() + aggs + cores;
+        }
+
+        /** The ports switch {@code sw} has cables on: hosts and uplinks, downlinks and uplinks, or downlinks. */
+        int ports(final int sw) {
+            if (sw < tors()) {
+                return hostsPerTor + aggPerPod * torBundle;
+            }
+            if (sw < tors() + aggs) {
+                return torsPerPod * torBundle + upLinksPerAgg * coreBundle;
+            }
+            return pods * coreBundle;
+        }
+
+        /** 0: a rack's switch, 1: aggregation, 2: core. */
+        int tier(final int sw) {
+            return sw < tors() ? 0 : sw < tors() + aggs ? 1 : 2;
+        }
+
+        static Shape of(final HtsimTopology t, final HtsimTopology.KeyLines lines) {
+            final String source = t.source();
+            final HtsimTopology.Tier[] tier = t.tier();
+            for (int n = 0; n < t.tiers(); n++) {
+                if (tier[n].radixDown() % tier[n].bundle() != 0) {
+                    throw refuse(source, lines.at(n, "radix_down"), "Radix_Down " + tier[n].radixDown() + " of tier " + n + " is no multiple of its Bundle "
+                        + tier[n].bundle());
+                }
+                if (n < t.tiers() - 1 && tier[n].radixUp() % tier[n + 1].bundle() != 0) {
+                    throw refuse(source, lines.at(n, "radix_up"), "Radix_Up " + tier[n].radixUp() + " of tier " + n + " is no multiple of tier " + (n + 1)
+                        + "'s Bundle " + tier[n + 1].bundle());
+                }
+            }
+            if (t.nodes() % t.podSize() != 0) {
+                throw refuse(source, lines.at(-1, "podsize"), "Podsize " + t.podSize() + " does not divide Nodes " + t.nodes());
+            }
+            if (t.tiers() == 2 && t.podSize() != t.nodes()) {
+                throw refuse(source, lines.at(-1, "podsize"), "Podsize " + t.podSize() + ": a two-tier tree is one pod, Podsize must be Nodes " + t.nodes());
+            }
+            final int pods = t.nodes() / t.podSize();
+            final HtsimTopology.Tier tor = tier[0];
+            if (t.podSize() % tor.radixDown() != 0) {
+                throw refuse(source, lines.at(0, "radix_down"), "Radix_Down " + tor.radixDown() + " of tier 0 does not divide Podsize " + t.podSize());
+            }
+            final int torsPerPod = t.podSize() / tor.radixDown();
+            final double torUplinksExact = t.nodes() * tor.speedGbps() / (tier[1].speedGbps() * tor.oversubscribed());
+            final long torUplinks = Math.round(torUplinksExact);
+            if (Math.abs(torUplinksExact - torUplinks) > 1e-9 || torUplinks < 1) {
+                throw refuse(source, lines.at(0, "oversubscribed"), "Nodes × tier 0's speed / (tier 1's speed × Oversubscribed "
+                    + tor.oversubscribed() + ") is no whole number of uplinks");
+            }
+            if (tor.radixDown() / tor.radixUp() != tor.oversubscribed()) {
+                throw refuse(source, lines.at(0, "radix_up"), "Radix_Down " + tor.radixDown() + " / Radix_Up " + tor.radixUp()
+                    + " of tier 0 does not match Oversubscribed " + tor.oversubscribed());
+            }
+            if (torUplinks % ((long) pods * tier[1].radixDown()) != 0) {
+                throw refuse(source, lines.at(1, "radix_down"), "Radix_Down " + tier[1].radixDown() + " of tier 1 does not divide the " + torUplinks
+                    + " rack uplinks of " + pods + (pods == 1 ? " pod" : " pods") + " evenly");
+            }
+            final int aggPerPod = (int) (torUplinks / ((long) pods * tier[1].radixDown()));
+            if ((long) aggPerPod * tier[1].bundle() != tor.radixUp()) {
+                throw refuse(source, lines.at(0, "radix_up"), "Radix_Up " + tor.radixUp() + " of tier 0 does not match the " + aggPerPod
+                    + " aggregation switches per pod × tier 1's Bundle " + tier[1].bundle());
+            }
+            int cores = 0;
+            int upLinks = 0;
+            if (t.tiers() == 3) {
+                final double aggUplinksExact = torUplinks * tier[1].speedGbps() / (tier[2].speedGbps() * tier[1].oversubscribed());
+                final long aggUplinks = Math.round(aggUplinksExact);
+                if (Math.abs(aggUplinksExact - aggUplinks) > 1e-9 || aggUplinks < 1) {
+                    throw refuse(source, lines.at(1, "oversubscribed"), "rack uplinks × tier 1's speed / (tier 2's speed × Oversubscribed "
+                        + tier[1].oversubscribed() + ") is no whole number of uplinks");
+                }
+                if (aggUplinks % tier[2].radixDown() != 0) {
+                    throw refuse(source, lines.at(2, "radix_down"), "Radix_Down " + tier[2].radixDown() + " of tier 2 does not divide the " + aggUplinks
+                        + " aggregation uplinks");
+                }
+                cores = (int) (aggUplinks / tier[2].radixDown());
+                if (cores % aggPerPod != 0) {
+                    throw refuse(source, lines.at(2, "radix_down"), "the tree has " + cores + " core switches, no multiple of its " + aggPerPod
+                        + " aggregation switches per pod");
+                }
+                if ((long) cores * tier[2].bundle() / aggPerPod != tier[1].radixUp()) {
+                    throw refuse(source, lines.at(1, "radix_up"), "Radix_Up " + tier[1].radixUp() + " of tier 1 does not match " + cores
+                        + " core switches over " + aggPerPod + " aggregation switches per pod × tier 2's Bundle " + tier[2].bundle());
+                }
+                upLinks = tier[1].radixUp() / tier[2].bundle();
+            }
+            final int torsInPod = t.tiers() == 3 ? torsPerPod : t.nodes() / tor.radixDown();
+            final long switches = (long) t.nodes() / tor.radixDown() + (long) aggPerPod * pods + cores;
+            if (switches > 65_536) {
+                throw new ConfigException(source + ": the tree has " + switches + " switches; at most 65536");
+            }
+            return new Shape(t.tiers(), t.nodes(), tor.radixDown(), torsInPod, t.tiers() == 3 ? pods : 1, aggPerPod * (t.tiers() == 3 ? 1 : pods),
+                aggPerPod * pods, cores, tier[1].bundle(), t.tiers() == 3 ? tier[2].bundle() : 1, upLinks);
+        }
+
+        private static ConfigException refuse(final String source, final int line, final String message) {
+            return new ConfigException(source + (line > 0 ? " line " + line : "") + ": " + message);
+        }
+    }
+
+    private final Shape shape;
+    /** Per aggregation switch and uplink port (core link × bundle): the link is cut, as a matrix's {@code failure} line asks. */
+    private final boolean[][] cut;
+    private final Wiring wiring;
+
+    /** The tree of {@code shape} without the links {@code cut}; switch s has {@code ports[s]} ports, at least its cabled ones. */
+    FatTree(final Shape shape, final boolean[][] cut, final int[] ports) {
+        this.shape = shape;
+        this.cut = cut;
+        this.wiring = new Wiring(ports, shape.nodes());
+        for (int host = 0; host < shape.nodes(); host++) {
+            wiring.plugHost(host, torOf(host), host % shape.hostsPerTor());
+        }
+        final int b1 = shape.torBundle();
+        for (int tor = 0; tor < shape.tors(); tor++) {
+            final int pod = tor / shape.torsPerPod();
+            for (int a = 0; a < shape.aggPerPod(); a++) {
+                for (int b = 0; b < b1; b++) {
+                    wiring.cable(tor, shape.hostsPerTor() + a * b1 + b, aggSwitch(pod * shape.aggPerPod() + a), (tor % shape.torsPerPod()) * b1 + b);
+                }
+            }
+        }
+        final int b2 = shape.coreBundle();
+        final int aggsWithUplinks = shape.cores() == 0 ? 0 : shape.aggs();
+        for (int agg = 0; agg < aggsWithUplinks; agg++) {
+            final int pod = agg / shape.aggPerPod();
+            for (int l = 0; l < shape.upLinksPerAgg(); l++) {
+                final int core = agg % shape.aggPerPod() + shape.aggPerPod() * l;
+                for (int b = 0; b < b2; b++) {
+                    if (!cut[agg][l * b2 + b]) {
+                        wiring.cable(aggSwitch(agg), aggUplinkPort(l, b), coreSwitch(core), pod * b2 + b);
+                    }
+                }
+            }
+        }
+    }
+
+    Shape shape() {
+        return shape;
+    }
+
+    Wiring wiring() {
+        return wiring;
+    }
+
+    int tier(final int sw) {
+        return shape.tier(sw);
+    }
+
+    String tierName(final int sw) {
+        return TIER_NAMES[tier(sw)];
+    }
+
+    static final String[] TIER_NAMES = {"tor", "agg", "core"};
+
+    String name(final int sw) {
+        final int tier = tier(sw);
+        return TIER_NAMES[tier] + (tier == 0 ? sw : tier == 1 ? sw - shape.tors() : sw - shape.tors() - shape.aggs());
+    }
+
+    int aggSwitch(final int agg) {
+        return shape.tors() + agg;
+    }
+
+    int coreSwitch(final int core) {
+        return shape.tors() + shape.aggs() + core;
+    }
+
+    int torOf(final int host) {
+        return host / shape.hostsPerTor();
+    }
+
+    int podOf(final int host) {
+        return shape.tiers() == 3 ? host / (shape.torsPerPod() * shape.hostsPerTor()) : 0;
+    }
+
+    int aggUplinkPort(final int link, final int bundle) {
+        return shape.torsPerPod() * shape.torBundle() + link * shape.coreBundle() + bundle;
+    }
+
+    /** What port {@code port} of switch {@code sw} leads to: "host5", "agg1", "core3", or null. */
+    String attached(final int sw, final int port) {
+        final int at = wiring.port(sw, port);
+        if (wiring.hostAt(at) >= 0) {
+            return "host" + wiring.hostAt(at);
+        }
+        final int peer = wiring.peerOf(at);
+        return peer >= 0 ? name(wiring.switchOf(peer)) : null;
+    }
+
+    /** Paths between two hosts: 1 within a rack, more between racks and between pods. */
+    int paths(final int from, final int to) {
+        final Shape s = shape;
+        if (torOf(from) == torOf(to)) {
+            return 1;
+        }
+        final int b1 = s.torBundle();
+        if (podOf(from) == podOf(to)) {
+            return s.aggPerPod() * b1 * b1;
+        }
+        final int b2 = s.coreBundle();
+        return s.aggPerPod() * s.upLinksPerAgg() * b1 * b1 * b2 * b2;
+    }
+
+    /** Whether path {@code path} from {@code from} to {@code to} crosses no cut link. */
+    boolean usable(final int from, final int to, final int path) {
+        if (podOf(from) == podOf(to)) {
+            return true;
+        }
+        final int b2 = shape.coreBundle();
+        final int b1 = shape.torBundle();
+        final int b2Down = path % b2;
+        final int b2Up = path / b2 % b2;
+        final int rest = path / (b2 * b2 * b1 * b1);
+        final int link = rest % shape.upLinksPerAgg();
+        final int upper = rest / shape.upLinksPerAgg();
+        return !cut[podOf(from) * shape.aggPerPod() + upper][link * b2 + b2Up] && !cut[podOf(to) * shape.aggPerPod() + upper][link * b2 + b2Down];
+    }
+
+    /**
+     * The port switch {@code sw} sends a packet from host {@code from} to host {@code to} out of, on path {@code path}
+     * (already within {@link #paths}).
+     */
+    int egressPort(final int sw, final int from, final int to, final int path) {
+        final Shape s = shape;
+        final int b1 = s.torBundle();
+        final int b2 = s.coreBundle();
+        final boolean samePod = podOf(from) == podOf(to);
+        final int b1Down;
+        final int b1Up;
+        final int upper;
+        final int b2Up;
+        final int link;
+        if (samePod) {
+            b1Down = path % b1;
+            b1Up = path / b1 % b1;
+            upper = path / (b1 * b1);
+            b2Up = 0;
+            link = 0;
+        } else {
+            b2Up = path / b2 % b2;
+            int rest = path / (b2 * b2);
+            b1Down = rest % b1;
+            b1Up = rest / b1 % b1;
+            rest /= b1 * b1;
+            link = rest % s.upLinksPerAgg();
+            upper = rest / s.upLinksPerAgg();
+        }
+        if (sw < s.tors()) {
+            return torOf(to) == sw ? to % s.hostsPerTor() : s.hostsPerTor() + upper * b1 + b1Up;
+        }
+        if (sw < s.tors() + s.aggs()) {
+            final int agg = sw - s.tors();
+            if (agg / s.aggPerPod() == podOf(to)) {
+                return (torOf(to) % s.torsPerPod()) * b1 + b1Down;
+            }
+            return aggUplinkPort(link, b2Up);
+        }
+        return podOf(to) * b2 + path % b2;
+    }
+}

@@ -1,0 +1,54 @@
+package io.trimswitch.network;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.trimswitch.switching.report.RunReport;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What an htsim experiment's run reports: a network's report, whose flows also give each one's start, finish and
+ * completion time in µs (as htsim's "finished at" lines do) and the matrix's id, and whose settings are the experiment's.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record HtsimReport(
+    String topology,
+    String routing,
+    String pattern,
+    String transport,
+    long sent,
+    long deliveredWhole,
+    long deliveredHeader,
+    long dropped,
+    boolean conservation,
+    RunReport.Trims trims,
+    Map<String, Long> drops,
+    RunReport.Goodput goodput,
+    Integer flowsCompleted,
+    RunReport.Control control,
+    NetworkReport.Completion completionUs,
+    RunReport.Latency headerLatencyNs,
+    List<NetworkReport.TierReport> tiers,
+    List<NetworkReport.SwitchReport> switches,
+    List<Flow> flows,
+    RunReport.RunInfo run,
+    HtsimExperiment config) {
+
+    /** One line of the matrix: {@code startUs} and {@code finishUs} from time zero, {@code fctUs} the difference; absent if it never started or finished. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Flow(int src, int dst, Integer id, long sizeBytes, Double startUs, Double finishUs, Double fctUs, long sent, long whole,
+        long headers, long dropped, Long retransmissions) {
+    }
+
+    static HtsimReport of(final NetworkReport r, final List<Flow> flows, final HtsimExperiment experiment) {
+        return new HtsimReport(r.topology(), r.routing(), r.pattern(), r.transport(), r.sent(), r.deliveredWhole(), r.deliveredHeader(), r.dropped(),
+            r.conservation(), r.trims(), r.drops(), r.goodput(), r.flowsCompleted(), r.control(), r.completionUs(), r.headerLatencyNs(), r.tiers(),
+            r.switches(), flows, r.run(), experiment);
+    }
+
+    /** The network's report without the flows' times, as the text table reads it. */
+    public NetworkReport asNetworkReport() {
+        return new NetworkReport(topology, routing, pattern, transport, sent, deliveredWhole, deliveredHeader, dropped, conservation, trims, drops, goodput,
+            flowsCompleted, control, completionUs, headerLatencyNs, tiers, switches, List.of(), run, null);
+    }
+}
