@@ -31,7 +31,7 @@ import java.util.concurrent.Callable;
         "'show' lists its ports and settings in force; 'set KEY VALUE' changes a setting that may change while it runs",
         "(trim.*, control.t0Us/t1Us, meters' and ports' rates); 'reload' reads its config file again; 'del-port N' and",
         "'add-port N@IFACE [--rate-gbps R]' move an interface port to another interface; 'capture PORT start FILE' and",
-        "'capture PORT stop' write a port's frames to a pcapng while it runs; 'stop' stops it as SIGTERM does. A refused",
+        "'capture PORT stop' write a port's frames to a new pcapng (--overwrite: replace it), as you, while it runs; 'stop' stops it as SIGTERM does. A refused",
         "change leaves the switch as it was; its counters keep counting."})
 public final class CtlCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
@@ -50,7 +50,10 @@ public final class CtlCommand implements Callable<Integer> {
     @Option(names = "--rate-gbps", paramLabel = "R", description = "With add-port: the port's rate in Gb/s (default: the rate it had)")
     String rateGbps;
 
-    @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "show | set KEY VALUE | reload | del-port N | add-port N@IFACE [--rate-gbps R] | capture PORT start FILE | capture PORT stop | stop")
+    @Option(names = "--overwrite", description = "With capture PORT start FILE: replace FILE if it exists (a regular file you may write; default: refuse)")
+    boolean overwrite;
+
+    @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "show | set KEY VALUE | reload | del-port N | add-port N@IFACE [--rate-gbps R] | capture PORT start FILE [--overwrite] | capture PORT stop | stop")
     List<String> words = new ArrayList<>();
 
     @Override
@@ -72,6 +75,11 @@ public final class CtlCommand implements Callable<Integer> {
             words.add("--rate-gbps");
             words.add(rateGbps);
         }
+        if (overwrite) {
+            if (!(words.size() == 4 && "capture".equals(words.get(0)) && "start".equals(words.get(2)))) {
+                throw new ConfigException("--overwrite goes with capture PORT start FILE only");
+            }
+        }
         // The switch runs elsewhere: a capture's file is named from here.
         if (words.size() == 4 && "capture".equals(words.get(0)) && "start".equals(words.get(2))) {
             try {
@@ -79,6 +87,9 @@ public final class CtlCommand implements Callable<Integer> {
             } catch (final java.nio.file.InvalidPathException e) {
                 throw new ConfigException("capture: '" + words.get(3) + "' is not a file name: " + e.getReason());
             }
+        }
+        if (overwrite) {
+            words.add("--overwrite");
         }
         final ControlProtocol.Reply reply = ControlClient.send(target, words);
         if (!reply.ok()) {

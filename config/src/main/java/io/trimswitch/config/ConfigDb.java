@@ -41,15 +41,7 @@ public final class ConfigDb {
 
     /** {@code settings} with what the tables of {@code file} say. */
     public static Settings apply(final Path file, final Settings settings) {
-        final String text;
-        try {
-            text = Files.readString(file);
-        } catch (final NoSuchFileException e) {
-            throw new ConfigException(file + ": no such file");
-        } catch (final IOException e) {
-            throw new ConfigException(file + ": cannot read: " + e.getMessage());
-        }
-        return apply(text, file.toString(), settings);
+        return apply(SettingsFiles.read(file), file.toString(), settings);
     }
 
     public static Settings apply(final String json, final String source, final Settings settings) {
