@@ -73,7 +73,8 @@ public final class ControlSocket implements AutoCloseable {
         final Path lockPath = path.resolveSibling(path.getFileName() + ".lock");
         OwnerLock lock = null;
         try {
-            Files.createDirectories(path.toAbsolutePath().getParent());
+            io.trimswitch.dataplane.io.PrivateFiles.directory(path.toAbsolutePath().getParent(),
+                io.trimswitch.dataplane.io.PrivateFiles.PASS_THROUGH_DIRECTORY);
             lock = OwnerLock.take(lockPath, owner -> new ConfigException("control socket " + path + " belongs to a running switch (process "
                 + owner + "); give this one its own counters file or --control PATH"));
             // The lock is ours, so whatever socket is there was left by a switch that died.
@@ -90,6 +91,9 @@ public final class ControlSocket implements AutoCloseable {
         } catch (final RuntimeException e) {
             if (lock != null) {
                 lock.close();
+            }
+            if (e instanceof IllegalStateException unsafe) {
+                throw new ConfigException("control socket " + path + ": " + unsafe.getMessage());
             }
             throw e;
         }

@@ -124,9 +124,14 @@ public final class LiveSwitch implements AutoCloseable {
             // A port of the fabric that the switch does not have puts its counters in the file once ctl add-port attaches it.
             this.counters = CounterRegistry.mapped(file, ShardedDataplane.counters(settings, threadCount)
                 + settings.portCount() * (PORT_COUNTERS + LiveGauges.counters(settings.dataQueueCount())),
-                port -> port >= settings.ports().size() && port < settings.portCount());
+                port -> port >= settings.ports().size() && port < settings.portCount(), settings.metrics().controlGroup());
         } catch (final IllegalStateException e) {
             unlock();
+            if (e.getMessage().contains("in use by another running switch")) {
+                // The usual cause: a second switch in one network namespace, which needs a file and an endpoint of its own.
+                throw new ConfigException(e.getMessage() + "; a second switch in this network namespace needs its own --counters FILE and"
+                    + " --metrics HOST:PORT (or off)");
+            }
             throw new ConfigException("metrics.countersFile: " + e.getMessage());
         }
         try {
