@@ -86,14 +86,6 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         final PrintWriter err = spec.commandLine().getErr();
         final LinkLines linkLines = new LinkLines(out);
         live.logLinksTo(linkLines);
-        try {
-            live.start();
-        } catch (final IllegalStateException e) {
-            live.stop();
-            throw new ConfigException(e.getMessage());
-        }
-        SwitchMetrics endpoint = null;
-        ControlSocket controlSocket = null;
         final CountDownLatch stopRequested = new CountDownLatch(1);
         final CountDownLatch stopped = new CountDownLatch(1);
         final int[] exitCode = {0};
@@ -108,6 +100,19 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                 Thread.currentThread().interrupt();
             }
         }, "trimswitch-stop");
+        // From here on a signal stops the switch cleanly, even one that comes while it starts.
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            live.start();
+        } catch (final IllegalStateException e) {
+            live.stop();
+            exitCode[0] = TrimswitchCommand.EXIT_USAGE;
+            stopped.countDown();
+            removeHook(hook, stopRequested);
+            throw new ConfigException(e.getMessage());
+        }
+        SwitchMetrics endpoint = null;
+        ControlSocket controlSocket = null;
         boolean announced = false;
         try {
             if (metricsAddress != null) {
@@ -139,7 +144,6 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             out.flush();
             announced = true;
             linkLines.afterStart();
-            Runtime.getRuntime().addShutdownHook(hook);
             final long deadline = durationSeconds == null ? Long.MAX_VALUE : System.nanoTime() + (long) (durationSeconds * 1e9);
             while (!stopRequested.await(100, TimeUnit.MILLISECONDS) && System.nanoTime() < deadline) {
                 if (live.fault() != null) {
@@ -149,6 +153,9 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                 }
             }
             return 0;
+        } catch (final RuntimeException e) {
+            exitCode[0] = TrimswitchCommand.EXIT_USAGE;
+            throw e;
         } finally {
             if (controlSocket != null) {
                 controlSocket.close();
@@ -168,8 +175,17 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             }
             out.flush();
             stopped.countDown();
-            if (stopRequested.getCount() > 0) {
+            removeHook(hook, stopRequested);
+        }
+    }
+
+    /** Unless a signal started the shutdown already (then the hook ends the process with the run's status). */
+    private static void removeHook(final Thread hook, final CountDownLatch stopRequested) {
+        if (stopRequested.getCount() > 0) {
+            try {
                 Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (final IllegalStateException e) {
+                // Shutting down meanwhile: the hook runs and ends the process.
             }
         }
     }

@@ -27,7 +27,7 @@ public final class SwitchControl implements ControlCommands {
         "trim\\.(sizeBytes|dscp|trimmableDscp)"
             + "|control\\.(t0Us|t1Us|halftimisticRateGbps|pessimisticRateGbps|meterBurstBytes)"
             + "|fabric\\.portRateGbps|ports\\.[0-9]+\\.rateGbps");
-    static final String COMMANDS = "show, set KEY VALUE, reload, add-port N@IFACE [--rate-gbps R], del-port N, capture PORT start FILE [--overwrite],"
+    static final String COMMANDS = "show, set KEY VALUE, reload, add-port N@IFACE [--rate-gbps R], del-port N, capture PORT start FILE,"
         + " capture PORT stop, stop";
 
     private final LiveSwitch live;
