@@ -31,7 +31,7 @@ import java.util.concurrent.Callable;
         "'show' lists its ports and settings in force; 'set KEY VALUE' changes a setting that may change while it runs",
         "(trim.*, control.t0Us/t1Us, meters' and ports' rates); 'reload' reads its config file again; 'del-port N' and",
         "'add-port N@IFACE [--rate-gbps R]' move an interface port to another interface; 'capture PORT start FILE' and",
-        "'capture PORT stop' write a port's frames to a new pcapng (--overwrite: replace it), as you, while it runs; 'stop' stops it as SIGTERM does. A refused",
+        "'capture PORT stop' write a port's frames to a pcapng while it runs; 'stop' stops it as SIGTERM does. A refused",
         "change leaves the switch as it was; its counters keep counting."})
 public final class CtlCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
@@ -53,7 +53,7 @@ public final class CtlCommand implements Callable<Integer> {
     @Option(names = "--overwrite", description = "With capture PORT start FILE: replace FILE if it exists (a regular file you may write; default: refuse)")
     boolean overwrite;
 
-    @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "show | set KEY VALUE | reload | del-port N | add-port N@IFACE [--rate-gbps R] | capture PORT start FILE [--overwrite] | capture PORT stop | stop")
+    @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "show | set KEY VALUE | reload | del-port N | add-port N@IFACE [--rate-gbps R] | capture PORT start FILE | capture PORT stop | stop")
     List<String> words = new ArrayList<>();
 
     @Override

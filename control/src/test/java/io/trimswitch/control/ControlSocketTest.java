@@ -177,6 +177,24 @@ class ControlSocketTest {
         }
     }
 
+    @Test
+    void aSocketThatClosesWithoutAReplyIsSaidSoInOneLine() throws Exception {
+        final Path path = dir.resolve("mute.ctl");
+        try (ServerSocketChannel mute = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            mute.bind(UnixDomainSocketAddress.of(path));
+            final Thread closer = Thread.ofPlatform().start(() -> {
+                try (SocketChannel client = mute.accept()) {
+                    client.read(ByteBuffer.allocate(1024));
+                } catch (final java.io.IOException ignored) {
+                    // The test's own server.
+                }
+            });
+            final ConfigException silent = assertThrows(ConfigException.class, () -> ControlClient.send(path, List.of("show")));
+            assertEquals("the control socket closed without a reply (a switch that stopped, or a socket no switch serves)", silent.getMessage());
+            closer.join();
+        }
+    }
+
     /** Writes raw bytes, as a hostile client would, and reads the answer whatever it is. */
     private static String exchange(final Path path, final String raw) throws Exception {
         try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
