@@ -67,7 +67,7 @@ public final class CtlCommand implements Callable<Integer> {
             }
         }
         final Path target = socket != null ? socket
-            : ControlPaths.forCounters(counters != null ? counters : LiveSettings.defaultCountersFile());
+            : ControlPaths.forCounters(counters != null ? counters : LiveSettings.findInRunDirectory(LiveSettings.defaultCountersFile().getFileName().toString()));
         if (rateGbps != null) {
             if (!"add-port".equals(words.get(0))) {
                 throw new ConfigException("--rate-gbps goes with add-port only");

@@ -75,7 +75,7 @@ public final class StatsCommand implements Callable<Integer> {
         if (counters != null && counters.toString().isBlank()) {
             throw new ConfigException("--counters must name a file, got an empty name");
         }
-        final Path file = counters != null ? counters : LiveSettings.defaultCountersFile();
+        final Path file = counters != null ? counters : LiveSettings.findInRunDirectory(LiveSettings.defaultCountersFile().getFileName().toString());
         final PrintWriter out = spec.commandLine().getOut();
         List<Map<String, Object>> before = null;
         long beforeNanos = 0;

@@ -21,6 +21,6 @@ public final class ControlPaths {
         if (name.endsWith(COUNTERS_SUFFIX) && name.length() > COUNTERS_SUFFIX.length()) {
             name = name.substring(0, name.length() - COUNTERS_SUFFIX.length());
         }
-        return RUN_DIRECTORY.resolve(name + ".ctl");
+        return io.trimswitch.realtime.LiveSettings.findInRunDirectory(name + ".ctl");
     }
 }

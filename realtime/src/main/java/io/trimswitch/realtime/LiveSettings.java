@@ -242,6 +242,18 @@ public final class LiveSettings {
     }
 
     /**
+     * {@code name} in the run directory as a reader (stats, ctl) finds it: root's switch's, under /run/trimswitch, when
+     * there is one (a member of the control group is not root), else this user's own.
+     */
+    public static java.nio.file.Path findInRunDirectory(final String name) {
+        final java.nio.file.Path system = java.nio.file.Path.of("/run/trimswitch").resolve(name);
+        if (io.trimswitch.dataplane.io.PrivateFiles.processUid() == 0 || java.nio.file.Files.exists(system, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return system;
+        }
+        return runDirectory().resolve(name);
+    }
+
+    /**
      * Where a running switch keeps its counters, locks and control socket: /run/trimswitch for root; for another user
      * (a switch of UDP ports only), a directory of that user's own under the temporary directory.
      */
