@@ -136,7 +136,8 @@ class TrimSwitch(Switch):
         self.failureReported = False
         self.attached = {}
         files = '/dev/shm/trimswitch-mininet-%s' % name
-        self.countersFile = files + '.counters'
+        # The switch's own files live where only root can write (it refuses /dev/shm, which anyone can).
+        self.countersFile = '/run/trimswitch/trimswitch-mininet-%s.counters' % name
         self.logFile = files + '.log'
         self.generatedConfig = files + '.yaml'
         Switch.__init__(self, name, **params)

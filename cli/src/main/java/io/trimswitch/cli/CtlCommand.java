@@ -50,6 +50,9 @@ public final class CtlCommand implements Callable<Integer> {
     @Option(names = "--rate-gbps", paramLabel = "R", description = "With add-port: the port's rate in Gb/s (default: the rate it had)")
     String rateGbps;
 
+    @Option(names = "--overwrite", description = "With capture PORT start FILE: replace FILE if it exists (a regular file you may write; default: refuse)")
+    boolean overwrite;
+
     @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "show | set KEY VALUE | reload | del-port N | add-port N@IFACE [--rate-gbps R] | capture PORT start FILE | capture PORT stop | stop")
     List<String> words = new ArrayList<>();
 
@@ -64,13 +67,18 @@ public final class CtlCommand implements Callable<Integer> {
             }
         }
         final Path target = socket != null ? socket
-            : ControlPaths.forCounters(counters != null ? counters : LiveSettings.defaultCountersFile());
+            : ControlPaths.forCounters(counters != null ? counters : LiveSettings.findInRunDirectory(LiveSettings.defaultCountersFile().getFileName().toString()));
         if (rateGbps != null) {
             if (!"add-port".equals(words.get(0))) {
                 throw new ConfigException("--rate-gbps goes with add-port only");
             }
             words.add("--rate-gbps");
             words.add(rateGbps);
+        }
+        if (overwrite) {
+            if (!(words.size() == 4 && "capture".equals(words.get(0)) && "start".equals(words.get(2)))) {
+                throw new ConfigException("--overwrite goes with capture PORT start FILE only");
+            }
         }
         // The switch runs elsewhere: a capture's file is named from here.
         if (words.size() == 4 && "capture".equals(words.get(0)) && "start".equals(words.get(2))) {
@@ -79,6 +87,9 @@ public final class CtlCommand implements Callable<Integer> {
             } catch (final java.nio.file.InvalidPathException e) {
                 throw new ConfigException("capture: '" + words.get(3) + "' is not a file name: " + e.getReason());
             }
+        }
+        if (overwrite) {
+            words.add("--overwrite");
         }
         final ControlProtocol.Reply reply = ControlClient.send(target, words);
         if (!reply.ok()) {

@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
         "Runs the switch on this host, its ports on Linux interfaces or UDP/VXLAN endpoints, until stopped.",
         "A port sits on a Linux interface (-i 0@veth0: a veth, a NIC), or is a UDP endpoint carrying VXLAN (ports[].bind in the",
         "config), to which a Linux host attaches with a vxlan interface; both kinds may mix.",
-        "Stops cleanly on SIGINT or SIGTERM. Live counters: 'trimswitch stats' (from the counters file), or Prometheus at metrics.address."})
+        "Stops cleanly on SIGTERM, SIGINT or SIGHUP (exit 0). Live counters: 'trimswitch stats' (from the counters file), or Prometheus at metrics.address."})
 public final class RunCommand implements java.util.concurrent.Callable<Integer> {
     /** A year: longer is "until stopped", which is what leaving the option out says. */
     private static final double MAX_DURATION_SECONDS = 365 * 86_400;
@@ -58,7 +58,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     String metrics;
 
     @Option(names = "--counters", paramLabel = "FILE",
-        description = "The memory-mapped file of the switch's counters, which 'trimswitch stats' reads and the switch deletes when it stops (default: the config's metrics.countersFile, /dev/shm/trimswitch-NETNS.counters with NETNS this network namespace's inode)")
+        description = "The memory-mapped file of the switch's counters, which 'trimswitch stats' reads and the switch deletes when it stops (default: the config's metrics.countersFile, /run/trimswitch/trimswitch-NETNS.counters with NETNS this network namespace's inode)")
     Path counters;
 
     @Option(names = "--control", paramLabel = "SOCKET|off",
@@ -86,30 +86,42 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         final PrintWriter err = spec.commandLine().getErr();
         final LinkLines linkLines = new LinkLines(out);
         live.logLinksTo(linkLines);
-        try {
-            live.start();
-        } catch (final IllegalStateException e) {
-            live.stop();
-            throw new ConfigException(e.getMessage());
-        }
-        SwitchMetrics endpoint = null;
-        ControlSocket controlSocket = null;
         final CountDownLatch stopRequested = new CountDownLatch(1);
         final CountDownLatch stopped = new CountDownLatch(1);
+        final int[] exitCode = {0};
         final Thread hook = new Thread(() -> {
             stopRequested.countDown();
             try {
-                stopped.await(10, TimeUnit.SECONDS);
+                if (stopped.await(10, TimeUnit.SECONDS)) {
+                    // SIGTERM, SIGINT or SIGHUP asked for the clean stop that just ended: its status is the run's, not 128 + the signal.
+                    Runtime.getRuntime().halt(exitCode[0]);
+                }
             } catch (final InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }, "trimswitch-stop");
+        // From here on a signal stops the switch cleanly, even one that comes while it starts.
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            live.start();
+        } catch (final IllegalStateException e) {
+            live.stop();
+            exitCode[0] = TrimswitchCommand.EXIT_USAGE;
+            stopped.countDown();
+            removeHook(hook, stopRequested);
+            throw new ConfigException(e.getMessage());
+        }
+        SwitchMetrics endpoint = null;
+        ControlSocket controlSocket = null;
+        boolean announced = false;
         try {
             if (metricsAddress != null) {
                 try {
                     endpoint = new SwitchMetrics(live, metricsAddress);
                 } catch (final IOException e) {
-                    throw new ConfigException("metrics.address " + metricsAddress + ": cannot listen: " + e.getMessage());
+                    throw new ConfigException("metrics.address " + metricsAddress + ": cannot listen: " + e.getMessage()
+                        + (String.valueOf(e.getMessage()).contains("in use") ? "; a second switch in this network namespace needs its own"
+                        + " --counters FILE and --metrics HOST:PORT (or off)" : ""));
                 }
             }
             if (!"off".equals(control)) {
@@ -130,16 +142,20 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                     live.counters().file());
             }
             out.flush();
+            announced = true;
             linkLines.afterStart();
-            Runtime.getRuntime().addShutdownHook(hook);
             final long deadline = durationSeconds == null ? Long.MAX_VALUE : System.nanoTime() + (long) (durationSeconds * 1e9);
             while (!stopRequested.await(100, TimeUnit.MILLISECONDS) && System.nanoTime() < deadline) {
                 if (live.fault() != null) {
                     err.println("trimswitch: " + live.fault().getMessage());
-                    return TrimswitchCommand.EXIT_RUN_FAILED;
+                    exitCode[0] = TrimswitchCommand.EXIT_RUN_FAILED;
+                    return exitCode[0];
                 }
             }
             return 0;
+        } catch (final RuntimeException e) {
+            exitCode[0] = TrimswitchCommand.EXIT_USAGE;
+            throw e;
         } finally {
             if (controlSocket != null) {
                 controlSocket.close();
@@ -153,11 +169,23 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                     thread, LiveSwitch.STOP_WITHIN_MILLIS);
             }
             err.flush();
-            out.printf("trimswitch: stopped; %d packets still inside were counted as dropped (inFlightAtEnd)%n", live.inFlightAtStop());
+            if (announced) {
+                // A switch that never said it runs has nothing inside to count.
+                out.printf("trimswitch: stopped; %d packets still inside were counted as dropped (inFlightAtEnd)%n", live.inFlightAtStop());
+            }
             out.flush();
             stopped.countDown();
-            if (stopRequested.getCount() > 0) {
+            removeHook(hook, stopRequested);
+        }
+    }
+
+    /** Unless a signal started the shutdown already (then the hook ends the process with the run's status). */
+    private static void removeHook(final Thread hook, final CountDownLatch stopRequested) {
+        if (stopRequested.getCount() > 0) {
+            try {
                 Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (final IllegalStateException e) {
+                // Shutting down meanwhile: the hook runs and ends the process.
             }
         }
     }

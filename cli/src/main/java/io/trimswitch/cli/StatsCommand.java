@@ -43,7 +43,7 @@ public final class StatsCommand implements Callable<Integer> {
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--counters", paramLabel = "FILE",
-        description = "The switch's counters file, its metrics.countersFile (default: /dev/shm/trimswitch-NETNS.counters, NETNS this network namespace's inode: the switch run in this namespace)")
+        description = "The switch's counters file, its metrics.countersFile (default: /run/trimswitch/trimswitch-NETNS.counters, NETNS this network namespace's inode: the switch run in this namespace)")
     Path counters;
 
     @Option(names = "--metrics", paramLabel = "HOST:PORT", hidden = true,
@@ -75,7 +75,7 @@ public final class StatsCommand implements Callable<Integer> {
         if (counters != null && counters.toString().isBlank()) {
             throw new ConfigException("--counters must name a file, got an empty name");
         }
-        final Path file = counters != null ? counters : LiveSettings.defaultCountersFile();
+        final Path file = counters != null ? counters : LiveSettings.findInRunDirectory(LiveSettings.defaultCountersFile().getFileName().toString());
         final PrintWriter out = spec.commandLine().getOut();
         List<Map<String, Object>> before = null;
         long beforeNanos = 0;
@@ -111,8 +111,13 @@ public final class StatsCommand implements Callable<Integer> {
 
     private static CounterTotals read(final Path file) {
         try {
+            trust(file);
             final CounterTotals totals = CounterTotals.read(CounterFile.open(file));
-            final long dead = CounterFile.deadOwner(file);
+            final long owner = CounterFile.ownerPid(file);
+            if (owner <= 0) {
+                throw new ConfigException("not running: the counters at " + file + " name no switch's process");
+            }
+            final long dead = ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false) ? CounterFile.deadOwner(file) : owner;
             if (dead > 0) {
                 throw new ConfigException("the counters at " + file + " are a dead switch's (process " + dead
                     + " is no longer running): frozen at its end; the next 'trimswitch run' here replaces them");
@@ -126,6 +131,23 @@ public final class StatsCommand implements Callable<Integer> {
         } catch (final IOException e) {
             throw new ConfigException(e.getMessage() != null && e.getMessage().startsWith(file.toString()) ? e.getMessage()
                 : "cannot read the counters at " + file + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Refuses counters that a switch did not write: a regular file owned by root (or by the user who runs stats, whose
+     * own switch it may be), not a symbolic link another user planted at the default name.
+     */
+    private static void trust(final Path file) throws IOException {
+        final Map<String, Object> attributes = java.nio.file.Files.readAttributes(file, "unix:uid,isRegularFile,isSymbolicLink",
+            java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        if ((Boolean) attributes.get("isSymbolicLink")) {
+            throw new ConfigException("not running: " + file + " is a symbolic link, not a switch's counters file");
+        }
+        final int uid = (Integer) attributes.get("uid");
+        if ((Boolean) attributes.get("isRegularFile") && uid != 0 && uid != io.trimswitch.dataplane.io.PrivateFiles.processUid()) {
+            throw new ConfigException("not running: the counters at " + file + " belong to user " + uid
+                + ", not root; stats reads only a file a switch made");
         }
     }
 

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * As root, {@code run} under a /dev/shm of its own (a private mount namespace and a small tmpfs): without room for the
+ * As root, {@code run} under a /run/trimswitch of its own (a private mount namespace and a small tmpfs): without room for the
  * counters file it says so in one line, exits 2 and leaves nothing there; with room it runs and cleans up.
  */
 class CountersFileRoomTest {
@@ -28,10 +28,10 @@ class CountersFileRoomTest {
         final Shell small = runUnderDevShm("1m");
         assertEquals(TrimswitchCommand.EXIT_USAGE, small.exit(), small.output());
         final List<String> lines = small.output().lines().toList();
-        assertEquals("left: []", lines.getLast(), "nothing left in /dev/shm: " + small.output());
+        assertEquals("left: []", lines.getLast(), "nothing left in /run/trimswitch: " + small.output());
         assertEquals(2, lines.size(), "one line, then the listing: " + small.output());
-        assertTrue(lines.getFirst().matches("trimswitch: metrics.countersFile: counters file /dev/shm/trimswitch-\\d+\\.counters: cannot make it:"
-            + " it needs \\d+ bytes and /dev/shm \\(tmpfs\\) has 1048576 free \\(No space left on device\\)"), lines.getFirst());
+        assertTrue(lines.getFirst().matches("trimswitch: metrics.countersFile: counters file /run/trimswitch/trimswitch-\\d+\\.counters: cannot make it:"
+            + " it needs \\d+ bytes and /run/trimswitch \\(tmpfs\\) has 1048576 free \\(No space left on device\\)"), lines.getFirst());
         assertFalse(small.output().contains("Exception") || small.output().contains("Error"), small.output());
 
         final Shell roomy = runUnderDevShm("64m");
@@ -42,7 +42,7 @@ class CountersFileRoomTest {
     private record Shell(int exit, String output) {
     }
 
-    /** The tool's {@code run} for half a second, in a mount namespace whose /dev/shm is a tmpfs of {@code size}; then what is left there. */
+    /** The tool's {@code run} for half a second, in a mount namespace whose /run/trimswitch is a tmpfs of {@code size}; then what is left there. */
     private Shell runUnderDevShm(final String size) throws IOException, InterruptedException {
         assumeTrue("root".equals(System.getProperty("user.name")), "needs root");
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/unshare")), "needs unshare");
@@ -52,8 +52,8 @@ class CountersFileRoomTest {
             "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
             "-cp", "\"$CP\"", TrimswitchCommand.class.getName(), "run", "--config", config.toString(), "--duration-s", "0.5");
         final ProcessBuilder builder = new ProcessBuilder("/usr/bin/unshare", "-m", "sh", "-c",
-            "mount --make-rprivate / && mount -t tmpfs -o size=" + size + " tmpfs /dev/shm || exit 99; " + java
-                + "; status=$?; printf 'left: [%s]' \"$(ls -A /dev/shm)\"; exit $status").redirectErrorStream(true);
+            "mkdir -p /run/trimswitch && mount --make-rprivate / && mount -t tmpfs -o size=" + size + ",mode=0711 tmpfs /run/trimswitch || exit 99; "
+                + java + "; status=$?; printf 'left: [%s]' \"$(ls -A /run/trimswitch)\"; exit $status").redirectErrorStream(true);
         builder.environment().put("CP", System.getProperty("java.class.path"));
         final Process process = builder.start();
         final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();

@@ -64,7 +64,7 @@ class CtlCommandTest {
         assertEquals("capturing port 1 to " + pcap + "\n", ctl(socket, "capture", "1", "start", pcap.toString()).out());
         assertRefused(ctl(socket, "capture", "1", "start", pcap.toString()), "trimswitch: capture: port 1 is already being captured to " + pcap);
         assertRefused(ctl(socket, "capture", "7", "start", dir.resolve("x.pcapng").toString()), "trimswitch: capture: port 7 is not attached; ports are 0..1");
-        assertRefused(ctl(socket, "capture", "0", "start", dir.resolve("no/such/x.pcapng").toString()), "trimswitch: capture: " + dir.resolve("no/such/x.pcapng") + ": cannot write: no such directory");
+        assertRefused(ctl(socket, "capture", "0", "start", dir.resolve("no/such/x.pcapng").toString()), "trimswitch: capture: " + dir.resolve("no/such/x.pcapng") + ": no such directory");
         assertRefused(ctl(socket, "capture", "x", "stop"), "trimswitch: capture: PORT must be a port number, got 'x'");
         assertRefused(ctl(socket, "capture", "0", "stop"), "trimswitch: capture: port 0 is not being captured");
         final int port0 = Integer.parseInt(ctl(socket, "--json", "show").out().replaceAll("(?s).*?\"attachedTo\" : \"127\\.0\\.0\\.1:([0-9]+) vni 42\".*", "$1"));
@@ -85,9 +85,11 @@ class CtlCommandTest {
         final Cli.Result stopped1 = ctl(socket, "capture", "1", "stop");
         assertEquals("port 1: 1 frames written to " + pcap + "\n", stopped1.out(), "the flooded frame, sent on port 1; " + stopped1.err());
         assertTrue(Files.size(pcap) > 60, "the pcapng holds the frame");
-        // A disk with no room: the capture stops, and says the file is incomplete, in one line.
-        assertEquals(0, ctl(socket, "capture", "1", "start", "/dev/full").exit());
-        assertRefused(ctl(socket, "capture", "1", "stop"), "trimswitch: capture: port 1: stopped, but cannot write /dev/full: No space left on device");
+        // A capture goes to a new regular file only: not over one that exists, not into a device.
+        assertRefused(ctl(socket, "capture", "1", "start", pcap.toString()), "trimswitch: capture: " + pcap + ": exists; pick a new name, or add --overwrite to replace it");
+        assertRefused(ctl(socket, "capture", "1", "start", "/dev/full", "--overwrite"), "trimswitch: capture: /dev/full: not a regular file");
+        assertEquals("capturing port 1 to " + pcap + "\n", ctl(socket, "capture", "1", "start", pcap.toString(), "--overwrite").out());
+        assertTrue(ctl(socket, "capture", "1", "stop").out().startsWith("port 1: 0 frames written to " + pcap));
 
         // reload: the file again, with the command line's options over it.
         Files.writeString(config, PORTS + "trim:\n  dscp: 20\ncontrol:\n  t0Us: 4\n");

@@ -65,7 +65,7 @@ public final class ManualAndCompletion {
             "trimswitch ctl add-port 1@veth7 --rate-gbps 10",
             "trimswitch ctl capture 1 start results/port1.pcapng",
             "trimswitch ctl capture 1 stop",
-            "trimswitch ctl --counters /dev/shm/trimswitch-mininet-s1.counters reload")),
+            "trimswitch ctl --counters /run/trimswitch/trimswitch-mininet-s1.counters reload")),
         Map.entry("trimswitch stats", List.of(
             "trimswitch stats",
             "trimswitch stats --watch 1",

@@ -5,9 +5,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -41,15 +38,7 @@ public final class ConfigDb {
 
     /** {@code settings} with what the tables of {@code file} say. */
     public static Settings apply(final Path file, final Settings settings) {
-        final String text;
-        try {
-            text = Files.readString(file);
-        } catch (final NoSuchFileException e) {
-            throw new ConfigException(file + ": no such file");
-        } catch (final IOException e) {
-            throw new ConfigException(file + ": cannot read: " + e.getMessage());
-        }
-        return apply(text, file.toString(), settings);
+        return apply(SettingsFiles.read(file), file.toString(), settings);
     }
 
     public static Settings apply(final String json, final String source, final Settings settings) {

@@ -79,11 +79,34 @@ public final class SettingsFiles {
         return parse(read(file), file.toString());
     }
 
-    /** The text of a settings file, or a {@link ConfigException} saying why it cannot be read. */
+    /** The most a settings file may hold: a running switch reads it again on {@code ctl reload}, so it must be bounded. */
+    public static final int MAX_BYTES = 16 << 20;
+
+    /**
+     * The text of a settings file, or a {@link ConfigException} saying why it cannot be read. Only a regular file of at
+     * most {@link #MAX_BYTES} is read: a device (/dev/zero) or a FIFO would fill the memory or block the reader.
+     */
     public static String read(final Path file) {
         final String text;
         try {
-            text = Files.readString(file);
+            final java.nio.file.attribute.BasicFileAttributes attributes = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+            if (attributes.isDirectory()) {
+                throw new ConfigException(file + ": a directory, not a settings file");
+            }
+            if (!attributes.isRegularFile()) {
+                throw new ConfigException(file + ": not a regular file (a device or a FIFO is never read)");
+            }
+            if (attributes.size() > MAX_BYTES) {
+                throw new ConfigException(file + ": " + attributes.size() + " bytes, over the " + MAX_BYTES + " a settings file may hold");
+            }
+            final byte[] bytes;
+            try (java.io.InputStream in = Files.newInputStream(file)) {
+                bytes = in.readNBytes(MAX_BYTES + 1);
+            }
+            if (bytes.length > MAX_BYTES) {
+                throw new ConfigException(file + ": over the " + MAX_BYTES + " bytes a settings file may hold");
+            }
+            text = java.nio.charset.StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
         } catch (final NoSuchFileException e) {
             throw new ConfigException(file + ": no such file");
         } catch (final CharacterCodingException e) {

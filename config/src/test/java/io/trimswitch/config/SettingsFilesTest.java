@@ -190,4 +190,20 @@ class SettingsFilesTest {
         final ConfigException error = assertThrows(ConfigException.class, () -> SettingsFiles.parse("workload:\n  seed: 1.5\n", "seed.yaml"));
         assertEquals("seed.yaml: bad value for 'workload.seed' (line 2): expected a whole number, got 1.5", error.getMessage());
     }
+
+    @Test
+    void aDeviceAFifoOrAFileOver16MiBIsRefusedBeforeAnythingIsRead(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) throws Exception {
+        assertEquals("/dev/zero: not a regular file (a device or a FIFO is never read)",
+            assertThrows(ConfigException.class, () -> SettingsFiles.load(java.nio.file.Path.of("/dev/zero"))).getMessage());
+        final java.nio.file.Path fifo = dir.resolve("config.yaml");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        assertEquals(fifo + ": not a regular file (a device or a FIFO is never read)",
+            assertThrows(ConfigException.class, () -> SettingsFiles.load(fifo)).getMessage());
+        final java.nio.file.Path huge = dir.resolve("huge.yaml");
+        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(huge.toFile(), "rw")) {
+            file.setLength(SettingsFiles.MAX_BYTES + 1L);
+        }
+        assertEquals(huge + ": " + (SettingsFiles.MAX_BYTES + 1L) + " bytes, over the " + SettingsFiles.MAX_BYTES + " a settings file may hold",
+            assertThrows(ConfigException.class, () -> SettingsFiles.load(huge)).getMessage());
+    }
 }

@@ -8,6 +8,8 @@ import java.net.SocketException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -19,6 +21,8 @@ import java.util.List;
 public final class ControlClient {
     /** The longest reply read: a show of many ports with their settings. */
     private static final int MAX_REPLY_BYTES = 16 * 1024 * 1024;
+    /** How long ctl waits for a switch's reply: a reload of the largest settings file takes far less. */
+    static final long REPLY_WITHIN_MS = 30_000;
 
     private ControlClient() {
     }
@@ -31,19 +35,33 @@ public final class ControlClient {
             throw new ConfigException("no control socket at " + socket + ": is 'trimswitch run' running in this network namespace"
                 + " (or with this --counters file)?");
         }
-        try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+        final long deadline = System.nanoTime() + REPLY_WITHIN_MS * 1_000_000;
+        try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX); Selector selector = Selector.open()) {
             channel.connect(UnixDomainSocketAddress.of(socket));
+            channel.configureBlocking(false);
             final ByteBuffer out = ByteBuffer.wrap((ControlProtocol.request(words) + "\n").getBytes(StandardCharsets.UTF_8));
+            final SelectionKey key = channel.register(selector, SelectionKey.OP_WRITE);
             while (out.hasRemaining()) {
                 channel.write(out);
+                if (out.hasRemaining()) {
+                    await(selector, deadline, socket);
+                }
             }
+            key.interestOps(SelectionKey.OP_READ);
             final ByteArrayOutputStream in = new ByteArrayOutputStream();
             final ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
-            while (channel.read(chunk) >= 0) {
+            while (true) {
+                final int read = channel.read(chunk);
+                if (read < 0) {
+                    break;
+                }
                 in.write(chunk.array(), 0, chunk.position());
                 chunk.clear();
                 if (in.size() > MAX_REPLY_BYTES) {
                     throw new ConfigException("the control socket's answer is over " + MAX_REPLY_BYTES + " bytes");
+                }
+                if (read == 0) {
+                    await(selector, deadline, socket);
                 }
             }
             return ControlProtocol.reply(in.toString(StandardCharsets.UTF_8).strip());
@@ -59,7 +77,16 @@ public final class ControlClient {
         }
     }
 
+    /** Waits for the socket to be ready, or refuses in one line once the deadline has passed. */
+    private static void await(final Selector selector, final long deadline, final Path socket) throws IOException {
+        final long left = (deadline - System.nanoTime()) / 1_000_000;
+        if (left <= 0 || selector.select(left) == 0 && System.nanoTime() - deadline >= 0) {
+            throw new ConfigException("control socket " + socket + ": no reply within " + REPLY_WITHIN_MS / 1000 + " s (is the switch stuck?)");
+        }
+        selector.selectedKeys().clear();
+    }
+
     private static ConfigException denied(final Path socket) {
-        return new ConfigException("control socket " + socket + ": permission denied (root, or the switch's control.group, may use it)");
+        return new ConfigException("control socket " + socket + ": permission denied (root, or the switch's metrics.controlGroup, may use it)");
     }
 }

@@ -4,12 +4,12 @@ import java.nio.file.Path;
 
 /**
  * Where a switch's control socket is: found the way {@code stats} finds its counters file. One switch in a network
- * namespace keeps the default counters file, /dev/shm/trimswitch-NETNS.counters, and so its socket is
+ * namespace keeps the default counters file, /run/trimswitch/trimswitch-NETNS.counters, and so its socket is
  * /run/trimswitch/trimswitch-NETNS.ctl; a switch given its own counters file (several in one namespace, as Mininet runs
  * them) gets the socket named after that file.
  */
 public final class ControlPaths {
-    public static final Path RUN_DIRECTORY = Path.of("/run/trimswitch");
+    public static final Path RUN_DIRECTORY = io.trimswitch.realtime.LiveSettings.runDirectory();
     private static final String COUNTERS_SUFFIX = ".counters";
 
     private ControlPaths() {
@@ -21,6 +21,6 @@ public final class ControlPaths {
         if (name.endsWith(COUNTERS_SUFFIX) && name.length() > COUNTERS_SUFFIX.length()) {
             name = name.substring(0, name.length() - COUNTERS_SUFFIX.length());
         }
-        return RUN_DIRECTORY.resolve(name + ".ctl");
+        return io.trimswitch.realtime.LiveSettings.findInRunDirectory(name + ".ctl");
     }
 }

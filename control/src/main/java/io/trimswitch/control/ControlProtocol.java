@@ -53,8 +53,8 @@ public final class ControlProtocol {
             return JSON.writeValueAsString(out);
         } catch (final ConfigException e) {
             return error(e.getMessage());
-        } catch (final JsonProcessingException | RuntimeException e) {
-            // A command that broke must not take the socket down with it; the client gets the reason in one line.
+        } catch (final JsonProcessingException | RuntimeException | Error e) {
+            // A command that broke (even out of memory) must not take the socket down with it; the client gets the reason in one line.
             return error(words.getFirst() + ": failed: " + OneLine.of(String.valueOf(e)));
         }
     }
@@ -101,6 +101,9 @@ public final class ControlProtocol {
             }
         } catch (final JsonProcessingException e) {
             // Falls through to the one-line refusal.
+        }
+        if (line.isBlank()) {
+            throw new ConfigException("the control socket closed without a reply (a switch that stopped, or a socket no switch serves)");
         }
         throw new ConfigException("the control socket's answer is not a reply: " + OneLine.of(line.length() > 200 ? line.substring(0, 200) : line));
     }

@@ -1,6 +1,7 @@
 package io.trimswitch.control;
 
 import io.trimswitch.config.ConfigException;
+import io.trimswitch.interfaces.CallerFiles;
 import io.trimswitch.interfaces.OwnerLock;
 
 import java.io.IOException;
@@ -30,13 +31,19 @@ import java.nio.file.attribute.UserPrincipalNotFoundException;
  * beside it, held while the switch lives and released by the kernel on any death, tells a live owner from a stale
  * socket: a stale socket is replaced, a live one's is refused in one line that names its process.
  *
- * <p>Requests are served one at a time on a thread of their own, each bounded in size and time, so a client that
- * sends garbage, too much or nothing holds the socket for at most {@link #REQUEST_DEADLINE_MS}.
+ * <p>Clients are served at once, up to {@link #MAX_CLIENTS}, each on a thread of its own with its own deadline, so a
+ * client that sends garbage, too much or nothing holds one of them for at most {@link #REQUEST_DEADLINE_MS}; the
+ * commands themselves run one at a time, each as its caller ({@link ControlCaller}, from SO_PEERCRED). Nothing a client
+ * or a command does ends the thread that accepts them.
  */
 public final class ControlSocket implements AutoCloseable {
     /** The longest request taken: far more than any command's words. */
     static final int MAX_REQUEST_BYTES = 64 * 1024;
     static final long REQUEST_DEADLINE_MS = 2_000;
+    /** How long a client may take to read its reply. */
+    static final long REPLY_DEADLINE_MS = 5_000;
+    /** Clients served at once, each on a thread of its own: a silent one holds one of them for its deadline at most. */
+    static final int MAX_CLIENTS = 64;
 
     private final Path path;
     private final OwnerLock lock;
@@ -45,6 +52,7 @@ public final class ControlSocket implements AutoCloseable {
     private final Thread thread;
     private final boolean replacedStale;
     private volatile boolean closed;
+    private final java.util.concurrent.Semaphore serving = new java.util.concurrent.Semaphore(MAX_CLIENTS);
 
     private ControlSocket(final Path path, final OwnerLock lock, final ServerSocketChannel server, final ControlCommands commands,
         final boolean replacedStale) {
@@ -65,7 +73,8 @@ public final class ControlSocket implements AutoCloseable {
         final Path lockPath = path.resolveSibling(path.getFileName() + ".lock");
         OwnerLock lock = null;
         try {
-            Files.createDirectories(path.toAbsolutePath().getParent());
+            io.trimswitch.dataplane.io.PrivateFiles.directory(path.toAbsolutePath().getParent(),
+                io.trimswitch.dataplane.io.PrivateFiles.PASS_THROUGH_DIRECTORY);
             lock = OwnerLock.take(lockPath, owner -> new ConfigException("control socket " + path + " belongs to a running switch (process "
                 + owner + "); give this one its own counters file or --control PATH"));
             // The lock is ours, so whatever socket is there was left by a switch that died.
@@ -82,6 +91,9 @@ public final class ControlSocket implements AutoCloseable {
         } catch (final RuntimeException e) {
             if (lock != null) {
                 lock.close();
+            }
+            if (e instanceof IllegalStateException unsafe) {
+                throw new ConfigException("control socket " + path + ": " + unsafe.getMessage());
             }
             throw e;
         }
@@ -101,7 +113,7 @@ public final class ControlSocket implements AutoCloseable {
                 try {
                     principal = staging.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByGroupName(group);
                 } catch (final UserPrincipalNotFoundException e) {
-                    throw new ConfigException("control.group: no group named '" + group + "'");
+                    throw new ConfigException("metrics.controlGroup: no group named '" + group + "'");
                 }
                 Files.getFileAttributeView(staging, PosixFileAttributeView.class).setGroup(principal);
             }
@@ -128,39 +140,102 @@ public final class ControlSocket implements AutoCloseable {
 
     private void serve() {
         while (!closed) {
-            try (SocketChannel client = server.accept()) {
-                answer(client);
+            final SocketChannel client;
+            try {
+                client = server.accept();
             } catch (final IOException e) {
                 if (closed) {
                     return;
                 }
-                // One client's broken connection ends only its request.
+                continue;
+            } catch (final Throwable e) {
+                // Whatever happens, the control socket goes on answering.
+                continue;
+            }
+            if (!serving.tryAcquire()) {
+                // Every reader busy with a slow client: this one is told so at once, not left waiting.
+                refuse(client, "the control socket is serving " + MAX_CLIENTS + " clients already; try again");
+                continue;
+            }
+            try {
+                Thread.ofPlatform().name("trimswitch-control-client").daemon().start(() -> {
+                    try (client) {
+                        answer(client);
+                    } catch (final Throwable e) {
+                        // One client's broken connection, or a command that broke, ends only its request.
+                    } finally {
+                        serving.release();
+                    }
+                });
+            } catch (final Throwable e) {
+                serving.release();
+                refuse(client, "the control socket cannot take a client now: " + e);
             }
         }
     }
 
-    /** Reads one request within the size and time bounds, runs it, writes the reply. */
+    private static void refuse(final SocketChannel client, final String why) {
+        try (client) {
+            // What it sent already is read, so that closing does not reset the connection before it reads why.
+            client.configureBlocking(false);
+            client.read(ByteBuffer.allocate(MAX_REQUEST_BYTES));
+            client.configureBlocking(true);
+            client.write(ByteBuffer.wrap((ControlProtocol.error(why) + "\n").getBytes(StandardCharsets.UTF_8)));
+        } catch (final Throwable e) {
+            // The client is gone already.
+        }
+    }
+
+    /** Reads one request within the size and time bounds, runs it as its caller, writes the reply. */
     private void answer(final SocketChannel client) throws IOException {
+        final long deadline = System.nanoTime() + REQUEST_DEADLINE_MS * 1_000_000;
         final String reply;
-        final String request = readRequest(client);
+        final String request = readRequest(client, deadline);
         if (request == null) {
             reply = ControlProtocol.error("the request was not one line of at most " + MAX_REQUEST_BYTES
                 + " bytes within " + REQUEST_DEADLINE_MS + " ms");
         } else {
-            reply = ControlProtocol.run(request, commands);
+            final CallerFiles.Caller caller = caller(client);
+            // One command at a time: the settings in force have one writer, whatever the number of clients.
+            synchronized (commands) {
+                reply = ScopedValue.where(ControlCaller.CURRENT, caller).call(() -> ControlProtocol.run(request, commands));
+            }
         }
-        client.configureBlocking(true);
+        writeReply(client, reply, deadline + REPLY_DEADLINE_MS * 1_000_000);
+    }
+
+    /** Who is at the other end, as the kernel saw them connect (SO_PEERCRED); nobody, if that cannot be read. */
+    private static CallerFiles.Caller caller(final SocketChannel client) {
+        try {
+            final jdk.net.UnixDomainPrincipal peer = client.getOption(jdk.net.ExtendedSocketOptions.SO_PEERCRED);
+            return new CallerFiles.Caller(CallerFiles.userId(peer.user().getName()), CallerFiles.groupId(peer.group().getName()));
+        } catch (final IOException | RuntimeException e) {
+            return ControlCaller.NOBODY;
+        }
+    }
+
+    /** Writes the reply unless the client stops reading for longer than the deadline allows. */
+    private static void writeReply(final SocketChannel client, final String reply, final long deadline) throws IOException {
         final ByteBuffer out = ByteBuffer.wrap((reply + "\n").getBytes(StandardCharsets.UTF_8));
-        while (out.hasRemaining()) {
-            client.write(out);
+        client.configureBlocking(false);
+        try (Selector selector = Selector.open()) {
+            client.register(selector, SelectionKey.OP_WRITE);
+            while (out.hasRemaining()) {
+                client.write(out);
+                final long left = (deadline - System.nanoTime()) / 1_000_000;
+                if (!out.hasRemaining() || left <= 0) {
+                    return;
+                }
+                selector.select(left);
+                selector.selectedKeys().clear();
+            }
         }
     }
 
     /** One line, or null when the client sent too much, nothing in time, or closed before a newline. */
-    private static String readRequest(final SocketChannel client) throws IOException {
+    private static String readRequest(final SocketChannel client, final long deadline) throws IOException {
         client.configureBlocking(false);
         final ByteBuffer in = ByteBuffer.allocate(MAX_REQUEST_BYTES);
-        final long deadline = System.nanoTime() + REQUEST_DEADLINE_MS * 1_000_000;
         try (Selector selector = Selector.open()) {
             client.register(selector, SelectionKey.OP_READ);
             while (true) {
@@ -187,7 +262,7 @@ public final class ControlSocket implements AutoCloseable {
         closed = true;
         try {
             server.close();
-            thread.join(REQUEST_DEADLINE_MS + 1_000);
+            thread.join(1_000);
             // Before the lock goes: while it is held no other switch can bind, so the socket removed here is ours.
             Files.deleteIfExists(path);
         } catch (final IOException e) {

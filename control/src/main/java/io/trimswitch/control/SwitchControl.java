@@ -121,12 +121,13 @@ public final class SwitchControl implements ControlCommands {
     }
 
     private ControlReply capture(final List<String> words) {
-        final String usage = "usage: capture PORT start FILE | capture PORT stop";
+        final String usage = "usage: capture PORT start FILE [--overwrite] | capture PORT stop";
         if (words.size() < 3) {
             throw new ConfigException(usage);
         }
         final int port = port(words.get(1), "capture: PORT");
-        if ("start".equals(words.get(2)) && words.size() == 4) {
+        final boolean overwrite = words.size() == 5 && "--overwrite".equals(words.get(4));
+        if ("start".equals(words.get(2)) && (words.size() == 4 || overwrite)) {
             final java.nio.file.Path file;
             try {
                 file = java.nio.file.Path.of(words.get(3));
@@ -136,7 +137,8 @@ public final class SwitchControl implements ControlCommands {
             if (!file.isAbsolute()) {
                 throw new ConfigException("capture: FILE must be an absolute path (ctl makes it one), got '" + file + "'");
             }
-            live.startCapture(port, file);
+            // Written with the rights of whoever asked, never the switch's: a member of the control group is not root.
+            live.startCapture(port, file, ControlCaller.current(), overwrite);
             return ControlReply.line("capturing port " + port + " to " + file);
         }
         if ("stop".equals(words.get(2)) && words.size() == 3) {

@@ -29,6 +29,8 @@ class ControlSocketTest {
         case "echo" -> ControlReply.line(String.join(" ", words.subList(1, words.size())));
         case "refuse" -> throw new ConfigException("refused: " + words);
         case "break" -> throw new IllegalStateException("broken\nacross lines");
+        case "oom" -> throw new OutOfMemoryError("Java heap space");
+        case "whoami" -> ControlReply.line(ControlCaller.current().uid() + ":" + ControlCaller.current().gid());
         default -> throw new ConfigException("unknown command '" + words.getFirst() + "'");
     };
 
@@ -56,7 +58,7 @@ class ControlSocketTest {
         }
         final ConfigException unknown = assertThrows(ConfigException.class,
             () -> ControlSocket.open(dir.resolve("nogroup.ctl"), "no-such-group-here", ECHO));
-        assertEquals("control.group: no group named 'no-such-group-here'", unknown.getMessage());
+        assertEquals("metrics.controlGroup: no group named 'no-such-group-here'", unknown.getMessage());
         assertFalse(Files.exists(dir.resolve("nogroup.ctl")));
     }
 
@@ -123,6 +125,73 @@ class ControlSocketTest {
             assertEquals("after", ControlClient.send(socket.path(), List.of("echo", "after")).text());
             final double waited = (System.nanoTime() - start) / 1e9;
             assertTrue(waited < 10, "the silent client held the socket " + waited + " s");
+        }
+    }
+
+    @Test
+    void twentyClientsEachHoldingHalfALineDoNotDelayAnother() throws Exception {
+        try (ControlSocket socket = ControlSocket.open(dir.resolve("busy.ctl"), null, ECHO)) {
+            final List<SocketChannel> idle = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < 20; i++) {
+                    final SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(socket.path()));
+                    channel.write(ByteBuffer.wrap("[\"ech".getBytes(StandardCharsets.UTF_8)));
+                    idle.add(channel);
+                }
+                final long start = System.nanoTime();
+                assertEquals("now", ControlClient.send(socket.path(), List.of("echo", "now")).text());
+                final double waited = (System.nanoTime() - start) / 1e9;
+                // Served one after another, twenty clients of two seconds each would hold it 40 s.
+                assertTrue(waited < ControlSocket.REQUEST_DEADLINE_MS / 1e3, "waited " + waited + " s behind idle clients");
+            } finally {
+                for (final SocketChannel channel : idle) {
+                    channel.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void aCommandThatRunsOutOfMemoryIsAnsweredAndTheSocketGoesOn() {
+        try (ControlSocket socket = ControlSocket.open(dir.resolve("oom.ctl"), null, ECHO)) {
+            assertEquals("oom: failed: java.lang.OutOfMemoryError: Java heap space", ControlClient.send(socket.path(), List.of("oom")).error());
+            assertEquals("alive", ControlClient.send(socket.path(), List.of("echo", "alive")).text());
+        }
+    }
+
+    @Test
+    void aCommandRunsWithItsCallersCredentials() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "needs root to act as another user");
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
+        try (ControlSocket socket = ControlSocket.open(dir.resolve("who.ctl"), "nogroup", ECHO)) {
+            assertEquals("0:0", ControlClient.send(socket.path(), List.of("whoami")).text());
+            // A member of the control group, not root: the command sees that user, as the kernel told the socket.
+            final Process client = new ProcessBuilder("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "/usr/bin/python3", "-c",
+                "import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b'[\"whoami\"]\\n');"
+                    + " print(s.makefile().readline().strip())", socket.path().toString()).redirectErrorStream(true).start();
+            final String reply = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            assertEquals(0, client.waitFor(), reply);
+            final int nobody = io.trimswitch.interfaces.CallerFiles.userId("nobody");
+            final int nogroup = io.trimswitch.interfaces.CallerFiles.groupId("nogroup");
+            assertEquals(nobody + ":" + nogroup, ControlProtocol.reply(reply).text());
+        }
+    }
+
+    @Test
+    void aSocketThatClosesWithoutAReplyIsSaidSoInOneLine() throws Exception {
+        final Path path = dir.resolve("mute.ctl");
+        try (ServerSocketChannel mute = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            mute.bind(UnixDomainSocketAddress.of(path));
+            final Thread closer = Thread.ofPlatform().start(() -> {
+                try (SocketChannel client = mute.accept()) {
+                    client.read(ByteBuffer.allocate(1024));
+                } catch (final java.io.IOException ignored) {
+                    // The test's own server.
+                }
+            });
+            final ConfigException silent = assertThrows(ConfigException.class, () -> ControlClient.send(path, List.of("show")));
+            assertEquals("the control socket closed without a reply (a switch that stopped, or a socket no switch serves)", silent.getMessage());
+            closer.join();
         }
     }
 

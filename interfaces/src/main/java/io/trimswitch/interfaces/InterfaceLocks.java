@@ -34,7 +34,9 @@ public final class InterfaceLocks implements AutoCloseable {
         final java.util.Map<String, OwnerLock> held = new java.util.LinkedHashMap<>();
         try {
             final Path namespace = directory.resolve(networkNamespace());
-            Files.createDirectories(namespace);
+            // Made with exact modes whatever the umask, and refused if anyone but root could write them.
+            io.trimswitch.dataplane.io.PrivateFiles.directory(directory, io.trimswitch.dataplane.io.PrivateFiles.PASS_THROUGH_DIRECTORY);
+            io.trimswitch.dataplane.io.PrivateFiles.directory(namespace, io.trimswitch.dataplane.io.PrivateFiles.OWNER_DIRECTORY);
             for (final String name : names) {
                 held.put(name, lock(namespace, name));
             }

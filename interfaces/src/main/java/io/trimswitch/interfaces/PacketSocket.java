@@ -65,6 +65,24 @@ final class PacketSocket implements AutoCloseable {
         this.slots = new UnsafeBuffer(ring.address(), (int) geometry.bytes());
     }
 
+    private static final long SIOCGIFHWADDR = 0x8927;
+    private static final int ARPHRD_ETHER = 1;
+
+    /** The kernel's name for a link type (if_arp.h), as {@code ip link} shows it. */
+    private static String linkTypeName(final int type) {
+        return switch (type) {
+            case 772 -> "loopback";
+            case 65534 -> "no link layer: a tun or a wireguard device";
+            case 768 -> "ipip tunnel";
+            case 776 -> "sit tunnel";
+            case 778 -> "gre tunnel";
+            case 823 -> "ip6gre tunnel";
+            case 769 -> "ip6 tunnel";
+            case 32 -> "infiniband";
+            default -> "link type " + type;
+        };
+    }
+
     /**
      * Opens {@code interfaceName} as a port; {@code mustBeUp}: refuse an interface that is administratively down (at
      * start, the user is told; a port re-attached to a re-made interface waits for it to come up instead).
@@ -91,6 +109,13 @@ final class PacketSocket implements AutoCloseable {
                 check(calls, calls.ioctl(fd, LinuxCalls.SIOCGIFFLAGS, request), interfaceName, "read its flags");
                 if (mustBeUp && (request.get(ValueLayout.JAVA_SHORT, LinuxCalls.IFREQ_UNION) & LinuxCalls.IFF_UP) == 0) {
                     throw new IllegalStateException("interface " + interfaceName + " is down (ip link set " + interfaceName + " up)");
+                }
+                check(calls, calls.ioctl(fd, SIOCGIFHWADDR, request), interfaceName, "read its link type");
+                final int linkType = Short.toUnsignedInt(request.get(ValueLayout.JAVA_SHORT, LinuxCalls.IFREQ_UNION));
+                if (linkType != ARPHRD_ETHER) {
+                    // Frames without an Ethernet header (loopback, tun, ip-in-ip) would be read as garbage: refused at once.
+                    throw new IllegalStateException("interface " + interfaceName + " is not an Ethernet interface (" + linkTypeName(linkType)
+                        + "); a port needs one: a veth, a NIC, a tap");
                 }
                 check(calls, calls.ioctl(fd, LinuxCalls.SIOCGIFMTU, request), interfaceName, "read its MTU");
                 final int mtu = request.get(ValueLayout.JAVA_INT, LinuxCalls.IFREQ_UNION);

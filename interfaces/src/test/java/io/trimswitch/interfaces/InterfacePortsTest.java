@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * A port given to a running switch ({@code ctl add-port}), on loopback, which every host has: the control thread opens
+ * A port given to a running switch ({@code ctl add-port}), on a dummy interface the test makes: the control thread opens
  * the interface and maps its ring; the ports' thread, which forwards, only takes the ready socket up. Opening a packet
  * socket needs root: elsewhere these tests are skipped.
  */
@@ -25,9 +25,31 @@ class InterfacePortsTest {
     private final InterfacePorts ports = new InterfacePorts(List.of(), 4, (port, buffer, offset, length) -> { },
         PacketPool.withHeadroom(64, PacketPool.MAX_SLOT_BYTES, OffloadHeader.LENGTH), handle -> { }, CounterRegistry.inMemory(64), "sockets-0");
 
+    /** A dummy interface (Ethernet, unlike lo) made for the test and removed after it. */
+    private final String dummy = "tswd" + ProcessHandle.current().pid() % 100_000;
+
+    @org.junit.jupiter.api.BeforeEach
+    void makeDummy() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "opening a packet socket needs CAP_NET_RAW (root)");
+        assumeTrue(ip("link", "add", dummy, "type", "dummy") == 0 && ip("link", "set", dummy, "up") == 0, "cannot make a dummy interface here");
+    }
+
     @AfterEach
-    void close() {
+    void close() throws Exception {
         ports.close();
+        ip("link", "del", dummy);
+    }
+
+    private static int ip(final String... words) throws Exception {
+        final List<String> command = new java.util.ArrayList<>(List.of("ip"));
+        command.addAll(List.of(words));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+    }
+
+    @Test
+    void anInterfaceWithoutEthernetIsRefusedInOneLine() {
+        final IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> ports.prepare(3, "lo"));
+        assertEquals("interface lo is not an Ethernet interface (loopback); a port needs one: a veth, a NIC, a tap", refused.getMessage());
     }
 
     private static long openFileDescriptors() throws IOException {
@@ -36,10 +58,10 @@ class InterfacePortsTest {
         }
     }
 
-    /** Prepares port {@code port} on lo; skips the test where this process may not open a packet socket. */
+    /** Prepares port {@code port} on the dummy interface; skips the test where this process may not open a packet socket. */
     private void prepareOnLoopback(final int port) throws IOException {
         final long before = openFileDescriptors();
-        ports.prepare(port, "lo");
+        ports.prepare(port, dummy);
         assumeTrue(openFileDescriptors() == before + 1, "opening a packet socket needs CAP_NET_RAW (root)");
     }
 
@@ -48,12 +70,12 @@ class InterfacePortsTest {
         final long beforeAll = openFileDescriptors();
         prepareOnLoopback(1);
         final long prepared = openFileDescriptors();
-        final Thread portsThread = new Thread(() -> ports.adopt(1, "lo"), "sockets-0");
+        final Thread portsThread = new Thread(() -> ports.adopt(1, dummy), "sockets-0");
         portsThread.start();
         portsThread.join();
         assertEquals(prepared, openFileDescriptors(), "the ports' thread made no socket of its own");
         assertTrue(ports.attached(1), "port 1 has the socket the control thread opened");
-        assertEquals("lo", ports.interfaceName(1));
+        assertEquals(dummy, ports.interfaceName(1));
         ports.close();
         assertEquals(beforeAll, openFileDescriptors(), "closing the ports closes the socket");
     }
@@ -63,7 +85,7 @@ class InterfacePortsTest {
         final long beforeAll = openFileDescriptors();
         prepareOnLoopback(2);
         // Prepared again before its thread took it up (an add-port retried): the first socket is closed at once.
-        ports.prepare(2, "lo");
+        ports.prepare(2, dummy);
         assertEquals(beforeAll + 1, openFileDescriptors(), "one socket at most waits for the port");
         ports.close();
         assertEquals(beforeAll, openFileDescriptors(), "nothing is left open");

@@ -63,6 +63,8 @@ public final class IngressPipeline {
             rx.receivedOversizeControl();
         }
         if (PacketClass.isMalformed(packetClass)) {
+            // Refused before forwarding, whatever port a flood had given it: counted on the port it came in on.
+            pool.egressPort(handle, -1);
             trafficManager.drop(handle, PacketClass.dropReason(packetClass), now);
             return;
         }

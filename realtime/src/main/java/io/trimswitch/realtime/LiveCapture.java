@@ -46,9 +46,22 @@ public final class LiveCapture implements AutoCloseable {
      * @throws java.io.UncheckedIOException when the file cannot be written
      */
     public LiveCapture(final int port, final Path file, final long rateBps, final long epochNanos) {
+        this(port, file, new PcapngWriter(file, names(port), new long[] {rateBps, rateBps}, epochNanos));
+    }
+
+    /** Into {@code channel}, opened on {@code file} by whoever asked for the capture, with their rights. */
+    public LiveCapture(final int port, final Path file, final java.nio.channels.FileChannel channel, final long rateBps, final long epochNanos) {
+        this(port, file, new PcapngWriter(file, channel, names(port), new long[] {rateBps, rateBps}, epochNanos));
+    }
+
+    private static String[] names(final int port) {
+        return new String[] {"port" + port + "-rx", "port" + port + "-tx"};
+    }
+
+    private LiveCapture(final int port, final Path file, final PcapngWriter writer) {
         this.port = port;
         this.file = file;
-        this.writer = new PcapngWriter(file, new String[] {"port" + port + "-rx", "port" + port + "-tx"}, new long[] {rateBps, rateBps}, epochNanos);
+        this.writer = writer;
         this.ring = new OneToOneRingBuffer(new UnsafeBuffer(ByteBuffer.allocateDirect(RING_BYTES + RingBufferDescriptor.TRAILER_LENGTH)));
         this.thread = Thread.ofPlatform().name("trimswitch-capture-" + port).daemon().unstarted(this::drain);
         thread.start();
@@ -112,9 +125,9 @@ public final class LiveCapture implements AutoCloseable {
         }
     }
 
-    /** Frames in the file once it is closed. */
+    /** Frames in the file once it is closed: after a failure, those the file got before it. */
     public long written() {
-        return written.get();
+        return failure == null ? written.get() : Math.min(written.get(), writer.framesInFile());
     }
 
     /** Why the file could not be written, or null when it was written whole. */
@@ -122,9 +135,9 @@ public final class LiveCapture implements AutoCloseable {
         return failure;
     }
 
-    /** Frames that reached the writer after the file could no longer be written. */
+    /** Frames that did not reach the file once it could no longer be written: those still buffered then, and all after. */
     public long lost() {
-        return lost.get();
+        return lost.get() + written.get() - written();
     }
 
     /** Frames that found the ring full because the file could not keep up. */

@@ -5,6 +5,7 @@ import io.trimswitch.dataplane.codec.OffloadHeader;
 import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.counters.LivePortCounters;
 import io.trimswitch.dataplane.counters.PortDrop;
+import io.trimswitch.dataplane.packet.PacketClass;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.IngressLinks;
@@ -198,6 +199,11 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
         }
         if (egress != LearningBridge.FLOOD) {
             admit(port, buffer, offset, length, egress, arrival);
+            return;
+        }
+        if (PacketClass.isMalformed(PacketClass.classify(buffer, offset, length, assembly.trimSettings()))) {
+            // A frame the pipeline will refuse goes in once, without a port to go to: its drop is counted once, where it came in.
+            admit(port, buffer, offset, length, -1, arrival);
             return;
         }
         int copies = 0;

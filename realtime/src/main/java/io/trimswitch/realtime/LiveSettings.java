@@ -210,7 +210,7 @@ public final class LiveSettings {
     }
 
     /**
-     * The switch's counters file: {@code metrics.countersFile}, or by default one per network namespace under /dev/shm,
+     * The switch's counters file: {@code metrics.countersFile}, or by default one per network namespace under /run/trimswitch,
      * so that {@code stats} run in a switch's namespace finds that switch's counters.
      */
     public static java.nio.file.Path countersFile(final Settings s) {
@@ -227,17 +227,41 @@ public final class LiveSettings {
         }
     }
 
-    /** /dev/shm/trimswitch-NETNS.counters, NETNS the inode of this process's network namespace (the temporary directory without /dev/shm). */
+    /**
+     * RUN/trimswitch-NETNS.counters, NETNS the inode of this process's network namespace and RUN {@link #runDirectory()}:
+     * a directory that only root can write, unlike /dev/shm, where any user could plant or lock a file of that name.
+     */
     public static java.nio.file.Path defaultCountersFile() {
-        final java.nio.file.Path shm = java.nio.file.Path.of("/dev/shm");
-        final java.nio.file.Path dir = java.nio.file.Files.isDirectory(shm) ? shm : java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
         String namespace;
         try {
             namespace = java.nio.file.Files.getAttribute(java.nio.file.Path.of("/proc/self/ns/net"), "unix:ino").toString();
         } catch (final java.io.IOException | UnsupportedOperationException | IllegalArgumentException e) {
             namespace = "host";
         }
-        return dir.resolve("trimswitch-" + namespace + ".counters");
+        return runDirectory().resolve("trimswitch-" + namespace + ".counters");
+    }
+
+    /**
+     * {@code name} in the run directory as a reader (stats, ctl) finds it: root's switch's, under /run/trimswitch, when
+     * there is one (a member of the control group is not root), else this user's own.
+     */
+    public static java.nio.file.Path findInRunDirectory(final String name) {
+        final java.nio.file.Path system = java.nio.file.Path.of("/run/trimswitch").resolve(name);
+        if (io.trimswitch.dataplane.io.PrivateFiles.processUid() == 0 || java.nio.file.Files.exists(system, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return system;
+        }
+        return runDirectory().resolve(name);
+    }
+
+    /**
+     * Where a running switch keeps its counters, locks and control socket: /run/trimswitch for root; for another user
+     * (a switch of UDP ports only), a directory of that user's own under the temporary directory.
+     */
+    public static java.nio.file.Path runDirectory() {
+        if (io.trimswitch.dataplane.io.PrivateFiles.processUid() == 0) {
+            return java.nio.file.Path.of("/run/trimswitch");
+        }
+        return java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "trimswitch-" + io.trimswitch.dataplane.io.PrivateFiles.processUid());
     }
 
     /** The metrics endpoint, or null for none. */

@@ -124,9 +124,14 @@ public final class LiveSwitch implements AutoCloseable {
             // A port of the fabric that the switch does not have puts its counters in the file once ctl add-port attaches it.
             this.counters = CounterRegistry.mapped(file, ShardedDataplane.counters(settings, threadCount)
                 + settings.portCount() * (PORT_COUNTERS + LiveGauges.counters(settings.dataQueueCount())),
-                port -> port >= settings.ports().size() && port < settings.portCount());
+                port -> port >= settings.ports().size() && port < settings.portCount(), settings.metrics().controlGroup());
         } catch (final IllegalStateException e) {
             unlock();
+            if (e.getMessage().contains("in use by another running switch")) {
+                // The usual cause: a second switch in one network namespace, which needs a file and an endpoint of its own.
+                throw new ConfigException(e.getMessage() + "; a second switch in this network namespace needs its own --counters FILE and"
+                    + " --metrics HOST:PORT (or off)");
+            }
             throw new ConfigException("metrics.countersFile: " + e.getMessage());
         }
         try {
@@ -485,25 +490,44 @@ public final class LiveSwitch implements AutoCloseable {
     }
 
     /**
-     * Starts capturing attached port {@code port}'s frames into {@code file}, from the control thread.
+     * Starts capturing attached port {@code port}'s frames into {@code file}, from the control thread; the file is made
+     * anew, never through a symbolic link, as this process's user.
      *
      * @throws ConfigException in one line when the port is not attached, already captured, or the file cannot be written
      */
     public LiveCapture startCapture(final int port, final java.nio.file.Path file) {
+        return startCapture(port, file, io.trimswitch.interfaces.CallerFiles.Caller.ROOT, false);
+    }
+
+    /**
+     * The same, the file opened with {@code caller}'s rights ({@link io.trimswitch.interfaces.CallerFiles}): made anew, or
+     * with {@code overwrite} an existing regular file replaced.
+     */
+    public LiveCapture startCapture(final int port, final java.nio.file.Path file, final io.trimswitch.interfaces.CallerFiles.Caller caller,
+        final boolean overwrite) {
         if (!isAttached(port)) {
             throw new ConfigException("capture: port " + port + " is not attached; ports are " + attachedList());
         }
         if (captures.get(port) != null) {
             throw new ConfigException("capture: port " + port + " is already being captured to " + captures.get(port).file());
         }
+        final java.nio.channels.FileChannel channel;
+        try {
+            channel = io.trimswitch.interfaces.CallerFiles.create(file, caller, overwrite);
+        } catch (final io.trimswitch.interfaces.CallerFiles.Refused e) {
+            throw new ConfigException("capture: " + e.getMessage());
+        }
         final long epochNanos = System.currentTimeMillis() * 1_000_000L - dataplane.clock().nowPicos() / 1000;
         final LiveCapture capture;
         try {
-            capture = new LiveCapture(port, file, settings.portRateBps(port), epochNanos);
+            capture = new LiveCapture(port, file, channel, settings.portRateBps(port), epochNanos);
         } catch (final java.io.UncheckedIOException e) {
-            final String why = e.getCause() instanceof java.nio.file.NoSuchFileException ? "no such directory"
-                : e.getCause() instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.getCause().getMessage();
-            throw new ConfigException("capture: " + file + ": cannot write: " + why);
+            try {
+                channel.close();
+            } catch (final java.io.IOException ignored) {
+                // Already refusing with the first cause.
+            }
+            throw new ConfigException("capture: " + file + ": cannot write: " + e.getCause().getMessage());
         }
         captures.set(port, capture);
         return capture;

@@ -1,9 +1,7 @@
 package io.trimswitch.realtime;
 
-import com.sun.net.httpserver.HttpServer;
 import io.trimswitch.dataplane.counters.CounterTotals;
 import io.trimswitch.dataplane.counters.CounterType;
-import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
@@ -17,8 +15,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 import java.util.function.ToLongFunction;
 
 /**
@@ -28,42 +25,29 @@ import java.util.function.ToLongFunction;
  * tx trim packets, dropped trim packets) with the usual rx/tx and drops by reason.
  */
 public final class SwitchMetrics implements MultiCollector, AutoCloseable {
-    /** Connections waiting to be accepted: a scraper is not refused because a few clients came at once. */
-    private static final int BACKLOG = 64;
-    /** Threads that read requests: a client that connects and says nothing holds one, not the endpoint. */
-    private static final int READERS = 16;
-    /** Seconds a client may take to send its request before its connection is closed. */
-    private static final String REQUEST_SECONDS = "5";
+    private final LiveSwitch live;
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final MetricsEndpoint endpoint;
 
-    static {
-        // The JDK's HTTP server reads this once; without it, a silent client holds a thread for ever.
-        if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
-            System.setProperty("sun.net.httpserver.maxReqTime", REQUEST_SECONDS);
-        }
+    /** Listens at {@code address}; what goes wrong with a client is told on standard error, one line per kind a minute. */
+    public SwitchMetrics(final LiveSwitch live, final InetSocketAddress address) throws IOException {
+        this(live, address, line -> System.err.println("trimswitch: " + line));
     }
 
-    private final LiveSwitch live;
-    private final HttpServer server;
-    private final ExecutorService readers;
-
-    public SwitchMetrics(final LiveSwitch live, final InetSocketAddress address) throws IOException {
+    public SwitchMetrics(final LiveSwitch live, final InetSocketAddress address, final Consumer<String> log) throws IOException {
         this.live = live;
-        final PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(this);
-        this.server = HttpServer.create(address, BACKLOG);
-        server.createContext("/metrics", new MetricsHandler(registry));
-        this.readers = Executors.newFixedThreadPool(READERS, task -> {
-            final Thread thread = new Thread(task, "trimswitch-metrics");
-            thread.setDaemon(true);
-            return thread;
-        });
-        server.setExecutor(readers);
-        server.start();
+        this.endpoint = new MetricsEndpoint(address, registry::scrape, log);
+    }
+
+    /** Connections the endpoint holds now. */
+    int openConnections() {
+        return endpoint.openConnections();
     }
 
     /** The port it listens on (useful when configured as 0). */
     public int port() {
-        return server.getAddress().getPort();
+        return endpoint.port();
     }
 
     @Override
@@ -186,7 +170,6 @@ public final class SwitchMetrics implements MultiCollector, AutoCloseable {
 
     @Override
     public void close() {
-        server.stop(0);
-        readers.shutdownNow();
+        endpoint.close();
     }
 }

@@ -46,7 +46,9 @@ class DatagramFuzzTest {
         // The model's table, 10.0.p.0/24 to port p: every frame that parses has one place to go, or none.
         settings = settings.withForwarding(x -> x.withMode(Settings.ForwardingMode.SUBNET));
         settings = settings.withMetrics(x -> x.withAddress(null));
-        final String counters = java.nio.file.Files.createTempFile("fuzzed-switch", ".counters").toString();
+        // In a directory of its own: the switch keeps its files only where no one else may write.
+        directory = java.nio.file.Files.createTempDirectory("fuzzed-switch");
+        final String counters = directory.resolve("switch.counters").toString();
         settings = settings.withMetrics(x -> x.withCountersFile(counters));
         for (int port = 0; port < PORTS; port++) {
             HOSTS[port] = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
@@ -61,12 +63,15 @@ class DatagramFuzzTest {
         live.start();
     }
 
+    private static java.nio.file.Path directory;
+
     @AfterAll
     static void stop() throws IOException {
         live.stop();
         for (final DatagramChannel host : HOSTS) {
             host.close();
         }
+        java.nio.file.Files.deleteIfExists(directory);
     }
 
     @FuzzTest

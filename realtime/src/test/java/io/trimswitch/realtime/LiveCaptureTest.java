@@ -47,4 +47,18 @@ class LiveCaptureTest {
                 "the capture's writer has ended");
         }
     }
+
+    @Test
+    void aCaptureOnADiskWithNoRoomCountsEveryFrameItLost() throws Exception {
+        final FileChannel full = FileChannel.open(Path.of("/dev/full"), StandardOpenOption.WRITE);
+        final LiveCapture capture = new LiveCapture(0, Path.of("/dev/full"), full, 10_000_000_000L, 0);
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[1500]);
+        for (int i = 0; i < 40; i++) {
+            capture.received(i * 1_000_000L, frame, 0, frame.capacity());
+        }
+        capture.close();
+        assertTrue(capture.failure() != null && capture.failure().contains("No space left on device"), capture.failure());
+        assertTrue(capture.written() == 0 && capture.lost() + capture.dropped() == 40,
+            "none reached the file, and every one is counted: " + capture.written() + " written, " + capture.lost() + " lost, " + capture.dropped() + " dropped");
+    }
 }

@@ -54,7 +54,7 @@ public final class CounterFile {
     }
 
     /** The process id of the switch that made {@code file}, or 0 when it does not say. */
-    static long ownerPid(final Path file) throws IOException {
+    public static long ownerPid(final Path file) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             if (channel.size() < CounterRegistry.HEADER_BYTES) {
                 return 0;

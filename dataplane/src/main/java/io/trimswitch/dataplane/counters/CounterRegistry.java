@@ -1,5 +1,6 @@
 package io.trimswitch.dataplane.counters;
 
+import io.trimswitch.dataplane.io.PrivateFiles;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -124,7 +125,16 @@ public final class CounterRegistry implements AutoCloseable {
      * the same) until {@link #show} puts each port's in.
      */
     public static CounterRegistry mapped(final Path file, final int capacity, final java.util.function.IntPredicate waiting) {
+        return mapped(file, capacity, waiting, null);
+    }
+
+    /**
+     * {@link #mapped(Path, int, java.util.function.IntPredicate)}, the file readable by {@code group} when not null (mode
+     * 0640, else 0600), in a directory {@link PrivateFiles#directory} makes or finds safe.
+     */
+    public static CounterRegistry mapped(final Path file, final int capacity, final java.util.function.IntPredicate waiting, final String group) {
         checked(capacity);
+        PrivateFiles.directory(file.toAbsolutePath().getParent(), PrivateFiles.PASS_THROUGH_DIRECTORY);
         final Path held = file.toAbsolutePath().normalize();
         if (!HELD.add(held)) {
             throw new IllegalStateException("counters file " + file + " is in use by another switch of this process");
@@ -135,7 +145,7 @@ public final class CounterRegistry implements AutoCloseable {
             final long deadOwner = refuseIfHeld(file);
             // A new file, not the old one truncated: a reader that still maps the old one keeps reading it safely.
             Files.deleteIfExists(file);
-            channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            channel = PrivateFiles.createNew(file, group == null ? PrivateFiles.OWNER_FILE : "rw-r-----", group);
             made = true;
             final FileLock lock = channel.tryLock();
             if (lock == null) {
@@ -203,18 +213,34 @@ public final class CounterRegistry implements AutoCloseable {
      * process id of the dead switch that left it (0 when there is no file, or it does not say).
      */
     private static long refuseIfHeld(final Path file) {
-        if (!Files.exists(file)) {
+        if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return 0;
         }
-        try (FileChannel existing = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            // A symbolic link or anything else in the switch's own directory is not a switch's counters: replaced.
+            return 0;
+        }
+        try (FileChannel existing = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             final FileLock probe = existing.tryLock();
-            if (probe == null) {
-                throw new IllegalStateException("counters file " + file + " is in use by another running switch" + owner(file));
+            final long pid = ownerPidOrZero(file);
+            if (probe == null && pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                throw new IllegalStateException("counters file " + file + " is in use by another running switch (process " + pid + ")");
             }
-            probe.release();
-            return CounterFile.ownerPid(file);
+            // No lock, or a lock held by someone other than the live switch the file names (it died): replaced.
+            if (probe != null) {
+                probe.release();
+            }
+            return pid;
         } catch (final IOException e) {
             throw new IllegalStateException("counters file " + file + ": cannot open it: " + e.getMessage(), e);
+        }
+    }
+
+    private static long ownerPidOrZero(final Path file) {
+        try {
+            return CounterFile.ownerPid(file);
+        } catch (final IOException e) {
+            return 0;
         }
     }
 

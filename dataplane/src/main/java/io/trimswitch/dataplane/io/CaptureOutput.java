@@ -21,14 +21,37 @@ final class CaptureOutput implements Closeable {
     private final Path path;
     private final FileChannel channel;
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    /** Frames in the buffer, not yet in the file. */
+    private long buffered;
+    /** Frames the file holds: a write that fails loses those still buffered, and says how many. */
+    private volatile long flushed;
 
     CaptureOutput(final Path path) {
+        this(path, open(path));
+    }
+
+    /** Into {@code channel}, already open on {@code path} (a file opened with someone else's rights). */
+    CaptureOutput(final Path path, final FileChannel channel) {
         this.path = path;
+        this.channel = channel;
+    }
+
+    private static FileChannel open(final Path path) {
         try {
-            this.channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+            return FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot write " + path + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Counts one more frame among those the buffer holds. */
+    void frameBuffered() {
+        buffered++;
+    }
+
+    /** Frames known to be in the file. */
+    long framesFlushed() {
+        return flushed;
     }
 
     /** Makes room for a record of {@code bytes}; records never straddle two writes. */
@@ -63,6 +86,8 @@ final class CaptureOutput implements Closeable {
             throw new UncheckedIOException("cannot write " + path + ": " + e.getMessage(), e);
         }
         buffer.clear();
+        flushed += buffered;
+        buffered = 0;
     }
 
     @Override

@@ -32,7 +32,17 @@ public final class PcapngWriter implements Closeable {
      * {@code bitsPerSecond[i]}; frame timestamps count from {@code epochNanos} since 1970.
      */
     public PcapngWriter(final Path path, final String[] names, final long[] bitsPerSecond, final long epochNanos) {
-        this.out = new CaptureOutput(path);
+        this(new CaptureOutput(path), names, bitsPerSecond, epochNanos);
+    }
+
+    /** The same into {@code channel}, already open on {@code path} (which names it in errors). */
+    public PcapngWriter(final Path path, final java.nio.channels.FileChannel channel, final String[] names, final long[] bitsPerSecond,
+        final long epochNanos) {
+        this(new CaptureOutput(path, channel), names, bitsPerSecond, epochNanos);
+    }
+
+    private PcapngWriter(final CaptureOutput out, final String[] names, final long[] bitsPerSecond, final long epochNanos) {
+        this.out = out;
         this.interfaces = names.length;
         this.epochNanos = epochNanos;
         final byte[] application = "trimswitch".getBytes(StandardCharsets.UTF_8);
@@ -66,6 +76,12 @@ public final class PcapngWriter implements Closeable {
         out.putFrame(buffer, offset, length);
         out.pad();
         block.putInt(EPB_OVERHEAD + padded);
+        out.frameBuffered();
+    }
+
+    /** Frames known to be in the file: after a failed write, those written before it. */
+    public long framesInFile() {
+        return out.framesFlushed();
     }
 
     private static int begin(final ByteBuffer block, final int type) {
