@@ -47,7 +47,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     java.util.List<String> interfaces = new java.util.ArrayList<>();
 
     @Option(names = "--idle", paramLabel = "MODE",
-        description = "What a pipeline thread does with nothing to forward: busy-spin (lowest latency, a core each), yield, backoff, sleep, or poll (sleep until a port has a frame: an idle core for some latency). Default: the config's realtime.idle, busy-spin")
+        description = "What a pipeline thread does with nothing to forward: poll (polls while there is traffic, sleeps until a port has a frame 0.25 ms after the last one: an idle switch takes no core), busy-spin (lowest latency, a core always, for benchmarks), yield, backoff or sleep. Default: the config's realtime.idle, else poll")
     String idle;
 
     @Option(names = "--config-db", paramLabel = "FILE",
@@ -197,6 +197,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     /** The switch's settings from the config file and the command line: at start, and again for {@code ctl reload}. */
     private Settings settings() {
         Settings settings = InterfaceOptions.apply(interfaces, config == null ? Settings.DEFAULTS : SettingsFiles.load(config));
+        settings = LiveSettings.withLiveDefaults(settings, idle != null || config != null && SettingsFiles.writes(config, "realtime", "idle"));
         if (idle != null) {
             final Settings.Idle waiting = Settings.choice("realtime.idle", idle, Settings.Idle.values());
             settings = settings.withRealtime(r -> r.withIdle(waiting));
