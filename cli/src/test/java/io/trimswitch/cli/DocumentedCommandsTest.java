@@ -61,6 +61,20 @@ class DocumentedCommandsTest {
             return needs != null && List.of(needs.split(" ")).contains(need);
         }
 
+        /** Why it is skipped, naming what would run it. */
+        String whyNot() {
+            final List<String> reasons = new ArrayList<>();
+            for (final String need : needs.split(" ")) {
+                reasons.add(switch (need) {
+                    case "long" -> "needs long: runs with -Dtrimswitch.docs.long=true";
+                    case "root" -> "needs root: runs when the tests run as root";
+                    case "build" -> "needs build: runs Maven, which CI runs itself";
+                    default -> "needs hosts: other machines, a cluster or a container";
+                });
+            }
+            return String.join("; ", reasons);
+        }
+
         /** Whether it runs here: as root only where the test runs as root, long ones only when asked. */
         boolean runsHere(final boolean long_) {
             return !needs("hosts") && !needs("build") && (!needs("root") || AS_ROOT) && (!needs("long") || long_);
@@ -130,7 +144,7 @@ class DocumentedCommandsTest {
             for (final Command command : commands(document)) {
                 final String name = ROOT.relativize(document) + ":" + command.line() + ": " + command.text();
                 tests.add(DynamicTest.dynamicTest(name.lines().findFirst().orElse(name), () -> {
-                    Assumptions.assumeTrue(command.runsHere(long_), "needs " + command.needs());
+                    Assumptions.assumeTrue(command.runsHere(long_), command.whyNot());
                     run(command, workDir);
                 }));
             }
