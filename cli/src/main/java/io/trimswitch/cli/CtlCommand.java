@@ -129,6 +129,10 @@ public final class CtlCommand implements Callable<Integer> {
                 throw new ConfigException("capture: '" + words.get(3) + "' is not a file name: " + e.getReason());
             }
         }
+        if (java.nio.file.Files.exists(target) && !isSocket(target)) {
+            throw new ConfigException(target + " is not a control socket (a file of another kind): 'trimswitch run' makes its socket at"
+                + " /run/trimswitch/NAME.ctl, or where --control says");
+        }
         final ControlProtocol.Reply reply = ControlClient.send(target, words);
         if (!reply.ok()) {
             throw new ConfigException(reply.error());
@@ -136,6 +140,15 @@ public final class CtlCommand implements Callable<Integer> {
         out.println(json ? new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(reply.data()) : reply.text());
         out.flush();
         return 0;
+    }
+
+    private static boolean isSocket(final Path file) {
+        try {
+            // S_IFSOCK in the file's mode: a socket, whatever its name.
+            return ((Integer) java.nio.file.Files.getAttribute(file, "unix:mode") & 0170000) == 0140000;
+        } catch (final java.io.IOException | UnsupportedOperationException e) {
+            return true;
+        }
     }
 
     /** The commands a switch takes, one a line with what it does: from the switch's own list. */

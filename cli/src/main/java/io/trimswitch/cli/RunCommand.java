@@ -28,8 +28,7 @@ import java.util.concurrent.TimeUnit;
     sortOptions = false,
     description = {
         "Runs the switch on this host, its ports on Linux interfaces or UDP/VXLAN endpoints, until stopped.",
-        "A port sits on a Linux interface (-i 0@veth0: a veth, a NIC), or is a UDP endpoint carrying VXLAN (ports[].bind in the",
-        "config), to which a Linux host attaches with a vxlan interface; both kinds may mix.",
+        "A port sits on a Linux interface (-i 0@veth0: a veth, a NIC), or is a UDP endpoint carrying VXLAN (ports[].bind in the config), to which a Linux host attaches with a vxlan interface; both kinds may mix.",
         "Stops cleanly on SIGINT or SIGTERM. Live counters: 'trimswitch stats' (from the counters file), or Prometheus at metrics.address."})
 public final class RunCommand implements java.util.concurrent.Callable<Integer> {
     /** A year: longer is "until stopped", which is what leaving the option out says. */
@@ -117,8 +116,8 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                 controlSocket = ControlSocket.open(socket, live.settings().metrics().controlGroup(),
                     new SwitchControl(live, this::settings, stopRequested::countDown));
             }
-            out.printf("trimswitch: running %d ports, forwarding %s, mechanism %s%s%n", live.settings().ports().size(),
-                live.settings().forwarding().mode().label(), live.settings().mechanism().label(),
+            out.printf("trimswitch: running %d port%s, forwarding %s, mechanism %s%s%n", live.settings().ports().size(),
+                live.settings().ports().size() == 1 ? "" : "s", live.settings().forwarding().mode().label(), live.settings().mechanism().label(),
                 endpoint == null ? "" : ", metrics http://" + metricsAddress.getAddress().getHostAddress() + ":" + endpoint.port() + "/metrics");
             live.describePorts().forEach(line -> out.println("trimswitch: " + line));
             if (controlSocket != null) {

@@ -46,7 +46,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
     private final OptionSpec hosts = option("--hosts", "separate|shared", String.class,
         "NDP: each port's sending and receiving hosts are different machines, or one host per port (default: separate)");
 
-    private final OptionSpec flowSizes = option("--flow-sizes", "FILE.csv", String.class, "NDP: draw each flow's size in packets from this CSV, one per line (default: every flow --packets long)");
+    private final OptionSpec flowSizes = option("--flow-sizes", "FILE", String.class, "NDP: draw each flow's size in packets from this CSV file, one per line (default: every flow --packets long)");
 
     private final OptionSpec background = option("--background", "LOAD", Double.class,
         "NDP: every sending host also starts Poisson flows to random ports offering LOAD (0..1) of its line rate (default: 0)");

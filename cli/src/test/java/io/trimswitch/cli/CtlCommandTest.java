@@ -124,6 +124,12 @@ class CtlCommandTest {
     }
 
     @Test
+    void aFileThatIsNotASocketIsSaidToBeNoControlSocket() {
+        final Cli.Result result = Cli.trimswitch("ctl", "--socket", "/etc/passwd", "show");
+        assertRefused(result, "trimswitch: /etc/passwd is not a control socket (a file of another kind)");
+    }
+
+    @Test
     void ctlHelpListsEveryCommandWithoutASwitch() {
         final Cli.Result help = Cli.trimswitch("ctl", "help");
         assertEquals(0, help.exit(), help.err());

@@ -462,9 +462,10 @@ public final class LiveSwitch implements AutoCloseable {
         }
         for (final VxlanPorts.Endpoint endpoint : LiveSettings.endpoints(settings)) {
             final int port = endpoint.port();
-            lines.put(port, String.format("port %d: udp %s vni %d, host %s, %.1f Gb/s, pipeline %d on thread %d", port, localAddress(port),
-                endpoint.vni(), endpoint.remote() == null ? "learned from its first datagram (sent to port " + endpoint.remotePort() + ")"
-                    : endpoint.remote().toString(), settings.portRateBps(port) / 1e9, dataplane.assembly().pipelineOf(port), ownerOf[port]));
+            lines.put(port, String.format("port %d: udp %s vni %d, host %s, %.1f Gb/s, pipeline %d on thread %d", port,
+                SocketAddresses.text(localAddress(port)), endpoint.vni(),
+                endpoint.remote() == null ? "learned from its first datagram (sent to port " + endpoint.remotePort() + ")"
+                    : SocketAddresses.text(endpoint.remote()), settings.portRateBps(port) / 1e9, dataplane.assembly().pipelineOf(port), ownerOf[port]));
         }
         return List.copyOf(lines.values());
     }
@@ -713,7 +714,7 @@ public final class LiveSwitch implements AutoCloseable {
         for (final VxlanPorts.Endpoint endpoint : LiveSettings.endpoints(settings)) {
             final int port = endpoint.port();
             final InetSocketAddress bound = localAddress(port);
-            views.put(port, new PortView(port, "udp", bound.getAddress().getHostAddress() + ":" + bound.getPort() + " vni " + endpoint.vni(),
+            views.put(port, new PortView(port, "udp", SocketAddresses.text(bound) + " vni " + endpoint.vni(),
                 "up", inForce.portRateBps(port) / 1e9,
                 dataplane.assembly().pipelineOf(port), ownerOf[port]));
         }
