@@ -25,7 +25,8 @@ public final class SwitchControl implements ControlCommands {
     /** The keys a running switch can change: trimming, the trim control loop's timing, meters' and ports' rates. */
     public static final List<String> LIVE_KEYS = List.of("trim.sizeBytes", "trim.dscp", "trim.trimmableDscp", "control.t0Us", "control.t1Us",
         "control.halftimisticRateGbps", "control.pessimisticRateGbps", "control.meterBurstBytes", "fabric.portRateGbps", "ports.N.rateGbps");
-    private static final Pattern LIVE = Pattern.compile(String.join("|", LIVE_KEYS).replace(".", "\\.").replace("N", "[0-9]+"));
+    /** The same as a pattern: N, a port's number. */
+    private static final Pattern LIVE = Pattern.compile(String.join("|", LIVE_KEYS).replace(".N.", "#").replace(".", "\\.").replace("#", "\\.[0-9]+\\."));
     /** Sections only a virtual-time run reads: {@code show} leaves them out, {@code show --all} shows them. */
     private static final java.util.Set<String> NOT_LIVE = java.util.Set.of("clock", "workload", "transport");
     /** Every command, with what it does: the unknown-command refusal and {@code ctl help} list them. */
