@@ -160,6 +160,16 @@ public final class CtlCommand implements Callable<Integer> {
         for (final String[] entry : entries) {
             text.append(String.format("  %-" + width + "s  %s%n", entry[0], entry[1]));
         }
-        return text.toString();
+        // The keys, wrapped as a paragraph of their own.
+        final StringBuilder line = new StringBuilder("Keys set takes (N a port):");
+        for (final String key : SwitchControl.LIVE_KEYS) {
+            if (line.length() + key.length() + 2 > 100) {
+                text.append(line).append('\n');
+                line.setLength(0);
+                line.append("  ");
+            }
+            line.append(line.length() > 2 ? " " : "").append(key);
+        }
+        return text.append(line).append('\n').toString();
     }
 }

@@ -34,7 +34,7 @@ public final class SwitchControl implements ControlCommands {
         new String[] {"show", "the ports and the settings a live switch uses"},
         new String[] {"show --all", "the ports and every setting, the simulator's too"},
         new String[] {"show macs", "the learned addresses: port, MAC, age in seconds (static ones too)"},
-        new String[] {"set KEY VALUE", "change a setting that may change while it runs: " + String.join(", ", LIVE_KEYS)},
+        new String[] {"set KEY VALUE", "change a setting that may change while it runs (the keys below)"},
         new String[] {"reload", "read the config file again and apply what changed (the keys above only)"},
         new String[] {"add-port N@IFACE [--rate-gbps R] [--wait]", "attach port N to an existing interface (--wait: one still to come)"},
         new String[] {"del-port N", "detach interface port N"},
