@@ -1,7 +1,8 @@
 # Sourced by the launcher, ./mvnw, .ci/run and the bench scripts: finds the JDK that trimswitch needs, the same way
-# everywhere. JAVA_HOME when it is set, else the newest JDK under /usr/lib/jvm, else `java` on the PATH. Sets
-# TRIMSWITCH_JAVA_HOME (empty when only a bare `java` was found) and TRIMSWITCH_JAVA; when that JDK is older than
-# 25 it says in one line what to install and exits 2.
+# everywhere. JAVA_HOME when it is set and 25 or newer; else the newest JDK under /usr/lib/jvm (TRIMSWITCH_JDKS), saying
+# in one line on stderr that it passed over an older JAVA_HOME; else `java` on the PATH. Sets TRIMSWITCH_JAVA_HOME
+# (empty when only a bare `java` was found) and TRIMSWITCH_JAVA; when no JDK of 25 or newer is found it says in one line
+# what to install and exits 2.
 trimswitch_jdk_feature() {
     # The feature release of the JDK at $1 ('' for the PATH's java), in $feature: 17, 21, 25 ... A JDK's release file
     # says it without starting a JVM, which would cost the launcher a tenth of a second; the shell reads it itself, as
@@ -23,21 +24,39 @@ trimswitch_jdk_feature() {
     fi
 }
 
+# The newest JDK under the JDKs' folder (TRIMSWITCH_JDKS, /usr/lib/jvm unless set): $best and $best_feature.
+trimswitch_newest_jdk() {
+    best=""
+    best_feature=0
+    for home in "${TRIMSWITCH_JDKS:-/usr/lib/jvm}"/*; do
+        [ -x "$home/bin/java" ] && [ -x "$home/bin/javac" ] && [ ! -L "$home" ] || continue
+        trimswitch_jdk_feature "$home"
+        if [ -n "$feature" ] && [ "$feature" -gt "$best_feature" ]; then
+            best=$home
+            best_feature=$feature
+        fi
+    done
+}
+
 trimswitch_find_jdk() {
     TRIMSWITCH_JAVA_HOME=""
     if [ -n "${JAVA_HOME:-}" ]; then
         TRIMSWITCH_JAVA_HOME=$JAVA_HOME
-    elif [ -d /usr/lib/jvm ]; then
-        best=""
-        best_feature=0
-        for home in /usr/lib/jvm/*; do
-            [ -x "$home/bin/java" ] && [ -x "$home/bin/javac" ] && [ ! -L "$home" ] || continue
-            trimswitch_jdk_feature "$home"
-            if [ -n "$feature" ] && [ "$feature" -gt "$best_feature" ]; then
-                best=$home
-                best_feature=$feature
-            fi
-        done
+        trimswitch_jdk_feature "$JAVA_HOME"
+        given_feature=$feature
+        if [ -z "$given_feature" ] || [ "$given_feature" -lt 25 ]; then
+            trimswitch_newest_jdk
+        fi
+        if { [ -z "$given_feature" ] || [ "$given_feature" -lt 25 ]; } && [ "$best_feature" -ge 25 ]; then
+            # An older JAVA_HOME (a machine's default) with JDK 25 right beside it: take that one, and say so once (the
+            # processes started from here inherit the JAVA_HOME chosen, and stay silent).
+            echo "trimswitch: JAVA_HOME is JDK ${given_feature:-?} ($JAVA_HOME); using JDK $best_feature at $best" >&2
+            TRIMSWITCH_JAVA_HOME=$best
+            JAVA_HOME=$best
+            export JAVA_HOME
+        fi
+    else
+        trimswitch_newest_jdk
         TRIMSWITCH_JAVA_HOME=$best
     fi
     if [ -z "$TRIMSWITCH_JAVA_HOME" ] && ! command -v java >/dev/null 2>&1; then
@@ -47,7 +66,7 @@ trimswitch_find_jdk() {
     TRIMSWITCH_JAVA=${TRIMSWITCH_JAVA_HOME:+$TRIMSWITCH_JAVA_HOME/bin/}java
     trimswitch_jdk_feature "$TRIMSWITCH_JAVA_HOME"
     if [ -z "$feature" ] || [ "$feature" -lt 25 ]; then
-        echo "trimswitch: needs JDK 25 or newer, found ${feature:-no working JDK} at ${TRIMSWITCH_JAVA_HOME:-$(command -v java)}: install JDK 25 or newer (Temurin 25, say) under /usr/lib/jvm or set JAVA_HOME to one" >&2
+        echo "trimswitch: needs JDK 25 or newer, found ${feature:-no working JDK} at ${TRIMSWITCH_JAVA_HOME:-$(command -v java)}: install JDK 25 or newer (Temurin 25, say) under ${TRIMSWITCH_JDKS:-/usr/lib/jvm} or set JAVA_HOME to one" >&2
         exit 2
     fi
 }

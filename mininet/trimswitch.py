@@ -448,8 +448,12 @@ class LeafSpine(Topo):
 def _trimstats(cli, line):
     """trimstats SWITCH [--json]: the trimswitch's counters (trimswitch stats)."""
     words = line.split()
-    if not words or words[0] not in cli.mn:
+    if not words:
         error('usage: trimstats SWITCH [--json]\n')
+        return
+    if words[0] not in cli.mn:
+        names = sorted(node.name for node in cli.mn.switches if isinstance(node, TrimSwitch))
+        error('trimstats: no switch %s in this network; its trimswitches: %s\n' % (words[0], ', '.join(names) or 'none'))
         return
     node = cli.mn[words[0]]
     if not isinstance(node, TrimSwitch):

@@ -300,6 +300,8 @@ class Faults(object):
         self.pin_neighbours()
         result = ctl(self.sw, 'add-port', '1@' + self.p0)
         self.one_line(result, 2, '', "add-port onto port 0's interface")
+        result = ctl(self.sw, 'add-port', '1@nosuch0')
+        self.one_line(result, 2, 'interface nosuch0 does not exist here', 'add-port onto an interface that does not exist')
         result = ctl(self.sw, 'add-port', '1@' + new, '--rate-gbps', 10)
         if 'port 1 added on %s' % new not in result.out:
             raise Failed('add-port 1@%s did not add it: %s' % (new, result.text))
@@ -314,8 +316,12 @@ class Faults(object):
         found = re.search(r'^port 1: ([0-9]+) frames written', result.out, re.M)
         if not found or int(found.group(1)) < 6:
             raise Failed('the capture of port 1 holds fewer than the 3 requests and 3 replies: %s' % result.text)
-        self.out.say('added on %s at 10 Gb/s: ping works again; the capture kept %s frames across the move'
-                     % (new, found.group(1)))
+        macs = ctl(self.sw, 'show', 'macs').out
+        mac1 = self.h1.cmd('cat /sys/class/net/%s/address' % self.i1).strip()
+        if not re.search(r'^1 +%s +[0-9.]+$' % re.escape(mac1), macs, re.M):
+            raise Failed("ctl show macs does not list host 1's %s on port 1:\n%s" % (mac1, macs))
+        self.out.say('added on %s at 10 Gb/s: ping works again; the capture kept %s frames across the move; '
+                     'nosuch0 refused; show macs lists host 1 on port 1' % (new, found.group(1)))
 
 
 def run(out):

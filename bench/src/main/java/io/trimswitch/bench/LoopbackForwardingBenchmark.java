@@ -35,7 +35,7 @@ import java.util.concurrent.TimeUnit;
  * arrives from its second. Frames are not trimmable and the switch's port rate is far above what
  * loopback carries, so what is measured is forwarding. Trials alternate between the two forwarders.
  *
- * <pre>java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -cp bench/target/benchmarks.jar io.trimswitch.bench.LoopbackForwardingBenchmark</pre>
+ * <pre>bench/jmh --main io.trimswitch.bench.LoopbackForwardingBenchmark</pre>
  */
 public final class LoopbackForwardingBenchmark {
     private static final int BATCH = 32;

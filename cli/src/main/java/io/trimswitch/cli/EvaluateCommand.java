@@ -19,8 +19,7 @@ import java.util.concurrent.Callable;
     sortOptions = false,
     description = {
         "Runs the evaluation's experiments in virtual time and writes their reports, CSVs, plots and index.html.",
-        "The experiments: mechanisms, sweep, robustness, response, sensitivity, summary, fabric. It writes one JSON per run,",
-        "a CSV per experiment, PNG and SVG plots and index.html.",
+        "The experiments: mechanisms, sweep, robustness, response, sensitivity, summary, fabric. It writes one JSON per run, a CSV per experiment, PNG and SVG plots and index.html.",
         "On several machines: each runs 'evaluate --shard I/N --out DIR_I', then one runs 'evaluate --merge DIR_1 ... DIR_N'."})
 public final class EvaluateCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec

@@ -78,7 +78,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         bound("--senders-per-rack", "N", Integer.class, "incast: senders in each rack; 0: all its hosts (default: 0)", () -> sendersPerRack,
             v -> sendersPerRack = v);
         bound("--load", "LOAD", Double.class, "flows: load each host offers, 0..1 of its rate (default: 0.5)", () -> load, v -> load = v);
-        bound("--flow-sizes", "FILE.csv", String.class, "flows: draw each flow's size in packets from this CSV, one per line (default: every flow --packets long)",
+        bound("--flow-sizes", "FILE", String.class, "flows: draw each flow's size in packets from this CSV file, one per line (default: every flow --packets long)",
             () -> flowSizes, v -> flowSizes = v);
         bound("--duration-us", "US", Double.class, "flows: arrivals during the first US µs (default: 100)", () -> durationUs, v -> durationUs = v);
         bound("--initial-window", "PACKETS", Integer.class, "NDP: packets sent before waiting for pulls (default: one round trip's worth)",

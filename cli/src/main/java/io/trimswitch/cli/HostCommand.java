@@ -69,7 +69,7 @@ public final class HostCommand implements Callable<Integer> {
     @Option(names = "--flows", paramLabel = "N", description = "Sender: parallel flows of --size bytes (default: 1)")
     Integer flows;
 
-    @Option(names = "--flow-sizes", paramLabel = "FILE.csv", description = "Sender: one flow per line, its size in bytes (first column) (default: --flows flows of --size)")
+    @Option(names = "--flow-sizes", paramLabel = "FILE", description = "Sender: a CSV file, one flow per line, its size in bytes (first column) (default: --flows flows of --size)")
     Path flowSizes;
 
     @Option(names = "--spray", paramLabel = "K", description = "Sender: spray each flow's packets over K paths (K source ports) (default: 1)")
@@ -219,7 +219,7 @@ public final class HostCommand implements Callable<Integer> {
             return longLivedFlows();
         }
         if (size == null) {
-            throw new ConfigException("a sender needs --size BYTES, --flow-sizes FILE.csv or --duration-s S");
+            throw new ConfigException("a sender needs --size BYTES, --flow-sizes FILE or --duration-s S");
         }
         if (size < 1) {
             throw new ConfigException("--size must be at least 1 byte, got " + size);

@@ -45,7 +45,7 @@ public final class ReplayCommand extends OptionsInCode implements Callable<Integ
     private final OptionSpec mechanism = option("--mechanism", "NAME", String.class,
         "ideal | mod | dod | tofino | tofino2 (default: the config's, else tofino)");
 
-    private final OptionSpec outFile = option("--out", "FILE.pcapng", Path.class,
+    private final OptionSpec outFile = option("--out", "FILE", Path.class,
         "One pcapng: an interface per switch port, each frame at its departure time, ns timestamps (default: none)");
 
     private final OptionSpec outFolder = option("--out-dir", "DIR", Path.class, "One pcap per port that sent anything: DIR/<port>_out.pcap (default: none)");
@@ -59,8 +59,7 @@ public final class ReplayCommand extends OptionsInCode implements Callable<Integ
         model().name("replay");
         model().usageMessage().sortOptions(false).description(
             "Replays pcap/pcapng captures through the switch and writes what each port sent.",
-            "In virtual time (the default) the same captures and settings always give byte-identical output;",
-            "with --clock real they go through the real-time dataplane, paced by the host clock.");
+            "In virtual time (the default) the same captures and settings always give byte-identical output; with --clock real they go through the real-time dataplane, paced by the host clock.");
     }
 
     @Override

@@ -28,8 +28,7 @@ import java.util.concurrent.TimeUnit;
     sortOptions = false,
     description = {
         "Runs the switch on this host, its ports on Linux interfaces or UDP/VXLAN endpoints, until stopped.",
-        "A port sits on a Linux interface (-i 0@veth0: a veth, a NIC), or is a UDP endpoint carrying VXLAN (ports[].bind in the",
-        "config), to which a Linux host attaches with a vxlan interface; both kinds may mix.",
+        "A port sits on a Linux interface (-i 0@veth0: a veth, a NIC), or is a UDP endpoint carrying VXLAN (ports[].bind in the config), to which a Linux host attaches with a vxlan interface; both kinds may mix.",
         "Stops cleanly on SIGTERM, SIGINT or SIGHUP (exit 0). Live counters: 'trimswitch stats' (from the counters file), or Prometheus at metrics.address."})
 public final class RunCommand implements java.util.concurrent.Callable<Integer> {
     /** A year: longer is "until stopped", which is what leaving the option out says. */
@@ -47,7 +46,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     java.util.List<String> interfaces = new java.util.ArrayList<>();
 
     @Option(names = "--idle", paramLabel = "MODE",
-        description = "What a pipeline thread does with nothing to forward: busy-spin (lowest latency, a core each), yield, backoff, sleep, or poll (sleep until a port has a frame: an idle core for some latency). Default: the config's realtime.idle, busy-spin")
+        description = "What a pipeline thread does with nothing to forward: poll (polls while there is traffic, sleeps until a port has a frame 0.25 ms after the last one: an idle switch takes no core), busy-spin (lowest latency, a core always, for benchmarks), yield, backoff or sleep. Default: the config's realtime.idle, else poll")
     String idle;
 
     @Option(names = "--config-db", paramLabel = "FILE",
@@ -129,8 +128,8 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                 controlSocket = ControlSocket.open(socket, live.settings().metrics().controlGroup(),
                     new SwitchControl(live, this::settings, stopRequested::countDown));
             }
-            out.printf("trimswitch: running %d ports, forwarding %s, mechanism %s%s%n", live.settings().ports().size(),
-                live.settings().forwarding().mode().label(), live.settings().mechanism().label(),
+            out.printf("trimswitch: running %d port%s, forwarding %s, mechanism %s%s%n", live.settings().ports().size(),
+                live.settings().ports().size() == 1 ? "" : "s", live.settings().forwarding().mode().label(), live.settings().mechanism().label(),
                 endpoint == null ? "" : ", metrics http://" + metricsAddress.getAddress().getHostAddress() + ":" + endpoint.port() + "/metrics");
             live.describePorts().forEach(line -> out.println("trimswitch: " + line));
             if (controlSocket != null) {
@@ -225,6 +224,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     /** The switch's settings from the config file and the command line: at start, and again for {@code ctl reload}. */
     private Settings settings() {
         Settings settings = InterfaceOptions.apply(interfaces, config == null ? Settings.DEFAULTS : SettingsFiles.load(config));
+        settings = LiveSettings.withLiveDefaults(settings, idle != null || config != null && SettingsFiles.writes(config, "realtime", "idle"));
         if (idle != null) {
             final Settings.Idle waiting = Settings.choice("realtime.idle", idle, Settings.Idle.values());
             settings = settings.withRealtime(r -> r.withIdle(waiting));

@@ -46,7 +46,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
     private final OptionSpec hosts = option("--hosts", "separate|shared", String.class,
         "NDP: each port's sending and receiving hosts are different machines, or one host per port (default: separate)");
 
-    private final OptionSpec flowSizes = option("--flow-sizes", "FILE.csv", String.class, "NDP: draw each flow's size in packets from this CSV, one per line (default: every flow --packets long)");
+    private final OptionSpec flowSizes = option("--flow-sizes", "FILE", String.class, "NDP: draw each flow's size in packets from this CSV file, one per line (default: every flow --packets long)");
 
     private final OptionSpec background = option("--background", "LOAD", Double.class,
         "NDP: every sending host also starts Poisson flows to random ports offering LOAD (0..1) of its line rate (default: 0)");
@@ -109,6 +109,29 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
             "With no arguments: the worst case (shift, 16 parallel 4:1 incasts) of NDP flows under tofino next to dod and ideal.");
     }
 
+    /** The table's first line: what ran, in words ("shift: 16 parallel 4:1 incasts, NDP flows of 1000 packets ..."). */
+    static String title(final Settings s) {
+        final int pipelines = s.fabric().pipelines();
+        final int perPipeline = s.fabric().portsPerPipeline();
+        final String pattern = s.workload().pattern().trim();
+        final String shape;
+        if (pattern.equals("shift")) {
+            // Port p of every pipeline sends to port (p+1) mod G of pipeline 0: G receivers, each from one port per pipeline.
+            shape = perPipeline + " parallel " + pipelines + ":1 incasts";
+        } else if (pattern.startsWith("incast:")) {
+            final String[] sides = pattern.substring("incast:".length()).split("->", 2);
+            shape = sides[0].trim() + " senders into " + sides[1].trim() + " ports";
+        } else if (pattern.startsWith("mod16:")) {
+            shape = pattern.substring("mod16:".length()).trim() + " senders, sender i into port i mod 16";
+        } else {
+            shape = (pattern.split(",", -1).length) + " flows";
+        }
+        final String transport = s.transport().kind() == Settings.TransportKind.NDP ? "NDP flows" : "open-loop senders";
+        return pattern + ": " + shape + ", " + transport + " of " + s.workload().packets() + " packets of " + s.workload().packetBytes() + " B, "
+            + pipelines * perPipeline + " ports at " + java.math.BigDecimal.valueOf(s.fabric().portRateGbps()).stripTrailingZeros().toPlainString()
+            + " Gb/s, " + (s.realTime() ? "real time" : "virtual time") + ", seed " + s.workload().seed();
+    }
+
     @Override
     public Integer call() {
         final Settings settings = withOverrides(config.load());
@@ -158,6 +181,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
             shown.add(result.idealReference());
         }
         final PrintWriter text = json.text(model().commandLine().getOut(), model().commandLine().getErr());
+        text.println(title(settings));
         text.print(SummaryTable.render(shown));
         if (result.idealReference() != null) {
             text.println("(the ideal run is the reference for trims vs ideal)");

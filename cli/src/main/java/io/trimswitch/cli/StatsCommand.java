@@ -42,8 +42,8 @@ public final class StatsCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--counters", paramLabel = "FILE",
-        description = "The switch's counters file, its metrics.countersFile (default: /run/trimswitch/trimswitch-NETNS.counters, NETNS this network namespace's inode: the switch run in this namespace)")
+    @Option(names = "--counters", paramLabel = "FILE|NAME",
+        description = "The switch's counters file, its metrics.countersFile, or a switch's name (sp1 finds Mininet's /run/trimswitch/trimswitch-mininet-sp1.counters) (default: /run/trimswitch/trimswitch-NETNS.counters, NETNS this network namespace's inode: the switch run in this namespace)")
     Path counters;
 
     @Option(names = "--metrics", paramLabel = "HOST:PORT", hidden = true,
@@ -75,7 +75,7 @@ public final class StatsCommand implements Callable<Integer> {
         if (counters != null && counters.toString().isBlank()) {
             throw new ConfigException("--counters must name a file, got an empty name");
         }
-        final Path file = counters != null ? counters : LiveSettings.findInRunDirectory(LiveSettings.defaultCountersFile().getFileName().toString());
+        final Path file = counters != null ? CountersByName.find(counters) : LiveSettings.findInRunDirectory(LiveSettings.defaultCountersFile().getFileName().toString());
         final PrintWriter out = spec.commandLine().getOut();
         List<Map<String, Object>> before = null;
         long beforeNanos = 0;

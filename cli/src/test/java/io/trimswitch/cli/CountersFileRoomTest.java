@@ -36,7 +36,7 @@ class CountersFileRoomTest {
 
         final Shell roomy = runUnderDevShm("64m");
         assertEquals(0, roomy.exit(), roomy.output());
-        assertTrue(roomy.output().contains("trimswitch: running 1 ports") && roomy.output().endsWith("left: []"), roomy.output());
+        assertTrue(roomy.output().contains("trimswitch: running 1 port,") && roomy.output().endsWith("left: []"), roomy.output());
     }
 
     private record Shell(int exit, String output) {

@@ -36,7 +36,14 @@ class CtlCommandTest {
         assertEquals(0, show.exit(), show.err());
         assertTrue(show.out().startsWith("port  kind"), show.out());
         assertTrue(show.out().matches("(?s).*\n0     udp        127\\.0\\.0\\.1:[0-9]+ vni 42 +up +100 +0 +0\n.*"), show.out());
-        assertTrue(show.out().contains("settings in force:\nmechanism: \"tofino\""), show.out());
+        assertTrue(show.out().contains("settings in force (show --all adds the simulator's: clock, transport, workload):\nmechanism: \"tofino\""), show.out());
+        assertTrue(!show.out().contains("\nworkload:") && !show.out().contains("\ntransport:") && show.out().contains("\nrealtime:\n"),
+            "show leaves out what only a simulation reads: " + show.out());
+        final Cli.Result all = ctl(socket, "show", "--all");
+        assertTrue(all.out().contains("settings in force:\nmechanism") && all.out().contains("\nworkload:\n") && all.out().contains("\ntransport:\n"), all.out());
+        assertTrue(show.out().contains("  idle: \"poll\"\n"), "a live switch sleeps when idle unless told otherwise: " + show.out());
+        assertTrue(ctl(socket, "--json", "show").out().contains("\"realtime\""), "JSON shows the same sections");
+        assertTrue(!ctl(socket, "--json", "show").out().contains("\"workload\""), "JSON shows the same sections");
 
         final Cli.Result set = ctl(socket, "set", "trim.dscp", "12");
         assertEquals("set trim.dscp: applied trim.dscp\n", set.out(), set.err());
@@ -51,12 +58,15 @@ class CtlCommandTest {
         assertRefused(ctl(socket, "set", "trim.dscp", ".nan"), "trimswitch: set trim.dscp: not valid YAML");
         assertRefused(ctl(socket, "set", "trim.dscp", "twelve"), "trimswitch: set trim.dscp: bad value for 'trim.dscp'");
         assertRefused(ctl(socket, "set", "control.t0Us", "-1"), "trimswitch: set control.t0Us:");
-        assertRefused(ctl(socket, "frobnicate"), "trimswitch: unknown command 'frobnicate'; commands: show, set KEY VALUE, reload, add-port N@IFACE [--rate-gbps R], del-port N,"
+        assertRefused(ctl(socket, "frobnicate"), "trimswitch: unknown command 'frobnicate'; commands: show [macs|--all], set KEY VALUE, reload, add-port N@IFACE [--rate-gbps R] [--wait], del-port N,"
             + " capture PORT start FILE, capture PORT stop, stop");
         assertRefused(ctl(socket, "del-port", "0"), "trimswitch: del-port: port 0 is a UDP port; only interface ports are removed and added while the switch runs");
         assertRefused(ctl(socket, "add-port", "9@veth9"), "trimswitch: add-port: port 9 is neither a port of this switch (0..1) nor the next new one (2)");
         assertRefused(ctl(socket, "add-port", "2@veth9"), "trimswitch: add-port: a switch of UDP ports takes no interface port while it runs; restart it with one");
         assertRefused(ctl(socket, "--rate-gbps", "1", "show"), "trimswitch: --rate-gbps goes with add-port only");
+        assertRefused(ctl(socket, "--wait", "show"), "trimswitch: --wait goes with add-port only");
+        assertRefused(ctl(socket, "--all", "reload"), "trimswitch: --all goes with show only");
+        assertRefused(ctl(socket, "show", "everything"), "trimswitch: usage: show | show --all | show macs");
         assertTrue(ctl(socket, "--json", "show").out().contains("\"dscp\" : 12"), "a refused change changed nothing");
 
         // A capture of port 1 while a frame from port 0's host is flooded to it.
@@ -82,6 +92,9 @@ class CtlCommandTest {
             host.send(new java.net.DatagramPacket(frame, frame.length, java.net.InetAddress.getLoopbackAddress(), port0));
         }
         Thread.sleep(500);
+        final Cli.Result macs = ctl(socket, "show", "macs");
+        assertTrue(macs.out().matches("(?s)port  MAC +age s\n0     02:00:00:00:00:01 +[0-9]+\\.[0-9]\n1 address, aging after 300 s\n"), macs.out());
+        assertTrue(ctl(socket, "--json", "show", "macs").out().contains("\"mac\" : \"02:00:00:00:00:01\""));
         final Cli.Result stopped1 = ctl(socket, "capture", "1", "stop");
         assertEquals("port 1: 1 frames written to " + pcap + "\n", stopped1.out(), "the flooded frame, sent on port 1; " + stopped1.err());
         assertTrue(Files.size(pcap) > 60, "the pcapng holds the frame");
@@ -93,7 +106,11 @@ class CtlCommandTest {
 
         // reload: the file again, with the command line's options over it.
         Files.writeString(config, PORTS + "trim:\n  dscp: 20\ncontrol:\n  t0Us: 4\n");
-        assertEquals("reload: applied trim.dscp, control.t0Us, ports.1.rateGbps\n", ctl(socket, "reload").out());
+        assertEquals("reload: trim.dscp 12 -> 20, control.t0Us 6.0 -> 4.0, ports.1.rateGbps 0.5 -> default (the file's values)\n", ctl(socket, "reload").out());
+        Files.writeString(config, PORTS);
+        assertEquals("set trim.dscp: applied trim.dscp\n", ctl(socket, "set", "trim.dscp", "30").out());
+        assertEquals("reload: trim.dscp 30 -> 11, control.t0Us 4.0 -> 6.0 (the file's values)\n", ctl(socket, "reload").out(),
+            "a reload that puts the file's value back over a set says so");
         Files.writeString(config, PORTS.replace("remote: 127.0.0.1:9}\n  -", "remote: 127.0.0.1:9, vni: 5}\n  -"));
         assertRefused(ctl(socket, "reload"), "trimswitch: reload: ports.0.vni cannot change while the switch runs (restart it for that); nothing was changed");
 
@@ -106,6 +123,23 @@ class CtlCommandTest {
         assertEquals(0, stopped.exit(), stopped.err());
         assertTrue(!Files.exists(socket), "the socket goes with the switch");
         assertRefused(ctl(socket, "show"), "trimswitch: no control socket at " + socket);
+    }
+
+    @Test
+    void aFileThatIsNotASocketIsSaidToBeNoControlSocket() {
+        final Cli.Result result = Cli.trimswitch("ctl", "--socket", "/etc/passwd", "show");
+        assertRefused(result, "trimswitch: /etc/passwd is not a control socket (a file of another kind)");
+    }
+
+    @Test
+    void ctlHelpListsEveryCommandWithoutASwitch() {
+        final Cli.Result help = Cli.trimswitch("ctl", "help");
+        assertEquals(0, help.exit(), help.err());
+        for (final String command : new String[] {"show ", "show --all", "show macs", "set KEY VALUE", "reload", "add-port N@IFACE", "del-port N",
+            "capture PORT start FILE", "capture PORT stop", "stop", "help"}) {
+            assertTrue(help.out().contains("\n  " + command), command + " in " + help.out());
+        }
+        assertTrue(help.out().contains("trim.dscp"), "set's keys are listed: " + help.out());
     }
 
     private static Cli.Result ctl(final Path socket, final String... words) {

@@ -5,7 +5,6 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
 import java.io.IOException;
@@ -59,6 +58,20 @@ class DocumentedCommandsTest {
     record Command(Path document, int line, String text, String needs) {
         boolean needs(final String need) {
             return needs != null && List.of(needs.split(" ")).contains(need);
+        }
+
+        /** Why it is skipped, naming what would run it. */
+        String whyNot() {
+            final List<String> reasons = new ArrayList<>();
+            for (final String need : needs.split(" ")) {
+                reasons.add(switch (need) {
+                    case "long" -> "needs long: runs with -Dtrimswitch.docs.long=true";
+                    case "root" -> "needs root: runs when the tests run as root";
+                    case "build" -> "needs build: runs Maven, which CI runs itself";
+                    default -> "needs hosts: other machines, a cluster or a container";
+                });
+            }
+            return String.join("; ", reasons);
         }
 
         /** Whether it runs here: as root only where the test runs as root, long ones only when asked. */
@@ -118,8 +131,36 @@ class DocumentedCommandsTest {
         return commands;
     }
 
+    /**
+     * The folders the commands run in, made here rather than by {@code @TempDir}: they hold links into the project,
+     * which JUnit's clean-up would warn of, one warning a link.
+     */
+    private static final List<Path> SCRATCH = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    @org.junit.jupiter.api.AfterAll
+    static void removeScratch() throws IOException {
+        for (final Path dir : SCRATCH) {
+            // Links are deleted as links: what they point to stays.
+            Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+                @Override
+                public java.nio.file.FileVisitResult visitFile(final Path file, final java.nio.file.attribute.BasicFileAttributes attributes) throws IOException {
+                    Files.delete(file);
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public java.nio.file.FileVisitResult postVisitDirectory(final Path folder, final IOException failure) throws IOException {
+                    Files.delete(folder);
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+            });
+        }
+    }
+
     @TestFactory
-    Stream<DynamicTest> everyUnmarkedCommandRunsAndExitsZero(@TempDir final Path scratch) throws IOException {
+    Stream<DynamicTest> everyUnmarkedCommandRunsAndExitsZero() throws IOException {
+        final Path scratch = Files.createTempDirectory("trimswitch-docs");
+        SCRATCH.add(scratch);
         final boolean long_ = Boolean.getBoolean("trimswitch.docs.long");
         final List<DynamicTest> tests = new ArrayList<>();
         for (final Path document : documents()) {
@@ -130,7 +171,7 @@ class DocumentedCommandsTest {
             for (final Command command : commands(document)) {
                 final String name = ROOT.relativize(document) + ":" + command.line() + ": " + command.text();
                 tests.add(DynamicTest.dynamicTest(name.lines().findFirst().orElse(name), () -> {
-                    Assumptions.assumeTrue(command.runsHere(long_), "needs " + command.needs());
+                    Assumptions.assumeTrue(command.runsHere(long_), command::whyNot);
                     run(command, workDir);
                 }));
             }

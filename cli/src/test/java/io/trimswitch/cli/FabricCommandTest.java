@@ -167,4 +167,11 @@ class FabricCommandTest {
         all[args.length] = last;
         return all;
     }
+
+    @Test
+    void aRunThatTrimmedNothingSaysSoInsteadOfAHeaderLatencyOfZero() {
+        final Cli.Result run = Cli.trimswitch("fabric", "--packets", "10");
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().contains("header latency (ns)    none: no packet was trimmed to its header\n"), run.out());
+    }
 }

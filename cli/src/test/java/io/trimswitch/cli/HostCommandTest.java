@@ -47,7 +47,7 @@ class HostCommandTest {
         "host --connect 127.0.0.1:7000 --size 1 --start-at Infinity | --start-at must be a time in seconds since 1970",
         "host --connect 127.0.0.1:7000 --size 1 --start-at 1e12     | at most a day from now",
         "host --connect 127.0.0.1:7000 --size 1 --start-at soon     | Invalid value for option '--start-at'",
-        "host --connect 127.0.0.1:7000                              | a sender needs --size BYTES, --flow-sizes FILE.csv or --duration-s",
+        "host --connect 127.0.0.1:7000                              | a sender needs --size BYTES, --flow-sizes FILE or --duration-s",
         "host --connect 127.0.0.1:7000 --size 0                     | --size must be at least 1 byte",
         "host --connect 127.0.0.1:7000 --size 1 --flows 0           | --flows must be 1..65536",
         "host --connect 127.0.0.1:7000 --size 1 --spray 0           | --spray must be 1..256",

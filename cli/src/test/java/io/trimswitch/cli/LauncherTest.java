@@ -170,6 +170,43 @@ class LauncherTest {
     }
 
     @Test
+    void anOlderJavaHomeIsPassedOverForTheNewestJdk25BesideItSayingSoOnce(@TempDir final Path jdks) throws Exception {
+        final Path old = fakeJdk(jdks.resolve("jdk-17"), "17.0.15");
+        fakeJdk(jdks.resolve("jdk-21"), "21.0.2");
+        final Path newest = fakeJdk(jdks.resolve("jdk-25"), "25.0.1");
+        final ProcessBuilder launcher = new ProcessBuilder("sh", Path.of("trimswitch").toAbsolutePath().toString(), "stats");
+        launcher.environment().put("JAVA_HOME", old.toString());
+        launcher.environment().put("TRIMSWITCH_JDKS", jdks.toString());
+        final Process process = launcher.start();
+        final String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        final String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS), "the launcher did not return");
+        assertEquals(0, process.exitValue(), out + err);
+        assertEquals("trimswitch: JAVA_HOME is JDK 17 (" + old + "); using JDK 25 at " + newest + "\n", err);
+        assertTrue(out.startsWith("ran " + newest.resolve("bin/java")), out);
+        assertTrue(out.contains("JAVA_HOME=" + newest + "\n"), "what it starts sees the JDK chosen, and says nothing again: " + out);
+
+        launcher.environment().put("TRIMSWITCH_JDKS", jdks.resolve("none").toString());
+        final Process refused = launcher.start();
+        final String why = new String(refused.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(refused.waitFor(30, TimeUnit.SECONDS), "the launcher did not return");
+        assertEquals(2, refused.exitValue(), why);
+        assertTrue(why.startsWith("trimswitch: needs JDK 25 or newer, found 17 at " + old), why);
+    }
+
+    /** A stand-in JDK of {@code version} at {@code home}, whose java says where it ran from and the JAVA_HOME it saw. */
+    private static Path fakeJdk(final Path home, final String version) throws IOException {
+        Files.createDirectories(home.resolve("bin"));
+        Files.writeString(home.resolve("release"), "JAVA_VERSION=\"" + version + "\"\n");
+        for (final String tool : new String[] {"java", "javac"}) {
+            final Path script = home.resolve("bin").resolve(tool);
+            Files.writeString(script, "#!/bin/sh\necho \"ran $0\"\necho \"JAVA_HOME=$JAVA_HOME\"\n");
+            Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        return home;
+    }
+
+    @Test
     void picocliInTheToolIsCompiledForThisRelease() throws IOException {
         // picocli's own jar is built for Java 5, whose classes the JVM verifies again at every start (cli/pom.xml).
         final String resource = "picocli/CommandLine.class";

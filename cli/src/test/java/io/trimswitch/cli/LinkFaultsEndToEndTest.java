@@ -64,10 +64,10 @@ class LinkFaultsEndToEndTest {
     }
 
     @Test
-    void aPortRemovedAndAddedOnAnotherInterfaceWhileRunningForwardsAgain() throws IOException, InterruptedException {
+    void aPortRemovedAndAddedOnAnotherInterfaceWhileRunningForwardsAgainButNotOnAnInterfaceThatDoesNotExist() throws IOException, InterruptedException {
         final String output = HostScripts.run("link_faults.py", "move-port");
         assertTrue(Pattern.compile("removed: [0-9]+ frames counted as portRemoved; its interface is free").matcher(output).find(), output);
-        assertTrue(Pattern.compile("added on tl[0-9]+s1-eth3 at 10 Gb/s: ping works again; the capture kept [0-9]+ frames across the move").matcher(output).find(), output);
+        assertTrue(Pattern.compile("added on tl[0-9]+s1-eth3 at 10 Gb/s: ping works again; the capture kept [0-9]+ frames across the move; nosuch0 refused; show macs lists host 1 on port 1").matcher(output).find(), output);
         assertTrue(output.contains("faults: passed"), output);
     }
 

@@ -94,6 +94,36 @@ class ManualAndCompletionTest {
             .stream().filter(word -> word.equals(values.split(" ")[1])).toList());
     }
 
+    /** {@code ctl <TAB>} offers its commands, and after a command its words: set's keys, show's table. */
+    @org.junit.jupiter.api.Test
+    void ctlCompletesItsCommandsAndTheKeysSetTakes() throws IOException, InterruptedException {
+        final List<String> commands = completeLine("ctl", "");
+        assertTrue(commands.containsAll(List.of("help", "show", "set", "reload", "add-port", "del-port", "capture", "stop")), commands.toString());
+        final List<String> keys = completeLine("ctl", "set", "trim.");
+        assertTrue(keys.containsAll(List.of("trim.dscp", "trim.sizeBytes", "trim.trimmableDscp")), keys.toString());
+        assertEquals(List.of("macs"), completeLine("ctl", "show", "ma"));
+    }
+
+    /** What bash offers for the last of {@code words} (a prefix, maybe empty) after {@code trimswitch}. */
+    private static List<String> completeLine(final String... words) throws IOException, InterruptedException {
+        assumeTrue(Files.isExecutable(Path.of("/bin/bash")), "needs bash");
+        final StringBuilder quoted = new StringBuilder("trimswitch");
+        for (final String word : words) {
+            quoted.append(" '").append(word).append("'");
+        }
+        final String prefix = words[words.length - 1];
+        final String previous = words.length > 1 ? words[words.length - 2] : "trimswitch";
+        final String script = "source " + target.resolve("completion/trimswitch") + "\n"
+            + "COMP_WORDS=(" + quoted + "); COMP_CWORD=" + words.length + "\n"
+            + "COMP_LINE=\"${COMP_WORDS[*]}\"; COMP_POINT=${#COMP_LINE}\n"
+            + "_complete_trimswitch trimswitch '" + prefix + "' '" + previous + "'\n"
+            + "printf '%s\\n' \"${COMPREPLY[@]}\"\n";
+        final Process bash = new ProcessBuilder("/bin/bash", "-c", script).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        final String out = new String(bash.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(bash.waitFor(30, TimeUnit.SECONDS));
+        return out.lines().map(String::strip).filter(line -> !line.isEmpty()).map(line -> line.replace("'", "")).toList();
+    }
+
     private static List<String> complete(final String command, final String option, final String prefix)
         throws IOException, InterruptedException {
         assumeTrue(Files.isExecutable(Path.of("/bin/bash")), "needs bash");

@@ -95,6 +95,15 @@ public final class SettingsEdit {
         return index;
     }
 
+    /** The value of {@code key} ("trim.dscp", "ports.1.rateGbps") in {@code settings} as the file writes it; "default" where it has none. */
+    public static String valueOf(final Settings settings, final String key) {
+        JsonNode node = SettingsFiles.tree(SettingsFiles.toYaml(settings), "settings");
+        for (final String name : key.split("\\.")) {
+            node = node == null ? null : node.isArray() && name.matches("[0-9]+") ? node.get(Integer.parseInt(name)) : node.get(name);
+        }
+        return node == null || node.isNull() ? "default" : node.isValueNode() ? node.asText() : node.toString();
+    }
+
     /** The keys whose values differ between {@code from} and {@code to}, in the file's order; a list of values is one key. */
     public static List<String> changedKeys(final Settings from, final Settings to) {
         final Set<String> keys = new LinkedHashSet<>();

@@ -171,8 +171,18 @@ public final class SettingsFiles {
         }
     }
 
+    /**
+     * True when the settings file writes {@code section.key} itself, rather than leaving it to its default: a command
+     * whose default differs from the file format's (the live switch's idle mode) applies its own only where the file
+     * is silent.
+     */
+    public static boolean writes(final Path file, final String section, final String key) {
+        final JsonNode document = tree(read(file), file.toString());
+        return document != null && document.path(section).has(key);
+    }
+
     /** {@code yaml} as a tree (null for an empty text), or a one-line {@link ConfigException} naming {@code source}. */
-    static JsonNode tree(final String yaml, final String source) {
+    public static JsonNode tree(final String yaml, final String source) {
         try {
             return YAML.readTree(yaml);
         } catch (final JsonProcessingException e) {

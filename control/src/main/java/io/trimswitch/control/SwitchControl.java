@@ -23,11 +23,25 @@ import java.util.regex.Pattern;
  */
 public final class SwitchControl implements ControlCommands {
     /** The keys a running switch can change: trimming, the trim control loop's timing, meters' and ports' rates. */
-    private static final Pattern LIVE = Pattern.compile(
-        "trim\\.(sizeBytes|dscp|trimmableDscp)"
-            + "|control\\.(t0Us|t1Us|halftimisticRateGbps|pessimisticRateGbps|meterBurstBytes)"
-            + "|fabric\\.portRateGbps|ports\\.[0-9]+\\.rateGbps");
-    static final String COMMANDS = "show, set KEY VALUE, reload, add-port N@IFACE [--rate-gbps R], del-port N, capture PORT start FILE,"
+    public static final List<String> LIVE_KEYS = List.of("trim.sizeBytes", "trim.dscp", "trim.trimmableDscp", "control.t0Us", "control.t1Us",
+        "control.halftimisticRateGbps", "control.pessimisticRateGbps", "control.meterBurstBytes", "fabric.portRateGbps", "ports.N.rateGbps");
+    /** The same as a pattern: N, a port's number. */
+    private static final Pattern LIVE = Pattern.compile(String.join("|", LIVE_KEYS).replace(".N.", "#").replace(".", "\\.").replace("#", "\\.[0-9]+\\."));
+    /** Sections only a virtual-time run reads: {@code show} leaves them out, {@code show --all} shows them. */
+    private static final java.util.Set<String> NOT_LIVE = java.util.Set.of("clock", "workload", "transport");
+    /** Every command, with what it does: the unknown-command refusal and {@code ctl help} list them. */
+    public static final List<String[]> HELP = List.of(
+        new String[] {"show", "the ports and the settings a live switch uses"},
+        new String[] {"show --all", "the ports and every setting, the simulator's too"},
+        new String[] {"show macs", "the learned addresses: port, MAC, age in seconds (static ones too)"},
+        new String[] {"set KEY VALUE", "change a setting that may change while it runs (the keys below)"},
+        new String[] {"reload", "read the config file again and apply what changed (the keys above only)"},
+        new String[] {"add-port N@IFACE [--rate-gbps R] [--wait]", "attach port N to an existing interface (--wait: one still to come)"},
+        new String[] {"del-port N", "detach interface port N"},
+        new String[] {"capture PORT start FILE", "write port PORT's frames to a pcapng file"},
+        new String[] {"capture PORT stop", "stop that capture"},
+        new String[] {"stop", "stop the switch as SIGTERM does"});
+    static final String COMMANDS = "show [macs|--all], set KEY VALUE, reload, add-port N@IFACE [--rate-gbps R] [--wait], del-port N, capture PORT start FILE,"
         + " capture PORT stop, stop";
 
     private final LiveSwitch live;
@@ -49,8 +63,13 @@ public final class SwitchControl implements ControlCommands {
         final String command = words.getFirst();
         return switch (command) {
             case "show" -> {
-                arguments(words, 0, "show");
-                yield show();
+                if (words.size() == 2 && "macs".equals(words.get(1))) {
+                    yield macs();
+                }
+                if (words.size() > 2 || words.size() == 2 && !"--all".equals(words.get(1))) {
+                    throw new ConfigException("usage: show | show --all | show macs");
+                }
+                yield show(words.size() == 2);
             }
             case "set" -> {
                 arguments(words, 2, "set KEY VALUE");
@@ -85,12 +104,24 @@ public final class SwitchControl implements ControlCommands {
     }
 
     /**
-     * add-port N@IFACE [--rate-gbps R]: a removed interface port on another interface, or the next port number (one the
-     * switch did not start with) on IFACE, at its rate or R.
+     * add-port N@IFACE [--rate-gbps R] [--wait]: a removed interface port on another interface, or the next port number
+     * (one the switch did not start with) on IFACE, at its rate or R. An interface that does not exist is refused, as
+     * {@code run -i} refuses it, unless {@code --wait}: the port then waits for it to appear.
      */
     private ControlReply addPort(final List<String> words) {
-        final String usage = "usage: add-port N@IFACE [--rate-gbps R]";
-        if (!(words.size() == 2 || words.size() == 4 && "--rate-gbps".equals(words.get(2)))) {
+        final String usage = "usage: add-port N@IFACE [--rate-gbps R] [--wait]";
+        String rate = null;
+        boolean wait = false;
+        for (int i = 2; i < words.size(); i++) {
+            if ("--wait".equals(words.get(i)) && !wait) {
+                wait = true;
+            } else if ("--rate-gbps".equals(words.get(i)) && rate == null && i + 1 < words.size()) {
+                rate = words.get(++i);
+            } else {
+                throw new ConfigException(usage);
+            }
+        }
+        if (words.size() < 2) {
             throw new ConfigException(usage);
         }
         final String[] parts = words.get(1).split("@", -1);
@@ -111,8 +142,12 @@ public final class SwitchControl implements ControlCommands {
             throw new ConfigException("add-port: port " + port + " is neither a port of this switch (0.." + (inForce.ports().size() - 1)
                 + ") nor the next new one (" + inForce.ports().size() + ")");
         }
-        if (words.size() == 4) {
-            to = validated("add-port", SettingsEdit.set(to, "ports." + port + ".rateGbps", words.get(3)));
+        if (rate != null) {
+            to = validated("add-port", SettingsEdit.set(to, "ports." + port + ".rateGbps", rate));
+        }
+        if (!wait && LiveSettings.hasInterfacePorts(inForce) && !io.trimswitch.interfaces.InterfaceNames.exists(parts[1])) {
+            throw new ConfigException("add-port: interface " + parts[1] + " does not exist here (ip link show); nothing was changed"
+                + " (add-port " + words.get(1) + " --wait adds a port that waits for it)");
         }
         final String added = live.addPort(port, parts[1]);
         live.retune(inForce, to);
@@ -192,13 +227,49 @@ public final class SwitchControl implements ControlCommands {
             throw new ConfigException(what + ": " + String.join(", ", fixed) + " cannot"
                 + " change while the switch runs (restart it for that); nothing was changed");
         }
+        final Settings from = inForce;
         live.retune(inForce, to);
         inForce = to;
-        final String text = changed.isEmpty() ? what + ": nothing to change" : what + ": applied " + String.join(", ", changed);
+        final String text;
+        if (changed.isEmpty()) {
+            text = what + ": nothing to change";
+        } else if ("reload".equals(what)) {
+            // The file's value may be a change, or the one a set had replaced: saying which values were in force says both.
+            final List<String> moves = new ArrayList<>();
+            for (final String key : changed) {
+                moves.add(key + " " + SettingsEdit.valueOf(from, key) + " -> " + SettingsEdit.valueOf(to, key));
+            }
+            text = "reload: " + String.join(", ", moves) + " (the file's values)";
+        } else {
+            text = what + ": applied " + String.join(", ", changed);
+        }
         return new ControlReply(text, Map.of("changed", changed));
     }
 
-    private ControlReply show() {
+    private ControlReply macs() {
+        final List<io.trimswitch.realtime.LearnedMac> macs = live.macs();
+        final StringBuilder text = new StringBuilder(String.format("%-5s %-17s %8s%n", "port", "MAC", "age s"));
+        final List<Map<String, Object>> rows = new ArrayList<>();
+        for (final io.trimswitch.realtime.LearnedMac mac : macs) {
+            final String age = mac.isStatic() ? "static" : String.format("%.1f", mac.ageNanos() / 1e9);
+            text.append(String.format("%-5d %-17s %8s%n", mac.port(), mac.address(), age));
+            final Map<String, Object> row = new LinkedHashMap<>();
+            row.put("port", mac.port());
+            row.put("mac", mac.address());
+            row.put("ageSeconds", mac.isStatic() ? null : mac.ageNanos() / 1e9);
+            row.put("static", mac.isStatic());
+            rows.add(row);
+        }
+        if (inForce.forwarding().mode() != Settings.ForwardingMode.L2) {
+            text.append("(forwarding is ").append(inForce.forwarding().mode().label()).append(": the switch learns no addresses)\n");
+        } else {
+            text.append(macs.size()).append(macs.size() == 1 ? " address" : " addresses").append(", aging after ")
+                .append(rate(inForce.forwarding().agingSeconds())).append(" s\n");
+        }
+        return new ControlReply(text.toString().stripTrailing(), Map.of("macs", rows));
+    }
+
+    private ControlReply show(final boolean all) {
         final List<LiveSwitch.PortView> ports = live.portViews(inForce);
         final StringBuilder text = new StringBuilder(String.format("%-5s %-10s %-32s %-6s %10s %9s %7s%n", "port", "kind", "attached to", "state", "rate Gb/s",
             "pipeline", "thread"));
@@ -218,11 +289,29 @@ public final class SwitchControl implements ControlCommands {
             portData.add(row);
         }
         final String yaml = SettingsFiles.toYaml(inForce);
-        text.append("settings in force:\n").append(yaml.startsWith("---\n") ? yaml.substring(4) : yaml);
+        final String settings = all ? yaml : liveSections(yaml);
+        text.append(all ? "settings in force:\n" : "settings in force (show --all adds the simulator's: " + String.join(", ", NOT_LIVE.stream().sorted().toList()) + "):\n")
+            .append(settings.startsWith("---\n") ? settings.substring(4) : settings);
         final Map<String, Object> data = new LinkedHashMap<>();
         data.put("ports", portData);
-        data.put("settings", inForce);
+        data.put("settings", all ? inForce : SettingsFiles.tree(settings, "settings"));
         return new ControlReply(text.toString().stripTrailing(), data);
+    }
+
+    /** The settings file's text without the sections a live switch does not read (each a key at the margin and its indented lines). */
+    private static String liveSections(final String yaml) {
+        final StringBuilder kept = new StringBuilder();
+        boolean skipping = false;
+        for (final String line : yaml.split("\n", -1)) {
+            if (!line.isEmpty() && !Character.isWhitespace(line.charAt(0)) && !line.startsWith("-")) {
+                final int colon = line.indexOf(':');
+                skipping = colon > 0 && NOT_LIVE.contains(line.substring(0, colon));
+            }
+            if (!skipping) {
+                kept.append(line).append('\n');
+            }
+        }
+        return kept.toString();
     }
 
     private static String rate(final double gbps) {

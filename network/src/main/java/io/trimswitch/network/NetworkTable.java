@@ -24,8 +24,12 @@ public final class NetworkTable {
             report.goodput().meanGbps(), report.goodput().minGbps(), report.goodput().maxGbps(), report.goodput().jainFairness()));
         out.append(String.format("packets                %d sent, %d whole, %d as headers, %d dropped%s%n",
             report.sent(), report.deliveredWhole(), report.deliveredHeader(), report.dropped(), reasons(report.drops(), " ")));
-        out.append(String.format("header latency (ns)    p50 %d  p99 %d  max %d%n",
-            report.headerLatencyNs().p50(), report.headerLatencyNs().p99(), report.headerLatencyNs().max()));
+        if (report.deliveredHeader() == 0) {
+            out.append("header latency (ns)    none: no packet was trimmed to its header\n");
+        } else {
+            out.append(String.format("header latency (ns)    p50 %d  p99 %d  max %d%n",
+                report.headerLatencyNs().p50(), report.headerLatencyNs().p99(), report.headerLatencyNs().max()));
+        }
         out.append('\n');
         final List<String[]> rows = new ArrayList<>();
         rows.add(row("", report, t -> t.tier() + " (" + t.mechanism() + ")"));

@@ -63,6 +63,23 @@ public final class LearningBridge {
         return (int) (entry & PORT_MASK);
     }
 
+    /** What {@link #forEach} hands over: an address, its port, how long ago it was last seen, and whether it is static. */
+    @FunctionalInterface
+    public interface Entry {
+        void accept(long mac, int port, long ageNanos, boolean isStatic);
+    }
+
+    /** Every static address (age 0), then every learned one not yet aged out at {@code nowNanos}; on the owning thread. */
+    public void forEach(final long nowNanos, final Entry entry) {
+        fixed.forEachLong((mac, port) -> entry.accept(mac, (int) port, 0, true));
+        learned.forEachLong((mac, value) -> {
+            final long age = nowNanos - (value >>> PORT_BITS);
+            if (age <= agingNanos) {
+                entry.accept(mac, (int) (value & PORT_MASK), Math.max(0, age), false);
+            }
+        });
+    }
+
     /** Learned entries, aged or not. */
     public int size() {
         return learned.size();

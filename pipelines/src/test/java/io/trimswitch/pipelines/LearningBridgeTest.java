@@ -53,4 +53,17 @@ class LearningBridgeTest {
         org.junit.jupiter.api.Assertions.assertTrue(bridge.learn(mac, 2, 5_000), "back after it had aged out");
         org.junit.jupiter.api.Assertions.assertFalse(bridge.learn(0xFFFF_FFFF_FFFFL, 1, 0), "broadcast is never learned");
     }
+
+    @Test
+    void itListsItsStaticAndLiveEntriesWithTheirAgesAndLeavesOutTheAgedOnes() {
+        final LearningBridge bridge = new LearningBridge(10 * SECOND, Map.of(HOST_A, 7));
+        final long hostC = 0x02_00_00_00_00_0cL;
+        bridge.learn(HOST_B, 1, 0);
+        bridge.learn(hostC, 2, 5 * SECOND);
+        final java.util.List<String> entries = new java.util.ArrayList<>();
+        bridge.forEach(12 * SECOND, (mac, port, age, isStatic) -> entries.add(Long.toHexString(mac) + "@" + port + " " + age / SECOND + (isStatic ? " static" : "")));
+        java.util.Collections.sort(entries);
+        assertEquals(java.util.List.of(Long.toHexString(HOST_A) + "@7 0 static", Long.toHexString(hostC) + "@2 7"), entries,
+            "host B, last seen 12 s ago, has aged out");
+    }
 }

@@ -72,6 +72,15 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
     /** Per port: its capture while {@code ctl capture} runs one, else null; the control thread sets it. */
     private final AtomicReferenceArray<LiveCapture> captures;
 
+    /** This shard's copy of the learning bridge, into {@code into}; on the shard's thread, between two turns. */
+    void macsInto(final java.util.Map<Long, LearnedMac> into) {
+        if (bridge == null) {
+            return;
+        }
+        bridge.forEach(dataplane.clock().nowPicos() / 1000, (mac, port, age, isStatic) -> into.merge(mac, new LearnedMac(mac, port, age, isStatic),
+            (known, seen) -> seen.ageNanos() < known.ageNanos() ? seen : known));
+    }
+
     LivePorts(
         final PipelineShard shard, final ShardedDataplane dataplane, final IngressLinks links, final int[] allPorts, final LearningBridge bridge,
         final BridgeNews news, final AtomicReferenceArray<LiveCapture> captures) {

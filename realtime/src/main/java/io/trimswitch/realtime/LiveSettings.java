@@ -22,7 +22,19 @@ import java.util.Map;
  * the live switch is built from. Every failure names the setting.
  */
 public final class LiveSettings {
+    /**
+     * A live switch's idle mode unless its config or {@code --idle} names one: it polls while there is traffic and
+     * sleeps in its ports' poller a moment after the last packet, so an idle switch (or one whose interfaces are gone)
+     * leaves its core to the host. Scenarios keep {@code busy-spin}, the settings' own default, which their reports echo.
+     */
+    public static final Settings.Idle DEFAULT_IDLE = Settings.Idle.POLL;
+
     private LiveSettings() {
+    }
+
+    /** {@code settings} with the live switch's {@link #DEFAULT_IDLE}, unless {@code idleChosen} (by the config or a flag). */
+    public static Settings withLiveDefaults(final Settings settings, final boolean idleChosen) {
+        return idleChosen ? settings : settings.withRealtime(r -> r.withIdle(DEFAULT_IDLE));
     }
 
     /**

@@ -467,9 +467,10 @@ public final class LiveSwitch implements AutoCloseable {
         }
         for (final VxlanPorts.Endpoint endpoint : LiveSettings.endpoints(settings)) {
             final int port = endpoint.port();
-            lines.put(port, String.format("port %d: udp %s vni %d, host %s, %.1f Gb/s, pipeline %d on thread %d", port, localAddress(port),
-                endpoint.vni(), endpoint.remote() == null ? "learned from its first datagram (sent to port " + endpoint.remotePort() + ")"
-                    : endpoint.remote().toString(), settings.portRateBps(port) / 1e9, dataplane.assembly().pipelineOf(port), ownerOf[port]));
+            lines.put(port, String.format("port %d: udp %s vni %d, host %s, %.1f Gb/s, pipeline %d on thread %d", port,
+                SocketAddresses.text(localAddress(port)), endpoint.vni(),
+                endpoint.remote() == null ? "learned from its first datagram (sent to port " + endpoint.remotePort() + ")"
+                    : SocketAddresses.text(endpoint.remote()), settings.portRateBps(port) / 1e9, dataplane.assembly().pipelineOf(port), ownerOf[port]));
         }
         return List.copyOf(lines.values());
     }
@@ -697,6 +698,27 @@ public final class LiveSwitch implements AutoCloseable {
         }
     }
 
+    /**
+     * The addresses the switch forwards to without flooding ({@code ctl show macs}): static ones, and learned ones not
+     * yet aged out, each with its port and age, youngest copy over the shards; by port, then address. Empty unless the
+     * switch bridges. Each shard reads its own copy on its own thread, between two turns.
+     */
+    public List<LearnedMac> macs() {
+        final java.util.Map<Long, LearnedMac> found = new java.util.HashMap<>();
+        for (int thread = 0; thread < threads.length; thread++) {
+            final LivePorts ports = threads[thread];
+            try {
+                dataplane.shard(thread).runOnThread(() -> ports.macsInto(found)).get(5, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (final java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                throw new ConfigException("show macs: thread " + thread + " did not answer within 5 s (host too slow?)");
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ConfigException("show macs: interrupted");
+            }
+        }
+        return found.values().stream().sorted(java.util.Comparator.comparingInt(LearnedMac::port).thenComparingLong(LearnedMac::mac)).toList();
+    }
+
     /** What {@code ctl show} lists of an attached port. */
     public record PortView(int port, String kind, String attachment, String state, double rateGbps, int pipeline, int thread) {
     }
@@ -716,7 +738,7 @@ public final class LiveSwitch implements AutoCloseable {
         for (final VxlanPorts.Endpoint endpoint : LiveSettings.endpoints(settings)) {
             final int port = endpoint.port();
             final InetSocketAddress bound = localAddress(port);
-            views.put(port, new PortView(port, "udp", bound.getAddress().getHostAddress() + ":" + bound.getPort() + " vni " + endpoint.vni(),
+            views.put(port, new PortView(port, "udp", SocketAddresses.text(bound) + " vni " + endpoint.vni(),
                 "up", inForce.portRateBps(port) / 1e9,
                 dataplane.assembly().pipelineOf(port), ownerOf[port]));
         }
