@@ -127,13 +127,18 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         final NetworkSettings settings = NetworkSettings.of(network);
         final NetworkRun run = NetworkRun.of(settings);
         final NetworkReport report = NetworkReportBuilder.build(run, run.run(), settings);
+        return show(report, report);
+    }
+
+    /** Prints {@code table}'s table and writes {@code written} as JSON if asked; 1 when a packet went unaccounted for. */
+    private int show(final NetworkReport table, final Object written) {
         final java.io.PrintWriter text = json.text(model().commandLine().getOut(), model().commandLine().getErr());
-        text.print(NetworkTable.render(report));
+        text.print(NetworkTable.render(table));
         text.flush();
-        json.write(report, model().commandLine().getOut());
-        if (!report.conservation()) {
-            model().commandLine().getErr().println("trimswitch: packet conservation violated: sent " + report.sent() + ", accounted "
-                + (report.deliveredWhole() + report.deliveredHeader() + report.dropped()));
+        json.write(written, model().commandLine().getOut());
+        if (!table.conservation()) {
+            model().commandLine().getErr().println("trimswitch: packet conservation violated: sent " + table.sent() + ", accounted "
+                + (table.deliveredWhole() + table.deliveredHeader() + table.dropped()));
             return 1;
         }
         return 0;
@@ -175,16 +180,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
             paths, routing, failedLinks, seed));
         final NetworkRun run = NetworkRun.of(experiment);
         final HtsimReport report = NetworkReportBuilder.build(run, run.run(), experiment);
-        final java.io.PrintWriter text = json.text(model().commandLine().getOut(), model().commandLine().getErr());
-        text.print(NetworkTable.render(report.asNetworkReport()));
-        text.flush();
-        json.write(report, model().commandLine().getOut());
-        if (!report.conservation()) {
-            model().commandLine().getErr().println("trimswitch: packet conservation violated: sent " + report.sent() + ", accounted "
-                + (report.deliveredWhole() + report.deliveredHeader() + report.dropped()));
-            return 1;
-        }
-        return 0;
+        return show(report.asNetworkReport(), report);
     }
 
     private void applyOverrides(final NetworkSpec network) {
