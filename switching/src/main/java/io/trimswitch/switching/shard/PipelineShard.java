@@ -37,6 +37,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * Packets for another shard's ports cross through that shard's one hand-off ring; the traffic manager's rings are the
  * only other thing between threads. With {@code realtime.idle: poll} it sleeps in its ports' poller when nothing is
  * inside, until a port has a frame or another thread wakes it.
+ *
+ * <p>Several shards of a scenario keep virtual time's order ({@link ShardOwnership#ordered()}): each meters its
+ * arrivals only up to the time the traffic manager's shard says every NOTIFY before it is in ({@code notifiesBefore}),
+ * and hands each packet over its own ring; the traffic manager's shard queues them in arrival order across the rings
+ * only up to the earliest arrival some shard has still to meter ({@code meteredBefore}).
  */
 public final class PipelineShard implements Agent, EgressAgent.Departures {
     /** {@link #sleepNanos()}: nothing inside moves with time alone; sleep until a port has data or a wake-up. */
