@@ -53,7 +53,7 @@ class RunFilesSecurityTest {
             + " fcntl.lockf(f, fcntl.LOCK_SH); print(\"held\", flush=True); time.sleep(60)' $lock & holder=$!; sleep 1; "
             + run("--duration-s 1") + "; status=$?; kill $holder; exit $status");
         assertEquals(0, restarted.exit(), restarted.output());
-        assertTrue(restarted.output().contains("held") && restarted.output().contains("trimswitch: running 1 ports"), restarted.output());
+        assertTrue(restarted.output().contains("held") && restarted.output().contains("trimswitch: running 1 port"), restarted.output());
     }
 
     @Test
