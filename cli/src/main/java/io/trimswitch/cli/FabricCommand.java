@@ -86,11 +86,11 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         bound("--seed", "SEED", Long.class, "Seed of the workload, the spraying and the ideal switches' coins (default: 1)", () -> seed, v -> seed = v);
         bound(OptionSpec.builder("--no-jitter").type(boolean.class).initialValue(false)
             .description("Start every flow at time 0 (default: off, a seeded offset within one packet time)"), () -> noJitter, v -> noJitter = v);
-        bound("--topology", "FILE.topo", Path.class,
+        bound("--topology", "TOPOLOGY", Path.class,
             "An htsim fat tree (csg-htsim's and uet-htsim's .topo): Nodes, Tiers 2 or 3, Podsize, each tier's speed, radix, latency, "
                 + "oversubscription, bundle and queues; needs --matrix (default: htsim's default fat tree for the matrix's Nodes)",
             () -> topology, v -> topology = v);
-        bound("--matrix", "FILE.cm", Path.class,
+        bound("--matrix", "MATRIX", Path.class,
             "An htsim connection matrix (.cm or .tm): its flows 'SRC->DST start US size BYTES', triggers and failed links run across the "
                 + "--topology fat tree (default: none, the leaf-spine above)", () -> matrix, v -> matrix = v);
         bound("--mechanism", "MECHANISM", String.class,

@@ -48,6 +48,11 @@ import java.util.function.Supplier;
 final class MetricsEndpoint implements AutoCloseable {
     /** Connections held at once: far more than the scrapers of a switch, far fewer than the process's descriptors. */
     static final int MAX_CONNECTIONS = 64;
+    /**
+     * Netty looks for the loopback interface once, and warns on stderr where it is down, as in a namespace just made; the
+     * endpoint binds its address whatever it finds. Held here: java.util.logging keeps only weak references to loggers.
+     */
+    private static final java.util.logging.Logger LOOPBACK_LOOKUP = quiet("io.netty.util.NetUtilInitializations");
     /** A connection that has not sent its whole next request within this is closed. */
     static final long REQUEST_DEADLINE_MS = 5_000;
     /** Connections the kernel queues for the event loop: held by the kernel, not as descriptors of the switch. */
@@ -207,5 +212,11 @@ final class MetricsEndpoint implements AutoCloseable {
     public void close() {
         server.close().syncUninterruptibly();
         loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    private static java.util.logging.Logger quiet(final String name) {
+        final java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
+        logger.setLevel(java.util.logging.Level.SEVERE);
+        return logger;
     }
 }
