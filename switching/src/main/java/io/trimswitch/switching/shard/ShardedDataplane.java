@@ -59,8 +59,9 @@ public final class ShardedDataplane {
      * @param ordered        whether the shards keep virtual time's order (a scenario: the traffic manager on one shard,
      *                       which queues every packet at its instant once no pipeline can still send it an earlier
      *                       one), or forward as fast as they can (a live switch: each pipeline's egress on its shard).
-     *                       With one shard, egress also looks only at the ports the traffic manager woke (busy, or
-     *                       queued for) rather than at every port before each arrival: what a scenario's 64 ports need
+     *                       Ordered, every queue is filled on one thread, so egress looks only at the ports the
+     *                       traffic manager woke (busy, or queued for) rather than at every port before each arrival:
+     *                       what a scenario's 64 ports need
      * @param host           the host clock the switch's dilated clock reads
      */
     public ShardedDataplane(
