@@ -52,11 +52,6 @@ final class PortHandoff {
         return inbox.poll();
     }
 
-    /** The next handed-over packet's entry without taking it, or {@link PacketPool#NO_PACKET}. */
-    int peek() {
-        return inbox.peek();
-    }
-
     static int handle(final int entry) {
         return entry >>> 1;
     }
