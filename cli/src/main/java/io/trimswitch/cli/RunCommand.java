@@ -33,6 +33,8 @@ import java.util.concurrent.TimeUnit;
 public final class RunCommand implements java.util.concurrent.Callable<Integer> {
     /** A year: longer is "until stopped", which is what leaving the option out says. */
     private static final double MAX_DURATION_SECONDS = 365 * 86_400;
+    /** How often the main thread looks for a failed thread while the switch runs. */
+    private static final long CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -144,7 +146,9 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             announced = true;
             linkLines.afterStart();
             final long deadline = durationSeconds == null ? Long.MAX_VALUE : System.nanoTime() + (long) (durationSeconds * 1e9);
-            while (!stopRequested.await(100, TimeUnit.MILLISECONDS) && System.nanoTime() < deadline) {
+            // Once a second is often enough to notice a failed thread, and an idle switch wakes no more than that.
+            while (!stopRequested.await(durationSeconds == null ? CHECK_NANOS : Math.max(1, Math.min(CHECK_NANOS, deadline - System.nanoTime())),
+                TimeUnit.NANOSECONDS) && System.nanoTime() < deadline) {
                 if (live.fault() != null) {
                     err.println("trimswitch: " + live.fault().getMessage());
                     exitCode[0] = TrimswitchCommand.EXIT_RUN_FAILED;

@@ -17,12 +17,18 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * What the live switch's counters file shows besides counts: each port's queue depths now and at most, the depth
  * quantiles departing packets saw, the traffic classes' queues, and the drops that only the kernel counts (a socket's
- * overflow, an interface ring's). One thread samples them every {@link #PERIOD_MILLIS} ms into gauges of the registry,
+ * overflow, an interface ring's). One thread samples them every {@link #PERIOD_MILLIS} ms (up to
+ * {@link #IDLE_PERIOD_MILLIS} while nothing changes) into gauges of the registry,
  * which it alone writes, so that a reader in another process sees them without asking the switch.
  */
 final class LiveGauges implements AutoCloseable {
-    /** How stale a gauge in the file may be. */
+    /** How stale a gauge in the file may be while packets move. */
     static final long PERIOD_MILLIS = 100;
+    /**
+     * How stale it may be once nothing moves: each sample that changed no gauge doubles the wait up to this, and the
+     * first that changes one brings it back to {@link #PERIOD_MILLIS}, so an idle switch wakes once a second.
+     */
+    static final long IDLE_PERIOD_MILLIS = 1000;
     /** The sampling thread's name. */
     static final String THREAD_NAME = "trimswitch-gauges";
     static final double[] QUANTILES = {0.5, 0.9, 0.99, 1.0};
@@ -40,8 +46,11 @@ final class LiveGauges implements AutoCloseable {
     interface Port {
         EgressPort egress();
 
-        /** The depths departing packets saw in its data (or header) queue so far, at {@code percentiles}, into {@code values}. */
-        void depthsAt(boolean data, double[] percentiles, long[] values);
+        /**
+         * The depths departing packets saw in its data (or header) queue so far, at {@code percentiles}, into
+         * {@code values}; false, {@code values} untouched, when none departed since the last call.
+         */
+        boolean depthsAt(boolean data, double[] percentiles, long[] values);
 
         /** Drops that the kernel counted for the port's socket or ring, so far. */
         long kernelDrops();
@@ -117,22 +126,34 @@ final class LiveGauges implements AutoCloseable {
     }
 
     private void sampleUntilClosed() {
+        long periodMillis = PERIOD_MILLIS;
         while (!closed) {
-            sampleQuietly();
-            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(PERIOD_MILLIS));
+            periodMillis = sampleQuietly() ? PERIOD_MILLIS : Math.min(IDLE_PERIOD_MILLIS, 2 * periodMillis);
+            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(periodMillis));
         }
     }
 
-    private void sampleQuietly() {
+    /** Whether the sample changed a gauge; a failed one leaves the last values, and the next one tries again. */
+    private boolean sampleQuietly() {
         try {
-            sample();
+            return sample();
         } catch (final RuntimeException e) {
-            // A failed sample leaves the last values; the next one tries again.
+            return true;
         }
     }
 
-    /** Every gauge from where it comes; on the sampling thread, or once the sampler has stopped. */
-    private synchronized void sample() {
+    /** Sets gauge {@code index} of {@code gauge}; whether its value changed. */
+    private static boolean update(final CounterBlock gauge, final int index, final long value) {
+        if (gauge.get(index) == value) {
+            return false;
+        }
+        gauge.set(index, value);
+        return true;
+    }
+
+    /** Every gauge from where it comes, and whether any changed; on the sampling thread, or once the sampler has stopped. */
+    private synchronized boolean sample() {
+        boolean changed = false;
         if (socketDrops != null) {
             socketDrops.refresh();
         }
@@ -143,26 +164,31 @@ final class LiveGauges implements AutoCloseable {
                 continue;
             }
             final EgressPort egress = source.egress();
-            gauge.set(DATA_DEPTH, egress.dataQueue().size());
-            gauge.set(HEADER_DEPTH, egress.headerQueue().size());
-            gauge.set(DATA_MAX, egress.dataQueue().maxDepth());
-            gauge.set(HEADER_MAX, egress.headerQueue().maxDepth());
-            source.depthsAt(true, PERCENTILES, quantileValues);
-            for (int quantile = 0; quantile < QUANTILES.length; quantile++) {
-                gauge.set(DATA_QUANTILES + quantile, quantileValues[quantile]);
+            changed |= update(gauge, DATA_DEPTH, egress.dataQueue().size());
+            changed |= update(gauge, HEADER_DEPTH, egress.headerQueue().size());
+            changed |= update(gauge, DATA_MAX, egress.dataQueue().maxDepth());
+            changed |= update(gauge, HEADER_MAX, egress.headerQueue().maxDepth());
+            if (source.depthsAt(true, PERCENTILES, quantileValues)) {
+                changed = true;
+                for (int quantile = 0; quantile < QUANTILES.length; quantile++) {
+                    changed |= update(gauge, DATA_QUANTILES + quantile, quantileValues[quantile]);
+                }
             }
-            source.depthsAt(false, PERCENTILES, quantileValues);
-            for (int quantile = 0; quantile < QUANTILES.length; quantile++) {
-                gauge.set(HEADER_QUANTILES + quantile, quantileValues[quantile]);
+            if (source.depthsAt(false, PERCENTILES, quantileValues)) {
+                changed = true;
+                for (int quantile = 0; quantile < QUANTILES.length; quantile++) {
+                    changed |= update(gauge, HEADER_QUANTILES + quantile, quantileValues[quantile]);
+                }
             }
-            gauge.set(KERNEL_DROPS, source.kernelDrops());
+            changed |= update(gauge, KERNEL_DROPS, source.kernelDrops());
             for (int queue = 0; TRAFFIC_CLASSES + 3 * queue < gauge.count(); queue++) {
                 final HandleQueue classQueue = egress.dataQueue(queue);
-                gauge.set(TRAFFIC_CLASSES + 3 * queue, classQueue.enqueued());
-                gauge.set(TRAFFIC_CLASSES + 3 * queue + 1, classQueue.rejected());
-                gauge.set(TRAFFIC_CLASSES + 3 * queue + 2, classQueue.maxDepth());
+                changed |= update(gauge, TRAFFIC_CLASSES + 3 * queue, classQueue.enqueued());
+                changed |= update(gauge, TRAFFIC_CLASSES + 3 * queue + 1, classQueue.rejected());
+                changed |= update(gauge, TRAFFIC_CLASSES + 3 * queue + 2, classQueue.maxDepth());
             }
         }
+        return changed;
     }
 
     /** Stops sampling and takes a last sample, so the file ends with the switch's last state. */

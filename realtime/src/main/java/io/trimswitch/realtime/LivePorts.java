@@ -343,12 +343,23 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
         return addInterval(port, data).copy();
     }
 
-    /** The same at {@code percentiles}, into {@code values}, without a copy: what the gauges sample ten times a second. */
-    synchronized void depthsAt(final int port, final boolean data, final double[] percentiles, final long[] values) {
-        final Histogram total = addInterval(port, data);
+    /**
+     * The same at {@code percentiles}, into {@code values}, without a copy: what the gauges sample ten times a second.
+     * Returns false, {@code values} untouched, when no packet departed since the last call: the distribution is as it
+     * was, and an idle switch skips the scans of every bucket.
+     */
+    synchronized boolean depthsAt(final int port, final boolean data, final double[] percentiles, final long[] values) {
+        final Histogram[] intervals = data ? dataIntervals : headerIntervals;
+        intervals[port] = (data ? dataDepths : headerDepths)[port].getIntervalHistogram(intervals[port]);
+        if (intervals[port].getTotalCount() == 0) {
+            return false;
+        }
+        final Histogram total = data ? dataDepthTotals[port] : headerDepthTotals[port];
+        total.add(intervals[port]);
         for (int i = 0; i < percentiles.length; i++) {
             values[i] = total.getValueAtPercentile(percentiles[i]);
         }
+        return true;
     }
 
     /** The port's total so far, with what the recorder took since the last call; its interval histogram reused. */

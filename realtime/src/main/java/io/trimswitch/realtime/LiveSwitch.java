@@ -265,8 +265,8 @@ public final class LiveSwitch implements AutoCloseable {
             }
 
             @Override
-            public void depthsAt(final boolean data, final double[] percentiles, final long[] values) {
-                owner.depthsAt(id, data, percentiles, values);
+            public boolean depthsAt(final boolean data, final double[] percentiles, final long[] values) {
+                return owner.depthsAt(id, data, percentiles, values);
             }
 
             @Override
