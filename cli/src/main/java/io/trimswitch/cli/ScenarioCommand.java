@@ -190,11 +190,13 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         json.write(reports.size() == 1 ? reports.get(0) : reports, model().commandLine().getOut());
         for (final RunReport report : shown) {
             final RealTimeStats realTime = report.run().realTime();
-            // One thread runs in lockstep, so lag does not change its results; several threads meet only through rings.
+            // The shards keep the model's order however late they are, so lag changes no count: it says the run was slower
+            // than its dilation promised, and the longest gap between a thread's turns says why (the host preempted it).
             if (realTime != null && realTime.threads() > 1 && realTime.maxIngressLagNs() > LAG_WARNING_NS) {
-                model().commandLine().getErr().printf("trimswitch: the host fell behind the %s run by up to %.0f ns of switch time,"
-                    + " so it is less faithful; try a larger --dilation than %s%n", report.mechanism(), realTime.maxIngressLagNs(),
-                    realTime.dilation());
+                model().commandLine().getErr().printf("trimswitch: the host fell behind the %s run by up to %.0f ns of switch time"
+                    + " (a shard's thread once went %.0f µs of host time without a turn), so it ran slower than its dilation;"
+                    + " try a larger --dilation than %s%n", report.mechanism(), realTime.maxIngressLagNs(),
+                    realTime.maxTurnGapNs() * realTime.dilation() / 1000, realTime.dilation());
             }
             if (!report.conservation()) {
                 model().commandLine().getErr().println("trimswitch: packet conservation violated in the " + report.mechanism() + " run: "

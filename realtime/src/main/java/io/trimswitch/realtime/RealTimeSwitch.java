@@ -191,11 +191,14 @@ public final class RealTimeSwitch implements SwitchRun {
         final long inFlight = drainInFlight();
         total();
         long maxLag = ports[0].maxLagPicos();
+        long maxGap = 0;
         for (int shard = 0; shard < dataplane.shards(); shard++) {
             maxLag = Math.max(maxLag, dataplane.shard(shard).maxLagPicos());
+            maxGap = Math.max(maxGap, dataplane.shard(shard).longestTurnGapPicos());
         }
         stats = new RealTimeStats(settings.realtime().dilation(), settings.realtime().placement().label(), settings.realtime().idle().label(),
-            dataplane.shards(), Math.round(wallMs * 10) / 10.0, Math.round(maxLag / 100.0) / 10.0, dataplane.lostNotifies());
+            dataplane.shards(), Math.round(wallMs * 10) / 10.0, Math.round(maxLag / 100.0) / 10.0, dataplane.lostNotifies(),
+            Math.round(maxGap / 100.0) / 10.0);
         return new RunOutcome(this, inFlight, dataplane.buffersInUse());
     }
 

@@ -69,6 +69,36 @@ class ShardOrderTest {
         assertEquals(flows(virtual), flows(real));
     }
 
+    /**
+     * A shard's thread that the host keeps from running for a while: the others wait for it rather than run ahead, so
+     * the counts stay virtual time's, and the report says how long it went without a turn, in switch time.
+     */
+    @org.junit.jupiter.api.Test
+    void aStarvedShardShowsAsTheLongestGapBetweenTurnsAndChangesNoCount() {
+        final Settings settings = Settings.DEFAULTS
+            .withMechanism(Mechanism.TOFINO)
+            .withTransport(x -> x.withKind(Settings.TransportKind.OPEN_LOOP))
+            .withWorkload(x -> x.withDurationUs(DURATION_US).withPackets(PACKETS))
+            .withRealtime(x -> x.withPlacement(Settings.Placement.SPLIT).withDilation(1000));
+        final RunReport virtual = ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());
+        final CachedNanoClock host = new CachedNanoClock();
+        final RealTimeSwitch sw = new RealTimeSwitch(settings.withClock(Settings.Clock.REAL).validate(), null, -1, host);
+        final long[] turn = {0};
+        // Turns alternate 100 ns of host time apart, but for a stretch of 2 ms of host time (2 µs of switch time at
+        // dilation 1000) in which only shard 0 runs.
+        final RunReport real = ReportBuilder.build(sw.runTurnByTurn(() -> {
+            final long n = turn[0]++;
+            final boolean starving = n >= 10_000 && n < 12_000;
+            host.advance(starving ? 1_000 : 100);
+            return starving ? 0 : (int) (n % 2);
+        }));
+
+        assertEquals(summary(virtual), summary(real));
+        assertEquals(flows(virtual), flows(real));
+        final double gap = real.run().realTime().maxTurnGapNs();
+        org.junit.jupiter.api.Assertions.assertTrue(gap >= 2000 && gap <= 2001, "longest gap between turns " + gap + " ns");
+    }
+
     /** The run of {@code settings} in real time, its shards' turns in a seeded random order on a clock the test moves. */
     private static RunReport turnByTurn(final Settings settings, final String placement, final long seed) {
         final CachedNanoClock host = new CachedNanoClock();

@@ -114,6 +114,7 @@ public final class SummaryTable {
             rows.add("dilation", real ? fixed(r.run().realTime().dilation(), 0) : "-");
             rows.add("threads", real ? Integer.toString(r.run().realTime().threads()) : "-");
             rows.add("max ingress lag (ns)", real ? fixed(r.run().realTime().maxIngressLagNs(), 0) : "-");
+            rows.add("longest gap between turns (ns)", real ? fixed(r.run().realTime().maxTurnGapNs(), 0) : "-");
         }
         rows.add("conservation", r.conservation() ? "ok" : "VIOLATED");
     }

@@ -118,6 +118,9 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
     private volatile boolean asleep;
     private PipelineShard[] peers = new PipelineShard[0];
     private long maxLagPicos;
+    /** Switch time of this run's last turn (MIN_VALUE: none yet), and the longest stretch between two turns. */
+    private long lastTurnPicos = Long.MIN_VALUE;
+    private long longestTurnGapPicos;
     private long workCycles;
 
     /**
@@ -267,6 +270,11 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
         }
         work += ports.receive();
         final long now = clock.nowPicos();
+        if (now >= 0) {
+            // How long the thread went without a turn: the host's preemptions and pauses, which no dilation hides below them.
+            longestTurnGapPicos = Math.max(longestTurnGapPicos, lastTurnPicos == Long.MIN_VALUE ? 0 : now - lastTurnPicos);
+            lastTurnPicos = now;
+        }
         work += returned == null ? 0 : returned.drain(reclaim, Integer.MAX_VALUE);
         if (ordered) {
             work += meterInOrder(now);
@@ -680,6 +688,11 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
         return maxLagPicos;
     }
 
+    /** The longest switch time between two of this run's turns, from switch time zero to the run's end. */
+    public long longestTurnGapPicos() {
+        return longestTurnGapPicos;
+    }
+
     /** Turns on which the shard did something. */
     public long workCycles() {
         return workCycles;
@@ -687,6 +700,8 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
 
     void reset() {
         maxLagPicos = 0;
+        lastTurnPicos = Long.MIN_VALUE;
+        longestTurnGapPicos = 0;
         meteredBefore.set(Long.MIN_VALUE);
         notifiesBefore.set(Long.MIN_VALUE);
         doneThrough.set(Long.MIN_VALUE);
