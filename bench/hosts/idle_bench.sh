@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What the live switch's idle mode costs and gives: two hosts in network namespaces, each wired by a veth to a third
 # namespace that holds the forwarder, one of
-#   default    `trimswitch run -i 0@... -i 1@...` with no --idle: poll (polls while frames come, sleeps 250 µs after)
+#   default    `trimswitch run -i 0@... -i 1@...` with no --idle: poll (polls while frames come, sleeps 10 ms after)
 #   busy-spin  the same with `--idle busy-spin`
 #   bridge     the Linux bridge over the two veths (the kernel's own forwarding, the host's floor)
 # Per round, forwarders in turn: ping RTT from host 0 to host 1 (after 200 pings of warm-up) at three paces, one every
