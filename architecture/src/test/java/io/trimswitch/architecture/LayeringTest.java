@@ -1,5 +1,7 @@
 package io.trimswitch.architecture;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -58,6 +60,13 @@ class LayeringTest {
         MAY_USE.put("bench", Set.of("evaluation", "control", "realtime", "sockets", "interfaces", "network", "simulator",
             "switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
     }
+
+    /**
+     * The modules that run in virtual time as well as real time: time is passed in to them, so none reads the host's
+     * clock, and none starts a thread (a caller may hand the simulator an executor for independent runs).
+     */
+    private static final List<String> CLOCK_FREE = List.of(
+        "dataplane", "traffic-manager", "pipelines", "recirc", "config", "ndp", "switching", "simulator", "network");
 
     /** No module holds more than this share of the project's main lines. */
     private static final double LARGEST_MODULE_SHARE = 0.20;
@@ -120,6 +129,41 @@ class LayeringTest {
     @Test
     void noPackagesDependOnEachOtherInACycle() {
         slices().matching("io.trimswitch.(**)").should().beFreeOfCycles().check(all);
+    }
+
+    @Test
+    void nettyIsUsedOnlyBySockets() {
+        // The benchmarks drive the switch's UDP ports with a Netty client of their own.
+        noClasses().that().resideOutsideOfPackages(packageOf("sockets") + "..", packageOf("bench") + "..")
+            .should().dependOnClassesThat().resideInAPackage("io.netty..").check(all);
+    }
+
+    @Test
+    void onlyThePipelineShardIsAnAgronaAgent() {
+        classes().that().implement("org.agrona.concurrent.Agent")
+            .should().haveFullyQualifiedName("io.trimswitch.realtime.shard.PipelineShard").check(all);
+    }
+
+    @Test
+    void clockFreeModulesReadNoHostClockAndStartNoThread() {
+        final String[] clockFree = CLOCK_FREE.stream().map(module -> packageOf(module) + "..").toArray(String[]::new);
+        noClasses().that().resideInAnyPackage(clockFree).should().accessTargetWhere(hostClockOrThread()).check(all);
+    }
+
+    private static DescribedPredicate<JavaAccess<?>> hostClockOrThread() {
+        return new DescribedPredicate<>("read the host's clock or start a thread") {
+            @Override
+            public boolean test(final JavaAccess<?> access) {
+                final JavaClass owner = access.getTargetOwner();
+                final String name = access.getName();
+                return owner.isEquivalentTo(System.class) && (name.equals("nanoTime") || name.equals("currentTimeMillis"))
+                    || owner.isAssignableTo(Thread.class) && (name.equals("<init>") || name.startsWith("of") || name.startsWith("start"))
+                    || owner.isEquivalentTo(java.util.concurrent.Executors.class)
+                    || owner.isEquivalentTo(java.time.Instant.class) && name.equals("now")
+                    || owner.isEquivalentTo(java.time.Clock.class)
+                    || owner.getName().equals("org.agrona.concurrent.AgentRunner");
+            }
+        };
     }
 
     @Test

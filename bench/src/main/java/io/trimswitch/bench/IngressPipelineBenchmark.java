@@ -9,8 +9,8 @@ import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.pipelines.IngressMeters;
 import io.trimswitch.pipelines.ThreeMeterProfile;
 import io.trimswitch.pipelines.TrimStateTable;
-import io.trimswitch.switching.shard.IngressAgent;
-import io.trimswitch.switching.shard.NotifyInboxes;
+import io.trimswitch.realtime.shard.IngressStage;
+import io.trimswitch.realtime.shard.NotifyInboxes;
 import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.trafficmanager.HandleRing;
 import io.trimswitch.trafficmanager.TrafficManagerEvents;
@@ -57,7 +57,7 @@ public class IngressPipelineBenchmark {
 
     private PacketPool pool;
     private AssembledSwitch assembly;
-    private IngressAgent agent;
+    private IngressStage agent;
     private final int[] handles = new int[BURST];
     private long packetTime;
     private int firstEgressPort;
@@ -91,7 +91,7 @@ public class IngressPipelineBenchmark {
         assembly = new AssembledSwitch(settings, pool, CounterRegistry.inMemory(AssembledSwitch.counters(settings, 0)), HandleRing.factory(), unexpected, AssembledSwitch.TrafficManagerThreads.ONE,
             pipelines -> inboxes, AssembledSwitch.defaultForwarding(settings));
         firstEgressPort = settings.fabric().portsPerPipeline();
-        agent = new IngressAgent(assembly.pipeline(0), pool, inboxes.reader(0));
+        agent = new IngressStage(assembly.pipeline(0), pool, inboxes.reader(0));
         for (int i = 0; i < BURST; i++) {
             handles[i] = pool.allocate();
             final int ingressPort = i % settings.fabric().portsPerPipeline();

@@ -6,7 +6,7 @@ import picocli.CommandLine.Model.OptionSpec;
 /** How a run is clocked, the same for every command that runs the switch on generated or replayed traffic. */
 final class ClockOptions extends OptionGroup {
     private final OptionSpec clock = option("--clock", "virtual|real", String.class,
-        "virtual: deterministic discrete-event time; real: agent threads paced by the host clock, dilated, with open-loop senders"
+        "virtual: deterministic discrete-event time; real: pipeline shards on threads paced by the host clock, dilated, with open-loop senders"
             + " (default: the config's, else virtual)");
 
     private final OptionSpec dilation = option("--dilation", "D", Double.class,

@@ -100,7 +100,7 @@ public final class TrimswitchCommand implements Runnable {
                 err.println("trimswitch: " + OneLine.of(exception.getMessage()));
                 return EXIT_USAGE;
             }
-            if (exception instanceof io.trimswitch.switching.shard.RealTimeFault) {
+            if (exception instanceof io.trimswitch.realtime.shard.RealTimeFault) {
                 err.println("trimswitch: " + OneLine.of(exception.getMessage()));
                 return EXIT_RUN_FAILED;
             }

@@ -5,11 +5,11 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.switching.FrameCapture;
 import io.trimswitch.switching.RunRecorder;
 import io.trimswitch.switching.TrafficSource;
-import io.trimswitch.switching.shard.DilatedClock;
-import io.trimswitch.switching.shard.PipelineShard;
-import io.trimswitch.switching.shard.PublishedTime;
-import io.trimswitch.switching.shard.ShardPorts;
-import io.trimswitch.switching.shard.ShardedDataplane;
+import io.trimswitch.realtime.shard.DilatedClock;
+import io.trimswitch.realtime.shard.PipelineShard;
+import io.trimswitch.realtime.shard.PublishedTime;
+import io.trimswitch.realtime.shard.ShardPorts;
+import io.trimswitch.realtime.shard.ShardedDataplane;
 import io.trimswitch.trafficmanager.HandleRing;
 
 /**

@@ -3,7 +3,7 @@ package io.trimswitch.realtime;
 import io.trimswitch.switching.FrameCapture;
 import org.agrona.DirectBuffer;
 
-/** A capture several agent threads write to: one frame at a time, in the order they come. */
+/** A capture several shards' threads write to: one frame at a time, in the order they come. */
 final class LockedCapture implements FrameCapture {
     private final FrameCapture inner;
 

@@ -10,7 +10,7 @@ import io.trimswitch.switching.report.RunReport;
 import io.trimswitch.switching.OpenLoopSenders;
 import io.trimswitch.switching.RunOutcome;
 import io.trimswitch.switching.TrafficSource;
-import io.trimswitch.switching.shard.RealTimeFault;
+import io.trimswitch.realtime.shard.RealTimeFault;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

@@ -4,7 +4,7 @@ import io.trimswitch.dataplane.packet.DropReason;
 
 /**
  * What the traffic manager tells its runtime. The virtual-time runtime turns the two "pending"
- * calls into events; a real-time runtime ignores them because its agents poll.
+ * calls into events; a real-time runtime ignores them because its shards poll.
  */
 public interface TrafficManagerEvents {
     /** The packet leaves the switch here: count it under {@code reason} and free its buffer. */

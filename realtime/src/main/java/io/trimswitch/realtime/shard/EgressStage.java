@@ -1,4 +1,4 @@
-package io.trimswitch.switching.shard;
+package io.trimswitch.realtime.shard;
 
 import io.trimswitch.switching.CatchUp;
 import io.trimswitch.trafficmanager.EgressPort;
@@ -9,7 +9,7 @@ import io.trimswitch.trafficmanager.EgressPort;
  * {@link Departures}: the receivers' records in a run, the port's socket in a live switch. A port that stays busy starts its next packet the instant the last
  * one finished, however late the thread looks, so the link's rate is kept exactly.
  */
-final class EgressAgent implements CatchUp.Stage {
+final class EgressStage implements CatchUp.Stage {
     /** Where a packet goes once its last bit has left its port; the packet's buffer goes with it. */
     @FunctionalInterface
     interface Departures {
@@ -19,8 +19,8 @@ final class EgressAgent implements CatchUp.Stage {
     private EgressPort[] ports;
     private final Departures departures;
     /**
-     * With every agent on one thread, the ports that may have work: busy, or with packets queued. The traffic manager
-     * wakes a port as it queues for it on the same thread, so the agent looks at those alone rather than at every
+     * With every stage on one thread, the ports that may have work: busy, or with packets queued. The traffic manager
+     * wakes a port as it queues for it on the same thread, so the stage looks at those alone rather than at every
      * port's rings before each arrival. Null: the ports are queued for from other threads, and all are looked at.
      */
     private long[] active;
@@ -29,7 +29,7 @@ final class EgressAgent implements CatchUp.Stage {
     /** By port id: the port's place in this group, or -1; for wake-ups, which name the port. */
     private int[] placeOf = new int[0];
 
-    EgressAgent(final EgressPort[] ports, final Departures departures) {
+    EgressStage(final EgressPort[] ports, final Departures departures) {
         this.ports = ports;
         this.departures = departures;
         for (int place = 0; place < ports.length; place++) {
@@ -102,7 +102,7 @@ final class EgressAgent implements CatchUp.Stage {
         return work;
     }
 
-    /** On the agent's thread: one more port of the group, attached while the switch runs ({@code ctl add-port}). */
+    /** On the shard's thread: one more port of the group, attached while the switch runs ({@code ctl add-port}). */
     void add(final EgressPort port) {
         ports = java.util.Arrays.copyOf(ports, ports.length + 1);
         ports[ports.length - 1] = port;
@@ -119,7 +119,7 @@ final class EgressAgent implements CatchUp.Stage {
         wakeAll();
     }
 
-    /** The traffic manager queued for port {@code port} of this group, on this agent's thread. */
+    /** The traffic manager queued for port {@code port} of this group, on this stage's thread. */
     void wakePort(final int port) {
         if (active != null && port < placeOf.length && placeOf[port] >= 0) {
             wake(placeOf[port]);

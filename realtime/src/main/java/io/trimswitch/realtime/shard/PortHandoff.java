@@ -1,4 +1,4 @@
-package io.trimswitch.switching.shard;
+package io.trimswitch.realtime.shard;
 
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.trafficmanager.DataQueueScheduler;

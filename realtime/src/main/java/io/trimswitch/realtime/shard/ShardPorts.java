@@ -1,4 +1,4 @@
-package io.trimswitch.switching.shard;
+package io.trimswitch.realtime.shard;
 
 /**
  * The ports a {@link PipelineShard} owns, of whatever kind: generated traffic (real-time scenarios), UDP/VXLAN

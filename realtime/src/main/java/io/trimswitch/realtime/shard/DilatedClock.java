@@ -1,11 +1,11 @@
-package io.trimswitch.switching.shard;
+package io.trimswitch.realtime.shard;
 
 import org.agrona.concurrent.NanoClock;
 
 /**
  * Switch time read off a host clock, slowed down by the dilation: one picosecond of switch time takes
  * {@code dilation} picoseconds of wall time. Rates and time constants stay the model's own; only the
- * mapping to the host changes. Agents read it and pass the time in; components never read a clock.
+ * mapping to the host changes. The shards read it and pass the time in; components never read a clock.
  */
 public final class DilatedClock {
     private final NanoClock host;

@@ -1,4 +1,4 @@
-package io.trimswitch.switching.shard;
+package io.trimswitch.realtime.shard;
 
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.util.TimedIntFifo;
@@ -10,14 +10,14 @@ import io.trimswitch.pipelines.IngressPipeline;
  * ports wait in its inbox and are applied at their due time, between packets, in the order virtual time applies
  * them: a packet arriving at the instant a NOTIFY is due is metered first.
  */
-public final class IngressAgent {
+public final class IngressStage {
     private final IngressPipeline pipeline;
     private final PacketPool pool;
     private final NotifyInboxes.Reader inbox;
     /** Its shard, which brings recirculation and egress up to each arrival before it is metered; null: nothing to bring up. */
     private PipelineShard shard;
 
-    public IngressAgent(final IngressPipeline pipeline, final PacketPool pool, final NotifyInboxes.Reader inbox) {
+    public IngressStage(final IngressPipeline pipeline, final PacketPool pool, final NotifyInboxes.Reader inbox) {
         this.pipeline = pipeline;
         this.pool = pool;
         this.inbox = inbox;

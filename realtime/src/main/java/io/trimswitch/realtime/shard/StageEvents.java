@@ -1,4 +1,4 @@
-package io.trimswitch.switching.shard;
+package io.trimswitch.realtime.shard;
 
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
@@ -8,11 +8,11 @@ import io.trimswitch.trafficmanager.TrafficManagerEvents;
 import java.util.function.IntConsumer;
 
 /**
- * What the traffic manager tells one agent's thread: drops are recorded in that thread's own recorder
- * and their buffers handed back. Agents poll; only with every agent on one thread does a port's wake-up
- * tell its egress agent where to look.
+ * What the traffic manager tells one shard's stages: drops are recorded in that thread's own recorder
+ * and their buffers handed back. Stages poll; only with every stage on one thread does a port's wake-up
+ * tell its egress stage where to look.
  */
-final class AgentEvents implements TrafficManagerEvents {
+final class StageEvents implements TrafficManagerEvents {
     /** Gives a buffer back to the pool's owner. */
     @FunctionalInterface
     interface Release {
@@ -33,7 +33,7 @@ final class AgentEvents implements TrafficManagerEvents {
     /** Told of each idle port the traffic manager queues for; null: nobody listens. */
     private final IntConsumer egressWakeUps;
 
-    AgentEvents(final PacketPool pool, final RunRecorder recorder, final Release release, final IntConsumer egressWakeUps,
+    StageEvents(final PacketPool pool, final RunRecorder recorder, final Release release, final IntConsumer egressWakeUps,
         final BeforeQueued beforeQueued) {
         this.pool = pool;
         this.beforeQueued = beforeQueued;

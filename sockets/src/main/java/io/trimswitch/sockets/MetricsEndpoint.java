@@ -1,4 +1,4 @@
-package io.trimswitch.realtime;
+package io.trimswitch.sockets;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -45,16 +45,16 @@ import java.util.function.Supplier;
  * opens thousands of connections costs the switch a bounded number of descriptors and bytes, and a scraper that
  * asks is answered at once. The JDK's own server kept a socket and its buffers for every client that reset.
  */
-final class MetricsEndpoint implements AutoCloseable {
+public final class MetricsEndpoint implements AutoCloseable {
     /** Connections held at once: far more than the scrapers of a switch, far fewer than the process's descriptors. */
-    static final int MAX_CONNECTIONS = 64;
+    public static final int MAX_CONNECTIONS = 64;
     /**
      * Netty looks for the loopback interface once, and warns on stderr where it is down, as in a namespace just made; the
      * endpoint binds its address whatever it finds. Held here: java.util.logging keeps only weak references to loggers.
      */
     private static final java.util.logging.Logger LOOPBACK_LOOKUP = quiet("io.netty.util.NetUtilInitializations");
     /** A connection that has not sent its whole next request within this is closed. */
-    static final long REQUEST_DEADLINE_MS = 5_000;
+    public static final long REQUEST_DEADLINE_MS = 5_000;
     /** Connections the kernel queues for the event loop: held by the kernel, not as descriptors of the switch. */
     private static final int BACKLOG = 1024;
     private static final int MAX_REQUEST_LINE = 4096;
@@ -70,7 +70,7 @@ final class MetricsEndpoint implements AutoCloseable {
     /** The open connections, oldest first; touched only on the event loop. */
     private final ArrayDeque<Channel> open = new ArrayDeque<>();
 
-    MetricsEndpoint(final InetSocketAddress address, final Supplier<MetricSnapshots> snapshots, final Consumer<String> log) throws IOException {
+    public MetricsEndpoint(final InetSocketAddress address, final Supplier<MetricSnapshots> snapshots, final Consumer<String> log) throws IOException {
         this.snapshots = snapshots;
         this.log = new EventLog(log);
         this.loop = new MultiThreadIoEventLoopGroup(1, runnable -> {
@@ -99,12 +99,12 @@ final class MetricsEndpoint implements AutoCloseable {
         }
     }
 
-    int port() {
+    public int port() {
         return ((InetSocketAddress) server.localAddress()).getPort();
     }
 
     /** Connections open now (read on the event loop; for tests). */
-    int openConnections() {
+    public int openConnections() {
         return loop.submit(open::size).syncUninterruptibly().getNow();
     }
 

@@ -1,4 +1,4 @@
-package io.trimswitch.switching.shard;
+package io.trimswitch.realtime.shard;
 
 /**
  * A switch time one shard publishes and others read, on a cache line of its own: its writer stores it after what it

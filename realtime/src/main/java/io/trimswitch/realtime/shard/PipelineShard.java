@@ -1,4 +1,4 @@
-package io.trimswitch.switching.shard;
+package io.trimswitch.realtime.shard;
 
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.PacketPool;
@@ -43,7 +43,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * and hands each packet over its own ring; the traffic manager's shard queues them in arrival order across the rings
  * only up to the earliest arrival some shard has still to meter ({@code meteredBefore}).
  */
-public final class PipelineShard implements Agent, EgressAgent.Departures {
+public final class PipelineShard implements Agent, EgressStage.Departures {
     /** {@link #sleepNanos()}: nothing inside moves with time alone; sleep until a port has data or a wake-up. */
     public static final long UNTIL_WOKEN = Long.MAX_VALUE;
     /** Frames a port holds that arrived faster than its link: a host's burst; beyond this the ports drop them. */
@@ -81,10 +81,10 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
     private int[] ownPorts;
     /** Its ports' egress; replaced whole as a port is added, since other shards read it ({@link #hasQueuedInput()}). */
     private volatile EgressPort[] ownEgress;
-    private final IngressAgent[] ingressByPipeline;
-    private final EgressAgent[] egressByPipeline;
-    private final List<IngressAgent> ingress = new ArrayList<>();
-    private final List<RecirculationAgent> recirculation = new ArrayList<>();
+    private final IngressStage[] ingressByPipeline;
+    private final EgressStage[] egressByPipeline;
+    private final List<IngressStage> ingress = new ArrayList<>();
+    private final List<RecirculationStage> recirculation = new ArrayList<>();
     /** This thread's recirculation and egress, brought up to each arrival in the one order. */
     private final CatchUp catchUp;
     private final ShardedDataplane dataplane;
@@ -148,9 +148,9 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
         this.inboundHeads = new int[inbound.length];
         java.util.Arrays.fill(inboundHeads, PacketPool.NO_PACKET);
         this.handedOver = handedOver;
-        this.ingressByPipeline = new IngressAgent[assembly.pipelines()];
-        this.egressByPipeline = new EgressAgent[assembly.pipelines()];
-        final List<EgressAgent> egress = new ArrayList<>();
+        this.ingressByPipeline = new IngressStage[assembly.pipelines()];
+        this.egressByPipeline = new EgressStage[assembly.pipelines()];
+        final List<EgressStage> egress = new ArrayList<>();
         for (int pipeline = 0; pipeline < assembly.pipelines(); pipeline++) {
             if (owners.ingressShard(pipeline) == id) {
                 ingressByPipeline[pipeline] = dataplane.ingress.get(pipeline);
@@ -301,9 +301,9 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
     /** One shard, or a live switch's: meters what has arrived and queues what was handed over, as it comes. */
     private int forward(final long now) {
         int work = 0;
-        for (int agent = 0; agent < ingress.size(); agent++) {
+        for (int stage = 0; stage < ingress.size(); stage++) {
             // NOTIFYs from the recirculation ports. By index: no iterator each turn.
-            work += ingress.get(agent).drainInbox();
+            work += ingress.get(stage).drainInbox();
         }
         for (final PortHandoff ring : inbound) {
             for (int entry = ring.poll(); entry != PacketPool.NO_PACKET; entry = ring.poll()) {
@@ -330,8 +330,8 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
         // Read before the inboxes are drained: every NOTIFY it promises is in them by then.
         final long notifiesIn = dataplane.shard(dataplane.ownership.trafficManagerShard()).notifiesBefore.get();
         int work = 0;
-        for (int agent = 0; agent < ingress.size(); agent++) {
-            work += ingress.get(agent).drainInbox();
+        for (int stage = 0; stage < ingress.size(); stage++) {
+            work += ingress.get(stage).drainInbox();
         }
         final long meterUpTo = Math.min(now, notifiesIn);
         while (!inOrder.isEmpty() && inOrder.headTime() <= meterUpTo) {
@@ -469,7 +469,7 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
                 return true;
             }
         }
-        for (final RecirculationAgent loop : recirculation) {
+        for (final RecirculationStage loop : recirculation) {
             if (!loop.isEmpty() || !loop.queueIsEmpty()) {
                 return true;
             }
@@ -487,7 +487,7 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
                 return true;
             }
         }
-        for (final RecirculationAgent loop : recirculation) {
+        for (final RecirculationStage loop : recirculation) {
             if (!loop.queueIsEmpty()) {
                 return true;
             }
@@ -563,7 +563,7 @@ public final class PipelineShard implements Agent, EgressAgent.Departures {
         return horizon;
     }
 
-    /** Before each arrival is metered (an ingress agent asks): recirculation and egress up to it, in virtual time's order. */
+    /** Before each arrival is metered (an ingress stage asks): recirculation and egress up to it, in virtual time's order. */
     void catchUpTo(final long arrival) {
         catchUp.advanceTo(CatchUp.horizon(arrival, true));
     }

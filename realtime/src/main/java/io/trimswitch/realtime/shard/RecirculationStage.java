@@ -1,4 +1,4 @@
-package io.trimswitch.switching.shard;
+package io.trimswitch.realtime.shard;
 
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.recirc.RecirculationPort;
@@ -10,12 +10,12 @@ import io.trimswitch.trafficmanager.HandleQueue;
  * port's rate, raising the congestion signal as each deflected packet leaves the ring, and after the
  * recirculation latency trims it into its egress port's header ring.
  */
-final class RecirculationAgent implements CatchUp.Stage {
+final class RecirculationStage implements CatchUp.Stage {
     private final RecirculationPort port;
     private final PacketPool pool;
     private long busyUntil;
 
-    RecirculationAgent(final RecirculationPort port, final PacketPool pool) {
+    RecirculationStage(final RecirculationPort port, final PacketPool pool) {
         this.port = port;
         this.pool = pool;
     }
@@ -56,7 +56,7 @@ final class RecirculationAgent implements CatchUp.Stage {
         busyUntil = 0;
     }
 
-    /** Nothing queued, in service or looping; on this agent's thread only. */
+    /** Nothing queued, in service or looping; on this stage's shard's thread only. */
     boolean isEmpty() {
         return port.isEmpty();
     }

@@ -1,6 +1,6 @@
-package io.trimswitch.switching.shard;
+package io.trimswitch.realtime.shard;
 
-/** An agent threw: the run stops and says which agent and why. */
+/** A shard's thread threw: the run stops and says which thread and why. */
 public final class RealTimeFault extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

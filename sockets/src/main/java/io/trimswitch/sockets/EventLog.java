@@ -1,4 +1,4 @@
-package io.trimswitch.realtime;
+package io.trimswitch.sockets;
 
 import java.util.HashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.trimswitch.switching.shard;
+package io.trimswitch.realtime.shard;
 
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.counters.CounterRegistry;
@@ -37,10 +37,10 @@ public final class ShardedDataplane {
     final AssembledSwitch assembly;
     /** The ports the switch forwards to, in order: all of the assembly's, or those a live switch was given. */
     final int[] attached;
-    final List<IngressAgent> ingress = new ArrayList<>();
-    final List<EgressAgent> egress = new ArrayList<>();
-    /** Per recirculation port: its agent, or null. */
-    final RecirculationAgent[] recirculation;
+    final List<IngressStage> ingress = new ArrayList<>();
+    final List<EgressStage> egress = new ArrayList<>();
+    /** Per recirculation port: its stage, or null. */
+    final RecirculationStage[] recirculation;
     final ShardOwnership ownership;
     private final List<TrafficManager> threadTrafficManagers = new ArrayList<>();
     private final NotifyInboxes inboxes;
@@ -89,7 +89,7 @@ public final class ShardedDataplane {
         }
         // An ordered switch fills every queue on one thread: the traffic manager can tell its egress which ports to look at.
         final boolean wakeUps = ordered;
-        final AgentEvents.Release release = this::release;
+        final StageEvents.Release release = this::release;
         // With several shards, only a port's owner queues into it: the others hand it their packets, each shard over
         // a ring of its own to the traffic manager's shard when the shards keep one order, else over one ring per owner.
         final PortHandoff[] handoffs = new PortHandoff[shardCount];
@@ -97,13 +97,13 @@ public final class ShardedDataplane {
             handoffs[shard] = new PortHandoff(pool.capacity(), !ownership.ordered());
         }
         this.assembly = new AssembledSwitch(settings, pool, counters, HandleRing.factory(),
-            new AgentEvents(pool, dropRecorders.get(), release, wakeUps ? this::wakeEgress : null, null),
+            new StageEvents(pool, dropRecorders.get(), release, wakeUps ? this::wakeEgress : null, null),
             (component, pipeline, shared) -> {
                 final boolean ingress = component == AssembledSwitch.Component.INGRESS;
                 final int shard = ingress ? ownership.ingressShard(pipeline) : ownership.recirculationShard(pipeline);
                 // A pipeline of an ordered switch queues nothing itself: it may run ahead of the traffic manager.
                 final boolean queuesHere = !(ingress && ownership.ordered());
-                final TrafficManager own = shared.forThread(new AgentEvents(pool, dropRecorders.get(), release,
+                final TrafficManager own = shared.forThread(new StageEvents(pool, dropRecorders.get(), release,
                     wakeUps && queuesHere ? this::wakeEgress : null, ingress ? null : (port, time) -> returnReachesPort(shard, port, time)),
                     component.name().toLowerCase(Locale.ROOT) + "-" + pipeline);
                 threadTrafficManagers.add(own);
@@ -123,9 +123,9 @@ public final class ShardedDataplane {
         // A live switch forwards only to the ports it has attached: egress looks at those alone.
         final int attachedCount = settings.ports().isEmpty() ? assembly.ports() : Math.min(settings.ports().size(), assembly.ports());
         this.attached = java.util.stream.IntStream.range(0, attachedCount).toArray();
-        this.recirculation = new RecirculationAgent[assembly.recirculationPorts()];
+        this.recirculation = new RecirculationStage[assembly.recirculationPorts()];
         for (int pipeline = 0; pipeline < pipelines; pipeline++) {
-            ingress.add(new IngressAgent(assembly.pipeline(pipeline), pool, inboxes.reader(pipeline)));
+            ingress.add(new IngressStage(assembly.pipeline(pipeline), pool, inboxes.reader(pipeline)));
             final int firstPort = pipeline * portsPerPipeline;
             final EgressPort[] group = new EgressPort[Math.max(0, Math.min(portsPerPipeline, attachedCount - firstPort))];
             for (int i = 0; i < group.length; i++) {
@@ -133,14 +133,14 @@ public final class ShardedDataplane {
             }
             final PipelineShard[] owners = shards;
             final int owner = ownership.egressShardOfPipeline(pipeline);
-            egress.add(new EgressAgent(group, (port, handle, time) -> owners[owner].departed(port, handle, time)));
+            egress.add(new EgressStage(group, (port, handle, time) -> owners[owner].departed(port, handle, time)));
             if (wakeUps) {
                 egress.get(pipeline).lookOnlyAtWokenPorts();
             }
         }
         for (int port = 0; port < recirculation.length; port++) {
             if (assembly.recirculation(port) != null) {
-                recirculation[port] = new RecirculationAgent(assembly.recirculation(port), pool);
+                recirculation[port] = new RecirculationStage(assembly.recirculation(port), pool);
             }
         }
         // A NOTIFY reaches the pipelines a recirculation latency after the start that raised it: how far they may run ahead.
@@ -151,7 +151,7 @@ public final class ShardedDataplane {
             shards[shard] = new PipelineShard(shard, this, partitions[shard], returned[shard],
                 ownership.ordered() ? handoffs : handoffs[shard] == null ? new PortHandoff[0] : new PortHandoff[] {handoffs[shard]},
                 ownership.ordered() && !runsTrafficManager || handoffs[shard] == null ? null
-                    : newThreadView(new AgentEvents(pool, dropRecorders.get(), release, wakeUps ? this::wakeEgress : null, null), "handoff-" + shard),
+                    : newThreadView(new StageEvents(pool, dropRecorders.get(), release, wakeUps ? this::wakeEgress : null, null), "handoff-" + shard),
                 lookahead);
             for (int pipeline = 0; pipeline < pipelines; pipeline++) {
                 // An ordered shard's pipelines meter alone; otherwise a shard brings its egress up to each arrival first.
@@ -189,7 +189,7 @@ public final class ShardedDataplane {
         egress.get(assembly.pipelineOf(port)).wakePort(port);
     }
 
-    private TrafficManager newThreadView(final AgentEvents events, final String writer) {
+    private TrafficManager newThreadView(final StageEvents events, final String writer) {
         final TrafficManager own = assembly.trafficManager().forThread(events, writer);
         threadTrafficManagers.add(own);
         return own;
@@ -327,9 +327,9 @@ public final class ShardedDataplane {
 
     /** NOTIFYs due by {@code time} reach their pipelines, as they would have had the run gone on; threads stopped. */
     public void applyNotifiesBefore(final long time) {
-        for (final IngressAgent agent : ingress) {
-            agent.drainInbox();
-            agent.applyNotifiesBefore(time);
+        for (final IngressStage stage : ingress) {
+            stage.drainInbox();
+            stage.applyNotifiesBefore(time);
         }
     }
 
@@ -341,8 +341,8 @@ public final class ShardedDataplane {
     /** The last instant a packet left an egress port. */
     public long lastPacketPicos() {
         long last = 0;
-        for (final EgressAgent agent : egress) {
-            last = Math.max(last, agent.lastPacketPicos());
+        for (final EgressStage stage : egress) {
+            last = Math.max(last, stage.lastPacketPicos());
         }
         return last;
     }
@@ -356,7 +356,7 @@ public final class ShardedDataplane {
         return inUse;
     }
 
-    /** Before a run again (threads stopped, every buffer back): counters, queues and agents as new. */
+    /** Before a run again (threads stopped, every buffer back): counters, queues and stages as new. */
     public void reset() {
         assembly.reset();
         for (final TrafficManager threadTm : threadTrafficManagers) {
@@ -364,9 +364,9 @@ public final class ShardedDataplane {
                 threadTm.counters(port).reset();
             }
         }
-        ingress.forEach(IngressAgent::reset);
-        egress.forEach(EgressAgent::reset);
-        for (final RecirculationAgent loop : recirculation) {
+        ingress.forEach(IngressStage::reset);
+        egress.forEach(EgressStage::reset);
+        for (final RecirculationStage loop : recirculation) {
             if (loop != null) {
                 loop.reset();
             }
