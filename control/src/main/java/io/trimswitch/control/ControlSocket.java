@@ -2,7 +2,7 @@ package io.trimswitch.control;
 
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.interfaces.CallerFiles;
-import io.trimswitch.interfaces.OwnerLock;
+import io.trimswitch.dataplane.io.OwnerLock;
 
 import java.io.IOException;
 import java.net.StandardProtocolFamily;

@@ -1,5 +1,6 @@
 package io.trimswitch.interfaces;
 
+import io.trimswitch.dataplane.io.OwnerLock;
 
 import java.io.IOException;
 import java.nio.file.Files;

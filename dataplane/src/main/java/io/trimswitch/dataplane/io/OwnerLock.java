@@ -1,6 +1,5 @@
-package io.trimswitch.interfaces;
+package io.trimswitch.dataplane.io;
 
-import io.trimswitch.dataplane.io.PrivateFiles;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
