@@ -259,6 +259,16 @@ public final class HtsimExperiment {
         return shape;
     }
 
+    /** The hosts' link rate, Gb/s. */
+    double hostRateGbps() {
+        return topology.tor().speedGbps();
+    }
+
+    /** Every link's one-way delay, ns. */
+    double linkLatencyNs() {
+        return topology.tor().linkLatencyNs();
+    }
+
     boolean[][] cut() {
         return cut;
     }

@@ -73,7 +73,7 @@ public final class NetworkReportBuilder {
             }
         }
         final RunReport.Latency headerLatency = ReportBuilder.headerLatency(recorder);
-        return new NetworkReport(topology, routing, network.hosts().description(), "ndp", sent, whole, headers,
+        return new NetworkReport(topology, routing, network.hosts().description(), network.transport(), sent, whole, headers,
             dropped, conserved, trims(allTrims), drops, ReportBuilder.goodput(goodputs), network.lifetimes().completedFlows(), control,
             completion(network.lifetimes(), recorder.flows()), headerLatency, tiers, switches, flows,
             new RunReport.RunInfo(Settings.Clock.VIRTUAL.label(), Picos.toNanos(network.durationPicos()),
