@@ -42,7 +42,7 @@ public final class NetworkReportBuilder {
                 done < 0 ? null : ReportBuilder.round(done / 1e6, 3), done < 0 || start < 0 ? null : ReportBuilder.round((done - start) / 1e6, 3),
                 each.sent(), each.whole(), each.headers(), each.dropped(), each.retransmissions()));
         }
-        return HtsimReport.of(report, flows, experiment);
+        return HtsimReport.of(report, flows, experiment, network.uetReport());
     }
 
     private static NetworkReport build(final NetworkRun network, final VirtualTimeEngine.Outcome outcome, final String topology, final String routing,

@@ -118,7 +118,7 @@ public final class NetworkRun {
             forwarding[sw] = new FatTreeForwarding(tree, sw, spray);
         }
         final HtsimFlows flows = HtsimFlows.of(experiment);
-        final UetHosts.EntropyPaths paths = spray ? new EntropyPaths(tree, flows.sender, flows.receiver) : (flow, forward, entropy) -> 0;
+        final UetHosts.EntropyPaths paths = spray ? new EntropyPaths(tree, flows.sender, flows.receiver, experiment.getSeed()) : (flow, forward, entropy) -> 0;
         final UetHosts hosts = new UetHosts(each[0], shape.nodes(), flows.sender, flows.receiver, flows.start, flows.size,
             flows.description + ", UET " + settings.loadBalancer().label(), paths, settings, derived.nscc(), derived.initialWindowBytes(),
             derived.rtoPicos());
@@ -129,8 +129,14 @@ public final class NetworkRun {
             Picos.fromMicros(experiment.getMaxDurationUs()), LinkFailures.NONE), null, tree);
         for (int sw = 0; sw < switches; sw++) {
             final AssembledSwitch assembly = run.engine.node(sw).assembly();
+            final Settings own = each[sw];
             for (int port = 0; port < assembly.ports(); port++) {
-                assembly.port(port).ecnMarking(derived.marking(experiment.getSeed(), sw, port));
+                // As uet-htsim, a link slowed by --fail keeps its queue's and its ECN thresholds' time: both shrink with its rate.
+                final double slowed = (double) own.portRateBps(port) / own.portRateBps();
+                assembly.port(port).ecnMarking(derived.marking(experiment.getSeed(), sw, port, slowed));
+                if (slowed < 1 && assembly.port(port).dataQueue() instanceof io.trimswitch.trafficmanager.PacketFifo fifo) {
+                    fifo.limit(Math.max(1, (int) (own.fabric().dataQueuePackets() * slowed)));
+                }
             }
         }
         run.htsimFlows = flows;
@@ -143,10 +149,13 @@ public final class NetworkRun {
         return UetNetwork.defaultQueuePackets(experiment);
     }
 
-    /** A packet's path from its entropy: the entropy modulo the usable paths between its two hosts, in their order. */
-    private record EntropyPaths(int[][] usable) implements UetHosts.EntropyPaths {
-        EntropyPaths(final FatTree tree, final int[] sender, final int[] receiver) {
-            this(usablePaths(tree, sender, receiver));
+    /**
+     * A packet's path from its entropy, as switches that hash a flow's entropy at each hop choose it: a seeded hash of the
+     * flow, the direction and the entropy picks one of the usable paths between the two hosts.
+     */
+    private record EntropyPaths(int[][] usable, long seed) implements UetHosts.EntropyPaths {
+        EntropyPaths(final FatTree tree, final int[] sender, final int[] receiver, final long seed) {
+            this(usablePaths(tree, sender, receiver), seed);
         }
 
         private static int[][] usablePaths(final FatTree tree, final int[] sender, final int[] receiver) {
@@ -169,8 +178,16 @@ public final class NetworkRun {
 
         @Override
         public int path(final int flow, final boolean towardsReceiver, final int entropy) {
-            final int[] paths = usable[towardsReceiver ? 2 * flow : 2 * flow + 1];
-            return paths[entropy % paths.length];
+            final int direction = towardsReceiver ? 2 * flow : 2 * flow + 1;
+            final int[] paths = usable[direction];
+            if (paths.length == 1) {
+                return paths[0];
+            }
+            long z = seed * 0x9E37_79B9_7F4A_7C15L + ((long) direction << 20) + entropy;
+            z = (z ^ (z >>> 30)) * 0xBF58_476D_1CE4_E5B9L;
+            z = (z ^ (z >>> 27)) * 0x94D0_49BB_1331_11EBL;
+            z ^= z >>> 31;
+            return paths[(int) Long.remainderUnsigned(z, paths.length)];
         }
     }
 
@@ -337,9 +354,28 @@ public final class NetworkRun {
         return uet == null ? "ndp" : "uet";
     }
 
-    /** Ultra Ethernet's numbers for this network, or null: NDP hosts. */
-    UetNetwork uet() {
-        return uet;
+    /** What the Ultra Ethernet hosts did in the last run, or null: NDP hosts. */
+    HtsimReport.Uet uetReport() {
+        if (uet == null) {
+            return null;
+        }
+        final UetHosts hosts = (UetHosts) engine.hosts();
+        long timeouts = 0;
+        long quickAdapts = 0;
+        for (int flow = 0; flow < hosts.flows(); flow++) {
+            timeouts += hosts.timeouts(flow);
+            quickAdapts += hosts.quickAdapts(flow);
+        }
+        long marked = 0;
+        for (int sw = 0; sw < engine.switches(); sw++) {
+            final AssembledSwitch assembly = engine.node(sw).assembly();
+            for (int port = 0; port < assembly.ports(); port++) {
+                marked += assembly.port(port).ecnMarking().marked();
+            }
+        }
+        final UetSettings s = uet.settings();
+        return new HtsimReport.Uet(s.loadBalancer().label(), s.entropies(), uet.rttPicos() / 1e6, uet.bdpPackets(), uet.targetDelayPicos() / 1e6,
+            uet.ecnLowPackets(), uet.ecnHighPackets(), uet.rtoPicos() / 1e6, hosts.nacksSent(), hosts.lastHopNacks(), timeouts, quickAdapts, marked);
     }
 
     long eventsHandled() {

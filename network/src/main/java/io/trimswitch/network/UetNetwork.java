@@ -77,9 +77,12 @@ record UetNetwork(UetSettings settings, long rttPicos, int bdpPackets, long targ
         return settings.withTrim(t -> t.withFabricDscp(dscp).withFabricPorts(fabric)).validate();
     }
 
-    /** Data-queue marking for port {@code port} of switch {@code sw}, at the thresholds in bytes of whole data packets. */
-    EcnMarking marking(final long seed, final int sw, final int port) {
-        return new EcnMarking((long) ecnLowPackets * frameBytes, (long) ecnHighPackets * frameBytes,
+    /**
+     * Data-queue marking for port {@code port} of switch {@code sw}, at the thresholds in bytes of whole data packets,
+     * times {@code scale} (a slowed link's fraction of its rate).
+     */
+    EcnMarking marking(final long seed, final int sw, final int port, final double scale) {
+        return new EcnMarking((long) (ecnLowPackets * frameBytes * scale), (long) (ecnHighPackets * frameBytes * scale),
             seed * 0x9E37_79B9_7F4A_7C15L + ((long) sw << 16) + port);
     }
 }

@@ -36,6 +36,8 @@ public final class UetHosts implements EndHosts, UetFrames, UetTimers {
     private static final int KIND_DATA = 0;
     private static final int KIND_ACK = 1;
     private static final int KIND_NACK = 2;
+    /** Entries of a link's FIFO per frame. */
+    private static final int FIFO_ENTRIES = 3;
 
     /** The path a packet of {@code flow} on {@code entropy} takes, towards its receiver or back. */
     public interface EntropyPaths {
@@ -69,6 +71,7 @@ public final class UetHosts implements EndHosts, UetFrames, UetTimers {
     private EndHosts.Switch sw;
     private Completions completions;
     private long nacksSent;
+    private long lastHopNacks;
 
     /**
      * Hosts on {@code links} links at the rate, propagation delay and frame size of {@code settings}: flow f from host
@@ -220,22 +223,25 @@ public final class UetHosts implements EndHosts, UetFrames, UetTimers {
     @Override
     public void data(final int flow, final int psn, final int entropy, final boolean ackRequest, final long now) {
         final int flags = UetHeader.FLAG_DATA | (ackRequest ? UetHeader.FLAG_ACK_REQUEST : 0);
-        transmit(plan.sender(flow), now, KIND_DATA, flags, flow, psn, entropy, 0, 0);
+        transmit(plan.sender(flow), now, KIND_DATA, flags, flow, psn, entropy, 0, 0, 0, 0);
     }
 
     @Override
     public void ack(final int flow, final int psn, final int cumulative, final int received, final int entropy, final boolean ecnEcho,
-        final long now) {
+        final int sackBase, final long sackBits, final long now) {
         transmit(plan.receiver(flow), now, KIND_ACK, UetHeader.FLAG_ACK | (ecnEcho ? UetHeader.FLAG_ECN_ECHO : 0), flow, psn, entropy, cumulative,
-            received);
+            received, sackBase, sackBits);
     }
 
     @Override
     public void nack(final int flow, final int psn, final int cumulative, final int received, final int entropy, final boolean lastHop,
         final boolean ecnEcho, final long now) {
         nacksSent++;
+        if (lastHop) {
+            lastHopNacks++;
+        }
         transmit(plan.receiver(flow), now, KIND_NACK, UetHeader.FLAG_NACK | (lastHop ? UetHeader.FLAG_LAST_HOP : 0)
-            | (ecnEcho ? UetHeader.FLAG_ECN_ECHO : 0), flow, psn, entropy, cumulative, received);
+            | (ecnEcho ? UetHeader.FLAG_ECN_ECHO : 0), flow, psn, entropy, cumulative, received, 0, 0);
     }
 
     @Override
@@ -243,16 +249,17 @@ public final class UetHosts implements EndHosts, UetFrames, UetTimers {
         sw.schedule(time, EventType.RETRANSMIT_TIMEOUT, flow);
     }
 
-    /** Puts a frame on {@code link} behind whatever is already on it: two entries of the link's FIFO, at its arrival. */
+    /** Puts a frame on {@code link} behind whatever is already on it: three entries of the link's FIFO, at its arrival. */
     private void transmit(final int link, final long now, final int kind, final int flags, final int flow, final int psn, final int entropy,
-        final int cumulative, final int received) {
+        final int cumulative, final int received, final int sackBase, final long sackBits) {
         final long begin = Math.max(now, linkFree[link]);
         linkFree[link] = begin + (kind == KIND_DATA ? packetTime : controlTime);
         final long arrival = linkFree[link] + propagation;
         final TimedPairFifo fifo = onLink[link];
         fifo.add(arrival, kind << 24 | (flags & 0xFF) << 16 | flow, psn << 16 | entropy);
-        fifo.add(arrival, cumulative, received);
-        if (fifo.size() == 2) {
+        fifo.add(arrival, cumulative << 16 | received, sackBase);
+        fifo.add(arrival, (int) (sackBits >>> 32), (int) sackBits);
+        if (fifo.size() == FIFO_ENTRIES) {
             sw.schedule(arrival, EventType.LINK_TO_SWITCH, link);
         }
     }
@@ -266,8 +273,11 @@ public final class UetHosts implements EndHosts, UetFrames, UetTimers {
         final int psn = fifo.headSecond() >>> 16;
         final int entropy = fifo.headSecond() & 0xFFFF;
         fifo.removeHead();
-        final int cumulative = fifo.headFirst();
-        final int received = fifo.headSecond();
+        final int cumulative = fifo.headFirst() >>> 16;
+        final int received = fifo.headFirst() & 0xFFFF;
+        final int sackBase = fifo.headSecond();
+        fifo.removeHead();
+        final long sackBits = (long) fifo.headFirst() << 32 | (fifo.headSecond() & 0xFFFF_FFFFL);
         fifo.removeHead();
         if (!fifo.isEmpty()) {
             sw.schedule(fifo.headTime(), EventType.LINK_TO_SWITCH, link);
@@ -282,7 +292,7 @@ public final class UetHosts implements EndHosts, UetFrames, UetTimers {
         final UnsafeBuffer buffer = pool.buffer(handle);
         final int frame = pool.offset(handle);
         templates.write(buffer, frame, data ? 2 * flow : 2 * flow + 1, flags, psn, cumulative, paths.path(flow, data, entropy));
-        UetHeader.writeState(buffer, frame + SHIM_OFFSET, entropy, received);
+        UetHeader.writeState(buffer, frame + SHIM_OFFSET, entropy, received, sackBase, sackBits);
         if (data) {
             UetHeader.ecn(buffer, frame, UetHeader.ECT0);
         }
@@ -312,6 +322,8 @@ public final class UetHosts implements EndHosts, UetFrames, UetTimers {
         final boolean lastHop = UetHeader.dscp(buffer, frame) == lastHopDscp;
         final int cumulative = UetHeader.cumulative(buffer, shim);
         final int received = UetHeader.received(buffer, shim);
+        final int sackBase = UetHeader.sackBase(buffer, shim);
+        final long sackBits = UetHeader.sackBits(buffer, shim);
         pool.free(handle);
         if ((flags & UetHeader.FLAG_DATA) != 0) {
             if (trimmed) {
@@ -321,7 +333,7 @@ public final class UetHosts implements EndHosts, UetFrames, UetTimers {
             }
         } else if ((flags & UetHeader.FLAG_ACK) != 0) {
             final int before = sender.completed();
-            sender.onAck(flow, psn, cumulative, received, entropy, (flags & UetHeader.FLAG_ECN_ECHO) != 0, now);
+            sender.onAck(flow, psn, cumulative, received, entropy, (flags & UetHeader.FLAG_ECN_ECHO) != 0, sackBase, sackBits, now);
             if (completions != null && sender.completed() > before) {
                 completions.completed(flow, now);
             }
@@ -349,6 +361,7 @@ public final class UetHosts implements EndHosts, UetFrames, UetTimers {
         Arrays.fill(waitingCount, 0);
         Arrays.fill(queued, false);
         nacksSent = 0;
+        lastHopNacks = 0;
     }
 
     // ---- what the report reads ---------------------------------------------------------------
@@ -358,8 +371,17 @@ public final class UetHosts implements EndHosts, UetFrames, UetTimers {
         return nacksSent;
     }
 
+    /** Of those, NACKs of packets the last hop trimmed. */
+    public long lastHopNacks() {
+        return lastHopNacks;
+    }
+
     public long timeouts(final int flow) {
         return sender.timeouts(flow);
+    }
+
+    public long quickAdapts(final int flow) {
+        return sender.quickAdapts(flow);
     }
 
     @Override

@@ -9,10 +9,11 @@ public interface UetFrames {
     void data(int flow, int psn, int entropy, boolean ackRequest, long now);
 
     /**
-     * Acknowledges {@code psn} (sent on {@code entropy}, marked {@code ecnEcho}) and every packet below {@code cumulative};
-     * {@code received} counts the flow's packets the receiver holds.
+     * Acknowledges {@code psn} (sent on {@code entropy}, marked {@code ecnEcho}), every packet below {@code cumulative},
+     * and packet {@code sackBase} + i for each bit i of {@code sackBits}; {@code received} counts the flow's packets the
+     * receiver holds.
      */
-    void ack(int flow, int psn, int cumulative, int received, int entropy, boolean ecnEcho, long now);
+    void ack(int flow, int psn, int cumulative, int received, int entropy, boolean ecnEcho, int sackBase, long sackBits, long now);
 
     /** {@code psn} arrived trimmed; {@code lastHop}: trimmed by the switch in front of the receiver. */
     void nack(int flow, int psn, int cumulative, int received, int entropy, boolean lastHop, boolean ecnEcho, long now);

@@ -10,8 +10,9 @@ import java.nio.ByteOrder;
 
 /**
  * The UET fields of the model's frames, after Ethernet, IPv4 and UDP: the switches' 8-byte trimming shim (flags, the
- * packet sequence number, a 16-bit field, the path the switches follow) and four bytes of UET state: the packet's
- * entropy and the receiver's count of packets held. The shim's flags say DATA, ACK or NACK, and for UET also AR (ACK
+ * packet sequence number, a 16-bit field, the path the switches follow) and 14 bytes of UET state: the packet's
+ * entropy, the receiver's count of packets held, and an ACK's selective acknowledgement (the first packet it covers
+ * and a 64-bit map of the packets from there on that the receiver holds). The shim's flags say DATA, ACK or NACK, and for UET also AR (ACK
  * requested), LAST_HOP (a NACK of a last-hop trim) and ECN_ECHO; the 16-bit field carries an ACK's or NACK's
  * cumulative acknowledgement. A trim keeps the first 64 bytes, so a header keeps all of them. ECN itself is the IPv4
  * header's: UET senders send ECT(0), and a queue marks CE.
@@ -27,8 +28,10 @@ public final class UetHeader {
     /** Where the UET state starts, after the shim. */
     static final int ENTROPY_OFFSET = NdpHeader.LENGTH;
     static final int RECEIVED_OFFSET = NdpHeader.LENGTH + 2;
-    /** The shim and the UET state. */
-    public static final int LENGTH = NdpHeader.LENGTH + 4;
+    static final int SACK_BASE_OFFSET = NdpHeader.LENGTH + 4;
+    static final int SACK_BITS_OFFSET = NdpHeader.LENGTH + 6;
+    /** The shim and the UET state: with Ethernet, IPv4 and UDP, the 64 bytes a trim keeps. */
+    public static final int LENGTH = NdpHeader.LENGTH + 14;
     /** ECN's code points, the two low bits of the IPv4 TOS byte. */
     public static final int ECT0 = 0b10;
     public static final int CE = 0b11;
@@ -80,10 +83,23 @@ public final class UetHeader {
         return buffer.getShort(shim + RECEIVED_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
     }
 
+    /** The first packet an ACK's selective acknowledgement covers. */
+    public static int sackBase(final UnsafeBuffer buffer, final int shim) {
+        return buffer.getShort(shim + SACK_BASE_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+    }
+
+    /** Bit i set: the receiver holds packet {@link #sackBase} + i. */
+    public static long sackBits(final UnsafeBuffer buffer, final int shim) {
+        return buffer.getLong(shim + SACK_BITS_OFFSET, ByteOrder.BIG_ENDIAN);
+    }
+
     /** Writes the UET state after a shim already written. */
-    public static void writeState(final UnsafeBuffer buffer, final int shim, final int entropy, final int received) {
+    public static void writeState(final UnsafeBuffer buffer, final int shim, final int entropy, final int received, final int sackBase,
+        final long sackBits) {
         buffer.putShort(shim + ENTROPY_OFFSET, (short) entropy, ByteOrder.BIG_ENDIAN);
         buffer.putShort(shim + RECEIVED_OFFSET, (short) received, ByteOrder.BIG_ENDIAN);
+        buffer.putShort(shim + SACK_BASE_OFFSET, (short) sackBase, ByteOrder.BIG_ENDIAN);
+        buffer.putLong(shim + SACK_BITS_OFFSET, sackBits, ByteOrder.BIG_ENDIAN);
     }
 
     /** The ECN code point of the IPv4 frame at {@code frame}. */

@@ -47,7 +47,8 @@ public final class UetReceiver {
         unacknowledgedBytes[flow] += packetBytes;
         if (held[flow][psn]) {
             // The sender is confused: tell it at once.
-            frames.ack(flow, psn, expected[flow], count[flow], entropy, marked, now);
+            final int base = marked ? psn : sackBase(flow, psn);
+            frames.ack(flow, psn, expected[flow], count[flow], entropy, marked, base, sackBits(flow, base), now);
             unacknowledgedBytes[flow] = 0;
             return;
         }
@@ -74,7 +75,8 @@ public final class UetReceiver {
             outOfOrder[flow]++;
         }
         if (marked || unacknowledgedBytes[flow] >= ackBytes || atOnce) {
-            frames.ack(flow, psn, expected[flow], count[flow], entropy, marked, now);
+            final int base = marked || ackRequest ? psn : sackBase(flow, psn);
+            frames.ack(flow, psn, expected[flow], count[flow], entropy, marked, base, sackBits(flow, base), now);
             unacknowledgedBytes[flow] = 0;
         }
     }
@@ -83,10 +85,29 @@ public final class UetReceiver {
     public void onTrimmed(final int flow, final int psn, final int entropy, final boolean lastHop, final boolean marked, final long now) {
         trimmed[flow]++;
         if (held[flow][psn]) {
-            frames.ack(flow, psn, expected[flow], count[flow], entropy, false, now);
+            final int base = sackBase(flow, psn);
+            frames.ack(flow, psn, expected[flow], count[flow], entropy, false, base, sackBits(flow, base), now);
             return;
         }
         frames.nack(flow, psn, expected[flow], count[flow], entropy, lastHop, marked, now);
+    }
+
+    /** Where a selective acknowledgement prompted by {@code psn} starts: 63 packets below it, and above the cumulative one. */
+    private int sackBase(final int flow, final int psn) {
+        return Math.max(psn - 63, expected[flow] + 1);
+    }
+
+    /** Bit i: the receiver holds packet {@code base} + i beyond its cumulative acknowledgement. */
+    private long sackBits(final int flow, final int base) {
+        final boolean[] flowHeld = held[flow];
+        long bits = 0;
+        final int end = Math.min(flowHeld.length, base + 64);
+        for (int psn = Math.max(base, expected[flow]); psn < end; psn++) {
+            if (flowHeld[psn]) {
+                bits |= 1L << (psn - base);
+            }
+        }
+        return bits;
     }
 
     /** When the flow's last missing packet arrived; -1 while one is missing. */

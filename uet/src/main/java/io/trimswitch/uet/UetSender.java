@@ -123,9 +123,12 @@ public final class UetSender {
         }
     }
 
-    /** An ACK of {@code psn}, of everything below {@code cumulativeAck}, from a receiver holding {@code received} packets. */
+    /**
+     * An ACK of {@code psn}, of everything below {@code cumulativeAck} and of packet {@code sackBase} + i for each bit i of
+     * {@code sackBits}, from a receiver holding {@code received} packets.
+     */
     public void onAck(final int flow, final int psn, final int cumulativeAck, final int received, final int entropy, final boolean marked,
-        final long now) {
+        final int sackBase, final long sackBits, final long now) {
         if (completion[flow] >= 0) {
             return;
         }
@@ -142,6 +145,14 @@ public final class UetSender {
             acknowledge(flow, below);
         }
         cumulative[flow] = Math.max(cumulative[flow], cumulativeAck);
+        long bits = sackBits;
+        while (bits != 0) {
+            final int bit = Long.numberOfTrailingZeros(bits);
+            if (sackBase + bit < state[flow].length) {
+                acknowledge(flow, sackBase + bit);
+            }
+            bits &= bits - 1;
+        }
         acknowledge(flow, psn);
         balancers[flow].feedback(entropy, marked ? EntropyChoice.ECN : EntropyChoice.GOOD, now);
         nscc.inFlight(inFlight[flow]);
