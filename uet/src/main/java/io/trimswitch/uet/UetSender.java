@@ -5,9 +5,9 @@ import java.util.Arrays;
 /**
  * Ultra Ethernet's senders with NSCC: a flow sends while its window holds another packet, retransmissions first, each
  * packet on the entropy its load balancer picks; its host's link decides when ({@link UetFrames#ready}, then
- * {@link #sendNext}). ACKs carry the receiver's count of packets held (what leaves the flight), its cumulative
- * acknowledgement and the acknowledged packet, whose round trip feeds NSCC; a NACK queues its packet for sending
- * again; a packet unacknowledged for the retransmission timeout is sent again too. A flow completes when every packet
+ * {@link #sendNext}). ACKs carry the receiver's count of packets held (what NSCC counts as delivered), its cumulative
+ * and selective acknowledgements (what leaves the flight) and the acknowledged packet, whose round trip feeds NSCC; a
+ * NACK queues its packet for sending again; a packet unacknowledged for the retransmission timeout is sent again too. A flow completes when every packet
  * is acknowledged. Time is whatever unit the driver counts in (picoseconds for NSCC's constants): passed in, never read.
  */
 public final class UetSender {
@@ -138,7 +138,6 @@ public final class UetSender {
             heldByReceiver[flow] = received;
         }
         nscc.delivered(flow, delivered);
-        inFlight[flow] -= delivered;
         final long delay = state[flow][psn] == IN_FLIGHT && sends[flow][psn] == 1
             ? nscc.sample(flow, now - sentAt[flow][psn], marked) : nscc.averageDelay(flow);
         for (int below = cumulative[flow]; below < cumulativeAck; below++) {
@@ -167,11 +166,15 @@ public final class UetSender {
         }
     }
 
+    /**
+     * The receiver holds {@code psn}. The flight is the packets sent and neither acknowledged nor given up (NACKed, timed
+     * out): counted from each packet's state, a copy sent again for nothing never stays in it.
+     */
     private void acknowledge(final int flow, final int psn) {
         if (state[flow][psn] == TO_RESEND) {
-            // It left the flight when it was queued again; it never re-entered.
             toResend[flow]--;
-            inFlight[flow] += packetBytes;
+        } else if (state[flow][psn] == IN_FLIGHT) {
+            inFlight[flow] -= packetBytes;
         }
         state[flow][psn] = ACKED;
     }
