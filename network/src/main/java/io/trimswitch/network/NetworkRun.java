@@ -132,7 +132,7 @@ public final class NetworkRun {
             final Settings own = each[sw];
             for (int port = 0; port < assembly.ports(); port++) {
                 // As uet-htsim, a link slowed by --fail keeps its queue's and its ECN thresholds' time: both shrink with its rate.
-                final double slowed = (double) own.portRateBps(port) / own.portRateBps();
+                final double slowed = port < shape.ports(sw) ? experiment.rateLeft(sw, port) : 1;
                 assembly.port(port).ecnMarking(derived.marking(experiment.getSeed(), sw, port, slowed));
                 if (slowed < 1 && assembly.port(port).dataQueue() instanceof io.trimswitch.trafficmanager.PacketFifo fifo) {
                     fifo.limit(Math.max(1, (int) (own.fabric().dataQueuePackets() * slowed)));

@@ -1,11 +1,9 @@
 package io.trimswitch.network;
 
-import io.trimswitch.config.ConfigException;
 import io.trimswitch.uet.UetSettings;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -107,9 +105,16 @@ class UetExperimentTest {
     }
 
     @Test
-    void aTrimSizeThatWouldCutTheUetHeaderIsRefused() {
-        final HtsimExperiment experiment = experiment(matrix("0->13 start 0 size 20000"), null, null);
-        assertEquals(64, experiment.settings(0).trim().sizeBytes());
-        assertThrows(ConfigException.class, () -> UetSettings.DEFAULTS.withInitialWindowPackets(0));
+    void aLinkSlowedByFailKeepsItsQueuesDrainTime() {
+        final HtsimExperiment experiment = experiment(matrix("0->13 start 0 size 20000"), 128, 1);
+        final NetworkRun run = NetworkRun.of(experiment, UetSettings.DEFAULTS.withEntropies(128));
+        final FatTree.Shape shape = experiment.shape();
+        final int core = shape.tors() + shape.aggs();
+        // htsim slows the first core's link down to the first aggregation switch to a quarter, with a quarter of the queue.
+        assertEquals(0.25, experiment.rateLeft(core, 0));
+        assertEquals(43, experiment.settings(core).fabric().dataQueuePackets());
+        assertEquals(10, run.node(core).assembly().port(0).dataQueue().capacity());
+        assertEquals(43, run.node(core).assembly().port(1).dataQueue().capacity());
+        assertEquals(1.0, experiment.rateLeft(core + 1, 0));
     }
 }
