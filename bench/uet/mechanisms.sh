@@ -3,7 +3,8 @@
 # side. Each experiment of validate_uec_sender.txt that runs on 16 hosts (and, with `all`, the 128-host incast) runs
 # with every switch `ideal` (uet-htsim's and htsim's trimming queue), `tofino` (meters, the three-state loop,
 # deflect-on-drop) and `dod` (deflect-on-drop alone), once with NDP hosts and once with UET hosts (NSCC, REPS). Prints
-# per run the last flow's finish, the packets trimmed to headers, the NACKs, and the packets sent again.
+# per run the last flow's finish, the packets trimmed to headers, the NACKs (NDP's receivers NACK every header) and the
+# packets sent again.
 #
 #   bench/uet/mechanisms.sh [small|all]      (from the repository root, after ./mvnw package)
 #
@@ -41,9 +42,10 @@ for line in "${experiments[@]}"; do
     for transport in ndp uet; do
         for mechanism in ideal tofino dod; do
             i=$((i + 1))
-            # NDP's hosts spray over every path; --paths there would limit them, so it is UET's entropies only.
+            # NDP's hosts spray over every path (--paths would limit them: it is UET's entropies only), with a first window
+            # and data queues of one bandwidth-delay product (43 packets; 44 MTUs of queue), what UET's get by default.
             extra=$opts
-            [ "$transport" = uet ] || extra=${opts//--paths 128/}
+            [ "$transport" = uet ] || extra="${opts//--paths 128/} --initial-window 43 --queue-packets 44"
             # shellcheck disable=SC2086
             cli/trimswitch fabric --matrix "$cms/$cm" --transport "$transport" --mechanism "$mechanism" --mtu 4086 $extra \
                 --json "$out/mechanisms-$i.json" > /dev/null
