@@ -43,9 +43,10 @@ class LayeringTest {
         MAY_USE.put("recirc", Set.of("pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("config", Set.of("pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("ndp", Set.of("dataplane"));
+        MAY_USE.put("uet", Set.of("config", "pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("switching", Set.of("config", "recirc", "pipelines", "traffic-manager", "dataplane"));
-        MAY_USE.put("simulator", Set.of("switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
-        MAY_USE.put("network", Set.of("simulator", "switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+        MAY_USE.put("simulator", Set.of("switching", "ndp", "uet", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+        MAY_USE.put("network", Set.of("simulator", "switching", "ndp", "uet", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("interfaces", Set.of("dataplane"));
         MAY_USE.put("sockets", Set.of("dataplane"));
         // Real time drives the same switch as virtual time, never the virtual-time engine.
@@ -53,12 +54,12 @@ class LayeringTest {
         MAY_USE.put("control", Set.of("realtime", "sockets", "interfaces", "switching", "config", "recirc", "pipelines", "traffic-manager",
             "dataplane"));
         MAY_USE.put("hosts", Set.of("ndp", "config", "dataplane"));
-        MAY_USE.put("evaluation", Set.of("realtime", "sockets", "interfaces", "network", "simulator", "switching", "ndp", "config",
+        MAY_USE.put("evaluation", Set.of("realtime", "sockets", "interfaces", "network", "simulator", "switching", "ndp", "uet", "config",
             "recirc", "pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("cli", Set.of("evaluation", "hosts", "control", "realtime", "sockets", "interfaces", "network", "simulator",
-            "switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+            "switching", "ndp", "uet", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("bench", Set.of("evaluation", "control", "realtime", "sockets", "interfaces", "network", "simulator",
-            "switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+            "switching", "ndp", "uet", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.trimswitch.cli;
 
+import io.trimswitch.config.Choice;
 import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.Settings;
 import io.trimswitch.config.SettingsFiles;
 import io.trimswitch.network.HtsimExperiment;
 import io.trimswitch.network.HtsimMatrix;
@@ -12,6 +14,7 @@ import io.trimswitch.network.NetworkRun;
 import io.trimswitch.network.NetworkSettings;
 import io.trimswitch.network.NetworkSpec;
 import io.trimswitch.network.NetworkTable;
+import io.trimswitch.uet.UetSettings;
 import picocli.CommandLine.Model.OptionSpec;
 
 import java.nio.file.Path;
@@ -51,6 +54,12 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
     Integer mtu;
     Integer queuePackets;
     Integer paths;
+    String transport;
+    String loadBalancer;
+    Double targetDelayUs;
+    List<Integer> ecn;
+    Integer ackBytes;
+    Double rtoUs;
 
     private final ReportFileOption json = new ReportFileOption();
 
@@ -103,6 +112,21 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
             () -> queuePackets, v -> queuePackets = v);
         bound("--paths", "N", Integer.class, "With --matrix: each flow sprays over N paths drawn at random, htsim's -paths; 0: all (default: 0)",
             () -> paths, v -> paths = v);
+        bound("--transport", "ndp|uet", String.class,
+            "With --matrix: the hosts' transport, NDP or Ultra Ethernet (NSCC, REPS, SACKs and NACKs; its switches mark ECN) (default: ndp)",
+            () -> transport, v -> transport = v);
+        bound("--load-balancer", "reps|oblivious|single", String.class,
+            "UET: each packet's entropy: recycled (REPS), sprayed in turn, or one per flow; --paths N gives the entropies (default: reps, 64)",
+            () -> loadBalancer, v -> loadBalancer = v);
+        bound("--target-delay-us", "US", Double.class, "UET: NSCC's target queuing delay, µs (default: 0.75 of the network's round trip)",
+            () -> targetDelayUs, v -> targetDelayUs = v);
+        bound(OptionSpec.builder("--ecn").paramLabel("LO HI").arity("2").type(List.class).auxiliaryTypes(Integer.class)
+            .description("UET: data queues mark CE above LO packets, with a probability rising to 1 at HI, htsim's -ecn (default: 0.2 and 0.8 BDP)"),
+            () -> ecn, v -> ecn = v);
+        bound("--ack-bytes", "BYTES", Integer.class, "UET: a receiver acknowledges at least every BYTES received (default: 16384)",
+            () -> ackBytes, v -> ackBytes = v);
+        bound("--rto-us", "US", Double.class, "UET: the retransmission timeout, µs (default: 15 µs and six data queues' drain time)",
+            () -> rtoUs, v -> rtoUs = v);
         group(json, "json");
         group(new HelpOptions(), "help");
         model().name("fabric");
@@ -121,6 +145,8 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         refuseWithoutMatrix("--mtu", mtu);
         refuseWithoutMatrix("--queue-packets", queuePackets);
         refuseWithoutMatrix("--paths", paths);
+        refuseWithoutMatrix("--transport", transport);
+        refuseUetOnly();
         final NetworkSpec network = file == null ? new NetworkSpec() : NetworkSettings.parse(SettingsFiles.read(file), file.toString());
         applyOverrides(network);
         json.checkWritable();
@@ -172,15 +198,64 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
             }
             failedLinks = Integer.parseInt(failed.get(0).strip());
         }
+        final boolean uet = transport != null && Settings.choice("--transport", transport, Transport.values()) == Transport.UET;
+        if (!uet) {
+            refuseUetOnly();
+        }
+        final UetSettings uetSettings = uet ? uetSettings() : null;
         json.checkWritable();
         final HtsimTopology tree = topology == null ? null : HtsimTopology.load(topology);
         final HtsimMatrix flows = HtsimMatrix.load(matrix);
-        final HtsimExperiment experiment = HtsimExperiment.of(tree, flows, new HtsimExperiment.Options(
-            leaf != null ? leaf : mechanism, spine != null ? spine : mechanism, spine != null ? spine : mechanism, mtu, queuePackets, initialWindow,
-            paths, routing, failedLinks, seed));
-        final NetworkRun run = NetworkRun.of(experiment);
+        HtsimExperiment experiment = experiment(tree, flows, queuePackets, failedLinks, uet);
+        if (uet && queuePackets == null) {
+            experiment = experiment(tree, flows, NetworkRun.uetQueuePackets(experiment), failedLinks, true);
+        }
+        final NetworkRun run = uet ? NetworkRun.of(experiment, uetSettings) : NetworkRun.of(experiment);
         final HtsimReport report = NetworkReportBuilder.build(run, run.run(), experiment);
         return show(report.asNetworkReport(), report);
+    }
+
+    /** The hosts' transports on an htsim experiment. */
+    private enum Transport implements Choice {
+        NDP, UET
+    }
+
+    private HtsimExperiment experiment(final HtsimTopology tree, final HtsimMatrix flows, final Integer queue, final Integer failedLinks,
+        final boolean uet) {
+        // UET's initial window is its own setting; NDP's sizes the pool's rows, so UET's leaves it at its default.
+        return HtsimExperiment.of(tree, flows, new HtsimExperiment.Options(
+            leaf != null ? leaf : mechanism, spine != null ? spine : mechanism, spine != null ? spine : mechanism, mtu, queue,
+            uet ? null : initialWindow, paths, routing, failedLinks, seed));
+    }
+
+    /** The UET settings the command line gives, checked. */
+    private UetSettings uetSettings() {
+        UetSettings settings = UetSettings.DEFAULTS;
+        if (loadBalancer != null) {
+            settings = settings.withLoadBalancer(UetSettings.loadBalancer(loadBalancer));
+        }
+        if (paths != null) {
+            settings = settings.withEntropies(paths);
+        }
+        settings = settings.withTargetDelayUs(targetDelayUs).withInitialWindowPackets(initialWindow).withRtoUs(rtoUs);
+        if (ackBytes != null) {
+            settings = settings.withAckBytes(ackBytes);
+        }
+        if (ecn != null) {
+            settings = settings.withEcn(ecn.get(0), ecn.get(1));
+        }
+        return settings;
+    }
+
+    /** The options that only UET hosts read: refused for NDP's, in one line naming the option. */
+    private void refuseUetOnly() {
+        final Object[][] uetOnly = {{"--load-balancer", loadBalancer}, {"--target-delay-us", targetDelayUs}, {"--ecn", ecn},
+            {"--ack-bytes", ackBytes}, {"--rto-us", rtoUs}};
+        for (final Object[] option : uetOnly) {
+            if (option[1] != null) {
+                throw new ConfigException(option[0] + " applies to UET hosts: add --transport uet (and --matrix)");
+            }
+        }
     }
 
     private void applyOverrides(final NetworkSpec network) {

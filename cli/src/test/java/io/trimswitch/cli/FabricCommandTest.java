@@ -50,6 +50,22 @@ class FabricCommandTest {
     }
 
     @Test
+    void ultraEthernetHostsRunAnHtsimMatrixAndReportWhatTheyDid() throws IOException {
+        final Path matrix = dir.resolve("incast.cm");
+        Files.writeString(matrix, "Nodes 16\nConnections 3\n0->15 start 0 size 400000\n4->15 start 0 size 400000\n8->15 start 0 size 400000\n");
+        final Path json = dir.resolve("uet.json");
+        final Cli.Result result = Cli.trimswitch("fabric", "--matrix", matrix.toString(), "--transport", "uet", "--mechanism", "ideal",
+            "--mtu", "4086", "--json", json.toString());
+        assertEquals(0, result.exit(), result.err());
+        assertTrue(result.out().contains("3 flows, 1200000 bytes in 4086-byte packets, UET reps"), result.out());
+        assertTrue(result.out().contains("flows completed        3 of 3"), result.out());
+        final String report = Files.readString(json);
+        assertTrue(report.contains("\"transport\" : \"uet\""), report);
+        assertTrue(report.contains("\"bdpPackets\" : 43"), report);
+        assertTrue(report.contains("\"loadBalancer\" : \"reps\""), report);
+    }
+
+    @Test
     void htsimsFilesRunAndTheReportGivesEachFlowsTimesAndId() throws IOException {
         final Path topology = dir.resolve("leafspine.topo");
         Files.writeString(topology, """
@@ -123,7 +139,19 @@ class FabricCommandTest {
         "fabric --matrix HTSIM --queue-packets 0              | --queue-packets must be 1..65535, got 0",
         "fabric --matrix HTSIM --mechanism fancy              | rack switches: unknown mechanism 'fancy'",
         "fabric --matrix BADMATRIX                            | bad.cm line 3: size is -5, outside 1..1099511627776",
-        "fabric --topology BADTOPO --matrix HTSIM             | bad.topo line 5: unknown key Radix (Nodes, Tiers, Podsize, Tier;"})
+        "fabric --topology BADTOPO --matrix HTSIM             | bad.topo line 5: unknown key Radix (Nodes, Tiers, Podsize, Tier;",
+        "fabric --transport uet                               | --transport applies to an htsim experiment",
+        "fabric --target-delay-us 5                           | --target-delay-us applies to UET hosts: add --transport uet",
+        "fabric --matrix HTSIM --load-balancer reps           | --load-balancer applies to UET hosts: add --transport uet",
+        "fabric --matrix HTSIM --transport tcp                | --transport must be one of ndp, uet, got 'tcp'",
+        "fabric --matrix HTSIM --transport uet --target-delay-us 0     | --target-delay-us must be above 0 and at most 10000 µs, got 0.0",
+        "fabric --matrix HTSIM --transport uet --target-delay-us NaN   | --target-delay-us must be above 0",
+        "fabric --matrix HTSIM --transport uet --initial-window 0      | --initial-window must be 1..65535 packets (a window below one packet never sends), got 0",
+        "fabric --matrix HTSIM --transport uet --load-balancer ecmp    | --load-balancer must be one of reps, oblivious, single, got 'ecmp'",
+        "fabric --matrix HTSIM --transport uet --paths 3               | --paths must be a power of two of 1..65536 entropies for UET hosts, got 3",
+        "fabric --matrix HTSIM --transport uet --ecn 9 5               | --ecn must be LO HI with 0 <= LO <= HI <= 65535 packets, got 9 5",
+        "fabric --matrix HTSIM --transport uet --ack-bytes 0           | --ack-bytes must be",
+        "fabric --matrix HTSIM --transport uet --rto-us -1             | --rto-us must be above 0"})
     void isRefusedInOneLine(final String commandLine, final String expected) throws IOException {
         final Path file = dir.resolve("input");
         Files.writeString(file, "ports:\n  - bind: 127.0.0.1:0\n");

@@ -150,7 +150,7 @@ public final class HtsimExperiment {
         final Map<String, Settings> distinct = new HashMap<>();
         for (int sw = 0; sw < each.length; sw++) {
             final int tier = layout.tier(sw);
-            final double[] rates = rates(layout, sw);
+            final double[] rates = rates(layout, sw, failedLinks);
             final String key = tier + java.util.Arrays.toString(rates);
             Settings settings = distinct.get(key);
             if (settings == null) {
@@ -163,7 +163,7 @@ public final class HtsimExperiment {
     }
 
     /** The rate of each port of switch {@code sw}, Gb/s: its tier's, or a fraction of it on a link {@code -failed} slows. */
-    private double[] rates(final FatTree.Shape layout, final int sw) {
+    private double[] rates(final FatTree.Shape layout, final int sw, final int failedLinks) {
         final HtsimTopology.Tier[] tier = topology.tier();
         final int ports = layout.ports(sw);
         final double[] rates = new double[ports];
@@ -257,6 +257,21 @@ public final class HtsimExperiment {
 
     FatTree.Shape shape() {
         return shape;
+    }
+
+    /** The fraction of its rate that {@code -failed} leaves port {@code port} of switch {@code sw}: 1, or {@link #FAILED_LINK_RATE}. */
+    double rateLeft(final int sw, final int port) {
+        return rates(shape, sw, failedLinks)[port] / rates(shape, sw, 0)[port];
+    }
+
+    /** The hosts' link rate, Gb/s. */
+    double hostRateGbps() {
+        return topology.tor().speedGbps();
+    }
+
+    /** Every link's one-way delay, ns. */
+    double linkLatencyNs() {
+        return topology.tor().linkLatencyNs();
     }
 
     boolean[][] cut() {

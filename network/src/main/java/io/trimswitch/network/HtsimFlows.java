@@ -1,6 +1,7 @@
 package io.trimswitch.network;
 
 import io.trimswitch.simulator.NdpHosts;
+import io.trimswitch.simulator.UetHosts;
 
 import java.util.HashMap;
 import java.util.List;
@@ -12,7 +13,7 @@ import java.util.Map;
  * every packet, and the trigger starts its flows then (a one-shot or multi-shot trigger at once, a barrier at its
  * count-th firing).
  */
-final class HtsimFlows implements NdpHosts.Completions {
+final class HtsimFlows implements NdpHosts.Completions, UetHosts.Completions {
     final int[] sender;
     final int[] receiver;
     final long[] start;
@@ -25,7 +26,9 @@ final class HtsimFlows implements NdpHosts.Completions {
     private final Map<Integer, int[]> targets = new HashMap<>();
     private final Map<Integer, HtsimMatrix.Trigger> triggers = new HashMap<>();
     private final Map<Integer, Integer> fired = new HashMap<>();
-    private NdpHosts hosts;
+    /** Starts a flow that waited for a trigger: the hosts' {@code startNow}. */
+    private java.util.function.ObjLongConsumer<Integer> startNow;
+    private io.trimswitch.switching.FlowLifetimes hosts;
 
     private HtsimFlows(final HtsimExperiment experiment) {
         final List<HtsimMatrix.Connection> connections = experiment.matrix().connections();
@@ -68,8 +71,18 @@ final class HtsimFlows implements NdpHosts.Completions {
     /** Listens to {@code ndp}'s completions when the matrix has triggers. */
     void attach(final NdpHosts ndp) {
         this.hosts = ndp;
+        this.startNow = (flow, now) -> ndp.startNow(flow, now);
         if (!triggers.isEmpty()) {
             ndp.onCompletion(this);
+        }
+    }
+
+    /** Listens to {@code uet}'s completions (its senders'): a trigger fires when a flow's last packet is acknowledged. */
+    void attach(final UetHosts uet) {
+        this.hosts = uet;
+        this.startNow = (flow, now) -> uet.startNow(flow, now);
+        if (!triggers.isEmpty()) {
+            uet.onCompletion(this);
         }
     }
 
@@ -93,7 +106,7 @@ final class HtsimFlows implements NdpHosts.Completions {
         if (starts) {
             for (final int flow : targets.get(trigger)) {
                 if (hosts.startPicos(flow) < 0) {
-                    hosts.startNow(flow, now);
+                    startNow.accept(flow, now);
                 }
             }
         }

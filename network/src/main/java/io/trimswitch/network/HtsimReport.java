@@ -32,7 +32,16 @@ public record HtsimReport(
     List<NetworkReport.SwitchReport> switches,
     List<Flow> flows,
     RunReport.RunInfo run,
-    HtsimExperiment config) {
+    HtsimExperiment config,
+    Uet uet) {
+
+    /**
+     * What Ultra Ethernet hosts did, and the numbers they were derived with: the network's unloaded round trip and
+     * bandwidth-delay product, NSCC's target delay, the ECN thresholds and the timeout; absent for NDP hosts.
+     */
+    public record Uet(String loadBalancer, int entropies, double rttUs, int bdpPackets, double targetDelayUs, int ecnLowPackets,
+        int ecnHighPackets, double rtoUs, long nacks, long lastHopNacks, long timeouts, long quickAdapts, long ecnMarked) {
+    }
 
     /** One line of the matrix: {@code startUs} and {@code finishUs} from time zero, {@code fctUs} the difference; absent if it never started or finished. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -40,10 +49,10 @@ public record HtsimReport(
         long headers, long dropped, Long retransmissions) {
     }
 
-    static HtsimReport of(final NetworkReport r, final List<Flow> flows, final HtsimExperiment experiment) {
+    static HtsimReport of(final NetworkReport r, final List<Flow> flows, final HtsimExperiment experiment, final Uet uet) {
         return new HtsimReport(r.topology(), r.routing(), r.pattern(), r.transport(), r.sent(), r.deliveredWhole(), r.deliveredHeader(), r.dropped(),
             r.conservation(), r.trims(), r.drops(), r.goodput(), r.flowsCompleted(), r.control(), r.completionUs(), r.headerLatencyNs(), r.tiers(),
-            r.switches(), flows, r.run(), experiment);
+            r.switches(), flows, r.run(), experiment, uet);
     }
 
     /** The network's report without the flows' times, as the text table reads it. */

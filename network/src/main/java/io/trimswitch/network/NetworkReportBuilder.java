@@ -42,7 +42,7 @@ public final class NetworkReportBuilder {
                 done < 0 ? null : ReportBuilder.round(done / 1e6, 3), done < 0 || start < 0 ? null : ReportBuilder.round((done - start) / 1e6, 3),
                 each.sent(), each.whole(), each.headers(), each.dropped(), each.retransmissions()));
         }
-        return HtsimReport.of(report, flows, experiment);
+        return HtsimReport.of(report, flows, experiment, network.uetReport());
     }
 
     private static NetworkReport build(final NetworkRun network, final VirtualTimeEngine.Outcome outcome, final String topology, final String routing,
@@ -73,7 +73,7 @@ public final class NetworkReportBuilder {
             }
         }
         final RunReport.Latency headerLatency = ReportBuilder.headerLatency(recorder);
-        return new NetworkReport(topology, routing, network.hosts().description(), "ndp", sent, whole, headers,
+        return new NetworkReport(topology, routing, network.hosts().description(), network.transport(), sent, whole, headers,
             dropped, conserved, trims(allTrims), drops, ReportBuilder.goodput(goodputs), network.lifetimes().completedFlows(), control,
             completion(network.lifetimes(), recorder.flows()), headerLatency, tiers, switches, flows,
             new RunReport.RunInfo(Settings.Clock.VIRTUAL.label(), Picos.toNanos(network.durationPicos()),

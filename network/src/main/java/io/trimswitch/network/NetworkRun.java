@@ -6,10 +6,12 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.pipelines.ForwardingStage;
+import io.trimswitch.simulator.EndHosts;
 import io.trimswitch.simulator.LinkFailures;
 import io.trimswitch.simulator.NdpHosts;
 import io.trimswitch.simulator.PathChoice;
 import io.trimswitch.simulator.SwitchNode;
+import io.trimswitch.simulator.UetHosts;
 import io.trimswitch.simulator.VirtualTimeEngine;
 import io.trimswitch.simulator.Wiring;
 import io.trimswitch.switching.FlowLifetimes;
@@ -19,6 +21,7 @@ import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.switching.SwitchRun;
 import io.trimswitch.switching.SwitchRunView;
 import io.trimswitch.switching.TrafficSource;
+import io.trimswitch.uet.UetSettings;
 
 import java.util.List;
 
@@ -38,6 +41,8 @@ public final class NetworkRun {
     private final FatTree fatTree;
     /** The flows and triggers of an htsim experiment, or null. */
     private HtsimFlows htsimFlows;
+    /** Ultra Ethernet's numbers for this network, or null: NDP hosts. */
+    private UetNetwork uet;
 
     private NetworkRun(final VirtualTimeEngine engine, final LeafSpine leafSpine) {
         this(engine, leafSpine, null);
@@ -85,6 +90,107 @@ public final class NetworkRun {
         return run;
     }
 
+    /**
+     * The fat tree and the flows of an experiment written for htsim, run by Ultra Ethernet hosts (NSCC and the load balancer
+     * of {@code settings}); the switches remark trims before the last hop and mark ECN at their data queues for them.
+     */
+    public static NetworkRun of(final HtsimExperiment experiment, final UetSettings settings) {
+        final UetNetwork derived = UetNetwork.of(experiment, settings);
+        final FatTree.Shape shape = experiment.shape();
+        final int switches = shape.switches();
+        final Settings[] each = new Settings[switches];
+        final int[] ports = new int[switches];
+        final java.util.Map<Settings, Settings> marked = new java.util.IdentityHashMap<>();
+        for (int sw = 0; sw < switches; sw++) {
+            final Settings plain = experiment.settings(sw);
+            final int hostPorts = shape.tier(sw) == 0 ? shape.hostsPerTor() : 0;
+            each[sw] = marked.computeIfAbsent(plain, s -> UetNetwork.marked(s, hostPorts, s.egressPorts()));
+            ports[sw] = each[sw].egressPorts();
+        }
+        final FatTree tree = new FatTree(shape, experiment.cut(), ports);
+        final boolean spray = experiment.routing() == NetworkSettings.Routing.SPRAY;
+        final String[] names = new String[switches];
+        final String[] tiers = new String[switches];
+        final ForwardingStage[] forwarding = new ForwardingStage[switches];
+        for (int sw = 0; sw < switches; sw++) {
+            names[sw] = tree.name(sw);
+            tiers[sw] = tree.tierName(sw);
+            forwarding[sw] = new FatTreeForwarding(tree, sw, spray);
+        }
+        final HtsimFlows flows = HtsimFlows.of(experiment);
+        final UetHosts.EntropyPaths paths = spray ? new EntropyPaths(tree, flows.sender, flows.receiver, experiment.getSeed()) : (flow, forward, entropy) -> 0;
+        final UetHosts hosts = new UetHosts(each[0], shape.nodes(), flows.sender, flows.receiver, flows.start, flows.size,
+            flows.description + ", UET " + settings.loadBalancer().label(), paths, settings, derived.nscc(), derived.initialWindowBytes(),
+            derived.rtoPicos());
+        flows.attach(hosts);
+        final VirtualTimeEngine.Switches parts = new VirtualTimeEngine.Switches(each, names, tiers, forwarding);
+        final long inFlight = 16L * flows.sender.length * (derived.windowPackets() + 16) + (1 << 16);
+        final NetworkRun run = new NetworkRun(new VirtualTimeEngine(parts, tree.wiring(), hosts, hosts, pool(each, hosts, inFlight),
+            Picos.fromMicros(experiment.getMaxDurationUs()), LinkFailures.NONE), null, tree);
+        for (int sw = 0; sw < switches; sw++) {
+            final AssembledSwitch assembly = run.engine.node(sw).assembly();
+            final Settings own = each[sw];
+            for (int port = 0; port < assembly.ports(); port++) {
+                // As uet-htsim, a link slowed by --fail keeps its queue's and its ECN thresholds' time: both shrink with its rate.
+                final double slowed = port < shape.ports(sw) ? experiment.rateLeft(sw, port) : 1;
+                assembly.port(port).ecnMarking(derived.marking(experiment.getSeed(), sw, port, slowed));
+                if (slowed < 1 && assembly.port(port).dataQueue() instanceof io.trimswitch.trafficmanager.PacketFifo fifo) {
+                    fifo.limit(Math.max(1, (int) (own.fabric().dataQueuePackets() * slowed)));
+                }
+            }
+        }
+        run.htsimFlows = flows;
+        run.uet = derived;
+        return run;
+    }
+
+    /** htsim_uec's data queue when none is given, as {@code --queue-packets} counts: one bandwidth-delay product. */
+    public static int uetQueuePackets(final HtsimExperiment experiment) {
+        return UetNetwork.defaultQueuePackets(experiment);
+    }
+
+    /**
+     * A packet's path from its entropy, as switches that hash a flow's entropy at each hop choose it: a seeded hash of the
+     * flow, the direction and the entropy picks one of the usable paths between the two hosts.
+     */
+    private record EntropyPaths(int[][] usable, long seed) implements UetHosts.EntropyPaths {
+        EntropyPaths(final FatTree tree, final int[] sender, final int[] receiver, final long seed) {
+            this(usablePaths(tree, sender, receiver), seed);
+        }
+
+        private static int[][] usablePaths(final FatTree tree, final int[] sender, final int[] receiver) {
+            final int[][] usable = new int[2 * sender.length][];
+            for (int direction = 0; direction < usable.length; direction++) {
+                final int flow = direction / 2;
+                final int from = direction % 2 == 0 ? sender[flow] : receiver[flow];
+                final int to = direction % 2 == 0 ? receiver[flow] : sender[flow];
+                final int[] all = new int[tree.paths(from, to)];
+                int count = 0;
+                for (int path = 0; path < all.length; path++) {
+                    if (tree.usable(from, to, path)) {
+                        all[count++] = path;
+                    }
+                }
+                usable[direction] = java.util.Arrays.copyOf(all, Math.max(1, count));
+            }
+            return usable;
+        }
+
+        @Override
+        public int path(final int flow, final boolean towardsReceiver, final int entropy) {
+            final int direction = towardsReceiver ? 2 * flow : 2 * flow + 1;
+            final int[] paths = usable[direction];
+            if (paths.length == 1) {
+                return paths[0];
+            }
+            long z = seed * 0x9E37_79B9_7F4A_7C15L + ((long) direction << 20) + entropy;
+            z = (z ^ (z >>> 30)) * 0xBF58_476D_1CE4_E5B9L;
+            z = (z ^ (z >>> 27)) * 0x94D0_49BB_1331_11EBL;
+            z ^= z >>> 31;
+            return paths[(int) Long.remainderUnsigned(z, paths.length)];
+        }
+    }
+
     /** The leaf-spine network of {@code settings} with its workload. */
     public static NetworkRun of(final NetworkSettings settings) {
         final LeafSpine network = new LeafSpine(settings);
@@ -128,7 +234,7 @@ public final class NetworkRun {
         return pool(switches, hosts, Integer.MAX_VALUE - 8);
     }
 
-    private static PacketPool pool(final Settings[] switches, final NdpHosts hosts, final long most) {
+    private static PacketPool pool(final Settings[] switches, final EndHosts hosts, final long most) {
         final long latency = hosts.propagationPicos();
         long bound = 0;
         for (final Settings each : switches) {
@@ -243,6 +349,35 @@ public final class NetworkRun {
         return fatTree == null ? new String[] {"leaf", "spine"} : java.util.Arrays.copyOf(FatTree.TIER_NAMES, fatTree.shape().tiers());
     }
 
+    /** The hosts' transport: "ndp" or "uet". */
+    String transport() {
+        return uet == null ? "ndp" : "uet";
+    }
+
+    /** What the Ultra Ethernet hosts did in the last run, or null: NDP hosts. */
+    HtsimReport.Uet uetReport() {
+        if (uet == null) {
+            return null;
+        }
+        final UetHosts hosts = (UetHosts) engine.hosts();
+        long timeouts = 0;
+        long quickAdapts = 0;
+        for (int flow = 0; flow < hosts.flows(); flow++) {
+            timeouts += hosts.timeouts(flow);
+            quickAdapts += hosts.quickAdapts(flow);
+        }
+        long marked = 0;
+        for (int sw = 0; sw < engine.switches(); sw++) {
+            final AssembledSwitch assembly = engine.node(sw).assembly();
+            for (int port = 0; port < assembly.ports(); port++) {
+                marked += assembly.port(port).ecnMarking().marked();
+            }
+        }
+        final UetSettings s = uet.settings();
+        return new HtsimReport.Uet(s.loadBalancer().label(), s.entropies(), uet.rttPicos() / 1e6, uet.bdpPackets(), uet.targetDelayPicos() / 1e6,
+            uet.ecnLowPackets(), uet.ecnHighPackets(), uet.rtoPicos() / 1e6, hosts.nacksSent(), hosts.lastHopNacks(), timeouts, quickAdapts, marked);
+    }
+
     long eventsHandled() {
         return engine.eventsHandled();
     }
@@ -261,6 +396,6 @@ public final class NetworkRun {
     SwitchRun switchView(final int sw) {
         final SwitchNode node = engine.node(sw);
         return new SwitchRunView(node.settings(), engine.hosts(), node.assembly(), engine.recorder(), engine.durationPicos(), engine.lastPacketPicos(),
-            engine.eventsHandled(), engine.hosts(), "ndp");
+            engine.eventsHandled(), engine.hosts(), transport());
     }
 }

@@ -28,6 +28,8 @@ public final class EventType {
     public static final int LINK_DOWN = 10;
     /** The network has detected a failed link and routes around it (argument: the failure's number). */
     public static final int ROUTES_UPDATED = 11;
+    /** A host's link has sent its frame and may send the next (argument: the link). */
+    public static final int HOST_LINK_FREE = 12;
 
     private EventType() {
     }

@@ -37,7 +37,7 @@ final class HostLinks implements NdpFrames {
     /** Per flow, its data frames (template 2 × flow) and the control frames back to its sender (2 × flow + 1). */
     private final FrameTemplates templates;
     private final PathChoice paths;
-    private NdpHosts.Switch sw;
+    private EndHosts.Switch sw;
 
     /** The hosts of one switch's ports: link p on port p, and with separate hosts the receivers' links after them. */
     HostLinks(final Settings settings, final NdpFlowPlan plan) {
@@ -87,7 +87,7 @@ final class HostLinks implements NdpFrames {
         }
     }
 
-    void attach(final NdpHosts.Switch attached) {
+    void attach(final EndHosts.Switch attached) {
         this.sw = attached;
     }
 

@@ -12,8 +12,6 @@ import io.trimswitch.ndp.NdpReceiver;
 import io.trimswitch.ndp.NdpSender;
 import io.trimswitch.ndp.NdpTimers;
 import io.trimswitch.ndp.PullPacer;
-import io.trimswitch.switching.FlowLifetimes;
-import io.trimswitch.switching.TrafficSource;
 
 /**
  * NDP end hosts (Handley et al., SIGCOMM 2017) around the switch, so that a run is a whole experiment: the flows
@@ -23,24 +21,12 @@ import io.trimswitch.switching.TrafficSource;
  * state machines that live hosts run too; this class drives them in virtual time: it turns their wake-ups into
  * events, and hands each event and each frame that reaches a host to the part it is for.
  */
-public final class NdpHosts implements TrafficSource, FlowLifetimes {
+public final class NdpHosts implements EndHosts {
     /** Where the NDP shim starts in the frames the hosts build: Ethernet, a 20-byte IPv4 header, UDP. */
     private static final int NDP_OFFSET = 14 + 20 + 8;
 
     /** What the hosts need from the switch they are plugged into. */
-    public interface Switch {
-        void schedule(long time, int type, int arg);
-
-        /** A free packet buffer, or {@link PacketPool#NO_PACKET}. */
-        int allocate();
-
-        /** The frame in {@code handle} has fully arrived at its ingress port. */
-        void inject(int handle, boolean control, long now);
-
-        /** A frame of {@code flow} reached the switch but no buffer was free for it. */
-        void noBuffer(int flow, boolean control);
-
-        PacketPool pool();
+    public interface Switch extends EndHosts.Switch {
     }
 
     private final NdpFlowPlan plan;
@@ -48,7 +34,7 @@ public final class NdpHosts implements TrafficSource, FlowLifetimes {
     private final NdpSender sender;
     private final NdpReceiver receiver;
     private final PullPacer pacer;
-    private Switch sw;
+    private EndHosts.Switch sw;
     /** Told of each flow that completes, at the instant its receiver has every packet; null: nobody listens. */
     private Completions completions;
 
@@ -124,7 +110,8 @@ public final class NdpHosts implements TrafficSource, FlowLifetimes {
     }
 
     /** Schedules every flow's start; a flow whose start is negative waits for {@link #startNow}. */
-    public void start(final Switch attached) {
+    @Override
+    public void start(final EndHosts.Switch attached) {
         this.sw = attached;
         links.attach(attached);
         for (int flow = 0; flow < plan.flows(); flow++) {
@@ -145,6 +132,7 @@ public final class NdpHosts implements TrafficSource, FlowLifetimes {
         sw.schedule(now, EventType.FLOW_START, flow);
     }
 
+    @Override
     public void onEvent(final int type, final int arg, final long now) {
         switch (type) {
             case EventType.LINK_TO_SWITCH -> links.arrive(arg, now);
@@ -156,6 +144,7 @@ public final class NdpHosts implements TrafficSource, FlowLifetimes {
     }
 
     /** How long a frame takes from the switch to its host (and back). */
+    @Override
     public long propagationPicos() {
         return links.propagationPicos();
     }
@@ -165,6 +154,7 @@ public final class NdpHosts implements TrafficSource, FlowLifetimes {
     }
 
     /** A frame that left the switch a propagation delay ago reaches its host, which consumes (and frees) it. */
+    @Override
     public void arriveAtHost(final int handle, final long now) {
         final PacketPool pool = sw.pool();
         final int flow = pool.flow(handle);

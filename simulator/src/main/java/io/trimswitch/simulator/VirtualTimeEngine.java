@@ -45,7 +45,7 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
     /** What feeds the network: the NDP hosts, or packets from outside. */
     private final TrafficSource source;
     /** The NDP hosts, or null when the traffic comes from outside. */
-    private final NdpHosts hosts;
+    private final EndHosts hosts;
     private final RunRecorder recorder;
     private final EventQueue events = new EventQueue();
     /**
@@ -75,7 +75,7 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
      * with {@code hosts} null a source outside that feeds the first switch), its packets in {@code pool}; a run lasts
      * {@code durationPicos} at most.
      */
-    public VirtualTimeEngine(final Switches switches, final Wiring wiring, final TrafficSource source, final NdpHosts hosts,
+    public VirtualTimeEngine(final Switches switches, final Wiring wiring, final TrafficSource source, final EndHosts hosts,
         final PacketPool pool, final long durationPicos, final LinkFailures failures) {
         this.wiring = wiring;
         this.source = source;
@@ -209,7 +209,7 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
                     schedule(now + timeline.samplePeriodPicos(), EventType.SAMPLE, 0);
                 }
             }
-            case EventType.LINK_TO_SWITCH, EventType.PULL_TICK, EventType.RETRANSMIT_TIMEOUT, EventType.FLOW_START ->
+            case EventType.LINK_TO_SWITCH, EventType.PULL_TICK, EventType.RETRANSMIT_TIMEOUT, EventType.FLOW_START, EventType.HOST_LINK_FREE ->
                 hosts.onEvent(EventQueue.type(tag), arg, now);
             case EventType.LINK_DOWN -> linkDown(arg);
             case EventType.ROUTES_UPDATED -> failures.routeAround(arg);
@@ -423,8 +423,8 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
         return source;
     }
 
-    /** The NDP hosts, or null when the traffic came from outside. */
-    public NdpHosts hosts() {
+    /** The end hosts, or null when the traffic came from outside. */
+    public EndHosts hosts() {
         return hosts;
     }
 

@@ -23,6 +23,10 @@ public final class EgressPort {
     private final DataQueueScheduler dataScheduler;
     private final PortCounters counters;
     private int inService = PacketPool.NO_PACKET;
+    /** The data queue the packet in service came from, or null: a header. */
+    private HandleQueue servedQueue;
+    /** ECN marking at the data queues, or null: none (the default). */
+    private EcnMarking ecn;
     private long busyUntil;
 
     public EgressPort(
@@ -99,7 +103,8 @@ public final class EgressPort {
         if (choice == HeaderDataScheduler.NOTHING) {
             return -1;
         }
-        inService = choice == HeaderDataScheduler.HEADER ? headerQueue.poll() : nextData(Long.MAX_VALUE).poll();
+        servedQueue = choice == HeaderDataScheduler.HEADER ? null : nextData(Long.MAX_VALUE);
+        inService = servedQueue == null ? headerQueue.poll() : servedQueue.poll();
         busyUntil = now + rate.serialisation(pool.length(inService));
         return busyUntil;
     }
@@ -132,7 +137,8 @@ public final class EgressPort {
             return -1;
         }
         final int choice = scheduler.choose(headerQueued <= start, dataQueued <= start);
-        inService = choice == HeaderDataScheduler.HEADER ? headerQueue.poll() : nextData(start).poll();
+        servedQueue = choice == HeaderDataScheduler.HEADER ? null : nextData(start);
+        inService = servedQueue == null ? headerQueue.poll() : servedQueue.poll();
         busyUntil = start + rate.serialisation(pool.length(inService));
         return busyUntil;
     }
@@ -141,6 +147,10 @@ public final class EgressPort {
     public int finishTransmission() {
         final int handle = inService;
         inService = PacketPool.NO_PACKET;
+        if (ecn != null && servedQueue != null) {
+            // The queue's depth as the packet leaves, in packets of its size.
+            ecn.leaving(pool, handle, (long) servedQueue.size() * pool.length(handle));
+        }
         counters.transmitted(pool.length(handle), pool.trimKind(handle) != TrimKind.NONE);
         return handle;
     }
@@ -166,6 +176,16 @@ public final class EgressPort {
     /** The data queue the data scheduler serves next among those whose head was queued by {@code readyBy}. */
     private HandleQueue nextData(final long readyBy) {
         return dataQueues[dataScheduler.choose(dataQueues, pool, readyBy)];
+    }
+
+    /** Marks ECN-capable packets leaving the data queues after {@code marking} from now on (null: never). */
+    public void ecnMarking(final EcnMarking marking) {
+        this.ecn = marking;
+    }
+
+    /** The port's ECN marking, or null. */
+    public EcnMarking ecnMarking() {
+        return ecn;
     }
 
     /** Data queue 0: the only one without traffic classes. */
@@ -199,6 +219,10 @@ public final class EgressPort {
         dataScheduler.reset();
         counters.reset();
         inService = PacketPool.NO_PACKET;
+        servedQueue = null;
+        if (ecn != null) {
+            ecn.reset();
+        }
         busyUntil = 0;
     }
 

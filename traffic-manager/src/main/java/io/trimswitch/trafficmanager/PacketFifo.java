@@ -7,7 +7,8 @@ import io.trimswitch.dataplane.packet.PacketPool;
  * the virtual-time runtime and each real-time agent's private queues use it.
  */
 public final class PacketFifo implements HandleQueue {
-    private final int capacity;
+    /** How many packets it holds at most: its size, or less where a slowed link's queue shrinks with its rate. */
+    private int capacity;
     private final int[] slots;
     private final int mask;
     private long head;
@@ -70,6 +71,14 @@ public final class PacketFifo implements HandleQueue {
     @Override
     public boolean isEmpty() {
         return head == tail;
+    }
+
+    /** Holds at most {@code packets} from now on (1 up to the size it was made with): a slowed link's shallower queue. */
+    public void limit(final int packets) {
+        if (packets < 1 || packets > slots.length) {
+            throw new IllegalArgumentException("a queue limit must be 1.." + slots.length + ", got " + packets);
+        }
+        this.capacity = packets;
     }
 
     public boolean isFull() {

@@ -1,0 +1,467 @@
+package io.trimswitch.simulator;
+
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.Settings;
+import io.trimswitch.dataplane.packet.FrameTemplates;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.TrimKind;
+import io.trimswitch.dataplane.packet.WorkloadFrames;
+import io.trimswitch.dataplane.time.LinkRate;
+import io.trimswitch.dataplane.time.Picos;
+import io.trimswitch.dataplane.util.TimedPairFifo;
+import io.trimswitch.uet.EntropyChoice;
+import io.trimswitch.uet.NsccParameters;
+import io.trimswitch.uet.UetFlows;
+import io.trimswitch.uet.UetFrames;
+import io.trimswitch.uet.UetHeader;
+import io.trimswitch.uet.UetReceiver;
+import io.trimswitch.uet.UetSender;
+import io.trimswitch.uet.UetSettings;
+import io.trimswitch.uet.UetTimers;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.Arrays;
+
+/**
+ * Ultra Ethernet end hosts on a network's links, in virtual time: NSCC senders ({@link UetSender}), SACK/NACK
+ * receivers ({@link UetReceiver}) and each host's link. A link sends one frame after another at line rate; a sender
+ * gets the link when it is free and its window allows a packet (flows of one host take turns), while ACKs and NACKs
+ * go out behind the frame on the wire. A frame reaches the switch a propagation delay after its last bit left, and
+ * only then is it built in a buffer of the switch's pool. Data is sent ECN-capable; a packet's entropy picks its path.
+ * A flow completes when its sender has every packet acknowledged, as UET's does.
+ */
+public final class UetHosts implements EndHosts, UetFrames, UetTimers {
+    static final int CONTROL_BYTES = 64;
+    private static final int SHIM_OFFSET = 14 + 20 + 8;
+    private static final int KIND_DATA = 0;
+    private static final int KIND_ACK = 1;
+    private static final int KIND_NACK = 2;
+    /** Entries of a link's FIFO per frame. */
+    private static final int FIFO_ENTRIES = 3;
+
+    /** The path a packet of {@code flow} on {@code entropy} takes, towards its receiver or back. */
+    public interface EntropyPaths {
+        int path(int flow, boolean towardsReceiver, int entropy);
+    }
+
+    /** Who learns of flows completing. */
+    public interface Completions {
+        void completed(int flow, long now);
+    }
+
+    private final NdpFlowPlan plan;
+    private final UetSender sender;
+    private final UetReceiver receiver;
+    private final EntropyPaths paths;
+    private final long propagation;
+    private final int packetBytes;
+    private final long packetTime;
+    private final long controlTime;
+    private final long[] linkFree;
+    private final boolean[] linkWakeUp;
+    private final TimedPairFifo[] onLink;
+    /** Per link, the flows whose sender waits for it, in turn. */
+    private final int[][] waiting;
+    private final int[] waitingHead;
+    private final int[] waitingCount;
+    private final boolean[] queued;
+    private final FrameTemplates templates;
+    /** The DSCP a switch gives a packet it trims towards a host: such a NACK is a last-hop trim. */
+    private final int lastHopDscp;
+    private EndHosts.Switch sw;
+    private Completions completions;
+    private long nacksSent;
+    private long lastHopNacks;
+
+    /**
+     * Hosts on {@code links} links at the rate, propagation delay and frame size of {@code settings}: flow f from host
+     * {@code sender[f]} to {@code receiver[f]}, from {@code start[f]} ps (negative: started by {@link #startNow}),
+     * {@code size[f]} packets; NSCC after {@code nscc}, each flow's load balancer of {@code uet}, the timeout {@code rto} ps.
+     */
+    public UetHosts(final Settings settings, final int links, final int[] sender, final int[] receiver, final long[] start, final int[] size,
+        final String description, final EntropyPaths paths, final UetSettings uet, final NsccParameters nscc, final long initialWindowBytes,
+        final long rto) {
+        if (settings.trim().sizeBytes() < SHIM_OFFSET + UetHeader.LENGTH) {
+            throw new ConfigException("trim.sizeBytes " + settings.trim().sizeBytes() + " would cut the UET header; UET hosts need at least "
+                + (SHIM_OFFSET + UetHeader.LENGTH));
+        }
+        this.plan = new NdpFlowPlan(sender, receiver, start, size, 1, description);
+        this.paths = paths;
+        this.propagation = Picos.fromNanos(settings.transport().propagationNs());
+        this.packetBytes = settings.workload().packetBytes();
+        final LinkRate rate = new LinkRate(settings.portRateBps());
+        this.packetTime = rate.serialisation(packetBytes);
+        this.controlTime = rate.serialisation(CONTROL_BYTES);
+        this.lastHopDscp = settings.trim().dscp();
+        final int flows = plan.flows();
+        final UetFlows flowSizes = new UetFlows() {
+            @Override
+            public int flows() {
+                return plan.flows();
+            }
+
+            @Override
+            public int size(final int flow) {
+                return plan.size(flow);
+            }
+        };
+        final EntropyChoice[] balancers = new EntropyChoice[flows];
+        for (int flow = 0; flow < flows; flow++) {
+            balancers[flow] = EntropyChoice.of(uet.loadBalancer(), uet.entropies(), settings.workload().seed() * 0x9E37_79B9_7F4A_7C15L + flow);
+        }
+        this.sender = new UetSender(flowSizes, nscc, initialWindowBytes, balancers, this, this, rto);
+        this.receiver = new UetReceiver(flowSizes, this, packetBytes, uet.ackBytes());
+        linkFree = new long[links];
+        linkWakeUp = new boolean[links];
+        onLink = new TimedPairFifo[links];
+        for (int link = 0; link < links; link++) {
+            onLink[link] = new TimedPairFifo(64);
+        }
+        final int[] perLink = new int[links];
+        for (int flow = 0; flow < flows; flow++) {
+            perLink[plan.sender(flow)]++;
+        }
+        waiting = new int[links][];
+        for (int link = 0; link < links; link++) {
+            waiting[link] = new int[Math.max(1, perLink[link])];
+        }
+        waitingHead = new int[links];
+        waitingCount = new int[links];
+        queued = new boolean[flows];
+        templates = new FrameTemplates(2 * flows);
+        for (int flow = 0; flow < flows; flow++) {
+            templates.define(2 * flow, packetBytes, plan.sender(flow), WorkloadFrames.HOST_ID, plan.receiver(flow), WorkloadFrames.HOST_ID, flow,
+                settings.workloadDscp(), settings.trim().ndpUdpPort());
+            templates.define(2 * flow + 1, CONTROL_BYTES, plan.receiver(flow), WorkloadFrames.HOST_ID, plan.sender(flow), WorkloadFrames.HOST_ID,
+                flow, settings.workloadDscp(), settings.trim().ndpUdpPort());
+        }
+    }
+
+    /** {@code listener} learns of every flow that completes from the next run on. */
+    public void onCompletion(final Completions listener) {
+        this.completions = listener;
+    }
+
+    @Override
+    public void start(final EndHosts.Switch attached) {
+        this.sw = attached;
+        for (int flow = 0; flow < plan.flows(); flow++) {
+            if (plan.start(flow) >= 0) {
+                sw.schedule(plan.start(flow), EventType.FLOW_START, flow);
+            }
+        }
+    }
+
+    /** A flow that waited starts at {@code now}; its completion time counts from there. */
+    public void startNow(final int flow, final long now) {
+        plan.startAt(flow, now);
+        sw.schedule(now, EventType.FLOW_START, flow);
+    }
+
+    @Override
+    public void onEvent(final int type, final int arg, final long now) {
+        switch (type) {
+            case EventType.LINK_TO_SWITCH -> arrive(arg, now);
+            case EventType.HOST_LINK_FREE -> {
+                linkWakeUp[arg] = false;
+                serve(arg, now);
+            }
+            case EventType.RETRANSMIT_TIMEOUT -> sender.timeout(arg, now);
+            case EventType.FLOW_START -> sender.start(arg, now);
+            default -> throw new IllegalStateException("not a UET event: " + type);
+        }
+    }
+
+    // ---- the state machines' side -----------------------------------------------------------------------------
+
+    @Override
+    public void ready(final int flow, final long now) {
+        final int link = plan.sender(flow);
+        if (!queued[flow]) {
+            queued[flow] = true;
+            final int[] ring = waiting[link];
+            ring[(waitingHead[link] + waitingCount[link]) % ring.length] = flow;
+            waitingCount[link]++;
+        }
+        if (!linkWakeUp[link]) {
+            if (linkFree[link] <= now) {
+                serve(link, now);
+            } else {
+                wakeUpAt(link, linkFree[link]);
+            }
+        }
+    }
+
+    /** The link is free: the next waiting flow that may send sends one packet. */
+    private void serve(final int link, final long now) {
+        final int[] ring = waiting[link];
+        while (waitingCount[link] > 0) {
+            final int flow = ring[waitingHead[link]];
+            waitingHead[link] = (waitingHead[link] + 1) % ring.length;
+            waitingCount[link]--;
+            queued[flow] = false;
+            if (sender.canSend(flow)) {
+                sender.sendNext(flow, Math.max(now, linkFree[link]));
+                if (sender.canSend(flow)) {
+                    queued[flow] = true;
+                    ring[(waitingHead[link] + waitingCount[link]) % ring.length] = flow;
+                    waitingCount[link]++;
+                }
+                if (waitingCount[link] > 0) {
+                    wakeUpAt(link, linkFree[link]);
+                }
+                return;
+            }
+        }
+    }
+
+    private void wakeUpAt(final int link, final long time) {
+        linkWakeUp[link] = true;
+        sw.schedule(time, EventType.HOST_LINK_FREE, link);
+    }
+
+    @Override
+    public void data(final int flow, final int psn, final int entropy, final boolean ackRequest, final long now) {
+        final int flags = UetHeader.FLAG_DATA | (ackRequest ? UetHeader.FLAG_ACK_REQUEST : 0);
+        transmit(plan.sender(flow), now, KIND_DATA, flags, flow, psn, entropy, 0, 0, 0, 0);
+    }
+
+    @Override
+    public void ack(final int flow, final int psn, final int cumulative, final int received, final int entropy, final boolean ecnEcho,
+        final int sackBase, final long sackBits, final long now) {
+        transmit(plan.receiver(flow), now, KIND_ACK, UetHeader.FLAG_ACK | (ecnEcho ? UetHeader.FLAG_ECN_ECHO : 0), flow, psn, entropy, cumulative,
+            received, sackBase, sackBits);
+    }
+
+    @Override
+    public void nack(final int flow, final int psn, final int cumulative, final int received, final int entropy, final boolean lastHop,
+        final boolean ecnEcho, final long now) {
+        nacksSent++;
+        if (lastHop) {
+            lastHopNacks++;
+        }
+        transmit(plan.receiver(flow), now, KIND_NACK, UetHeader.FLAG_NACK | (lastHop ? UetHeader.FLAG_LAST_HOP : 0)
+            | (ecnEcho ? UetHeader.FLAG_ECN_ECHO : 0), flow, psn, entropy, cumulative, received, 0, 0);
+    }
+
+    @Override
+    public void retransmitAt(final long time, final int flow) {
+        sw.schedule(time, EventType.RETRANSMIT_TIMEOUT, flow);
+    }
+
+    /** Puts a frame on {@code link} behind whatever is already on it: three entries of the link's FIFO, at its arrival. */
+    private void transmit(final int link, final long now, final int kind, final int flags, final int flow, final int psn, final int entropy,
+        final int cumulative, final int received, final int sackBase, final long sackBits) {
+        final long begin = Math.max(now, linkFree[link]);
+        linkFree[link] = begin + (kind == KIND_DATA ? packetTime : controlTime);
+        final long arrival = linkFree[link] + propagation;
+        final TimedPairFifo fifo = onLink[link];
+        fifo.add(arrival, kind << 24 | (flags & 0xFF) << 16 | flow, psn << 16 | entropy);
+        fifo.add(arrival, cumulative << 16 | received, sackBase);
+        fifo.add(arrival, (int) (sackBits >>> 32), (int) sackBits);
+        if (fifo.size() == FIFO_ENTRIES) {
+            sw.schedule(arrival, EventType.LINK_TO_SWITCH, link);
+        }
+    }
+
+    /** The frame at the head of {@code link} reaches the switch: it is built in a buffer and handed to ingress. */
+    private void arrive(final int link, final long now) {
+        final TimedPairFifo fifo = onLink[link];
+        final int kind = fifo.headFirst() >>> 24;
+        final int flags = (fifo.headFirst() >>> 16) & 0xFF;
+        final int flow = fifo.headFirst() & 0xFFFF;
+        final int psn = fifo.headSecond() >>> 16;
+        final int entropy = fifo.headSecond() & 0xFFFF;
+        fifo.removeHead();
+        final int cumulative = fifo.headFirst() >>> 16;
+        final int received = fifo.headFirst() & 0xFFFF;
+        final int sackBase = fifo.headSecond();
+        fifo.removeHead();
+        final long sackBits = (long) fifo.headFirst() << 32 | (fifo.headSecond() & 0xFFFF_FFFFL);
+        fifo.removeHead();
+        if (!fifo.isEmpty()) {
+            sw.schedule(fifo.headTime(), EventType.LINK_TO_SWITCH, link);
+        }
+        final boolean data = kind == KIND_DATA;
+        final int handle = sw.allocate();
+        if (handle == PacketPool.NO_PACKET) {
+            sw.noBuffer(flow, !data);
+            return;
+        }
+        final PacketPool pool = sw.pool();
+        final UnsafeBuffer buffer = pool.buffer(handle);
+        final int frame = pool.offset(handle);
+        templates.write(buffer, frame, data ? 2 * flow : 2 * flow + 1, flags, psn, cumulative, paths.path(flow, data, entropy));
+        UetHeader.writeState(buffer, frame + SHIM_OFFSET, entropy, received, sackBase, sackBits);
+        if (data) {
+            UetHeader.ecn(buffer, frame, UetHeader.ECT0);
+        }
+        pool.length(handle, data ? packetBytes : CONTROL_BYTES);
+        pool.ingressPort(handle, link);
+        pool.flow(handle, flow);
+        pool.sequence(handle, psn);
+        sw.inject(handle, !data, now);
+    }
+
+    @Override
+    public void arriveAtHost(final int handle, final long now) {
+        final PacketPool pool = sw.pool();
+        final UnsafeBuffer buffer = pool.buffer(handle);
+        final int frame = pool.offset(handle);
+        final int shim = UetHeader.find(buffer, frame, Math.min(pool.length(handle), pool.storedBytes()));
+        final int flow = pool.flow(handle);
+        if (shim == UetHeader.NOT_UET || flow < 0) {
+            pool.free(handle);
+            return;
+        }
+        final int flags = UetHeader.flags(buffer, shim);
+        final int psn = UetHeader.psn(buffer, shim);
+        final int entropy = UetHeader.entropy(buffer, shim);
+        final boolean marked = UetHeader.ecn(buffer, frame) == UetHeader.CE;
+        final boolean trimmed = pool.trimKind(handle) != TrimKind.NONE;
+        final boolean lastHop = UetHeader.dscp(buffer, frame) == lastHopDscp;
+        final int cumulative = UetHeader.cumulative(buffer, shim);
+        final int received = UetHeader.received(buffer, shim);
+        final int sackBase = UetHeader.sackBase(buffer, shim);
+        final long sackBits = UetHeader.sackBits(buffer, shim);
+        pool.free(handle);
+        if ((flags & UetHeader.FLAG_DATA) != 0) {
+            if (trimmed) {
+                receiver.onTrimmed(flow, psn, entropy, lastHop, marked, now);
+            } else {
+                receiver.onData(flow, psn, entropy, marked, (flags & UetHeader.FLAG_ACK_REQUEST) != 0, now);
+            }
+        } else if ((flags & UetHeader.FLAG_ACK) != 0) {
+            final int before = sender.completed();
+            sender.onAck(flow, psn, cumulative, received, entropy, (flags & UetHeader.FLAG_ECN_ECHO) != 0, sackBase, sackBits, now);
+            if (completions != null && sender.completed() > before) {
+                completions.completed(flow, now);
+            }
+        } else {
+            sender.onNack(flow, psn, entropy, (flags & UetHeader.FLAG_LAST_HOP) != 0, (flags & UetHeader.FLAG_ECN_ECHO) != 0, now);
+        }
+    }
+
+    @Override
+    public long propagationPicos() {
+        return propagation;
+    }
+
+    @Override
+    public void reset() {
+        plan.resetStarts();
+        sender.reset();
+        receiver.reset();
+        Arrays.fill(linkFree, 0);
+        Arrays.fill(linkWakeUp, false);
+        for (final TimedPairFifo fifo : onLink) {
+            fifo.clear();
+        }
+        Arrays.fill(waitingHead, 0);
+        Arrays.fill(waitingCount, 0);
+        Arrays.fill(queued, false);
+        nacksSent = 0;
+        lastHopNacks = 0;
+    }
+
+    // ---- what the report reads ---------------------------------------------------------------
+
+    /** NACKs the receivers sent in the last run. */
+    public long nacksSent() {
+        return nacksSent;
+    }
+
+    /** Of those, NACKs of packets the last hop trimmed. */
+    public long lastHopNacks() {
+        return lastHopNacks;
+    }
+
+    public long timeouts(final int flow) {
+        return sender.timeouts(flow);
+    }
+
+    public long quickAdapts(final int flow) {
+        return sender.quickAdapts(flow);
+    }
+
+    @Override
+    public int size(final int flow) {
+        return plan.size(flow);
+    }
+
+    @Override
+    public long startPicos(final int flow) {
+        return plan.start(flow);
+    }
+
+    @Override
+    public long completionPicos(final int flow) {
+        return sender.completion(flow);
+    }
+
+    @Override
+    public long retransmissions(final int flow) {
+        return sender.retransmissions(flow);
+    }
+
+    @Override
+    public int completedFlows() {
+        return sender.completed();
+    }
+
+    @Override
+    public long nextTime() {
+        return Long.MAX_VALUE;
+    }
+
+    @Override
+    public int nextFlow() {
+        throw new IllegalStateException("UET hosts send through events");
+    }
+
+    @Override
+    public int nextLength() {
+        throw new IllegalStateException("UET hosts send through events");
+    }
+
+    @Override
+    public void emit(final PacketPool pool, final int handle) {
+        throw new IllegalStateException("UET hosts send through events");
+    }
+
+    @Override
+    public int flows() {
+        return plan.flows();
+    }
+
+    @Override
+    public int flowSource(final int flow) {
+        return plan.sender(flow);
+    }
+
+    @Override
+    public int flowDestination(final int flow) {
+        return plan.receiver(flow);
+    }
+
+    @Override
+    public long sendingPicos(final int flow) {
+        final long completion = sender.completion(flow);
+        return completion < 0 ? 0 : completion - plan.start(flow);
+    }
+
+    @Override
+    public long packets() {
+        return plan.packets();
+    }
+
+    @Override
+    public int longestFrame() {
+        return packetBytes;
+    }
+
+    @Override
+    public String description() {
+        return plan.description();
+    }
+}

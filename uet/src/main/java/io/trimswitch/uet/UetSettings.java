@@ -1,0 +1,101 @@
+package io.trimswitch.uet;
+
+import io.trimswitch.config.Choice;
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.Settings;
+
+/**
+ * The settings of Ultra Ethernet hosts and of the ECN marking their switches do for them, each checked when made. A null
+ * value is derived from the network, as uet-htsim derives it: the target delay from the round trip, the initial window
+ * and the ECN thresholds from the bandwidth-delay product, the retransmission timeout from the queue size.
+ *
+ * @param loadBalancer          how a sender picks each packet's entropy [reps]
+ * @param targetDelayUs         NSCC's target queuing delay, µs [null: 0.75 of the network's unloaded round trip]
+ * @param initialWindowPackets  a flow's first congestion window, packets [null: 1.5 bandwidth-delay products]
+ * @param entropies             entropy values a sender uses (a power of two) [64]
+ * @param ackBytes              a receiver acknowledges at least every this many bytes [16384]
+ * @param ecnLowPackets         a data queue marks CE with rising probability above this depth, packets [null: 0.2 BDP]
+ * @param ecnHighPackets        and marks every packet above this depth [null: 0.8 BDP]
+ * @param rtoUs                 the retransmission timeout, µs [null: 15 µs and six queues' drain time]
+ */
+public record UetSettings(LoadBalancer loadBalancer, Double targetDelayUs, Integer initialWindowPackets, int entropies, int ackBytes,
+    Integer ecnLowPackets, Integer ecnHighPackets, Double rtoUs) {
+
+    /** The load balancers: which entropy (and so which path) each packet of a flow takes. */
+    public enum LoadBalancer implements Choice {
+        /** Recycled entropies: an entropy whose packet was acknowledged without trouble is used again; frozen after a timeout. */
+        REPS,
+        /** Each entropy in turn, in an order that changes each round. */
+        OBLIVIOUS,
+        /** One entropy per flow: one path. */
+        SINGLE
+    }
+
+    public static final UetSettings DEFAULTS = new UetSettings(LoadBalancer.REPS, null, null, 64, 16_384, null, null, null);
+
+    public UetSettings {
+        if (loadBalancer == null) {
+            throw new ConfigException("--load-balancer must be one of reps, oblivious, single");
+        }
+        if (targetDelayUs != null) {
+            positive("--target-delay-us", targetDelayUs, 10_000);
+        }
+        if (initialWindowPackets != null && (initialWindowPackets < 1 || initialWindowPackets > 65_535)) {
+            throw new ConfigException("--initial-window must be 1..65535 packets (a window below one packet never sends), got " + initialWindowPackets);
+        }
+        if (entropies < 1 || entropies > 65_536 || Integer.bitCount(entropies) != 1) {
+            throw new ConfigException("--paths must be a power of two of 1..65536 entropies for UET hosts, got " + entropies);
+        }
+        if (ackBytes < 1 || ackBytes > 1 << 24) {
+            throw new ConfigException("--ack-bytes must be 1.." + (1 << 24) + ", got " + ackBytes);
+        }
+        if ((ecnLowPackets == null) != (ecnHighPackets == null)) {
+            throw new ConfigException("--ecn takes two depths, LO and HI");
+        }
+        if (ecnLowPackets != null && (ecnLowPackets < 0 || ecnHighPackets < ecnLowPackets || ecnHighPackets > 65_535)) {
+            throw new ConfigException("--ecn must be LO HI with 0 <= LO <= HI <= 65535 packets, got " + ecnLowPackets + " " + ecnHighPackets);
+        }
+        if (rtoUs != null) {
+            positive("--rto-us", rtoUs, 1_000_000);
+        }
+    }
+
+    private static void positive(final String name, final double value, final double most) {
+        if (!(value > 0 && value <= most)) {
+            throw new ConfigException(name + " must be above 0 and at most " + (long) most + " µs, got " + value);
+        }
+    }
+
+    /** The load balancer a command line names, or a one-line refusal naming the option. */
+    public static LoadBalancer loadBalancer(final String text) {
+        return Settings.choice("--load-balancer", text, LoadBalancer.values());
+    }
+
+    public UetSettings withLoadBalancer(final LoadBalancer value) {
+        return new UetSettings(value, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs);
+    }
+
+    public UetSettings withTargetDelayUs(final Double value) {
+        return new UetSettings(loadBalancer, value, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs);
+    }
+
+    public UetSettings withInitialWindowPackets(final Integer value) {
+        return new UetSettings(loadBalancer, targetDelayUs, value, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs);
+    }
+
+    public UetSettings withEntropies(final int value) {
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, value, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs);
+    }
+
+    public UetSettings withAckBytes(final int value) {
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, value, ecnLowPackets, ecnHighPackets, rtoUs);
+    }
+
+    public UetSettings withEcn(final Integer low, final Integer high) {
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, low, high, rtoUs);
+    }
+
+    public UetSettings withRtoUs(final Double value) {
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, value);
+    }
+}

@@ -1,0 +1,7 @@
+package io.trimswitch.uet;
+
+/** The wake-ups a sender asks for, in the driver's time unit; each is asked for at most once while it is pending. */
+public interface UetTimers {
+    /** Call {@link UetSender#timeout} for {@code flow} at {@code time}. */
+    void retransmitAt(long time, int flow);
+}

@@ -1,0 +1,116 @@
+package io.trimswitch.uet;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class UetSenderTest {
+    private static final long RTT = 14_022_720;
+    private static final int PACKET = 4150;
+    private static final long RTO = 100_000_000;
+    private final NsccParameters nscc = new NsccParameters(RTT, 100_000_000_000L, NsccParameters.defaultTargetDelay(RTT), PACKET, 4086);
+    private final Recorder out = new Recorder();
+
+    private UetSender sender(final int windowPackets, final int... sizes) {
+        final EntropyChoice[] balancers = new EntropyChoice[sizes.length];
+        for (int flow = 0; flow < sizes.length; flow++) {
+            balancers[flow] = EntropyChoice.of(UetSettings.LoadBalancer.OBLIVIOUS, 4, flow);
+        }
+        return new UetSender(Recorder.flows(sizes), nscc, (long) windowPackets * PACKET, balancers, out, out, RTO);
+    }
+
+    private static void sendWhilePermitted(final UetSender sender, final long now) {
+        while (sender.canSend(0)) {
+            sender.sendNext(0, now);
+        }
+    }
+
+    @Test
+    void sendsWhatTheWindowHoldsAndAsksForAnAckAtItsEdge() {
+        final UetSender sender = sender(3, 10);
+        assertFalse(sender.canSend(0), "not before it starts");
+        sender.start(0, 0);
+        assertEquals(List.of(0), out.ready);
+        sendWhilePermitted(sender, 0);
+        final List<Recorder.Frame> data = out.of("data");
+        assertEquals(3, data.size());
+        assertEquals(List.of(false, true, true), data.stream().map(Recorder.Frame::flag).toList());
+        assertEquals(List.of(RTO), out.timers);
+    }
+
+    @Test
+    void anAckFreesTheWindowAndTheLastOneCompletesTheFlow() {
+        final UetSender sender = sender(4, 4);
+        sender.start(0, 0);
+        sendWhilePermitted(sender, 0);
+        sender.onAck(0, 0, 1, 1, 0, false, 0, 0, RTT);
+        assertFalse(sender.canSend(0), "nothing new left to send");
+        sender.onAck(0, 3, 4, 4, 0, false, 0, 0, RTT + 1000);
+        assertEquals(1, sender.completed());
+        assertEquals(RTT + 1000, sender.completion(0));
+        assertEquals(0, sender.retransmissions(0));
+    }
+
+    @Test
+    void aNackSendsThePacketAgainFirstAndShrinksTheWindow() {
+        final UetSender sender = sender(8, 20);
+        sender.start(0, 0);
+        sendWhilePermitted(sender, 0);
+        final long before = sender.window(0);
+        sender.onNack(0, 2, 1, false, false, RTT);
+        assertTrue(sender.window(0) < before, "the window shrinks on a NACK");
+        assertFalse(sender.canSend(0), "by the packet the NACK took out of flight");
+        sender.onAck(0, 0, 1, 1, 0, false, 0, 0, RTT);
+        assertTrue(sender.canSend(0));
+        sender.sendNext(0, RTT);
+        final Recorder.Frame resent = out.of("data").get(8);
+        assertEquals(2, resent.psn());
+        assertTrue(resent.flag(), "a retransmission asks for an ACK");
+        assertEquals(1, sender.retransmissions(0));
+        assertEquals(1, sender.nacks(0));
+    }
+
+    @Test
+    void aPacketUnacknowledgedForTheTimeoutIsSentAgain() {
+        final UetSender sender = sender(2, 2);
+        sender.start(0, 0);
+        sendWhilePermitted(sender, 0);
+        sender.onAck(0, 1, 0, 1, 0, false, 0, 0, RTT);
+        sender.timeout(0, RTO);
+        assertEquals(1, sender.timeouts(0));
+        sendWhilePermitted(sender, RTO);
+        assertEquals(List.of(0, 1, 0), out.of("data").stream().map(Recorder.Frame::psn).toList());
+        sender.onAck(0, 0, 2, 2, 0, false, 0, 0, RTO + RTT);
+        assertEquals(1, sender.completed());
+    }
+
+    @Test
+    void aSelectiveAckKeepsWhatTheReceiverHoldsFromTimingOut() {
+        final UetSender sender = sender(6, 6);
+        sender.start(0, 0);
+        sendWhilePermitted(sender, 0);
+        // Packet 0 is missing; the receiver holds 1..5 and says so.
+        sender.onAck(0, 5, 0, 5, 0, false, 1, 0b11111, RTT);
+        sender.timeout(0, RTO);
+        assertEquals(1, sender.timeouts(0), "only the missing packet times out");
+        sendWhilePermitted(sender, RTO);
+        assertEquals(0, out.of("data").get(6).psn());
+    }
+
+    @Test
+    void aResetRunRepeatsTheFirst() {
+        final UetSender sender = sender(3, 5);
+        sender.start(0, 0);
+        sendWhilePermitted(sender, 0);
+        final List<Recorder.Frame> first = List.copyOf(out.frames);
+        out.frames.clear();
+        sender.reset();
+        sender.start(0, 0);
+        sendWhilePermitted(sender, 0);
+        assertEquals(first, out.frames);
+    }
+}
