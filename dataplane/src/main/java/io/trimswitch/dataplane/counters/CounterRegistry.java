@@ -409,6 +409,9 @@ public final class CounterRegistry implements AutoCloseable {
     }
 
     public int capacity() {
+        if (packed) {
+            return Integer.MAX_VALUE;
+        }
         return manager.capacity();
     }
 

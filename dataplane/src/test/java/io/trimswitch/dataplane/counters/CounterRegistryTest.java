@@ -51,6 +51,7 @@ class CounterRegistryTest {
             ports[port].add(1, port);
         }
         assertEquals(4000, registry.allocated(), "far more than one block of Agrona's layout holds, none lost");
+        assertEquals(Integer.MAX_VALUE, registry.capacity());
         assertEquals(1, ports[1999].get(0));
         assertEquals(1999, ports[1999].get(1));
         assertEquals(1, ports[0].get(0), "each block counts in slots of its own");
