@@ -22,8 +22,10 @@ if [ ! -x "$HTSIM" ]; then
     exit 2
 fi
 [ -f cli/target/trimswitch.jar ] || { echo "fat_tree_agreement: needs cli/target/trimswitch.jar (./mvnw -B package -DskipTests)" >&2; exit 2; }
-out=results/htsim
+# Paths from the root, so that both run in the results folder: htsim writes an idmap.txt where it runs.
+out=$PWD/results/htsim
 mkdir -p "$out"
+case $HTSIM in /*) ;; *) HTSIM=$PWD/$HTSIM ;; esac
 
 # htsim's three-tier fat trees of 128 hosts (k = 8) and 1024 hosts (k = 16), 100 Gb/s and 1 µs everywhere.
 if [ "$NODES" = 128 ]; then pod=16 tor=4 agg=4 core=8; else pod=64 tor=8 agg=8 core=16; fi
@@ -83,9 +85,8 @@ for run in "perm 12" "incast 5"; do
     [ -z "$ONLY" ] || [ "$ONLY" = "$kind" ] || continue
     cm=$out/${kind}_$NODES.cm
     h=(env "$HTSIM" -tm "$cm" -topo "$topo" -nodes "$NODES" -mtu 1500 -q 16 -cwnd "$cwnd" -strat perm -end 100000 -o "$out/${kind}_$NODES.htsim.log")
-    t=(cli/trimswitch fabric --topology "$topo" --matrix "$cm" --mechanism ideal --mtu 1500 --queue-packets 16 --initial-window "$cwnd")
-    "${h[@]}" > "$out/${kind}_$NODES.htsim.out"
-    "${t[@]}" --json "$out/${kind}_$NODES.json" > /dev/null
+    t=("$PWD/cli/trimswitch" fabric --topology "$topo" --matrix "$cm" --mechanism ideal --mtu 1500 --queue-packets 16 --initial-window "$cwnd")
+    (cd "$out" && "${h[@]}" > "${kind}_$NODES.htsim.out" && "${t[@]}" --json "${kind}_$NODES.json" > /dev/null)
     python3 - "$out/${kind}_$NODES.htsim.out" "$out/${kind}_$NODES.json" "$kind $NODES" <<'PY'
 import json, math, sys
 htsim = sorted(float(line.split(" finished at ")[1].split()[0]) for line in open(sys.argv[1]) if " finished at " in line)
@@ -99,6 +100,6 @@ for name, p in (("p50", 50), ("p99", 99), ("max", 100)):
     print(f"  {name}  htsim {a:9.1f} µs  trimswitch {b:9.1f} µs  {100 * (b - a) / a:+.2f} %")
 PY
     if [ "${HYPERFINE:-0}" = 1 ]; then
-        hyperfine -N -w 0 -r 1 "${h[*]}" "${t[*]}"
+        (cd "$out" && hyperfine -N -w 0 -r 1 "${h[*]}" "${t[*]}")
     fi
 done

@@ -66,6 +66,8 @@ public final class NdpReceiver {
         }
         if (receiving(flow)) {
             pacer.request(receiverLink.applyAsInt(flow), flow, now);
+        } else {
+            pacer.finished(receiverLink.applyAsInt(flow), flow);
         }
     }
 

@@ -7,6 +7,7 @@ import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings;
 import io.trimswitch.config.SettingsValidation;
 import io.trimswitch.dataplane.time.Picos;
+import io.trimswitch.ndp.PullPacer;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,6 +29,8 @@ public final class HtsimExperiment {
     public static final double FAILED_LINK_RATE = 0.25;
     /** htsim_ndp's receivers pull at 99 % of their link's rate, so that pulls never queue behind the data they clock. */
     public static final double PULL_RATE = 0.99;
+    /** htsim_ndp's pacers keep a queue of pulls per flow and serve the flows in turn, whatever their round trips. */
+    public static final PullPacer.Order PULL_ORDER = PullPacer.Order.ROUND_ROBIN;
 
     /** The options, as a command line or a test gives them; null: htsim_ndp's default. */
     public record Options(String torMechanism, String aggMechanism, String coreMechanism, Integer mtu, Integer queuePackets, Integer initialWindow,
@@ -220,8 +223,9 @@ public final class HtsimExperiment {
         if (t.queueUpBytes() > 0) {
             queueBytes = Math.min(queueBytes, t.queueUpBytes());
         }
-        // htsim's queues hold bytes: as many whole data packets as fit, and twice that many bytes of headers.
-        final int dataQueue = (int) Math.max(1, Math.min(65_535, queueBytes / frameBytes()));
+        // htsim's queues hold bytes: as many whole data packets as fit, and twice that many bytes of headers. Its data
+        // queue counts the packet being sent, which here has left the queue: one packet fewer waits.
+        final int dataQueue = (int) Math.max(1, Math.min(65_535, queueBytes / frameBytes() - 1));
         final int headerQueue = (int) Math.max(1, Math.min(65_535, 2 * queueBytes / HEADER_BYTES));
         final int pipelines = Math.min(4, ports);
         int longest = 1;

@@ -78,7 +78,7 @@ public final class NetworkRun {
         final PathChoice paths = spray ? new FatTreeSpraying(tree, flows.sender, flows.receiver, experiment.getPaths(), experiment.getSeed())
             : PathChoice.NONE;
         final NdpHosts hosts = NdpHosts.onLinks(each[0], shape.nodes(), flows.sender, flows.receiver, flows.start, flows.size, flows.description,
-            paths, HtsimExperiment.PULL_RATE);
+            paths, HtsimExperiment.PULL_RATE, HtsimExperiment.PULL_ORDER);
         flows.attach(hosts);
         final VirtualTimeEngine.Switches parts = new VirtualTimeEngine.Switches(each, names, tiers, forwarding);
         // NDP keeps a flow's packets in flight to about its window (and as many control packets back): a tree's queues

@@ -62,10 +62,11 @@ public final class NdpHosts implements EndHosts {
     }
 
     private NdpHosts(final Settings settings, final NdpFlowPlan plan, final HostLinks hostLinks) {
-        this(settings, plan, hostLinks, 1);
+        this(settings, plan, hostLinks, 1, PullPacer.Order.ARRIVAL);
     }
 
-    private NdpHosts(final Settings settings, final NdpFlowPlan plan, final HostLinks hostLinks, final double pullRate) {
+    private NdpHosts(
+        final Settings settings, final NdpFlowPlan plan, final HostLinks hostLinks, final double pullRate, final PullPacer.Order pullOrder) {
         this.plan = plan;
         this.links = hostLinks != null ? hostLinks : new HostLinks(settings, plan);
         this.sender = new NdpSender(plan, links, events, Picos.fromMicros(settings.transport().rtoUs()));
@@ -76,7 +77,7 @@ public final class NdpHosts implements EndHosts {
                 pullTimes[link] = Math.round(pullTimes[link] / pullRate);
             }
         }
-        this.pacer = new PullPacer(pullTimes, plan.flows(), links, events, receiver::receiving);
+        this.pacer = new PullPacer(pullTimes, plan.flows(), links, events, receiver::receiving, pullOrder);
         receiver.pullFrom(pacer);
     }
 
@@ -88,15 +89,18 @@ public final class NdpHosts implements EndHosts {
     public static NdpHosts onLinks(
         final Settings settings, final int links, final int[] sender, final int[] receiver, final long[] start, final int[] size,
         final String description, final PathChoice paths) {
-        return onLinks(settings, links, sender, receiver, start, size, description, paths, 1);
+        return onLinks(settings, links, sender, receiver, start, size, description, paths, 1, PullPacer.Order.ARRIVAL);
     }
 
-    /** As above, each receiving host pulling at {@code pullRate} of its link's rate (htsim's pacers pull at 0.99). */
+    /**
+     * As above, each receiving host pulling at {@code pullRate} of its link's rate and serving its flows in
+     * {@code pullOrder} (htsim's pacers pull at 0.99, each flow in turn).
+     */
     public static NdpHosts onLinks(
         final Settings settings, final int links, final int[] sender, final int[] receiver, final long[] start, final int[] size,
-        final String description, final PathChoice paths, final double pullRate) {
+        final String description, final PathChoice paths, final double pullRate, final PullPacer.Order pullOrder) {
         final NdpFlowPlan plan = new NdpFlowPlan(sender, receiver, start, size, settings.transport().initialWindowPackets(), description);
-        return new NdpHosts(settings, plan, new HostLinks(settings, plan, links, false, paths), pullRate);
+        return new NdpHosts(settings, plan, new HostLinks(settings, plan, links, false, paths), pullRate, pullOrder);
     }
 
     /** The hosts of a lone switch's ports and the flows of {@code pattern}, as {@link VirtualTimeSwitch} runs them. */

@@ -39,7 +39,7 @@ public final class SwitchNode implements TrafficManagerEvents {
         this.settings = settings;
         this.portBase = portBase;
         this.recirculationBase = recirculationBase;
-        this.assembly = new AssembledSwitch(settings, pool, CounterRegistry.inMemory(AssembledSwitch.counters(settings, 0)), this, due -> engine.schedule(due, EventType.NOTIFY, id), forwarding);
+        this.assembly = new AssembledSwitch(settings, pool, CounterRegistry.packed(), this, due -> engine.schedule(due, EventType.NOTIFY, id), forwarding);
         final EgressTiming.Delivery delivery = (port, handle, time) -> engine.deliver(this, port, handle, time);
         this.eager = new EagerEgress(assembly, engine, delivery, portBase);
         this.lazy = new LazyEgress(assembly, delivery);

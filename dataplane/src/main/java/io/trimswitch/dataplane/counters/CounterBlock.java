@@ -16,11 +16,21 @@ public final class CounterBlock {
     private final long[] addresses;
     /** The counters' names, in index order. */
     private final java.util.List<CounterName> names;
+    /**
+     * Whether other threads read the counters: then each store is a release store. A packed registry's are read by their
+     * writer alone, and plain stores do (the quick compiler makes a release store a full fence).
+     */
+    private final boolean shared;
 
     CounterBlock(final CounterRegistry registry, final long[] addresses, final java.util.List<CounterName> names) {
+        this(registry, addresses, names, true);
+    }
+
+    CounterBlock(final CounterRegistry registry, final long[] addresses, final java.util.List<CounterName> names, final boolean shared) {
         this.registry = registry;
         this.addresses = addresses;
         this.names = java.util.List.copyOf(names);
+        this.shared = shared;
     }
 
     /**
@@ -56,12 +66,20 @@ public final class CounterBlock {
     public void add(final int index, final long delta) {
         // Not an atomic add: a counter with one writer does not need the read-modify-write.
         final long at = addressOf(index);
-        UnsafeApi.putLongRelease(null, at, UnsafeApi.getLong(null, at) + delta);
+        store(at, UnsafeApi.getLong(null, at) + delta);
     }
 
     /** The writer's setting of counter {@code index}: for a gauge, which one thread samples. */
     public void set(final int index, final long value) {
-        UnsafeApi.putLongRelease(null, addressOf(index), value);
+        store(addressOf(index), value);
+    }
+
+    private void store(final long at, final long value) {
+        if (shared) {
+            UnsafeApi.putLongRelease(null, at, value);
+        } else {
+            UnsafeApi.putLong(null, at, value);
+        }
     }
 
     /** Counter {@code index} as last stored by its writer, from any thread. */

@@ -41,6 +41,24 @@ class CounterRegistryTest {
     }
 
     @Test
+    void aPackedRegistryCountsThroughItsBlocksWithoutLimitAndHasNoReader() {
+        final CounterRegistry registry = CounterRegistry.packed();
+        final List<CounterName> names = List.of(CounterName.of(CounterType.RX_PACKETS, 0), CounterName.of(CounterType.RX_BYTES, 0));
+        final CounterBlock[] ports = new CounterBlock[2000];
+        for (int port = 0; port < ports.length; port++) {
+            ports[port] = registry.block("port " + port, names);
+            ports[port].increment(0);
+            ports[port].add(1, port);
+        }
+        assertEquals(4000, registry.allocated(), "far more than one block of Agrona's layout holds, none lost");
+        assertEquals(Integer.MAX_VALUE, registry.capacity());
+        assertEquals(1, ports[1999].get(0));
+        assertEquals(1999, ports[1999].get(1));
+        assertEquals(1, ports[0].get(0), "each block counts in slots of its own");
+        assertThrows(IllegalStateException.class, registry::reader);
+    }
+
+    @Test
     void aReaderMadeBeforeABlockSeesItsNameAndValueAndLaterReadersKeepEveryName() {
         final CounterRegistry registry = CounterRegistry.inMemory(4);
         registry.block("egress", List.of(CounterName.of(CounterType.TX_PACKETS, 1))).add(0, 7);
