@@ -135,7 +135,8 @@ public final class NetworkRun {
                 final double slowed = port < shape.ports(sw) ? experiment.rateLeft(sw, port) : 1;
                 assembly.port(port).ecnMarking(derived.marking(experiment.getSeed(), sw, port, slowed));
                 if (slowed < 1 && assembly.port(port).dataQueue() instanceof io.trimswitch.trafficmanager.PacketFifo fifo) {
-                    fifo.limit(Math.max(1, (int) (own.fabric().dataQueuePackets() * slowed)));
+                    // The queue htsim shrinks counts the packet being sent, as the whole one did: one fewer waits here.
+                    fifo.limit(Math.max(1, (int) ((own.fabric().dataQueuePackets() + 1) * slowed) - 1));
                 }
             }
         }

@@ -42,7 +42,8 @@ record UetNetwork(UetSettings settings, long rttPicos, int bdpPackets, long targ
         final long target = uet.targetDelayUs() != null ? Picos.fromMicros(uet.targetDelayUs()) : NsccParameters.defaultTargetDelay(rtt);
         final int low = uet.ecnLowPackets() != null ? uet.ecnLowPackets() : (int) Math.ceil(bdp * 0.2);
         final int high = uet.ecnHighPackets() != null ? uet.ecnHighPackets() : (int) Math.ceil(bdp * 0.8);
-        final long queueBytes = (long) experiment.settings(0).fabric().dataQueuePackets() * frame;
+        // htsim's queue size, which counts the packet being sent: one more than wait in the data queue here.
+        final long queueBytes = (long) (experiment.settings(0).fabric().dataQueuePackets() + 1) * frame;
         final long rto = uet.rtoUs() != null ? Picos.fromMicros(uet.rtoUs()) : Picos.fromMicros(15 + queueBytes * 6.0 * 8 * 1e6 / rateBps);
         final long window = uet.initialWindowPackets() != null ? (long) uet.initialWindowPackets() * frame : 0;
         return new UetNetwork(uet, rtt, bdp, target, low, high, rto, window, frame, experiment.getMtu(), rateBps);

@@ -112,9 +112,11 @@ class UetExperimentTest {
         final int core = shape.tors() + shape.aggs();
         // htsim slows the first core's link down to the first aggregation switch to a quarter, with a quarter of the queue.
         assertEquals(0.25, experiment.rateLeft(core, 0));
-        assertEquals(43, experiment.settings(core).fabric().dataQueuePackets());
-        assertEquals(10, run.node(core).assembly().port(0).dataQueue().capacity());
-        assertEquals(43, run.node(core).assembly().port(1).dataQueue().capacity());
+        // 43 packets of queue, the one being sent among them: 42 wait.
+        assertEquals(42, experiment.settings(core).fabric().dataQueuePackets());
+        // A quarter of 43 packets' bytes holds 10 whole ones, the one being sent among them.
+        assertEquals(9, run.node(core).assembly().port(0).dataQueue().capacity());
+        assertEquals(42, run.node(core).assembly().port(1).dataQueue().capacity());
         assertEquals(1.0, experiment.rateLeft(core + 1, 0));
     }
 }
