@@ -49,12 +49,18 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
     /** Frames a port holds that arrived faster than its link: a host's burst; beyond this the ports drop them. */
     public static final int LINK_BACKLOG_PACKETS = 1024;
     /**
-     * How long a thread keeps polling after its last work before it may sleep: the next frame of a TCP flow, a burst,
-     * or a ping or keepalive paced a few milliseconds apart comes within it and is served without the cost of a wake-up
-     * (on a virtual machine, 0.1 to 0.2 ms a ping), so traffic above 100 frames/s keeps the thread polling; slower
-     * traffic, or none, lets it sleep. At 250 µs, pings 5 ms apart crossed at a third of a minimal C forwarder's speed.
+     * How long a thread keeps polling after the last frame its ports received before it may sleep: the next frame of a
+     * TCP flow, a burst, or a ping or keepalive paced a few milliseconds apart comes within it and is served without the
+     * cost of a wake-up (on a virtual machine, 0.1 to 0.2 ms a ping), so traffic above 100 frames/s keeps the thread
+     * polling; slower traffic, or none, lets it sleep. At 250 µs, pings 5 ms apart crossed at a third of a minimal C
+     * forwarder's speed.
      */
-    private static final long POLL_BEFORE_SLEEP_NANOS = 10_000_000;
+    private static final long POLL_AFTER_TRAFFIC_NANOS = 10_000_000;
+    /**
+     * How long it keeps polling after any other work: a departure on a slow link (1.12 ms for 1,400 B at 0.01 Gb/s)
+     * is the thread's own doing, and between two of them it sleeps until the next is due.
+     */
+    private static final long POLL_AFTER_WORK_NANOS = 250_000;
     /** A timed sleep shorter than this costs more in its wake-up (a timer, a context switch) than polling through it. */
     private static final long SHORTEST_SLEEP_NANOS = 20_000;
 
@@ -116,6 +122,8 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
     private volatile boolean stopped;
     /** Set while the thread sleeps: another thread that queues a packet for it wakes it. */
     private volatile boolean asleep;
+    /** Whether the last turn's ports received a frame: traffic from outside, which keeps the thread polling longest. */
+    private boolean receivedLastTurn;
     private PipelineShard[] peers = new PipelineShard[0];
     private long maxLagPicos;
     /** Switch time of this run's last turn (MIN_VALUE: none yet), and the longest stretch between two turns. */
@@ -260,6 +268,7 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
     public int doWork() {
         // Frames read before the switch has started only wait on their links.
         int work = ports.poll();
+        receivedLastTurn = work > 0;
         if (stopped || !started) {
             return work;
         }
@@ -268,7 +277,9 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
             change.run();
             work++;
         }
-        work += ports.receive();
+        final int received = ports.receive();
+        receivedLastTurn |= received > 0;
+        work += received;
         final long now = clock.nowPicos();
         if (now >= 0) {
             // How long the thread went without a turn: the host's preemptions and pauses, which no dilation hides below them.
@@ -618,14 +629,18 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
         }
     }
 
-    /** Polls a moment after the last work, then sleeps in the ports' poller as long as nothing inside moves. */
+    /** Polls a while after the last frame received and a moment after any other work, then sleeps in the ports' poller. */
     private final class PollThenSleep implements IdleStrategy {
         private long lastWorkNanos;
+        private long lastTrafficNanos;
 
         @Override
         public void idle(final int workCount) {
             if (workCount > 0) {
                 lastWorkNanos = System.nanoTime();
+                if (receivedLastTurn) {
+                    lastTrafficNanos = lastWorkNanos;
+                }
             } else {
                 idle();
             }
@@ -633,7 +648,8 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
 
         @Override
         public void idle() {
-            if (System.nanoTime() - lastWorkNanos > POLL_BEFORE_SLEEP_NANOS) {
+            final long now = System.nanoTime();
+            if (now - lastWorkNanos > POLL_AFTER_WORK_NANOS && now - lastTrafficNanos > POLL_AFTER_TRAFFIC_NANOS) {
                 final long sleep = sleepNanos();
                 if (sleep > 0) {
                     ports.await(sleep);
