@@ -70,7 +70,14 @@ public final class TrimswitchCommand implements Runnable {
         final Errors errors = new Errors(err);
         commandLine.setParameterExceptionHandler(errors);
         commandLine.setExecutionExceptionHandler(errors);
-        return commandLine.execute(commandArguments);
+        try {
+            return commandLine.execute(commandArguments);
+        } catch (final OutOfMemoryError e) {
+            // A run larger than the heap: the failed allocation is garbage by now, so one line can still be printed.
+            err.println("trimswitch: out of memory (" + e.getMessage() + "): the run needs a larger heap than this JVM's "
+                + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB; give it one with TRIMSWITCH_JAVA_OPTS=-Xmx<size>, e.g. -Xmx4g");
+            return EXIT_RUN_FAILED;
+        }
     }
 
     /**

@@ -73,4 +73,20 @@ class TrimswitchCommandTest {
             assertEquals("(" + head + ")", version.substring(version.indexOf('(')), "built from the checkout's HEAD");
         }
     }
+
+    /** A run larger than the heap ends in one line that says what to give it, exit 1, and no stack trace. */
+    @Test
+    void aRunThatOutgrowsTheHeapSaysSoInOneLine() throws Exception {
+        final String javaBin = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        final Process process = new ProcessBuilder(javaBin, "-Xmx48m", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+            TrimswitchCommand.class.getName(), "fabric", "--leaves", "32", "--hosts-per-leaf", "32", "--spines", "16")
+            .redirectErrorStream(true).start();
+        final String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        org.junit.jupiter.api.Assertions.assertTrue(process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), output);
+        org.junit.jupiter.api.Assertions.assertEquals(TrimswitchCommand.EXIT_RUN_FAILED, process.exitValue(), output);
+        org.junit.jupiter.api.Assertions.assertEquals(1, output.lines().count(), output);
+        org.junit.jupiter.api.Assertions.assertTrue(output.startsWith("trimswitch: out of memory (Java heap space): the run needs a larger heap than"
+            + " this JVM's ") && output.contains(" MiB; give it one with TRIMSWITCH_JAVA_OPTS=-Xmx<size>"), output);
+    }
 }
