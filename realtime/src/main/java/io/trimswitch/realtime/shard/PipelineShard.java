@@ -122,8 +122,13 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
     private volatile boolean stopped;
     /** Set while the thread sleeps: another thread that queues a packet for it wakes it. */
     private volatile boolean asleep;
-    /** Whether the last turn's ports received a frame: traffic from outside, which keeps the thread polling longest. */
+    /**
+     * Whether a frame arrived from outside in the last turn, which keeps the thread polling longest; counted at
+     * {@link #arrive}, since a port's own poll also counts the sends it completes.
+     */
     private boolean receivedLastTurn;
+    /** Frames that arrived at this shard's ports so far. */
+    private long arrivals;
     private PipelineShard[] peers = new PipelineShard[0];
     private long maxLagPicos;
     /** Switch time of this run's last turn (MIN_VALUE: none yet), and the longest stretch between two turns. */
@@ -220,6 +225,7 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
         pool.arrivalPicos(handle, arrival);
         (ordered ? inOrder : arriving[port]).add(arrival, handle);
         waitingPackets++;
+        arrivals++;
     }
 
     /**
@@ -267,9 +273,10 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
     @Override
     public int doWork() {
         // Frames read before the switch has started only wait on their links.
+        final long arrivalsBefore = arrivals;
         int work = ports.poll();
-        receivedLastTurn = work > 0;
         if (stopped || !started) {
+            receivedLastTurn = arrivals != arrivalsBefore;
             return work;
         }
         asleep = false;
@@ -277,9 +284,8 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
             change.run();
             work++;
         }
-        final int received = ports.receive();
-        receivedLastTurn |= received > 0;
-        work += received;
+        work += ports.receive();
+        receivedLastTurn = arrivals != arrivalsBefore;
         final long now = clock.nowPicos();
         if (now >= 0) {
             // How long the thread went without a turn: the host's preemptions and pauses, which no dilation hides below them.
