@@ -23,7 +23,6 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * A live shard's ports: AF_PACKET interfaces and UDP/VXLAN sockets. Each frame read is copied once into a buffer of
@@ -69,8 +68,8 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
     private final boolean[] onInterface;
     /** True when the pool keeps an offload header ahead of every frame (the switch has interface ports). */
     private final boolean offloadHeaders;
-    /** Per port: its capture while {@code ctl capture} runs one, else null; the control thread sets it. */
-    private final AtomicReferenceArray<LiveCapture> captures;
+    /** Per port: its capture while {@code ctl capture} runs one, else null; this thread alone sets it ({@link #capture}). */
+    private final LiveCapture[] captures;
 
     /** This shard's copy of the learning bridge, into {@code into}; on the shard's thread, between two turns. */
     void macsInto(final java.util.Map<Long, LearnedMac> into) {
@@ -83,7 +82,7 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
 
     LivePorts(
         final PipelineShard shard, final ShardedDataplane dataplane, final IngressLinks links, final int[] allPorts, final LearningBridge bridge,
-        final BridgeNews news, final AtomicReferenceArray<LiveCapture> captures) {
+        final BridgeNews news) {
         this.shard = shard;
         this.writer = shard.roleName();
         this.dataplane = dataplane;
@@ -93,8 +92,8 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
         this.allPorts = allPorts.clone();
         this.bridge = bridge;
         this.news = news;
-        this.captures = captures;
         final int ports = assembly.ports();
+        this.captures = new LiveCapture[ports];
         this.counters = new LivePortCounters[ports];
         this.dataDepths = new Recorder[ports];
         this.headerDepths = new Recorder[ports];
@@ -158,6 +157,11 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
         allPorts[allPorts.length - 1] = port;
     }
 
+    /** On the shard's thread: port {@code port}'s frames go to {@code capture} too (null: to none). */
+    void capture(final int port, final LiveCapture capture) {
+        captures[port] = capture;
+    }
+
     /** UDP sockets are read on every turn, so their binding too happens at the shard's first turns. */
     @Override
     public int poll() {
@@ -166,7 +170,7 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
 
     @Override
     public int receive() {
-        int work = interfaces == null ? 0 : interfaces.followLinks() + interfaces.receive();
+        int work = interfaces == null ? 0 : interfaces.receive();
         if (news != null) {
             work += news.drain(dataplane.clock().nowPicos() / 1000);
         }
@@ -183,7 +187,7 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
     public void onFrame(final int port, final UnsafeBuffer buffer, final int offset, final int length) {
         final long now = dataplane.clock().nowPicos();
         // A capture sees every frame the port received, those the switch then refuses too, as tcpdump on the link would.
-        final LiveCapture capture = port < captures.length() ? captures.get(port) : null;
+        final LiveCapture capture = captures[port];
         if (capture != null) {
             capture.received(now, buffer, offset, length);
         }
@@ -268,7 +272,7 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
         // The queues' depths as each packet leaves: their distribution over the switch's life.
         dataDepths[port].recordValue(assembly.port(port).dataQueue().size());
         headerDepths[port].recordValue(assembly.port(port).headerQueue().size());
-        final LiveCapture capture = port < captures.length() ? captures.get(port) : null;
+        final LiveCapture capture = captures[port];
         if (capture != null) {
             capture.sent(time, pool.buffer(handle), pool.offset(handle), pool.length(handle));
         }

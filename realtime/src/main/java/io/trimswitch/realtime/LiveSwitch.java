@@ -26,6 +26,7 @@ import io.trimswitch.sockets.VxlanPorts;
 import io.trimswitch.switching.RunRecorder;
 import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.realtime.shard.PipelineShard;
+import io.trimswitch.realtime.shard.ShardCommand;
 import io.trimswitch.realtime.shard.ShardedDataplane;
 import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.HandleQueue;
@@ -72,7 +73,7 @@ public final class LiveSwitch implements AutoCloseable {
     private final InterfacePorts[] interfaces;
     /** Which thread owns each port. */
     private final int[] ownerOf;
-    /** Per port: its running capture, or null; the control thread alone sets them. */
+    /** Per port: its running capture, or null; the control thread alone sets them, and tells the port's shard. */
     private final java.util.concurrent.atomic.AtomicReferenceArray<LiveCapture> captures;
     /** Per thread: the links into its ports, which pace their arrivals at the ports' rates. */
     private final IngressLinks[] ingressLinks;
@@ -176,7 +177,7 @@ public final class LiveSwitch implements AutoCloseable {
             for (int thread = 0; thread < threadCount; thread++) {
                 ingressLinks[thread] = new IngressLinks(rates);
                 final PipelineShard shard = dataplane.shard(thread);
-                threads[thread] = new LivePorts(shard, dataplane, ingressLinks[thread], attached, bridges[thread], news[thread], captures);
+                threads[thread] = new LivePorts(shard, dataplane, ingressLinks[thread], attached, bridges[thread], news[thread]);
                 shard.ports(threads[thread]);
                 final List<VxlanPorts.Endpoint> ownEndpoints = new ArrayList<>();
                 final List<InterfacePorts.Attachment> ownAttachments = new ArrayList<>();
@@ -355,7 +356,8 @@ public final class LiveSwitch implements AutoCloseable {
         for (int thread = 0; thread < threads.length && links != null; thread++) {
             if (interfaces[thread] != null) {
                 final PipelineShard shard = dataplane.shard(thread);
-                interfaces[thread].follow(links, shard::wake, linkLog);
+                final InterfacePorts ports = interfaces[thread];
+                interfaces[thread].follow(links, news -> shard.enqueue(new LiveCommands.FollowLink(ports, news)), linkLog);
             }
         }
         if (links != null) {
@@ -478,15 +480,13 @@ public final class LiveSwitch implements AutoCloseable {
     /**
      * Applies what may change while the switch runs, from {@code from} (the settings in force) to {@code to}: trim
      * settings, T0 and T1, port rates (egress, ingress pacing) and the meters' rates. Called by the control socket's
-     * thread alone, the one writer of these settings; every thread sees the change from its next packet on.
+     * thread alone; each shard applies what it owns at the start of its next turn, and the call returns once all have.
      */
     public void retune(final Settings from, final Settings to) {
-        for (final int port : dataplane.assembly().retune(from, to)) {
-            if (port < settings.portCount()) {
-                for (final IngressLinks link : ingressLinks) {
-                    link.rate(port, new LinkRate(to.portRateBps(port)));
-                }
-            }
+        dataplane.assembly().retuneShared(to);
+        // Each shard its own pipelines, egress ports and ingress links: each has one writer.
+        for (int thread = 0; thread < threads.length; thread++) {
+            onShard(thread, "set", new LiveCommands.Retune(dataplane, thread, ingressLinks[thread], from, to));
         }
     }
 
@@ -531,14 +531,19 @@ public final class LiveSwitch implements AutoCloseable {
             throw new ConfigException("capture: " + file + ": cannot write: " + e.getCause().getMessage());
         }
         captures.set(port, capture);
+        onShard(ownerOf[port], "capture", new LiveCommands.StartCapture(threads[ownerOf[port]], port, capture));
         return capture;
     }
 
-    /** Stops port {@code port}'s capture and closes its file; null when none runs. A frame being copied just then may miss the file. */
+    /** Stops port {@code port}'s capture, once its shard has let go of it, and closes its file; null when none runs. */
     public LiveCapture stopCapture(final int port) {
         final LiveCapture capture = port >= 0 && port < captures.length() ? captures.getAndSet(port, null) : null;
         if (capture != null) {
-            capture.close();
+            try {
+                onShard(ownerOf[port], "capture", new LiveCommands.StopCapture(threads[ownerOf[port]], port));
+            } finally {
+                capture.close();
+            }
         }
         return capture;
     }
@@ -556,7 +561,7 @@ public final class LiveSwitch implements AutoCloseable {
             throw new ConfigException("del-port: port " + port + " was removed already");
         }
         final String name = owner.interfaceName(port);
-        awaitRequest(owner, owner.request(port, null));
+        onShard(ownerOf[port], "del-port", new LiveCommands.RemovePort(owner, port));
         locks.remove(name);
         return "port " + port + " (" + name + ") removed";
     }
@@ -595,10 +600,10 @@ public final class LiveSwitch implements AutoCloseable {
         owner.prepare(port, interfaceName);
         if (isNew) {
             // Its own shard first, so that the port is there before any shard floods to it; then the others.
-            onShard(ownerOf[port], shard -> shard.adopt(port, interfaceName));
+            onShard(ownerOf[port], "add-port", new LiveCommands.AddPort(threads[ownerOf[port]], port, interfaceName));
             for (int thread = 0; thread < threads.length; thread++) {
                 if (thread != ownerOf[port]) {
-                    onShard(thread, shard -> shard.floodAlsoTo(port));
+                    onShard(thread, "add-port", new LiveCommands.FloodAlsoTo(threads[thread], port));
                 }
             }
             addedPorts.add(port);
@@ -608,26 +613,35 @@ public final class LiveSwitch implements AutoCloseable {
             java.util.Arrays.sort(more);
             attached = more;
         } else {
-            awaitRequest(owner, owner.request(port, interfaceName));
+            onShard(ownerOf[port], "add-port", new LiveCommands.AttachPort(owner, port, interfaceName));
         }
         return owner.attached(port) ? "port " + port + " added on " + interfaceName + ", pipeline " + dataplane.assembly().pipelineOf(port)
             + " on thread " + ownerOf[port]
             : "port " + port + " added, waiting for " + interfaceName + " (it cannot be opened yet: it comes up once it can)";
     }
 
-    /** Runs {@code change} on shard {@code thread}'s own thread, between two of its turns, and waits for it. */
-    private void onShard(final int thread, final Consumer<LivePorts> change) {
-        final LivePorts ports = threads[thread];
-        final java.util.concurrent.CompletableFuture<Void> done = dataplane.shard(thread).runOnThread(() -> change.accept(ports));
+    /**
+     * Has shard {@code thread} carry {@code command} out at the start of its next turn, and waits for it; while the
+     * shards do not run (before start, after stop) no thread but the caller's touches what it changes, and it is carried
+     * out here.
+     *
+     * @throws ConfigException in one line that begins with {@code what} when the shard does not take it up within 5 s
+     */
+    private void onShard(final int thread, final String what, final ShardCommand command) {
+        if (!running) {
+            command.carryOut();
+            return;
+        }
+        final java.util.concurrent.CompletableFuture<Void> done = dataplane.shard(thread).submit(command);
         try {
             done.get(5, java.util.concurrent.TimeUnit.SECONDS);
         } catch (final java.util.concurrent.TimeoutException e) {
-            throw new ConfigException("add-port: the port's thread did not take the change up within 5 s (host too slow?); it will when it can");
+            throw new ConfigException(what + ": the port's thread did not take the change up within 5 s (host too slow?); it will when it can");
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ConfigException("add-port: interrupted while the port's thread took the change up");
+            throw new ConfigException(what + ": interrupted while the port's thread took the change up");
         } catch (final java.util.concurrent.ExecutionException e) {
-            throw new ConfigException("add-port: " + e.getCause().getMessage());
+            throw new ConfigException(what + ": " + e.getCause().getMessage());
         }
     }
 
@@ -687,17 +701,6 @@ public final class LiveSwitch implements AutoCloseable {
         return interfaces[ownerOf[port]];
     }
 
-    /** Waits until the port's thread has carried the request out; it takes it up within one turn. */
-    private static void awaitRequest(final InterfacePorts owner, final int request) {
-        final long deadline = System.nanoTime() + 5_000_000_000L;
-        while (!owner.carriedOut(request)) {
-            if (System.nanoTime() > deadline) {
-                throw new ConfigException("the port's thread did not take the change up within 5 s (host too slow?); it will when it can");
-            }
-            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-        }
-    }
-
     /**
      * The addresses the switch forwards to without flooding ({@code ctl show macs}): static ones, and learned ones not
      * yet aged out, each with its port and age, youngest copy over the shards; by port, then address. Empty unless the
@@ -706,9 +709,8 @@ public final class LiveSwitch implements AutoCloseable {
     public List<LearnedMac> macs() {
         final java.util.Map<Long, LearnedMac> found = new java.util.HashMap<>();
         for (int thread = 0; thread < threads.length; thread++) {
-            final LivePorts ports = threads[thread];
             try {
-                dataplane.shard(thread).runOnThread(() -> ports.macsInto(found)).get(5, java.util.concurrent.TimeUnit.SECONDS);
+                dataplane.shard(thread).submit(new LiveCommands.ReadMacs(threads[thread], found)).get(5, java.util.concurrent.TimeUnit.SECONDS);
             } catch (final java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
                 throw new ConfigException("show macs: thread " + thread + " did not answer within 5 s (host too slow?)");
             } catch (final InterruptedException e) {

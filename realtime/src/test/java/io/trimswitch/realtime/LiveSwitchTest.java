@@ -528,7 +528,7 @@ class LiveSwitchTest {
     /** Blocks shard 0 in a change that ignores interrupts, as a write to a full pipe does, until {@code released}. */
     private void blockShard0(final java.util.concurrent.atomic.AtomicBoolean released, final boolean interruptible) throws Exception {
         final java.util.concurrent.CountDownLatch blocked = new java.util.concurrent.CountDownLatch(1);
-        live.shard(0).runOnThread(() -> {
+        live.shard(0).submit(() -> {
             blocked.countDown();
             while (!released.get()) {
                 if (Thread.interrupted() && interruptible) {
