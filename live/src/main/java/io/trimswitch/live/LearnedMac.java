@@ -1,4 +1,4 @@
-package io.trimswitch.realtime;
+package io.trimswitch.live;
 
 /** An address in the live switch's bridge: where it sits, how long ago a frame from it was seen (0 for a static one). */
 public record LearnedMac(long mac, int port, long ageNanos, boolean isStatic) {

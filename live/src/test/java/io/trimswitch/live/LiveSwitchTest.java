@@ -1,4 +1,4 @@
-package io.trimswitch.realtime;
+package io.trimswitch.live;
 
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.counters.CounterFile;
@@ -508,7 +508,7 @@ class LiveSwitchTest {
 
     /** Port 0's own MAC in routed mode, where routed frames are addressed. */
     private static final class LiveSettingsMac {
-        static final long PORT0 = io.trimswitch.realtime.LiveSettings.portMac(0);
+        static final long PORT0 = io.trimswitch.live.LiveSettings.portMac(0);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.trimswitch.realtime;
+package io.trimswitch.live;
 
 import io.trimswitch.dataplane.counters.CounterTotals;
 import io.trimswitch.dataplane.counters.CounterType;

@@ -1,4 +1,4 @@
-package io.trimswitch.realtime;
+package io.trimswitch.live;
 
 import io.trimswitch.dataplane.counters.CounterBlock;
 import io.trimswitch.dataplane.counters.CounterName;

@@ -1,4 +1,4 @@
-package io.trimswitch.realtime;
+package io.trimswitch.live;
 
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.SettingsValidation;
@@ -348,6 +348,23 @@ public final class LiveSettings {
     private static void port(final String name, final int port, final int ports) {
         if (port < 0 || port >= ports) {
             throw new ConfigException(name + " must be one of the switch's ports 0.." + (ports - 1) + ", got " + port);
+        }
+    }
+
+    /** How the switch chooses a frame's port: by its bridge (l2), its routes (routed), or its ports' subnets. */
+    static io.trimswitch.pipelines.ForwardingStage forwarding(final Settings settings) {
+        switch (settings.forwarding().mode()) {
+            case L2:
+                return new io.trimswitch.pipelines.PresetForwarding();
+            case ROUTED:
+                final long[] macs = new long[settings.portCount()];
+                for (int port = 0; port < macs.length; port++) {
+                    macs[port] = portMac(port);
+                }
+                return new io.trimswitch.pipelines.LpmForwarding(routes(settings), routes6(settings), macs);
+            default:
+                // Only the ports that have a socket: a frame for a port the assembly has but the host does not is not routed.
+                return new io.trimswitch.pipelines.PortSubnetForwarding(settings.ports().size());
         }
     }
 }

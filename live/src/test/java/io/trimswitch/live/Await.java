@@ -1,4 +1,4 @@
-package io.trimswitch.realtime;
+package io.trimswitch.live;
 
 import java.time.Duration;
 import java.util.function.Predicate;

@@ -1,4 +1,4 @@
-package io.trimswitch.realtime;
+package io.trimswitch.live;
 
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;

@@ -1,4 +1,4 @@
-package io.trimswitch.realtime;
+package io.trimswitch.live;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
