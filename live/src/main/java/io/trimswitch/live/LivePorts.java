@@ -18,7 +18,6 @@ import io.trimswitch.realtime.shard.PipelineShard;
 import io.trimswitch.realtime.shard.ShardPorts;
 import io.trimswitch.realtime.shard.ShardedDataplane;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -51,13 +50,8 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
      * extra), and frames dropped by reason; this thread alone writes them.
      */
     private final LivePortCounters[] counters;
-    private final Recorder[] dataDepths;
-    private final Recorder[] headerDepths;
-    private final Histogram[] dataDepthTotals;
-    private final Histogram[] headerDepthTotals;
-    /** The recorders' interval histograms, handed back to them at each reading. */
-    private final Histogram[] dataIntervals;
-    private final Histogram[] headerIntervals;
+    /** Captures and queue-depth records: what the ports show without changing it. */
+    private final PortTap tap;
     /** Where the shard sleeps, and what other threads write to wake it. */
     private final PortPoller poller = new PortPoller();
     /** Null unless some of these ports are UDP sockets. */
@@ -68,8 +62,6 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
     private final boolean[] onInterface;
     /** True when the pool keeps an offload header ahead of every frame (the switch has interface ports). */
     private final boolean offloadHeaders;
-    /** Per port: its capture while {@code ctl capture} runs one, else null; this thread alone sets it ({@link #capture}). */
-    private final LiveCapture[] captures;
 
     /** This shard's copy of the learning bridge, into {@code into}; on the shard's thread, between two turns. */
     void macsInto(final java.util.Map<Long, LearnedMac> into) {
@@ -93,14 +85,8 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
         this.bridge = bridge;
         this.news = news;
         final int ports = assembly.ports();
-        this.captures = new LiveCapture[ports];
         this.counters = new LivePortCounters[ports];
-        this.dataDepths = new Recorder[ports];
-        this.headerDepths = new Recorder[ports];
-        this.dataDepthTotals = new Histogram[ports];
-        this.headerDepthTotals = new Histogram[ports];
-        this.dataIntervals = new Histogram[ports];
-        this.headerIntervals = new Histogram[ports];
+        this.tap = new PortTap(assembly, pool);
         for (final int port : shard.ownPorts()) {
             makeRoom(port);
         }
@@ -112,10 +98,7 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
     private void makeRoom(final int port) {
         counters[port] = new LivePortCounters(assembly.counters(), writer, port, List.of(CounterType.FLOODED_PACKETS, CounterType.FLOODED_FRAMES),
             DROPS);
-        dataDepths[port] = new Recorder(1 << 20, 2);
-        headerDepths[port] = new Recorder(1 << 20, 2);
-        dataDepthTotals[port] = new Histogram(1 << 20, 2);
-        headerDepthTotals[port] = new Histogram(1 << 20, 2);
+        tap.watch(port);
     }
 
     /** The shard's UDP ports and its interface ports (null for none of either). */
@@ -159,7 +142,7 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
 
     /** On the shard's thread: port {@code port}'s frames go to {@code capture} too (null: to none). */
     void capture(final int port, final LiveCapture capture) {
-        captures[port] = capture;
+        tap.capture(port, capture);
     }
 
     /** UDP sockets are read on every turn, so their binding too happens at the shard's first turns. */
@@ -187,10 +170,7 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
     public void onFrame(final int port, final UnsafeBuffer buffer, final int offset, final int length) {
         final long now = dataplane.clock().nowPicos();
         // A capture sees every frame the port received, those the switch then refuses too, as tcpdump on the link would.
-        final LiveCapture capture = captures[port];
-        if (capture != null) {
-            capture.received(now, buffer, offset, length);
-        }
+        tap.received(port, now, buffer, offset, length);
         if (length >= EthernetHeader.LENGTH && EthernetHeader.isReservedGroup(EthernetHeader.destination(buffer, offset))) {
             // Whatever the forwarding mode: such a frame is for the link it came on, never for another port.
             counters[port].drop(PortDrop.RESERVED_GROUP);
@@ -269,13 +249,7 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
     /** The packet has left its port: its socket sends it with this turn's flush. */
     @Override
     public void departed(final int port, final int handle, final long time) {
-        // The queues' depths as each packet leaves: their distribution over the switch's life.
-        dataDepths[port].recordValue(assembly.port(port).dataQueue().size());
-        headerDepths[port].recordValue(assembly.port(port).headerQueue().size());
-        final LiveCapture capture = captures[port];
-        if (capture != null) {
-            capture.sent(time, pool.buffer(handle), pool.offset(handle), pool.length(handle));
-        }
+        tap.departed(port, handle, time);
         if (onInterface[port]) {
             // Sent straight from its buffer, which the interface gives back once the kernel has the frame.
             interfaces.send(port, handle);
@@ -343,35 +317,12 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
     }
 
     /** The depth distribution of {@code port}'s data (or header) queue seen by departing packets, so far. */
-    synchronized Histogram depths(final int port, final boolean data) {
-        return addInterval(port, data).copy();
+    Histogram depths(final int port, final boolean data) {
+        return tap.depths(port, data);
     }
 
-    /**
-     * The same at {@code percentiles}, into {@code values}, without a copy: what the gauges sample ten times a second.
-     * Returns false, {@code values} untouched, when no packet departed since the last call: the distribution is as it
-     * was, and an idle switch skips the scans of every bucket.
-     */
-    synchronized boolean depthsAt(final int port, final boolean data, final double[] percentiles, final long[] values) {
-        final Histogram[] intervals = data ? dataIntervals : headerIntervals;
-        intervals[port] = (data ? dataDepths : headerDepths)[port].getIntervalHistogram(intervals[port]);
-        if (intervals[port].getTotalCount() == 0) {
-            return false;
-        }
-        final Histogram total = data ? dataDepthTotals[port] : headerDepthTotals[port];
-        total.add(intervals[port]);
-        for (int i = 0; i < percentiles.length; i++) {
-            values[i] = total.getValueAtPercentile(percentiles[i]);
-        }
-        return true;
-    }
-
-    /** The port's total so far, with what the recorder took since the last call; its interval histogram reused. */
-    private Histogram addInterval(final int port, final boolean data) {
-        final Histogram[] intervals = data ? dataIntervals : headerIntervals;
-        intervals[port] = (data ? dataDepths : headerDepths)[port].getIntervalHistogram(intervals[port]);
-        final Histogram total = data ? dataDepthTotals[port] : headerDepthTotals[port];
-        total.add(intervals[port]);
-        return total;
+    /** The same at {@code percentiles}, into {@code values}; false when no packet departed since the last call. */
+    boolean depthsAt(final int port, final boolean data, final double[] percentiles, final long[] values) {
+        return tap.depthsAt(port, data, percentiles, values);
     }
 }

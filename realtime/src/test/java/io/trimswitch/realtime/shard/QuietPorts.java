@@ -8,11 +8,6 @@ final class QuietPorts implements ShardPorts {
     int departures;
 
     @Override
-    public int poll() {
-        return 0;
-    }
-
-    @Override
     public int receive() {
         return 0;
     }
@@ -25,15 +20,6 @@ final class QuietPorts implements ShardPorts {
     @Override
     public void departed(final int port, final int handle, final long time) {
         departures++;
-    }
-
-    @Override
-    public void flush() {
-    }
-
-    @Override
-    public boolean hasUnsent() {
-        return false;
     }
 
     @Override
