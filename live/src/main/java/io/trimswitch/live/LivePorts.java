@@ -54,10 +54,16 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
     private final PortTap tap;
     /** Where the shard sleeps, and what other threads write to wake it. */
     private final PortPoller poller = new PortPoller();
-    /** Null unless some of these ports are UDP sockets. */
+    /** Null unless some of these ports are UDP sockets: their loop runs on every turn. */
     private VxlanPorts sockets;
     /** Null unless some of these ports sit on Linux interfaces. */
     private InterfacePorts interfaces;
+    /** Per port of this shard: its kind, which sends what left its egress port. */
+    private final PortKind[] kindOf;
+    /** The kinds this shard has, each flushed once a turn. */
+    private PortKind[] kinds = new PortKind[0];
+    /** The kind of its interface ports, which {@code ctl add-port} adds to; null without interface ports. */
+    private PortKind interfaceKind;
     /** Per port: true when it sits on a Linux interface, whose frames carry an offload header in the pool's headroom. */
     private final boolean[] onInterface;
     /** True when the pool keeps an offload header ahead of every frame (the switch has interface ports). */
@@ -92,6 +98,7 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
         }
         this.offloadHeaders = pool.headroom() >= OffloadHeader.LENGTH;
         this.onInterface = new boolean[ports];
+        this.kindOf = new PortKind[ports];
     }
 
     /** A port's counters and its queues' depth records. */
@@ -105,12 +112,24 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
     void sockets(final VxlanPorts ports, final InterfacePorts interfacePorts) {
         this.sockets = ports;
         this.interfaces = interfacePorts;
+        final java.util.List<PortKind> own = new java.util.ArrayList<>();
+        if (ports != null) {
+            final PortKind udp = new SocketPortKind(ports, dataplane, counters);
+            own.add(udp);
+            for (final VxlanPorts.Endpoint endpoint : ports.endpoints()) {
+                kindOf[endpoint.port()] = udp;
+            }
+        }
         if (interfacePorts != null) {
+            interfaceKind = new InterfacePortKind(interfacePorts);
+            own.add(interfaceKind);
             interfacePorts.wakeOnFrames(poller);
             for (final InterfacePorts.Attachment attachment : interfacePorts.attachments()) {
                 onInterface[attachment.port()] = true;
+                kindOf[attachment.port()] = interfaceKind;
             }
         }
+        this.kinds = own.toArray(PortKind[]::new);
     }
 
     /**
@@ -124,6 +143,7 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
         }
         makeRoom(port);
         onInterface[port] = true;
+        kindOf[port] = interfaceKind;
         shard.addPort(port);
         interfaces.adopt(port, interfaceName);
         floodAlsoTo(port);
@@ -246,25 +266,11 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
     public void onBatchEnd() {
     }
 
-    /** The packet has left its port: its socket sends it with this turn's flush. */
+    /** The packet has left its port: the port's kind sends it with this turn's flush. */
     @Override
     public void departed(final int port, final int handle, final long time) {
         tap.departed(port, handle, time);
-        if (onInterface[port]) {
-            // Sent straight from its buffer, which the interface gives back once the kernel has the frame.
-            interfaces.send(port, handle);
-            return;
-        }
-        final UnsafeBuffer frames = pool.buffer(handle);
-        final int at = pool.offset(handle);
-        // A tunnel completes no checksum that an interface's host left to offload: the switch does it, unless trimmed.
-        if (!offloadHeaders || pool.trimKind(handle) != TrimKind.NONE
-            || OffloadHeader.completeChecksum(frames, at - OffloadHeader.LENGTH, at, pool.length(handle))) {
-            sockets.send(port, frames, at, pool.length(handle));
-        } else {
-            counters[port].drop(PortDrop.BAD_OFFLOAD);
-        }
-        dataplane.release(handle);
+        kindOf[port].send(port, handle);
     }
 
     /** The interface refused the frame after its egress port counted it as sent: it is counted only as the interface's drop. */
@@ -276,17 +282,19 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
     /** Sends what this turn's egress gave the ports. */
     @Override
     public void flush() {
-        if (sockets != null) {
-            sockets.flush();
-        }
-        if (interfaces != null) {
-            interfaces.flush();
+        for (final PortKind kind : kinds) {
+            kind.flush();
         }
     }
 
     @Override
     public boolean hasUnsent() {
-        return sockets != null && sockets.hasUnsent();
+        for (final PortKind kind : kinds) {
+            if (kind.hasUnsent()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
@@ -299,11 +307,11 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
         poller.wake();
     }
 
-    /** After the shard's last turn: its UDP sockets close. */
+    /** After the shard's last turn: each kind closes what its thread must (the UDP sockets). */
     @Override
     public void close() {
-        if (sockets != null) {
-            sockets.close();
+        for (final PortKind kind : kinds) {
+            kind.close();
         }
     }
 
