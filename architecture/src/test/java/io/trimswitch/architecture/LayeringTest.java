@@ -50,15 +50,18 @@ class LayeringTest {
         MAY_USE.put("interfaces", Set.of("dataplane"));
         MAY_USE.put("sockets", Set.of("dataplane"));
         // Real time drives the same switch as virtual time, never the virtual-time engine.
-        MAY_USE.put("realtime", Set.of("sockets", "interfaces", "switching", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
-        MAY_USE.put("control", Set.of("realtime", "sockets", "interfaces", "switching", "config", "recirc", "pipelines", "traffic-manager",
+        MAY_USE.put("realtime", Set.of("switching", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+        // The live switch: the shards with ports on the host's sockets and interfaces.
+        MAY_USE.put("live", Set.of("realtime", "sockets", "interfaces", "switching", "config", "recirc", "pipelines", "traffic-manager",
             "dataplane"));
+        MAY_USE.put("control", Set.of("live", "realtime", "sockets", "interfaces", "switching", "config", "recirc", "pipelines",
+            "traffic-manager", "dataplane"));
         MAY_USE.put("hosts", Set.of("ndp", "config", "dataplane"));
         MAY_USE.put("evaluation", Set.of("realtime", "sockets", "interfaces", "network", "simulator", "switching", "ndp", "uet", "config",
             "recirc", "pipelines", "traffic-manager", "dataplane"));
-        MAY_USE.put("cli", Set.of("evaluation", "hosts", "control", "realtime", "sockets", "interfaces", "network", "simulator",
+        MAY_USE.put("cli", Set.of("evaluation", "hosts", "control", "live", "realtime", "sockets", "interfaces", "network", "simulator",
             "switching", "ndp", "uet", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
-        MAY_USE.put("bench", Set.of("evaluation", "control", "realtime", "sockets", "interfaces", "network", "simulator",
+        MAY_USE.put("bench", Set.of("evaluation", "control", "live", "realtime", "sockets", "interfaces", "network", "simulator",
             "switching", "ndp", "uet", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
     }
 
@@ -71,6 +74,8 @@ class LayeringTest {
 
     /** No module holds more than this share of the project's main lines. */
     private static final double LARGEST_MODULE_SHARE = 0.20;
+    /** The modules whose classes a newcomer reads whole: none of their files passes this many lines. */
+    private static final Map<String, Integer> LONGEST_FILE = Map.of("live", 400);
 
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static JavaClasses all;
@@ -178,6 +183,17 @@ class LayeringTest {
             final double share = module.getValue() / (double) total;
             assertTrue(share <= LARGEST_MODULE_SHARE, String.format("%s holds %d of %d main lines (%.1f %%), more than %.0f %%",
                 module.getKey(), module.getValue(), total, share * 100, LARGEST_MODULE_SHARE * 100));
+        }
+    }
+
+    @Test
+    void noFileOfTheLiveSwitchPassesFourHundredLines() throws IOException {
+        for (final Map.Entry<String, Integer> module : LONGEST_FILE.entrySet()) {
+            try (Stream<Path> files = Files.walk(ROOT.resolve(module.getKey()).resolve("src/main/java"))) {
+                final List<String> longer = files.filter(file -> file.toString().endsWith(".java"))
+                    .filter(file -> mainLines(file) > module.getValue()).map(file -> file.getFileName() + " " + mainLines(file)).toList();
+                assertTrue(longer.isEmpty(), module.getKey() + ": files of more than " + module.getValue() + " lines: " + longer);
+            }
         }
     }
 

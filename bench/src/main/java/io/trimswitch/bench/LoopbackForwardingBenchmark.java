@@ -19,7 +19,7 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
-import io.trimswitch.realtime.LiveSwitch;
+import io.trimswitch.live.LiveSwitch;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.InetSocketAddress;

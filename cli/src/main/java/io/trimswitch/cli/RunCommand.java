@@ -2,11 +2,11 @@ package io.trimswitch.cli;
 
 import io.trimswitch.config.ConfigDb;
 import io.trimswitch.config.ConfigException;
-import io.trimswitch.realtime.LiveSettings;
+import io.trimswitch.live.LiveSettings;
 import io.trimswitch.config.Settings;
 import io.trimswitch.config.SettingsFiles;
-import io.trimswitch.realtime.LiveSwitch;
-import io.trimswitch.realtime.SwitchMetrics;
+import io.trimswitch.live.LiveSwitch;
+import io.trimswitch.live.SwitchMetrics;
 import io.trimswitch.control.ControlPaths;
 import io.trimswitch.control.ControlSocket;
 import io.trimswitch.control.SwitchControl;

@@ -1,7 +1,7 @@
 package io.trimswitch.cli;
 
 import io.trimswitch.config.Settings;
-import io.trimswitch.realtime.LiveSwitch;
+import io.trimswitch.live.LiveSwitch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.codec.VxlanHeader;
-import io.trimswitch.realtime.LiveSwitch;
+import io.trimswitch.live.LiveSwitch;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

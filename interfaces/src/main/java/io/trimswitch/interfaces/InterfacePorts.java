@@ -25,8 +25,8 @@ import java.util.function.Consumer;
  * keeps its offload header in the pool's headroom, so a 64 KB segmentation-offload frame crosses the switch whole.
  * A frame the switch cannot take or send is counted by reason.
  *
- * <p>The ports live with their links ({@link #follow}): the kernel's notifications, which a {@link LinkWatcher} hands
- * over on its own thread, are only noted there; the ports' thread takes them up at its next turn ({@link #followLinks()}).
+ * <p>The ports live with their links ({@link #follow}): each of the kernel's notifications, which a {@link LinkWatcher}
+ * reads on its own thread, becomes a {@link LinkNews} handed to the ports' thread, which takes it up ({@link #take}).
  * A port whose link is down or whose interface is gone drops what it should send as {@code linkDown}; an interface made
  * again under the port's name is opened afresh (new index, new socket and ring); a new MTU is taken at once.
  */
@@ -54,6 +54,13 @@ public final class InterfacePorts implements AutoCloseable {
         }
     }
 
+    /**
+     * What the kernel said of one port's link: its interface gone, or its index, whether it carries frames, and its MTU
+     * (0: not said).
+     */
+    public record LinkNews(int port, String interfaceName, boolean gone, int index, boolean up, int mtu) {
+    }
+
     /** Takes a packet buffer back once its frame is sent or dropped. */
     public interface Release {
         void release(int handle);
@@ -68,10 +75,6 @@ public final class InterfacePorts implements AutoCloseable {
      */
     private static final List<PortDrop> DROPS = List.of(PortDrop.TRUNCATED, PortDrop.VLAN_TAGGED, PortDrop.TOO_SHORT, PortDrop.OVERSIZE,
         PortDrop.MTU_EXCEEDED, PortDrop.TX_BUSY, PortDrop.SOCKET_ERROR, PortDrop.LINK_DOWN, PortDrop.PORT_REMOVED);
-    /** News of a link not yet heard. */
-    private static final int NO_NEWS = -1;
-    private static final int GONE = 0;
-
     private final List<Attachment> attachments;
     private final FrameHandler handler;
     private final PacketPool pool;
@@ -106,20 +109,11 @@ public final class InterfacePorts implements AutoCloseable {
     private PortPoller poller;
     /** Where a socket's pending error is read into, on the ports' thread. */
     private final MemorySegment errorScratch = arena.allocate(8, 8);
-    /** The kernel's latest word per port, written by the link watcher's thread alone before it bumps {@link #newsVersion}. */
-    private final int[] newsIndex;
-    private final boolean[] newsUp;
-    private final int[] newsMtu;
-    private volatile int newsVersion;
-    /** The news the ports' thread last took up. */
-    private int seenVersion;
     private Consumer<String> log = line -> { };
     /** Per port: the interface it sits on; the ports' thread changes it ({@code ctl add-port}), others read it. */
     private final AtomicReferenceArray<String> names;
     /** Per port, on the ports' thread: removed while running ({@code ctl del-port}), until added again. */
     private final boolean[] removed;
-    /** Per port: what the control thread asks of it: "" to remove it, an interface's name to attach it there; null: nothing. */
-    private final AtomicReferenceArray<String> requests;
     /**
      * Per port: the interface the control thread opened for the port's next attachment ({@link #prepare}), until the
      * ports' thread takes it; an opened socket that no request takes is closed with the ports.
@@ -127,12 +121,9 @@ public final class InterfacePorts implements AutoCloseable {
     private final AtomicReferenceArray<Prepared> prepared;
     /** The control thread's calls, so that errno is never shared with the ports' thread. */
     private final LinuxCalls controlCalls = new LinuxCalls(arena);
-    private volatile int requestVersion;
-    private int seenRequests;
-    /** The requests the ports' thread has carried out, published for the control thread that waits on them. */
-    private volatile int appliedRequests;
     private LinkWatcher watcher;
-    private Runnable wake = () -> { };
+    /** Hands each link's news to the ports' thread. */
+    private Consumer<LinkNews> news = link -> { };
     private final LinkMessages.Listener[] listeners;
 
     /**
@@ -164,16 +155,11 @@ public final class InterfacePorts implements AutoCloseable {
         this.ownPorts = attachments.stream().mapToInt(Attachment::port).toArray();
         this.ringDrops = new long[ports];
         this.linkUp = new boolean[ports];
-        this.newsIndex = new int[ports];
-        Arrays.fill(newsIndex, NO_NEWS);
-        this.newsUp = new boolean[ports];
-        this.newsMtu = new int[ports];
         this.names = new AtomicReferenceArray<>(ports);
         for (final Attachment attachment : attachments) {
             names.set(attachment.port(), attachment.interfaceName());
         }
         this.removed = new boolean[ports];
-        this.requests = new AtomicReferenceArray<>(ports);
         this.prepared = new AtomicReferenceArray<>(ports);
         this.listeners = new LinkMessages.Listener[ports];
         final MemorySegment longFrameBytes = arena.allocate(PacketSocket.LONG_FRAME_BYTES + 1, 64);
@@ -242,13 +228,14 @@ public final class InterfacePorts implements AutoCloseable {
     }
 
     /**
-     * Lets the ports follow their links: {@code watcher} tells of each interface by its name; {@code wake} wakes the
-     * ports' thread to take the news up; {@code log} gets one line per change the ports make.
+     * Lets the ports follow their links: {@code watcher} tells of each interface by its name, on its own thread;
+     * {@code news} hands each word to the ports' thread, which takes it up ({@link #take}); {@code log} gets one line
+     * per change the ports make.
      */
-    public void follow(final LinkWatcher watcher, final Runnable wake, final Consumer<String> log) {
+    public void follow(final LinkWatcher watcher, final Consumer<LinkNews> news, final Consumer<String> log) {
         this.log = log;
         this.watcher = watcher;
-        this.wake = wake;
+        this.news = news;
         for (final Attachment attachment : attachments) {
             final int port = attachment.port();
             listeners[port] = listenerFor(port);
@@ -257,25 +244,8 @@ public final class InterfacePorts implements AutoCloseable {
     }
 
     private LinkMessages.Listener listenerFor(final int port) {
-        return link -> {
-            // On the watcher's thread: note the news, then publish it with one volatile write. News of an interface the
-            // port has left since (ctl add-port) is not its news.
-            if (!link.name().equals(names.get(port))) {
-                return;
-            }
-            if (link.deleted()) {
-                newsIndex[port] = GONE;
-                newsUp[port] = false;
-            } else {
-                newsIndex[port] = link.index();
-                newsUp[port] = link.carries();
-                if (link.mtu() > 0) {
-                    newsMtu[port] = link.mtu();
-                }
-            }
-            newsVersion = newsVersion + 1;
-            wake.run();
-        };
+        // On the watcher's thread: the news goes to the ports' thread as it is; nothing of the ports is touched here.
+        return link -> news.accept(new LinkNews(port, link.name(), link.deleted(), link.index(), link.carries(), link.deleted() ? 0 : link.mtu()));
     }
 
     /**
@@ -289,7 +259,7 @@ public final class InterfacePorts implements AutoCloseable {
         listeners[port] = listenerFor(port);
         ownPorts = Arrays.copyOf(ownPorts, ownPorts.length + 1);
         ownPorts[ownPorts.length - 1] = port;
-        takeRequest(port, interfaceName);
+        attachTo(port, interfaceName);
     }
 
     /** An interface opened, or found not to open yet, by the control thread, for one port's next attachment. */
@@ -333,36 +303,19 @@ public final class InterfacePorts implements AutoCloseable {
     }
 
     /**
-     * From the control thread: asks the ports' thread to remove {@code port} ({@code interfaceName} null) or to attach it
-     * to {@code interfaceName}; returns the request's number, for {@link #carriedOut(int)}.
+     * On the ports' thread ({@code ctl del-port}): closes {@code port}'s socket and ring; what is queued for it or still
+     * comes is dropped as {@code portRemoved} until it is attached again.
      */
-    public synchronized int request(final int port, final String interfaceName) {
-        requests.set(port, interfaceName == null ? "" : interfaceName);
-        final int version = requestVersion + 1;
-        requestVersion = version;
-        wake.run();
-        return version;
+    public void remove(final int port) {
+        takeRequest(port, "");
     }
 
-    /** Whether the ports' thread has carried out request {@code version} (and those before it). */
-    public boolean carriedOut(final int version) {
-        return appliedRequests - version >= 0;
-    }
-
-    /** On the ports' thread: removes a port, or attaches it to another interface, as the control thread asked. */
-    private void takeRequests() {
-        final int version = requestVersion;
-        if (version == seenRequests) {
-            return;
-        }
-        seenRequests = version;
-        for (final int port : ownPorts) {
-            final String request = requests.getAndSet(port, null);
-            if (request != null) {
-                takeRequest(port, request);
-            }
-        }
-        appliedRequests = version;
+    /**
+     * On the ports' thread ({@code ctl add-port}): attaches {@code port} to {@code interfaceName}, opened by
+     * {@link #prepare} if the control thread did, or lets it wait for the interface as for one that went away.
+     */
+    public void attachTo(final int port, final String interfaceName) {
+        takeRequest(port, interfaceName);
     }
 
     private void takeRequest(final int port, final String request) {
@@ -379,7 +332,6 @@ public final class InterfacePorts implements AutoCloseable {
         if (sockets[port] != null) {
             detach(port, request.isEmpty() ? PortDrop.PORT_REMOVED : PortDrop.LINK_DOWN);
         }
-        newsIndex[port] = NO_NEWS;
         if (request.isEmpty()) {
             removed[port] = true;
             log.accept(prefix + "removed");
@@ -405,40 +357,25 @@ public final class InterfacePorts implements AutoCloseable {
     }
 
     /**
-     * On the ports' thread, each turn: takes up what the kernel said of the links since the last turn (one volatile
-     * read when it said nothing). Returns 1 when there was news, else 0.
+     * On the ports' thread: takes up what the kernel said of a port's link. News of an interface the port has left since
+     * ({@code ctl add-port}), or of a removed port, is not its news.
      */
-    public int followLinks() {
-        if (requestVersion != seenRequests) {
-            takeRequests();
-        }
-        final int version = newsVersion;
-        if (version == seenVersion) {
-            return 0;
-        }
-        seenVersion = version;
-        for (final int port : ownPorts) {
-            followLink(port, names.get(port));
-        }
-        return 1;
-    }
-
-    private void followLink(final int port, final String name) {
-        final int index = newsIndex[port];
-        if (index == NO_NEWS || removed[port]) {
+    public void take(final LinkNews link) {
+        final int port = link.port();
+        if (removed[port] || !link.interfaceName().equals(names.get(port))) {
             return;
         }
-        final String prefix = "port " + port + " (" + name + "): ";
-        if (sockets[port] != null && sockets[port].index != index) {
+        final String prefix = "port " + port + " (" + link.interfaceName() + "): ";
+        if (sockets[port] != null && (link.gone() || sockets[port].index != link.index())) {
             detach(port, PortDrop.LINK_DOWN);
             log.accept(prefix + "gone");
         }
+        if (link.gone()) {
+            return;
+        }
         if (sockets[port] == null) {
-            if (index == GONE) {
-                return;
-            }
             try {
-                attach(port, PacketSocket.open(name, calls, false));
+                attach(port, PacketSocket.open(link.interfaceName(), calls, false));
             } catch (final IllegalStateException e) {
                 // Gone again already, or not ours to open: the next notification tries again.
                 log.accept(prefix + "cannot attach again: " + e.getMessage());
@@ -447,18 +384,16 @@ public final class InterfacePorts implements AutoCloseable {
             log.accept(prefix + "back, ifindex " + sockets[port].index);
         }
         final PacketSocket socket = sockets[port];
-        final int mtu = newsMtu[port];
-        if (mtu > 0 && mtu != socket.mtu) {
-            socket.mtu = mtu;
-            log.accept(prefix + "mtu " + mtu);
+        if (link.mtu() > 0 && link.mtu() != socket.mtu) {
+            socket.mtu = link.mtu();
+            log.accept(prefix + "mtu " + link.mtu());
         }
-        final boolean up = newsUp[port];
-        if (up != linkUp[port]) {
+        if (link.up() != linkUp[port]) {
             // The kernel leaves ENETDOWN pending on the socket when its link falls: cleared, it cannot fail the next send.
             calls.clearError(socket.fd, errorScratch);
-            linkUp[port] = up;
-            counters[port].set(CounterType.LINK_UP, up ? 1 : 0);
-            log.accept(prefix + (up ? "up" : "down"));
+            linkUp[port] = link.up();
+            counters[port].set(CounterType.LINK_UP, link.up() ? 1 : 0);
+            log.accept(prefix + (link.up() ? "up" : "down"));
         }
     }
 

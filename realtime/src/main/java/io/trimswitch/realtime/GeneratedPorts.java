@@ -70,11 +70,6 @@ final class GeneratedPorts implements ShardPorts {
     }
 
     @Override
-    public int poll() {
-        return 0;
-    }
-
-    @Override
     public int receive() {
         return source != null ? generate() : take();
     }
@@ -165,27 +160,10 @@ final class GeneratedPorts implements ShardPorts {
         departed++;
     }
 
-    @Override
-    public void flush() {
-    }
-
-    @Override
-    public boolean hasUnsent() {
-        return false;
-    }
-
     /** Scenario shards do not sleep in the kernel: their idle strategies back off instead. */
     @Override
     public void await(final long nanos) {
         java.util.concurrent.locks.LockSupport.parkNanos(Math.min(nanos, 1_000_000));
-    }
-
-    @Override
-    public void wake() {
-    }
-
-    @Override
-    public void close() {
     }
 
     /** Every workload packet has been sent and every buffer has come back: nothing is left in the switch. */

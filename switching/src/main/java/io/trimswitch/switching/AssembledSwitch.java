@@ -206,25 +206,45 @@ public final class AssembledSwitch {
     }
 
     /**
-     * Applies what a running switch may change from {@code from} to {@code to}, on the control thread that alone changes
-     * them: the trim settings, T0 and T1, and each port whose rate or meters changed (its egress rate and every
-     * pipeline's meters for it, which start afresh). Packets already queued or in service keep what they were given.
+     * Applies what a running switch may change from {@code from} to {@code to}, all of it from one thread: the trim
+     * settings, T0 and T1, and each port whose rate or meters changed (its egress rate and every pipeline's meters for
+     * it, which start afresh). Packets already queued or in service keep what they were given.
      *
      * @return the ports whose rate changed, for the ingress links that pace them
      */
     public java.util.List<Integer> retune(final Settings from, final Settings to) {
+        retuneShared(to);
+        return retune(from, to, pipeline -> true, port -> true);
+    }
+
+    /** The trim settings every pipeline reads, from the one thread that changes them. */
+    public void retuneShared(final Settings to) {
         trimSettings.set(to.trimSettings());
+    }
+
+    /**
+     * The same for the pipelines and egress ports one thread owns, on that thread, so that each has one writer: their
+     * T0 and T1, rates and meters.
+     *
+     * @return the ports whose rate changed, whoever owns them
+     */
+    public java.util.List<Integer> retune(final Settings from, final Settings to, final java.util.function.IntPredicate ownsPipeline,
+        final java.util.function.IntPredicate ownsPort) {
         final long t0 = Picos.fromMicros(to.control().t0Us());
         final long t1 = to.control().halftimistic() ? Picos.fromMicros(to.control().t1Us()) : t0;
         final java.util.List<Integer> rateChanged = new java.util.ArrayList<>();
         final java.util.Set<IngressMeters> retuned = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (final IngressPipeline pipeline : pipelines) {
-            pipeline.trimStates().retime(t0, t1);
+            if (ownsPipeline.test(pipeline.id())) {
+                pipeline.trimStates().retime(t0, t1);
+            }
         }
         for (int port = 0; port < ports.length; port++) {
             final boolean rate = from.portRateBps(port) != to.portRateBps(port);
             if (rate) {
-                ports[port].rate(new LinkRate(to.portRateBps(port)));
+                if (ownsPort.test(port)) {
+                    ports[port].rate(new LinkRate(to.portRateBps(port)));
+                }
                 rateChanged.add(port);
             }
             if (rate || from.halftimisticRateBps(port) != to.halftimisticRateBps(port)
@@ -232,7 +252,7 @@ public final class AssembledSwitch {
                 retuned.clear();
                 for (final IngressPipeline pipeline : pipelines) {
                     // Tofino 2's pipelines share one depth reader: retuned once (it has no rates).
-                    if (pipeline.meters() != null && retuned.add(pipeline.meters())) {
+                    if (pipeline.meters() != null && ownsPipeline.test(pipeline.id()) && retuned.add(pipeline.meters())) {
                         pipeline.meters().retune(port, to.portRateBps(port), to.halftimisticRateBps(port), to.pessimisticRateBps(port),
                             to.meterBurstBytes());
                     }

@@ -168,7 +168,7 @@ public final class EgressPort {
         return rate;
     }
 
-    /** A new rate for the transmissions that start from now on, from a running switch's control thread. */
+    /** A new rate for the transmissions that start from now on, from the thread that owns the port (a live shard retuning). */
     public void rate(final LinkRate rate) {
         this.rate = java.util.Objects.requireNonNull(rate, "a port needs a rate");
     }

@@ -9,7 +9,7 @@ package io.trimswitch.dataplane.time;
  * paced here.
  */
 public final class IngressLinks {
-    /** A port's rate is replaced by a running switch's control thread: its thread reads it with an acquire load. */
+    /** A port's rate is replaced while a switch runs, published with a release store and read with an acquire load. */
     private static final java.lang.invoke.VarHandle RATE = java.lang.invoke.MethodHandles.arrayElementVarHandle(LinkRate[].class);
     private final LinkRate[] rates;
     private final long[] lastArrival;
@@ -31,7 +31,7 @@ public final class IngressLinks {
         return arrival;
     }
 
-    /** A new rate for {@code port}'s link, from a running switch's control thread. */
+    /** A new rate for {@code port}'s link, from the thread that owns these links (a live shard, carrying out new settings). */
     public void rate(final int port, final LinkRate rate) {
         RATE.setRelease(rates, port, java.util.Objects.requireNonNull(rate, "a link needs a rate"));
     }

@@ -14,6 +14,7 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 import org.agrona.concurrent.SleepingIdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
@@ -21,7 +22,6 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * One duty cycle of a real-time switch, DPDK style, an Agrona {@link Agent} on a thread of its own: it owns a group of
@@ -116,8 +116,14 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
     private final PublishedTime doneThrough = new PublishedTime(Long.MIN_VALUE);
     /** Ordered, on the traffic manager's shard: every NOTIFY due before this switch time is in its inbox. */
     private final PublishedTime notifiesBefore = new PublishedTime(Long.MIN_VALUE);
-    /** Changes another thread asks of this shard ({@code ctl add-port}), run between two of its turns. */
-    private final ConcurrentLinkedQueue<Runnable> changes = new ConcurrentLinkedQueue<>();
+    /** Commands in a turn at most: a burst of link news (a topology torn down) does not hold up forwarding. */
+    private static final int COMMANDS_PER_TURN = 64;
+
+    /**
+     * What other threads ask of this shard, carried out at the start of a turn. Its poll allocates nothing when empty;
+     * an offer allocates a node, which a rare command may.
+     */
+    private final ManyToOneConcurrentLinkedQueue<ShardCommand> commands = new ManyToOneConcurrentLinkedQueue<>();
     private ShardPorts ports;
     /** Until every port of the switch is open, frames only wait: a frame for a port not yet open must not be lost. */
     private volatile boolean started;
@@ -238,18 +244,23 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
         ingressByPipeline[assembly.pipelineOf(pool.ingressPort(handle))].accept(handle);
     }
 
-    /** From another thread: runs {@code change} on this shard's thread between two turns; done once it has run. */
-    public CompletableFuture<Void> runOnThread(final Runnable change) {
+    /** From any thread: the shard carries {@code command} out at the start of its next turn; it is woken if asleep. */
+    public void enqueue(final ShardCommand command) {
+        commands.offer(command);
+        ports.wake();
+    }
+
+    /** The same, for a caller that waits: done once the command has been carried out, or failed with what it threw. */
+    public CompletableFuture<Void> submit(final ShardCommand command) {
         final CompletableFuture<Void> done = new CompletableFuture<>();
-        changes.add(() -> {
+        enqueue(() -> {
             try {
-                change.run();
+                command.carryOut();
                 done.complete(null);
             } catch (final RuntimeException e) {
                 done.completeExceptionally(e);
             }
         });
-        ports.wake();
         return done;
     }
 
@@ -282,10 +293,7 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
             return work;
         }
         asleep = false;
-        for (Runnable change = changes.poll(); change != null; change = changes.poll()) {
-            change.run();
-            work++;
-        }
+        work += carryOutCommands();
         work += ports.receive();
         receivedLastTurn = arrivals != arrivalsBefore;
         final long now = clock.nowPicos();
@@ -315,6 +323,15 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
             }
         }
         return work;
+    }
+
+    private int carryOutCommands() {
+        int done = 0;
+        for (ShardCommand command = commands.poll(); command != null; command = done < COMMANDS_PER_TURN ? commands.poll() : null) {
+            command.carryOut();
+            done++;
+        }
+        return done;
     }
 
     /** One shard, or a live switch's: meters what has arrived and queues what was handed over, as it comes. */
@@ -480,7 +497,7 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
      * queued behind one in service wait for it to finish: that instant is a timed event.
      */
     private boolean hasWorkNow() {
-        if (hasInbound() || ports.hasUnsent() || !changes.isEmpty()) {
+        if (hasInbound() || ports.hasUnsent() || !commands.isEmpty()) {
             return true;
         }
         for (final EgressPort port : ownEgress) {
@@ -601,11 +618,6 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
     /** Stops taking work, and wakes the thread should it sleep; its runner then ends it ({@link #onClose()}). */
     public void stop() {
         stopped = true;
-        ports.wake();
-    }
-
-    /** Wakes the thread if it sleeps: news for it (a link, a change) waits. */
-    public void wake() {
         ports.wake();
     }
 

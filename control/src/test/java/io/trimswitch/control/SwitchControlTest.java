@@ -1,0 +1,83 @@
+package io.trimswitch.control;
+
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.Settings;
+import io.trimswitch.live.LiveSwitch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The commands of a running switch with two UDP ports on loopback: a change is checked whole before anything is applied,
+ * applied only to keys that may change while it runs, and the settings in force say what was applied.
+ */
+class SwitchControlTest {
+    @TempDir
+    Path dir;
+    private LiveSwitch live;
+    private Settings reread;
+    private int stops;
+
+    private SwitchControl control() {
+        final Settings settings = Settings.DEFAULTS.withFabric(x -> x.withPipelines(1).withPortsPerPipeline(2))
+            .withRealtime(x -> x.withIdle(Settings.Idle.POLL))
+            .withPorts(java.util.Collections.nCopies(2, Settings.Port.DEFAULTS.withBind("127.0.0.1:0").withRemote("127.0.0.1:9")))
+            .withMetrics(x -> x.withCountersFile(dir.resolve("switch.counters").toString()));
+        live = new LiveSwitch(settings);
+        live.start();
+        reread = live.settings();
+        return new SwitchControl(live, () -> reread, () -> stops++);
+    }
+
+    @AfterEach
+    void stop() {
+        if (live != null) {
+            live.stop();
+        }
+    }
+
+    @Test
+    void aKeyThatMayChangeWhileRunningIsAppliedAndShownInForce() {
+        final SwitchControl control = control();
+        assertEquals("set trim.sizeBytes: applied trim.sizeBytes", control.run(List.of("set", "trim.sizeBytes", "96")).text());
+        assertTrue(control.run(List.of("show")).text().contains("sizeBytes: 96"), "shown in force");
+    }
+
+    @Test
+    void aReloadThatChangesAKeyFixedWhileRunningIsRefusedWholeAndNothingIsApplied() {
+        final SwitchControl control = control();
+        reread = live.settings().withTrim(x -> x.withSizeBytes(96)).withFabric(x -> x.withDataQueuePackets(8));
+        final ConfigException refused = assertThrows(ConfigException.class, () -> control.run(List.of("reload")));
+        assertEquals("reload: fabric.dataQueuePackets cannot change while the switch runs (restart it for that); nothing was changed",
+            refused.getMessage());
+        assertTrue(!control.run(List.of("show")).text().contains("sizeBytes: 96"), "the trim size was applied all the same");
+    }
+
+    @Test
+    void aPortThatIsNotAnInterfacePortCannotBeRemovedWhileRunning() {
+        final SwitchControl control = control();
+        final ConfigException refused = assertThrows(ConfigException.class, () -> control.run(List.of("del-port", "1")));
+        assertEquals("del-port: port 1 is a UDP port; only interface ports are removed and added while the switch runs", refused.getMessage());
+    }
+
+    @Test
+    void anUnknownCommandIsRefusedInOneLineThatListsTheCommands() {
+        final SwitchControl control = control();
+        final ConfigException refused = assertThrows(ConfigException.class, () -> control.run(List.of("restart")));
+        assertEquals("unknown command 'restart'; commands: " + SwitchControl.COMMANDS, refused.getMessage());
+    }
+
+    @Test
+    void stopStopsTheSwitchAsSigtermDoes() {
+        final SwitchControl control = control();
+        assertEquals("stopping", control.run(List.of("stop")).text());
+        assertEquals(1, stops);
+    }
+}

@@ -1,0 +1,83 @@
+package io.trimswitch.live;
+
+import io.trimswitch.pipelines.LearningBridge;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+import java.nio.ByteBuffer;
+
+/**
+ * What the pipeline threads of a bridging live switch tell each other: each keeps its own copy of the
+ * learning bridge (one writer each) and passes on what it learned, a MAC and its port, through a
+ * lock-free inbox per thread. An address still in use is passed on again every half aging time, so the
+ * other copies do not forget it while only one thread sees its frames. A full inbox loses the news; the
+ * other threads flood to that address until it is told again.
+ */
+final class BridgeNews implements MessageHandler {
+    private static final int INBOX_BYTES = 1 << 16;
+    private static final int MESSAGE = 1;
+    private static final long NEVER = Long.MIN_VALUE;
+
+    private final ManyToOneRingBuffer[] inboxes;
+    private final int self;
+    private final LearningBridge bridge;
+    private final long repeatNanos;
+    private final Long2LongHashMap lastTold = new Long2LongHashMap(1024, 0.6f, NEVER);
+    private final UnsafeBuffer message = new UnsafeBuffer(new byte[Long.BYTES + Integer.BYTES]);
+    private long nowNanos;
+
+    private BridgeNews(final ManyToOneRingBuffer[] inboxes, final int self, final LearningBridge bridge, final long agingNanos) {
+        this.inboxes = inboxes;
+        this.self = self;
+        this.bridge = bridge;
+        this.repeatNanos = agingNanos / 2;
+    }
+
+    /** One per thread, each with its own copy of the bridge. */
+    static BridgeNews[] between(final LearningBridge[] bridges, final long agingNanos) {
+        final ManyToOneRingBuffer[] inboxes = new ManyToOneRingBuffer[bridges.length];
+        for (int thread = 0; thread < inboxes.length; thread++) {
+            inboxes[thread] = new ManyToOneRingBuffer(
+                new UnsafeBuffer(ByteBuffer.allocateDirect(INBOX_BYTES + RingBufferDescriptor.TRAILER_LENGTH)));
+        }
+        final BridgeNews[] news = new BridgeNews[bridges.length];
+        for (int thread = 0; thread < news.length; thread++) {
+            news[thread] = new BridgeNews(inboxes, thread, bridges[thread], agingNanos);
+        }
+        return news;
+    }
+
+    /** This thread saw a frame from {@code mac} on {@code port}; {@code changed} when its bridge called it news. */
+    void learned(final long mac, final int port, final long now, final boolean changed) {
+        if (inboxes.length == 1) {
+            return;
+        }
+        final long told = lastTold.get(mac);
+        if (!changed && told != NEVER && now - told < repeatNanos) {
+            return;
+        }
+        lastTold.put(mac, now);
+        message.putLong(0, mac);
+        message.putInt(Long.BYTES, port);
+        for (int thread = 0; thread < inboxes.length; thread++) {
+            if (thread != self) {
+                inboxes[thread].write(MESSAGE, message, 0, message.capacity());
+            }
+        }
+    }
+
+    /** Learns what the other threads have passed on; returns how many addresses. */
+    int drain(final long now) {
+        nowNanos = now;
+        return inboxes.length == 1 ? 0 : inboxes[self].read(this);
+    }
+
+    @Override
+    public void onMessage(final int type, final MutableDirectBuffer buffer, final int index, final int length) {
+        bridge.learn(buffer.getLong(index), buffer.getInt(index + Long.BYTES), nowNanos);
+    }
+}

@@ -1,0 +1,98 @@
+package io.trimswitch.live;
+
+import io.trimswitch.config.Settings;
+import io.trimswitch.dataplane.time.IngressLinks;
+import io.trimswitch.dataplane.time.LinkRate;
+import io.trimswitch.interfaces.InterfacePorts;
+import io.trimswitch.realtime.shard.ShardCommand;
+import io.trimswitch.realtime.shard.ShardedDataplane;
+
+import java.util.Map;
+
+/**
+ * What the control socket and the link watcher ask of a live shard, each a command its thread carries out at the start
+ * of a turn: the ports, their links, their captures and the settings a running switch may change have that thread as
+ * their one writer.
+ */
+final class LiveCommands {
+    private LiveCommands() {
+    }
+
+    /** Takes port {@code port}, which the switch did not start with, and attaches it to {@code interfaceName}. */
+    record AddPort(LivePorts ports, int port, String interfaceName) implements ShardCommand {
+        @Override
+        public void carryOut() {
+            ports.adopt(port, interfaceName);
+        }
+    }
+
+    /** Floods reach port {@code port} too, which another shard took. */
+    record FloodAlsoTo(LivePorts ports, int port) implements ShardCommand {
+        @Override
+        public void carryOut() {
+            ports.floodAlsoTo(port);
+        }
+    }
+
+    /** Attaches a port removed before, or one waiting for its interface, to {@code interfaceName}. */
+    record AttachPort(InterfacePorts ports, int port, String interfaceName) implements ShardCommand {
+        @Override
+        public void carryOut() {
+            ports.attachTo(port, interfaceName);
+        }
+    }
+
+    /** Removes interface port {@code port}: its socket and ring close, and what still comes for it is dropped. */
+    record RemovePort(InterfacePorts ports, int port) implements ShardCommand {
+        @Override
+        public void carryOut() {
+            ports.remove(port);
+        }
+    }
+
+    /** The kernel's news of one port's link. */
+    record FollowLink(InterfacePorts ports, InterfacePorts.LinkNews news) implements ShardCommand {
+        @Override
+        public void carryOut() {
+            ports.take(news);
+        }
+    }
+
+    /** Port {@code port}'s frames, received and sent, go to {@code capture} too. */
+    record StartCapture(LivePorts ports, int port, LiveCapture capture) implements ShardCommand {
+        @Override
+        public void carryOut() {
+            ports.capture(port, capture);
+        }
+    }
+
+    /** Port {@code port}'s frames go to no capture any more: its file may close. */
+    record StopCapture(LivePorts ports, int port) implements ShardCommand {
+        @Override
+        public void carryOut() {
+            ports.capture(port, null);
+        }
+    }
+
+    /** The shard's pipelines, egress ports and ingress links take what changed from {@code from} to {@code to}. */
+    record Retune(ShardedDataplane dataplane, int shard, IngressLinks links, Settings from, Settings to) implements ShardCommand {
+        @Override
+        public void carryOut() {
+            final java.util.List<Integer> rateChanged = dataplane.assembly().retune(from, to,
+                pipeline -> dataplane.ownership().ingressShard(pipeline) == shard, port -> dataplane.ownership().egressShard(port) == shard);
+            for (final int port : rateChanged) {
+                if (port < to.portCount()) {
+                    links.rate(port, new LinkRate(to.portRateBps(port)));
+                }
+            }
+        }
+    }
+
+    /** The shard's copy of the learning bridge, into {@code into}. */
+    record ReadMacs(LivePorts ports, Map<Long, LearnedMac> into) implements ShardCommand {
+        @Override
+        public void carryOut() {
+            ports.macsInto(into);
+        }
+    }
+}

@@ -1,0 +1,291 @@
+package io.trimswitch.live;
+
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.Settings;
+import io.trimswitch.dataplane.counters.CounterRegistry;
+import io.trimswitch.dataplane.time.IngressLinks;
+import io.trimswitch.dataplane.time.LinkRate;
+import io.trimswitch.interfaces.InterfacePorts;
+import io.trimswitch.pipelines.LearningBridge;
+import io.trimswitch.realtime.shard.PipelineShard;
+import io.trimswitch.realtime.shard.ShardCommand;
+import io.trimswitch.realtime.shard.ShardedDataplane;
+import io.trimswitch.sockets.VxlanPorts;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The live switch's shards and the ports each owns: its {@link LivePorts}, its UDP sockets, its interfaces and the links
+ * that pace their arrivals. A port belongs to the shard of its pipeline (pipeline p on shard p mod
+ * {@code realtime.pipelineThreads}), a port given to the switch while it runs too. Another thread changes what a shard
+ * owns only through its command queue ({@link #onShard}).
+ */
+final class LiveShards {
+    /** How long a caller waits for a shard to take its command up. */
+    private static final long COMMAND_WITHIN_SECONDS = 5;
+
+    private final ShardedDataplane dataplane;
+    private final LivePorts[] ports;
+    /** Per shard: its UDP ports, or null. */
+    private final VxlanPorts[] sockets;
+    /** Per shard: its ports on Linux interfaces, or null. */
+    private final InterfacePorts[] interfaces;
+    /** Per shard: the links into its ports, which pace their arrivals at the ports' rates; its thread alone changes them. */
+    private final IngressLinks[] ingressLinks;
+    /** Which shard owns each port of the fabric. */
+    private final int[] ownerOf;
+    /** While the shards' threads run: a command then waits for its shard; otherwise the caller carries it out. */
+    private volatile boolean running;
+
+    /** Each shard's ports, as {@code settings} lists them, on {@code dataplane}'s shards; every counter in {@code counters}. */
+    LiveShards(final Settings settings, final ShardedDataplane dataplane, final CounterRegistry counters) {
+        this.dataplane = dataplane;
+        final int shards = dataplane.shards();
+        this.ports = new LivePorts[shards];
+        this.sockets = new VxlanPorts[shards];
+        this.interfaces = new InterfacePorts[shards];
+        this.ingressLinks = new IngressLinks[shards];
+        this.ownerOf = new int[settings.portCount()];
+        for (int port = 0; port < ownerOf.length; port++) {
+            // By the layout: a port's pipeline, and the pipeline's shard; a port added later goes there too.
+            ownerOf[port] = dataplane.shardOf(port);
+        }
+        final int[] attached = java.util.stream.IntStream.range(0, settings.ports().size()).toArray();
+        // Every port of the fabric: one given to the switch while it runs enters at its rate too.
+        final LinkRate[] rates = new LinkRate[settings.portCount()];
+        for (int port = 0; port < rates.length; port++) {
+            rates[port] = new LinkRate(settings.portRateBps(port));
+        }
+        final LearningBridge[] bridges = new LearningBridge[shards];
+        final long agingNanos = Math.round(settings.forwarding().agingSeconds() * 1e9);
+        for (int shard = 0; shard < shards && settings.forwarding().mode() == Settings.ForwardingMode.L2; shard++) {
+            bridges[shard] = new LearningBridge(agingNanos, LiveSettings.staticMacs(settings));
+        }
+        final BridgeNews[] news = bridges[0] == null ? new BridgeNews[shards] : BridgeNews.between(bridges, agingNanos);
+        final Map<Integer, VxlanPorts.Endpoint> endpoints = new LinkedHashMap<>();
+        LiveSettings.endpoints(settings).forEach(endpoint -> endpoints.put(endpoint.port(), endpoint));
+        final Map<Integer, InterfacePorts.Attachment> attachments = new LinkedHashMap<>();
+        LiveSettings.attachments(settings).forEach(attachment -> attachments.put(attachment.port(), attachment));
+        try {
+            for (int thread = 0; thread < shards; thread++) {
+                build(thread, settings, counters, attached, rates, bridges[thread], news[thread], endpoints, attachments);
+            }
+        } catch (final RuntimeException | Error e) {
+            release();
+            throw e;
+        }
+    }
+
+    /** Shard {@code thread}'s ports, as the settings give it. */
+    private void build(final int thread, final Settings settings, final CounterRegistry counters, final int[] attached, final LinkRate[] rates,
+        final LearningBridge bridge, final BridgeNews news, final Map<Integer, VxlanPorts.Endpoint> endpoints,
+        final Map<Integer, InterfacePorts.Attachment> attachments) {
+        ingressLinks[thread] = new IngressLinks(rates);
+        final PipelineShard shard = dataplane.shard(thread);
+        ports[thread] = new LivePorts(shard, dataplane, ingressLinks[thread], attached, bridge, news);
+        shard.ports(ports[thread]);
+        final List<VxlanPorts.Endpoint> ownEndpoints = new ArrayList<>();
+        final List<InterfacePorts.Attachment> ownAttachments = new ArrayList<>();
+        for (final int port : shard.ownPorts()) {
+            if (attachments.containsKey(port)) {
+                ownAttachments.add(attachments.get(port));
+            } else {
+                ownEndpoints.add(endpoints.get(port));
+            }
+        }
+        final String writer = "sockets-" + thread;
+        // Netty only for UDP sockets: a shard of interface ports has none.
+        sockets[thread] = ownEndpoints.isEmpty() ? null
+            : new VxlanPorts(ownEndpoints, ports[thread], settings.realtime().udpGso(), counters, writer);
+        // With interface ports, every shard can take one more while the switch runs (ctl add-port).
+        interfaces[thread] = !LiveSettings.hasInterfacePorts(settings) ? null
+            : new InterfacePorts(ownAttachments, settings.portCount(), ports[thread], dataplane.pool(), dataplane::release, counters, writer);
+        ports[thread].sockets(sockets[thread], interfaces[thread]);
+    }
+
+    int count() {
+        return ports.length;
+    }
+
+    /** The shard that owns {@code port}. */
+    int ownerOf(final int port) {
+        return ownerOf[port];
+    }
+
+    /** The ports of the shard that owns {@code port}. */
+    LivePorts portsOf(final int port) {
+        return ports[ownerOf[port]];
+    }
+
+    /** The interface ports of the shard that owns {@code port}, or null when the switch has none. */
+    InterfacePorts interfacesOf(final int port) {
+        return interfaces[ownerOf[port]];
+    }
+
+    /** The address a UDP port listens on (its actual port when it was bound to port 0). */
+    InetSocketAddress localAddress(final int port) {
+        return sockets[ownerOf[port]].localAddress(port);
+    }
+
+    /** Opens every shard's interfaces; one that cannot be opened closes those of its shard it had opened. */
+    void openInterfaces() {
+        for (final InterfacePorts own : interfaces) {
+            if (own != null) {
+                own.open();
+            }
+        }
+    }
+
+    /** Starts the shards' threads, each binding its UDP sockets on its own turns, and waits for them to be bound. */
+    void startThreads(final Settings.Idle idle, final java.util.concurrent.atomic.AtomicReference<RuntimeException> fault) {
+        running = true;
+        for (int thread = 0; thread < ports.length; thread++) {
+            final Thread runner = dataplane.thread(thread, idle, fault);
+            if (sockets[thread] != null) {
+                // Bound by the shard's own turns, on the loop it drives.
+                sockets[thread].bind(runner);
+            }
+            runner.start();
+        }
+        for (int thread = 0; thread < ports.length; thread++) {
+            if (sockets[thread] != null) {
+                for (final int fd : sockets[thread].awaitBound()) {
+                    ports[thread].poller().add(fd);
+                }
+            }
+        }
+    }
+
+    /** Each shard's interfaces follow their links: the kernel's news of each becomes a command on the shard's queue. */
+    void followLinks(final io.trimswitch.interfaces.LinkWatcher watcher, final java.util.function.Consumer<String> log) {
+        for (int thread = 0; thread < ports.length; thread++) {
+            final InterfacePorts own = interfaces[thread];
+            if (own != null) {
+                final PipelineShard shard = dataplane.shard(thread);
+                own.follow(watcher, news -> shard.enqueue(new LiveCommands.FollowLink(own, news)), log);
+            }
+        }
+    }
+
+    /** Whether the shards' threads run (from start to stop). */
+    boolean running() {
+        return running;
+    }
+
+    /** The shards stop taking commands: from now on their callers carry them out. */
+    void stopping() {
+        running = false;
+    }
+
+    /**
+     * Has shard {@code thread} carry {@code command} out at the start of its next turn, and waits for it; while the
+     * shards do not run (before start, after stop) no thread but the caller's touches what it changes, and it is carried
+     * out here.
+     *
+     * @throws ConfigException in one line that begins with {@code what} when the shard does not take it up in time
+     */
+    void onShard(final int thread, final String what, final ShardCommand command) {
+        if (!running) {
+            command.carryOut();
+            return;
+        }
+        final CompletableFuture<Void> done = dataplane.shard(thread).submit(command);
+        try {
+            done.get(COMMAND_WITHIN_SECONDS, TimeUnit.SECONDS);
+        } catch (final TimeoutException e) {
+            throw new ConfigException(what + ": the port's thread did not take the change up within " + COMMAND_WITHIN_SECONDS
+                + " s (host too slow?); it will when it can");
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConfigException(what + ": interrupted while the port's thread took the change up");
+        } catch (final ExecutionException e) {
+            throw new ConfigException(what + ": " + e.getCause().getMessage());
+        }
+    }
+
+    /** The same, on the shard that owns {@code port}. */
+    void onOwner(final int port, final String what, final ShardCommand command) {
+        onShard(ownerOf[port], what, command);
+    }
+
+    /** Every shard applies what changed from {@code from} to {@code to} to the pipelines, egress ports and links it owns. */
+    void retune(final Settings from, final Settings to) {
+        for (int thread = 0; thread < ports.length; thread++) {
+            onShard(thread, "set", new LiveCommands.Retune(dataplane, thread, ingressLinks[thread], from, to));
+        }
+    }
+
+    /** Floods from every shard reach port {@code port} too, its own shard's first, which takes it on {@code interfaceName}. */
+    void adopt(final int port, final String interfaceName) {
+        onOwner(port, "add-port", new LiveCommands.AddPort(portsOf(port), port, interfaceName));
+        for (int thread = 0; thread < ports.length; thread++) {
+            if (thread != ownerOf[port]) {
+                onShard(thread, "add-port", new LiveCommands.FloodAlsoTo(ports[thread], port));
+            }
+        }
+    }
+
+    /** Every shard's copy of the learning bridge, youngest copy of each address first, read on its own thread. */
+    Map<Long, LearnedMac> macs() {
+        final Map<Long, LearnedMac> found = new java.util.HashMap<>();
+        for (int thread = 0; thread < ports.length; thread++) {
+            try {
+                dataplane.shard(thread).submit(new LiveCommands.ReadMacs(ports[thread], found)).get(COMMAND_WITHIN_SECONDS, TimeUnit.SECONDS);
+            } catch (final TimeoutException | ExecutionException e) {
+                throw new ConfigException("show macs: thread " + thread + " did not answer within 5 s (host too slow?)");
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ConfigException("show macs: interrupted");
+            }
+        }
+        return found;
+    }
+
+    /**
+     * Once the threads that {@code ended} have ended: their interfaces close (buffers of frames not yet sent go back), and
+     * the sockets of a shard that never ran.
+     */
+    void closePorts(final boolean[] ended) {
+        for (int thread = 0; thread < ports.length; thread++) {
+            if (!ended[thread]) {
+                continue;
+            }
+            if (interfaces[thread] != null) {
+                interfaces[thread].close();
+            }
+            if (!dataplane.ran(thread) && sockets[thread] != null) {
+                // A thread that never ran closes no sockets of its own.
+                sockets[thread].close();
+            }
+        }
+    }
+
+    /** The pollers (an epoll set and an eventfd each) of the shards that {@code ended}. */
+    void closePollers(final boolean[] ended) {
+        for (int thread = 0; thread < ports.length; thread++) {
+            if (ended[thread]) {
+                ports[thread].closePoller();
+            }
+        }
+    }
+
+    /** Undoes what was made for a switch that did not start: the shards' pollers and their interfaces' native memory. */
+    void release() {
+        for (int thread = 0; thread < ports.length; thread++) {
+            if (ports[thread] != null) {
+                ports[thread].closePoller();
+            }
+            if (interfaces[thread] != null) {
+                interfaces[thread].close();
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.trimswitch.live;
+
+import io.trimswitch.dataplane.codec.OffloadHeader;
+import io.trimswitch.dataplane.counters.LivePortCounters;
+import io.trimswitch.dataplane.counters.PortDrop;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.TrimKind;
+import io.trimswitch.realtime.shard.ShardedDataplane;
+import io.trimswitch.sockets.VxlanPorts;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * A shard's UDP/VXLAN ports: a frame is copied into its port's next datagram, one flush per socket and turn, and its
+ * buffer goes back at once. A tunnel completes no checksum that an interface's host left to offload: the switch does it
+ * here, unless the frame was trimmed (the trimmer made its checksums whole).
+ */
+final class SocketPortKind implements PortKind {
+    private final VxlanPorts sockets;
+    private final PacketPool pool;
+    private final ShardedDataplane dataplane;
+    /** The shard's ports' own counters, where a frame whose checksum cannot be completed is counted. */
+    private final LivePortCounters[] counters;
+    /** True when the pool keeps an offload header ahead of every frame (the switch has interface ports too). */
+    private final boolean offloadHeaders;
+
+    SocketPortKind(final VxlanPorts sockets, final ShardedDataplane dataplane, final LivePortCounters[] counters) {
+        this.sockets = sockets;
+        this.dataplane = dataplane;
+        this.pool = dataplane.pool();
+        this.counters = counters;
+        this.offloadHeaders = pool.headroom() >= OffloadHeader.LENGTH;
+    }
+
+    @Override
+    public void send(final int port, final int handle) {
+        final UnsafeBuffer frames = pool.buffer(handle);
+        final int at = pool.offset(handle);
+        if (!offloadHeaders || pool.trimKind(handle) != TrimKind.NONE
+            || OffloadHeader.completeChecksum(frames, at - OffloadHeader.LENGTH, at, pool.length(handle))) {
+            sockets.send(port, frames, at, pool.length(handle));
+        } else {
+            counters[port].drop(PortDrop.BAD_OFFLOAD);
+        }
+        dataplane.release(handle);
+    }
+
+    @Override
+    public void flush() {
+        sockets.flush();
+    }
+
+    @Override
+    public boolean hasUnsent() {
+        return sockets.hasUnsent();
+    }
+
+    /** The sockets close on the thread that drives their loop. */
+    @Override
+    public void close() {
+        sockets.close();
+    }
+}
