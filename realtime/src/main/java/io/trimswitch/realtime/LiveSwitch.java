@@ -6,8 +6,7 @@ import io.trimswitch.dataplane.codec.OffloadHeader;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.CounterTotals;
 import io.trimswitch.dataplane.counters.CounterType;
-import io.trimswitch.dataplane.counters.PortDrop;
-import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.IngressLinks;
@@ -239,10 +238,10 @@ public final class LiveSwitch implements AutoCloseable {
     /** The gauges of every attached port, sampled from its egress port, its thread and the kernel. */
     private LiveGauges gauges() {
         final List<LiveGauges.Port> ports = new ArrayList<>();
-        final List<PortDrop> kernelDrops = new ArrayList<>();
+        final List<DropReason> kernelDrops = new ArrayList<>();
         for (int port = 0; port < settings.ports().size(); port++) {
             final boolean onInterface = settings.ports().get(port).onInterface();
-            kernelDrops.add(onInterface ? PortDrop.RING_OVERFLOW : PortDrop.SOCKET_OVERFLOW);
+            kernelDrops.add(onInterface ? DropReason.RING_OVERFLOW : DropReason.SOCKET_OVERFLOW);
             ports.add(gaugesOf(port, onInterface));
         }
         final List<String> discards = new ArrayList<>();
@@ -272,7 +271,7 @@ public final class LiveSwitch implements AutoCloseable {
             @Override
             public long kernelDrops() {
                 if (ring != null) {
-                    return ring.dropped(id, PortDrop.RING_OVERFLOW);
+                    return ring.dropped(id, DropReason.RING_OVERFLOW);
                 }
                 if (boundPort < 0) {
                     final InetSocketAddress bound = localAddress(id);
@@ -602,7 +601,7 @@ public final class LiveSwitch implements AutoCloseable {
                 }
             }
             addedPorts.add(port);
-            gauges.add(port, gaugesOf(port, true), PortDrop.RING_OVERFLOW);
+            gauges.add(port, gaugesOf(port, true), DropReason.RING_OVERFLOW);
             final int[] more = java.util.Arrays.copyOf(attached, attached.length + 1);
             more[more.length - 1] = port;
             java.util.Arrays.sort(more);

@@ -1,7 +1,7 @@
 package io.trimswitch.switching.report;
 
 import io.trimswitch.config.Settings;
-import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.pipelines.TrimStateTable;
