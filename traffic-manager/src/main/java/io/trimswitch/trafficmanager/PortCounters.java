@@ -18,7 +18,10 @@ import java.util.List;
  * {@code PortCounters} and readers add them up.
  */
 public final class PortCounters {
-    private static final DropReason[] REASONS = DropReason.values();
+    /** The drops the components count; a live port's own (a short datagram, a full ring) its port kind counts. */
+    private static final DropReason[] REASONS = java.util.Arrays.stream(DropReason.values()).filter(DropReason::countedByComponents)
+        .toArray(DropReason[]::new);
+    private static final int NONE = -1;
 
     /** Counters in one {@code PortCounters}: what a registry needs per port and writer. */
     public static final int COUNTERS = 8 + TrimKind.COUNT + REASONS.length;
@@ -34,7 +37,8 @@ public final class PortCounters {
     private final int untrimmableIpv6;
     private final int oversizeControl;
     private final int[] trimPackets = new int[TrimKind.COUNT];
-    private final int[] drops = new int[REASONS.length];
+    /** By reason: its counter's place, or NONE for a live port's reason. */
+    private final int[] drops = new int[DropReason.values().length];
 
     /** Port {@code port}'s counters that {@code writer} (a thread or component, for the labels) writes, in {@code registry}. */
     public PortCounters(final CounterRegistry registry, final int port, final String writer) {
@@ -50,6 +54,7 @@ public final class PortCounters {
         for (int kind = 0; kind < TrimKind.COUNT; kind++) {
             trimPackets[kind] = counters.indexOf(trimName(port, kind));
         }
+        java.util.Arrays.fill(drops, NONE);
         for (final DropReason reason : REASONS) {
             drops[reason.ordinal()] = counters.indexOf(reason.at(port));
         }
@@ -141,6 +146,7 @@ public final class PortCounters {
         counters.increment(droppedTrimPackets);
     }
 
+    /** A packet towards this port dropped for {@code reason}, one the components count ({@link DropReason#countedByComponents}). */
     public void dropped(final DropReason reason) {
         counters.increment(drops[reason.ordinal()]);
     }
@@ -192,8 +198,10 @@ public final class PortCounters {
         return total;
     }
 
+    /** Packets towards this port dropped for {@code reason}: 0 for a live port's reason, which these counters do not count. */
     public long drops(final DropReason reason) {
-        return counters.get(drops[reason.ordinal()]);
+        final int slot = drops[reason.ordinal()];
+        return slot == NONE ? 0 : counters.get(slot);
     }
 
     /** Adds {@code other}'s counts into these, which the caller alone writes: a port's totals over its threads. */

@@ -76,6 +76,14 @@ public enum DropReason {
         return label;
     }
 
+    /**
+     * Whether the switch's own components count it (the pipelines, the traffic manager, recirculation, a network's
+     * links), in either clock; the others are a live port's, which its kind of port counts.
+     */
+    public boolean countedByComponents() {
+        return ordinal() <= LINK_DOWN.ordinal();
+    }
+
     /** This reason's drops counter for {@code port}. */
     public CounterName at(final int port) {
         return new CounterName(CounterType.DROPS, port, ordinal(), label);
