@@ -15,12 +15,7 @@
 #   bench/hosts/host_bench.sh [TRIALS [SECONDS]]        (from the repository root; default 3 trials of 5 s)
 # Namespaces and veths by hand, not Mininet: its own host and link setup would change what these figures measure.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-# The JDK the launcher runs (TRIMSWITCH_JAVA).
-. cli/jdk.sh
-
-TRIALS=${1:-3}
-SECS=${2:-5}
+. "$(dirname "$0")/common.sh" "$@"
 MODES=${MODES:-"kernel relay trimswitch trimswitch-nogso trimswitch-block trimswitch2-block"}
 JAR=${JAR:-cli/target/trimswitch.jar}
 JAVA_OPTS=${JAVA_OPTS:-"--add-exports java.base/jdk.internal.misc=ALL-UNNAMED --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow"}
@@ -34,12 +29,8 @@ gcc -O2 -o "$WORK/relay" bench/hosts/relay.c
 
 cleanup() {
     set +e
-    stop_forwarder
-    for ns in "${TAG}h1" "${TAG}h2" "$SW"; do
-        ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
-        ip netns del "$ns" 2>/dev/null
-    done
-    rm -rf "$WORK"
+    stop_process
+    remove_namespaces "${TAG}h1" "${TAG}h2" "$SW"
 }
 trap cleanup EXIT
 
@@ -80,14 +71,6 @@ tunnel() {
     done
 }
 
-stop_forwarder() {
-    if [ -n "$FORWARDER" ]; then
-        kill -TERM "$FORWARDER" 2>/dev/null || true
-        wait "$FORWARDER" 2>/dev/null || true
-        FORWARDER=""
-    fi
-}
-
 start_forwarder() {
     local mode=$1
     case "$mode" in
@@ -121,14 +104,7 @@ YAML
             ip netns exec "$SW" "$TRIMSWITCH_JAVA" $JAVA_OPTS -jar "$JAR" run --config "$WORK/switch.yaml" > "$WORK/forwarder.log" 2>&1 &
             FORWARDER=$! ;;
     esac
-    for _ in $(seq 1 100); do
-        grep -q "running" "$WORK/forwarder.log" 2>/dev/null && return
-        kill -0 "$FORWARDER" 2>/dev/null || break
-        sleep 0.1
-    done
-    cat "$WORK/forwarder.log" >&2
-    echo "host_bench: $mode did not start" >&2
-    exit 1
+    await_running "$mode"
 }
 
 # What a userspace forwarder dropped so far: the switch's own count by reason (which includes its sockets'
@@ -147,84 +123,40 @@ for table in ("/proc/self/net/udp", "/proc/self/net/udp6"):
 print(total)
 PY
             ;;
-        *)
-            in_sw "$TRIMSWITCH_JAVA" $JAVA_OPTS -jar "$JAR" stats --json > "$WORK/stats.json"
-            python3 - "$WORK/stats.json" <<'PY'
-import json, sys
-ports = json.load(open(sys.argv[1]))
-for port in ports:
-    if port.get("drops"):
-        print(f"host_bench: port {port['port']} dropped {port['drops']}", file=sys.stderr)
-print(sum(sum(port.get("drops", {}).values()) for port in ports))
-PY
-            ;;
+        *) switch_drops in_sw "$TRIMSWITCH_JAVA" $JAVA_OPTS -jar "$JAR" ;;
     esac
 }
 
-# One trial of one forwarder: "mode tcp_gbps retransmits udp_kpps ping_p50_ms ping_p99_ms tcp_drops flood_drops"
+# One trial of one forwarder: "mode" and its trial_figures
 measure() {
-    local mode=$1
+    local mode=$1 figures
     tunnel "$mode"
     start_forwarder "$mode"
-    in_host 1 ping -q -c 3 -i 0.2 -W 2 10.9.0.2 > /dev/null || { echo "host_bench: $mode: no ping" >&2; exit 1; }
-    in_host 2 iperf3 -s -D -p 5201 --pidfile "$WORK/iperf3.pid"
-    sleep 0.3
-    # Warm-up: the JIT compiles the switch's paths before anything is measured.
-    in_host 1 iperf3 -c 10.9.0.2 -p 5201 -t 2 > /dev/null
-    in_host 1 iperf3 -c 10.9.0.2 -p 5201 -u -l 64 -b 0 -t 1 > /dev/null
-    local before
-    before=$(forwarder_drops "$mode")
-    in_host 1 ping -c 300 -i 0.005 -W 1 10.9.0.2 > "$WORK/ping.txt" || true
-    in_host 1 iperf3 -c 10.9.0.2 -p 5201 -t "$SECS" -J > "$WORK/tcp.json"
-    local after_tcp
-    after_tcp=$(forwarder_drops "$mode")
-    in_host 1 iperf3 -c 10.9.0.2 -p 5201 -u -l 64 -b 0 -t "$SECS" -J > "$WORK/udp.json"
-    local after_flood
-    after_flood=$(forwarder_drops "$mode")
-    kill "$(cat "$WORK/iperf3.pid")" 2>/dev/null || true
-    stop_forwarder
-    python3 - "$mode" "$before" "$after_tcp" "$after_flood" "$WORK" <<'PY'
-import json, re, sys
-mode, before, after_tcp, after_flood, work = sys.argv[1:6]
-tcp = json.load(open(f"{work}/tcp.json"))["end"]
-udp = json.load(open(f"{work}/udp.json"))["end"]
-udp_sum = udp.get("sum_received") if "packets" in udp.get("sum_received", {}) else udp["sum"]
-received = udp_sum["packets"] - udp_sum.get("lost_packets", 0)
-rtts = sorted(float(m) for m in re.findall(r"time=([0-9.]+) ms", open(f"{work}/ping.txt").read()))
-pct = lambda q: rtts[min(len(rtts) - 1, int(q * len(rtts)))] if rtts else float("nan")
-drops = (lambda a, b: "-" if "-" in (a, b) else str(int(b) - int(a)))
-print(mode, f"{tcp['sum_received']['bits_per_second'] / 1e9:.3f}", tcp["sum_sent"].get("retransmits", 0),
-      f"{received / udp_sum['seconds'] / 1e3:.1f}", f"{pct(0.5):.3f}", f"{pct(0.99):.3f}",
-      drops(before, after_tcp), drops(after_tcp, after_flood))
-PY
+    figures=$(traffic_trial "$mode" 1 2 10.9.0.2 300 64)
+    stop_process
+    echo "$mode $figures"
 }
 
-echo "host_bench: $TRIALS trials of $SECS s, forwarders alternating: $MODES"
-for trial in $(seq 1 "$TRIALS"); do
-    for mode in $MODES; do
-        measure "$mode" | tee -a "$WORK/results.txt"
-    done
-done
+run_trials
 
 python3 - "$WORK/results.txt" <<'PY'
-import statistics, sys
-rows = {}
-for line in open(sys.argv[1]):
-    mode, *values = line.split()
-    rows.setdefault(mode, []).append(values)
-med = lambda mode, i: statistics.median(float(v[i]) for v in rows[mode])
+import sys
+sys.path.insert(0, "bench/hosts")
+import trials
+rows = trials.load(sys.argv[1])
+med = lambda mode, column: trials.median(rows, mode, column)
 print()
 print(f"{'forwarder':<18} {'TCP Gb/s':>9} {'retransmits':>12} {'64 B UDP kpps':>14} {'ping p50 ms':>12} {'ping p99 ms':>12} {'drops in TCP':>13} {'drops in flood':>15}")
 for mode in rows:
-    tcp_drops = "-" if rows[mode][0][5] == "-" else str(int(med(mode, 5)))
-    flood_drops = "-" if rows[mode][0][6] == "-" else str(int(med(mode, 6)))
-    print(f"{mode:<18} {med(mode, 0):>9.3f} {int(med(mode, 1)):>12} {med(mode, 2):>14.1f} {med(mode, 3):>12.3f} {med(mode, 4):>12.3f} {tcp_drops:>13} {flood_drops:>15}")
+    tcp_drops = "-" if rows[mode][0][6] == "-" else str(int(med(mode, 6)))
+    flood_drops = "-" if rows[mode][0][7] == "-" else str(int(med(mode, 7)))
+    print(f"{mode:<18} {med(mode, 0):>9.3f} {int(med(mode, 1)):>12} {med(mode, 2):>14.1f} {med(mode, 4):>12.3f} {med(mode, 5):>12.3f} {tcp_drops:>13} {flood_drops:>15}")
 if "relay" in rows:
     print()
     for mode in rows:
         if mode.startswith("trimswitch"):
             print(f"{mode} / relay: TCP {med(mode, 0) / med('relay', 0):.2f}, 64 B UDP {med(mode, 2) / med('relay', 2):.2f}, "
-                  f"ping p50 {med(mode, 3) / med('relay', 3):.2f} (goals: >= 0.9, >= 0.8, <= 1.5)")
+                  f"ping p50 {med(mode, 4) / med('relay', 4):.2f} (goals: >= 0.9, >= 0.8, <= 1.5)")
     if "kernel" in rows:
         print(f"relay / kernel: TCP {med('relay', 0) / med('kernel', 0):.2f}, 64 B UDP {med('relay', 2) / med('kernel', 2):.2f}")
 PY

@@ -23,13 +23,7 @@
 #   [PIN=1] bench/hosts/interface_bench.sh [TRIALS [SECONDS]]   (from the repository root; default 3 trials of 5 s)
 # Namespaces and veths by hand, not Mininet: its own host and link setup would change what these figures measure.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-. cli/jdk.sh
-
-TRIALS=${1:-3}
-SECS=${2:-5}
-[[ "$TRIALS" =~ ^[1-9][0-9]*$ ]] || { echo "interface_bench: TRIALS must be a whole number of at least 1, got '$TRIALS'" >&2; exit 2; }
-[[ "$SECS" =~ ^[1-9][0-9]*$ ]] || { echo "interface_bench: SECONDS must be a whole number of at least 1, got '$SECS'" >&2; exit 2; }
+. "$(dirname "$0")/common.sh" "$@"
 MODES=${MODES:-"bridge forwarder trimswitch trimswitch-spin"}
 TRIMSWITCH=${TRIMSWITCH:-"$PWD/cli/trimswitch"}
 INCAST_PACKETS=${INCAST_PACKETS:-5000}
@@ -54,11 +48,7 @@ done
 gcc -O2 -o "$WORK/afpacket_forwarder" bench/hosts/afpacket_forwarder.c
 
 stop_forwarder() {
-    if [ -n "$FORWARDER" ]; then
-        kill -TERM "$FORWARDER" 2>/dev/null || true
-        wait "$FORWARDER" 2>/dev/null || true
-        FORWARDER=""
-    fi
+    stop_process
     ip -n "$SW" link del br0 2>/dev/null || true
     for i in 0 1 2 3; do
         ip -n "$SW" link set "${TAG}p$i" nomaster 2>/dev/null || true
@@ -69,11 +59,7 @@ stop_forwarder() {
 cleanup() {
     set +e
     stop_forwarder
-    for ns in "${TAG}h0" "${TAG}h1" "${TAG}h2" "${TAG}h3" "$SW"; do
-        ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
-        ip netns del "$ns" 2>/dev/null
-    done
-    rm -rf "$WORK"
+    remove_namespaces "${TAG}h0" "${TAG}h1" "${TAG}h2" "${TAG}h3" "$SW"
 }
 trap cleanup EXIT
 
@@ -118,30 +104,13 @@ start_forwarder() {
                 -i "0@${TAG}p0" -i "1@${TAG}p1" -i "2@${TAG}p2" -i "3@${TAG}p3" > "$WORK/forwarder.log" 2>&1 &
             FORWARDER=$! ;;
     esac
-    for _ in $(seq 1 100); do
-        grep -q "running" "$WORK/forwarder.log" 2>/dev/null && return
-        kill -0 "$FORWARDER" 2>/dev/null || break
-        sleep 0.1
-    done
-    cat "$WORK/forwarder.log" >&2
-    echo "interface_bench: $mode did not start" >&2
-    exit 1
+    await_running "$mode"
 }
 
 # What the forwarder dropped so far: the switch's own count by reason; "-" for the others.
 forwarder_drops() {
     case "$1" in
-        trimswitch*)
-            in_sw $TRIMSWITCH stats --json > "$WORK/stats.json"
-            python3 - "$WORK/stats.json" <<'PY'
-import json, sys
-ports = json.load(open(sys.argv[1]))
-for port in ports:
-    if port.get("drops"):
-        print(f"interface_bench: port {port['port']} dropped {port['drops']}", file=sys.stderr)
-print(sum(sum(port.get("drops", {}).values()) for port in ports))
-PY
-            ;;
+        trimswitch*) switch_drops in_sw $TRIMSWITCH ;;
         *) echo - ;;
     esac
 }
@@ -150,70 +119,43 @@ PY
 handed_to_host1() { in_sw cat "/sys/class/net/${TAG}p1/statistics/tx_packets"; }
 host1_socket_drops() { ip netns exec "${TAG}h1" nstat -az UdpRcvbufErrors | awk '$1 == "UdpRcvbufErrors" { print $2 }'; }
 
-# One trial of one forwarder:
-# "mode tcp_gbps retransmits udp_kpps ping_avg_ms ping_p99_ms tcp_drops flood_drops forwarded_kpps receiver_drops"
-measure() {
-    local mode=$1
-    start_forwarder "$mode"
-    in_host 0 ping -q -c 3 -i 0.2 -W 2 10.9.0.2 > /dev/null || { echo "interface_bench: $mode: no ping" >&2; exit 1; }
-    in_host 1 iperf3 -s -D -p 5201 --pidfile "$WORK/iperf3.pid"
-    sleep 0.3
-    # Warm-up: the JIT compiles the switch's paths before anything is measured.
-    in_host 0 iperf3 -c 10.9.0.2 -p 5201 -t 2 > /dev/null
-    in_host 0 iperf3 -c 10.9.0.2 -p 5201 -u -l 22 -b 0 -t 1 > /dev/null
-    local before after_tcp after_flood
-    before=$(forwarder_drops "$mode")
-    in_host 0 ping -c 200 -i 0.005 -W 1 10.9.0.2 > "$WORK/ping.txt" || true
-    in_host 0 iperf3 -c 10.9.0.2 -p 5201 -t "$SECS" -J > "$WORK/tcp.json"
-    after_tcp=$(forwarder_drops "$mode")
+# Around the flood: the frames handed to host 1 and the datagrams its sockets dropped, into $WORK/flood.txt.
+flood_begins() { echo "$(handed_to_host1) $(host1_socket_drops)" > "$WORK/flood.txt"; }
+flood_ends() {
     local handed socket_drops
-    handed=$(handed_to_host1)
-    socket_drops=$(host1_socket_drops)
-    in_host 0 iperf3 -c 10.9.0.2 -p 5201 -u -l 22 -b 0 -t "$SECS" -J > "$WORK/udp.json"
-    handed=$(( $(handed_to_host1) - handed ))
-    socket_drops=$(( $(host1_socket_drops) - socket_drops ))
-    after_flood=$(forwarder_drops "$mode")
-    kill "$(cat "$WORK/iperf3.pid")" 2>/dev/null || true
-    stop_forwarder
-    python3 - "$mode" "$before" "$after_tcp" "$after_flood" "$WORK" "$handed" "$socket_drops" <<'PY'
-import json, re, sys
-mode, before, after_tcp, after_flood, work, handed, socket_drops = sys.argv[1:8]
-tcp = json.load(open(f"{work}/tcp.json"))["end"]
-udp = json.load(open(f"{work}/udp.json"))["end"]
-udp_sum = udp.get("sum_received") if "packets" in udp.get("sum_received", {}) else udp["sum"]
-received = udp_sum["packets"] - udp_sum.get("lost_packets", 0)
-rtts = sorted(float(m) for m in re.findall(r"time=([0-9.]+) ms", open(f"{work}/ping.txt").read()))
-avg = sum(rtts) / len(rtts) if rtts else float("nan")
-p99 = rtts[min(len(rtts) - 1, int(0.99 * len(rtts)))] if rtts else float("nan")
-drops = (lambda a, b: "-" if "-" in (a, b) else str(int(b) - int(a)))
-print(mode, f"{tcp['sum_received']['bits_per_second'] / 1e9:.3f}", tcp["sum_sent"].get("retransmits", 0),
-      f"{received / udp_sum['seconds'] / 1e3:.1f}", f"{avg:.4f}", f"{p99:.4f}",
-      drops(before, after_tcp), drops(after_tcp, after_flood), f"{int(handed) / udp_sum['seconds'] / 1e3:.1f}", socket_drops)
-PY
+    read -r handed socket_drops < "$WORK/flood.txt"
+    echo "$(( $(handed_to_host1) - handed )) $(( $(host1_socket_drops) - socket_drops ))" > "$WORK/flood.txt"
 }
 
-echo "interface_bench: $TRIALS trials of $SECS s, forwarders alternating: $MODES${PIN:+ (forwarder on CPU 1, hosts on CPU 0)}"
-for trial in $(seq 1 "$TRIALS"); do
-    for mode in $MODES; do
-        measure "$mode" | tee -a "$WORK/results.txt"
-    done
-done
+# One trial of one forwarder: "mode", its trial_figures, then the frames handed to host 1 and its sockets' drops in the flood.
+measure() {
+    local mode=$1 figures
+    start_forwarder "$mode"
+    figures=$(traffic_trial "$mode" 0 1 10.9.0.2 200 22)
+    stop_forwarder
+    echo "$mode $figures $(cat "$WORK/flood.txt")"
+}
+
+run_trials "${PIN:+ (forwarder on CPU 1, hosts on CPU 0)}"
 
 python3 - "$WORK/results.txt" <<'PY'
-import statistics, sys
-rows = {}
-for line in open(sys.argv[1]):
-    mode, *values = line.split()
-    rows.setdefault(mode, []).append(values)
-def median(mode, column):
-    return statistics.median(float(row[column]) for row in rows[mode])
+import sys
+sys.path.insert(0, "bench/hosts")
+import trials
+rows = trials.load(sys.argv[1])
+median = lambda mode, column: trials.median(rows, mode, column)
+# Frames handed to the receiving host over the flood's seconds, in thousands a second.
+for mode in rows:
+    for row in rows[mode]:
+        row.append(str(float(row[9]) / float(row[8]) / 1e3))
+FORWARDED = 11
 print()
 print(f"{'forwarder':<17}{'TCP Gb/s':>10}{'retrans':>9}{'64 B kpps':>11}{'forwarded':>11}{'ping avg ms':>13}{'p99 ms':>9}"
       f"{'drops TCP/flood':>17}{'receiver drops':>16}")
 for mode in rows:
-    drops = "/".join(rows[mode][-1][5:7])
-    print(f"{mode:<17}{median(mode, 0):>10.2f}{median(mode, 1):>9.0f}{median(mode, 2):>11.1f}{median(mode, 7):>11.1f}"
-          f"{median(mode, 3):>13.4f}{median(mode, 4):>9.4f}{drops:>17}{median(mode, 8):>16.0f}")
+    drops = "/".join(rows[mode][-1][6:8])
+    print(f"{mode:<17}{median(mode, 0):>10.2f}{median(mode, 1):>9.0f}{median(mode, 2):>11.1f}{median(mode, FORWARDED):>11.1f}"
+          f"{median(mode, 3):>13.4f}{median(mode, 5):>9.4f}{drops:>17}{median(mode, 10):>16.0f}")
 for baseline in ("forwarder", "bridge"):
     if baseline not in rows:
         continue
@@ -222,7 +164,7 @@ for baseline in ("forwarder", "bridge"):
         if mode == baseline:
             continue
         print(f"{mode:<17} TCP {median(mode, 0) / median(baseline, 0):.2f}x   64 B {median(mode, 2) / median(baseline, 2):.2f}x"
-              f" (forwarded {median(mode, 7) / median(baseline, 7):.2f}x)   ping {median(baseline, 3) / median(mode, 3):.2f}x")
+              f" (forwarded {median(mode, FORWARDED) / median(baseline, FORWARDED):.2f}x)   ping {median(baseline, 3) / median(mode, 3):.2f}x")
 PY
 
 echo

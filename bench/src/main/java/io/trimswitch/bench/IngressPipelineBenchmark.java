@@ -75,7 +75,7 @@ public class IngressPipelineBenchmark {
         pool = new PacketPool(BURST);
         final TrafficManagerEvents unexpected = new TrafficManagerEvents() {
             @Override
-            public void drop(final int handle, final io.trimswitch.dataplane.packet.DropReason reason, final long time) {
+            public void drop(final int handle, final io.trimswitch.dataplane.counters.DropReason reason, final long time) {
                 throw new IllegalStateException("the benchmark's packets are never dropped, got " + reason);
             }
 

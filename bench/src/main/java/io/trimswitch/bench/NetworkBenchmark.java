@@ -4,6 +4,7 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.network.NetworkRun;
 import io.trimswitch.network.NetworkSettings;
 import io.trimswitch.network.NetworkSpec;
+import io.trimswitch.switching.RunOutcome;
 import io.trimswitch.switching.RunRecorder;
 import io.trimswitch.simulator.VirtualTimeSwitch;
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -79,8 +80,9 @@ public class NetworkBenchmark {
 
     @Benchmark
     public long loneSwitchNdp(final Simulated simulated) {
-        final long inFlight = lone.run().inFlightAtEnd();
-        final RunRecorder recorder = lone.recorder();
+        final RunOutcome outcome = lone.run();
+        final long inFlight = outcome.inFlightAtEnd();
+        final RunRecorder recorder = outcome.source().recorder();
         final long sent = recorder.sentTotal() + recorder.controlSentCount();
         simulated.packets += sent;
         simulated.switchHops += sent;

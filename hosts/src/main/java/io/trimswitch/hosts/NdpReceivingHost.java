@@ -2,7 +2,6 @@ package io.trimswitch.hosts;
 
 import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.time.LinkRate;
-import io.trimswitch.ndp.NdpFlows;
 import io.trimswitch.ndp.NdpFrames;
 import io.trimswitch.ndp.NdpReceiver;
 import io.trimswitch.ndp.NdpTimers;
@@ -14,7 +13,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
@@ -29,14 +27,14 @@ import java.util.Locale;
  * link asks the senders for more. Flows are learnt from their packets: a flow is a sender's run and flow number, and
  * belongs to the address that sent its first packet; packets of it from elsewhere are ignored and counted.
  */
-public final class NdpReceivingHost implements NdpFrames, NdpTimers, NdpFlows {
+public final class NdpReceivingHost implements NdpFrames, NdpTimers {
     /** After the expected flows complete, the receiver still answers for a while, in case its last ACKs were lost. */
     private static final long LINGER_NANOS = 500_000_000L;
 
     private final ReceiverSettings settings;
     private final PrintWriter err;
     private final Long2LongHashMap flowOfKey = new Long2LongHashMap(-1);
-    private final int[] packets;
+    private final FlowLengths lengths;
     private final InetAddress[] peer;
     private final InetSocketAddress[] replyTo;
     private final int[] flowNumber;
@@ -59,6 +57,10 @@ public final class NdpReceivingHost implements NdpFrames, NdpTimers, NdpFlows {
     private final UnsafeBuffer outView = new UnsafeBuffer(out);
     private volatile boolean stopped;
     private volatile InetSocketAddress bound;
+    /** Each datagram at its own time: a batch may take a while to read. */
+    private final DatagramBatch.Handler received = (from, length) -> accept(from, length, System.nanoTime() - this.origin);
+    /** The host clock's reading at which the run began. */
+    private long origin;
     private long pullDue = Long.MAX_VALUE;
     private int opened;
     private int abandonedCount;
@@ -71,7 +73,7 @@ public final class NdpReceivingHost implements NdpFrames, NdpTimers, NdpFlows {
         this.settings = settings;
         this.err = err;
         final int capacity = settings.maxFlows();
-        packets = new int[capacity];
+        lengths = new FlowLengths(capacity, 0);
         peer = new InetAddress[capacity];
         replyTo = new InetSocketAddress[capacity];
         flowNumber = new int[capacity];
@@ -87,7 +89,7 @@ public final class NdpReceivingHost implements NdpFrames, NdpTimers, NdpFlows {
         link = new OutgoingLink(LinkRate.gbps(settings.rateGbps()),
             HostDatagram.FRAME_OVERHEAD + HostDatagram.HEADER_LENGTH + settings.payloadBytes(),
             HostDatagram.FRAME_OVERHEAD + HostDatagram.HEADER_LENGTH);
-        receiver = new NdpReceiver(this, this, flow -> 0);
+        receiver = new NdpReceiver(lengths, this, flow -> 0);
         pacer = new PullPacer(1, capacity, link.dataNanos(), this, this, receiver::receiving);
         receiver.pullFrom(pacer);
     }
@@ -119,7 +121,7 @@ public final class NdpReceivingHost implements NdpFrames, NdpTimers, NdpFlows {
     }
 
     private void loop(final DatagramChannel channel, final IdleWait idle) throws IOException {
-        final long origin = System.nanoTime();
+        origin = System.nanoTime();
         final long end = settings.durationNanos() > 0 ? settings.durationNanos() : Long.MAX_VALUE;
         long stopAt = Long.MAX_VALUE;
         long nextSilenceCheck = 0;
@@ -128,16 +130,7 @@ public final class NdpReceivingHost implements NdpFrames, NdpTimers, NdpFlows {
             if (now >= end || now >= stopAt) {
                 return;
             }
-            int work = 0;
-            for (int batch = 0; batch < 64; batch++) {
-                in.clear();
-                final SocketAddress from = channel.receive(in);
-                if (from == null) {
-                    break;
-                }
-                work++;
-                accept((InetSocketAddress) from, in.position(), System.nanoTime() - origin);
-            }
+            int work = DatagramBatch.read(channel, in, received);
             now = System.nanoTime() - origin;
             if (pullDue <= now) {
                 // The PULL was due at pullDue: a wake-up late by the timer's slack catches up on the schedule (by at most
@@ -193,7 +186,7 @@ public final class NdpReceivingHost implements NdpFrames, NdpTimers, NdpFlows {
         } else if (!peer[flow].equals(from.getAddress())) {
             foreign++;
             return;
-        } else if (packets[flow] != flowPackets && !resized(flow, flowPackets, sequence, now)) {
+        } else if (lengths.size(flow) != flowPackets && !resized(flow, flowPackets, sequence, now)) {
             malformed++;
             return;
         }
@@ -224,23 +217,23 @@ public final class NdpReceivingHost implements NdpFrames, NdpTimers, NdpFlows {
      * stopped), if nothing beyond it has arrived; a longer one was sent before the cut, and counts if it is inside it.
      */
     private boolean resized(final int flow, final int flowPackets, final int sequence, final long now) {
-        if (flowPackets < packets[flow] && seen[flow].length() <= flowPackets) {
-            packets[flow] = flowPackets;
+        if (flowPackets < lengths.size(flow) && seen[flow].length() <= flowPackets) {
+            lengths.set(flow, flowPackets);
             cut[flow] = true;
             receiver.shrunk(flow, now);
             return true;
         }
-        return flowPackets > packets[flow] && cut[flow] && sequence < packets[flow];
+        return flowPackets > lengths.size(flow) && cut[flow] && sequence < lengths.size(flow);
     }
 
     private int open(final long key, final InetSocketAddress from, final int flowPackets, final long now) {
-        if (opened == packets.length) {
+        if (opened == lengths.flows()) {
             malformed++;
             return -1;
         }
         final int flow = opened++;
         flowOfKey.put(key, flow);
-        packets[flow] = flowPackets;
+        lengths.set(flow, flowPackets);
         peer[flow] = from.getAddress();
         replyTo[flow] = from;
         session[flow] = (int) (key >>> 16);
@@ -257,7 +250,7 @@ public final class NdpReceivingHost implements NdpFrames, NdpTimers, NdpFlows {
                 abandoned[flow] = true;
                 abandonedCount++;
                 err.printf(Locale.ROOT, "trimswitch host: flow %d from %s gave up: its sender was silent for %.1f s with %d of %d packets received%n",
-                    flowNumber[flow], replyTo[flow], (now - lastArrival[flow]) / 1e9, receiver.receivedPackets(flow), packets[flow]);
+                    flowNumber[flow], replyTo[flow], (now - lastArrival[flow]) / 1e9, receiver.receivedPackets(flow), lengths.size(flow));
                 err.flush();
             }
         }
@@ -268,7 +261,7 @@ public final class NdpReceivingHost implements NdpFrames, NdpTimers, NdpFlows {
         final int flow = link.headFlow();
         final int kind = link.headKind();
         final int flags = kind == ACK ? NdpHeader.FLAG_ACK : kind == NACK ? NdpHeader.FLAG_NACK : NdpHeader.FLAG_PULL;
-        HostDatagram.write(outView, flags, session[flow], flowNumber[flow], link.headSequence(), link.headPull(), 0, packets[flow], 0);
+        HostDatagram.write(outView, flags, session[flow], flowNumber[flow], link.headSequence(), link.headPull(), 0, lengths.size(flow), 0);
         out.clear();
         if (channel.send(out, replyTo[flow]) == 0) {
             return false;
@@ -307,20 +300,5 @@ public final class NdpReceivingHost implements NdpFrames, NdpTimers, NdpFlows {
     @Override
     public void pullAt(final long time, final int pullLink) {
         pullDue = Math.min(pullDue, time);
-    }
-
-    @Override
-    public int flows() {
-        return packets.length;
-    }
-
-    @Override
-    public int size(final int flow) {
-        return packets[flow];
-    }
-
-    @Override
-    public int window(final int flow) {
-        return 0;
     }
 }

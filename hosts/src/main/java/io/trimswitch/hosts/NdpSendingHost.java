@@ -2,7 +2,6 @@ package io.trimswitch.hosts;
 
 import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.time.LinkRate;
-import io.trimswitch.ndp.NdpFlows;
 import io.trimswitch.ndp.NdpFrames;
 import io.trimswitch.ndp.NdpSender;
 import io.trimswitch.ndp.NdpTimers;
@@ -32,13 +31,13 @@ import java.util.function.Consumer;
  * when {@link #stop stopped}, it cuts its flows short: each ends with the next new packet it sends, whose datagram
  * tells the receiver the flow's new length, and the host waits a little for what it sent to be acknowledged.
  */
-public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
+public final class NdpSendingHost implements NdpFrames, NdpTimers {
     /** Once cut short, how long the host waits at most for its last packets' ACKs (the silence limit if shorter). */
     private static final long FINISH_NANOS = 2_000_000_000L;
 
     private final SenderSettings settings;
     private final int session = ThreadLocalRandom.current().nextInt();
-    private final int[] packets;
+    private final FlowLengths lengths;
     private final long[] rtoDue;
     private final long[] finishedAt;
     private final NdpSender sender;
@@ -50,6 +49,11 @@ public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
     private final UnsafeBuffer inView = new UnsafeBuffer(in);
     /** Reads one ready channel: made once, as the selector hands it every ready key. */
     private final Consumer<SelectionKey> readReady = this::readReady;
+    private final DatagramBatch.Handler received = (from, length) -> {
+        if (accept(from, length, this.turnNow)) {
+            this.lastHeard = this.turnNow;
+        }
+    };
     private volatile boolean stopped;
     private volatile IdleWait waiting;
     private long cutAt = -1;
@@ -66,9 +70,9 @@ public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
     public NdpSendingHost(final SenderSettings settings) {
         this.settings = settings;
         final int flows = settings.flows();
-        this.packets = new int[flows];
+        this.lengths = new FlowLengths(flows, settings.windowPackets());
         for (int flow = 0; flow < flows; flow++) {
-            packets[flow] = settings.packets(flow);
+            lengths.set(flow, settings.packets(flow));
         }
         this.rtoDue = new long[flows];
         Arrays.fill(rtoDue, Long.MAX_VALUE);
@@ -81,7 +85,7 @@ public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
         this.spray = new SourcePortSpray(flows, settings.paths(), session);
         this.out = ByteBuffer.allocateDirect(datagram);
         this.outView = new UnsafeBuffer(out);
-        this.sender = new NdpSender(this, this, this, settings.rtoNanos());
+        this.sender = new NdpSender(lengths, this, this, settings.rtoNanos());
     }
 
     /** Ends the sending of new data at {@link #run}'s next turn (from another thread: a signal's shutdown hook). */
@@ -190,17 +194,7 @@ public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
 
     /** Up to a batch of datagrams from {@code channel}, at the turn's time. */
     private void read(final DatagramChannel channel) throws IOException {
-        for (int batch = 0; batch < 64; batch++) {
-            in.clear();
-            final SocketAddress from = channel.receive(in);
-            if (from == null) {
-                return;
-            }
-            turnWork++;
-            if (accept(from, in.position(), turnNow)) {
-                lastHeard = turnNow;
-            }
-        }
+        turnWork += DatagramBatch.read(channel, in, received);
     }
 
     /**
@@ -209,9 +203,9 @@ public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
      */
     private void cut(final long now) {
         cutAt = now;
-        for (int flow = 0; flow < packets.length; flow++) {
+        for (int flow = 0; flow < lengths.flows(); flow++) {
             if (finishedAt[flow] < 0) {
-                packets[flow] = Math.min(packets[flow], sender.sent(flow) + 1);
+                lengths.set(flow, Math.min(lengths.size(flow), sender.sent(flow) + 1));
             }
         }
     }
@@ -233,7 +227,7 @@ public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
         final int flow = HostDatagram.flow(inView);
         final int sequence = HostDatagram.sequence(inView);
         final int flags = HostDatagram.flags(inView);
-        if (flow >= packets.length || (flags & NdpHeader.FLAG_PULL) == 0 && sequence >= packets[flow]) {
+        if (flow >= lengths.flows() || (flags & NdpHeader.FLAG_PULL) == 0 && sequence >= lengths.size(flow)) {
             malformed++;
             return false;
         }
@@ -275,7 +269,7 @@ public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
         final int sequence = link.headSequence();
         final int payload = settings.payload(flow, sequence);
         final int path = spray.next(flow);
-        HostDatagram.write(outView, NdpHeader.FLAG_DATA, session, flow, sequence, 0, path, packets[flow], payload);
+        HostDatagram.write(outView, NdpHeader.FLAG_DATA, session, flow, sequence, 0, path, lengths.size(flow), payload);
         out.clear().limit(HostDatagram.HEADER_LENGTH + payload);
         if (channels[path].send(out, settings.receiver()) == 0) {
             return false;
@@ -287,10 +281,10 @@ public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
     private String silence(final long silentNanos) {
         final StringBuilder line = new StringBuilder().append("no answer from ").append(HostDatagram.name(settings.receiver())).append(" for ")
             .append(String.format(java.util.Locale.ROOT, "%.1f", silentNanos / 1e9)).append(" s: ").append(unfinished).append(" of ")
-            .append(packets.length).append(" flows unfinished");
-        for (int flow = 0; flow < packets.length; flow++) {
+            .append(lengths.flows()).append(" flows unfinished");
+        for (int flow = 0; flow < lengths.flows(); flow++) {
             if (finishedAt[flow] < 0) {
-                line.append(" (flow ").append(flow).append(": ").append(sender.acknowledged(flow)).append(" of ").append(packets[flow])
+                line.append(" (flow ").append(flow).append(": ").append(sender.acknowledged(flow)).append(" of ").append(lengths.size(flow))
                     .append(" packets acknowledged)");
                 break;
             }
@@ -299,11 +293,11 @@ public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
     }
 
     public HostReport report() {
-        final List<FlowResult> flows = new ArrayList<>(packets.length);
+        final List<FlowResult> flows = new ArrayList<>(lengths.flows());
         final long[] flowBytes = settings.flowBytes();
-        for (int flow = 0; flow < packets.length; flow++) {
+        for (int flow = 0; flow < lengths.flows(); flow++) {
             // A flow cut short delivered its first packets only.
-            final long bytes = Math.min(flowBytes[flow], (long) packets[flow] * settings.payloadBytes());
+            final long bytes = Math.min(flowBytes[flow], (long) lengths.size(flow) * settings.payloadBytes());
             flows.add(new FlowResult(HostDatagram.name(settings.receiver()), flow, bytes, finishedAt[flow],
                 sender.retransmissions(flow), sender.nacks(flow), sender.nackedResends(flow)));
         }
@@ -326,20 +320,5 @@ public final class NdpSendingHost implements NdpFrames, NdpTimers, NdpFlows {
     @Override
     public void pullAt(final long time, final int link) {
         throw new IllegalStateException("a sender does not pull");
-    }
-
-    @Override
-    public int flows() {
-        return packets.length;
-    }
-
-    @Override
-    public int size(final int flow) {
-        return packets[flow];
-    }
-
-    @Override
-    public int window(final int flow) {
-        return Math.min(settings.windowPackets(), packets[flow]);
     }
 }

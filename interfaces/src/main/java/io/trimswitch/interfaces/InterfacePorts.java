@@ -5,7 +5,7 @@ import io.trimswitch.dataplane.codec.OffloadHeader;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.counters.LivePortCounters;
-import io.trimswitch.dataplane.counters.PortDrop;
+import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -73,8 +73,8 @@ public final class InterfacePorts implements AutoCloseable {
      * Why a port does not take a frame or does not send one. Not ringOverflow: the kernel counts those
      * (PACKET_STATISTICS), {@link #dropped} reads them, and the switch's gauges alone write them to the counters.
      */
-    private static final List<PortDrop> DROPS = List.of(PortDrop.TRUNCATED, PortDrop.VLAN_TAGGED, PortDrop.TOO_SHORT, PortDrop.OVERSIZE,
-        PortDrop.MTU_EXCEEDED, PortDrop.TX_BUSY, PortDrop.SOCKET_ERROR, PortDrop.LINK_DOWN, PortDrop.PORT_REMOVED);
+    private static final List<DropReason> DROPS = List.of(DropReason.TRUNCATED, DropReason.VLAN_TAGGED, DropReason.TOO_SHORT, DropReason.OVERSIZE,
+        DropReason.MTU_EXCEEDED, DropReason.TX_BUSY, DropReason.SOCKET_ERROR, DropReason.LINK_DOWN, DropReason.PORT_REMOVED);
     private final List<Attachment> attachments;
     private final FrameHandler handler;
     private final PacketPool pool;
@@ -330,7 +330,7 @@ public final class InterfacePorts implements AutoCloseable {
     private void takeRequest(final int port, final String request, final Prepared opened) {
         final String prefix = "port " + port + " (" + names.get(port) + "): ";
         if (sockets[port] != null) {
-            detach(port, request.isEmpty() ? PortDrop.PORT_REMOVED : PortDrop.LINK_DOWN);
+            detach(port, request.isEmpty() ? DropReason.PORT_REMOVED : DropReason.LINK_DOWN);
         }
         if (request.isEmpty()) {
             removed[port] = true;
@@ -367,7 +367,7 @@ public final class InterfacePorts implements AutoCloseable {
         }
         final String prefix = "port " + port + " (" + link.interfaceName() + "): ";
         if (sockets[port] != null && (link.gone() || sockets[port].index != link.index())) {
-            detach(port, PortDrop.LINK_DOWN);
+            detach(port, DropReason.LINK_DOWN);
             log.accept(prefix + "gone");
         }
         if (link.gone()) {
@@ -404,7 +404,7 @@ public final class InterfacePorts implements AutoCloseable {
     }
 
     /** Closes the port's socket and ring, counting what its kernel side dropped first; what it still had to send is refused. */
-    private synchronized void detach(final int port, final PortDrop reason) {
+    private synchronized void detach(final int port, final DropReason reason) {
         refusePending(port, 0, reason);
         if (poller != null) {
             poller.remove(sockets[port].fd);
@@ -435,11 +435,11 @@ public final class InterfacePorts implements AutoCloseable {
      */
     public void send(final int port, final int handle) {
         if (removed[port]) {
-            refuse(port, handle, PortDrop.PORT_REMOVED);
+            refuse(port, handle, DropReason.PORT_REMOVED);
             return;
         }
         if (!linkUp[port]) {
-            refuse(port, handle, PortDrop.LINK_DOWN);
+            refuse(port, handle, DropReason.LINK_DOWN);
             return;
         }
         final UnsafeBuffer buffer = pool.buffer(handle);
@@ -451,7 +451,7 @@ public final class InterfacePorts implements AutoCloseable {
             OffloadHeader.clear(buffer, offload);
         }
         if (OffloadHeader.gsoType(buffer, offload) == OffloadHeader.GSO_NONE && length > maxFrame(port, buffer, frame, length)) {
-            refuse(port, handle, PortDrop.MTU_EXCEEDED);
+            refuse(port, handle, DropReason.MTU_EXCEEDED);
             return;
         }
         final int at = pendingCount[port];
@@ -466,14 +466,14 @@ public final class InterfacePorts implements AutoCloseable {
     }
 
     /** Counts {@code handle}'s frame once, under {@code reason} alone, and gives its buffer back. */
-    private void refuse(final int port, final int handle, final PortDrop reason) {
+    private void refuse(final int port, final int handle, final DropReason reason) {
         counters[port].drop(reason);
         handler.onRefused(port, handle);
         release.release(handle);
     }
 
     /** The frames gathered for {@code port} from {@code from} on, refused under {@code reason}; none left gathered. */
-    private void refusePending(final int port, final int from, final PortDrop reason) {
+    private void refusePending(final int port, final int from, final DropReason reason) {
         for (int i = from; i < pendingCount[port]; i++) {
             counters[port].drop(reason);
             handler.onRefused(port, pending[port][i]);
@@ -527,16 +527,16 @@ public final class InterfacePorts implements AutoCloseable {
                     continue;
                 }
                 // The link fell before its notification came: what is left goes the way of a down link.
-                refusePending(port, next, PortDrop.LINK_DOWN);
+                refusePending(port, next, DropReason.LINK_DOWN);
                 return;
             }
             if (errno == LinuxCalls.EAGAIN || errno == LinuxCalls.ENOBUFS) {
                 // The device's queue is full: what is left of this turn's frames is lost, as on a congested link.
-                refusePending(port, next, PortDrop.TX_BUSY);
+                refusePending(port, next, DropReason.TX_BUSY);
                 return;
             }
             // The kernel refused the frame at the head (a bad offload header, a frame the device will not take): skip it.
-            counts.drop(PortDrop.SOCKET_ERROR);
+            counts.drop(DropReason.SOCKET_ERROR);
             handler.onRefused(port, pending[port][next]);
             next++;
         }
@@ -566,8 +566,8 @@ public final class InterfacePorts implements AutoCloseable {
         return counters[port].get(CounterType.TX_SEGMENTS);
     }
 
-    public long dropped(final int port, final PortDrop reason) {
-        return reason == PortDrop.RING_OVERFLOW ? ringDrops(port) : counters[port].dropped(reason);
+    public long dropped(final int port, final DropReason reason) {
+        return reason == DropReason.RING_OVERFLOW ? ringDrops(port) : counters[port].dropped(reason);
     }
 
     /** Frames the kernel dropped at the port's full ring, so far. */
@@ -653,11 +653,11 @@ public final class InterfacePorts implements AutoCloseable {
             final LivePortCounters counts = counters[port];
             counts.increment(CounterType.RX_DATAGRAMS);
             if (length < EthernetHeader.LENGTH) {
-                counts.drop(PortDrop.TOO_SHORT);
+                counts.drop(DropReason.TOO_SHORT);
                 return;
             }
             if (length > pool.slotBytes()) {
-                counts.drop(PortDrop.OVERSIZE);
+                counts.drop(DropReason.OVERSIZE);
                 return;
             }
             counts.add(CounterType.RX_SEGMENTS, OffloadHeader.segments(ring, frame - OffloadHeader.LENGTH, length));
@@ -667,13 +667,13 @@ public final class InterfacePorts implements AutoCloseable {
         @Override
         public void onTruncated() {
             counters[port].increment(CounterType.RX_DATAGRAMS);
-            counters[port].drop(PortDrop.TRUNCATED);
+            counters[port].drop(DropReason.TRUNCATED);
         }
 
         @Override
         public void onVlanStripped() {
             counters[port].increment(CounterType.RX_DATAGRAMS);
-            counters[port].drop(PortDrop.VLAN_TAGGED);
+            counters[port].drop(DropReason.VLAN_TAGGED);
         }
     }
 }

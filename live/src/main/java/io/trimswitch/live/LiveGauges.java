@@ -4,7 +4,7 @@ import io.trimswitch.dataplane.counters.CounterBlock;
 import io.trimswitch.dataplane.counters.CounterName;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.CounterType;
-import io.trimswitch.dataplane.counters.PortDrop;
+import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.HandleQueue;
 import io.trimswitch.sockets.KernelSocketDrops;
@@ -74,7 +74,7 @@ final class LiveGauges implements AutoCloseable {
      * @param discards        with traffic classes, each data queue's discard action; empty without
      * @param socketDrops     the kernel's drops of UDP sockets, read once per sample and closed with the gauges; null for none
      */
-    LiveGauges(final CounterRegistry registry, final int maxPorts, final List<Port> ports, final List<PortDrop> kernelDropNames,
+    LiveGauges(final CounterRegistry registry, final int maxPorts, final List<Port> ports, final List<DropReason> kernelDropNames,
         final List<String> discards, final KernelSocketDrops socketDrops) {
         this.registry = registry;
         this.discards = List.copyOf(discards);
@@ -94,7 +94,7 @@ final class LiveGauges implements AutoCloseable {
         return TRAFFIC_CLASSES + 3 * queues;
     }
 
-    private static List<CounterName> names(final int port, final PortDrop kernelDrops, final List<String> discards) {
+    private static List<CounterName> names(final int port, final DropReason kernelDrops, final List<String> discards) {
         final List<CounterName> names = new ArrayList<>();
         names.add(CounterName.of(CounterType.DATA_QUEUE_DEPTH, port));
         names.add(CounterName.of(CounterType.HEADER_QUEUE_DEPTH, port));
@@ -115,7 +115,7 @@ final class LiveGauges implements AutoCloseable {
     }
 
     /** Gauges for {@code port}, attached while the switch runs; from the control thread. */
-    synchronized void add(final int port, final Port source, final PortDrop kernelDrops) {
+    synchronized void add(final int port, final Port source, final DropReason kernelDrops) {
         gauges[port] = registry.block("gauges", names(port, kernelDrops, discards));
         ports[port] = source;
     }

@@ -4,7 +4,7 @@ import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.OffloadHeader;
 import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.counters.LivePortCounters;
-import io.trimswitch.dataplane.counters.PortDrop;
+import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketClass;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
@@ -31,8 +31,8 @@ import java.util.List;
  */
 final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfacePorts.FrameHandler {
     /** Why the ports themselves drop a frame they took. */
-    private static final List<PortDrop> DROPS = List.of(PortDrop.BUFFER_EXHAUSTED, PortDrop.RX_OVERFLOW, PortDrop.FILTERED,
-        PortDrop.BAD_OFFLOAD, PortDrop.RESERVED_GROUP);
+    private static final List<DropReason> DROPS = List.of(DropReason.BUFFER_EXHAUSTED, DropReason.RX_OVERFLOW, DropReason.FILTERED,
+        DropReason.BAD_OFFLOAD, DropReason.RESERVED_GROUP);
 
     private final PipelineShard shard;
     private final String writer;
@@ -193,7 +193,7 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
         tap.received(port, now, buffer, offset, length);
         if (length >= EthernetHeader.LENGTH && EthernetHeader.isReservedGroup(EthernetHeader.destination(buffer, offset))) {
             // Whatever the forwarding mode: such a frame is for the link it came on, never for another port.
-            counters[port].drop(PortDrop.RESERVED_GROUP);
+            counters[port].drop(DropReason.RESERVED_GROUP);
             return;
         }
         final long arrival = links.arrival(port, length, now);
@@ -207,7 +207,7 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
         final int egress = bridge.lookup(EthernetHeader.destination(buffer, offset), nowNanos);
         if (egress == port) {
             // The destination lives behind the port it came from: nothing to forward.
-            counters[port].drop(PortDrop.FILTERED);
+            counters[port].drop(DropReason.FILTERED);
             return;
         }
         if (egress != LearningBridge.FLOOD) {
@@ -229,7 +229,7 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
         }
         // The frame itself was counted when it came in; its copies beyond the first are what flooding added.
         if (copies == 0) {
-            counters[port].drop(PortDrop.FILTERED);
+            counters[port].drop(DropReason.FILTERED);
         } else {
             counters[port].increment(CounterType.FLOODED_FRAMES);
         }
@@ -238,12 +238,12 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
     /** Copies the frame into a buffer of the shard's own and lets it wait for its arrival time. */
     private void admit(final int port, final DirectBuffer buffer, final int offset, final int length, final int egress, final long arrival) {
         if (!shard.hasRoom(port)) {
-            counters[port].drop(PortDrop.RX_OVERFLOW);
+            counters[port].drop(DropReason.RX_OVERFLOW);
             return;
         }
         final int handle = shard.allocate();
         if (handle == PacketPool.NO_PACKET) {
-            counters[port].drop(PortDrop.BUFFER_EXHAUSTED);
+            counters[port].drop(DropReason.BUFFER_EXHAUSTED);
             return;
         }
         final UnsafeBuffer frames = pool.buffer(handle);

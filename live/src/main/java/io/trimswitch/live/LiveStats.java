@@ -4,7 +4,7 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.CounterTotals;
 import io.trimswitch.dataplane.counters.CounterType;
-import io.trimswitch.dataplane.counters.PortDrop;
+import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.interfaces.InterfacePorts;
 import io.trimswitch.sockets.KernelSocketDrops;
@@ -54,10 +54,10 @@ final class LiveStats implements AutoCloseable {
     /** The gauges of every attached port, sampled from its egress port, its thread and the kernel. */
     private LiveGauges gauges() {
         final List<LiveGauges.Port> sampled = new ArrayList<>();
-        final List<PortDrop> kernelDrops = new ArrayList<>();
+        final List<DropReason> kernelDrops = new ArrayList<>();
         for (int port = 0; port < settings.ports().size(); port++) {
             final boolean onInterface = settings.ports().get(port).onInterface();
-            kernelDrops.add(onInterface ? PortDrop.RING_OVERFLOW : PortDrop.SOCKET_OVERFLOW);
+            kernelDrops.add(onInterface ? DropReason.RING_OVERFLOW : DropReason.SOCKET_OVERFLOW);
             sampled.add(gaugesOf(port, onInterface));
         }
         final List<String> discards = new ArrayList<>();
@@ -87,7 +87,7 @@ final class LiveStats implements AutoCloseable {
             @Override
             public long kernelDrops() {
                 if (ring != null) {
-                    return ring.dropped(id, PortDrop.RING_OVERFLOW);
+                    return ring.dropped(id, DropReason.RING_OVERFLOW);
                 }
                 if (boundPort < 0) {
                     final InetSocketAddress bound = shards.localAddress(id);
@@ -100,7 +100,7 @@ final class LiveStats implements AutoCloseable {
 
     /** Interface port {@code port}, given to the switch while it runs, is sampled too. */
     void gaugeNewPort(final int port) {
-        gauges.add(port, gaugesOf(port, true), PortDrop.RING_OVERFLOW);
+        gauges.add(port, gaugesOf(port, true), DropReason.RING_OVERFLOW);
     }
 
     /** The sampling thread starts. */

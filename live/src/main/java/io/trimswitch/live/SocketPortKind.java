@@ -2,7 +2,7 @@ package io.trimswitch.live;
 
 import io.trimswitch.dataplane.codec.OffloadHeader;
 import io.trimswitch.dataplane.counters.LivePortCounters;
-import io.trimswitch.dataplane.counters.PortDrop;
+import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.realtime.shard.ShardedDataplane;
@@ -39,7 +39,7 @@ final class SocketPortKind implements PortKind {
             || OffloadHeader.completeChecksum(frames, at - OffloadHeader.LENGTH, at, pool.length(handle))) {
             sockets.send(port, frames, at, pool.length(handle));
         } else {
-            counters[port].drop(PortDrop.BAD_OFFLOAD);
+            counters[port].drop(DropReason.BAD_OFFLOAD);
         }
         dataplane.release(handle);
     }

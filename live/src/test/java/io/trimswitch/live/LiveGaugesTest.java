@@ -3,7 +3,7 @@ package io.trimswitch.live;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.CounterTotals;
 import io.trimswitch.dataplane.counters.CounterType;
-import io.trimswitch.dataplane.counters.PortDrop;
+import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.trafficmanager.EgressPort;
@@ -50,7 +50,7 @@ class LiveGaugesTest {
     void anIdleSwitchSamplesRarelyAndAChangeBringsTheShortPeriodBack() throws Exception {
         final CounterRegistry registry = CounterRegistry.inMemory(256);
         final StillPort port = new StillPort();
-        try (LiveGauges gauges = new LiveGauges(registry, 1, List.of(port), List.of(PortDrop.RING_OVERFLOW), List.of(), null)) {
+        try (LiveGauges gauges = new LiveGauges(registry, 1, List.of(port), List.of(DropReason.RING_OVERFLOW), List.of(), null)) {
             gauges.start();
             Thread.sleep(2_500);
             // 0, 0.2, 0.6, 1.4 and 2.4 s, where sampling every 100 ms would be 25 times; a slow host samples fewer, never more.

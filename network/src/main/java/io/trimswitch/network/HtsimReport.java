@@ -1,7 +1,9 @@
 package io.trimswitch.network;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.trimswitch.switching.report.RunReport;
+import io.trimswitch.switching.report.Totalled;
 
 import java.util.List;
 import java.util.Map;
@@ -16,16 +18,7 @@ public record HtsimReport(
     String routing,
     String pattern,
     String transport,
-    long sent,
-    long deliveredWhole,
-    long deliveredHeader,
-    long dropped,
-    boolean conservation,
-    RunReport.Trims trims,
-    Map<String, Long> drops,
-    RunReport.Goodput goodput,
-    Integer flowsCompleted,
-    RunReport.Control control,
+    @JsonUnwrapped RunReport.Totals totals,
     NetworkReport.Completion completionUs,
     RunReport.Latency headerLatencyNs,
     List<NetworkReport.TierReport> tiers,
@@ -33,7 +26,7 @@ public record HtsimReport(
     List<Flow> flows,
     RunReport.RunInfo run,
     HtsimExperiment config,
-    Uet uet) {
+    Uet uet) implements Totalled {
 
     /**
      * What Ultra Ethernet hosts did, and the numbers they were derived with: the network's unloaded round trip and
@@ -50,14 +43,12 @@ public record HtsimReport(
     }
 
     static HtsimReport of(final NetworkReport r, final List<Flow> flows, final HtsimExperiment experiment, final Uet uet) {
-        return new HtsimReport(r.topology(), r.routing(), r.pattern(), r.transport(), r.sent(), r.deliveredWhole(), r.deliveredHeader(), r.dropped(),
-            r.conservation(), r.trims(), r.drops(), r.goodput(), r.flowsCompleted(), r.control(), r.completionUs(), r.headerLatencyNs(), r.tiers(),
+        return new HtsimReport(r.topology(), r.routing(), r.pattern(), r.transport(), r.totals(), r.completionUs(), r.headerLatencyNs(), r.tiers(),
             r.switches(), flows, r.run(), experiment, uet);
     }
 
     /** The network's report without the flows' times, as the text table reads it. */
     public NetworkReport asNetworkReport() {
-        return new NetworkReport(topology, routing, pattern, transport, sent, deliveredWhole, deliveredHeader, dropped, conservation, trims, drops, goodput,
-            flowsCompleted, control, completionUs, headerLatencyNs, tiers, switches, List.of(), run, null);
+        return new NetworkReport(topology, routing, pattern, transport, totals, completionUs, headerLatencyNs, tiers, switches, List.of(), run, null);
     }
 }

@@ -1,7 +1,9 @@
 package io.trimswitch.network;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.trimswitch.switching.report.RunReport;
+import io.trimswitch.switching.report.Totalled;
 
 import java.util.List;
 import java.util.Map;
@@ -17,23 +19,14 @@ public record NetworkReport(
     String routing,
     String pattern,
     String transport,
-    long sent,
-    long deliveredWhole,
-    long deliveredHeader,
-    long dropped,
-    boolean conservation,
-    RunReport.Trims trims,
-    Map<String, Long> drops,
-    RunReport.Goodput goodput,
-    Integer flowsCompleted,
-    RunReport.Control control,
+    @JsonUnwrapped RunReport.Totals totals,
     Completion completionUs,
     RunReport.Latency headerLatencyNs,
     List<TierReport> tiers,
     List<SwitchReport> switches,
     List<RunReport.FlowReport> flows,
     RunReport.RunInfo run,
-    NetworkSettings config) {
+    NetworkSettings config) implements Totalled {
 
     /** Flow completion times of the flows that completed, in microseconds; {@code incomplete}: flows that did not. */
     public record Completion(int count, int incomplete, double mean, double p50, double p90, double p99, double max) {

@@ -1,7 +1,7 @@
 package io.trimswitch.network;
 
 import io.trimswitch.config.Settings;
-import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.simulator.SwitchNode;
@@ -73,8 +73,8 @@ public final class NetworkReportBuilder {
             }
         }
         final RunReport.Latency headerLatency = ReportBuilder.headerLatency(recorder);
-        return new NetworkReport(topology, routing, network.hosts().description(), network.transport(), sent, whole, headers,
-            dropped, conserved, trims(allTrims), drops, ReportBuilder.goodput(goodputs), network.lifetimes().completedFlows(), control,
+        return new NetworkReport(topology, routing, network.hosts().description(), network.transport(), new RunReport.Totals(sent, whole, headers,
+            dropped, conserved, trims(allTrims), drops, ReportBuilder.goodput(goodputs), network.lifetimes().completedFlows(), control),
             completion(network.lifetimes(), recorder.flows()), headerLatency, tiers, switches, flows,
             new RunReport.RunInfo(Settings.Clock.VIRTUAL.label(), Picos.toNanos(network.durationPicos()),
                 Picos.toNanos(network.lastPacketPicos()), network.eventsHandled(), outcome.inFlightAtEnd(), outcome.leakedBuffers(), null),

@@ -3,10 +3,9 @@ package io.trimswitch.realtime;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.counters.CounterRegistry;
-import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.Picos;
-import io.trimswitch.switching.FlowLifetimes;
 import io.trimswitch.switching.FrameCapture;
 import io.trimswitch.switching.OpenLoopSenders;
 import io.trimswitch.switching.RealTimeStats;
@@ -14,6 +13,7 @@ import io.trimswitch.switching.RunOutcome;
 import io.trimswitch.switching.RunRecorder;
 import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.switching.SwitchRun;
+import io.trimswitch.switching.SwitchRunView;
 import io.trimswitch.switching.TrafficSource;
 import io.trimswitch.realtime.shard.DilatedClock;
 import io.trimswitch.realtime.shard.PipelineShard;
@@ -37,7 +37,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * its ports, its recirculation drains its DoD rings, trims, and raises NOTIFYs through lock-free inboxes. Each shard
  * counts into its own counters and recorder; the run's report totals them once every thread has stopped.
  */
-public final class RealTimeSwitch implements SwitchRun {
+public final class RealTimeSwitch {
     /** Switch time zero comes this long after the threads are started, so all of them see it begin. */
     private static final long START_DELAY_NANOS = 20_000_000;
 
@@ -53,9 +53,6 @@ public final class RealTimeSwitch implements SwitchRun {
     /** Per shard but the first: the ring its ports' packets come on. */
     private final HandleRing[] rings;
     private final long durationPicos;
-    private long lastPacketPicos;
-    private long workCycles;
-    private RealTimeStats stats;
     private boolean warmedUp;
     private FrameCapture capture;
 
@@ -196,10 +193,12 @@ public final class RealTimeSwitch implements SwitchRun {
             maxLag = Math.max(maxLag, dataplane.shard(shard).maxLagPicos());
             maxGap = Math.max(maxGap, dataplane.shard(shard).longestTurnGapPicos());
         }
-        stats = new RealTimeStats(settings.realtime().dilation(), settings.realtime().placement().label(), settings.realtime().idle().label(),
+        final RealTimeStats stats = new RealTimeStats(settings.realtime().dilation(), settings.realtime().placement().label(), settings.realtime().idle().label(),
             dataplane.shards(), Math.round(wallMs * 10) / 10.0, Math.round(maxLag / 100.0) / 10.0, dataplane.lostNotifies(),
             Math.round(maxGap / 100.0) / 10.0);
-        return new RunOutcome(this, inFlight, dataplane.buffersInUse());
+        final SwitchRun finished = new SwitchRunView(settings, source, assembly, recorder, durationPicos, dataplane.lastPacketPicos(),
+            workCycles(), null, "open-loop", stats);
+        return new RunOutcome(finished, inFlight, dataplane.buffersInUse());
     }
 
     private DilatedClock clock() {
@@ -297,11 +296,15 @@ public final class RealTimeSwitch implements SwitchRun {
         for (final RunRecorder threadRecorder : threadRecorders) {
             recorder.add(threadRecorder);
         }
-        lastPacketPicos = dataplane.lastPacketPicos();
-        workCycles = 0;
+    }
+
+    /** Duty cycles that did work, over every shard. */
+    private long workCycles() {
+        long cycles = 0;
         for (int shard = 0; shard < dataplane.shards(); shard++) {
-            workCycles += dataplane.shard(shard).workCycles();
+            cycles += dataplane.shard(shard).workCycles();
         }
+        return cycles;
     }
 
     private void reset() {
@@ -314,7 +317,6 @@ public final class RealTimeSwitch implements SwitchRun {
         for (final GeneratedPorts each : ports) {
             each.reset();
         }
-        stats = null;
     }
 
     /** Buffers in the pool: after a run every one is back (none leaked). */
@@ -326,54 +328,8 @@ public final class RealTimeSwitch implements SwitchRun {
         return pool.capacity();
     }
 
-    @Override
-    public Settings settings() {
-        return settings;
-    }
-
-    @Override
-    public TrafficSource source() {
-        return source;
-    }
-
-    @Override
+    /** The components, with every port's counters totalled over the threads that counted. */
     public AssembledSwitch assembly() {
         return assembly;
     }
-
-    @Override
-    public RunRecorder recorder() {
-        return recorder;
-    }
-
-    @Override
-    public long durationPicos() {
-        return durationPicos;
-    }
-
-    @Override
-    public long lastPacketPicos() {
-        return lastPacketPicos;
-    }
-
-    @Override
-    public long eventsHandled() {
-        return workCycles;
-    }
-
-    @Override
-    public FlowLifetimes flowLifetimes() {
-        return null;
-    }
-
-    @Override
-    public String transport() {
-        return "open-loop";
-    }
-
-    @Override
-    public RealTimeStats realTimeStats() {
-        return stats;
-    }
-
 }

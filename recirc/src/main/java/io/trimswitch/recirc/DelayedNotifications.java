@@ -1,6 +1,6 @@
 package io.trimswitch.recirc;
 
-import io.trimswitch.dataplane.util.TimedPairFifo;
+import io.trimswitch.dataplane.util.TimedIntFifo;
 import io.trimswitch.pipelines.IngressPipeline;
 
 /**
@@ -19,7 +19,7 @@ public final class DelayedNotifications implements NotifyChannel {
     private final IngressPipeline[] pipelines;
     private final Scheduled scheduled;
     /** Per NOTIFY: when it is due, the port and pipeline, and its age in nanoseconds. */
-    private final TimedPairFifo inFlight = new TimedPairFifo(256);
+    private final TimedIntFifo inFlight = TimedIntFifo.ofPairs(256);
     private long lastScheduled = Long.MIN_VALUE;
 
     public DelayedNotifications(final IngressPipeline[] pipelines, final Scheduled scheduled) {

@@ -1,6 +1,6 @@
 package io.trimswitch.recirc;
 
-import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketClass;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;

@@ -7,7 +7,7 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
-import io.trimswitch.dataplane.util.TimedPairFifo;
+import io.trimswitch.dataplane.util.TimedIntFifo;
 import io.trimswitch.ndp.NdpFrames;
 
 import java.util.Arrays;
@@ -33,7 +33,7 @@ final class HostLinks implements NdpFrames {
     private final long[] controlTime;
     private final long[] linkFree;
     /** Per link, the frames on it: arrival time, kind and flow, pull number and sequence. */
-    private final TimedPairFifo[] frames;
+    private final TimedIntFifo[] frames;
     /** Per flow, its data frames (template 2 × flow) and the control frames back to its sender (2 × flow + 1). */
     private final FrameTemplates templates;
     private final PathChoice paths;
@@ -70,9 +70,9 @@ final class HostLinks implements NdpFrames {
             controlTime[link] = rate.serialisation(CONTROL_BYTES);
         }
         linkFree = new long[links];
-        frames = new TimedPairFifo[links];
+        frames = new TimedIntFifo[links];
         for (int link = 0; link < links; link++) {
-            frames[link] = new TimedPairFifo(64);
+            frames[link] = TimedIntFifo.ofPairs(64);
         }
         final int flows = plan.flows();
         templates = new FrameTemplates(2 * flows);
@@ -125,7 +125,7 @@ final class HostLinks implements NdpFrames {
         final long begin = Math.max(now, linkFree[link]);
         linkFree[link] = begin + (kind == DATA ? packetTime[link] : controlTime[link]);
         final long arrival = linkFree[link] + propagation;
-        final TimedPairFifo fifo = frames[link];
+        final TimedIntFifo fifo = frames[link];
         fifo.add(arrival, kind << 16 | flow, (pull & 0xFFFF) << 16 | sequence);
         if (fifo.size() == 1) {
             sw.schedule(arrival, EventType.LINK_TO_SWITCH, link);
@@ -134,7 +134,7 @@ final class HostLinks implements NdpFrames {
 
     /** The frame at the head of {@code link} reaches the switch: it is built in a buffer and handed to ingress. */
     void arrive(final int link, final long now) {
-        final TimedPairFifo fifo = frames[link];
+        final TimedIntFifo fifo = frames[link];
         final int kind = fifo.headFirst() >>> 16;
         final int flow = fifo.headFirst() & 0xFFFF;
         final int sequence = fifo.headSecond() & 0xFFFF;
@@ -171,7 +171,7 @@ final class HostLinks implements NdpFrames {
     void reset() {
         paths.reset();
         Arrays.fill(linkFree, 0);
-        for (final TimedPairFifo fifo : frames) {
+        for (final TimedIntFifo fifo : frames) {
             fifo.clear();
         }
     }

@@ -8,7 +8,7 @@ import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
-import io.trimswitch.dataplane.util.TimedPairFifo;
+import io.trimswitch.dataplane.util.TimedIntFifo;
 import io.trimswitch.uet.EntropyChoice;
 import io.trimswitch.uet.NsccParameters;
 import io.trimswitch.uet.UetFlows;
@@ -59,7 +59,7 @@ public final class UetHosts implements EndHosts, UetFrames, UetTimers {
     private final long controlTime;
     private final long[] linkFree;
     private final boolean[] linkWakeUp;
-    private final TimedPairFifo[] onLink;
+    private final TimedIntFifo[] onLink;
     /** Per link, the flows whose sender waits for it, in turn. */
     private final int[][] waiting;
     private final int[] waitingHead;
@@ -113,9 +113,9 @@ public final class UetHosts implements EndHosts, UetFrames, UetTimers {
         this.receiver = new UetReceiver(flowSizes, this, packetBytes, uet.ackBytes());
         linkFree = new long[links];
         linkWakeUp = new boolean[links];
-        onLink = new TimedPairFifo[links];
+        onLink = new TimedIntFifo[links];
         for (int link = 0; link < links; link++) {
-            onLink[link] = new TimedPairFifo(64);
+            onLink[link] = TimedIntFifo.ofPairs(64);
         }
         final int[] perLink = new int[links];
         for (int flow = 0; flow < flows; flow++) {
@@ -255,7 +255,7 @@ public final class UetHosts implements EndHosts, UetFrames, UetTimers {
         final long begin = Math.max(now, linkFree[link]);
         linkFree[link] = begin + (kind == KIND_DATA ? packetTime : controlTime);
         final long arrival = linkFree[link] + propagation;
-        final TimedPairFifo fifo = onLink[link];
+        final TimedIntFifo fifo = onLink[link];
         fifo.add(arrival, kind << 24 | (flags & 0xFF) << 16 | flow, psn << 16 | entropy);
         fifo.add(arrival, cumulative << 16 | received, sackBase);
         fifo.add(arrival, (int) (sackBits >>> 32), (int) sackBits);
@@ -266,7 +266,7 @@ public final class UetHosts implements EndHosts, UetFrames, UetTimers {
 
     /** The frame at the head of {@code link} reaches the switch: it is built in a buffer and handed to ingress. */
     private void arrive(final int link, final long now) {
-        final TimedPairFifo fifo = onLink[link];
+        final TimedIntFifo fifo = onLink[link];
         final int kind = fifo.headFirst() >>> 24;
         final int flags = (fifo.headFirst() >>> 16) & 0xFF;
         final int flow = fifo.headFirst() & 0xFFFF;
@@ -354,7 +354,7 @@ public final class UetHosts implements EndHosts, UetFrames, UetTimers {
         receiver.reset();
         Arrays.fill(linkFree, 0);
         Arrays.fill(linkWakeUp, false);
-        for (final TimedPairFifo fifo : onLink) {
+        for (final TimedIntFifo fifo : onLink) {
             fifo.clear();
         }
         Arrays.fill(waitingHead, 0);

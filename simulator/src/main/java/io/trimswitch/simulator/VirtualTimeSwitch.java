@@ -1,5 +1,6 @@
 package io.trimswitch.simulator;
 
+import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Pattern;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.PacketPool;
@@ -13,6 +14,7 @@ import io.trimswitch.switching.RunOutcome;
 import io.trimswitch.switching.RunRecorder;
 import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.switching.SwitchRun;
+import io.trimswitch.switching.SwitchRunView;
 import io.trimswitch.switching.TrafficSource;
 
 /**
@@ -21,7 +23,7 @@ import io.trimswitch.switching.TrafficSource;
  * recorded. Same input, same result, bit for bit. A switch can be {@link #run()} many times; each run starts from
  * scratch.
  */
-public final class VirtualTimeSwitch implements SwitchRun {
+public final class VirtualTimeSwitch {
     /** What a buffer keeps of a frame of the model's own hosts: its headers, up to the NDP header, in one cache line. */
     private static final int HEADER_BYTES = 64;
 
@@ -93,60 +95,28 @@ public final class VirtualTimeSwitch implements SwitchRun {
     /** Runs the workload from time zero to the end of the run and returns the raw outcome. */
     public RunOutcome run() {
         final VirtualTimeEngine.Outcome outcome = engine.run();
-        return new RunOutcome(this, outcome.inFlightAtEnd(), outcome.leakedBuffers());
+        final SwitchRun finished = new SwitchRunView(settings, source, assembly, engine.recorder(), engine.durationPicos(), engine.lastPacketPicos(),
+            engine.eventsHandled(), ndp, transport());
+        return new RunOutcome(finished, outcome.inFlightAtEnd(), outcome.leakedBuffers());
     }
 
-    @Override
-    /** How each flow's life went, when the transport has flows that finish (NDP); else null. */
-    public FlowLifetimes flowLifetimes() {
-        return ndp;
-    }
-
-    @Override
     /** The transport: open-loop senders, NDP hosts, or a replay. */
-    public String transport() {
+    private String transport() {
         return ndp != null ? "ndp" : source instanceof OpenLoopSenders ? "open-loop" : "replay";
     }
 
-    @Override
-    public Settings settings() {
-        return settings;
+    public Mechanism mechanism() {
+        return assembly.mechanism();
     }
 
-    @Override
-    public TrafficSource source() {
-        return source;
-    }
-
-    @Override
+    /** The components, with every port's counters. */
     public AssembledSwitch assembly() {
         return assembly;
-    }
-
-    @Override
-    public RunRecorder recorder() {
-        return engine.recorder();
-    }
-
-    @Override
-    public long durationPicos() {
-        return engine.durationPicos();
     }
 
     /** The time of the last event handled (the end of the run at the latest). */
     public long lastEventPicos() {
         return engine.lastEventPicos();
-    }
-
-    @Override
-    /** When the last packet left the switch. */
-    public long lastPacketPicos() {
-        return engine.lastPacketPicos();
-    }
-
-    @Override
-    public long eventsHandled() {
-        return engine.eventsHandled();
     }
 
     public CongestionSignals signals() {

@@ -22,7 +22,7 @@ import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.counters.LivePortCounters;
-import io.trimswitch.dataplane.counters.PortDrop;
+import io.trimswitch.dataplane.counters.DropReason;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -89,8 +89,8 @@ public final class VxlanPorts implements AutoCloseable {
     private final boolean segmented;
     private final boolean[] errorReported;
     /** Why a port drops a datagram or a frame to send. */
-    private static final List<PortDrop> DROPS = List.of(PortDrop.TOO_SHORT, PortDrop.BAD_VXLAN_FLAGS, PortDrop.WRONG_VNI,
-        PortDrop.WRONG_SOURCE, PortDrop.OVERSIZE, PortDrop.NO_REMOTE, PortDrop.TX_BUSY, PortDrop.SOCKET_ERROR);
+    private static final List<DropReason> DROPS = List.of(DropReason.TOO_SHORT, DropReason.BAD_VXLAN_FLAGS, DropReason.WRONG_VNI,
+        DropReason.WRONG_SOURCE, DropReason.OVERSIZE, DropReason.NO_REMOTE, DropReason.TX_BUSY, DropReason.SOCKET_ERROR);
     /** Per port: datagrams received, and dropped by reason; this port's thread alone writes them. */
     private final LivePortCounters[] counters;
     private final UnsafeBuffer rxView = new UnsafeBuffer(0, 0);
@@ -205,12 +205,12 @@ public final class VxlanPorts implements AutoCloseable {
         final InetSocketAddress remote = remotes[port];
         final Channel channel = channels[port];
         if (remote == null || channel == null) {
-            counters[port].drop(PortDrop.NO_REMOTE);
+            counters[port].drop(DropReason.NO_REMOTE);
             return false;
         }
         if (length > MAX_FRAME) {
             // A segmentation-offload frame from an interface port: a tunnel's datagram cannot carry it.
-            counters[port].drop(PortDrop.OVERSIZE);
+            counters[port].drop(DropReason.OVERSIZE);
             return false;
         }
         final int size = VxlanHeader.LENGTH + length;
@@ -225,7 +225,7 @@ public final class VxlanPorts implements AutoCloseable {
                 // Send what is queued, then look again: only a socket the kernel cannot drain refuses.
                 channel.flush();
                 if (!channel.isWritable()) {
-                    counters[port].drop(PortDrop.TX_BUSY);
+                    counters[port].drop(DropReason.TX_BUSY);
                     return false;
                 }
             }
@@ -269,7 +269,7 @@ public final class VxlanPorts implements AutoCloseable {
             final int size = segmentSize[port];
             channel.write(new SegmentedDatagramPacket(batch, size, remotes[port])).addListener(future -> {
                 if (!future.isSuccess()) {
-                    counters[port].drop(PortDrop.SOCKET_ERROR, count);
+                    counters[port].drop(DropReason.SOCKET_ERROR, count);
                     if (tooLongForThePath(future.cause())) {
                         largestSegment[port] = Math.min(largestSegment[port], size - 1);
                     }
@@ -300,7 +300,7 @@ public final class VxlanPorts implements AutoCloseable {
         return (InetSocketAddress) channels[port].localAddress();
     }
 
-    public long dropped(final int port, final PortDrop reason) {
+    public long dropped(final int port, final DropReason reason) {
         return counters[port].dropped(reason);
     }
 
@@ -373,11 +373,11 @@ public final class VxlanPorts implements AutoCloseable {
             final ByteBuf content = packet.content();
             final int length = content.readableBytes();
             if (length < VxlanHeader.LENGTH + EthernetHeader.LENGTH) {
-                counters[port].drop(PortDrop.TOO_SHORT);
+                counters[port].drop(DropReason.TOO_SHORT);
                 return;
             }
             if (length > MAX_DATAGRAM) {
-                counters[port].drop(PortDrop.OVERSIZE);
+                counters[port].drop(DropReason.OVERSIZE);
                 return;
             }
             final UnsafeBuffer bytes;
@@ -393,11 +393,11 @@ public final class VxlanPorts implements AutoCloseable {
                 start = 0;
             }
             if ((VxlanHeader.flags(bytes, start) & VxlanHeader.FLAG_VNI_VALID) == 0) {
-                counters[port].drop(PortDrop.BAD_VXLAN_FLAGS);
+                counters[port].drop(DropReason.BAD_VXLAN_FLAGS);
                 return;
             }
             if (VxlanHeader.vni(bytes, start) != endpoint.vni()) {
-                counters[port].drop(PortDrop.WRONG_VNI);
+                counters[port].drop(DropReason.WRONG_VNI);
                 return;
             }
             final InetAddress source = packet.sender().getAddress();
@@ -407,7 +407,7 @@ public final class VxlanPorts implements AutoCloseable {
                 remotes[port] = new InetSocketAddress(source, endpoint.remotePort());
             } else if (!remote.getAddress().equals(source)) {
                 // Only the port's host may speak on it: one datagram from elsewhere must not take the port over.
-                counters[port].drop(PortDrop.WRONG_SOURCE);
+                counters[port].drop(DropReason.WRONG_SOURCE);
                 return;
             }
             handler.onFrame(port, bytes, start + VxlanHeader.LENGTH, length - VxlanHeader.LENGTH);
@@ -421,7 +421,7 @@ public final class VxlanPorts implements AutoCloseable {
         @Override
         public void exceptionCaught(final ChannelHandlerContext context, final Throwable cause) {
             // A failed datagram (an ICMP unreachable from a host that went away) is not a reason to stop the port.
-            counters[port].drop(PortDrop.SOCKET_ERROR);
+            counters[port].drop(DropReason.SOCKET_ERROR);
             reportOnce(port, cause);
         }
     }

@@ -2,7 +2,7 @@ package io.trimswitch.sockets;
 
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.dataplane.counters.CounterRegistry;
-import io.trimswitch.dataplane.counters.PortDrop;
+import io.trimswitch.dataplane.counters.DropReason;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -74,7 +74,7 @@ class VxlanPortsTest {
         final byte[] unflagged = datagram(VNI, frame(60, 2));
         unflagged[0] = 0;
         host.send(ByteBuffer.wrap(unflagged), ports.localAddress(0));
-        await(() -> ports.dropped(0, PortDrop.WRONG_VNI) == 1 && ports.dropped(0, PortDrop.BAD_VXLAN_FLAGS) == 1, "both counted");
+        await(() -> ports.dropped(0, DropReason.WRONG_VNI) == 1 && ports.dropped(0, DropReason.BAD_VXLAN_FLAGS) == 1, "both counted");
         assertTrue(received.isEmpty());
     }
 
@@ -84,7 +84,7 @@ class VxlanPortsTest {
             host.send(ByteBuffer.wrap(datagram(VNI, frame(60, 1))), ports.localAddress(1));
             await(() -> received.size() == 1, "the first host's frame came in");
             other.send(ByteBuffer.wrap(datagram(VNI, frame(60, 2))), ports.localAddress(1));
-            await(() -> ports.dropped(1, PortDrop.WRONG_SOURCE) == 1, "the other host's datagram is counted as from the wrong source");
+            await(() -> ports.dropped(1, DropReason.WRONG_SOURCE) == 1, "the other host's datagram is counted as from the wrong source");
             assertEquals(1, received.size());
         }
     }

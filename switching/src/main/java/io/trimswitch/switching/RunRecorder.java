@@ -1,6 +1,6 @@
 package io.trimswitch.switching;
 
-import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.TrimKind;
 import org.HdrHistogram.Histogram;
 

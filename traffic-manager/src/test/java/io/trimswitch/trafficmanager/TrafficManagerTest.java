@@ -2,7 +2,7 @@ package io.trimswitch.trafficmanager;
 
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.Ipv4Header;
-import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.TrimKind;
 import org.junit.jupiter.api.Test;
 

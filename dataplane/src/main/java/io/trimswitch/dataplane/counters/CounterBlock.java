@@ -16,6 +16,8 @@ public final class CounterBlock {
     private final long[] addresses;
     /** The counters' names, in index order. */
     private final java.util.List<CounterName> names;
+    /** Each name's first index, once asked for. */
+    private java.util.Map<CounterName, Integer> indexByName;
     /**
      * Whether other threads read the counters: then each store is a release store. A packed registry's are read by their
      * writer alone, and plain stores do (the quick compiler makes a release store a full fence).
@@ -40,8 +42,15 @@ public final class CounterBlock {
      * @throws IllegalArgumentException when the block has no such counter
      */
     public int indexOf(final CounterName name) {
-        final int index = names.indexOf(name);
-        if (index < 0) {
+        if (indexByName == null) {
+            // Made at the first look-up: a port's block is looked up once per counter, a list search would be quadratic.
+            indexByName = new java.util.HashMap<>(names.size() * 2);
+            for (int index = names.size() - 1; index >= 0; index--) {
+                indexByName.put(names.get(index), index);
+            }
+        }
+        final Integer index = indexByName.get(name);
+        if (index == null) {
             throw new IllegalArgumentException("no counter " + name + " in this block");
         }
         return index;

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * One writer's counters for one port of a live switch, registered in a {@link CounterRegistry} by their names and found by them: a
- * metric by its {@link CounterType}, a drop by its {@link PortDrop}. Each is looked up once, when the counters are made;
+ * metric by its {@link CounterType}, a drop by its {@link DropReason}. Each is looked up once, when the counters are made;
  * counting then indexes a small table and allocates nothing. Counting what was not registered here is a mistake and
  * throws.
  */
@@ -15,7 +15,7 @@ public final class LivePortCounters {
     private final int port;
     private final CounterBlock block;
     private final int[] metricSlots = new int[CounterType.values().length];
-    private final int[] dropSlots = new int[PortDrop.values().length];
+    private final int[] dropSlots = new int[DropReason.values().length];
 
     /**
      * @param writer  who writes them, for their labels (a thread's name)
@@ -23,7 +23,7 @@ public final class LivePortCounters {
      * @param drops   a drops counter for each of these reasons
      */
     public LivePortCounters(final CounterRegistry registry, final String writer, final int port, final List<CounterType> metrics,
-        final List<PortDrop> drops) {
+        final List<DropReason> drops) {
         this.port = port;
         final List<CounterName> names = new ArrayList<>();
         metrics.forEach(type -> names.add(CounterName.of(type, port)));
@@ -53,15 +53,15 @@ public final class LivePortCounters {
     }
 
     /** One frame dropped for {@code reason}. */
-    public void drop(final PortDrop reason) {
+    public void drop(final DropReason reason) {
         block.increment(slot(reason));
     }
 
-    public void drop(final PortDrop reason, final long frames) {
+    public void drop(final DropReason reason, final long frames) {
         block.add(slot(reason), frames);
     }
 
-    public long dropped(final PortDrop reason) {
+    public long dropped(final DropReason reason) {
         return block.get(slot(reason));
     }
 
@@ -73,7 +73,7 @@ public final class LivePortCounters {
         return slot;
     }
 
-    private int slot(final PortDrop reason) {
+    private int slot(final DropReason reason) {
         final int slot = dropSlots[reason.ordinal()];
         if (slot == NONE) {
             throw new IllegalArgumentException("port " + port + " counts no " + reason.label() + " drops here");

@@ -1,5 +1,6 @@
 package io.trimswitch.dataplane.packet;
 
+import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.Ipv6Header;
 import io.trimswitch.dataplane.codec.NdpHeader;

@@ -29,8 +29,8 @@ class TimedFifosTest {
     }
 
     @Test
-    void aTimedPairFifoKeepsBothValuesOfEachEntryTogetherAcrossGrowthAndWrapping() {
-        final TimedPairFifo fifo = new TimedPairFifo(2);
+    void aFifoOfPairsKeepsBothValuesOfEachEntryTogetherAcrossGrowthAndWrapping() {
+        final TimedIntFifo fifo = TimedIntFifo.ofPairs(2);
         int next = 0;
         int expected = 0;
         for (int round = 0; round < 50; round++) {

@@ -1,6 +1,6 @@
 package io.trimswitch.realtime.shard;
 
-import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.switching.RunRecorder;
 import io.trimswitch.trafficmanager.TrafficManagerEvents;

@@ -1,7 +1,7 @@
 package io.trimswitch.switching.report;
 
 import io.trimswitch.config.Settings;
-import io.trimswitch.dataplane.packet.DropReason;
+import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.pipelines.TrimStateTable;
@@ -59,10 +59,10 @@ public final class ReportBuilder {
         final RunReport.Control control = lifetimes == null ? null
             : new RunReport.Control(recorder.controlSentCount(), recorder.controlDeliveredCount(), recorder.controlDroppedCount());
         final boolean conserved = conserved(sent, whole, headers, dropped, drops, control, outcome.leakedBuffers());
-        return new RunReport(sw.mechanism().label(), source.description(), sw.transport(), sent, whole, headers, dropped, conserved,
+        return new RunReport(sw.mechanism().label(), source.description(), sw.transport(), new RunReport.Totals(sent, whole, headers, dropped, conserved,
             new RunReport.Trims(trims[TrimKind.INGRESS], trims[TrimKind.DOD], trims[TrimKind.MIRROR], trims[TrimKind.IDEAL],
                 totalTrims, null, null),
-            drops, goodput(goodputs), lifetimes == null ? null : lifetimes.completedFlows(), control,
+            drops, goodput(goodputs), lifetimes == null ? null : lifetimes.completedFlows(), control),
             pipelines, flows, ports, headerLatency, arrivalNanos,
             new RunReport.RunInfo(sw.settings().clock().label(), Picos.toNanos(sw.durationPicos()), Picos.toNanos(sw.lastPacketPicos()), sw.eventsHandled(),
                 outcome.inFlightAtEnd(), outcome.leakedBuffers(), sw.realTimeStats()),
@@ -210,17 +210,16 @@ public final class ReportBuilder {
 
     /** The same report with its trims set against the ideal switch's on the same workload. */
     public static RunReport withIdealReference(final RunReport report, final long idealTrims) {
-        return new RunReport(report.mechanism(), report.pattern(), report.transport(), report.sent(), report.deliveredWhole(),
-            report.deliveredHeader(), report.dropped(), report.conservation(), report.trims().withIdeal(idealTrims), report.drops(),
-            report.goodput(), report.flowsCompleted(), report.control(), report.pipelines(), report.flows(), report.ports(), report.headerLatencyNs(), report.headerArrivalNs(), report.run(),
+        final RunReport.Totals totals = report.totals();
+        return new RunReport(report.mechanism(), report.pattern(), report.transport(), new RunReport.Totals(totals.sent(), totals.deliveredWhole(),
+            totals.deliveredHeader(), totals.dropped(), totals.conservation(), totals.trims().withIdeal(idealTrims), totals.drops(),
+            totals.goodput(), totals.flowsCompleted(), totals.control()), report.pipelines(), report.flows(), report.ports(), report.headerLatencyNs(), report.headerArrivalNs(), report.run(),
             report.config());
     }
 
     /** The same report without its header arrival times (they are large; sweeps do not need them). */
     public static RunReport withoutArrivals(final RunReport report) {
-        return new RunReport(report.mechanism(), report.pattern(), report.transport(), report.sent(), report.deliveredWhole(),
-            report.deliveredHeader(), report.dropped(), report.conservation(), report.trims(), report.drops(),
-            report.goodput(), report.flowsCompleted(), report.control(), report.pipelines(), report.flows(), report.ports(), report.headerLatencyNs(), null, report.run(),
+        return new RunReport(report.mechanism(), report.pattern(), report.transport(), report.totals(), report.pipelines(), report.flows(), report.ports(), report.headerLatencyNs(), null, report.run(),
             report.config());
     }
 

@@ -1,6 +1,7 @@
 package io.trimswitch.switching.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.trimswitch.config.Settings;
 import io.trimswitch.switching.RealTimeStats;
 
@@ -17,23 +18,33 @@ public record RunReport(
     String mechanism,
     String pattern,
     String transport,
-    long sent,
-    long deliveredWhole,
-    long deliveredHeader,
-    long dropped,
-    boolean conservation,
-    Trims trims,
-    Map<String, Long> drops,
-    Goodput goodput,
-    Integer flowsCompleted,
-    Control control,
+    @JsonUnwrapped Totals totals,
     List<PipelineReport> pipelines,
     List<FlowReport> flows,
     List<PortReport> ports,
     Latency headerLatencyNs,
     double[] headerArrivalNs,
     RunInfo run,
-    Settings config) {
+    Settings config) implements Totalled {
+
+    /**
+     * What every report of a run states first, a lone switch's or a network's, with the same keys: the packets sent,
+     * delivered whole or as headers and dropped, whether every one is accounted for, trims and drops by kind, goodput,
+     * and the end hosts' flows and control packets.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Totals(
+        long sent,
+        long deliveredWhole,
+        long deliveredHeader,
+        long dropped,
+        boolean conservation,
+        Trims trims,
+        Map<String, Long> drops,
+        Goodput goodput,
+        Integer flowsCompleted,
+        Control control) {
+    }
 
     /** Trims by where the packet was cut; {@code relativeToIdeal} is total / the ideal switch's total on the same workload. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
