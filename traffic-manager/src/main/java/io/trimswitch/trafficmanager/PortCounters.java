@@ -6,6 +6,7 @@ import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.packet.DropReason;
 import io.trimswitch.dataplane.packet.TrimKind;
+import org.agrona.UnsafeApi;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -34,10 +35,16 @@ public final class PortCounters {
     public static final int COUNTERS = DROPS + REASONS.length;
 
     private final CounterBlock counters;
+    /**
+     * Where counter 0 lies when the block is packed ({@link CounterBlock#packedBase}), else 0: a packet's rx and tx counts
+     * then go straight to memory, without the block and its addresses on the way.
+     */
+    private final long packed;
 
     /** Port {@code port}'s counters that {@code writer} (a thread or component, for the labels) writes, in {@code registry}. */
     public PortCounters(final CounterRegistry registry, final int port, final String writer) {
         this.counters = registry.block(writer, names(port));
+        this.packed = counters.packedBase();
     }
 
     /** A lone port's counters, in a registry of their own: for a port outside any switch (tests, stand-ins). */
@@ -71,8 +78,18 @@ public final class PortCounters {
 
     /** A frame came in on this port. */
     public void received(final int bytes) {
+        if (packed != 0) {
+            addPacked(RX_PACKETS, 1);
+            addPacked(RX_BYTES, bytes);
+            return;
+        }
         counters.increment(RX_PACKETS);
         counters.add(RX_BYTES, bytes);
+    }
+
+    private void addPacked(final int index, final long delta) {
+        final long at = packed + (long) index * Long.BYTES;
+        UnsafeApi.putLong(null, at, UnsafeApi.getLong(null, at) + delta);
     }
 
     /** An IPv6 packet came in whose headers end behind an extension header the switch does not step over. */
@@ -87,6 +104,14 @@ public final class PortCounters {
 
     /** A frame left by this port; {@code trimmed}: it was cut to its header. */
     public void transmitted(final int bytes, final boolean trimmed) {
+        if (packed != 0) {
+            addPacked(TX_PACKETS, 1);
+            addPacked(TX_BYTES, bytes);
+            if (trimmed) {
+                addPacked(TX_TRIM_PACKETS, 1);
+            }
+            return;
+        }
         counters.increment(TX_PACKETS);
         counters.add(TX_BYTES, bytes);
         if (trimmed) {

@@ -290,6 +290,10 @@ public final class CounterRegistry implements AutoCloseable {
             throw new IllegalArgumentException("a counter block holds at least one counter");
         }
         if (packed) {
+            // A block's counters in one run of slots, so that its writer counts from one base address.
+            if (names.size() <= WAITING_CHUNK && waitingUsed % WAITING_CHUNK + names.size() > WAITING_CHUNK) {
+                waitingUsed = waitingSlots.size() * WAITING_CHUNK;
+            }
             final long[] slots = new long[names.size()];
             for (int i = 0; i < slots.length; i++) {
                 slots[i] = waitingSlot();
