@@ -43,7 +43,7 @@ public final class PortCounters {
 
     /** Port {@code port}'s counters that {@code writer} (a thread or component, for the labels) writes, in {@code registry}. */
     public PortCounters(final CounterRegistry registry, final int port, final String writer) {
-        this.counters = registry.block(writer, names(port));
+        this.counters = registry.block(writer, COUNTERS, () -> names(port));
         this.packed = counters.packedBase();
     }
 
