@@ -121,6 +121,10 @@ class LauncherTest {
         assertFalse(flags("fabric", "--config", "fabric.yaml").contains(QUICK));
         assertFalse(flags("fabric", "--matrix", "perm.cm").contains(QUICK), "an htsim experiment's size is in its files");
         assertFalse(flags("fabric", "--topology=t.topo", "--matrix=m.cm").contains(QUICK));
+        // An htsim experiment's large methods are compiled once each, not inlined again into their callers.
+        assertTrue(flags("fabric", "--topology", "t.topo", "--matrix", "m.cm").contains("-XX:FreqInlineSize=100"));
+        assertFalse(flags("fabric", "--leaves", "32", "--hosts-per-leaf", "32").contains("-XX:FreqInlineSize=100"));
+        assertFalse(flags("fabric").contains("-XX:FreqInlineSize=100"));
         // What the tool itself refuses, the launcher leaves to it, under the full compiler.
         assertFalse(flags("fabric", "--leaves", "-3").contains(QUICK));
         assertFalse(flags("fabric", "--leaves", "08").contains(QUICK));

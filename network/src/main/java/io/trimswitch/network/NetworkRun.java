@@ -59,28 +59,19 @@ public final class NetworkRun {
         final FatTree.Shape shape = experiment.shape();
         final int switches = shape.switches();
         final Settings[] each = new Settings[switches];
-        final int[] ports = new int[switches];
         for (int sw = 0; sw < switches; sw++) {
             each[sw] = experiment.settings(sw);
-            ports[sw] = each[sw].egressPorts();
         }
-        final FatTree tree = new FatTree(shape, experiment.cut(), ports);
-        final boolean spray = experiment.routing() == NetworkSettings.Routing.SPRAY;
-        final String[] names = new String[switches];
-        final String[] tiers = new String[switches];
-        final ForwardingStage[] forwarding = new ForwardingStage[switches];
-        for (int sw = 0; sw < switches; sw++) {
-            names[sw] = tree.name(sw);
-            tiers[sw] = tree.tierName(sw);
-            forwarding[sw] = new FatTreeForwarding(tree, sw, spray);
-        }
+        final TreeSwitches built = TreeSwitches.of(experiment, each);
+        final FatTree tree = built.tree();
+        final boolean spray = built.spray();
         final HtsimFlows flows = HtsimFlows.of(experiment);
         final PathChoice paths = spray ? new FatTreeSpraying(tree, flows.sender, flows.receiver, experiment.getPaths(), experiment.getSeed())
             : PathChoice.NONE;
         final NdpHosts hosts = NdpHosts.onLinks(each[0], shape.nodes(), flows.sender, flows.receiver, flows.start, flows.size, flows.description,
             paths, HtsimExperiment.PULL_RATE, HtsimExperiment.PULL_ORDER);
         flows.attach(hosts);
-        final VirtualTimeEngine.Switches parts = new VirtualTimeEngine.Switches(each, names, tiers, forwarding);
+        final VirtualTimeEngine.Switches parts = built.parts();
         // NDP keeps a flow's packets in flight to about its window (and as many control packets back): a tree's queues
         // could hold far more than ever travels, and the pool's rows are mapped for all it may hold.
         final long inFlight = 16L * flows.sender.length * (experiment.getInitialWindowPackets() + 16) + (1 << 16);
@@ -99,31 +90,22 @@ public final class NetworkRun {
         final FatTree.Shape shape = experiment.shape();
         final int switches = shape.switches();
         final Settings[] each = new Settings[switches];
-        final int[] ports = new int[switches];
         final java.util.Map<Settings, Settings> marked = new java.util.IdentityHashMap<>();
         for (int sw = 0; sw < switches; sw++) {
             final Settings plain = experiment.settings(sw);
             final int hostPorts = shape.tier(sw) == 0 ? shape.hostsPerTor() : 0;
             each[sw] = marked.computeIfAbsent(plain, s -> UetNetwork.marked(s, hostPorts, s.egressPorts()));
-            ports[sw] = each[sw].egressPorts();
         }
-        final FatTree tree = new FatTree(shape, experiment.cut(), ports);
-        final boolean spray = experiment.routing() == NetworkSettings.Routing.SPRAY;
-        final String[] names = new String[switches];
-        final String[] tiers = new String[switches];
-        final ForwardingStage[] forwarding = new ForwardingStage[switches];
-        for (int sw = 0; sw < switches; sw++) {
-            names[sw] = tree.name(sw);
-            tiers[sw] = tree.tierName(sw);
-            forwarding[sw] = new FatTreeForwarding(tree, sw, spray);
-        }
+        final TreeSwitches built = TreeSwitches.of(experiment, each);
+        final FatTree tree = built.tree();
+        final boolean spray = built.spray();
         final HtsimFlows flows = HtsimFlows.of(experiment);
         final UetHosts.EntropyPaths paths = spray ? new EntropyPaths(tree, flows.sender, flows.receiver, experiment.getSeed()) : (flow, forward, entropy) -> 0;
         final UetHosts hosts = new UetHosts(each[0], shape.nodes(), flows.sender, flows.receiver, flows.start, flows.size,
             flows.description + ", UET " + settings.loadBalancer().label(), paths, settings, derived.nscc(), derived.initialWindowBytes(),
             derived.rtoPicos());
         flows.attach(hosts);
-        final VirtualTimeEngine.Switches parts = new VirtualTimeEngine.Switches(each, names, tiers, forwarding);
+        final VirtualTimeEngine.Switches parts = built.parts();
         final long inFlight = 16L * flows.sender.length * (derived.windowPackets() + 16) + (1 << 16);
         final NetworkRun run = new NetworkRun(new VirtualTimeEngine(parts, tree.wiring(), hosts, hosts, pool(each, hosts, inFlight),
             Picos.fromMicros(experiment.getMaxDurationUs()), LinkFailures.NONE), null, tree);
@@ -143,6 +125,30 @@ public final class NetworkRun {
         run.htsimFlows = flows;
         run.uet = derived;
         return run;
+    }
+
+    /**
+     * The switches of {@code experiment}'s fat tree, switch {@code sw} of settings {@code each[sw]}: the tree wired for their
+     * ports, and each switch's name, tier and forwarding, spraying packets over the paths where the experiment sprays.
+     */
+    private record TreeSwitches(FatTree tree, VirtualTimeEngine.Switches parts, boolean spray) {
+        static TreeSwitches of(final HtsimExperiment experiment, final Settings[] each) {
+            final int[] ports = new int[each.length];
+            for (int sw = 0; sw < each.length; sw++) {
+                ports[sw] = each[sw].egressPorts();
+            }
+            final FatTree tree = new FatTree(experiment.shape(), experiment.cut(), ports);
+            final boolean spray = experiment.routing() == NetworkSettings.Routing.SPRAY;
+            final String[] names = new String[each.length];
+            final String[] tiers = new String[each.length];
+            final ForwardingStage[] forwarding = new ForwardingStage[each.length];
+            for (int sw = 0; sw < each.length; sw++) {
+                names[sw] = tree.name(sw);
+                tiers[sw] = tree.tierName(sw);
+                forwarding[sw] = new FatTreeForwarding(tree, sw, spray);
+            }
+            return new TreeSwitches(tree, new VirtualTimeEngine.Switches(each, names, tiers, forwarding), spray);
+        }
     }
 
     /** htsim_uec's data queue when none is given, as {@code --queue-packets} counts: one bandwidth-delay product. */

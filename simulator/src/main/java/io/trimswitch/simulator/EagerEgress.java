@@ -1,20 +1,25 @@
 package io.trimswitch.simulator;
 
 import io.trimswitch.switching.AssembledSwitch;
+import io.trimswitch.trafficmanager.EgressPort;
 
 /**
  * Each transmission ends by an event of its own. Needed whenever something watches deliveries across ports in time
  * order: NDP hosts that answer every delivery, captures, the timeline.
  */
 final class EagerEgress implements EgressTiming {
-    private final AssembledSwitch assembly;
+    /** The switch's ports, kept here: one array on the way to a port, not the assembly and its array. */
+    private final EgressPort[] ports;
     private final NdpHosts.Switch events;
     private final Delivery delivery;
     /** The network number of the switch's port 0: an event names a port by its network number. */
     private final int portBase;
 
     EagerEgress(final AssembledSwitch assembly, final NdpHosts.Switch events, final Delivery delivery, final int portBase) {
-        this.assembly = assembly;
+        this.ports = new EgressPort[assembly.ports()];
+        for (int port = 0; port < ports.length; port++) {
+            ports[port] = assembly.port(port);
+        }
         this.events = events;
         this.delivery = delivery;
         this.portBase = portBase;
@@ -31,12 +36,12 @@ final class EagerEgress implements EgressTiming {
 
     @Override
     public void transmissionDone(final int port, final long time) {
-        delivery.deliver(port, assembly.port(port).finishTransmission(), time);
+        delivery.deliver(port, ports[port].finishTransmission(), time);
         start(port, time);
     }
 
     private void start(final int port, final long time) {
-        final long done = assembly.port(port).startTransmission(time);
+        final long done = ports[port].startTransmission(time);
         if (done >= 0) {
             events.schedule(done, EventType.EGRESS_DONE, portBase + port);
         }

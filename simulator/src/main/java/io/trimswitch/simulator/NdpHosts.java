@@ -21,7 +21,7 @@ import io.trimswitch.ndp.PullPacer;
  * state machines that live hosts run too; this class drives them in virtual time: it turns their wake-ups into
  * events, and hands each event and each frame that reaches a host to the part it is for.
  */
-public final class NdpHosts implements EndHosts {
+public final class NdpHosts extends PlannedHosts {
     /** Where the NDP shim starts in the frames the hosts build: Ethernet, a 20-byte IPv4 header, UDP. */
     private static final int NDP_OFFSET = 14 + 20 + 8;
 
@@ -29,7 +29,6 @@ public final class NdpHosts implements EndHosts {
     public interface Switch extends EndHosts.Switch {
     }
 
-    private final NdpFlowPlan plan;
     private final HostLinks links;
     private final NdpSender sender;
     private final NdpReceiver receiver;
@@ -67,7 +66,7 @@ public final class NdpHosts implements EndHosts {
 
     private NdpHosts(
         final Settings settings, final NdpFlowPlan plan, final HostLinks hostLinks, final double pullRate, final PullPacer.Order pullOrder) {
-        this.plan = plan;
+        super(plan, "NDP");
         this.links = hostLinks != null ? hostLinks : new HostLinks(settings, plan);
         this.sender = new NdpSender(plan, links, events, Picos.fromMicros(settings.transport().rtoUs()));
         this.receiver = new NdpReceiver(plan, links, links::receiverLink);
@@ -197,16 +196,6 @@ public final class NdpHosts implements EndHosts {
     // ---- what the report reads ---------------------------------------------------------------
 
     @Override
-    public int size(final int flow) {
-        return plan.size(flow);
-    }
-
-    @Override
-    public long startPicos(final int flow) {
-        return plan.start(flow);
-    }
-
-    @Override
     public long completionPicos(final int flow) {
         return receiver.completion(flow);
     }
@@ -226,59 +215,7 @@ public final class NdpHosts implements EndHosts {
     }
 
     @Override
-    public long nextTime() {
-        return Long.MAX_VALUE;
-    }
-
-    @Override
-    public int nextFlow() {
-        throw new IllegalStateException("NDP hosts send through events");
-    }
-
-    @Override
-    public int nextLength() {
-        throw new IllegalStateException("NDP hosts send through events");
-    }
-
-    @Override
-    public void emit(final PacketPool pool, final int handle) {
-        throw new IllegalStateException("NDP hosts send through events");
-    }
-
-    @Override
-    public int flows() {
-        return plan.flows();
-    }
-
-    @Override
-    public int flowSource(final int flow) {
-        return plan.sender(flow);
-    }
-
-    @Override
-    public int flowDestination(final int flow) {
-        return plan.receiver(flow);
-    }
-
-    /** Goodput over the flow's life: from its start to its completion. */
-    @Override
-    public long sendingPicos(final int flow) {
-        final long completion = receiver.completion(flow);
-        return completion < 0 ? 0 : completion - plan.start(flow);
-    }
-
-    @Override
-    public long packets() {
-        return plan.packets();
-    }
-
-    @Override
     public int longestFrame() {
         return links.packetBytes();
-    }
-
-    @Override
-    public String description() {
-        return plan.description();
     }
 }

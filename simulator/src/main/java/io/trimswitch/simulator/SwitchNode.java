@@ -5,6 +5,7 @@ import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.pipelines.ForwardingStage;
+import io.trimswitch.pipelines.IngressPipeline;
 import io.trimswitch.switching.CatchUp;
 import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.trafficmanager.TrafficManagerEvents;
@@ -29,6 +30,8 @@ public final class SwitchNode implements TrafficManagerEvents {
     /** Null unless nothing watches the order of deliveries across ports (see {@link LazyEgress}). */
     private final EgressTiming lazy;
     private EgressTiming egress;
+    /** Per port, the pipeline that takes what arrives there: one array on a packet's way in, not the assembly's two. */
+    private final IngressPipeline[] ingress;
 
     SwitchNode(final VirtualTimeEngine engine, final int id, final String name, final String tier, final Settings settings,
         final PacketPool pool, final ForwardingStage forwarding, final int portBase, final int recirculationBase) {
@@ -40,6 +43,10 @@ public final class SwitchNode implements TrafficManagerEvents {
         this.portBase = portBase;
         this.recirculationBase = recirculationBase;
         this.assembly = new AssembledSwitch(settings, pool, CounterRegistry.packed(), this, due -> engine.schedule(due, EventType.NOTIFY, id), forwarding);
+        this.ingress = new IngressPipeline[assembly.ports()];
+        for (int port = 0; port < ingress.length; port++) {
+            ingress[port] = assembly.pipeline(assembly.pipelineOf(port));
+        }
         final EgressTiming.Delivery delivery = (port, handle, time) -> engine.deliver(this, port, handle, time);
         this.eager = new EagerEgress(assembly, engine, delivery, portBase);
         this.lazy = new LazyEgress(assembly, delivery);
@@ -98,6 +105,11 @@ public final class SwitchNode implements TrafficManagerEvents {
 
     public AssembledSwitch assembly() {
         return assembly;
+    }
+
+    /** The pipeline that owns {@code port}. */
+    IngressPipeline ingress(final int port) {
+        return ingress[port];
     }
 
     int portBase() {

@@ -30,7 +30,7 @@ import java.util.Arrays;
  * only then is it built in a buffer of the switch's pool. Data is sent ECN-capable; a packet's entropy picks its path.
  * A flow completes when its sender has every packet acknowledged, as UET's does.
  */
-public final class UetHosts implements EndHosts, UetFrames, UetTimers {
+public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers {
     static final int CONTROL_BYTES = 64;
     private static final int SHIM_OFFSET = 14 + 20 + 8;
     private static final int KIND_DATA = 0;
@@ -49,7 +49,6 @@ public final class UetHosts implements EndHosts, UetFrames, UetTimers {
         void completed(int flow, long now);
     }
 
-    private final NdpFlowPlan plan;
     private final UetSender sender;
     private final UetReceiver receiver;
     private final EntropyPaths paths;
@@ -85,7 +84,7 @@ public final class UetHosts implements EndHosts, UetFrames, UetTimers {
             throw new ConfigException("trim.sizeBytes " + settings.trim().sizeBytes() + " would cut the UET header; UET hosts need at least "
                 + (SHIM_OFFSET + UetHeader.LENGTH));
         }
-        this.plan = new NdpFlowPlan(sender, receiver, start, size, 1, description);
+        super(new NdpFlowPlan(sender, receiver, start, size, 1, description), "UET");
         this.paths = paths;
         this.propagation = Picos.fromNanos(settings.transport().propagationNs());
         this.packetBytes = settings.workload().packetBytes();
@@ -385,16 +384,6 @@ public final class UetHosts implements EndHosts, UetFrames, UetTimers {
     }
 
     @Override
-    public int size(final int flow) {
-        return plan.size(flow);
-    }
-
-    @Override
-    public long startPicos(final int flow) {
-        return plan.start(flow);
-    }
-
-    @Override
     public long completionPicos(final int flow) {
         return sender.completion(flow);
     }
@@ -410,58 +399,7 @@ public final class UetHosts implements EndHosts, UetFrames, UetTimers {
     }
 
     @Override
-    public long nextTime() {
-        return Long.MAX_VALUE;
-    }
-
-    @Override
-    public int nextFlow() {
-        throw new IllegalStateException("UET hosts send through events");
-    }
-
-    @Override
-    public int nextLength() {
-        throw new IllegalStateException("UET hosts send through events");
-    }
-
-    @Override
-    public void emit(final PacketPool pool, final int handle) {
-        throw new IllegalStateException("UET hosts send through events");
-    }
-
-    @Override
-    public int flows() {
-        return plan.flows();
-    }
-
-    @Override
-    public int flowSource(final int flow) {
-        return plan.sender(flow);
-    }
-
-    @Override
-    public int flowDestination(final int flow) {
-        return plan.receiver(flow);
-    }
-
-    @Override
-    public long sendingPicos(final int flow) {
-        final long completion = sender.completion(flow);
-        return completion < 0 ? 0 : completion - plan.start(flow);
-    }
-
-    @Override
-    public long packets() {
-        return plan.packets();
-    }
-
-    @Override
     public int longestFrame() {
         return packetBytes;
-    }
-
-    @Override
-    public String description() {
-        return plan.description();
     }
 }

@@ -233,7 +233,7 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
         if (captures != null) {
             capture(false, node.portBase() + port, handle, time);
         }
-        node.assembly().pipeline(node.assembly().pipelineOf(port)).receive(handle, time);
+        node.ingress(port).receive(handle, time);
     }
 
     /** A link fails: both its ends stop carrying frames, and the network learns of it a detection time later. */

@@ -18,6 +18,8 @@ public final class EgressPort {
     /** Queue 0, the only one unless traffic classes give the port more. */
     private final HandleQueue dataQueue;
     private final HandleQueue[] dataQueues;
+    /** Whether queue 0 is the only data queue: read from here, not from the array's length, on each transmission. */
+    private final boolean oneDataQueue;
     private final HandleQueue headerQueue;
     private final HeaderDataScheduler scheduler;
     private final DataQueueScheduler dataScheduler;
@@ -72,6 +74,7 @@ public final class EgressPort {
         this.pool = pool;
         this.dataQueues = dataQueues.clone();
         this.dataQueue = dataQueues[0];
+        this.oneDataQueue = dataQueues.length == 1;
         this.dataScheduler = dataScheduler;
         this.headerQueue = headerQueue;
         this.scheduler = new HeaderDataScheduler(headersPerData);
@@ -86,6 +89,10 @@ public final class EgressPort {
     }
 
     private boolean dataWaiting() {
+        if (oneDataQueue) {
+            // The one queue is in a field of its own: no array on the way.
+            return !dataQueue.isEmpty();
+        }
         for (final HandleQueue queue : dataQueues) {
             if (!queue.isEmpty()) {
                 return true;
@@ -103,7 +110,8 @@ public final class EgressPort {
         if (choice == HeaderDataScheduler.NOTHING) {
             return -1;
         }
-        servedQueue = choice == HeaderDataScheduler.HEADER ? null : nextData(Long.MAX_VALUE);
+        // Virtual time: any waiting packet is ready, and with one data queue that queue is the one to serve.
+        servedQueue = choice == HeaderDataScheduler.HEADER ? null : oneDataQueue ? dataQueue : nextData(Long.MAX_VALUE);
         inService = servedQueue == null ? headerQueue.poll() : servedQueue.poll();
         busyUntil = now + rate.serialisation(pool.length(inService));
         return busyUntil;
@@ -194,7 +202,7 @@ public final class EgressPort {
     }
 
     public HandleQueue dataQueue(final int queue) {
-        return dataQueues[queue];
+        return queue == 0 ? dataQueue : dataQueues[queue];
     }
 
     public int dataQueueCount() {

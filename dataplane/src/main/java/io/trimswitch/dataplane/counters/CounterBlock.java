@@ -91,6 +91,23 @@ public final class CounterBlock {
         }
     }
 
+    /**
+     * Where counter 0 lies when the block's counters lie 8 bytes apart, are never moved and only their writer reads them
+     * (a packed registry's): its writer may count at that address plus 8 times the index with plain loads and stores,
+     * one cache line fewer per count than through the block. 0 for any other block.
+     */
+    public long packedBase() {
+        if (shared) {
+            return 0;
+        }
+        for (int index = 1; index < addresses.length; index++) {
+            if (addresses[index] != addresses[0] + (long) index * Long.BYTES) {
+                return 0;
+            }
+        }
+        return addresses[0];
+    }
+
     /** Counter {@code index} as last stored by its writer, from any thread. */
     public long get(final int index) {
         return UnsafeApi.getLongAcquire(null, addressOf(index));

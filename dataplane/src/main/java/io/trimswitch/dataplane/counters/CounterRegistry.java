@@ -79,6 +79,8 @@ public final class CounterRegistry implements AutoCloseable {
     private final List<ByteBuffer> waitingSlots = new ArrayList<>();
     private int waitingUsed;
     private static final int WAITING_CHUNK = 1024;
+    /** Slots a packed registry left unused at the end of a chunk, so that no block straddles two chunks. */
+    private int skipped;
     /** Ports {@link #show} has put in the file: their counters made from now on go straight there. */
     private final Set<Integer> shown = new java.util.HashSet<>();
     /** Every counter in a slot of its own, 8 bytes after its block's previous one, and no reader (see {@link #packed}). */
@@ -281,6 +283,15 @@ public final class CounterRegistry implements AutoCloseable {
     }
 
     /**
+     * {@code count} counters for one writer, named by {@code names} (a list of {@code count}) only where anything reads
+     * them by name: a packed registry, which nobody reads but the writer, never asks. A switch in virtual time makes
+     * thousands of ports' counters, and their names would cost the start of every run.
+     */
+    public synchronized CounterBlock block(final String writer, final int count, final java.util.function.Supplier<List<CounterName>> names) {
+        return packed ? packedBlock(count, List.of()) : block(writer, names.get());
+    }
+
+    /**
      * Counters for one writer, allocated here in order: the block's counter {@code i} is {@code names.get(i)}.
      *
      * @param writer who writes them, for their labels (a thread's or component's name)
@@ -290,11 +301,7 @@ public final class CounterRegistry implements AutoCloseable {
             throw new IllegalArgumentException("a counter block holds at least one counter");
         }
         if (packed) {
-            final long[] slots = new long[names.size()];
-            for (int i = 0; i < slots.length; i++) {
-                slots[i] = waitingSlot();
-            }
-            return new CounterBlock(this, slots, names, false);
+            return packedBlock(names.size(), names);
         }
         final int direct = (int) names.stream().filter(name -> !waits(name.port())).count();
         if (manager.available() < direct) {
@@ -327,6 +334,22 @@ public final class CounterRegistry implements AutoCloseable {
             unnamed.add(new Unnamed(writer, List.copyOf(names), unnamedIds));
         }
         return made;
+    }
+
+    /** A packed registry's block: its counters in one run of slots, so that its writer counts from one base address. */
+    private CounterBlock packedBlock(final int count, final List<CounterName> names) {
+        if (count < 1) {
+            throw new IllegalArgumentException("a counter block holds at least one counter");
+        }
+        if (count <= WAITING_CHUNK && waitingUsed % WAITING_CHUNK + count > WAITING_CHUNK) {
+            skipped += waitingSlots.size() * WAITING_CHUNK - waitingUsed;
+            waitingUsed = waitingSlots.size() * WAITING_CHUNK;
+        }
+        final long[] slots = new long[count];
+        for (int i = 0; i < slots.length; i++) {
+            slots[i] = waitingSlot();
+        }
+        return new CounterBlock(this, slots, names, false);
     }
 
     private boolean waits(final int port) {
@@ -418,7 +441,7 @@ public final class CounterRegistry implements AutoCloseable {
     /** Counters allocated so far. */
     public synchronized int allocated() {
         if (packed) {
-            return waitingUsed;
+            return waitingUsed - skipped;
         }
         return manager.capacity() - manager.available();
     }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,6 +39,24 @@ class CounterRegistryTest {
         assertEquals(java.util.Map.of("tooShort", 3L), totals.byName(3, CounterType.DROPS));
         assertFalse(totals.has(3, CounterType.TX_PACKETS));
         assertEquals(3, registry.allocated());
+    }
+
+    @Test
+    void aPackedRegistryKeepsEachBlockInOneRunOfSlotsAndNeverAsksItsNames() {
+        final CounterRegistry registry = CounterRegistry.packed();
+        final CounterBlock[] blocks = new CounterBlock[200];
+        for (int block = 0; block < blocks.length; block++) {
+            blocks[block] = registry.block("port " + block, 23, () -> {
+                throw new AssertionError("a packed registry's names are never read");
+            });
+            assertNotEquals(0, blocks[block].packedBase(), "block " + block + " lies in one run of slots");
+            blocks[block].add(22, block);
+        }
+        assertEquals(200 * 23, registry.allocated(), "the slots skipped at a chunk's end are not counters");
+        assertEquals(199, blocks[199].get(22));
+        assertEquals(0, blocks[199].get(0));
+        assertEquals(0, CounterRegistry.inMemory(4).block("w", List.of(CounterName.of(CounterType.RX_PACKETS, 0))).packedBase(),
+            "a registry that others read is counted through its blocks");
     }
 
     @Test
