@@ -186,7 +186,9 @@ public final class UetSender {
             return;
         }
         nscc.inFlight(inFlight[flow]);
-        nscc.onNack(flow, packetBytes, now - sentAt[flow][psn], now);
+        // As for ACKs, a round trip only from a packet sent once: the NACK of a copy sent before a timeout, arriving just
+        // after the next copy left, would make the base round trip (and the largest window with it) all but zero.
+        nscc.onNack(flow, packetBytes, sends[flow][psn] == 1 ? now - sentAt[flow][psn] : Long.MAX_VALUE, now);
         state[flow][psn] = TO_RESEND;
         toResend[flow]++;
         inFlight[flow] -= packetBytes;
