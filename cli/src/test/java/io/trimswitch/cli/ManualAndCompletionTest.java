@@ -82,7 +82,7 @@ class ManualAndCompletionTest {
         "scenario | --idle      | busy-spin yield backoff sleep poll",
         "scenario | --placement | split per-pipeline single",
         "replay   | --mechanism | ideal mod dod tofino tofino2",
-        "evaluate | --only      | mechanisms sweep robustness response sensitivity summary fabric",
+        "evaluate | --only      | mechanisms sweep robustness response sensitivity summary fabric uet",
         "fabric   | --routing   | spray ecmp",
         "fabric   | --workload  | permutation incast all-to-all flows",
         "fabric   | --leaf      | ideal mod dod tofino tofino2",
