@@ -28,10 +28,10 @@ class ScenarioUetTest {
         assertTrue(result.out().contains("flows completed                              8 / 8              8 / 8              8 / 8"), result.out());
         final JsonNode reports = new ObjectMapper().readTree(json.toFile());
         final String[] mechanisms = {"tofino", "dod", "ideal"};
-        final long[] headers = {409, 376, 386};
-        final long[] sent = {2015, 1982, 1986};
-        final long[] resent = {415, 382, 386};
-        final double[] lastUs = {250.437, 264.703, 210.664};
+        final long[] headers = {410, 376, 386};
+        final long[] sent = {2016, 1982, 1986};
+        final long[] resent = {416, 382, 386};
+        final double[] lastUs = {261.533, 264.703, 211.624};
         for (int i = 0; i < mechanisms.length; i++) {
             final JsonNode report = reports.get(i);
             assertEquals(mechanisms[i], report.get("mechanism").asText());
