@@ -121,6 +121,9 @@ class LauncherTest {
         assertFalse(flags("fabric", "--config", "fabric.yaml").contains(QUICK));
         assertFalse(flags("fabric", "--matrix", "perm.cm").contains(QUICK), "an htsim experiment's size is in its files");
         assertFalse(flags("fabric", "--topology=t.topo", "--matrix=m.cm").contains(QUICK));
+        assertTrue(flags("fabric", "--matrix", "perm.cm", "--transport", "uet").contains(QUICK), "UET hosts run with the quick compiler");
+        assertTrue(flags("fabric", "--transport=uet", "--matrix=perm.cm").contains(QUICK));
+        assertFalse(flags("fabric", "--matrix", "perm.cm", "--transport", "ndp").contains(QUICK));
         // What the tool itself refuses, the launcher leaves to it, under the full compiler.
         assertFalse(flags("fabric", "--leaves", "-3").contains(QUICK));
         assertFalse(flags("fabric", "--leaves", "08").contains(QUICK));
