@@ -19,7 +19,7 @@ import java.util.concurrent.Callable;
     sortOptions = false,
     description = {
         "Runs the evaluation's experiments in virtual time and writes their reports, CSVs, plots and index.html.",
-        "The experiments: mechanisms, sweep, robustness, response, sensitivity, summary, fabric. It writes one JSON per run, a CSV per experiment, PNG and SVG plots and index.html.",
+        "The experiments: mechanisms, sweep, robustness, response, sensitivity, summary, fabric, uet. It writes one JSON per run, a CSV per experiment, PNG and SVG plots and index.html.",
         "On several machines: each runs 'evaluate --shard I/N --out DIR_I', then one runs 'evaluate --merge DIR_1 ... DIR_N'."})
 public final class EvaluateCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
@@ -29,7 +29,7 @@ public final class EvaluateCommand implements Callable<Integer> {
     Path out = Path.of("results");
 
     @Option(names = "--only", parameterConsumer = CommaSeparatedList.class, paramLabel = "NAME",
-        description = "Run only these experiments: mechanisms, sweep, robustness, response, sensitivity, summary, fabric. Default: all of them")
+        description = "Run only these experiments: mechanisms, sweep, robustness, response, sensitivity, summary, fabric, uet. Default: all of them")
     List<String> only;
 
     @Option(names = "--jobs", paramLabel = "N", description = "Runs side by side, in threads. Default: the host's cores")

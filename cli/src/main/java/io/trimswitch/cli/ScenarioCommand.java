@@ -7,6 +7,7 @@ import io.trimswitch.switching.report.RunReport;
 import io.trimswitch.switching.report.SummaryTable;
 import io.trimswitch.switching.RealTimeStats;
 import io.trimswitch.evaluation.scenario.Scenarios;
+import io.trimswitch.uet.UetSettings;
 import picocli.CommandLine.Model.OptionSpec;
 
 import java.io.PrintWriter;
@@ -31,8 +32,9 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
     private final OptionSpec mechanisms = option(OptionSpec.builder("--mechanism").paramLabel("NAME").type(List.class).auxiliaryTypes(String.class)
         .parameterConsumer(new CommaSeparatedList()).description("ideal | mod | dod | tofino | tofino2; several, comma-separated, run side by side (default: tofino,dod,ideal)"));
 
-    private final OptionSpec transport = option("--transport", "ndp|open-loop", String.class,
-        "ndp: NDP hosts with pull pacing and retransmission, run until every flow completes; open-loop: senders blast and stop (default: ndp)");
+    private final OptionSpec transport = option("--transport", "ndp|uet|open-loop", String.class,
+        "ndp: NDP hosts with pull pacing and retransmission, run until every flow completes; uet: Ultra Ethernet hosts (NSCC, SACKs and NACKs, "
+            + "one per port; the data queues mark ECN), also until every flow completes; open-loop: senders blast and stop (default: ndp)");
 
     private final ClockOptions clockOptions = group(new ClockOptions(), "clock");
 
@@ -41,7 +43,18 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
     private final OptionSpec packets = option("--packets", "N", Integer.class, "Data packets per flow (default: 1000)");
 
     private final OptionSpec initialWindow = option("--initial-window", "PACKETS", Integer.class,
-        "NDP: packets sent at line rate before waiting for pulls (default: 1000)");
+        "NDP: packets sent at line rate before waiting for pulls (default: 1000); UET: a flow's first window (default: 1.5 bandwidth-delay products)");
+
+    private final OptionSpec targetDelayUs = option("--target-delay-us", "US", Double.class,
+        "UET: NSCC's target queuing delay, µs (default: 0.75 of the round trip)");
+
+    private final OptionSpec ecn = option(OptionSpec.builder("--ecn").paramLabel("LO HI").arity("2").type(List.class).auxiliaryTypes(Integer.class)
+        .description("UET: data queues mark CE above LO packets, with a probability rising to 1 at HI (default: 0.2 and 0.8 bandwidth-delay products)"));
+
+    private final OptionSpec ackBytes = option("--ack-bytes", "BYTES", Integer.class, "UET: a receiver acknowledges at least every BYTES received (default: 16384)");
+
+    private final OptionSpec rtoUs = option("--rto-us", "US", Double.class,
+        "UET: the retransmission timeout, µs (default: 15 µs and six drain times of a data queue)");
 
     private final OptionSpec hosts = option("--hosts", "separate|shared", String.class,
         "NDP: each port's sending and receiving hosts are different machines, or one host per port (default: separate)");
@@ -126,7 +139,11 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         } else {
             shape = (pattern.split(",", -1).length) + " flows";
         }
-        final String transport = s.transport().kind() == Settings.TransportKind.NDP ? "NDP flows" : "open-loop senders";
+        final String transport = switch (s.transport().kind()) {
+            case NDP -> "NDP flows";
+            case UET -> "UET flows";
+            case OPEN_LOOP -> "open-loop senders";
+        };
         return pattern + ": " + shape + ", " + transport + " of " + s.workload().packets() + " packets of " + s.workload().packetBytes() + " B, "
             + pipelines * perPipeline + " ports at " + java.math.BigDecimal.valueOf(s.fabric().portRateGbps()).stripTrailingZeros().toPlainString()
             + " Gb/s, " + (s.realTime() ? "real time" : "virtual time") + ", seed " + s.workload().seed();
@@ -168,10 +185,11 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         if (captures != null) {
             OutputFiles.requireFolder("--pcap-dir", captures);
         }
-        final Scenarios.Result result = Scenarios.run(settings, toRun, !set(noIdeal), captures, threads);
+        final Scenarios.Result result = Scenarios.run(settings, toRun, !set(noIdeal), captures, threads, uetSettings(settings));
         final List<RunReport> reports = new ArrayList<>(result.runs());
         if (set(compareVirtual) && realClock) {
-            final List<RunReport> references = Scenarios.run(settings.withClock(Settings.Clock.VIRTUAL), toRun, false, null, threads).runs();
+            final List<RunReport> references = Scenarios.run(settings.withClock(Settings.Clock.VIRTUAL), toRun, false, null, threads,
+                UetSettings.DEFAULTS).runs();
             for (int i = references.size() - 1; i >= 0; i--) {
                 reports.add(i + 1, references.get(i));
             }
@@ -208,6 +226,34 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         return 0;
     }
 
+    /** The UET hosts' settings the options give, checked; the options only UET hosts read are refused for others, naming the option. */
+    private UetSettings uetSettings(final Settings settings) {
+        final OptionSpec[] uetOnly = {targetDelayUs, ecn, ackBytes, rtoUs};
+        if (!settings.uet()) {
+            for (final OptionSpec option : uetOnly) {
+                if (given(option)) {
+                    throw new ConfigException(option.longestName() + " applies to UET hosts: add --transport uet");
+                }
+            }
+            return UetSettings.DEFAULTS;
+        }
+        if (given(hosts)) {
+            throw new ConfigException("--hosts applies to NDP hosts: UET hosts are one per port");
+        }
+        UetSettings uet = UetSettings.DEFAULTS.withTargetDelayUs(targetDelayUs.getValue()).withRtoUs(rtoUs.getValue());
+        if (given(initialWindow)) {
+            uet = uet.withInitialWindowPackets(initialWindow.getValue());
+        }
+        if (given(ackBytes)) {
+            uet = uet.withAckBytes(ackBytes.getValue());
+        }
+        if (given(ecn)) {
+            final List<Integer> depths = ecn.getValue();
+            uet = uet.withEcn(depths.get(0), depths.get(1));
+        }
+        return uet;
+    }
+
     /**
      * The options given, over the settings from the file or the defaults. A choice is read in the order the settings
      * are written, so that of two wrong ones the same is named first as in a file.
@@ -226,7 +272,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
             final Settings.TransportKind kind = Settings.choice("transport.kind", transport.getValue(), Settings.TransportKind.values());
             s = s.withTransport(t -> t.withKind(kind));
         }
-        if (given(initialWindow)) {
+        if (given(initialWindow) && !s.uet()) {
             s = s.withTransport(t -> t.withInitialWindowPackets(initialWindow.getValue()));
         }
         if (given(hosts)) {

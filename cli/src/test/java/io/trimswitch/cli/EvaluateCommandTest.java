@@ -51,6 +51,7 @@ class EvaluateCommandTest {
         assertEquals(106, files(results.resolve("runs/sensitivity"), ".json"));
         assertEquals(36, files(results.resolve("runs/summary"), ".json"));
         assertEquals(12, files(results.resolve("runs/fabric"), ".json"));
+        assertEquals(18, files(results.resolve("runs/uet"), ".json"));
     }
 
     @Test
@@ -68,6 +69,8 @@ class EvaluateCommandTest {
         assertEquals("fabric,workload,leaf,spine,flows,completed,fct_p50_us,fct_p90_us,fct_p99_us,fct_max_us,goodput_mean_gbps,goodput_min_gbps,"
             + "leaf_trims,spine_trims,max_dod_queue,header_queue_drops,dropped,retransmissions", csv("fabric.csv").get(0));
         assertEquals(1 + 12, csv("fabric.csv").size());
+        assertEquals("experiment,hosts,switches,flows,completed,last_finish_us,trims,nacks,retransmissions", csv("uet.csv").get(0));
+        assertEquals(1 + 18, csv("uet.csv").size());
         assertTrue(Files.readString(results.resolve("summary.json")).contains("\"goodputVsIdeal\""));
     }
 
@@ -75,7 +78,7 @@ class EvaluateCommandTest {
     void everyFigureHasAPngAndSvgsAndTheIndexShowsThem() throws IOException {
         final String index = Files.readString(results.resolve("index.html"));
         for (final String png : new String[] {"mechanisms.png", "sweep.png", "response-18.png", "response-32.png", "response-64.png",
-            "sensitivity-32.png", "sensitivity-64.png", "fabric.png"}) {
+            "sensitivity-32.png", "sensitivity-64.png", "fabric.png", "uet.png"}) {
             assertTrue(Files.size(results.resolve(png)) > 10_000, png);
             assertTrue(index.contains("<img src=\"" + png + "\""), png);
         }
@@ -186,7 +189,7 @@ class EvaluateCommandTest {
     void anUnknownExperimentIsOneClearLine() {
         final Cli.Result result = trimswitch("evaluate", "--out", shared.resolve("x").toString(), "--only", "sweep,fairness");
         assertEquals(2, result.exit());
-        assertEquals("trimswitch: unknown experiment 'fairness': expected one of mechanisms, sweep, robustness, response, sensitivity, summary, fabric", result.err().strip());
+        assertEquals("trimswitch: unknown experiment 'fairness': expected one of mechanisms, sweep, robustness, response, sensitivity, summary, fabric, uet", result.err().strip());
     }
 
     @Test

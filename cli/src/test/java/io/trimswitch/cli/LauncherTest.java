@@ -125,6 +125,9 @@ class LauncherTest {
         assertTrue(flags("fabric", "--topology", "t.topo", "--matrix", "m.cm").contains("-XX:FreqInlineSize=100"));
         assertFalse(flags("fabric", "--leaves", "32", "--hosts-per-leaf", "32").contains("-XX:FreqInlineSize=100"));
         assertFalse(flags("fabric").contains("-XX:FreqInlineSize=100"));
+        assertTrue(flags("fabric", "--matrix", "perm.cm", "--transport", "uet").contains(QUICK), "UET hosts run with the quick compiler");
+        assertTrue(flags("fabric", "--transport=uet", "--matrix=perm.cm").contains(QUICK));
+        assertFalse(flags("fabric", "--matrix", "perm.cm", "--transport", "ndp").contains(QUICK));
         // What the tool itself refuses, the launcher leaves to it, under the full compiler.
         assertFalse(flags("fabric", "--leaves", "-3").contains(QUICK));
         assertFalse(flags("fabric", "--leaves", "08").contains(QUICK));

@@ -78,11 +78,11 @@ class ManualAndCompletionTest {
     @ParameterizedTest(name = "{0} {1}")
     @CsvSource(delimiter = '|', value = {
         "scenario | --mechanism | ideal mod dod tofino tofino2",
-        "scenario | --transport | open-loop ndp",
+        "scenario | --transport | open-loop ndp uet",
         "scenario | --idle      | busy-spin yield backoff sleep poll",
         "scenario | --placement | split per-pipeline single",
         "replay   | --mechanism | ideal mod dod tofino tofino2",
-        "evaluate | --only      | mechanisms sweep robustness response sensitivity summary fabric",
+        "evaluate | --only      | mechanisms sweep robustness response sensitivity summary fabric uet",
         "fabric   | --routing   | spray ecmp",
         "fabric   | --workload  | permutation incast all-to-all flows",
         "fabric   | --leaf      | ideal mod dod tofino tofino2",

@@ -78,7 +78,7 @@ class TrimswitchCommandTest {
     @Test
     void aRunThatOutgrowsTheHeapSaysSoInOneLine() throws Exception {
         final String javaBin = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        final Process process = new ProcessBuilder(javaBin, "-Xmx48m", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+        final Process process = new ProcessBuilder(javaBin, "-Xmx16m", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
             "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
             TrimswitchCommand.class.getName(), "fabric", "--leaves", "32", "--hosts-per-leaf", "32", "--spines", "16")
             .redirectErrorStream(true).start();

@@ -71,9 +71,12 @@ public record Settings(
         PAPER, BACKLOG
     }
 
-    /** Open-loop senders that blast and stop, or NDP hosts that retransmit until every flow completes. */
+    /**
+     * Open-loop senders that blast and stop, NDP hosts that retransmit until every flow completes, or Ultra Ethernet hosts
+     * (NSCC, SACKs and NACKs, in virtual time) that do the same.
+     */
     public enum TransportKind implements Choice {
-        OPEN_LOOP, NDP
+        OPEN_LOOP, NDP, UET
     }
 
     /** Whether a port's sending and receiving hosts are two machines or one. */
@@ -728,6 +731,11 @@ public record Settings(
 
     public boolean ndp() {
         return transport.kind == TransportKind.NDP;
+    }
+
+    /** Ultra Ethernet end hosts: one host per port, in virtual time. */
+    public boolean uet() {
+        return transport.kind == TransportKind.UET;
     }
 
     public boolean separateHosts() {

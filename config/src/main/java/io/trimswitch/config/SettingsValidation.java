@@ -34,6 +34,10 @@ public final class SettingsValidation {
         if (s.ndp() && s.workload().packets() > 65_535) {
             throw new ConfigException("workload.packets must be at most 65535 with NDP (its sequence numbers are 16 bits), got " + s.workload().packets());
         }
+        if (s.uet() && s.workload().packets() > 65_535) {
+            throw new ConfigException("workload.packets must be at most 65535 with UET (its sequence numbers travel in 16 bits here), got "
+                + s.workload().packets());
+        }
         return s;
     }
 
@@ -190,8 +194,8 @@ public final class SettingsValidation {
             throw new ConfigException("transport.backgroundLoad must be a fraction of line rate in [0, 1), got " + s.transport().backgroundLoad());
         }
         within("transport.backgroundUs", s.transport().backgroundUs(), 0, s.transport().maxDurationUs(), "µs");
-        if (s.transport().backgroundLoad() > 0 && !s.ndp()) {
-            throw new ConfigException("transport.backgroundLoad needs transport.kind ndp: open-loop senders have no background flows");
+        if (s.transport().backgroundLoad() > 0 && !s.ndp() && !s.uet()) {
+            throw new ConfigException("transport.backgroundLoad needs transport.kind ndp or uet: open-loop senders have no background flows");
         }
     }
 
@@ -225,6 +229,9 @@ public final class SettingsValidation {
         }
         if (s.ndp()) {
             throw new ConfigException("clock real runs open-loop senders; NDP end hosts run only with clock virtual (set transport.kind open-loop)");
+        }
+        if (s.uet()) {
+            throw new ConfigException("clock real runs open-loop senders; UET end hosts run only with clock virtual (set transport.kind open-loop)");
         }
     }
 

@@ -16,6 +16,7 @@ import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.switching.SwitchRun;
 import io.trimswitch.switching.SwitchRunView;
 import io.trimswitch.switching.TrafficSource;
+import io.trimswitch.uet.UetSettings;
 
 /**
  * A lone switch in deterministic virtual time: a network of one switch, run by the {@link VirtualTimeEngine}, fed by a
@@ -29,14 +30,19 @@ public final class VirtualTimeSwitch {
 
     private final Settings settings;
     private final TrafficSource source;
-    /** The NDP end hosts when the transport is NDP, else null. */
-    private final NdpHosts ndp;
+    /** The end hosts when the transport has them (NDP's or UET's), else null. */
+    private final EndHosts hosts;
     private final VirtualTimeEngine engine;
     private final AssembledSwitch assembly;
 
     /** The switch of {@code settings} with the hosts of its workload: NDP end hosts or open-loop senders. */
     public VirtualTimeSwitch(final Settings settings) {
-        this(settings, null, -1);
+        this(settings, null, -1, UetSettings.DEFAULTS);
+    }
+
+    /** The switch of {@code settings} with the hosts of its workload; UET hosts, if its transport is UET, of {@code uet}. */
+    public VirtualTimeSwitch(final Settings settings, final UetSettings uet) {
+        this(settings, null, -1, uet);
     }
 
     /**
@@ -44,14 +50,20 @@ public final class VirtualTimeSwitch {
      * the switch is empty when that is negative.
      */
     public VirtualTimeSwitch(final Settings settings, final TrafficSource source, final long durationPicos) {
+        this(settings, source, durationPicos, UetSettings.DEFAULTS);
+    }
+
+    private VirtualTimeSwitch(final Settings settings, final TrafficSource source, final long durationPicos, final UetSettings uetSettings) {
         // Traffic from outside (a replay) has hosts of its own: the model's transport does not apply.
         this.settings = source != null ? settings.withOpenLoop() : settings;
-        this.ndp = source == null && this.settings.ndp() ? NdpHosts.forPattern(this.settings, pattern(this.settings)) : null;
-        this.source = source != null ? source : ndp != null ? ndp : OpenLoopSenders.forWorkload(this.settings);
+        final LoneSwitchUet uet = source == null && this.settings.uet() ? LoneSwitchUet.of(this.settings, uetSettings) : null;
+        this.hosts = source == null && this.settings.ndp() ? NdpHosts.forPattern(this.settings, pattern(this.settings))
+            : uet != null ? uet.hosts(this.settings, pattern(this.settings)) : null;
+        this.source = source != null ? source : hosts != null ? hosts : OpenLoopSenders.forWorkload(this.settings);
         final long duration;
         if (source != null) {
             duration = durationPicos < 0 ? EventQueue.MAX_TIME : durationPicos;
-        } else if (ndp != null) {
+        } else if (hosts != null) {
             duration = Picos.fromMicros(this.settings.transport().maxDurationUs());
         } else {
             duration = Picos.fromMicros(this.settings.workload().durationUs());
@@ -59,7 +71,7 @@ public final class VirtualTimeSwitch {
         // Open loop or replay: never more packets than the source sends, nor more than the queues can hold.
         // NDP: the queues, plus frames on their way from the switch to the hosts.
         final long bound = AssembledSwitch.capacityBound(this.settings);
-        final int packets = (int) (ndp != null ? bound + hostLinkBound(this.settings) : Math.min(this.source.packets(), bound) + 1);
+        final int packets = (int) (hosts != null ? bound + hostLinkBound(this.settings) : Math.min(this.source.packets(), bound) + 1);
         // The model's own hosts write a frame's headers and leave its payload zeros, which nothing reads: a buffer
         // keeps only the headers (a cache line), so a DoD queue of 47 000 packets is 3 MB, not 75 MB. A replay's
         // frames are kept whole.
@@ -68,8 +80,11 @@ public final class VirtualTimeSwitch {
             : new PacketPool(packets, PacketPool.slotFor(this.source.longestFrame()));
         this.engine = new VirtualTimeEngine(
             VirtualTimeEngine.Switches.lone(this.settings),
-            Wiring.loneSwitch(this.settings.egressPorts()), this.source, ndp, pool, duration, LinkFailures.NONE);
+            Wiring.loneSwitch(this.settings.egressPorts()), this.source, hosts, pool, duration, LinkFailures.NONE);
         this.assembly = engine.node(0).assembly();
+        if (uet != null) {
+            uet.mark(assembly, this.settings);
+        }
     }
 
     private static Pattern pattern(final Settings settings) {
@@ -96,13 +111,13 @@ public final class VirtualTimeSwitch {
     public RunOutcome run() {
         final VirtualTimeEngine.Outcome outcome = engine.run();
         final SwitchRun finished = new SwitchRunView(settings, source, assembly, engine.recorder(), engine.durationPicos(), engine.lastPacketPicos(),
-            engine.eventsHandled(), ndp, transport());
+            engine.eventsHandled(), hosts, transport());
         return new RunOutcome(finished, outcome.inFlightAtEnd(), outcome.leakedBuffers());
     }
 
-    /** The transport: open-loop senders, NDP hosts, or a replay. */
+    /** The transport: open-loop senders, NDP or UET hosts, or a replay. */
     private String transport() {
-        return ndp != null ? "ndp" : source instanceof OpenLoopSenders ? "open-loop" : "replay";
+        return hosts != null ? (hosts instanceof UetHosts ? "uet" : "ndp") : source instanceof OpenLoopSenders ? "open-loop" : "replay";
     }
 
     public Mechanism mechanism() {

@@ -5,12 +5,21 @@ import io.trimswitch.dataplane.packet.PacketPool;
 /**
  * A bounded FIFO of packet handles with exact occupancy and its high-water mark. Single-threaded:
  * the virtual-time runtime and each real-time agent's private queues use it.
+ *
+ * <p>Its ring starts at {@link #FIRST_SLOTS} handles (or its capacity, if less) and doubles when a packet finds it
+ * full below the capacity: a queue allocates at most log2(capacity / 64) times in its life, none once it has held its
+ * deepest, and a network of thousands of deep header queues that stay shallow holds 256 bytes each, not its capacity.
  */
 public final class PacketFifo implements HandleQueue {
+    /** The ring a queue starts with, handles. */
+    static final int FIRST_SLOTS = 64;
+
     /** How many packets it holds at most: its size, or less where a slowed link's queue shrinks with its rate. */
     private int capacity;
-    private final int[] slots;
-    private final int mask;
+    /** The capacity it was made with: the most a {@link #limit} may give back. */
+    private final int made;
+    private int[] slots;
+    private int mask;
     private long head;
     private long tail;
     private int maxDepth;
@@ -22,8 +31,20 @@ public final class PacketFifo implements HandleQueue {
             throw new IllegalArgumentException("queue capacity must be positive, got " + capacity);
         }
         this.capacity = capacity;
-        this.slots = new int[1 << (32 - Integer.numberOfLeadingZeros(capacity - 1))];
+        this.made = capacity;
+        this.slots = new int[Math.min(FIRST_SLOTS, 1 << (32 - Integer.numberOfLeadingZeros(capacity - 1)))];
         this.mask = slots.length - 1;
+    }
+
+    /** The ring is full and the queue is not: twice the ring, each handle where the counters put it. */
+    private void grow() {
+        final int[] larger = new int[slots.length * 2];
+        final int largerMask = larger.length - 1;
+        for (long at = head; at < tail; at++) {
+            larger[(int) (at & largerMask)] = slots[(int) (at & mask)];
+        }
+        slots = larger;
+        mask = largerMask;
     }
 
     @Override
@@ -32,6 +53,9 @@ public final class PacketFifo implements HandleQueue {
         if (depth >= capacity) {
             rejected++;
             return false;
+        }
+        if (depth == slots.length) {
+            grow();
         }
         slots[(int) (tail++ & mask)] = handle;
         enqueued++;
@@ -75,8 +99,8 @@ public final class PacketFifo implements HandleQueue {
 
     /** Holds at most {@code packets} from now on (1 up to the size it was made with): a slowed link's shallower queue. */
     public void limit(final int packets) {
-        if (packets < 1 || packets > slots.length) {
-            throw new IllegalArgumentException("a queue limit must be 1.." + slots.length + ", got " + packets);
+        if (packets < 1 || packets > made) {
+            throw new IllegalArgumentException("a queue limit must be 1.." + made + ", got " + packets);
         }
         this.capacity = packets;
     }

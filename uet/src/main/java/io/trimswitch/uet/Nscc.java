@@ -230,6 +230,7 @@ final class Nscc {
     }
 
     private void bound(final int flow) {
-        window[flow] = Math.min(Math.max(window[flow], p.minWindow), maxWindow[flow]);
+        // Never below one packet, or the flow could not send again.
+        window[flow] = Math.max(Math.min(window[flow], maxWindow[flow]), p.minWindow);
     }
 }

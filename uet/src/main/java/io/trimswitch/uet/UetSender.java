@@ -26,6 +26,8 @@ public final class UetSender {
     private final byte[][] state;
     private final byte[][] sends;
     private final long[][] sentAt;
+    /** Per packet: it timed out once, so a copy sent before may still come back (as a NACK whose round trip is not its own). */
+    private final boolean[][] timedOut;
     private final int[] nextNew;
     private final int[] cumulative;
     private final int[] toResend;
@@ -61,10 +63,12 @@ public final class UetSender {
         state = new byte[flows][];
         sends = new byte[flows][];
         sentAt = new long[flows][];
+        timedOut = new boolean[flows][];
         for (int flow = 0; flow < flows; flow++) {
             state[flow] = new byte[plan.size(flow)];
             sends[flow] = new byte[plan.size(flow)];
             sentAt[flow] = new long[plan.size(flow)];
+            timedOut[flow] = new boolean[plan.size(flow)];
         }
         nextNew = new int[flows];
         cumulative = new int[flows];
@@ -186,7 +190,9 @@ public final class UetSender {
             return;
         }
         nscc.inFlight(inFlight[flow]);
-        nscc.onNack(flow, packetBytes, now - sentAt[flow][psn], now);
+        // No round trip from a packet that timed out: the NACK of the copy sent before the timeout, arriving just after the
+        // next copy left, would make the base round trip (and the largest window with it) all but zero.
+        nscc.onNack(flow, packetBytes, timedOut[flow][psn] ? Long.MAX_VALUE : now - sentAt[flow][psn], now);
         state[flow][psn] = TO_RESEND;
         toResend[flow]++;
         inFlight[flow] -= packetBytes;
@@ -210,6 +216,7 @@ public final class UetSender {
             }
             if (sentAt[flow][psn] + rto <= now) {
                 state[flow][psn] = TO_RESEND;
+                timedOut[flow][psn] = true;
                 toResend[flow]++;
                 inFlight[flow] -= packetBytes;
                 nscc.onTimeout(flow, packetBytes);
@@ -266,6 +273,7 @@ public final class UetSender {
         for (int flow = 0; flow < state.length; flow++) {
             Arrays.fill(state[flow], UNSENT);
             Arrays.fill(sends[flow], (byte) 0);
+            Arrays.fill(timedOut[flow], false);
             balancers[flow].reset();
         }
         nscc.reset();

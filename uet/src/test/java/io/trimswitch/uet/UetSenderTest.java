@@ -75,6 +75,24 @@ class UetSenderTest {
     }
 
     @Test
+    void theNackOfACopySentBeforeATimeoutLeavesTheWindowAtLeastAPacketAndTheFlowSending() {
+        final UetSender sender = sender(4, 40);
+        sender.start(0, 0);
+        sendWhilePermitted(sender, 0);
+        // Every packet in flight times out and is sent again at once; the first copy of packet 0 then comes back trimmed,
+        // a few nanoseconds after its second copy left: no round trip of 5 ns may become the flow's base.
+        sender.timeout(0, RTO);
+        sendWhilePermitted(sender, RTO);
+        sender.onNack(0, 0, 1, false, false, RTO + 5_000);
+        assertTrue(sender.window(0) >= PACKET, sender.window(0) + " bytes");
+        // The rest is acknowledged a round trip after it was sent again: the window is back above the packet the NACK
+        // took, so the NACKed packet goes out again.
+        sender.onAck(0, 3, 4, 3, 0, false, 0, 0, RTO + RTT);
+        assertTrue(sender.window(0) > 2 * PACKET, sender.window(0) + " bytes");
+        assertTrue(sender.canSend(0), "the flow sends again");
+    }
+
+    @Test
     void aPacketUnacknowledgedForTheTimeoutIsSentAgain() {
         final UetSender sender = sender(2, 2);
         sender.start(0, 0);

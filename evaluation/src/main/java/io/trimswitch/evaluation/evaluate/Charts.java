@@ -1,9 +1,12 @@
 package io.trimswitch.evaluation.evaluate;
 
 import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
@@ -46,6 +49,24 @@ final class Charts {
         return chart;
     }
 
+    /** Bars of several series side by side per category, in the house style. */
+    static CategoryChart bars(final String title, final String xAxis, final String yAxis) {
+        final CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(xAxis).yAxisTitle(yAxis).build();
+        final var styler = chart.getStyler();
+        styler.setChartBackgroundColor(Color.WHITE);
+        styler.setPlotBackgroundColor(Color.WHITE);
+        styler.setPlotGridLinesColor(new Color(0xdddddd));
+        styler.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 14));
+        styler.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        styler.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 9));
+        styler.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+        styler.setLegendPosition(Styler.LegendPosition.InsideNE);
+        styler.setLegendBorderColor(new Color(0xcccccc));
+        styler.setSeriesColors(PALETTE);
+        styler.setAntiAlias(true);
+        return chart;
+    }
+
     static void line(final XYChart chart, final String name, final double[] x, final double[] y) {
         chart.addSeries(name, x, y).setMarker(SeriesMarkers.NONE);
     }
@@ -55,7 +76,7 @@ final class Charts {
     }
 
     /** Saves the panels side by side in one PNG and each panel as its own SVG; returns the SVG file names. */
-    static List<String> save(final Path dir, final String name, final List<XYChart> panels, final int columns) throws IOException {
+    static <T extends Chart<?, ?>> List<String> save(final Path dir, final String name, final List<T> panels, final int columns) throws IOException {
         final int rows = (panels.size() + columns - 1) / columns;
         BitmapEncoder.saveBitmap(panels, rows, columns, dir.resolve(name + ".png").toString(), BitmapEncoder.BitmapFormat.PNG);
         final List<String> svgs = new ArrayList<>();

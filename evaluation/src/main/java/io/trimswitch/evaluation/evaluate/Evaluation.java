@@ -31,7 +31,7 @@ public final class Evaluation {
 
     public static List<Experiment> experiments() {
         return List.of(new MechanismsExperiment(), new SweepExperiment(), new RobustnessExperiment(), new ResponseExperiment(),
-            new SensitivityExperiment(), new SummaryExperiment(), new FabricExperiment());
+            new SensitivityExperiment(), new SummaryExperiment(), new FabricExperiment(), new UetDesignsExperiment());
     }
 
     public static String names() {

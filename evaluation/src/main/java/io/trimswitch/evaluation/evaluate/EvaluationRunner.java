@@ -1,6 +1,7 @@
 package io.trimswitch.evaluation.evaluate;
 
 import io.trimswitch.dataplane.time.Picos;
+import io.trimswitch.network.HtsimReport;
 import io.trimswitch.network.NetworkReport;
 import io.trimswitch.network.NetworkReportBuilder;
 import io.trimswitch.network.NetworkRun;
@@ -55,6 +56,15 @@ final class EvaluationRunner implements AutoCloseable {
     }
 
     private static RunResult runOne(final RunSpec spec) {
+        if (spec.htsim() != null) {
+            final HtsimRun htsim = spec.htsim();
+            final NetworkRun network = htsim.uet() != null ? NetworkRun.of(htsim.experiment(), htsim.uet()) : NetworkRun.of(htsim.experiment());
+            final HtsimReport report = NetworkReportBuilder.build(network, network.run(), htsim.experiment());
+            if (!report.conservation()) {
+                throw new IllegalStateException("packet conservation violated in run " + spec.id());
+            }
+            return new RunResult(spec, null, null, null, report);
+        }
         if (spec.network() != null) {
             final NetworkRun network = NetworkRun.of(spec.network());
             final NetworkReport report = NetworkReportBuilder.build(network, network.run(), spec.network());

@@ -8,17 +8,27 @@ import io.trimswitch.network.NetworkSettings;
 /**
  * One run an experiment needs: its settings, a file-friendly id, and whether to keep header arrival
  * times in its JSON (they are large) and to record a timeline. A network's run has the network's settings instead
- * of a switch's.
+ * of a switch's, an htsim experiment's run its experiment and hosts.
  */
-public record RunSpec(String id, Settings settings, boolean keepArrivals, boolean timeline, NetworkSettings network) {
+public record RunSpec(String id, Settings settings, boolean keepArrivals, boolean timeline, NetworkSettings network, HtsimRun htsim) {
     /** A lone switch's run. */
     public RunSpec(final String id, final Settings settings, final boolean keepArrivals, final boolean timeline) {
-        this(id, settings, keepArrivals, timeline, null);
+        this(id, settings, keepArrivals, timeline, null, null);
     }
 
     /** A network's run. */
     public static RunSpec network(final String id, final NetworkSettings network) {
-        return new RunSpec(id, null, false, false, network);
+        return new RunSpec(id, null, false, false, network, null);
+    }
+
+    /** An htsim experiment's run (a fat tree and its flows), with NDP or UET hosts. */
+    public static RunSpec htsim(final String id, final HtsimRun htsim) {
+        return new RunSpec(id, null, false, false, null, htsim);
+    }
+
+    /** What the run is made of, as its plan's fingerprint reads it. */
+    Object made() {
+        return htsim != null ? htsim : network != null ? network : settings;
     }
 
     /** Default settings with a transport, pattern, mechanism and packet count set. */

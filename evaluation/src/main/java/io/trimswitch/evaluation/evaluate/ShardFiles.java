@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trimswitch.config.ConfigException;
+import io.trimswitch.network.HtsimReport;
 import io.trimswitch.network.NetworkReport;
 import io.trimswitch.switching.report.ReportJson;
 import io.trimswitch.switching.report.RunReport;
@@ -48,8 +49,7 @@ final class ShardFiles {
             for (final Experiment experiment : experiments) {
                 digest.update(("experiment " + experiment.name() + "\n").getBytes(StandardCharsets.UTF_8));
                 for (final RunSpec spec : experiment.plan()) {
-                    final Object settings = spec.network() != null ? spec.network() : spec.settings();
-                    digest.update((spec.id() + " " + spec.keepArrivals() + " " + spec.timeline() + " " + ReportJson.toJson(settings) + "\n")
+                    digest.update((spec.id() + " " + spec.keepArrivals() + " " + spec.timeline() + " " + ReportJson.toJson(spec.made()) + "\n")
                         .getBytes(StandardCharsets.UTF_8));
                 }
             }
@@ -101,6 +101,9 @@ final class ShardFiles {
             // The effective settings are echoed for the reader in the file's spelling; the run's own come from the plan.
             if (tree instanceof ObjectNode object) {
                 object.remove("config");
+            }
+            if (spec.htsim() != null) {
+                return new StoredRun(new RunResult(spec, null, null, null, READER.treeToValue(tree, HtsimReport.class)), json);
             }
             if (spec.network() != null) {
                 return new StoredRun(new RunResult(spec, null, null, withConfig(READER.treeToValue(tree, NetworkReport.class), spec.network())), json);
