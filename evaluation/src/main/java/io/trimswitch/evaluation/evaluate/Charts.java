@@ -7,6 +7,7 @@ import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.AxesChartStyler;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
@@ -35,6 +36,13 @@ final class Charts {
     static XYChart xy(final String title, final String xAxis, final String yAxis) {
         final XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(xAxis).yAxisTitle(yAxis).build();
         final var styler = chart.getStyler();
+        houseStyle(styler);
+        styler.setMarkerSize(4);
+        return chart;
+    }
+
+    /** White, light grid lines, sans-serif titles, the palette, the legend inside the top right. */
+    private static void houseStyle(final AxesChartStyler styler) {
         styler.setChartBackgroundColor(Color.WHITE);
         styler.setPlotBackgroundColor(Color.WHITE);
         styler.setPlotGridLinesColor(new Color(0xdddddd));
@@ -44,26 +52,15 @@ final class Charts {
         styler.setLegendPosition(Styler.LegendPosition.InsideNE);
         styler.setLegendBorderColor(new Color(0xcccccc));
         styler.setSeriesColors(PALETTE);
-        styler.setMarkerSize(4);
         styler.setAntiAlias(true);
-        return chart;
     }
 
     /** Bars of several series side by side per category, in the house style. */
     static CategoryChart bars(final String title, final String xAxis, final String yAxis) {
         final CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(xAxis).yAxisTitle(yAxis).build();
         final var styler = chart.getStyler();
-        styler.setChartBackgroundColor(Color.WHITE);
-        styler.setPlotBackgroundColor(Color.WHITE);
-        styler.setPlotGridLinesColor(new Color(0xdddddd));
-        styler.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 14));
-        styler.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
         styler.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 9));
-        styler.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-        styler.setLegendPosition(Styler.LegendPosition.InsideNE);
-        styler.setLegendBorderColor(new Color(0xcccccc));
-        styler.setSeriesColors(PALETTE);
-        styler.setAntiAlias(true);
+        houseStyle(styler);
         return chart;
     }
 
