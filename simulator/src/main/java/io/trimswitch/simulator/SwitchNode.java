@@ -13,7 +13,7 @@ import io.trimswitch.trafficmanager.TrafficManagerEvents;
 /**
  * One switch of the engine's network: its components, wired for its mechanism, and where its ports and recirculation
  * ports sit in the network's numbering. It hands what its traffic manager asks for to the engine, ends its ports'
- * transmissions by its egress timing, and counts its own drops.
+ * transmissions by its egress timing; its drops are counted at its ports, in its registry.
  */
 public final class SwitchNode implements TrafficManagerEvents {
     private final int id;
@@ -24,7 +24,6 @@ public final class SwitchNode implements TrafficManagerEvents {
     /** Network number of this switch's port 0, and of its recirculation port 0. */
     private final int portBase;
     private final int recirculationBase;
-    private final long[] drops = new long[DropReason.values().length];
     private final VirtualTimeEngine engine;
     private final EgressTiming eager;
     /** Null unless nothing watches the order of deliveries across ports (see {@link LazyEgress}). */
@@ -62,10 +61,25 @@ public final class SwitchNode implements TrafficManagerEvents {
         return egress;
     }
 
+    /** The traffic manager dropped a packet: it has counted it at its port already, in the switch's registry. */
     @Override
     public void drop(final int handle, final DropReason reason, final long now) {
-        drops[reason.ordinal()]++;
         engine.drop(handle, reason);
+    }
+
+    /** The network dropped a packet at port {@code port} of this switch (its link was down): counted at the port. */
+    void dropAt(final int port, final int handle, final DropReason reason) {
+        assembly.port(port).counters().dropped(reason);
+        engine.drop(handle, reason);
+    }
+
+    /**
+     * A packet still inside the switch when the run ended: counted where the traffic manager counts its drops, at its
+     * egress port, or where it came in when it had none.
+     */
+    void dropInside(final int handle, final DropReason reason) {
+        final int egress = engine.pool().egressPort(handle);
+        dropAt(egress >= 0 ? egress : engine.pool().ingressPort(handle), handle, reason);
     }
 
     /** A packet from outside comes before a transmission that ends at its instant; any other event comes after it. */
@@ -120,14 +134,17 @@ public final class SwitchNode implements TrafficManagerEvents {
         return recirculationBase;
     }
 
-    /** Packets this switch dropped for {@code reason} in the last run. */
+    /** Packets this switch dropped for {@code reason} in the last run: what its ports counted. */
     public long drops(final DropReason reason) {
-        return drops[reason.ordinal()];
+        long total = 0;
+        for (int port = 0; port < assembly.ports(); port++) {
+            total += assembly.port(port).counters().drops(reason);
+        }
+        return total;
     }
 
     void reset() {
         assembly.reset();
-        java.util.Arrays.fill(drops, 0);
         eager.reset();
         lazy.reset();
     }

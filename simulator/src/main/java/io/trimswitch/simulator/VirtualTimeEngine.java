@@ -273,7 +273,7 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
             return;
         }
         if (portDown[at]) {
-            node.drop(handle, DropReason.LINK_DOWN, time);
+            node.dropAt(port, handle, DropReason.LINK_DOWN);
             return;
         }
         // The far end's port, kept in the buffer's ingress port until the frame arrives there.
@@ -287,7 +287,7 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
         final SwitchNode node = nodeOfPort[at];
         if (portDown[at]) {
             // The link failed while the frame was on it.
-            node.drop(handle, DropReason.LINK_DOWN, now);
+            node.dropAt(at - node.portBase(), handle, DropReason.LINK_DOWN);
             return;
         }
         final int port = at - node.portBase();
@@ -367,13 +367,14 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
         for (final SwitchNode node : nodes) {
             node.assembly().drainTo(handle -> {
                 drained[0]++;
-                node.drop(handle, DropReason.IN_FLIGHT_AT_END, durationPicos);
+                node.dropInside(handle, DropReason.IN_FLIGHT_AT_END);
             });
         }
         while (!betweenSwitches.isEmpty()) {
             final int handle = betweenSwitches.removeHead();
             drained[0]++;
-            nodeOfPort[pool.ingressPort(handle)].drop(handle, DropReason.IN_FLIGHT_AT_END, durationPicos);
+            final int at = pool.ingressPort(handle);
+            nodeOfPort[at].dropAt(at - nodeOfPort[at].portBase(), handle, DropReason.IN_FLIGHT_AT_END);
         }
         // Frames on their way to hosts have left the network already: only their buffers are freed.
         while (!toHosts.isEmpty()) {

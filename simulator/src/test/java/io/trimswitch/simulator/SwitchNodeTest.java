@@ -14,13 +14,15 @@ class SwitchNodeTest {
         .withFabric(f -> new Settings.Fabric(f.pipelines(), f.portsPerPipeline(), f.portRateGbps(), f.dataQueuePackets(), 8, f.headersPerData()));
 
     @Test
-    void aDropIsCountedUnderItsReasonByTheSwitchAndInTheFlowsRecordAndItsBufferFreed() {
+    void aDropIsCountedUnderItsReasonAtItsPortAndInTheFlowsRecordAndItsBufferFreed() {
         final VirtualTimeEngine engine = VirtualTimeEngineTest.lone(INCAST);
         final SwitchNode node = engine.node(0);
         final int handle = engine.allocate();
         engine.pool().flow(handle, 2);
-        node.drop(handle, DropReason.NO_ROUTE, 0);
+        engine.pool().ingressPort(handle, 5);
+        node.assembly().trafficManager().drop(handle, DropReason.NO_ROUTE, 0);
         assertEquals(1, node.drops(DropReason.NO_ROUTE));
+        assertEquals(1, node.assembly().port(5).counters().drops(DropReason.NO_ROUTE), "where it came in: it had no egress port");
         assertEquals(0, node.drops(DropReason.DATA_QUEUE_FULL));
         assertEquals(1, engine.recorder().droppedOf(2, DropReason.NO_ROUTE));
         assertEquals(0, engine.pool().inUse());

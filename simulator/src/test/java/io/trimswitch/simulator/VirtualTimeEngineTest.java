@@ -50,7 +50,9 @@ class VirtualTimeEngineTest {
         final VirtualTimeEngine engine = lone(INCAST);
         final String first = summary(engine, engine.run());
         // Left over from the run before: a buffer taken and a drop counted.
-        engine.node(0).drop(engine.allocate(), DropReason.NO_ROUTE, engine.durationPicos());
+        final int leftOver = engine.allocate();
+        engine.pool().ingressPort(leftOver, 0);
+        engine.node(0).assembly().trafficManager().drop(leftOver, DropReason.NO_ROUTE, engine.durationPicos());
         engine.allocate();
         assertEquals(first, summary(engine, engine.run()));
         assertEquals(0, engine.node(0).drops(DropReason.NO_ROUTE));
