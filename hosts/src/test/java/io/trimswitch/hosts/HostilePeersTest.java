@@ -82,7 +82,9 @@ class HostilePeersTest {
         try (ScriptedPeer receiver = new ScriptedPeer("127.0.0.1"); ScriptedPeer stranger = new ScriptedPeer("127.0.0.2")) {
             final CompletableFuture<HostReport> sending = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return new NdpSendingHost(LoopbackHosts.sender(receiver.address(), 1, 1, 5_000_000_000L, 100)).run();
+                    // A timeout of a second: the script's replies, however slow the host, come before the packet is sent again.
+                    return new NdpSendingHost(new SenderSettings(receiver.address(), new long[] {100}, 1, 1, 8, 1_000_000_000L,
+                        5_000_000_000L, SenderSettings.DEFAULT_PAYLOAD, SenderSettings.TRIMMABLE_DSCP, 0)).run();
                 } catch (final java.io.IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 }
