@@ -5,8 +5,12 @@
 # each experiment's tail, the last flow's finish in µs from time zero (htsim's "finished at"), in both, how far apart
 # they are, and how many flows completed in each.
 #
-#   bench/uet/agreement.sh [small|all] [reps|oblivious]     (from the repository root, after ./mvnw package;
+#   bench/uet/agreement.sh [small|all] [reps|oblivious] [SEEDS]   (from the repository root, after ./mvnw package;
 #                                                             small: the 16-node experiments; all: also 128 and 1024 nodes)
+#
+# Without SEEDS each simulator runs once with its own default seed. With SEEDS, each runs every experiment with seeds 1 to
+# SEEDS (htsim_uec's -seed, trimswitch's --seed) and the script prints the mean tail and its standard deviation in each:
+# where spraying and the switches' coins decide which packets meet, one run's tail is one draw of a spread.
 #
 # It builds nothing and copies nothing: the matrices are uet-htsim's own, read from its checkout. $UET_HTSIM names the
 # checkout's htsim/sim/datacenter directory (default: uet-htsim/htsim/sim/datacenter), which must hold htsim_uec; to
@@ -19,6 +23,8 @@ SET=${1:-small}
 case $SET in small|all) ;; *) echo "agreement: the set is small or all, got '$SET'" >&2; exit 2 ;; esac
 LB=${2:-reps}
 case $LB in reps|oblivious) ;; *) echo "agreement: the load balancer is reps or oblivious, got '$LB'" >&2; exit 2 ;; esac
+SEEDS=${3:-}
+case $SEEDS in ''|[1-9]|[1-9][0-9]) ;; *) echo "agreement: SEEDS is a number from 1 to 99, got '$SEEDS'" >&2; exit 2 ;; esac
 UET_HTSIM=${UET_HTSIM:-uet-htsim/htsim/sim/datacenter}
 if [ ! -x "$UET_HTSIM/htsim_uec" ] || [ ! -d "$UET_HTSIM/connection_matrices" ]; then
     echo "agreement: no htsim_uec and connection_matrices in $UET_HTSIM; build uet-htsim and point UET_HTSIM at its datacenter directory:" >&2
@@ -51,24 +57,44 @@ if [ "$SET" = all ]; then
     )
 fi
 
-printf '%-52s %10s %12s %8s %8s\n' "experiment ($LB)" "htsim_uec" "trimswitch" "diff" "flows"
+if [ -n "$SEEDS" ]; then
+    printf '%-52s %18s %18s %8s %8s\n' "experiment ($LB, seeds 1-$SEEDS)" "htsim_uec" "trimswitch" "diff" "flows"
+else
+    printf '%-52s %10s %12s %8s %8s\n' "experiment ($LB)" "htsim_uec" "trimswitch" "diff" "flows"
+fi
 i=0
 for line in "${experiments[@]}"; do
     IFS='|' read -r name cm hopts topts <<<"$line"
     i=$((i + 1))
-    # shellcheck disable=SC2086
-    (cd "$UET_HTSIM" && ./htsim_uec -tm "$cms/$cm" -sender_cc_only -load_balancing_algo "$LB" $hopts) > "$out/$i.htsim.out" 2>&1
-    # shellcheck disable=SC2086
-    cli/trimswitch fabric --matrix "$cms/$cm" --transport uet --load-balancer "$LB" --mechanism ideal --mtu 4086 $topts \
-        --json "$out/$i.json" > /dev/null
-    python3 - "$out/$i.htsim.out" "$out/$i.json" "$name" "$cms/$cm" <<'PY'
-import json, sys
-htsim = [float(line.split(" finished at ")[1].split()[0]) for line in open(sys.argv[1]) if " finished at " in line]
-flows = json.load(open(sys.argv[2]))["flows"]
-ours = [f["finishUs"] for f in flows if "finishUs" in f]
-connections = next(int(line.split()[1]) for line in open(sys.argv[4]) if line.startswith("Connections"))
-a, b = max(htsim, default=float("nan")), max(ours, default=float("nan"))
-done = f"{len(htsim)}/{len(ours)} of {connections}"
-print(f"{sys.argv[3]:<52} {a:8.1f} µs {b:8.1f} µs {100 * (b - a) / a:+7.2f} % {done}")
+    runs=()
+    for seed in $(seq 1 "${SEEDS:-1}"); do
+        run=$i${SEEDS:+.$seed}
+        hseed=${SEEDS:+-seed $seed}
+        tseed=${SEEDS:+--seed $seed}
+        # shellcheck disable=SC2086
+        (cd "$UET_HTSIM" && ./htsim_uec -tm "$cms/$cm" -sender_cc_only -load_balancing_algo "$LB" $hopts $hseed) > "$out/$run.htsim.out" 2>&1
+        # shellcheck disable=SC2086
+        cli/trimswitch fabric --matrix "$cms/$cm" --transport uet --load-balancer "$LB" --mechanism ideal --mtu 4086 $topts $tseed \
+            --json "$out/$run.json" > /dev/null
+        runs+=("$out/$run")
+    done
+    python3 - "$name" "$cms/$cm" "$SEEDS" "${runs[@]}" <<'PY'
+import json, statistics, sys
+name, matrix, seeds, runs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+connections = next(int(line.split()[1]) for line in open(matrix) if line.startswith("Connections"))
+tails, done = ([], []), [0, 0]
+for run in runs:
+    htsim = [float(line.split(" finished at ")[1].split()[0]) for line in open(run + ".htsim.out") if " finished at " in line]
+    ours = [f["finishUs"] for f in json.load(open(run + ".json"))["flows"] if "finishUs" in f]
+    for k, finishes in enumerate((htsim, ours)):
+        tails[k].append(max(finishes, default=float("nan")))
+        done[k] += len(finishes)
+a, b = (statistics.mean(t) for t in tails)
+flows = f"{done[0]}/{done[1]} of {connections * len(runs)}"
+if seeds:
+    sa, sb = (statistics.stdev(t) if len(t) > 1 else 0.0 for t in tails)
+    print(f"{name:<52} {a:7.1f} ± {sa:4.1f} µs {b:7.1f} ± {sb:4.1f} µs {100 * (b - a) / a:+7.2f} % {flows}")
+else:
+    print(f"{name:<52} {a:8.1f} µs {b:8.1f} µs {100 * (b - a) / a:+7.2f} % {flows}")
 PY
 done
