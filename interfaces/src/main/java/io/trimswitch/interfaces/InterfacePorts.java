@@ -106,7 +106,7 @@ public final class InterfacePorts implements AutoCloseable {
     /** Per port, on the ports' thread: whether its link carries frames now. */
     private final boolean[] linkUp;
     /** What wakes the ports' thread when a ring has a frame; null for a thread that never sleeps. */
-    private PortPoller poller;
+    private Readiness poller;
     /** Where a socket's pending error is read into, on the ports' thread. */
     private final MemorySegment errorScratch = arena.allocate(8, 8);
     private Consumer<String> log = line -> { };
@@ -210,11 +210,20 @@ public final class InterfacePorts implements AutoCloseable {
         }
     }
 
+    /** What wakes the ports' thread when a packet socket has a frame (or a pending error): the set its thread sleeps on. */
+    public interface Readiness {
+        /** Wakes the thread when packet socket {@code fd} has a frame or an error; from any thread. */
+        void watch(int fd);
+
+        /** Stops watching {@code fd}, before it is closed. */
+        void unwatch(int fd);
+    }
+
     /**
      * Lets {@code poller} wake the ports' thread when a ring has a frame, for a thread that sleeps when idle; the frames
-     * themselves are still taken by {@link #receive()}.
+     * themselves are still taken by {@link #receive()}. The sockets of ports attached later are watched too.
      */
-    public void wakeOnFrames(final PortPoller poller) {
+    public void wakeOnFrames(final Readiness poller) {
         this.poller = poller;
         for (final int port : ownPorts) {
             registerForWakeUps(port);
@@ -223,7 +232,7 @@ public final class InterfacePorts implements AutoCloseable {
 
     private void registerForWakeUps(final int port) {
         if (poller != null && sockets[port] != null) {
-            poller.addPacketSocket(sockets[port].fd);
+            poller.watch(sockets[port].fd);
         }
     }
 
@@ -407,7 +416,7 @@ public final class InterfacePorts implements AutoCloseable {
     private synchronized void detach(final int port, final DropReason reason) {
         refusePending(port, 0, reason);
         if (poller != null) {
-            poller.remove(sockets[port].fd);
+            poller.unwatch(sockets[port].fd);
         }
         ringDrops(port);
         sockets[port].close();

@@ -62,7 +62,7 @@ public final class PortPoller implements AutoCloseable {
     }
 
     /** As {@link #add}, for a packet socket: its pending error (a fallen link) is read when it wakes the sleeper. */
-    void addPacketSocket(final int fd) {
+    public void addPacketSocket(final int fd) {
         register(fd, fd | PACKET_SOCKET);
     }
 
@@ -75,7 +75,7 @@ public final class PortPoller implements AutoCloseable {
     }
 
     /** Stops watching {@code fd}, before it is closed. */
-    synchronized void remove(final int fd) {
+    public synchronized void remove(final int fd) {
         registerCalls.epollCtl(epoll, LinuxCalls.EPOLL_CTL_DEL, fd, control.address());
     }
 

@@ -1,10 +1,13 @@
 package io.trimswitch.live;
 
 import io.trimswitch.interfaces.InterfacePorts;
+import io.trimswitch.realtime.shard.FileDescriptorWatch;
+import io.trimswitch.realtime.shard.PortKind;
 
 /**
- * A shard's ports on Linux interfaces: a frame is sent straight from its buffer, one sendmmsg per port and turn, and
- * the interface gives the buffer back once the kernel has the frame.
+ * A shard's ports on Linux interfaces (AF_PACKET rings): a burst is what every ring holds, up to a budget per port; a
+ * frame is sent straight from its buffer, one sendmmsg per port and turn, and the interface gives the buffer back once
+ * the kernel has the frame. Each port's packet socket wakes the shard, a port attached while the switch runs too.
  */
 final class InterfacePortKind implements PortKind {
     private final InterfacePorts interfaces;
@@ -14,7 +17,12 @@ final class InterfacePortKind implements PortKind {
     }
 
     @Override
-    public void send(final int port, final int handle) {
+    public int receive() {
+        return interfaces.receive();
+    }
+
+    @Override
+    public void send(final int port, final int handle, final long time) {
         interfaces.send(port, handle);
     }
 
@@ -27,6 +35,21 @@ final class InterfacePortKind implements PortKind {
     @Override
     public boolean hasUnsent() {
         return false;
+    }
+
+    @Override
+    public void watchFileDescriptors(final FileDescriptorWatch watch) {
+        interfaces.wakeOnFrames(new InterfacePorts.Readiness() {
+            @Override
+            public void watch(final int fd) {
+                watch.add(fd, true);
+            }
+
+            @Override
+            public void unwatch(final int fd) {
+                watch.remove(fd);
+            }
+        });
     }
 
     /** The rings close once the shard's thread has ended, with the switch's stop: their memory is the thread's until then. */

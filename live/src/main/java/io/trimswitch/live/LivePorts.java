@@ -10,12 +10,11 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.IngressLinks;
 import io.trimswitch.interfaces.InterfacePorts;
-import io.trimswitch.interfaces.PortPoller;
 import io.trimswitch.pipelines.LearningBridge;
 import io.trimswitch.sockets.VxlanPorts;
 import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.realtime.shard.PipelineShard;
-import io.trimswitch.realtime.shard.ShardPorts;
+import io.trimswitch.realtime.shard.PortList;
 import io.trimswitch.realtime.shard.ShardedDataplane;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
@@ -24,12 +23,13 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.util.List;
 
 /**
- * A live shard's ports: AF_PACKET interfaces and UDP/VXLAN sockets. Each frame read is copied once into a buffer of
- * the shard's partition and arrives no faster than the port's link allows; with {@code forwarding.mode: l2} the
- * shard's copy of the learning bridge chooses its port, or floods it. What leaves the shard's egress ports is sent
- * straight from its buffer, one flush per turn. The shard sleeps in this {@link PortPoller}, over the ports' fds.
+ * A live shard's ports: the kinds it holds ({@link InterfacePortKind} for AF_PACKET interfaces, {@link SocketPortKind}
+ * for UDP/VXLAN sockets) in its {@link PortList}, with a {@link LiveTap} on them, and the way in that both kinds hand
+ * their frames to: each frame read is copied once into a buffer of the shard's partition and arrives no faster than the
+ * port's link allows; with {@code forwarding.mode: l2} the shard's copy of the learning bridge chooses its port, or
+ * floods it. The shard sleeps in a {@link PollerSleep}, over the kinds' file descriptors.
  */
-final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfacePorts.FrameHandler {
+final class LivePorts implements VxlanPorts.FrameHandler, InterfacePorts.FrameHandler {
     /** Why the ports themselves drop a frame they took. */
     private static final List<DropReason> DROPS = List.of(DropReason.BUFFER_EXHAUSTED, DropReason.RX_OVERFLOW, DropReason.FILTERED,
         DropReason.BAD_OFFLOAD, DropReason.RESERVED_GROUP);
@@ -51,19 +51,17 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
      */
     private final LivePortCounters[] counters;
     /** Captures and queue-depth records: what the ports show without changing it. */
-    private final PortTap tap;
+    private final LiveTap tap;
     /** Where the shard sleeps, and what other threads write to wake it. */
-    private final PortPoller poller = new PortPoller();
-    /** Null unless some of these ports are UDP sockets: their loop runs on every turn. */
-    private VxlanPorts sockets;
+    private final PollerSleep sleep = new PollerSleep();
+    /** The shard's port kinds, which send what left its egress ports. */
+    private final PortList list;
     /** Null unless some of these ports sit on Linux interfaces. */
     private InterfacePorts interfaces;
-    /** Per port of this shard: its kind, which sends what left its egress port. */
-    private final PortKind[] kindOf;
-    /** The kinds this shard has, each flushed once a turn. */
-    private PortKind[] kinds = new PortKind[0];
+    /** The kind of its UDP ports, null without: their descriptors are watched once bound. */
+    private SocketPortKind socketKind;
     /** The kind of its interface ports, which {@code ctl add-port} adds to; null without interface ports. */
-    private PortKind interfaceKind;
+    private InterfacePortKind interfaceKind;
     /** Per port: true when it sits on a Linux interface, whose frames carry an offload header in the pool's headroom. */
     private final boolean[] onInterface;
     /** True when the pool keeps an offload header ahead of every frame (the switch has interface ports). */
@@ -92,13 +90,14 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
         this.news = news;
         final int ports = assembly.ports();
         this.counters = new LivePortCounters[ports];
-        this.tap = new PortTap(assembly, pool);
+        this.tap = new LiveTap(assembly, pool);
+        this.list = new PortList(ports, sleep).tap(tap);
+        shard.ports(list);
         for (final int port : shard.ownPorts()) {
             makeRoom(port);
         }
         this.offloadHeaders = pool.headroom() >= OffloadHeader.LENGTH;
         this.onInterface = new boolean[ports];
-        this.kindOf = new PortKind[ports];
     }
 
     /** A port's counters and its queues' depth records. */
@@ -110,26 +109,24 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
 
     /** The shard's UDP ports and its interface ports (null for none of either). */
     void sockets(final VxlanPorts ports, final InterfacePorts interfacePorts) {
-        this.sockets = ports;
         this.interfaces = interfacePorts;
-        final java.util.List<PortKind> own = new java.util.ArrayList<>();
         if (ports != null) {
-            final PortKind udp = new SocketPortKind(ports, dataplane, counters);
-            own.add(udp);
-            for (final VxlanPorts.Endpoint endpoint : ports.endpoints()) {
-                kindOf[endpoint.port()] = udp;
-            }
+            socketKind = new SocketPortKind(ports, dataplane, counters);
+            list.add(socketKind, ports.endpoints().stream().mapToInt(VxlanPorts.Endpoint::port).toArray());
         }
         if (interfacePorts != null) {
             interfaceKind = new InterfacePortKind(interfacePorts);
-            own.add(interfaceKind);
-            interfacePorts.wakeOnFrames(poller);
-            for (final InterfacePorts.Attachment attachment : interfacePorts.attachments()) {
-                onInterface[attachment.port()] = true;
-                kindOf[attachment.port()] = interfaceKind;
+            final int[] attached = interfacePorts.attachments().stream().mapToInt(InterfacePorts.Attachment::port).toArray();
+            for (final int port : attached) {
+                onInterface[port] = true;
             }
+            list.add(interfaceKind, attached);
         }
-        this.kinds = own.toArray(PortKind[]::new);
+    }
+
+    /** The UDP sockets are bound, on the shard's first turns: they wake the shard from now on. */
+    void socketsBound(final int[] fds) {
+        socketKind.bound(fds);
     }
 
     /**
@@ -143,7 +140,7 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
         }
         makeRoom(port);
         onInterface[port] = true;
-        kindOf[port] = interfaceKind;
+        list.assign(port, interfaceKind);
         shard.addPort(port);
         interfaces.adopt(port, interfaceName);
         floodAlsoTo(port);
@@ -163,27 +160,6 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
     /** On the shard's thread: port {@code port}'s frames go to {@code capture} too (null: to none). */
     void capture(final int port, final LiveCapture capture) {
         tap.capture(port, capture);
-    }
-
-    /** UDP sockets are read on every turn, so their binding too happens at the shard's first turns. */
-    @Override
-    public int poll() {
-        return sockets == null ? 0 : sockets.poll();
-    }
-
-    @Override
-    public int receive() {
-        int work = interfaces == null ? 0 : interfaces.receive();
-        if (news != null) {
-            work += news.drain(dataplane.clock().nowPicos() / 1000);
-        }
-        return work;
-    }
-
-    /** A frame read later arrives later: egress may go up to now. */
-    @Override
-    public long horizon(final long now) {
-        return now;
     }
 
     @Override
@@ -266,62 +242,15 @@ final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfaceP
     public void onBatchEnd() {
     }
 
-    /** The packet has left its port: the port's kind sends it with this turn's flush. */
-    @Override
-    public void departed(final int port, final int handle, final long time) {
-        tap.departed(port, handle, time);
-        kindOf[port].send(port, handle);
-    }
-
     /** The interface refused the frame after its egress port counted it as sent: it is counted only as the interface's drop. */
     @Override
     public void onRefused(final int port, final int handle) {
         assembly.port(port).counters().transmissionRefused(pool.length(handle), pool.trimKind(handle) != TrimKind.NONE);
     }
 
-    /** Sends what this turn's egress gave the ports. */
-    @Override
-    public void flush() {
-        for (final PortKind kind : kinds) {
-            kind.flush();
-        }
-    }
-
-    @Override
-    public boolean hasUnsent() {
-        for (final PortKind kind : kinds) {
-            if (kind.hasUnsent()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    @Override
-    public void await(final long nanos) {
-        poller.await(nanos == PipelineShard.UNTIL_WOKEN ? PortPoller.FOREVER : nanos);
-    }
-
-    @Override
-    public void wake() {
-        poller.wake();
-    }
-
-    /** After the shard's last turn: each kind closes what its thread must (the UDP sockets). */
-    @Override
-    public void close() {
-        for (final PortKind kind : kinds) {
-            kind.close();
-        }
-    }
-
-    /** Once the thread has ended. */
+    /** Once the thread has ended (or never ran): the shard's epoll set and eventfd. */
     void closePoller() {
-        poller.close();
-    }
-
-    PortPoller poller() {
-        return poller;
+        sleep.close();
     }
 
     /** The depth distribution of {@code port}'s data (or header) queue seen by departing packets, so far. */

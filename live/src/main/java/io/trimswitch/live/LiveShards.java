@@ -91,7 +91,6 @@ final class LiveShards {
         ingressLinks[thread] = new IngressLinks(rates);
         final PipelineShard shard = dataplane.shard(thread);
         ports[thread] = new LivePorts(shard, dataplane, ingressLinks[thread], attached, bridge, news);
-        shard.ports(ports[thread]);
         final List<VxlanPorts.Endpoint> ownEndpoints = new ArrayList<>();
         final List<InterfacePorts.Attachment> ownAttachments = new ArrayList<>();
         for (final int port : shard.ownPorts()) {
@@ -157,9 +156,7 @@ final class LiveShards {
         }
         for (int thread = 0; thread < ports.length; thread++) {
             if (sockets[thread] != null) {
-                for (final int fd : sockets[thread].awaitBound()) {
-                    ports[thread].poller().add(fd);
-                }
+                ports[thread].socketsBound(sockets[thread].awaitBound());
             }
         }
     }

@@ -2,23 +2,24 @@ package io.trimswitch.realtime;
 
 import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.switching.FrameCapture;
 import io.trimswitch.switching.RunRecorder;
 import io.trimswitch.switching.TrafficSource;
 import io.trimswitch.realtime.shard.DilatedClock;
 import io.trimswitch.realtime.shard.PipelineShard;
 import io.trimswitch.realtime.shard.PublishedTime;
-import io.trimswitch.realtime.shard.ShardPorts;
+import io.trimswitch.realtime.shard.PortKind;
+import io.trimswitch.realtime.shard.PortTap;
 import io.trimswitch.realtime.shard.ShardedDataplane;
 import io.trimswitch.trafficmanager.HandleRing;
 
 /**
- * A scenario shard's in-memory ports. On the first shard they are the generator: each packet of the workload is
- * written into a buffer of the shard's partition when its last bit is due, by the dilated clock, and metered at once
- * if the shard owns its port, or put on the receive ring of the shard that does. On the other shards they read that
- * ring. Whatever leaves an egress port is recorded for the receivers, and its buffer given back.
+ * A scenario shard's in-memory ports, the kind of port generated traffic comes in on. On the first shard they are the
+ * generator: each packet of the workload is written into a buffer of the shard's partition when its last bit is due, by
+ * the dilated clock, and metered at once if the shard owns its port, or put on the receive ring of the shard that does.
+ * On the other shards they read that ring. Whatever leaves an egress port is recorded for the receivers, and its buffer
+ * given back. They have no file descriptor: the shard parks when idle.
  */
-final class GeneratedPorts implements ShardPorts {
+final class GeneratedPorts implements PortKind {
     private final PipelineShard shard;
     private final ShardedDataplane dataplane;
     private final PacketPool pool;
@@ -43,7 +44,6 @@ final class GeneratedPorts implements ShardPorts {
     private long maxLagPicos;
     /** Packets that left this shard's egress ports, on its thread. */
     private long departed;
-    private FrameCapture capture;
     /** Published each turn for the thread that waits for the run to end: the source is done and every buffer is back. */
     private volatile boolean quiet;
 
@@ -89,8 +89,9 @@ final class GeneratedPorts implements ShardPorts {
             pool.arrivalOrder(handle, made++);
             maxLagPicos = Math.max(maxLagPicos, now - due);
             final int port = pool.ingressPort(handle);
-            if (capture != null) {
-                capture.received(port, due, pool.buffer(handle), pool.offset(handle), pool.length(handle));
+            final PortTap tap = shard.ports().tap();
+            if (tap != PortTap.NONE) {
+                tap.received(port, due, pool.buffer(handle), pool.offset(handle), pool.length(handle));
             }
             final HandleRing other = rings[dataplane.shardOf(port)];
             if (ordered && other == null) {
@@ -149,21 +150,12 @@ final class GeneratedPorts implements ShardPorts {
         return !ordered ? now : receivedBefore == Long.MAX_VALUE ? Long.MAX_VALUE : receivedBefore - 1;
     }
 
-    /** Sent packets are recorded for the receivers, captured if asked, and their buffers given back. */
+    /** A sent packet is recorded for the receivers at the time it left, and its buffer given back. */
     @Override
-    public void departed(final int port, final int handle, final long time) {
-        if (capture != null) {
-            capture.sent(port, time, pool.buffer(handle), pool.offset(handle), pool.length(handle));
-        }
+    public void send(final int port, final int handle, final long time) {
         recorder.delivered(pool.flow(handle), pool.trimKind(handle), pool.returnedToSender(handle), pool.arrivalPicos(handle), time);
         dataplane.release(handle);
         departed++;
-    }
-
-    /** Scenario shards do not sleep in the kernel: their idle strategies back off instead. */
-    @Override
-    public void await(final long nanos) {
-        java.util.concurrent.locks.LockSupport.parkNanos(Math.min(nanos, 1_000_000));
     }
 
     /** Every workload packet has been sent and every buffer has come back: nothing is left in the switch. */
@@ -177,10 +169,6 @@ final class GeneratedPorts implements ShardPorts {
 
     long maxLagPicos() {
         return maxLagPicos;
-    }
-
-    void capture(final FrameCapture frames) {
-        this.capture = frames;
     }
 
     void reset() {

@@ -19,7 +19,10 @@ import io.trimswitch.realtime.shard.DilatedClock;
 import io.trimswitch.realtime.shard.PipelineShard;
 import io.trimswitch.realtime.shard.ShardedDataplane;
 import io.trimswitch.trafficmanager.HandleRing;
+import io.trimswitch.realtime.shard.PortList;
+import io.trimswitch.realtime.shard.PortTap;
 import io.trimswitch.realtime.shard.PublishedTime;
+import io.trimswitch.realtime.shard.ShardSleep;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -104,7 +107,7 @@ public final class RealTimeSwitch {
         for (int shard = 0; shard < shards; shard++) {
             ports[shard] = new GeneratedPorts(dataplane.shard(shard), dataplane, threadRecorder(flows, packets), shard == 0 ? this.source : null,
                 rings, rings[shard], this.settings.realtime().batchPackets(), generated);
-            dataplane.shard(shard).ports(ports[shard]);
+            dataplane.shard(shard).ports(new PortList(assembly.ports(), ShardSleep.parked()).add(ports[shard], ownPorts(shard)));
         }
     }
 
@@ -232,9 +235,17 @@ public final class RealTimeSwitch {
     }
 
     private void attachCapture(final FrameCapture frames) {
-        for (final GeneratedPorts each : ports) {
-            each.capture(frames);
+        for (int shard = 0; shard < ports.length; shard++) {
+            dataplane.shard(shard).ports().tap(frames == null ? PortTap.NONE : new FrameCaptureTap(frames, pool));
         }
+    }
+
+    /**
+     * The ports whose packets shard {@code shard} sends: those of the egress pipelines it runs (a packet leaves by the
+     * shard of its egress port, whichever shard metered it).
+     */
+    private int[] ownPorts(final int shard) {
+        return java.util.stream.IntStream.range(0, assembly.ports()).filter(port -> dataplane.ownership().egressShard(port) == shard).toArray();
     }
 
     /**

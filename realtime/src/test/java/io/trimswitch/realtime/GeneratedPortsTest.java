@@ -4,7 +4,9 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
+import io.trimswitch.realtime.shard.PortList;
 import io.trimswitch.realtime.shard.PublishedTime;
+import io.trimswitch.realtime.shard.ShardSleep;
 import io.trimswitch.realtime.shard.ShardedDataplane;
 import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.switching.RunRecorder;
@@ -35,7 +37,10 @@ class GeneratedPortsTest {
     }
 
     private GeneratedPorts generating(final long... due) {
-        return new GeneratedPorts(dataplane.shard(0), dataplane, recorder, new Due(due), new HandleRing[1], null, BATCH, new PublishedTime(0));
+        final GeneratedPorts ports = new GeneratedPorts(dataplane.shard(0), dataplane, recorder, new Due(due), new HandleRing[1], null, BATCH,
+            new PublishedTime(0));
+        dataplane.shard(0).ports(new PortList(dataplane.assembly().ports(), ShardSleep.parked()).add(ports));
+        return ports;
     }
 
     @Test
@@ -72,12 +77,12 @@ class GeneratedPortsTest {
     }
 
     @Test
-    void aDepartedPacketIsRecordedForItsFlowAndItsBufferGivenBack() {
+    void aSentPacketIsRecordedForItsFlowAndItsBufferGivenBack() {
         final GeneratedPorts ports = generating();
         final int handle = dataplane.shard(0).allocate();
         pool.flow(handle, 0);
         pool.trimKind(handle, TrimKind.NONE);
-        ports.departed(1, handle, 9_000);
+        ports.send(1, handle, 9_000);
         assertEquals(1, recorder.wholeOf(0));
         assertEquals(1, ports.departed());
         assertEquals(0, dataplane.shard(0).buffersInUse());

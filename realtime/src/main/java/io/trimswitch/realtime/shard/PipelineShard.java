@@ -25,7 +25,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * One duty cycle of a real-time switch, DPDK style, an Agrona {@link Agent} on a thread of its own: it owns a group of
- * pipelines and their ports ({@link ShardPorts}: generated traffic, sockets or interfaces). Each turn it
+ * pipelines and their ports ({@link PortList}: generated traffic, sockets or interfaces). Each turn it
  * <ol>
  * <li>receives from its ports, each packet waiting for its arrival time;</li>
  * <li>queues what other shards handed over for its ports;</li>
@@ -124,7 +124,7 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
      * an offer allocates a node, which a rare command may.
      */
     private final ManyToOneConcurrentLinkedQueue<ShardCommand> commands = new ManyToOneConcurrentLinkedQueue<>();
-    private ShardPorts ports;
+    private PortList ports;
     /** Until every port of the switch is open, frames only wait: a frame for a port not yet open must not be lost. */
     private volatile boolean started;
     private volatile boolean stopped;
@@ -200,8 +200,13 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
     }
 
     /** Its ports, before the shard's thread starts. */
-    public void ports(final ShardPorts kind) {
-        this.ports = kind;
+    public void ports(final PortList list) {
+        this.ports = list;
+    }
+
+    /** Its ports: their kinds, their tap and where the shard sleeps. */
+    public PortList ports() {
+        return ports;
     }
 
     /** The ports this shard owns. */

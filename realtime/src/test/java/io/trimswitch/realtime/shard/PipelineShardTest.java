@@ -34,7 +34,7 @@ class PipelineShardTest {
     private final QuietPorts ports = new QuietPorts();
 
     PipelineShardTest() {
-        shard.ports(ports);
+        shard.ports(ports.list(dataplane.assembly().ports()));
         dataplane.clock().startIn(0);
     }
 

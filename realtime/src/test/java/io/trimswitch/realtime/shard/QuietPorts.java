@@ -1,11 +1,19 @@
 package io.trimswitch.realtime.shard;
 
-/** Ports that receive nothing of their own: what a test puts in a shard, and how far the test says they have received. */
-final class QuietPorts implements ShardPorts {
+/**
+ * Ports that receive nothing of their own: what a test puts in a shard, how far the test says they have received, and
+ * a sleep that counts its wakes.
+ */
+final class QuietPorts implements PortKind, ShardSleep {
     /** Every arrival before this switch time is in the shard ({@link #horizon}); MAX_VALUE: up to now. */
     long receivedUpTo = Long.MAX_VALUE;
     int wakes;
     int departures;
+
+    /** These ports, the only kind of a shard of a switch of {@code ports} ports, which sleeps here. */
+    PortList list(final int ports) {
+        return new PortList(ports, this).add(this);
+    }
 
     @Override
     public int receive() {
@@ -18,7 +26,7 @@ final class QuietPorts implements ShardPorts {
     }
 
     @Override
-    public void departed(final int port, final int handle, final long time) {
+    public void send(final int port, final int handle, final long time) {
         departures++;
     }
 
@@ -33,5 +41,10 @@ final class QuietPorts implements ShardPorts {
 
     @Override
     public void close() {
+    }
+
+    @Override
+    public FileDescriptorWatch watch() {
+        return ShardSleep.parked().watch();
     }
 }

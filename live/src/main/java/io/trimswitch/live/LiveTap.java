@@ -1,6 +1,7 @@
 package io.trimswitch.live;
 
 import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.realtime.shard.PortTap;
 import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.switching.AssembledSwitch;
 import org.HdrHistogram.Histogram;
@@ -13,7 +14,7 @@ import org.agrona.DirectBuffer;
  * it sent), and the depth of its queues as each packet leaves. The shard's thread alone writes them; the depth records
  * are read under this tap's lock.
  */
-final class PortTap {
+final class LiveTap implements PortTap {
     private final AssembledSwitch assembly;
     private final PacketPool pool;
     /** Per port: its capture, or null; the shard's thread alone sets it ({@link #capture}). */
@@ -26,7 +27,7 @@ final class PortTap {
     private final Histogram[] dataIntervals;
     private final Histogram[] headerIntervals;
 
-    PortTap(final AssembledSwitch assembly, final PacketPool pool) {
+    LiveTap(final AssembledSwitch assembly, final PacketPool pool) {
         this.assembly = assembly;
         this.pool = pool;
         final int ports = assembly.ports();
@@ -52,16 +53,16 @@ final class PortTap {
         captures[port] = capture;
     }
 
-    /** A frame came in on {@code port} at switch time {@code now}; its bytes are valid only during the call. */
-    void received(final int port, final long now, final DirectBuffer buffer, final int offset, final int length) {
+    @Override
+    public void received(final int port, final long time, final DirectBuffer buffer, final int offset, final int length) {
         final LiveCapture capture = captures[port];
         if (capture != null) {
-            capture.received(now, buffer, offset, length);
+            capture.received(time, buffer, offset, length);
         }
     }
 
-    /** Packet {@code handle} left egress port {@code port} at {@code time}, before it is sent. */
-    void departed(final int port, final int handle, final long time) {
+    @Override
+    public void departed(final int port, final int handle, final long time) {
         // The queues' depths as each packet leaves: their distribution over the switch's life.
         final EgressPort egress = assembly.port(port);
         dataDepths[port].recordValue(egress.dataQueue().size());
