@@ -151,6 +151,24 @@ class LayeringTest {
     }
 
     @Test
+    void onlyTheShardsPortListDrivesAPortKind() {
+        // One walk for every kind: a frame comes in by the list's receive, a packet leaves by the list's send.
+        noClasses().that().doNotHaveFullyQualifiedName("io.trimswitch.realtime.shard.PortList")
+            .should().callMethodWhere(portKindTurn()).check(all);
+    }
+
+    private static DescribedPredicate<JavaAccess<?>> portKindTurn() {
+        return new DescribedPredicate<>("drive a port kind's turn (receive, send, flush)") {
+            @Override
+            public boolean test(final JavaAccess<?> access) {
+                final String name = access.getName();
+                return access.getTargetOwner().isAssignableTo("io.trimswitch.realtime.shard.PortKind")
+                    && (name.equals("receive") || name.equals("send") || name.equals("flush"));
+            }
+        };
+    }
+
+    @Test
     void clockFreeModulesReadNoHostClockAndStartNoThread() {
         final String[] clockFree = CLOCK_FREE.stream().map(module -> packageOf(module) + "..").toArray(String[]::new);
         noClasses().that().resideInAnyPackage(clockFree).should().accessTargetWhere(hostClockOrThread()).check(all);
