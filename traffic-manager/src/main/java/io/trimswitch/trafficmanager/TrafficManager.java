@@ -1,5 +1,6 @@
 package io.trimswitch.trafficmanager;
 
+import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketClass;
 import io.trimswitch.dataplane.packet.PacketPool;
@@ -107,11 +108,11 @@ public final class TrafficManager {
 
     /**
      * This view, replicating: copies of a flooded frame take their buffers from {@code buffers}, and what flooding does on
-     * {@code ingressPorts} (the pipeline's ports) is counted there, labelled as written by {@code writer}.
+     * {@code ingressPorts} (the pipeline's ports) is counted in {@code registry}, labelled as written by {@code writer}.
      */
-    public TrafficManager replicating(final BufferSource buffers, final int[] ingressPorts, final String writer) {
+    public TrafficManager replicating(final BufferSource buffers, final CounterRegistry registry, final int[] ingressPorts, final String writer) {
         return new TrafficManager(pool, ports, trimSettings, returnToSender, overflow, events, counters,
-            new PacketReplication(pool, buffers, ports[0].counters().registry(), ports.length, ingressPorts, writer));
+            new PacketReplication(pool, buffers, registry, ports.length, ingressPorts, writer));
     }
 
     /** Whether this view can copy packets: without, a flood has nowhere to go. */

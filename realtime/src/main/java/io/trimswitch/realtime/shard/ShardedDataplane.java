@@ -108,7 +108,7 @@ public final class ShardedDataplane {
                     component.name().toLowerCase(Locale.ROOT) + "-" + pipeline);
                 // A flood's copies take buffers of the shard that runs the pipeline, the one that allocates from that partition.
                 final TrafficManager own = !(ingress && forwarding.floods()) ? thread
-                    : thread.replicating(() -> shards[shard].allocate(), pipelinePorts(settings, pipeline), PipelineShard.roleName(shard));
+                    : thread.replicating(() -> shards[shard].allocate(), counters, pipelinePorts(settings, pipeline), PipelineShard.roleName(shard));
                 threadTrafficManagers.add(own);
                 if (shardCount == 1) {
                     return own;
