@@ -38,7 +38,7 @@ import java.util.function.Consumer;
  * another thread changes of a running shard goes through the shard's command queue.
  */
 public final class LiveSwitch implements AutoCloseable {
-    /** Per port, at most: its socket's or interface's counters and its pipeline thread's. */
+    /** Per port, at most: its socket's or interface's counters, its pipeline thread's and its flooding's. */
     private static final int PORT_COUNTERS = 32;
     /**
      * How long {@link #stop()} waits for the shards' threads, all together: a thread still running then (blocked in a
