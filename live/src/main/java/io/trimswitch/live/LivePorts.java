@@ -23,8 +23,8 @@ import java.util.List;
 /**
  * A live shard's ports: AF_PACKET interfaces and UDP/VXLAN sockets. Each frame read is copied once into a buffer of
  * the shard's partition and arrives no faster than the port's link allows; the pipeline chooses its port (with
- * {@code forwarding.mode: l2} by the shard's copy of the learning bridge, which floods too). What leaves the shard's egress ports is sent
- * straight from its buffer, one flush per turn. The shard sleeps in this {@link PortPoller}, over the ports' fds.
+ * {@code forwarding.mode: l2} the shard's copy of the learning bridge, which floods too). What leaves the shard's
+ * egress ports is sent straight from its buffer, one flush per turn. The shard sleeps in this {@link PortPoller}, over the ports' fds.
  */
 final class LivePorts implements ShardPorts, VxlanPorts.FrameHandler, InterfacePorts.FrameHandler {
     /** Why the ports themselves drop a frame they took. */

@@ -239,7 +239,8 @@ final class LiveShards {
         final Map<Long, LearnedMac> found = new java.util.HashMap<>();
         for (int thread = 0; thread < ports.length && bridging != null; thread++) {
             try {
-                dataplane.shard(thread).submit(new LiveCommands.ReadMacs(bridging.bridge(thread), dataplane.clock(), found)).get(COMMAND_WITHIN_SECONDS, TimeUnit.SECONDS);
+                dataplane.shard(thread).submit(new LiveCommands.ReadMacs(bridging.bridge(thread), dataplane.clock(), found))
+                    .get(COMMAND_WITHIN_SECONDS, TimeUnit.SECONDS);
             } catch (final TimeoutException | ExecutionException e) {
                 throw new ConfigException("show macs: thread " + thread + " did not answer within 5 s (host too slow?)");
             } catch (final InterruptedException e) {
