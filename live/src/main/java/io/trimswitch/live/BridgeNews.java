@@ -1,5 +1,6 @@
 package io.trimswitch.live;
 
+import io.trimswitch.pipelines.BridgeForwarding;
 import io.trimswitch.pipelines.LearningBridge;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
@@ -17,7 +18,7 @@ import java.nio.ByteBuffer;
  * other copies do not forget it while only one thread sees its frames. A full inbox loses the news; the
  * other threads flood to that address until it is told again.
  */
-final class BridgeNews implements MessageHandler {
+final class BridgeNews implements MessageHandler, BridgeForwarding.Listener {
     private static final int INBOX_BYTES = 1 << 16;
     private static final int MESSAGE = 1;
     private static final long NEVER = Long.MIN_VALUE;
@@ -37,8 +38,12 @@ final class BridgeNews implements MessageHandler {
         this.repeatNanos = agingNanos / 2;
     }
 
-    /** One per thread, each with its own copy of the bridge. */
-    static BridgeNews[] between(final LearningBridge[] bridges, final long agingNanos) {
+    /** One per thread, each with its own copy of {@code forwarding}'s bridge, and each made the listener of that copy. */
+    static BridgeNews[] between(final BridgeForwarding forwarding, final long agingNanos) {
+        final LearningBridge[] bridges = new LearningBridge[forwarding.shards()];
+        for (int thread = 0; thread < bridges.length; thread++) {
+            bridges[thread] = forwarding.bridge(thread);
+        }
         final ManyToOneRingBuffer[] inboxes = new ManyToOneRingBuffer[bridges.length];
         for (int thread = 0; thread < inboxes.length; thread++) {
             inboxes[thread] = new ManyToOneRingBuffer(
@@ -47,12 +52,14 @@ final class BridgeNews implements MessageHandler {
         final BridgeNews[] news = new BridgeNews[bridges.length];
         for (int thread = 0; thread < news.length; thread++) {
             news[thread] = new BridgeNews(inboxes, thread, bridges[thread], agingNanos);
+            forwarding.listener(thread, news[thread]);
         }
         return news;
     }
 
     /** This thread saw a frame from {@code mac} on {@code port}; {@code changed} when its bridge called it news. */
-    void learned(final long mac, final int port, final long now, final boolean changed) {
+    @Override
+    public void learned(final long mac, final int port, final long now, final boolean changed) {
         if (inboxes.length == 1) {
             return;
         }
@@ -68,6 +75,12 @@ final class BridgeNews implements MessageHandler {
                 inboxes[thread].write(MESSAGE, message, 0, message.capacity());
             }
         }
+    }
+
+    /** Before each lookup: this thread's copy learns what the others have passed on, so that it floods no known address. */
+    @Override
+    public void hearOthers(final long now) {
+        drain(now);
     }
 
     /** Learns what the other threads have passed on; returns how many addresses. */

@@ -4,6 +4,9 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.time.IngressLinks;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.interfaces.InterfacePorts;
+import io.trimswitch.pipelines.BridgeForwarding;
+import io.trimswitch.pipelines.LearningBridge;
+import io.trimswitch.realtime.shard.DilatedClock;
 import io.trimswitch.realtime.shard.ShardCommand;
 import io.trimswitch.realtime.shard.ShardedDataplane;
 
@@ -26,11 +29,11 @@ final class LiveCommands {
         }
     }
 
-    /** Floods reach port {@code port} too, which another shard took. */
-    record FloodAlsoTo(LivePorts ports, int port) implements ShardCommand {
+    /** Shard {@code shard}'s floods reach port {@code port} too, which the switch took while it runs. */
+    record FloodAlsoTo(BridgeForwarding forwarding, int shard, int port) implements ShardCommand {
         @Override
         public void carryOut() {
-            ports.floodAlsoTo(port);
+            forwarding.floodAlsoTo(shard, port);
         }
     }
 
@@ -88,11 +91,12 @@ final class LiveCommands {
         }
     }
 
-    /** The shard's copy of the learning bridge, into {@code into}. */
-    record ReadMacs(LivePorts ports, Map<Long, LearnedMac> into) implements ShardCommand {
+    /** The shard's copy of the learning bridge, as old as {@code clock} now says, into {@code into}: the youngest of each address. */
+    record ReadMacs(LearningBridge bridge, DilatedClock clock, Map<Long, LearnedMac> into) implements ShardCommand {
         @Override
         public void carryOut() {
-            ports.macsInto(into);
+            bridge.forEach(clock.nowPicos() / 1000, (mac, port, age, isStatic) -> into.merge(mac, new LearnedMac(mac, port, age, isStatic),
+                (known, seen) -> seen.ageNanos() < known.ageNanos() ? seen : known));
         }
     }
 }

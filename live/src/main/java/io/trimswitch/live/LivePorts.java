@@ -2,15 +2,12 @@ package io.trimswitch.live;
 
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.OffloadHeader;
-import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.counters.LivePortCounters;
 import io.trimswitch.dataplane.counters.DropReason;
-import io.trimswitch.dataplane.packet.PacketClass;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.IngressLinks;
 import io.trimswitch.interfaces.InterfacePorts;
-import io.trimswitch.pipelines.LearningBridge;
 import io.trimswitch.sockets.VxlanPorts;
 import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.realtime.shard.PipelineShard;
@@ -26,12 +23,12 @@ import java.util.List;
  * A live shard's ports: the kinds it holds ({@link InterfacePortKind} for AF_PACKET interfaces, {@link SocketPortKind}
  * for UDP/VXLAN sockets) in its {@link PortList}, with a {@link LiveTap} on them, and the way in that both kinds hand
  * their frames to: each frame read is copied once into a buffer of the shard's partition and arrives no faster than the
- * port's link allows; with {@code forwarding.mode: l2} the shard's copy of the learning bridge chooses its port, or
- * floods it. The shard sleeps in a {@link PollerSleep}, over the kinds' file descriptors.
+ * port's link allows; the pipeline chooses its port (with {@code forwarding.mode: l2} by
+ * the shard's copy of the learning bridge, which floods too). The shard sleeps in a {@link PollerSleep}, over the kinds' file descriptors.
  */
 final class LivePorts implements VxlanPorts.FrameHandler, InterfacePorts.FrameHandler {
     /** Why the ports themselves drop a frame they took. */
-    private static final List<DropReason> DROPS = List.of(DropReason.BUFFER_EXHAUSTED, DropReason.RX_OVERFLOW, DropReason.FILTERED,
+    private static final List<DropReason> DROPS = List.of(DropReason.BUFFER_EXHAUSTED, DropReason.RX_OVERFLOW,
         DropReason.BAD_OFFLOAD, DropReason.RESERVED_GROUP);
 
     private final PipelineShard shard;
@@ -40,15 +37,7 @@ final class LivePorts implements VxlanPorts.FrameHandler, InterfacePorts.FrameHa
     private final AssembledSwitch assembly;
     private final ShardedDataplane dataplane;
     private final IngressLinks links;
-    /** Null unless the switch bridges. */
-    private final LearningBridge bridge;
-    private final BridgeNews news;
-    /** Every port of the switch (where a flood goes); the shard's thread alone changes it. */
-    private int[] allPorts;
-    /**
-     * Per port: copies flooded from it, frames flooded (each once, so that readers know how many of the copies were
-     * extra), and frames dropped by reason; this thread alone writes them.
-     */
+    /** Per port: frames dropped by reason; this thread alone writes them. */
     private final LivePortCounters[] counters;
     /** Captures and queue-depth records: what the ports show without changing it. */
     private final LiveTap tap;
@@ -67,27 +56,14 @@ final class LivePorts implements VxlanPorts.FrameHandler, InterfacePorts.FrameHa
     /** True when the pool keeps an offload header ahead of every frame (the switch has interface ports). */
     private final boolean offloadHeaders;
 
-    /** This shard's copy of the learning bridge, into {@code into}; on the shard's thread, between two turns. */
-    void macsInto(final java.util.Map<Long, LearnedMac> into) {
-        if (bridge == null) {
-            return;
-        }
-        bridge.forEach(dataplane.clock().nowPicos() / 1000, (mac, port, age, isStatic) -> into.merge(mac, new LearnedMac(mac, port, age, isStatic),
-            (known, seen) -> seen.ageNanos() < known.ageNanos() ? seen : known));
-    }
-
     LivePorts(
-        final PipelineShard shard, final ShardedDataplane dataplane, final IngressLinks links, final int[] allPorts, final LearningBridge bridge,
-        final BridgeNews news) {
+        final PipelineShard shard, final ShardedDataplane dataplane, final IngressLinks links) {
         this.shard = shard;
         this.writer = shard.roleName();
         this.dataplane = dataplane;
         this.assembly = dataplane.assembly();
         this.pool = dataplane.pool();
         this.links = links;
-        this.allPorts = allPorts.clone();
-        this.bridge = bridge;
-        this.news = news;
         final int ports = assembly.ports();
         this.counters = new LivePortCounters[ports];
         this.tap = new LiveTap(assembly, pool);
@@ -102,8 +78,7 @@ final class LivePorts implements VxlanPorts.FrameHandler, InterfacePorts.FrameHa
 
     /** A port's counters and its queues' depth records. */
     private void makeRoom(final int port) {
-        counters[port] = new LivePortCounters(assembly.counters(), writer, port, List.of(CounterType.FLOODED_PACKETS, CounterType.FLOODED_FRAMES),
-            DROPS);
+        counters[port] = new LivePortCounters(assembly.counters(), writer, port, List.of(), DROPS);
         tap.watch(port);
     }
 
@@ -131,7 +106,7 @@ final class LivePorts implements VxlanPorts.FrameHandler, InterfacePorts.FrameHa
 
     /**
      * On the shard's thread: takes interface port {@code port}, of one of its pipelines, which the switch did not start
-     * with, and attaches it to {@code interfaceName}; floods reach it from now on.
+     * with, and attaches it to {@code interfaceName}.
      */
     void adopt(final int port, final String interfaceName) {
         // Once only: a change that timed out for its caller still runs, and the caller may ask again.
@@ -143,18 +118,6 @@ final class LivePorts implements VxlanPorts.FrameHandler, InterfacePorts.FrameHa
         list.assign(port, interfaceKind);
         shard.addPort(port);
         interfaces.adopt(port, interfaceName);
-        floodAlsoTo(port);
-    }
-
-    /** On the shard's thread: floods reach port {@code port} too, which another shard took while the switch runs. */
-    void floodAlsoTo(final int port) {
-        for (final int each : allPorts) {
-            if (each == port) {
-                return;
-            }
-        }
-        allPorts = java.util.Arrays.copyOf(allPorts, allPorts.length + 1);
-        allPorts[allPorts.length - 1] = port;
     }
 
     /** On the shard's thread: port {@code port}'s frames go to {@code capture} too (null: to none). */
@@ -173,42 +136,8 @@ final class LivePorts implements VxlanPorts.FrameHandler, InterfacePorts.FrameHa
             return;
         }
         final long arrival = links.arrival(port, length, now);
-        if (bridge == null) {
-            admit(port, buffer, offset, length, -1, arrival);
-            return;
-        }
-        final long nowNanos = now / 1000;
-        final long source = EthernetHeader.source(buffer, offset);
-        news.learned(source, port, nowNanos, bridge.learn(source, port, nowNanos));
-        final int egress = bridge.lookup(EthernetHeader.destination(buffer, offset), nowNanos);
-        if (egress == port) {
-            // The destination lives behind the port it came from: nothing to forward.
-            counters[port].drop(DropReason.FILTERED);
-            return;
-        }
-        if (egress != LearningBridge.FLOOD) {
-            admit(port, buffer, offset, length, egress, arrival);
-            return;
-        }
-        if (PacketClass.isMalformed(PacketClass.classify(buffer, offset, length, assembly.trimSettings()))) {
-            // A frame the pipeline will refuse goes in once, without a port to go to: its drop is counted once, where it came in.
-            admit(port, buffer, offset, length, -1, arrival);
-            return;
-        }
-        int copies = 0;
-        for (final int other : allPorts) {
-            if (other != port) {
-                copies++;
-                counters[port].increment(CounterType.FLOODED_PACKETS);
-                admit(port, buffer, offset, length, other, arrival);
-            }
-        }
-        // The frame itself was counted when it came in; its copies beyond the first are what flooding added.
-        if (copies == 0) {
-            counters[port].drop(DropReason.FILTERED);
-        } else {
-            counters[port].increment(CounterType.FLOODED_FRAMES);
-        }
+        // Its port is the pipeline's to choose.
+        admit(port, buffer, offset, length, -1, arrival);
     }
 
     /** Copies the frame into a buffer of the shard's own and lets it wait for its arrival time. */

@@ -4,8 +4,10 @@ import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.SettingsValidation;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.codec.VxlanHeader;
-import io.trimswitch.pipelines.LpmForwarding;
 import io.trimswitch.interfaces.InterfacePorts;
+import io.trimswitch.pipelines.BridgeForwarding;
+import io.trimswitch.pipelines.LpmForwarding;
+import io.trimswitch.realtime.shard.ShardOwnership;
 import io.trimswitch.sockets.VxlanPorts;
 
 import java.net.InetAddress;
@@ -351,11 +353,20 @@ public final class LiveSettings {
         }
     }
 
-    /** How the switch chooses a frame's port: by its bridge (l2), its routes (routed), or its ports' subnets. */
-    static io.trimswitch.pipelines.ForwardingStage forwarding(final Settings settings) {
+    /**
+     * How the switch chooses a frame's port: by its bridge (l2: a copy per shard of {@code shards}, each used for the ports
+     * its shard owns), its routes (routed), or its ports' subnets.
+     */
+    static io.trimswitch.pipelines.ForwardingStage forwarding(final Settings settings, final int shards) {
         switch (settings.forwarding().mode()) {
             case L2:
-                return new io.trimswitch.pipelines.PresetForwarding();
+                final ShardOwnership ownership = new ShardOwnership(settings, shards, false);
+                final int[] shardOfPort = new int[settings.portCount()];
+                for (int port = 0; port < shardOfPort.length; port++) {
+                    shardOfPort[port] = ownership.ingressShardOfPort(port);
+                }
+                return new BridgeForwarding(Math.round(settings.forwarding().agingSeconds() * 1e9), staticMacs(settings), shardOfPort,
+                    java.util.stream.IntStream.range(0, settings.ports().size()).toArray(), shards);
             case ROUTED:
                 final long[] macs = new long[settings.portCount()];
                 for (int port = 0; port < macs.length; port++) {

@@ -6,7 +6,8 @@ import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.time.IngressLinks;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.interfaces.InterfacePorts;
-import io.trimswitch.pipelines.LearningBridge;
+import io.trimswitch.pipelines.BridgeForwarding;
+import io.trimswitch.pipelines.ForwardingStage;
 import io.trimswitch.realtime.shard.PipelineShard;
 import io.trimswitch.realtime.shard.ShardCommand;
 import io.trimswitch.realtime.shard.ShardedDataplane;
@@ -40,14 +41,20 @@ final class LiveShards {
     private final InterfacePorts[] interfaces;
     /** Per shard: the links into its ports, which pace their arrivals at the ports' rates; its thread alone changes them. */
     private final IngressLinks[] ingressLinks;
+    /** Null unless the switch bridges: its forwarding, with a copy of the bridge and a flood list per shard. */
+    private final BridgeForwarding bridging;
     /** Which shard owns each port of the fabric. */
     private final int[] ownerOf;
     /** While the shards' threads run: a command then waits for its shard; otherwise the caller carries it out. */
     private volatile boolean running;
 
-    /** Each shard's ports, as {@code settings} lists them, on {@code dataplane}'s shards; every counter in {@code counters}. */
-    LiveShards(final Settings settings, final ShardedDataplane dataplane, final CounterRegistry counters) {
+    /**
+     * Each shard's ports, as {@code settings} lists them, on {@code dataplane}'s shards, which forward by {@code forwarding};
+     * every counter in {@code counters}.
+     */
+    LiveShards(final Settings settings, final ShardedDataplane dataplane, final CounterRegistry counters, final ForwardingStage forwarding) {
         this.dataplane = dataplane;
+        this.bridging = forwarding instanceof BridgeForwarding bridge ? bridge : null;
         final int shards = dataplane.shards();
         this.ports = new LivePorts[shards];
         this.sockets = new VxlanPorts[shards];
@@ -58,25 +65,22 @@ final class LiveShards {
             // By the layout: a port's pipeline, and the pipeline's shard; a port added later goes there too.
             ownerOf[port] = dataplane.shardOf(port);
         }
-        final int[] attached = java.util.stream.IntStream.range(0, settings.ports().size()).toArray();
         // Every port of the fabric: one given to the switch while it runs enters at its rate too.
         final LinkRate[] rates = new LinkRate[settings.portCount()];
         for (int port = 0; port < rates.length; port++) {
             rates[port] = new LinkRate(settings.portRateBps(port));
         }
-        final LearningBridge[] bridges = new LearningBridge[shards];
-        final long agingNanos = Math.round(settings.forwarding().agingSeconds() * 1e9);
-        for (int shard = 0; shard < shards && settings.forwarding().mode() == Settings.ForwardingMode.L2; shard++) {
-            bridges[shard] = new LearningBridge(agingNanos, LiveSettings.staticMacs(settings));
+        if (bridging != null) {
+            // Each shard's copy of the bridge tells the others what it learned, and hears theirs before each lookup.
+            BridgeNews.between(bridging, Math.round(settings.forwarding().agingSeconds() * 1e9));
         }
-        final BridgeNews[] news = bridges[0] == null ? new BridgeNews[shards] : BridgeNews.between(bridges, agingNanos);
         final Map<Integer, VxlanPorts.Endpoint> endpoints = new LinkedHashMap<>();
         LiveSettings.endpoints(settings).forEach(endpoint -> endpoints.put(endpoint.port(), endpoint));
         final Map<Integer, InterfacePorts.Attachment> attachments = new LinkedHashMap<>();
         LiveSettings.attachments(settings).forEach(attachment -> attachments.put(attachment.port(), attachment));
         try {
             for (int thread = 0; thread < shards; thread++) {
-                build(thread, settings, counters, attached, rates, bridges[thread], news[thread], endpoints, attachments);
+                build(thread, settings, counters, rates, endpoints, attachments);
             }
         } catch (final RuntimeException | Error e) {
             release();
@@ -85,12 +89,12 @@ final class LiveShards {
     }
 
     /** Shard {@code thread}'s ports, as the settings give it. */
-    private void build(final int thread, final Settings settings, final CounterRegistry counters, final int[] attached, final LinkRate[] rates,
-        final LearningBridge bridge, final BridgeNews news, final Map<Integer, VxlanPorts.Endpoint> endpoints,
+    private void build(final int thread, final Settings settings, final CounterRegistry counters, final LinkRate[] rates,
+        final Map<Integer, VxlanPorts.Endpoint> endpoints,
         final Map<Integer, InterfacePorts.Attachment> attachments) {
         ingressLinks[thread] = new IngressLinks(rates);
         final PipelineShard shard = dataplane.shard(thread);
-        ports[thread] = new LivePorts(shard, dataplane, ingressLinks[thread], attached, bridge, news);
+        ports[thread] = new LivePorts(shard, dataplane, ingressLinks[thread]);
         final List<VxlanPorts.Endpoint> ownEndpoints = new ArrayList<>();
         final List<InterfacePorts.Attachment> ownAttachments = new ArrayList<>();
         for (final int port : shard.ownPorts()) {
@@ -220,22 +224,21 @@ final class LiveShards {
         }
     }
 
-    /** Floods from every shard reach port {@code port} too, its own shard's first, which takes it on {@code interfaceName}. */
+    /** Its own shard takes port {@code port} on {@code interfaceName}; then every shard's floods reach it too. */
     void adopt(final int port, final String interfaceName) {
         onOwner(port, "add-port", new LiveCommands.AddPort(portsOf(port), port, interfaceName));
-        for (int thread = 0; thread < ports.length; thread++) {
-            if (thread != ownerOf[port]) {
-                onShard(thread, "add-port", new LiveCommands.FloodAlsoTo(ports[thread], port));
-            }
+        for (int thread = 0; thread < ports.length && bridging != null; thread++) {
+            onShard(thread, "add-port", new LiveCommands.FloodAlsoTo(bridging, thread, port));
         }
     }
 
     /** Every shard's copy of the learning bridge, youngest copy of each address first, read on its own thread. */
     Map<Long, LearnedMac> macs() {
         final Map<Long, LearnedMac> found = new java.util.HashMap<>();
-        for (int thread = 0; thread < ports.length; thread++) {
+        for (int thread = 0; thread < ports.length && bridging != null; thread++) {
             try {
-                dataplane.shard(thread).submit(new LiveCommands.ReadMacs(ports[thread], found)).get(COMMAND_WITHIN_SECONDS, TimeUnit.SECONDS);
+                dataplane.shard(thread).submit(new LiveCommands.ReadMacs(bridging.bridge(thread), dataplane.clock(), found))
+                    .get(COMMAND_WITHIN_SECONDS, TimeUnit.SECONDS);
             } catch (final TimeoutException | ExecutionException e) {
                 throw new ConfigException("show macs: thread " + thread + " did not answer within 5 s (host too slow?)");
             } catch (final InterruptedException e) {

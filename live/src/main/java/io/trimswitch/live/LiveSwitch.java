@@ -38,7 +38,7 @@ import java.util.function.Consumer;
  * another thread changes of a running shard goes through the shard's command queue.
  */
 public final class LiveSwitch implements AutoCloseable {
-    /** Per port, at most: its socket's or interface's counters and its pipeline thread's. */
+    /** Per port, at most: its socket's or interface's counters, its pipeline thread's and its flooding's. */
     private static final int PORT_COUNTERS = 32;
     /**
      * How long {@link #stop()} waits for the shards' threads, all together: a thread still running then (blocked in a
@@ -109,8 +109,9 @@ public final class LiveSwitch implements AutoCloseable {
             final int[] partitions = new int[threadCount];
             java.util.Arrays.fill(partitions, perThread);
             // Drops are counted per port by each thread's traffic manager; the recorders only take what has no flow.
-            this.dataplane = new ShardedDataplane(settings, pool, threadCount, partitions, counters, LiveSettings.forwarding(settings), () -> new RunRecorder(0, 16), false);
-            built = new LiveShards(settings, dataplane, counters);
+            final io.trimswitch.pipelines.ForwardingStage forwarding = LiveSettings.forwarding(settings, threadCount);
+            this.dataplane = new ShardedDataplane(settings, pool, threadCount, partitions, counters, forwarding, () -> new RunRecorder(0, 16), false);
+            built = new LiveShards(settings, dataplane, counters, forwarding);
             this.shards = built;
             final LiveStats[] reporting = new LiveStats[1];
             this.ports = new PortAttachments(settings, shards, dataplane.assembly(), counters, locks, port -> reporting[0].gaugeNewPort(port));

@@ -12,7 +12,8 @@ import io.trimswitch.trafficmanager.TrafficManager;
 /**
  * One ingress pipeline: it owns a group of ports and, for every egress port of the switch, its own
  * meters and trim state — pipelines share nothing, which is the hardware constraint that makes the
- * worst case hard. A packet's path: parse → forwarding lookup → meters → trim decision → TM.
+ * worst case hard. A packet's path: parse → forwarding lookup → meters → trim decision → TM; a flooded frame's copies,
+ * which the TM makes, each take the path from the meters on.
  */
 public final class IngressPipeline {
     private final int id;
@@ -63,18 +64,64 @@ public final class IngressPipeline {
             rx.receivedOversizeControl();
         }
         if (PacketClass.isMalformed(packetClass)) {
-            // Refused before forwarding, whatever port a flood had given it: counted on the port it came in on.
+            // Refused before forwarding: counted on the port it came in on.
             pool.egressPort(handle, -1);
             trafficManager.drop(handle, PacketClass.dropReason(packetClass), now);
             return;
         }
         final int egress = forwarding.egressPort(pool, handle, packetClass);
+        if (egress == ForwardingStage.FLOOD && trafficManager.replicates()) {
+            flood(handle, packetClass, length, now);
+            return;
+        }
+        if (egress == ForwardingStage.FILTERED && trafficManager.replicates()) {
+            trafficManager.filter(handle, now);
+            return;
+        }
         if (egress < 0) {
+            // A flood with nothing to copy it with (virtual time never floods) has no route either.
             trafficManager.drop(handle, egress == ForwardingStage.TTL_EXPIRED ? DropReason.TTL_EXPIRED : DropReason.NO_ROUTE, now);
             return;
         }
         pool.egressPort(handle, egress);
+        toQueue(handle, egress, packetClass, length, now);
+    }
 
+    /**
+     * To every port of the flood list but the one it came in on, each copy decided as a unicast packet is; the frame itself
+     * goes last, after every copy was made of it whole. A flood to no port at all is filtered.
+     */
+    private void flood(final int handle, final int packetClass, final int length, final long now) {
+        final int ingress = pool.ingressPort(handle);
+        final int[] ports = forwarding.floodPorts(ingress);
+        int last = -1;
+        int flooded = 0;
+        for (int i = 0; i < ports.length; i++) {
+            if (ports[i] != ingress) {
+                last = i;
+                flooded++;
+            }
+        }
+        if (last < 0) {
+            trafficManager.filter(handle, now);
+            return;
+        }
+        trafficManager.flooded(handle, flooded);
+        for (int i = 0; i < last; i++) {
+            final int port = ports[i];
+            if (port != ingress) {
+                final int copy = trafficManager.replicate(handle, port);
+                if (copy != PacketPool.NO_PACKET) {
+                    toQueue(copy, port, packetClass, length, now);
+                }
+            }
+        }
+        pool.egressPort(handle, ports[last]);
+        toQueue(handle, ports[last], packetClass, length, now);
+    }
+
+    /** The per-egress decision: priority to the header queue, trimmed there when the meters say so, else the data queue. */
+    private void toQueue(final int handle, final int egress, final int packetClass, final int length, final long now) {
         if (PacketClass.isPriority(packetClass)) {
             trafficManager.enqueueHeader(handle, now);
         } else if (meters != null && PacketClass.isTrimmable(packetClass)

@@ -13,7 +13,7 @@ import java.util.Map;
  */
 public final class LearningBridge {
     /** The destination is unknown, broadcast or multicast: send to every port but the ingress. */
-    public static final int FLOOD = -2;
+    public static final int FLOOD = ForwardingStage.FLOOD;
     private static final long MISSING = -1;
     private static final int PORT_BITS = 16;
     private static final long PORT_MASK = (1 << PORT_BITS) - 1;

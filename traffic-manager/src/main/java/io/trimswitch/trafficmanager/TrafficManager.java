@@ -1,5 +1,6 @@
 package io.trimswitch.trafficmanager;
 
+import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketClass;
 import io.trimswitch.dataplane.packet.PacketPool;
@@ -13,9 +14,17 @@ import io.trimswitch.dataplane.util.Tunable;
  * The central traffic manager: per egress port a data queue and a header queue. A packet meeting a
  * full data queue is dropped unless it is trimmable, in which case the mechanism's
  * {@link DataQueueOverflow} decides. Headers that meet a full header queue are returned to their
- * sender when that is enabled, else dropped and counted as trim drops.
+ * sender when that is enabled, else dropped and counted as trim drops. A pipeline's view that {@link #replicating}
+ * also makes copies of a frame for the ports a flood goes to.
  */
 public final class TrafficManager {
+    /** Where a copy's buffer comes from: the partition of the thread that runs the pipeline. */
+    @FunctionalInterface
+    public interface BufferSource {
+        /** A free buffer, or {@link PacketPool#NO_PACKET}. */
+        int allocate();
+    }
+
     private final PacketPool pool;
     private final EgressPort[] ports;
     /** Shared with every view of this traffic manager and the ingress pipelines: a running switch may change it. */
@@ -26,6 +35,8 @@ public final class TrafficManager {
     /** The counters this instance writes: the ports' own in one thread, a thread's private set in real time. */
     private final PortCounters[] counters;
     private final boolean wakeUps;
+    /** Null unless this view replicates: a switch that never floods has none. */
+    private final PacketReplication replication;
 
     /** The traffic manager of one thread: it counts into the ports' own counters. */
     public TrafficManager(
@@ -49,6 +60,13 @@ public final class TrafficManager {
         final PacketPool pool, final EgressPort[] ports, final Tunable<TrimSettings> trimSettings,
         final boolean returnToSender, final DataQueueOverflow overflow, final TrafficManagerEvents events,
         final PortCounters[] counters) {
+        this(pool, ports, trimSettings, returnToSender, overflow, events, counters, null);
+    }
+
+    private TrafficManager(
+        final PacketPool pool, final EgressPort[] ports, final Tunable<TrimSettings> trimSettings,
+        final boolean returnToSender, final DataQueueOverflow overflow, final TrafficManagerEvents events,
+        final PortCounters[] counters, final PacketReplication replication) {
         if (counters.length != ports.length) {
             throw new IllegalArgumentException("one counter set per port: " + ports.length + ", got " + counters.length);
         }
@@ -60,6 +78,7 @@ public final class TrafficManager {
         this.returnToSender = returnToSender;
         this.overflow = overflow;
         this.events = events;
+        this.replication = replication;
     }
 
     /**
@@ -84,7 +103,38 @@ public final class TrafficManager {
         if (view.length != ports.length) {
             throw new IllegalArgumentException("a view of " + ports.length + " ports, got " + view.length);
         }
-        return new TrafficManager(pool, view.clone(), trimSettings, returnToSender, overflow, events, counters);
+        return new TrafficManager(pool, view.clone(), trimSettings, returnToSender, overflow, events, counters, replication);
+    }
+
+    /**
+     * This view, replicating: copies of a flooded frame take their buffers from {@code buffers}, and what flooding does on
+     * {@code ingressPorts} (the pipeline's ports) is counted in {@code registry}, labelled as written by {@code writer}.
+     */
+    public TrafficManager replicating(final BufferSource buffers, final CounterRegistry registry, final int[] ingressPorts, final String writer) {
+        return new TrafficManager(pool, ports, trimSettings, returnToSender, overflow, events, counters,
+            new PacketReplication(pool, buffers, registry, ports.length, ingressPorts, writer));
+    }
+
+    /** Whether this view can copy packets: without, a flood has nowhere to go. */
+    public boolean replicates() {
+        return replication != null;
+    }
+
+    /** A copy of packet {@code handle} for egress port {@code egress}, or {@link PacketPool#NO_PACKET}: dropped for want of a buffer, counted. */
+    public int replicate(final int handle, final int egress) {
+        return replication.copy(handle, egress);
+    }
+
+    /** Packet {@code handle} is flooded to {@code ports} ports: counted once as a frame and once per port, where it came in. */
+    public void flooded(final int handle, final int ports) {
+        replication.flooded(handle, ports);
+    }
+
+    /** Packet {@code handle} is for the port it came in on: dropped, counted there. */
+    public void filter(final int handle, final long now) {
+        replication.filtered(handle);
+        pool.egressPort(handle, -1);
+        events.drop(handle, DropReason.FILTERED, now);
     }
 
     private static PortCounters[] portCounters(final EgressPort[] ports) {

@@ -24,15 +24,15 @@ public enum CounterType {
     TX_TRIM_PACKETS(10, "txTrimPackets"),
     DROPPED_TRIM_PACKETS(11, "droppedTrimPackets"),
     UNTRIMMABLE_IPV6_PACKETS(12, "untrimmableIpv6Packets"),
-    /** Copies made flooding frames that arrived on the port. */
+    /** Ports that frames arriving on the port were flooded to, by the traffic manager's replication: a copy each. */
     FLOODED_PACKETS(13, "floodedPackets"),
     /** Packets dropped; the name is the reason. */
     DROPS(14, "drops"),
     /** Packets received whose flags or DSCP class them as headers but that are longer than any header the switch makes. */
     OVERSIZE_CONTROL_PACKETS(31, "oversizeControlPackets"),
     /**
-     * Frames that arrived on the port and were flooded, each counted once: {@link #FLOODED_PACKETS} less these are the
-     * extra copies flooding made, which the counters' identity adds to what was received.
+     * Frames that arrived on the port and were flooded, each counted once, as {@link #RX_PACKETS} counts them: {@link
+     * #FLOODED_PACKETS} less these are the extra copies flooding made, which the counters' identity adds to what was received.
      */
     FLOODED_FRAMES(32, "floodedFrames"),
     // Gauges: set by one sampling thread, not counted up.

@@ -758,6 +758,11 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
 
     @Override
     public String roleName() {
-        return "pipelines-" + id;
+        return roleName(id);
+    }
+
+    /** Shard {@code shard}'s name as its thread and the counters it writes go by. */
+    public static String roleName(final int shard) {
+        return "pipelines-" + shard;
     }
 }

@@ -103,9 +103,12 @@ public final class ShardedDataplane {
                 final int shard = ingress ? ownership.ingressShard(pipeline) : ownership.recirculationShard(pipeline);
                 // A pipeline of an ordered switch queues nothing itself: it may run ahead of the traffic manager.
                 final boolean queuesHere = !(ingress && ownership.ordered());
-                final TrafficManager own = shared.forThread(new StageEvents(pool, dropRecorders.get(), release,
+                final TrafficManager thread = shared.forThread(new StageEvents(pool, dropRecorders.get(), release,
                     wakeUps && queuesHere ? this::wakeEgress : null, ingress ? null : (port, time) -> returnReachesPort(shard, port, time)),
                     component.name().toLowerCase(Locale.ROOT) + "-" + pipeline);
+                // A flood's copies take buffers of the shard that runs the pipeline, the one that allocates from that partition.
+                final TrafficManager own = !(ingress && forwarding.floods()) ? thread
+                    : thread.replicating(() -> shards[shard].allocate(), counters, pipelinePorts(settings, pipeline), PipelineShard.roleName(shard));
                 threadTrafficManagers.add(own);
                 if (shardCount == 1) {
                     return own;
@@ -178,6 +181,12 @@ public final class ShardedDataplane {
      */
     public static int counters(final Settings settings, final int shards) {
         return AssembledSwitch.counters(settings, settings.fabric().pipelines() + settings.recirculationPorts() + (shards > 1 ? shards : 0));
+    }
+
+    /** The ports of the fabric that pipeline {@code pipeline} receives on, attached or not yet. */
+    private static int[] pipelinePorts(final Settings settings, final int pipeline) {
+        final int first = pipeline * settings.fabric().portsPerPipeline();
+        return java.util.stream.IntStream.range(first, Math.min(first + settings.fabric().portsPerPipeline(), settings.portCount())).toArray();
     }
 
     /** Gives a buffer back to the shard whose partition it came from, whichever thread is done with it. */
