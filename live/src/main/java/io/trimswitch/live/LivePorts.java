@@ -135,13 +135,11 @@ final class LivePorts implements VxlanPorts.FrameHandler, InterfacePorts.FrameHa
             counters[port].drop(DropReason.RESERVED_GROUP);
             return;
         }
-        final long arrival = links.arrival(port, length, now);
-        // Its port is the pipeline's to choose.
-        admit(port, buffer, offset, length, -1, arrival);
+        admit(port, buffer, offset, length, links.arrival(port, length, now));
     }
 
     /** Copies the frame into a buffer of the shard's own and lets it wait for its arrival time. */
-    private void admit(final int port, final DirectBuffer buffer, final int offset, final int length, final int egress, final long arrival) {
+    private void admit(final int port, final DirectBuffer buffer, final int offset, final int length, final long arrival) {
         if (!shard.hasRoom(port)) {
             counters[port].drop(DropReason.RX_OVERFLOW);
             return;
@@ -163,7 +161,8 @@ final class LivePorts implements VxlanPorts.FrameHandler, InterfacePorts.FrameHa
         }
         pool.length(handle, length);
         pool.ingressPort(handle, port);
-        pool.egressPort(handle, egress);
+        // No port yet: the pipeline's forwarding chooses it.
+        pool.egressPort(handle, -1);
         shard.arrive(port, handle, arrival);
     }
 
