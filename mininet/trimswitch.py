@@ -24,8 +24,8 @@ from mininet.log import error, info  # noqa: E402
 from mininet.cli import CLI  # noqa: E402
 from mininet.node import Switch  # noqa: E402
 
-import lab  # noqa: E402
-from lab import DEFAULT_JAVA_OPTS, REPO, LeafSpine, LinuxRouter, NdpHost, parse_rates, tool_command  # noqa: E402,F401
+import nodes  # noqa: E402
+from nodes import DEFAULT_JAVA_OPTS, REPO, LeafSpine, LinuxRouter, NdpHost, parse_rates, tool_command  # noqa: E402,F401
 
 
 class TrimSwitch(Switch):
@@ -39,20 +39,20 @@ class TrimSwitch(Switch):
     args: more options for `trimswitch run`; javaOpts: the JVM's options (TRIMSWITCH_JAVA_OPTS).
     startTimeout: seconds to wait for the switch to open its ports.
     udp: its ports are the config's UDP sockets (bind, remote), which the Mininet links only carry.
-    Its command line, start, stop and ports added while it runs: lab.py.
+    Its command line, start, stop and ports added while it runs: nodes.py.
     """
 
     def __init__(self, name, mechanism=None, config=None, rate=None, rates=None, idle='poll', metrics='off',
                  args='', javaOpts=DEFAULT_JAVA_OPTS, startTimeout=60, udp=False, **params):
-        lab.check_switch_options(mechanism, config, rate, rates, idle)
+        nodes.check_switch_options(mechanism, config, rate, rates, idle)
         self.mechanism = mechanism
         self.configFile = None if config is None else os.path.abspath(str(config))
-        self.rate = None if rate is None else lab.positive('rate', rate)
+        self.rate = None if rate is None else nodes.positive('rate', rate)
         self.rates = parse_rates(rates)
         self.idle, self.metrics, self.udp = idle, str(metrics), udp
         self.extraArgs = shlex.split(str(args)) if args else []
         self.javaOpts = javaOpts
-        self.startTimeout = lab.positive('startTimeout', startTimeout)
+        self.startTimeout = nodes.positive('startTimeout', startTimeout)
         self.process, self.started, self.failureReported, self.attached = None, False, False, {}
         files = '/dev/shm/trimswitch-mininet-%s' % name
         # The switch's own files live where only root can write (it refuses /dev/shm, which anyone can).
@@ -69,7 +69,7 @@ class TrimSwitch(Switch):
         if not self.attached:
             info('*** trimswitch %s has no links: not started\n' % self.name)
             return
-        problem = lab.switch_problem(self)
+        problem = nodes.switch_problem(self)
         if problem is not None:
             # Reported, not raised: Mininet has made its links by now, and only its own stop() removes them.
             error('*** %s: not started\n' % problem)
@@ -79,9 +79,9 @@ class TrimSwitch(Switch):
             self.cmd('ip link set dev %s up' % intf)
         env = dict(os.environ, **({'TRIMSWITCH_JAVA_OPTS': self.javaOpts} if self.javaOpts else {}))
         with open(self.logFile, 'w') as log:
-            self.process = self.popen(lab.switch_command(self), stdin=subprocess.DEVNULL, stdout=log,
+            self.process = self.popen(nodes.switch_command(self), stdin=subprocess.DEVNULL, stdout=log,
                                       stderr=subprocess.STDOUT, env=env, cwd=REPO)
-        lab.await_ports(self)
+        nodes.await_ports(self)
 
     def connected(self):
         """Whether start() is over. A switch that failed was reported then (or is now, once) and counts as connected
@@ -93,34 +93,34 @@ class TrimSwitch(Switch):
 
     def stop(self, deleteIntfs=True):
         """Stops the switch (SIGTERM, up to 10 s, then SIGKILL) and removes its files."""
-        lab.end_switch(self)
+        nodes.end_switch(self)
         Switch.stop(self, deleteIntfs)
 
     def log(self):
         """What the switch has printed so far."""
-        return lab.read_text(self.logFile)
+        return nodes.read_text(self.logFile)
 
     def attach(self, intf):
         """Makes a Mininet interface of the switch (a link's end, by name or Intf) its port: Mininet's port number less
         one. Before start() it joins the command line. Once the switch runs, `trimswitch ctl add-port N@IFACE` gives it
         to the running switch (after net.addLink: `net.addLink(h4, s1); s1.attach('s1-eth4')`). Returns its reply."""
-        return lab.attach_port(self, intf)
+        return nodes.attach_port(self, intf)
 
     def detach(self, intf):
         """Takes a port off the running switch (`trimswitch ctl del-port N`): its queued packets are counted as dropped,
         its counters stay. Returns the switch's reply."""
-        return lab.detach_port(self, intf)
+        return nodes.detach_port(self, intf)
 
     def stats(self, *args):
         """`trimswitch stats` of this switch (e.g. stats('--json')), as text."""
-        return lab.switch_stats(self, *args)
+        return nodes.switch_stats(self, *args)
 
     def pid_of_switch(self):
         """The `trimswitch run` process's id, or None."""
         return None if self.process is None else self.process.pid
 
 
-CLI.do_trimstats = lab.trimstats
+CLI.do_trimstats = nodes.trimstats
 
 switches = {'trimswitch': TrimSwitch}
 hosts = {'ndp': NdpHost}
