@@ -93,7 +93,7 @@ class CtlCommandTest {
         }
         Thread.sleep(500);
         final Cli.Result macs = ctl(socket, "show", "macs");
-        assertTrue(macs.out().matches("(?s)port  MAC +age s\n0     02:00:00:00:00:01 +[0-9]+\\.[0-9]\n1 address, aging after 300 s\n"), macs.out());
+        assertTrue(macs.out().matches("(?s)port  MAC +age s\n0     02:00:00:00:00:01 +[0-9]+\\.[0-9]\n1 address, aging after 300 s, at most 8192 learned\n"), macs.out());
         assertTrue(ctl(socket, "--json", "show", "macs").out().contains("\"mac\" : \"02:00:00:00:00:01\""));
         final Cli.Result stopped1 = ctl(socket, "capture", "1", "stop");
         assertEquals("port 1: 1 frames written to " + pcap + "\n", stopped1.out(), "the flooded frame, sent on port 1; " + stopped1.err());

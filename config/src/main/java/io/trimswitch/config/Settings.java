@@ -522,9 +522,9 @@ public record Settings(
     }
 
     /** How {@code run} forwards: a learning bridge, IPv4 routes, or the model's table. */
-    @JsonPropertyOrder({"mode", "agingSeconds", "staticMacs", "routes"})
-    public record Forwarding(ForwardingMode mode, double agingSeconds, List<StaticMac> staticMacs, List<Route> routes) {
-        public static final Forwarding DEFAULTS = new Forwarding(ForwardingMode.L2, 300, List.of(), List.of());
+    @JsonPropertyOrder({"mode", "agingSeconds", "macTableSize", "staticMacs", "routes"})
+    public record Forwarding(ForwardingMode mode, double agingSeconds, int macTableSize, List<StaticMac> staticMacs, List<Route> routes) {
+        public static final Forwarding DEFAULTS = new Forwarding(ForwardingMode.L2, 300, 8192, List.of(), List.of());
 
         public Forwarding {
             staticMacs = List.copyOf(staticMacs);
@@ -532,15 +532,19 @@ public record Settings(
         }
 
         public Forwarding withMode(final ForwardingMode value) {
-            return new Forwarding(value, agingSeconds, staticMacs, routes);
+            return new Forwarding(value, agingSeconds, macTableSize, staticMacs, routes);
+        }
+
+        public Forwarding withMacTableSize(final int value) {
+            return new Forwarding(mode, agingSeconds, value, staticMacs, routes);
         }
 
         public Forwarding withStaticMacs(final List<StaticMac> value) {
-            return new Forwarding(mode, agingSeconds, value, routes);
+            return new Forwarding(mode, agingSeconds, macTableSize, value, routes);
         }
 
         public Forwarding withRoutes(final List<Route> value) {
-            return new Forwarding(mode, agingSeconds, staticMacs, value);
+            return new Forwarding(mode, agingSeconds, macTableSize, staticMacs, value);
         }
     }
 

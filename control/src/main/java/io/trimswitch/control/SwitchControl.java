@@ -247,7 +247,8 @@ public final class SwitchControl implements ControlCommands {
     }
 
     private ControlReply macs() {
-        final List<io.trimswitch.live.LearnedMac> macs = live.macs();
+        final io.trimswitch.live.LiveSwitch.MacTable table = live.macs();
+        final List<io.trimswitch.live.LearnedMac> macs = table.macs();
         final StringBuilder text = new StringBuilder(String.format("%-5s %-17s %8s%n", "port", "MAC", "age s"));
         final List<Map<String, Object>> rows = new ArrayList<>();
         for (final io.trimswitch.live.LearnedMac mac : macs) {
@@ -264,9 +265,14 @@ public final class SwitchControl implements ControlCommands {
             text.append("(forwarding is ").append(inForce.forwarding().mode().label()).append(": the switch learns no addresses)\n");
         } else {
             text.append(macs.size()).append(macs.size() == 1 ? " address" : " addresses").append(", aging after ")
-                .append(rate(inForce.forwarding().agingSeconds())).append(" s\n");
+                .append(rate(inForce.forwarding().agingSeconds())).append(" s, at most ").append(inForce.forwarding().macTableSize())
+                .append(" learned\n");
+            if (table.notLearned() > 0) {
+                // A full table: a host sending from ever new addresses, or a table too small for the network.
+                text.append(table.notLearned()).append(" sources not learned since the start: the table was full (forwarding.macTableSize)\n");
+            }
         }
-        return new ControlReply(text.toString().stripTrailing(), Map.of("macs", rows));
+        return new ControlReply(text.toString().stripTrailing(), Map.of("macs", rows, "notLearned", table.notLearned()));
     }
 
     private ControlReply show(final boolean all) {

@@ -27,7 +27,11 @@ final class BridgeNews implements MessageHandler, BridgeForwarding.Listener {
     private final int self;
     private final LearningBridge bridge;
     private final long repeatNanos;
-    private final Long2LongHashMap lastTold = new Long2LongHashMap(1024, 0.6f, NEVER);
+    /**
+     * When each address was last passed on, for as many addresses as the bridge holds: sized whole at the start, and
+     * forgotten all at once when full (a host sending from ever new addresses), which only makes some news come again.
+     */
+    private final Long2LongHashMap lastTold;
     private final UnsafeBuffer message = new UnsafeBuffer(new byte[Long.BYTES + Integer.BYTES]);
     private long nowNanos;
 
@@ -36,6 +40,7 @@ final class BridgeNews implements MessageHandler, BridgeForwarding.Listener {
         this.self = self;
         this.bridge = bridge;
         this.repeatNanos = agingNanos / 2;
+        this.lastTold = new Long2LongHashMap((int) Math.ceil((bridge.capacity() + 1) / 0.6f) + 1, 0.6f, NEVER);
     }
 
     /** One per thread, each with its own copy of {@code forwarding}'s bridge, and each made the listener of that copy. */
@@ -66,6 +71,9 @@ final class BridgeNews implements MessageHandler, BridgeForwarding.Listener {
         final long told = lastTold.get(mac);
         if (!changed && told != NEVER && now - told < repeatNanos) {
             return;
+        }
+        if (told == NEVER && lastTold.size() >= bridge.capacity()) {
+            lastTold.clear();
         }
         lastTold.put(mac, now);
         message.putLong(0, mac);

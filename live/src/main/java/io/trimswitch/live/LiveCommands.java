@@ -91,10 +91,14 @@ final class LiveCommands {
         }
     }
 
-    /** The shard's copy of the learning bridge, as old as {@code clock} now says, into {@code into}: the youngest of each address. */
-    record ReadMacs(LearningBridge bridge, DilatedClock clock, Map<Long, LearnedMac> into) implements ShardCommand {
+    /**
+     * The shard's copy of the learning bridge, as old as {@code clock} now says, into {@code into}: the youngest of each
+     * address; and what it could not learn for want of room, added to {@code notLearned[0]}.
+     */
+    record ReadMacs(LearningBridge bridge, DilatedClock clock, Map<Long, LearnedMac> into, long[] notLearned) implements ShardCommand {
         @Override
         public void carryOut() {
+            notLearned[0] += bridge.refused();
             bridge.forEach(clock.nowPicos() / 1000, (mac, port, age, isStatic) -> into.merge(mac, new LearnedMac(mac, port, age, isStatic),
                 (known, seen) -> seen.ageNanos() < known.ageNanos() ? seen : known));
         }

@@ -6,6 +6,7 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.interfaces.InterfacePorts;
 import io.trimswitch.pipelines.BridgeForwarding;
+import io.trimswitch.pipelines.LearningBridge;
 import io.trimswitch.pipelines.LpmForwarding;
 import io.trimswitch.realtime.shard.ShardOwnership;
 import io.trimswitch.sockets.VxlanPorts;
@@ -56,6 +57,7 @@ public final class LiveSettings {
         endpoints(s);
         attachments(s);
         SettingsValidation.within("forwarding.agingSeconds", s.forwarding().agingSeconds(), 0.001, 365 * 86_400, "s");
+        SettingsValidation.within("forwarding.macTableSize", s.forwarding().macTableSize(), 1, LearningBridge.MOST_ADDRESSES);
         staticMacs(s);
         if (s.forwarding().mode() == Settings.ForwardingMode.ROUTED) {
             routes(s);
@@ -365,7 +367,7 @@ public final class LiveSettings {
                 for (int port = 0; port < shardOfPort.length; port++) {
                     shardOfPort[port] = ownership.ingressShardOfPort(port);
                 }
-                return new BridgeForwarding(Math.round(settings.forwarding().agingSeconds() * 1e9), staticMacs(settings), shardOfPort,
+                return new BridgeForwarding(Math.round(settings.forwarding().agingSeconds() * 1e9), settings.forwarding().macTableSize(), staticMacs(settings), shardOfPort,
                     java.util.stream.IntStream.range(0, settings.ports().size()).toArray(), shards);
             case ROUTED:
                 final long[] macs = new long[settings.portCount()];

@@ -232,12 +232,15 @@ final class LiveShards {
         }
     }
 
-    /** Every shard's copy of the learning bridge, youngest copy of each address first, read on its own thread. */
-    Map<Long, LearnedMac> macs() {
+    /**
+     * Every shard's copy of the learning bridge, youngest copy of each address first, read on its own thread; into
+     * {@code notLearned[0]}, the addresses the copies could not learn for want of room.
+     */
+    Map<Long, LearnedMac> macs(final long[] notLearned) {
         final Map<Long, LearnedMac> found = new java.util.HashMap<>();
         for (int thread = 0; thread < ports.length && bridging != null; thread++) {
             try {
-                dataplane.shard(thread).submit(new LiveCommands.ReadMacs(bridging.bridge(thread), dataplane.clock(), found))
+                dataplane.shard(thread).submit(new LiveCommands.ReadMacs(bridging.bridge(thread), dataplane.clock(), found, notLearned))
                     .get(COMMAND_WITHIN_SECONDS, TimeUnit.SECONDS);
             } catch (final TimeoutException | ExecutionException e) {
                 throw new ConfigException("show macs: thread " + thread + " did not answer within 5 s (host too slow?)");

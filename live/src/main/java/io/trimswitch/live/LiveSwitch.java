@@ -320,8 +320,15 @@ public final class LiveSwitch implements AutoCloseable {
      * yet aged out, each with its port and age, youngest copy over the shards; by port, then address. Empty unless the
      * switch bridges. Each shard reads its own copy on its own thread, between two turns.
      */
-    public List<LearnedMac> macs() {
-        return shards.macs().values().stream().sorted(java.util.Comparator.comparingInt(LearnedMac::port).thenComparingLong(LearnedMac::mac)).toList();
+    public MacTable macs() {
+        final long[] notLearned = {0};
+        final List<LearnedMac> macs = shards.macs(notLearned).values().stream()
+            .sorted(java.util.Comparator.comparingInt(LearnedMac::port).thenComparingLong(LearnedMac::mac)).toList();
+        return new MacTable(macs, notLearned[0]);
+    }
+
+    /** The learned addresses, and how many frames' sources were not learned since the start because a table was full. */
+    public record MacTable(List<LearnedMac> macs, long notLearned) {
     }
 
     /** What {@code ctl show} lists of an attached port. */

@@ -258,6 +258,28 @@ class LiveSwitchTest {
     }
 
     @Test
+    void aHostSendingFromEverNewAddressesFillsTheMacTableButNoMoreAndItsFramesAreStillFlooded() throws Exception {
+        start(settings -> settings.withForwarding(x -> x.withMacTableSize(16)));
+        final int sources = 100;
+        for (int i = 0; i < sources; i++) {
+            send(0, VxlanHeader.FLAG_VNI_VALID, VNI, frame(0x02_00_00_00_10_00L + i, EthernetHeader.BROADCAST));
+        }
+        for (final int port : new int[] {1, 2}) {
+            int flooded = 0;
+            while (flooded < sources && receive(port, 2000) != null) {
+                flooded++;
+            }
+            assertEquals(sources, flooded, "every frame reaches the other hosts, learned or not: port " + port);
+        }
+        final LiveSwitch.MacTable table = live.macs();
+        assertEquals(16, table.macs().size(), "the table holds what it may, and no more");
+        assertEquals(sources - 16, table.notLearned());
+        send(1, VxlanHeader.FLAG_VNI_VALID, VNI, frame(HOST_B, 0x02_00_00_00_10_00L));
+        assertTrue(receive(0, 2000) != null, "an address it did learn is forwarded to its port");
+        assertNull(receive(2, 200), "and not flooded");
+    }
+
+    @Test
     void datagramsThatAreNotFramesForThePortAreCountedByReasonAndNothingElseHappens() throws Exception {
         start();
         send(0, VxlanHeader.FLAG_VNI_VALID, VNI, new byte[4]);

@@ -34,17 +34,18 @@ public final class BridgeForwarding implements ForwardingStage {
     private final int[][] floodLists;
 
     /**
+     * @param capacity      the most addresses each copy learns ({@code forwarding.macTableSize})
      * @param staticEntries MAC (48 bits) → port, never aged
      * @param shardOfPort   per port of the fabric, the shard that owns it
      * @param ports         the ports floods go to when the switch starts
      */
-    public BridgeForwarding(final long agingNanos, final Map<Long, Integer> staticEntries, final int[] shardOfPort, final int[] ports,
+    public BridgeForwarding(final long agingNanos, final int capacity, final Map<Long, Integer> staticEntries, final int[] shardOfPort, final int[] ports,
         final int shards) {
         this.bridges = new LearningBridge[shards];
         this.listeners = new Listener[shards];
         this.floodLists = new int[shards][];
         for (int shard = 0; shard < shards; shard++) {
-            bridges[shard] = new LearningBridge(agingNanos, staticEntries);
+            bridges[shard] = new LearningBridge(agingNanos, capacity, staticEntries);
             floodLists[shard] = ports.clone();
         }
         this.shardOfPort = shardOfPort.clone();

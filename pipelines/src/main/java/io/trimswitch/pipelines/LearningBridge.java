@@ -8,26 +8,47 @@ import java.util.Map;
 /**
  * An Ethernet learning bridge: source MACs are learned per port and forgotten after the aging time;
  * static entries never age and are never relearned; broadcast, multicast and unknown destinations are
- * flooded. One thread owns it (a pipeline thread of the live switch), so it needs no locking and allocates
- * nothing once its table has grown; with several threads, each keeps a copy and tells the others its news.
+ * flooded. Its table holds at most a given number of learned addresses, as a switch's does: a host that sends from
+ * ever new addresses fills it, and then a new address is learned only once an old one has aged out (frames to the
+ * others are flooded meanwhile); the table never grows past its size, so such a host costs no memory and no garbage.
+ * One thread owns it (a pipeline thread of the live switch), so it needs no locking and allocates nothing;
+ * with several threads, each keeps a copy and tells the others its news.
  */
 public final class LearningBridge {
     /** The destination is unknown, broadcast or multicast: send to every port but the ingress. */
     public static final int FLOOD = ForwardingStage.FLOOD;
+    /** The largest table a bridge may have ({@code forwarding.macTableSize}): its map is allocated whole at the start. */
+    public static final int MOST_ADDRESSES = 1 << 20;
     private static final long MISSING = -1;
+    private static final float LOAD_FACTOR = 0.6f;
+    /** A full table looks for aged addresses to forget at most this often: a scan per frame would cost a core. */
+    private static final long PURGE_EVERY_NANOS = 1_000_000_000L;
     private static final int PORT_BITS = 16;
     private static final long PORT_MASK = (1 << PORT_BITS) - 1;
 
     private final long agingNanos;
-    private final Long2LongHashMap learned = new Long2LongHashMap(1024, 0.6f, MISSING);
-    private final Long2LongHashMap fixed = new Long2LongHashMap(64, 0.6f, MISSING);
+    private final int capacity;
+    private final Long2LongHashMap learned;
+    private final Long2LongHashMap fixed = new Long2LongHashMap(64, LOAD_FACTOR, MISSING);
+    /** Addresses not learned because the table was full, and when a full table last looked for aged ones. */
+    private long refused;
+    private long lastPurgeNanos = Long.MIN_VALUE;
 
-    /** @param staticEntries MAC (48 bits) → port */
-    public LearningBridge(final long agingNanos, final Map<Long, Integer> staticEntries) {
+    /**
+     * @param capacity      the most learned addresses the table holds (1..{@link #MOST_ADDRESSES})
+     * @param staticEntries MAC (48 bits) → port
+     */
+    public LearningBridge(final long agingNanos, final int capacity, final Map<Long, Integer> staticEntries) {
         if (agingNanos <= 0) {
             throw new IllegalArgumentException("aging time must be positive, got " + agingNanos + " ns");
         }
+        if (capacity < 1 || capacity > MOST_ADDRESSES) {
+            throw new IllegalArgumentException("a MAC table holds 1.." + MOST_ADDRESSES + " addresses, got " + capacity);
+        }
         this.agingNanos = agingNanos;
+        this.capacity = capacity;
+        // Room for the whole table from the start: it never grows, so it never rehashes.
+        this.learned = new Long2LongHashMap((int) Math.ceil((capacity + 1) / LOAD_FACTOR) + 1, LOAD_FACTOR, MISSING);
         staticEntries.forEach((mac, port) -> fixed.put(mac, port));
     }
 
@@ -39,8 +60,28 @@ public final class LearningBridge {
         if (isGroup(mac) || fixed.containsKey(mac)) {
             return false;
         }
+        if (learned.size() >= capacity && !learned.containsKey(mac) && !roomFor(nowNanos)) {
+            refused++;
+            return false;
+        }
         final long previous = learned.put(mac, (nowNanos << PORT_BITS) | port);
         return previous == MISSING || (previous & PORT_MASK) != port || nowNanos - (previous >>> PORT_BITS) > agingNanos;
+    }
+
+    /** Whether a full table made room, forgetting the addresses aged out by {@code nowNanos}: at most once a second. */
+    private boolean roomFor(final long nowNanos) {
+        if (lastPurgeNanos != Long.MIN_VALUE && nowNanos - lastPurgeNanos < PURGE_EVERY_NANOS) {
+            return false;
+        }
+        lastPurgeNanos = nowNanos;
+        final Long2LongHashMap.EntryIterator entries = learned.entrySet().iterator();
+        while (entries.hasNext()) {
+            entries.next();
+            if (nowNanos - (entries.getLongValue() >>> PORT_BITS) > agingNanos) {
+                entries.remove();
+            }
+        }
+        return learned.size() < capacity;
     }
 
     /** The port for {@code mac}, or {@link #FLOOD}. */
@@ -83,6 +124,16 @@ public final class LearningBridge {
     /** Learned entries, aged or not. */
     public int size() {
         return learned.size();
+    }
+
+    /** The most learned entries the table holds. */
+    public int capacity() {
+        return capacity;
+    }
+
+    /** Addresses this table did not learn because it was full of addresses not yet aged out. */
+    public long refused() {
+        return refused;
     }
 
     /** Broadcast and multicast addresses have the group bit, the lowest bit of the first octet. */

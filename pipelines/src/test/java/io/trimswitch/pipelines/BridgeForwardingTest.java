@@ -24,7 +24,7 @@ class BridgeForwardingTest {
 
     private final PacketPool pool = new PacketPool(16);
     /** Ports 0 and 1 on shard 0, ports 2 and 3 on shard 1. */
-    private final BridgeForwarding bridge = new BridgeForwarding(10 * SECOND, Map.of(HOST_B, 3), new int[] {0, 0, 1, 1}, new int[] {0, 1, 2, 3}, 2);
+    private final BridgeForwarding bridge = new BridgeForwarding(10 * SECOND, 1024, Map.of(HOST_B, 3), new int[] {0, 0, 1, 1}, new int[] {0, 1, 2, 3}, 2);
 
     @Test
     void aLearnedSourceIsWhereFramesToItGoUntilItAges() {

@@ -36,7 +36,7 @@ class IngressPipelineFloodTest {
     private final PacketPool pool = PacketPool.withHeadroom(64, PacketPool.MAX_SLOT_BYTES, 16);
     private final CounterRegistry registry = CounterRegistry.inMemory(PORTS * (PortCounters.COUNTERS + 4));
     private final Map<DropReason, Integer> drops = new EnumMap<>(DropReason.class);
-    private final BridgeForwarding bridge = new BridgeForwarding(300_000_000_000L, Map.of(), new int[PORTS], new int[] {0, 1, 2, 3}, 1);
+    private final BridgeForwarding bridge = new BridgeForwarding(300_000_000_000L, 1024, Map.of(), new int[PORTS], new int[] {0, 1, 2, 3}, 1);
     private final EgressPort[] ports = new EgressPort[PORTS];
     private boolean buffersRunOut;
 
@@ -121,7 +121,7 @@ class IngressPipelineFloodTest {
 
     @Test
     void aFloodWithNoOtherPortIsFilteredAndOneWithoutReplicationHasNoRoute() {
-        final BridgeForwarding lone = new BridgeForwarding(300_000_000_000L, Map.of(), new int[PORTS], new int[] {0}, 1);
+        final BridgeForwarding lone = new BridgeForwarding(300_000_000_000L, 1024, Map.of(), new int[PORTS], new int[] {0}, 1);
         final TrafficManager tm = new TrafficManager(pool, ports, TrimSettings.defaults(), false, new IdealTrimming(1), events)
             .replicating(pool::allocate, registry, new int[] {0, 1, 2, 3}, "pipelines-0");
         new IngressPipeline(0, pool, TrimSettings.defaults(), lone, null, new TrimStateTable(PORTS, 0, 0), tm).receive(frame(0, BROADCAST, HOST_A), 0);

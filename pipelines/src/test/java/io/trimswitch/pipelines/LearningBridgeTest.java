@@ -14,7 +14,7 @@ class LearningBridgeTest {
 
     @Test
     void aLearnedSourceIsWhereFramesToItGoAndUnknownOrBroadcastDestinationsFlood() {
-        final LearningBridge bridge = new LearningBridge(300 * SECOND, Map.of());
+        final LearningBridge bridge = new LearningBridge(300 * SECOND, 1024, Map.of());
         assertEquals(LearningBridge.FLOOD, bridge.lookup(HOST_A, 0), "unknown");
         bridge.learn(HOST_A, 3, 0);
         assertEquals(3, bridge.lookup(HOST_A, SECOND));
@@ -28,7 +28,7 @@ class LearningBridgeTest {
 
     @Test
     void anEntryOlderThanTheAgingTimeIsForgottenAndTheFrameFloods() {
-        final LearningBridge bridge = new LearningBridge(10 * SECOND, Map.of());
+        final LearningBridge bridge = new LearningBridge(10 * SECOND, 1024, Map.of());
         bridge.learn(HOST_B, 4, 0);
         assertEquals(4, bridge.lookup(HOST_B, 10 * SECOND));
         assertEquals(LearningBridge.FLOOD, bridge.lookup(HOST_B, 10 * SECOND + 1));
@@ -37,15 +37,15 @@ class LearningBridgeTest {
 
     @Test
     void staticEntriesNeverAgeAndAreNotRelearned() {
-        final LearningBridge bridge = new LearningBridge(SECOND, Map.of(HOST_A, 7));
+        final LearningBridge bridge = new LearningBridge(SECOND, 1024, Map.of(HOST_A, 7));
         bridge.learn(HOST_A, 2, 0);
         assertEquals(7, bridge.lookup(HOST_A, 1000 * SECOND));
-        assertThrows(IllegalArgumentException.class, () -> new LearningBridge(0, Map.of()));
+        assertThrows(IllegalArgumentException.class, () -> new LearningBridge(0, 1024, Map.of()));
     }
 
     @org.junit.jupiter.api.Test
     void learningSaysWhenItIsNewsANewAddressAMoveOrOneThatHadAgedOut() {
-        final LearningBridge bridge = new LearningBridge(1_000, java.util.Map.of());
+        final LearningBridge bridge = new LearningBridge(1_000, 1024, java.util.Map.of());
         final long mac = 0x0200_0000_0001L;
         org.junit.jupiter.api.Assertions.assertTrue(bridge.learn(mac, 1, 0), "a new address");
         org.junit.jupiter.api.Assertions.assertFalse(bridge.learn(mac, 1, 500), "seen again on the same port");
@@ -56,7 +56,7 @@ class LearningBridgeTest {
 
     @Test
     void itListsItsStaticAndLiveEntriesWithTheirAgesAndLeavesOutTheAgedOnes() {
-        final LearningBridge bridge = new LearningBridge(10 * SECOND, Map.of(HOST_A, 7));
+        final LearningBridge bridge = new LearningBridge(10 * SECOND, 1024, Map.of(HOST_A, 7));
         final long hostC = 0x02_00_00_00_00_0cL;
         bridge.learn(HOST_B, 1, 0);
         bridge.learn(hostC, 2, 5 * SECOND);
@@ -65,5 +65,48 @@ class LearningBridgeTest {
         java.util.Collections.sort(entries);
         assertEquals(java.util.List.of(Long.toHexString(HOST_A) + "@7 0 static", Long.toHexString(hostC) + "@2 7"), entries,
             "host B, last seen 12 s ago, has aged out");
+    }
+
+    @Test
+    void aFullTableLearnsNoNewAddressWhileItsOwnAreAliveAndFloodsToTheNewOne() {
+        final LearningBridge bridge = new LearningBridge(10 * SECOND, 2, Map.of());
+        final long hostC = 0x02_00_00_00_00_0cL;
+        bridge.learn(HOST_A, 1, 0);
+        bridge.learn(HOST_B, 2, 0);
+        org.junit.jupiter.api.Assertions.assertFalse(bridge.learn(hostC, 3, SECOND), "the table is full");
+        assertEquals(LearningBridge.FLOOD, bridge.lookup(hostC, SECOND));
+        assertEquals(2, bridge.size());
+        assertEquals(1, bridge.refused());
+        assertEquals(1, bridge.lookup(HOST_A, SECOND), "what it had learned stays");
+        org.junit.jupiter.api.Assertions.assertTrue(bridge.learn(HOST_A, 4, SECOND), "a known address still moves, full or not");
+        assertEquals(4, bridge.lookup(HOST_A, SECOND));
+    }
+
+    @Test
+    void aFullTableForgetsItsAgedAddressesToLearnANewOneAtMostOnceASecond() {
+        final LearningBridge bridge = new LearningBridge(10 * SECOND, 2, Map.of());
+        final long hostC = 0x02_00_00_00_00_0cL;
+        final long hostD = 0x02_00_00_00_00_0dL;
+        bridge.learn(HOST_A, 1, 0);
+        bridge.learn(HOST_B, 2, SECOND / 2);
+        org.junit.jupiter.api.Assertions.assertTrue(bridge.learn(hostC, 3, 10_200_000_000L), "host A aged out: its place is taken");
+        assertEquals(LearningBridge.FLOOD, bridge.lookup(HOST_A, 10_200_000_000L));
+        assertEquals(3, bridge.lookup(hostC, 10_200_000_000L));
+        org.junit.jupiter.api.Assertions.assertFalse(bridge.learn(hostD, 4, 10_700_000_000L),
+            "host B has aged out too, but the last look for aged addresses was half a second ago");
+        org.junit.jupiter.api.Assertions.assertTrue(bridge.learn(hostD, 4, 11_200_000_000L));
+        assertEquals(1, bridge.refused());
+    }
+
+    @Test
+    void aHostSendingFromEverNewAddressesNeverGrowsTheTable() {
+        final LearningBridge bridge = new LearningBridge(300 * SECOND, 1000, Map.of());
+        for (long mac = 0x02_00_00_00_00_00L; mac < 0x02_00_00_01_00_00L; mac++) {
+            bridge.learn(mac, 1, mac);
+        }
+        assertEquals(1000, bridge.size());
+        assertEquals(65_536 - 1000, bridge.refused());
+        assertThrows(IllegalArgumentException.class, () -> new LearningBridge(SECOND, 0, Map.of()));
+        assertThrows(IllegalArgumentException.class, () -> new LearningBridge(SECOND, LearningBridge.MOST_ADDRESSES + 1, Map.of()));
     }
 }
