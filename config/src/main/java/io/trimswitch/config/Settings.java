@@ -523,8 +523,13 @@ public record Settings(
 
     /** How {@code run} forwards: a learning bridge, IPv4 routes, or the model's table. */
     @JsonPropertyOrder({"mode", "agingSeconds", "macTableSize", "staticMacs", "routes"})
-    public record Forwarding(ForwardingMode mode, double agingSeconds, int macTableSize, List<StaticMac> staticMacs, List<Route> routes) {
-        public static final Forwarding DEFAULTS = new Forwarding(ForwardingMode.L2, 300, 8192, List.of(), List.of());
+    public record Forwarding(
+        ForwardingMode mode, double agingSeconds,
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = DefaultMacTable.class) int macTableSize,
+        List<StaticMac> staticMacs, List<Route> routes) {
+        /** A MAC table's size unless the settings say otherwise: addresses per pipeline thread. */
+        public static final int DEFAULT_MAC_TABLE_SIZE = 8192;
+        public static final Forwarding DEFAULTS = new Forwarding(ForwardingMode.L2, 300, DEFAULT_MAC_TABLE_SIZE, List.of(), List.of());
 
         public Forwarding {
             staticMacs = List.copyOf(staticMacs);
@@ -617,6 +622,13 @@ public record Settings(
     static final class GsoOn extends AtDefault {
         GsoOn() {
             super(true);
+        }
+    }
+
+    /** Leaves {@code forwarding.macTableSize} out of a written report while it is the default. */
+    static final class DefaultMacTable extends AtDefault {
+        DefaultMacTable() {
+            super(Forwarding.DEFAULT_MAC_TABLE_SIZE);
         }
     }
 
