@@ -88,8 +88,7 @@ from mininet.net import Mininet  # noqa: E402
 from mininet.log import error  # noqa: E402
 from mininet.node import Host  # noqa: E402
 
-from nodes import (  # noqa: E402,F401  the nodes, and names the lab's users take from here
-    DEFAULT_JAVA_OPTS, IDLE_MODES, MECHANISMS, REPO, LeafSpine, LinuxRouter, NdpHost, is_trimswitch, read_text, tool_command)
+from nodes import REPO, read_text, tool_command  # noqa: E402,F401  read_text: the lab's users take it from here
 from trimswitch import TrimSwitch  # noqa: E402
 
 sys.path.insert(0, os.path.join(REPO, 'bench', 'soak'))
