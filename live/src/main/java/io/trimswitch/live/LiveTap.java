@@ -75,7 +75,9 @@ final class LiveTap implements PortTap {
 
     /** The depth distribution of {@code port}'s data (or header) queue seen by departing packets, so far. */
     synchronized Histogram depths(final int port, final boolean data) {
-        return addInterval(port, data).copy();
+        final Histogram total = total(port, data);
+        total.add(takeInterval(port, data));
+        return total.copy();
     }
 
     /**
@@ -84,25 +86,27 @@ final class LiveTap implements PortTap {
      * was, and an idle switch skips the scans of every bucket.
      */
     synchronized boolean depthsAt(final int port, final boolean data, final double[] percentiles, final long[] values) {
-        final Histogram[] intervals = data ? dataIntervals : headerIntervals;
-        intervals[port] = (data ? dataDepths : headerDepths)[port].getIntervalHistogram(intervals[port]);
-        if (intervals[port].getTotalCount() == 0) {
+        final Histogram interval = takeInterval(port, data);
+        if (interval.getTotalCount() == 0) {
             return false;
         }
-        final Histogram total = data ? dataDepthTotals[port] : headerDepthTotals[port];
-        total.add(intervals[port]);
+        final Histogram total = total(port, data);
+        total.add(interval);
         for (int i = 0; i < percentiles.length; i++) {
             values[i] = total.getValueAtPercentile(percentiles[i]);
         }
         return true;
     }
 
-    /** The port's total so far, with what the recorder took since the last call; its interval histogram reused. */
-    private Histogram addInterval(final int port, final boolean data) {
+    /** What the port's recorder took since the last call, into its interval histogram, which is reused. */
+    private Histogram takeInterval(final int port, final boolean data) {
         final Histogram[] intervals = data ? dataIntervals : headerIntervals;
         intervals[port] = (data ? dataDepths : headerDepths)[port].getIntervalHistogram(intervals[port]);
-        final Histogram total = data ? dataDepthTotals[port] : headerDepthTotals[port];
-        total.add(intervals[port]);
-        return total;
+        return intervals[port];
+    }
+
+    /** The port's distribution over the switch's life, up to the last interval taken. */
+    private Histogram total(final int port, final boolean data) {
+        return data ? dataDepthTotals[port] : headerDepthTotals[port];
     }
 }
