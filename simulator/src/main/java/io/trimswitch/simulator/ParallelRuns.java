@@ -7,7 +7,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 
-/** Independent virtual-time runs side by side: results in submission order, a run's failure rethrown as itself. */
+/** Independent virtual-time runs side by side: results in submission order, a run's failure (an exception or an error) rethrown as itself. */
 public final class ParallelRuns {
     private ParallelRuns() {
     }
@@ -25,6 +25,10 @@ public final class ParallelRuns {
         } catch (final ExecutionException e) {
             if (e.getCause() instanceof RuntimeException runtime) {
                 throw runtime;
+            }
+            // An error (out of memory above all) stays itself, so the tool reports it in one line as on its own thread.
+            if (e.getCause() instanceof Error error) {
+                throw error;
             }
             throw new IllegalStateException(e.getCause());
         } catch (final InterruptedException e) {
