@@ -67,6 +67,7 @@ public final class TrimswitchCommand implements Runnable {
         }
         commandLine.setOut(out);
         commandLine.setErr(err);
+        WholeNumbers.readInto(commandLine);
         final Errors errors = new Errors(err);
         commandLine.setParameterExceptionHandler(errors);
         commandLine.setExecutionExceptionHandler(errors);
@@ -95,7 +96,8 @@ public final class TrimswitchCommand implements Runnable {
         @Override
         public int handleParseException(final CommandLine.ParameterException exception, final String[] arguments) {
             final CommandLine failed = exception.getCommandLine();
-            err.println("trimswitch: " + OneLine.of(firstLine(exception.getMessage())) + " (see '" + failed.getCommandSpec().qualifiedName() + " --help')");
+            final String suggestion = exception instanceof CommandLine.UnmatchedArgumentException unmatched ? DidYouMean.of(unmatched) : "";
+            err.println("trimswitch: " + OneLine.of(firstLine(exception.getMessage()) + suggestion) + " (see '" + failed.getCommandSpec().qualifiedName() + " --help')");
             return EXIT_USAGE;
         }
 

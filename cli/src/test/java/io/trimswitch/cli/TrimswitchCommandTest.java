@@ -32,7 +32,20 @@ class TrimswitchCommandTest {
     void aMisspelledCommandIsNamedWithTheToolsHelp() {
         final Cli.Result result = Cli.trimswitch("scenaro");
         assertEquals(2, result.exit());
-        assertEquals("trimswitch: Unmatched argument at index 0: 'scenaro' (see 'trimswitch --help')\n", result.err());
+        assertEquals("trimswitch: Unmatched argument at index 0: 'scenaro'; did you mean 'scenario'? (see 'trimswitch --help')\n", result.err());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+        "scenario --pakets 5     | Unknown options: '--pakets', '5'; did you mean '--packets'? (see 'trimswitch scenario --help')",
+        "fabric --leevs=3        | Unknown option: '--leevs=3'; did you mean '--leaves'? (see 'trimswitch fabric --help')",
+        "gen sendd               | Unmatched argument at index 0: 'sendd'; did you mean 'send'? (see 'trimswitch gen --help')",
+        "evalute                 | Unmatched argument at index 0: 'evalute'; did you mean 'evaluate'? (see 'trimswitch --help')",
+        "scenario --xyzzy        | Unknown option: '--xyzzy' (see 'trimswitch scenario --help')"})
+    void aMistypedNameGetsTheNearestNamesInTheSameLine(final String commandLine, final String expected) {
+        final Cli.Result result = Cli.trimswitch(commandLine.split(" "));
+        assertEquals(2, result.exit());
+        assertEquals("trimswitch: " + expected + "\n", result.err());
     }
 
     @Test
@@ -74,14 +87,19 @@ class TrimswitchCommandTest {
         }
     }
 
-    /** A run larger than the heap ends in one line that says what to give it, exit 1, and no stack trace. */
-    @Test
-    void aRunThatOutgrowsTheHeapSaysSoInOneLine() throws Exception {
+    /**
+     * A run larger than the heap ends in one line that says what to give it, exit 1, and no stack trace: whether it ran
+     * on the command's thread (fabric) or on worker threads side by side (scenario's mechanisms).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"fabric --leaves 32 --hosts-per-leaf 32 --spines 16", "scenario"})
+    void aRunThatOutgrowsTheHeapSaysSoInOneLine(final String commandLine) throws Exception {
         final String javaBin = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        final Process process = new ProcessBuilder(javaBin, "-Xmx16m", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-            TrimswitchCommand.class.getName(), "fabric", "--leaves", "32", "--hosts-per-leaf", "32", "--spines", "16")
-            .redirectErrorStream(true).start();
+        final java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(javaBin, "-Xmx16m", "--enable-native-access=ALL-UNNAMED",
+            "--sun-misc-unsafe-memory-access=allow", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+            TrimswitchCommand.class.getName()));
+        command.addAll(java.util.List.of(commandLine.split(" ")));
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         final String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         org.junit.jupiter.api.Assertions.assertTrue(process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), output);
         org.junit.jupiter.api.Assertions.assertEquals(TrimswitchCommand.EXIT_RUN_FAILED, process.exitValue(), output);
