@@ -22,7 +22,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code trimswitch fabric}: a leaf-spine network of trimming switches and NDP hosts, in virtual time. Its options are
+ * {@code trimswitch fabric}: a network of trimming switches and hosts, in virtual time: a leaf-spine of NDP hosts, or
+ * an htsim fat tree of NDP or UET hosts. Its options are
  * defined in code (see {@link OptionsInCode}) and write the fields below: reading their annotations was most of a
  * small run's start.
  */
@@ -105,7 +106,8 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         bound("--mechanism", "MECHANISM", String.class,
             "With --matrix: every tier's mechanism; --leaf sets the racks' and --spine the aggregation and core switches' (default: tofino racks, ideal above)",
             () -> mechanism, v -> mechanism = v);
-        bound("--mtu", "BYTES", Integer.class, "With --matrix: payload bytes per packet, htsim's -mtu; a packet is 64 bytes more on the wire (default: 4096)",
+        bound("--mtu", "BYTES", Integer.class, "With --matrix: payload bytes per packet, htsim's -mtu, 64.." + HtsimExperiment.MAX_MTU
+                + "; a packet is " + HtsimExperiment.HEADER_BYTES + " bytes more on the wire, at most a jumbo frame (default: 4096)",
             () -> mtu, v -> mtu = v);
         bound("--queue-packets", "N", Integer.class,
             "With --matrix: each data queue holds N × MTU bytes, htsim's -q, unless the topology gives queue sizes (default: 15)",
@@ -120,7 +122,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
             () -> loadBalancer, v -> loadBalancer = v);
         bound("--target-delay-us", "US", Double.class, "UET: NSCC's target queuing delay, µs (default: 0.75 of the network's round trip)",
             () -> targetDelayUs, v -> targetDelayUs = v);
-        bound(OptionSpec.builder("--ecn").paramLabel("LO HI").arity("2").type(List.class).auxiliaryTypes(Integer.class)
+        bound(OptionSpec.builder("--ecn").paramLabel("LO HI").hideParamSyntax(true).arity("2").type(List.class).auxiliaryTypes(Integer.class)
             .description("UET: data queues mark CE above LO packets, with a probability rising to 1 at HI, htsim's -ecn (default: 0.2 and 0.8 BDP)"),
             () -> ecn, v -> ecn = v);
         bound("--ack-bytes", "BYTES", Integer.class, "UET: a receiver acknowledges at least every BYTES received (default: 16384)",
@@ -131,7 +133,8 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         group(new HelpOptions(), "help");
         model().name("fabric");
         model().usageMessage().sortOptions(false).description(
-            "Runs a workload across a leaf-spine network of switches and NDP hosts in virtual time.",
+            "Runs a workload across a network of switches and hosts in virtual time: a leaf-spine of NDP hosts, "
+                + "or an htsim fat tree (--topology, --matrix) of NDP or UET hosts (--transport).",
             "Reports flow completion times, goodput, and trims, DoD queues and drops per tier, per switch and per port.",
             "With no arguments: 4 leaves × 4 hosts, 4 spines, 100 Gb/s, tofino leaves, ideal spines, a sprayed permutation of 1000-packet flows.");
     }
@@ -150,7 +153,12 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         final NetworkSpec network = file == null ? new NetworkSpec() : NetworkSettings.parse(SettingsFiles.read(file), file.toString());
         applyOverrides(network);
         json.checkWritable();
-        final NetworkSettings settings = NetworkSettings.of(network);
+        final NetworkSettings settings;
+        try {
+            settings = NetworkSettings.of(network);
+        } catch (final ConfigException refused) {
+            throw OptionKeys.FABRIC.named(refused, model());
+        }
         final NetworkRun run = NetworkRun.of(settings);
         final NetworkReport report = NetworkReportBuilder.build(run, run.run(), settings);
         return show(report, report);
@@ -242,7 +250,8 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
             settings = settings.withAckBytes(ackBytes);
         }
         if (ecn != null) {
-            settings = settings.withEcn(ecn.get(0), ecn.get(1));
+            final List<Integer> depths = UetOptions.ecn(ecn);
+            settings = settings.withEcn(depths.get(0), depths.get(1));
         }
         return settings;
     }

@@ -48,7 +48,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
     private final OptionSpec targetDelayUs = option("--target-delay-us", "US", Double.class,
         "UET: NSCC's target queuing delay, µs (default: 0.75 of the round trip)");
 
-    private final OptionSpec ecn = option(OptionSpec.builder("--ecn").paramLabel("LO HI").arity("2").type(List.class).auxiliaryTypes(Integer.class)
+    private final OptionSpec ecn = option(OptionSpec.builder("--ecn").paramLabel("LO HI").hideParamSyntax(true).arity("2").type(List.class).auxiliaryTypes(Integer.class)
         .description("UET: data queues mark CE above LO packets, with a probability rising to 1 at HI (default: 0.2 and 0.8 bandwidth-delay products)"));
 
     private final OptionSpec ackBytes = option("--ack-bytes", "BYTES", Integer.class, "UET: a receiver acknowledges at least every BYTES received (default: 16384)");
@@ -133,7 +133,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
             shape = perPipeline + " parallel " + pipelines + ":1 incasts";
         } else if (pattern.startsWith("incast:")) {
             final String[] sides = pattern.substring("incast:".length()).split("->", 2);
-            shape = sides[0].trim() + " senders into " + sides[1].trim() + " ports";
+            shape = counted(sides[0].trim(), "sender") + " into " + counted(sides[1].trim(), "port");
         } else if (pattern.startsWith("mod16:")) {
             shape = pattern.substring("mod16:".length()).trim() + " senders, sender i into port i mod 16";
         } else {
@@ -149,12 +149,22 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
             + " Gb/s, " + (s.realTime() ? "real time" : "virtual time") + ", seed " + s.workload().seed();
     }
 
+    /** {@code "1 port"}, {@code "16 ports"}. */
+    private static String counted(final String number, final String noun) {
+        return number + " " + noun + ("1".equals(number) ? "" : "s");
+    }
+
     @Override
     public Integer call() {
-        final Settings settings = withOverrides(config.load());
+        final Settings settings;
+        try {
+            settings = withOverrides(config.load()).validate();
+        } catch (final ConfigException refused) {
+            throw OptionKeys.SCENARIO.named(refused, model());
+        }
         final List<Mechanism> toRun = new ArrayList<>();
         json.checkWritable();
-        final boolean realClock = settings.validate().realTime();
+        final boolean realClock = settings.realTime();
         final List<String> named = mechanisms.getValue();
         if (named != null) {
             for (final String name : named) {
@@ -248,7 +258,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
             uet = uet.withAckBytes(ackBytes.getValue());
         }
         if (given(ecn)) {
-            final List<Integer> depths = ecn.getValue();
+            final List<Integer> depths = UetOptions.ecn(ecn.getValue());
             uet = uet.withEcn(depths.get(0), depths.get(1));
         }
         return uet;

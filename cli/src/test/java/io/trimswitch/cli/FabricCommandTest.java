@@ -101,15 +101,15 @@ class FabricCommandTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "fabric --leaves 0                                    | topology.leaves must be 1..256, got 0",
-        "fabric --leaves -3                                   | topology.leaves must be 1..256, got -3",
-        "fabric --spines 0                                    | topology.spines must be at least 1 when there is more than one leaf",
-        "fabric --hosts-per-leaf 5000                         | topology.hostsPerLeaf must be 1..1024",
-        "fabric --host-rate NaN                               | topology.hostRateGbps must be",
-        "fabric --uplink-rate Infinity                        | topology.uplinkRateGbps must be",
-        "fabric --latency-ns -1                               | topology.linkLatencyNs must be 0..1000000 ns",
+        "fabric --leaves 0                                    | --leaves must be 1..256, got 0 (topology.leaves)",
+        "fabric --leaves -3                                   | --leaves must be 1..256, got -3 (topology.leaves)",
+        "fabric --spines 0                                    | --spines must be at least 1 when there is more than one leaf",
+        "fabric --hosts-per-leaf 5000                         | --hosts-per-leaf must be 1..1024",
+        "fabric --host-rate NaN                               | --host-rate must be",
+        "fabric --uplink-rate Infinity                        | --uplink-rate must be",
+        "fabric --latency-ns -1                               | --latency-ns must be 0..1000000 ns",
         "fabric --routing random                              | routing must be one of spray, ecmp, got 'random'",
-        "fabric --workload chaos                              | workload.kind must be one of permutation, incast, all-to-all, flows",
+        "fabric --workload chaos                              | --workload must be one of permutation, incast, all-to-all, flows",
         "fabric --leaf fancy                                  | leaf: unknown mechanism 'fancy': expected one of ideal, mod, dod, tofino, tofino2",
         "fabric --spine ''                                    | spine: unknown mechanism ''",
         "fabric --fail 9:0                                    | topology.failedLinks[0].leaf must be 0..3, got 9",
@@ -119,14 +119,16 @@ class FabricCommandTest {
         "fabric --fail 0:1@NaN                                | topology.failedLinks[0].atUs must be",
         "fabric --fail 0:1 --fail 0:1                         | names leaf 0 to spine 1 twice",
         "fabric --fail 0:0 --fail 0:1 --fail 0:2 --fail 0:3   | leave leaf 0 and leaf 1 without a spine that reaches both",
-        "fabric --workload incast --racks 9                   | workload.racks must be 1..3, got 9",
+        "fabric --workload incast --racks 9                   | --racks must be 1..3, got 9 (workload.racks)",
         "fabric --workload incast --leaves 1 --spines 0       | needs at least 2 leaves",
-        "fabric --packets 0                                   | workload.packets must be 1..65535, got 0",
-        "fabric --workload flows --load 0                     | workload.load must be",
-        "fabric --workload flows --load NaN                   | workload.load must be",
+        "fabric --packets 0                                   | --packets must be 1..65535, got 0 (workload.packets)",
+        "fabric --packets -5                                  | --packets must be 1..65535, got -5 (workload.packets)",
+        "fabric --seed 123456789012345678901                  | --seed': '123456789012345678901' is too large (max 9223372036854775807)",
+        "fabric --workload flows --load 0                     | --load must be",
+        "fabric --workload flows --load NaN                   | --load must be",
         "fabric --workload flows --flow-sizes DIR/none.csv    | no such file",
         "fabric --workload all-to-all --hosts-per-leaf 100    | at most 65536 fit",
-        "fabric --initial-window 0                            | transport.initialWindowPackets must be 1..65535, got 0",
+        "fabric --initial-window 0                            | --initial-window must be 1..65535, got 0 (transport.initialWindowPackets)",
         "fabric --config DIR                                  | a directory, not a settings file",
         "fabric --config FILE                                 | unknown key 'ports'",
         "fabric --json DIR                                    | a directory; name a file",
@@ -137,6 +139,8 @@ class FabricCommandTest {
         "fabric --matrix HTSIM --leaves 2                     | --leaves does not apply with --matrix",
         "fabric --matrix HTSIM --fail 0:1                     | --fail takes one number with --matrix (htsim's -failed: links at a quarter of their rate), got '0:1'",
         "fabric --matrix HTSIM --queue-packets 0              | --queue-packets must be 1..65535, got 0",
+        "fabric --matrix HTSIM --mtu 8955                     | --mtu must be 64..8954, got 8955",
+        "fabric --matrix HUGEMATRIX                           | huge.cm line 3: size is too large (max 1099511627776), got 99999999999999999999",
         "fabric --matrix HTSIM --mechanism fancy              | rack switches: unknown mechanism 'fancy'",
         "fabric --matrix BADMATRIX                            | bad.cm line 3: size is -5, outside 1..1099511627776",
         "fabric --topology BADTOPO --matrix HTSIM             | bad.topo line 5: unknown key Radix (Nodes, Tiers, Podsize, Tier;",
@@ -157,9 +161,11 @@ class FabricCommandTest {
         Files.writeString(file, "ports:\n  - bind: 127.0.0.1:0\n");
         Files.writeString(dir.resolve("m.cm"), "Nodes 16\nConnections 1\n0->9 start 0 size 3000\n");
         Files.writeString(dir.resolve("bad.cm"), "Nodes 16\nConnections 1\n0->9 start 0 size -5\n");
+        Files.writeString(dir.resolve("huge.cm"), "Nodes 16\nConnections 1\n0->9 start 0 size 99999999999999999999\n");
         Files.writeString(dir.resolve("bad.topo"), "Nodes 16\nTiers 2\nPodsize 16\nTier 0\nRadix 4\n");
         final String[] args = commandLine.strip().replace("''", "").replace("DIR", dir.toString()).replace("FILE", file.toString())
             .replace("HTSIM", dir.resolve("m.cm").toString()).replace("BADMATRIX", dir.resolve("bad.cm").toString())
+            .replace("HUGEMATRIX", dir.resolve("huge.cm").toString())
             .replace("BADTOPO", dir.resolve("bad.topo").toString()).split("\\s+");
         final String[] withEmpty = commandLine.contains("''") ? append(args, "") : args;
         final Cli.Result result = Cli.trimswitch(withEmpty);

@@ -32,6 +32,20 @@ class HelpTextTest {
         assertEquals(List.of(), ragged, "description lines broken by hand");
     }
 
+    /** fabric runs leaf-spines and fat trees, of NDP and UET hosts; an option of two values shows each label once. */
+    @Test
+    void fabricsHelpNamesWhatItRunsAndTheEcnOptionShowsItsTwoValuesOnce() {
+        for (final String command : new String[] {"fabric", "scenario"}) {
+            final Cli.Result help = Cli.trimswitch(command, "--help");
+            assertEquals(0, help.exit());
+            org.junit.jupiter.api.Assertions.assertTrue(help.out().contains("[--ecn=LO HI]") && !help.out().contains("LO HI LO HI"), help.out());
+        }
+        final String fabric = Cli.trimswitch("fabric", "--help").out().replaceAll("\\s+", " ");
+        org.junit.jupiter.api.Assertions.assertTrue(fabric.contains("a leaf-spine of NDP hosts, or an htsim fat tree (--topology, --matrix) of NDP or UET hosts"),
+            fabric);
+        org.junit.jupiter.api.Assertions.assertTrue(fabric.contains("--mtu=BYTES With --matrix: payload bytes per packet, htsim's -mtu, 64..8954;"), fabric);
+    }
+
     @Test
     void noParameterLabelHasADot() {
         final List<String> dotted = new ArrayList<>();

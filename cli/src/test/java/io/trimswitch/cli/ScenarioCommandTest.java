@@ -151,12 +151,12 @@ class ScenarioCommandTest {
 
     @Test
     void t1BelowT0IsOneClearLine() {
-        assertOneLineError(trimswitch("scenario", "--t0-us", "10", "--t1-us", "5"), "control.t1Us (5.0) must not be below control.t0Us (10.0)");
+        assertOneLineError(trimswitch("scenario", "--t0-us", "10", "--t1-us", "5"), "--t1-us (5.0) must not be below control.t0Us (10.0) (control.t1Us)");
     }
 
     @Test
     void aNegativeRateIsOneClearLine() {
-        assertOneLineError(trimswitch("scenario", "--pessimistic-rate", "-1"), "control.pessimisticRateGbps must be");
+        assertOneLineError(trimswitch("scenario", "--pessimistic-rate", "-1"), "--pessimistic-rate must be");
     }
 
     @Test

@@ -23,7 +23,7 @@ class ScenarioUetTest {
         final Cli.Result result = trimswitch("scenario", "--transport", "uet", "--pattern", "incast:8->1", "--packets", "200",
             "--mechanism", "tofino,dod,ideal", "--json", json.toString());
         assertEquals(0, result.exit(), result.err());
-        assertTrue(result.out().startsWith("incast:8->1: 8 senders into 1 ports, UET flows of 200 packets of 1500 B, 64 ports at 100 Gb/s"),
+        assertTrue(result.out().startsWith("incast:8->1: 8 senders into 1 port, UET flows of 200 packets of 1500 B, 64 ports at 100 Gb/s"),
             result.out());
         assertTrue(result.out().contains("flows completed                              8 / 8              8 / 8              8 / 8"), result.out());
         final JsonNode reports = new ObjectMapper().readTree(json.toFile());
@@ -54,6 +54,27 @@ class ScenarioUetTest {
         }
     }
 
+    /** A copy sent again after a late ACK can arrive whole beside the first: the table says how many, so whole less those is what the flows hold. */
+    @Test
+    void theTableCountsDuplicateDeliveriesSoWholeLessDuplicatesIsWhatTheFlowsHold() {
+        final Cli.Result result = trimswitch("scenario", "--transport", "uet");
+        assertEquals(0, result.exit(), result.err());
+        final String[] whole = row(result.out(), "delivered whole");
+        final String[] duplicates = row(result.out(), "  of them duplicates");
+        assertEquals(3, whole.length, result.out());
+        long total = 0;
+        for (int i = 0; i < whole.length; i++) {
+            assertEquals(64 * 1000, Long.parseLong(whole[i]) - Long.parseLong(duplicates[i]), result.out());
+            total += Long.parseLong(duplicates[i]);
+        }
+        assertTrue(total > 0, "the default UET shift delivers some packets twice: " + result.out());
+    }
+
+    private static String[] row(final String table, final String label) {
+        return table.lines().filter(line -> line.startsWith(label + "  ")).findFirst().orElseThrow(() -> new AssertionError(label + " in " + table))
+            .substring(label.length()).strip().split("\\s+");
+    }
+
     @Test
     void theDefaultShiftOfUetFlowsCompletesUnderEveryMechanism() {
         final Cli.Result result = trimswitch("scenario", "--transport", "uet", "--packets", "300");
@@ -74,11 +95,12 @@ class ScenarioUetTest {
 
     @Test
     void badUetSettingsAreRefusedInOneLineNamingTheOption() {
-        refused("transport.kind must be one of open-loop, ndp, uet, got 'tcp'", "--transport", "tcp");
+        refused("--transport must be one of open-loop, ndp, uet, got 'tcp' (transport.kind)", "--transport", "tcp");
         refused("--target-delay-us must be above 0 and at most 10000 µs, got 0.0", "--transport", "uet", "--target-delay-us", "0");
         refused("--initial-window must be 1..65535 packets (a window below one packet never sends), got 0", "--transport", "uet",
             "--initial-window", "0");
         refused("--ecn must be LO HI with 0 <= LO <= HI <= 65535 packets, got 9 3", "--transport", "uet", "--ecn", "9", "3");
+        refused("--ecn takes LO HI once, got 2 pairs", "--transport", "uet", "--ecn", "1", "2", "--ecn", "3", "4");
         refused("--ack-bytes must be 1..16777216, got 0", "--transport", "uet", "--ack-bytes", "0");
         refused("--rto-us must be above 0 and at most 1000000 µs, got -1.0", "--transport", "uet", "--rto-us", "-1");
         refused("--target-delay-us applies to UET hosts: add --transport uet", "--target-delay-us", "5");

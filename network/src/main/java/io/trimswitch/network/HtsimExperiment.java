@@ -6,6 +6,7 @@ import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings;
 import io.trimswitch.config.SettingsValidation;
+import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.ndp.PullPacer;
 
@@ -25,6 +26,8 @@ import java.util.Map;
 public final class HtsimExperiment {
     /** What a data packet carries beyond its payload, and all a trimmed packet or an ACK, NACK or PULL is: htsim's 64 bytes. */
     public static final int HEADER_BYTES = 64;
+    /** The largest {@code --mtu}: with the headers, a packet is at most the jumbo frame every buffer of the pool holds. */
+    public static final int MAX_MTU = PacketPool.JUMBO_FRAME_BYTES - HEADER_BYTES;
     /** htsim cuts a link that {@code -failed} names to this fraction of its rate (uet-htsim's default ratio). */
     public static final double FAILED_LINK_RATE = 0.25;
     /** htsim_ndp's receivers pull at 99 % of their link's rate, so that pulls never queue behind the data they clock. */
@@ -108,7 +111,7 @@ public final class HtsimExperiment {
             options.aggMechanism() != null ? options.aggMechanism() : "ideal",
             options.coreMechanism() != null ? options.coreMechanism() : "ideal"};
         final int mtu = options.mtu() != null ? options.mtu() : 4096;
-        SettingsValidation.within("--mtu", mtu, 64, 9000);
+        SettingsValidation.within("--mtu", mtu, 64, MAX_MTU);
         final int queue = options.queuePackets() != null ? options.queuePackets() : 15;
         SettingsValidation.within("--queue-packets", queue, 1, 65_535);
         final int window = options.initialWindow() != null ? options.initialWindow() : 15;

@@ -305,6 +305,11 @@ public record HtsimMatrix(int nodes, List<Connection> connections, List<Trigger>
             try {
                 value = Long.parseLong(text);
             } catch (final NumberFormatException e) {
+                if (text.matches("-?[0-9]{1,1000}")) {
+                    // Digits past a long's range: too far out, not a word.
+                    throw refuse(key + " is too " + (text.startsWith("-") ? "small (min " + min : "large (max " + max) + "), got "
+                        + (text.length() > 40 ? text.substring(0, 40) + "…" : text));
+                }
                 throw refuse(key + " takes a whole number, got '" + text + "'");
             }
             if (value < min || value > max) {

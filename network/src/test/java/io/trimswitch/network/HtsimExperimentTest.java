@@ -150,6 +150,16 @@ class HtsimExperimentTest {
         assertEquals(32, leafSpine.flowsCompleted());
     }
 
+    /** A packet is the MTU and 64 bytes of headers: the largest MTU the check lets through makes a jumbo frame, which runs. */
+    @Test
+    void theLargestMtuAllowedRunsAndOneMoreIsRefusedByItsOwnName() {
+        final HtsimReport largest = run(null, PERMUTATION, new HtsimExperiment.Options(null, null, null, HtsimExperiment.MAX_MTU, null, null, null, null,
+            null, null));
+        assertEquals(16, largest.flowsCompleted());
+        assertEquals("--mtu must be 64..8954, got 8955", assertThrows(ConfigException.class, () -> run(null, PERMUTATION,
+            new HtsimExperiment.Options(null, null, null, 8955, null, null, null, null, null, null))).getMessage());
+    }
+
     @Test
     void aMatrixThatDoesNotFitTheTreeIsRefused() {
         final HtsimTopology tree = HtsimTopology.parse(HtsimTopologyTest.LEAF_SPINE, "ls.topo");
@@ -158,7 +168,7 @@ class HtsimExperimentTest {
         assertEquals("m.cm: flow 0->1 of 99999999 bytes makes 66667 packets of 1500 bytes; at most 65535 per flow (raise --mtu)",
             assertThrows(ConfigException.class, () -> run(null, "Nodes 16\nConnections 1\n0->1 start 0 size 99999999\n", options("ideal", null, null, null)))
                 .getMessage());
-        assertEquals("--mtu must be 64..9000, got 10000", assertThrows(ConfigException.class, () -> run(null, PERMUTATION,
+        assertEquals("--mtu must be 64..8954, got 10000", assertThrows(ConfigException.class, () -> run(null, PERMUTATION,
             new HtsimExperiment.Options(null, null, null, 10_000, null, null, null, null, null, null))).getMessage());
     }
 }

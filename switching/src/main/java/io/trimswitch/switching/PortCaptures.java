@@ -1,6 +1,7 @@
 package io.trimswitch.switching;
 
 import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.IoReason;
 import io.trimswitch.dataplane.io.PcapWriter;
 import org.agrona.DirectBuffer;
 
@@ -23,7 +24,7 @@ public final class PortCaptures implements FrameCapture {
         try {
             Files.createDirectories(directory);
         } catch (final IOException e) {
-            throw new ConfigException("cannot create capture directory " + directory + ": " + e.getMessage());
+            throw new ConfigException("cannot create capture directory " + directory + ": " + IoReason.of(e));
         }
         if (!Files.isWritable(directory)) {
             throw new ConfigException("capture directory " + directory + " is not writable");

@@ -1,6 +1,7 @@
 package io.trimswitch.evaluation.evaluate;
 
 import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.IoReason;
 import io.trimswitch.switching.report.ReportJson;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -251,12 +252,17 @@ public final class Evaluation {
     /** Creates the output directory and proves it writable before any run starts. */
     private static void prepare(final Path out) {
         try {
-            Files.createDirectories(out);
+            try {
+                Files.createDirectories(out);
+            } catch (final IOException e) {
+                throw new ConfigException("cannot write results to " + out + ": the folder cannot be made (" + IoReason.of(e) + ")");
+            }
             final Path probe = Files.createTempFile(out, ".write-test", ".tmp");
             Files.delete(probe);
-        } catch (final IOException | SecurityException e) {
-            throw new ConfigException("cannot write results to " + out + ": " + e.getClass().getSimpleName()
-                + (e.getMessage() == null ? "" : " " + e.getMessage()));
+        } catch (final IOException e) {
+            throw new ConfigException("cannot write results to " + out + ": " + IoReason.of(e));
+        } catch (final SecurityException e) {
+            throw new ConfigException("cannot write results to " + out + ": " + e.getMessage());
         }
     }
 }

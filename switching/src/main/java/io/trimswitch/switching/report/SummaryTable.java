@@ -55,6 +55,11 @@ public final class SummaryTable {
         rows.add("pattern", r.pattern());
         rows.add("packets sent", Long.toString(r.sent()));
         rows.add("delivered whole", Long.toString(r.deliveredWhole()));
+        if ("uet".equals(r.transport())) {
+            // A UET sender retransmits a packet whose ACK is late, and both copies may arrive whole: the row says why
+            // more were delivered than the flows hold.
+            rows.add("  of them duplicates", Long.toString(duplicates(r)));
+        }
         rows.add("delivered as header", Long.toString(r.deliveredHeader()));
         rows.add("dropped", Long.toString(r.dropped()));
         rows.add("  by reason", reasons(r.drops()));
@@ -117,6 +122,17 @@ public final class SummaryTable {
             rows.add("longest gap between turns (ns)", real ? fixed(r.run().realTime().maxTurnGapNs(), 0) : "-");
         }
         rows.add("conservation", r.conservation() ? "ok" : "VIOLATED");
+    }
+
+    /** Whole packets delivered beyond every flow's size: copies of a packet that had already arrived. */
+    private static long duplicates(final RunReport r) {
+        long duplicates = 0;
+        for (final RunReport.FlowReport flow : r.flows()) {
+            if (flow.size() != null) {
+                duplicates += Math.max(0, flow.whole() - flow.size());
+            }
+        }
+        return duplicates;
     }
 
     /**
