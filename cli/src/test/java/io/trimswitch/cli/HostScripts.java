@@ -29,12 +29,22 @@ public final class HostScripts {
      * ping, ethtool and iperf3; in CI, which installs them (.ci/run), fails instead.
      */
     static void assumeRootAndMininet() throws IOException, InterruptedException {
-        final boolean root = "root".equals(System.getProperty("user.name"));
-        final boolean tools = List.of("mn", "mnexec", "ip", "ping", "ethtool", "iperf3").stream().allMatch(HostScripts::onPath)
-            && Files.isExecutable(Path.of(PYTHON))
-            && new ProcessBuilder(PYTHON, "-c", "import mininet.net").start().waitFor() == 0;
-        assertTrue((root && tools) || !"true".equals(System.getenv("CI")), "CI runs as root with Mininet, iproute2, ping, ethtool and iperf3");
-        assumeTrue(root && tools, "needs root, Mininet, iproute2, ping, ethtool and iperf3 (apt-get install mininet; installed by .ci/run)");
+        final String missing = missing("root".equals(System.getProperty("user.name")));
+        assertTrue(missing.isEmpty() || !"true".equals(System.getenv("CI")), "CI runs as root with Mininet, iproute2, ping, ethtool and iperf3");
+        assumeTrue(missing.isEmpty(), () -> "needs " + missing + " (apt-get install mininet; installed by .ci/run)");
+    }
+
+    /** What of root, Mininet and the tools this host lacks, in words ("root", "iperf3, Mininet's Python"); "" when nothing. */
+    static String missing(final boolean root) throws IOException, InterruptedException {
+        final List<String> missing = new java.util.ArrayList<>();
+        if (!root) {
+            missing.add("root");
+        }
+        List.of("mn", "mnexec", "ip", "ping", "ethtool", "iperf3").stream().filter(tool -> !onPath(tool)).forEach(missing::add);
+        if (!Files.isExecutable(Path.of(PYTHON)) || new ProcessBuilder(PYTHON, "-c", "import mininet.net").start().waitFor() != 0) {
+            missing.add("Mininet's Python module (python3-mininet)");
+        }
+        return String.join(", ", missing);
     }
 
     /** Runs a script of {@code src/test/mininet}, with {@code arguments}, the tool as TRIMSWITCH; skips when the host is too slow for it. */
