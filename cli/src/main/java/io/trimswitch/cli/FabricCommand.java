@@ -8,12 +8,14 @@ import io.trimswitch.network.HtsimExperiment;
 import io.trimswitch.network.HtsimMatrix;
 import io.trimswitch.network.HtsimReport;
 import io.trimswitch.network.HtsimTopology;
+import io.trimswitch.network.NetworkProgress;
 import io.trimswitch.network.NetworkReport;
 import io.trimswitch.network.NetworkReportBuilder;
 import io.trimswitch.network.NetworkRun;
 import io.trimswitch.network.NetworkSettings;
 import io.trimswitch.network.NetworkSpec;
 import io.trimswitch.network.NetworkTable;
+import io.trimswitch.simulator.VirtualTimeEngine;
 import io.trimswitch.uet.UetSettings;
 import picocli.CommandLine.Model.OptionSpec;
 
@@ -63,6 +65,8 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
     Double rtoUs;
 
     private final ReportFileOption json = new ReportFileOption();
+    /** When a progress line appears; negative: never. */
+    long progressAfterMs = WatchedRun.progressAfterOnATerminal();
 
     FabricCommand() {
         bound("--config", "FILE", Path.class,
@@ -160,8 +164,17 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
             throw OptionKeys.FABRIC.named(refused, model());
         }
         final NetworkRun run = NetworkRun.of(settings);
-        final NetworkReport report = NetworkReportBuilder.build(run, run.run(), settings);
+        final NetworkReport report = NetworkReportBuilder.build(run, watched(run), settings);
         return show(report, report);
+    }
+
+    /** Runs {@code run} with a progress line on a terminal, and one line if it is interrupted. */
+    private VirtualTimeEngine.Outcome watched(final NetworkRun run) {
+        final NetworkProgress progress = new NetworkProgress(run);
+        try (WatchedRun watched = WatchedRun.start("fabric", progress::flowsCompleted, progress.flows(), progress::virtualPicos,
+            model().commandLine().getErr(), progressAfterMs)) {
+            return run.run();
+        }
     }
 
     /** Prints {@code table}'s table and writes {@code written} as JSON if asked; 1 when a packet went unaccounted for. */
@@ -219,7 +232,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
             experiment = experiment(tree, flows, NetworkRun.uetQueuePackets(experiment), failedLinks, true);
         }
         final NetworkRun run = uet ? NetworkRun.of(experiment, uetSettings) : NetworkRun.of(experiment);
-        final HtsimReport report = NetworkReportBuilder.build(run, run.run(), experiment);
+        final HtsimReport report = NetworkReportBuilder.build(run, watched(run), experiment);
         return show(report.asNetworkReport(), report);
     }
 
