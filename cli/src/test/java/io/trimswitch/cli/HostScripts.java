@@ -40,7 +40,7 @@ public final class HostScripts {
         if (!root) {
             missing.add("root");
         }
-        List.of("mn", "mnexec", "ip", "ping", "ethtool", "iperf3").stream().filter(tool -> !onPath(tool)).forEach(missing::add);
+        List.of("mn", "mnexec", "ip", "ping", "ethtool", "iperf3", "unshare").stream().filter(tool -> !onPath(tool)).forEach(missing::add);
         if (!Files.isExecutable(Path.of(PYTHON)) || new ProcessBuilder(PYTHON, "-c", "import mininet.net").start().waitFor() != 0) {
             missing.add("Mininet's Python module (python3-mininet)");
         }
@@ -52,12 +52,22 @@ public final class HostScripts {
         assumeRootAndMininet();
         final List<String> command = new java.util.ArrayList<>(List.of(PYTHON, Path.of("src/test/mininet", name).toString()));
         command.addAll(List.of(arguments));
-        final ProcessBuilder script = new ProcessBuilder(command);
+        final ProcessBuilder script = new ProcessBuilder(inANetworkNamespaceOfItsOwn(command));
         script.environment().put("TRIMSWITCH", tool(""));
         final Outcome outcome = runLogged(script, 5);
         assumeTrue(outcome.exit() != HOST_TOO_SLOW, outcome.output());
         assertEquals(0, outcome.exit(), outcome.output());
         return outcome.output();
+    }
+
+    /**
+     * {@code command} in a new network namespace (unshare(1)), its loopback up: the switches, links and hosts a Mininet lab
+     * makes, and their interface names, stay out of the host's own namespace and off other users' labs, and go with it.
+     */
+    static List<String> inANetworkNamespaceOfItsOwn(final List<String> command) {
+        final List<String> wrapped = new java.util.ArrayList<>(List.of("unshare", "--net", "sh", "-c", "ip link set lo up && exec \"$0\" \"$@\""));
+        wrapped.addAll(command);
+        return wrapped;
     }
 
     /** The command that runs the tool from the test's own classes (the jar is packaged after the tests), with more JVM options. */

@@ -16,7 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * trimswitch as Mininet's switch ({@code mininet/trimswitch.py}): Mininet's own pingall over a linear topology of three
  * switches, and the seed's leaf-spine (three spines) with a ping between every pair and an NDP flow from one rack to the
  * other ({@code mininet/leafspine_check.py}). Needs root and Mininet ({@code mn}, {@code mnexec},
- * Debian's python3-mininet, ping); CI installs them.
+ * Debian's python3-mininet, ping); CI installs them. Each lab runs in a network namespace of its own (unshare), so the
+ * host's namespace never sees its switches and links.
  */
 @Tag("host-timing")
 class MininetEndToEndTest {
@@ -53,7 +54,7 @@ class MininetEndToEndTest {
      */
     private static HostScripts.Outcome run(final List<String> command) throws IOException, InterruptedException {
         final String tool = HostScripts.tool("-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xms8m -Xmx64m -XX:MaxDirectMemorySize=4g");
-        final ProcessBuilder builder = new ProcessBuilder(command).directory(REPO.toFile());
+        final ProcessBuilder builder = new ProcessBuilder(HostScripts.inANetworkNamespaceOfItsOwn(command)).directory(REPO.toFile());
         builder.environment().put("TRIMSWITCH", tool);
         return HostScripts.runLogged(builder, 3);
     }
