@@ -137,8 +137,8 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         group(new HelpOptions(), "help");
         model().name("fabric");
         model().usageMessage().sortOptions(false).description(
-            "Runs a workload across a network of switches and hosts in virtual time: a leaf-spine of NDP hosts, "
-                + "or an htsim fat tree (--topology, --matrix) of NDP or UET hosts (--transport).",
+            "Runs a workload across a network of switches and NDP or UET hosts in virtual time.",
+            "A leaf-spine of NDP hosts, or an htsim fat tree (--topology, --matrix) of NDP or UET hosts (--transport).",
             "Reports flow completion times, goodput, and trims, DoD queues and drops per tier, per switch and per port.",
             "With no arguments: 4 leaves × 4 hosts, 4 spines, 100 Gb/s, tofino leaves, ideal spines, a sprayed permutation of 1000-packet flows.");
     }

@@ -25,6 +25,7 @@ final class WatchedRun implements AutoCloseable {
     private final Thread watcher;
     private volatile boolean running = true;
     private volatile boolean drawn;
+    private volatile boolean stopped;
 
     private WatchedRun(final String task, final IntSupplier completed, final int flows, final LongSupplier virtualPicos, final PrintWriter err,
         final long progressAfterMs) {
@@ -58,7 +59,9 @@ final class WatchedRun implements AutoCloseable {
     /** The run ended: no more progress, and an interruption from now on is no longer this run's. */
     @Override
     public void close() {
-        running = false;
+        synchronized (err) {
+            running = false;
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(interrupted);
         } catch (final IllegalStateException e) {
@@ -84,9 +87,12 @@ final class WatchedRun implements AutoCloseable {
         final long start = System.nanoTime();
         try {
             Thread.sleep(afterMs);
-            while (running) {
+            while (true) {
                 final long seconds = (System.nanoTime() - start) / 1_000_000_000L;
                 synchronized (err) {
+                    if (!running) {
+                        break;
+                    }
                     // Drawn over itself: the carriage return goes back to the line's start, the spaces clear a longer one.
                     err.print(String.format(Locale.ROOT, "\r%s: %s, %d:%02d   ", task, reached(), seconds / 60, seconds % 60));
                     err.flush();
@@ -97,18 +103,21 @@ final class WatchedRun implements AutoCloseable {
         } catch (final InterruptedException e) {
             // The run ended.
         }
-        if (drawn) {
-            synchronized (err) {
+        synchronized (err) {
+            if (drawn && !stopped) {
                 err.println();
             }
         }
     }
 
+    /** Ctrl-C (or another signal that stops the JVM) while the run went on: one line, after the progress line if drawn. */
     private void interrupted() {
-        if (!running) {
-            return;
-        }
         synchronized (err) {
+            if (!running) {
+                return;
+            }
+            running = false;
+            stopped = true;
             err.println((drawn ? "\n" : "") + "trimswitch: interrupted: the " + task + " run stopped at " + reached() + "; nothing was written");
             err.flush();
         }

@@ -41,7 +41,7 @@ class HelpTextTest {
             org.junit.jupiter.api.Assertions.assertTrue(help.out().contains("[--ecn=LO HI]") && !help.out().contains("LO HI LO HI"), help.out());
         }
         final String fabric = Cli.trimswitch("fabric", "--help").out().replaceAll("\\s+", " ");
-        org.junit.jupiter.api.Assertions.assertTrue(fabric.contains("a leaf-spine of NDP hosts, or an htsim fat tree (--topology, --matrix) of NDP or UET hosts"),
+        org.junit.jupiter.api.Assertions.assertTrue(fabric.contains("switches and NDP or UET hosts in virtual time. A leaf-spine of NDP hosts, or an htsim fat tree (--topology, --matrix) of NDP or UET hosts"),
             fabric);
         org.junit.jupiter.api.Assertions.assertTrue(fabric.contains("--mtu=BYTES With --matrix: payload bytes per packet, htsim's -mtu, 64..8954;"), fabric);
     }
