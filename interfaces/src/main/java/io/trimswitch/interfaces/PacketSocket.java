@@ -16,7 +16,7 @@ import java.lang.foreign.ValueLayout;
  * which it is read in its turn. PACKET_QDISC_BYPASS sends straight to the driver; PACKET_IGNORE_OUTGOING keeps the
  * frames the switch sends out of the port off its own ring. Opening fails with one line that says why.
  */
-final class PacketSocket implements AutoCloseable {
+final class PacketSocket implements PortSocket {
     /** Room in the socket's queue for the frames too long for a slot: a few dozen 64 KB offload frames. */
     private static final int QUEUE_BYTES = 4 << 20;
     /** The longest frame read from the socket's queue, offload header included. */
@@ -65,6 +65,43 @@ final class PacketSocket implements AutoCloseable {
         this.slots = new UnsafeBuffer(ring.address(), (int) geometry.bytes());
     }
 
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public int index() {
+        return index;
+    }
+
+    @Override
+    public int fd() {
+        return fd;
+    }
+
+    @Override
+    public int mtu() {
+        return mtu;
+    }
+
+    @Override
+    public void mtu(final int value) {
+        mtu = value;
+    }
+
+    /** PACKET_VNET_HDR: the kernel segments and completes what the offload header asks for. */
+    @Override
+    public boolean carriesOffload() {
+        return true;
+    }
+
+    @Override
+    public int send(final LinuxCalls calls, final UnsafeBuffer messages, final int from, final int count) {
+        final int sent = calls.sendmmsg(fd, messages.addressOffset() + (long) from * LinuxCalls.MMSGHDR_BYTES, count);
+        return sent >= 0 ? sent : -calls.errno();
+    }
+
     private static final long SIOCGIFHWADDR = 0x8927;
     private static final int ARPHRD_ETHER = 1;
 
@@ -104,21 +141,7 @@ final class PacketSocket implements AutoCloseable {
                     + (errno == LinuxCalls.EPERM || errno == LinuxCalls.EACCES ? " (needs CAP_NET_RAW: run as root)" : ""));
             }
             try {
-                final MemorySegment request = scratch.allocate(LinuxCalls.IFREQ_BYTES);
-                request.copyFrom(cName.asSlice(0, Math.min(cName.byteSize(), 15)));
-                check(calls, calls.ioctl(fd, LinuxCalls.SIOCGIFFLAGS, request), interfaceName, "read its flags");
-                if (mustBeUp && (request.get(ValueLayout.JAVA_SHORT, LinuxCalls.IFREQ_UNION) & LinuxCalls.IFF_UP) == 0) {
-                    throw new IllegalStateException("interface " + interfaceName + " is down (ip link set " + interfaceName + " up)");
-                }
-                check(calls, calls.ioctl(fd, SIOCGIFHWADDR, request), interfaceName, "read its link type");
-                final int linkType = Short.toUnsignedInt(request.get(ValueLayout.JAVA_SHORT, LinuxCalls.IFREQ_UNION));
-                if (linkType != ARPHRD_ETHER) {
-                    // Frames without an Ethernet header (loopback, tun, ip-in-ip) would be read as garbage: refused at once.
-                    throw new IllegalStateException("interface " + interfaceName + " is not an Ethernet interface (" + linkTypeName(linkType)
-                        + "); a port needs one: a veth, a NIC, a tap");
-                }
-                check(calls, calls.ioctl(fd, LinuxCalls.SIOCGIFMTU, request), interfaceName, "read its MTU");
-                final int mtu = request.get(ValueLayout.JAVA_INT, LinuxCalls.IFREQ_UNION);
+                final int mtu = checkedMtu(calls, fd, cName, interfaceName, mustBeUp, scratch);
                 option(calls, fd, LinuxCalls.PACKET_VERSION, LinuxCalls.TPACKET_V2, scratch, interfaceName, "TPACKET_V2");
                 option(calls, fd, LinuxCalls.PACKET_VNET_HDR, 1, scratch, interfaceName, "PACKET_VNET_HDR");
                 option(calls, fd, LinuxCalls.PACKET_QDISC_BYPASS, 1, scratch, interfaceName, "PACKET_QDISC_BYPASS");
@@ -160,6 +183,30 @@ final class PacketSocket implements AutoCloseable {
         }
     }
 
+    /**
+     * Reads the interface's flags, link type and MTU through socket {@code fd}: refuses an interface that is down (when
+     * {@code mustBeUp}) or has no Ethernet header; its MTU.
+     */
+    static int checkedMtu(final LinuxCalls calls, final int fd, final MemorySegment cName, final String interfaceName, final boolean mustBeUp,
+        final Arena scratch) {
+        final MemorySegment request = scratch.allocate(LinuxCalls.IFREQ_BYTES);
+        request.copyFrom(cName.asSlice(0, Math.min(cName.byteSize(), 15)));
+        check(calls, calls.ioctl(fd, LinuxCalls.SIOCGIFFLAGS, request), interfaceName, "read its flags");
+        if (mustBeUp && (request.get(ValueLayout.JAVA_SHORT, LinuxCalls.IFREQ_UNION) & LinuxCalls.IFF_UP) == 0) {
+            throw new IllegalStateException("interface " + interfaceName + " is down (ip link set " + interfaceName + " up)");
+        }
+        check(calls, calls.ioctl(fd, SIOCGIFHWADDR, request), interfaceName, "read its link type");
+        final int linkType = Short.toUnsignedInt(request.get(ValueLayout.JAVA_SHORT, LinuxCalls.IFREQ_UNION));
+        if (linkType != ARPHRD_ETHER) {
+            // Frames without an Ethernet header (loopback, tun, ip-in-ip) would be read as garbage: refused at once.
+            throw new IllegalStateException("interface " + interfaceName + " is not an Ethernet interface (" + linkTypeName(linkType)
+                + "); a port needs one: a veth, a NIC, a tap");
+        }
+        check(calls, calls.ioctl(fd, LinuxCalls.SIOCGIFMTU, request), interfaceName, "read its MTU");
+        final int mtu = request.get(ValueLayout.JAVA_INT, LinuxCalls.IFREQ_UNION);
+        return mtu;
+    }
+
     /** Past net.core.rmem_max where the switch may (CAP_NET_ADMIN), else as far as it goes. */
     private static void queueBytes(final LinuxCalls calls, final int fd, final Arena scratch, final String interfaceName) {
         final MemorySegment integer = scratch.allocate(ValueLayout.JAVA_INT);
@@ -186,7 +233,8 @@ final class PacketSocket implements AutoCloseable {
      * Hands up to {@code budget} frames from the ring to {@code receiver}, oldest first; how many there were. A frame too
      * long for its slot is read whole from the socket's queue into {@code longFrame} (its offload header first).
      */
-    int receive(final Receiver receiver, final int budget, final LinuxCalls calls, final UnsafeBuffer longFrame) {
+    @Override
+    public int receive(final Receiver receiver, final int budget, final LinuxCalls calls, final UnsafeBuffer longFrame) {
         int taken = 0;
         while (taken < budget) {
             final int slot = nextSlot;
@@ -237,7 +285,8 @@ final class PacketSocket implements AutoCloseable {
      * Frames the kernel dropped because the ring was full since the last call (the kernel counts them until read).
      * Any thread may call it; the kernel resets its count as it answers.
      */
-    long ringDrops(final LinuxCalls calls) {
+    @Override
+    public long ringDrops(final LinuxCalls calls) {
         try (Arena scratch = Arena.ofConfined()) {
             final MemorySegment counts = scratch.allocate(8);
             final MemorySegment length = scratch.allocate(ValueLayout.JAVA_INT);

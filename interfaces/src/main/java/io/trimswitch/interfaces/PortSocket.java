@@ -1,0 +1,40 @@
+package io.trimswitch.interfaces;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * What a port on a Linux interface reads its frames from and sends them through: an AF_PACKET ring
+ * ({@link PacketSocket}) or an AF_XDP socket ({@link XdpSocket}). The ports' thread alone receives and sends; any thread
+ * may read its kernel-side drops.
+ */
+interface PortSocket extends AutoCloseable {
+    String name();
+
+    int index();
+
+    /** The descriptor the ports' thread sleeps on until a frame comes. */
+    int fd();
+
+    /** Read at opening, then as the kernel's link notifications tell; the ports' thread alone changes it. */
+    int mtu();
+
+    void mtu(int value);
+
+    /** Whether frames cross it whole with their offload header (segmentation and checksum left to the kernel). */
+    boolean carriesOffload();
+
+    /** Hands up to {@code budget} received frames to {@code receiver}, oldest first; how many there were. */
+    int receive(PacketSocket.Receiver receiver, int budget, LinuxCalls calls, UnsafeBuffer longFrame);
+
+    /**
+     * Sends messages {@code from} to {@code from + count} of {@code messages} (mmsghdrs, each with one iovec over a
+     * frame's offload header and the frame) without blocking; how many went, or minus the errno of the failure.
+     */
+    int send(LinuxCalls calls, UnsafeBuffer messages, int from, int count);
+
+    /** Frames the kernel dropped for want of room on the receive side since the last call. */
+    long ringDrops(LinuxCalls calls);
+
+    @Override
+    void close();
+}

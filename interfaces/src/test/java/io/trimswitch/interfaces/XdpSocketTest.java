@@ -1,0 +1,165 @@
+package io.trimswitch.interfaces;
+
+import io.trimswitch.dataplane.codec.OffloadHeader;
+import io.trimswitch.dataplane.counters.CounterRegistry;
+import io.trimswitch.dataplane.counters.DropReason;
+import io.trimswitch.dataplane.packet.PacketPool;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * An {@code af_xdp} port on a veth whose other end sits in a network namespace the test makes: frames sent in the
+ * namespace arrive through the port's XDP program and socket; frames the port sends arrive there; closing the port leaves
+ * no XDP program on the interface. Needs root and a kernel with AF_XDP: elsewhere skipped, with the reason.
+ */
+class XdpSocketTest {
+    private final String suffix = Long.toString(ProcessHandle.current().pid() % 100_000);
+    private final String inside = "tsxn" + suffix;
+    private final String port = "tsxa" + suffix;
+    private final String peer = "tsxb" + suffix;
+    private final PacketPool pool = PacketPool.withHeadroom(64, PacketPool.MAX_SLOT_BYTES, OffloadHeader.LENGTH);
+    private final AtomicInteger arrived = new AtomicInteger();
+    private final List<Integer> lengths = new ArrayList<>();
+    private InterfacePorts ports;
+
+    @BeforeEach
+    void makeVeth() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "an AF_XDP socket and an XDP program need root");
+        assumeTrue(run("ip", "netns", "add", inside) == 0, "cannot make a network namespace here");
+        run("ip", "link", "add", port, "type", "veth", "peer", "name", peer, "netns", inside);
+        run("ip", "link", "set", port, "up");
+        run("ip", "netns", "exec", inside, "ip", "link", "set", peer, "up");
+        run("ip", "netns", "exec", inside, "ip", "addr", "add", "10.213.0.1/24", "dev", peer);
+    }
+
+    @AfterEach
+    void remove() throws Exception {
+        if (ports != null) {
+            ports.close();
+        }
+        run("ip", "link", "del", port);
+        run("ip", "netns", "del", inside);
+    }
+
+    private static int run(final String... words) throws Exception {
+        return new ProcessBuilder(words).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+    }
+
+    private static String output(final String... words) throws Exception {
+        final Process process = new ProcessBuilder(words).redirectErrorStream(true).start();
+        final String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        process.waitFor();
+        return text;
+    }
+
+    private void open() {
+        ports = new InterfacePorts(List.of(new InterfacePorts.Attachment(0, port, InterfaceKind.AF_XDP)), 2, (at, buffer, offset, length) -> {
+            arrived.incrementAndGet();
+            lengths.add(length);
+        }, pool, pool::free, CounterRegistry.inMemory(64), "sockets-0");
+        ports.open();
+    }
+
+    /** Opens the port; skips the test on a kernel without AF_XDP sockets or BPF, with the port's own reason. */
+    private void openOrSkip() {
+        try {
+            open();
+        } catch (final IllegalStateException e) {
+            assumeTrue(!e.getMessage().contains("CONFIG_XDP_SOCKETS") && !e.getMessage().contains("no BPF"), e.getMessage());
+            throw e;
+        }
+    }
+
+    @Test
+    void framesSentInTheNamespaceArriveThroughTheXdpProgram() throws Exception {
+        openOrSkip();
+        assertTrue(output("ip", "link", "show", port).contains("xdp"), "the port's XDP program is attached");
+        // ARP requests for an address nobody has: broadcast frames, one a second.
+        final Process ping = new ProcessBuilder("ip", "netns", "exec", inside, "ping", "-c", "2", "-i", "0.2", "10.213.0.2")
+            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        final long end = System.nanoTime() + 5_000_000_000L;
+        while (arrived.get() == 0 && System.nanoTime() < end) {
+            ports.receive();
+            Thread.onSpinWait();
+        }
+        ping.waitFor();
+        assertTrue(arrived.get() >= 1, "an ARP request arrived");
+        assertEquals(42, lengths.get(0), "an ARP request's 42 bytes, whole");
+        assertEquals(arrived.get(), ports.received(0));
+        assertEquals(0, ports.dropped(0, DropReason.RING_OVERFLOW));
+    }
+
+    @Test
+    void framesThePortSendsArriveInTheNamespace() throws Exception {
+        openOrSkip();
+        final long before = Long.parseLong(output("ip", "netns", "exec", inside, "cat", "/sys/class/net/" + peer + "/statistics/rx_packets").trim());
+        ports.send(0, broadcast(60));
+        ports.send(0, broadcast(1514));
+        ports.flush();
+        final long end = System.nanoTime() + 5_000_000_000L;
+        long now = before;
+        while (now < before + 2 && System.nanoTime() < end) {
+            Thread.sleep(20);
+            ports.receive();
+            now = Long.parseLong(output("ip", "netns", "exec", inside, "cat", "/sys/class/net/" + peer + "/statistics/rx_packets").trim());
+        }
+        assertEquals(before + 2, now, "both frames reached the other end");
+        assertEquals(2, ports.sent(0));
+        ports.flush();
+        assertEquals(0, pool.inUse(), "every buffer went back to the pool");
+    }
+
+    private int broadcast(final int length) {
+        final int handle = pool.allocate();
+        final var buffer = pool.buffer(handle);
+        final int offset = pool.offset(handle);
+        OffloadHeader.clear(buffer, offset - OffloadHeader.LENGTH);
+        buffer.setMemory(offset, length, (byte) 0);
+        buffer.setMemory(offset, 6, (byte) 0xFF);
+        buffer.putByte(offset + 6, (byte) 0x02);
+        buffer.putShort(offset + 12, (short) 0xB588);
+        pool.length(handle, length);
+        return handle;
+    }
+
+    @Test
+    void closingThePortLeavesNoProgramOnTheInterface() throws Exception {
+        openOrSkip();
+        ports.close();
+        ports = null;
+        assertFalse(output("ip", "link", "show", port).contains("xdp"), "no XDP program is left behind");
+    }
+
+    @Test
+    void aQueueAnotherSocketHoldsIsRefusedInOneLine() throws Exception {
+        openOrSkip();
+        final InterfacePorts second = new InterfacePorts(List.of(new InterfacePorts.Attachment(0, port, InterfaceKind.AF_XDP)), 2,
+            (at, buffer, offset, length) -> { }, pool, pool::free, CounterRegistry.inMemory(64), "sockets-1");
+        final IllegalStateException refused = assertThrows(IllegalStateException.class, second::open);
+        assertEquals("port 0: interface " + port + ": its receive queue 0 already has an AF_XDP socket (another switch or program holds it: stop"
+            + " that one, or use kind af_packet)", refused.getMessage());
+    }
+
+    @Test
+    void anInterfaceWithAnotherXdpProgramIsRefusedInOneLine() throws Exception {
+        final String other = "/usr/lib/x86_64-linux-gnu/bpf/xdpfilt_alw_all.o";
+        assumeTrue(java.nio.file.Files.exists(java.nio.file.Path.of(other)), "xdp-tools' programs are not installed");
+        assumeTrue(run("xdp-loader", "load", "-m", "native", port, other) == 0, "xdp-loader cannot attach a program here");
+        final IllegalStateException refused = assertThrows(IllegalStateException.class, this::open);
+        assertEquals("port 0: interface " + port + " already has an XDP program (ip link show " + port + "; remove it with xdp-loader unload "
+            + port + " --all, or use kind af_packet)", refused.getMessage());
+        assertTrue(output("ip", "link", "show", port).contains("xdpfilt_alw_all"), "the other program stays as it was");
+    }
+}
