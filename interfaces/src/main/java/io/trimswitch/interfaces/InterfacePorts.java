@@ -602,6 +602,12 @@ public final class InterfacePorts implements AutoCloseable {
         return sockets[port].mtu();
     }
 
+    /** How {@code port} reads and sends, as its socket says, or its kind while it waits for its interface. */
+    public String describe(final int port) {
+        final PortSocket socket = sockets[port];
+        return socket != null ? socket.describe() : kindOf(port).settingName();
+    }
+
     /** The kind of socket {@code port} opens; {@link #defaultKind} for one not given at the start. */
     private InterfaceKind kindOf(final int port) {
         return kinds[port] != null ? kinds[port] : defaultKind;

@@ -90,6 +90,11 @@ final class PacketSocket implements PortSocket {
         mtu = value;
     }
 
+    @Override
+    public String describe() {
+        return "AF_PACKET";
+    }
+
     /** PACKET_VNET_HDR: the kernel segments and completes what the offload header asks for. */
     @Override
     public boolean carriesOffload() {

@@ -35,6 +35,9 @@ interface PortSocket extends AutoCloseable {
     /** Frames the kernel dropped for want of room on the receive side since the last call. */
     long ringDrops(LinuxCalls calls);
 
+    /** Its kind and how the kernel serves it, for the start-up line: {@code AF_PACKET}, {@code AF_XDP copy mode, driver mode}. */
+    String describe();
+
     @Override
     void close();
 }

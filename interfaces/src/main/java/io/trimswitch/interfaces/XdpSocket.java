@@ -226,6 +226,11 @@ final class XdpSocket implements PortSocket {
     }
 
     @Override
+    public String describe() {
+        return "AF_XDP " + mode;
+    }
+
+    @Override
     public boolean carriesOffload() {
         return false;
     }

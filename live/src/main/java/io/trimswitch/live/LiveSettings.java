@@ -4,6 +4,7 @@ import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.SettingsValidation;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.codec.VxlanHeader;
+import io.trimswitch.interfaces.InterfaceKind;
 import io.trimswitch.interfaces.InterfacePorts;
 import io.trimswitch.pipelines.BridgeForwarding;
 import io.trimswitch.pipelines.LearningBridge;
@@ -55,6 +56,7 @@ public final class LiveSettings {
             throw new ConfigException("ports: " + s.ports().size() + " ports, but fabric.pipelines × fabric.portsPerPipeline is " + s.portCount());
         }
         endpoints(s);
+        portKind(s);
         attachments(s);
         SettingsValidation.within("forwarding.agingSeconds", s.forwarding().agingSeconds(), 0.001, 365 * 86_400, "s");
         SettingsValidation.within("forwarding.macTableSize", s.forwarding().macTableSize(), 1, LearningBridge.MOST_ADDRESSES);
@@ -91,7 +93,7 @@ public final class LiveSettings {
                 throw new ConfigException(name + ".interface " + interfaceName + " is already ports[" + clash + "]: an interface carries one port");
             }
             rate(s, port, name, entry);
-            attachments.add(new InterfacePorts.Attachment(port, interfaceName));
+            attachments.add(new InterfacePorts.Attachment(port, interfaceName, entry.kind() == null ? portKind(s) : kind(name + ".kind", entry.kind())));
         }
         return attachments;
     }
@@ -103,6 +105,19 @@ public final class LiveSettings {
                 throw new ConfigException(name + ".rateGbps " + entry.rateGbps() + " is below control.halftimisticRateGbps or control.pessimisticRateGbps");
             }
         }
+    }
+
+    /** How a port on an interface reads and sends unless its own {@code kind} says: {@code realtime.portKind}. */
+    public static InterfaceKind portKind(final Settings s) {
+        return kind("realtime.portKind", s.realtime().portKind());
+    }
+
+    private static InterfaceKind kind(final String name, final String value) {
+        final InterfaceKind kind = InterfaceKind.named(value);
+        if (kind == null) {
+            throw new ConfigException(name + " must be one of " + InterfaceKind.names() + ", got " + (value == null ? "null" : "'" + value + "'"));
+        }
+        return kind;
     }
 
     /** True when some port of the switch sits on a Linux interface. */
@@ -119,6 +134,9 @@ public final class LiveSettings {
             final String name = "ports[" + port + "]";
             if (entry != null && entry.onInterface()) {
                 continue;
+            }
+            if (entry != null && entry.kind() != null) {
+                throw new ConfigException(name + ".kind " + entry.kind() + " is for a port on an interface; a UDP port has no kind");
             }
             if (entry == null || entry.bind() == null) {
                 throw new ConfigException(name + ".bind is missing: the host:port the port listens on (or interface: NAME for a port on a Linux interface)");
