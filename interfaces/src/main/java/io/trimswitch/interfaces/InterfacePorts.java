@@ -404,7 +404,8 @@ public final class InterfacePorts implements AutoCloseable {
         final PortSocket socket = sockets[port];
         if (link.mtu() > 0 && link.mtu() != socket.mtu()) {
             socket.mtu(link.mtu());
-            log.accept(prefix + "mtu " + link.mtu());
+            log.accept(prefix + "mtu " + link.mtu() + (link.mtu() + EthernetHeader.LENGTH > socket.longestFrame()
+                ? ": more than its " + socket.describe() + " socket takes (frames of " + socket.longestFrame() + " bytes): longer ones are dropped" : ""));
         }
         if (link.up() != linkUp[port]) {
             // The kernel leaves ENETDOWN pending on the socket when its link falls: cleared, it cannot fail the next send.
@@ -505,7 +506,7 @@ public final class InterfacePorts implements AutoCloseable {
     /** The longest plain frame the port's interface sends: its MTU, the Ethernet header, and a VLAN tag if the frame has one. */
     private int maxFrame(final int port, final UnsafeBuffer buffer, final int frame, final int length) {
         final boolean tagged = length >= EthernetHeader.LENGTH && EthernetHeader.etherType(buffer, frame) == EthernetHeader.ETHER_TYPE_VLAN;
-        return sockets[port].mtu() + EthernetHeader.LENGTH + (tagged ? VLAN_TAG : 0);
+        return Math.min(sockets[port].longestFrame(), sockets[port].mtu() + EthernetHeader.LENGTH + (tagged ? VLAN_TAG : 0));
     }
 
     /** On the ports' thread: sends every port's gathered frames, one sendmmsg each. */

@@ -20,6 +20,11 @@ interface PortSocket extends AutoCloseable {
 
     void mtu(int value);
 
+    /** The longest frame it carries either way, whatever the interface's MTU. */
+    default int longestFrame() {
+        return Integer.MAX_VALUE;
+    }
+
     /** Whether frames cross it whole with their offload header (segmentation and checksum left to the kernel). */
     boolean carriesOffload();
 

@@ -230,6 +230,12 @@ final class XdpSocket implements PortSocket {
         return "AF_XDP " + mode;
     }
 
+    /** A UMEM chunk past the kernel's headroom: a longer frame is dropped on arrival (rx_dropped) and refused for sending. */
+    @Override
+    public int longestFrame() {
+        return LONGEST_FRAME;
+    }
+
     @Override
     public boolean carriesOffload() {
         return false;
