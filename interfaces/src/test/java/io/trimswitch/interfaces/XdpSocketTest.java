@@ -101,6 +101,24 @@ class XdpSocketTest {
         assertEquals(0, ports.dropped(0, DropReason.RING_OVERFLOW));
     }
 
+    /** A host's VLAN interface on its veth: the tag travels beside the frame, and reaches the port inside it, never lost. */
+    @Test
+    void aFrameFromAVlanInterfaceArrivesWithItsTag() throws Exception {
+        assumeTrue(run("ip", "netns", "exec", inside, "ip", "link", "add", "link", peer, "name", "v7", "type", "vlan", "id", "7") == 0
+            && run("ip", "netns", "exec", inside, "ip", "link", "set", "v7", "up") == 0
+            && run("ip", "netns", "exec", inside, "ip", "addr", "add", "10.214.0.1/24", "dev", "v7") == 0, "cannot make a VLAN interface here");
+        openOrSkip();
+        final Process ping = new ProcessBuilder("ip", "netns", "exec", inside, "ping", "-c", "2", "-i", "0.2", "10.214.0.2")
+            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        final long end = System.nanoTime() + 5_000_000_000L;
+        while (!lengths.contains(46) && System.nanoTime() < end) {
+            ports.receive();
+            Thread.onSpinWait();
+        }
+        ping.waitFor();
+        assertTrue(lengths.contains(46), "a tagged ARP request's 46 bytes, tag and all: " + lengths);
+    }
+
     @Test
     void framesThePortSendsArriveInTheNamespace() throws Exception {
         openOrSkip();

@@ -113,11 +113,8 @@ public final class LiveSettings {
     }
 
     private static InterfaceKind kind(final String name, final String value) {
-        final InterfaceKind kind = InterfaceKind.named(value);
-        if (kind == null) {
-            throw new ConfigException(name + " must be one of " + InterfaceKind.names() + ", got " + (value == null ? "null" : "'" + value + "'"));
-        }
-        return kind;
+        return java.util.Optional.ofNullable(InterfaceKind.named(value)).orElseThrow(() -> new ConfigException(
+            name + " must be one of " + InterfaceKind.names() + ", got " + (value == null ? "null" : "'" + value + "'")));
     }
 
     /** True when some port of the switch sits on a Linux interface. */
