@@ -38,9 +38,9 @@ public final class InterfacePorts implements AutoCloseable {
     private static final int VLAN_TAG = 4;
 
     /** A port on an interface, read and sent through a socket of {@code kind}. */
-    public record Attachment(int port, String interfaceName, InterfaceKind kind) {
+    public record Attachment(int port, String interfaceName, SocketKind kind) {
         public Attachment(final int port, final String interfaceName) {
-            this(port, interfaceName, InterfaceKind.AF_PACKET);
+            this(port, interfaceName, SocketKinds.named(SocketKinds.AF_PACKET));
         }
     }
 
@@ -89,8 +89,8 @@ public final class InterfacePorts implements AutoCloseable {
     /** Indexed by switch port; null for ports that are not this thread's interfaces. */
     private final PortSocket[] sockets;
     /** Per port: the kind of socket it opens; a port added while running gets {@link #defaultKind}. */
-    private final InterfaceKind[] kinds;
-    private InterfaceKind defaultKind = InterfaceKind.AF_PACKET;
+    private final SocketKind[] kinds;
+    private SocketKind defaultKind = SocketKinds.named(SocketKinds.AF_PACKET);
     private final PortReceiver[] receivers;
     /** Per port: the buffers waiting for this turn's sendmmsg, and their messages and iovecs in native memory. */
     private final int[][] pending;
@@ -152,7 +152,7 @@ public final class InterfacePorts implements AutoCloseable {
             ports = Math.max(ports, attachment.port() + 1);
         }
         this.sockets = new PortSocket[ports];
-        this.kinds = new InterfaceKind[ports];
+        this.kinds = new SocketKind[ports];
         this.receivers = new PortReceiver[ports];
         this.pending = new int[ports][];
         this.pendingCount = new int[ports];
@@ -170,7 +170,7 @@ public final class InterfacePorts implements AutoCloseable {
         this.removed = new boolean[ports];
         this.prepared = new AtomicReferenceArray<>(ports);
         this.listeners = new LinkMessages.Listener[ports];
-        final MemorySegment longFrameBytes = arena.allocate(PacketSocket.LONG_FRAME_BYTES + 1, 64);
+        final MemorySegment longFrameBytes = arena.allocate(PortSocket.LONG_FRAME_BYTES + 1, 64);
         this.longFrame = new UnsafeBuffer(longFrameBytes.address(), (int) longFrameBytes.byteSize());
         for (final int port : ownPorts) {
             counters[port] = new LivePortCounters(registry, writer, port, METRICS, DROPS);
@@ -606,16 +606,16 @@ public final class InterfacePorts implements AutoCloseable {
     /** How {@code port} reads and sends, as its socket says, or its kind while it waits for its interface. */
     public String describe(final int port) {
         final PortSocket socket = sockets[port];
-        return socket != null ? socket.describe() : kindOf(port).settingName();
+        return socket != null ? socket.describe() : kindOf(port).name();
     }
 
     /** The kind of socket {@code port} opens; {@link #defaultKind} for one not given at the start. */
-    private InterfaceKind kindOf(final int port) {
+    private SocketKind kindOf(final int port) {
         return kinds[port] != null ? kinds[port] : defaultKind;
     }
 
     /** The kind of socket a port added while the switch runs ({@code ctl add-port}) opens. */
-    public void defaultKind(final InterfaceKind kind) {
+    public void defaultKind(final SocketKind kind) {
         this.defaultKind = kind;
     }
 
@@ -677,7 +677,7 @@ public final class InterfacePorts implements AutoCloseable {
     }
 
     /** One port's side of the receive ring. */
-    private final class PortReceiver implements PacketSocket.Receiver {
+    private final class PortReceiver implements PortSocket.Receiver {
         private final int port;
 
         PortReceiver(final int port) {

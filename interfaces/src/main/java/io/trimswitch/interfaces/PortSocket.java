@@ -1,13 +1,28 @@
 package io.trimswitch.interfaces;
 
+import io.trimswitch.dataplane.codec.OffloadHeader;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * What a port on a Linux interface reads its frames from and sends them through: an AF_PACKET ring
- * ({@link PacketSocket}) or an AF_XDP socket ({@link XdpSocket}). The ports' thread alone receives and sends; any thread
- * may read its kernel-side drops.
+ * What a port on a Linux interface reads its frames from and sends them through, as a {@link SocketKind} opens it (an
+ * AF_PACKET ring, an AF_XDP socket). The ports' thread alone receives and sends; any thread may read its kernel-side drops.
  */
-interface PortSocket extends AutoCloseable {
+public interface PortSocket extends AutoCloseable {
+    /** The longest frame read whole apart from a receive ring, offload header included. */
+    int LONG_FRAME_BYTES = 65_600 + OffloadHeader.LENGTH;
+
+    /** What became of a frame taken off the receive side. */
+    interface Receiver {
+        /** A whole frame at {@code frame}, its offload header at {@code frame - OffloadHeader.LENGTH}. */
+        void onFrame(UnsafeBuffer ring, int frame, int length);
+
+        /** A frame the kernel cut to the ring's slot. */
+        void onTruncated();
+
+        /** A frame whose VLAN tag the kernel took off into the ring's header. */
+        void onVlanStripped();
+    }
+
     String name();
 
     int index();
@@ -29,7 +44,7 @@ interface PortSocket extends AutoCloseable {
     boolean carriesOffload();
 
     /** Hands up to {@code budget} received frames to {@code receiver}, oldest first; how many there were. */
-    int receive(PacketSocket.Receiver receiver, int budget, LinuxCalls calls, UnsafeBuffer longFrame);
+    int receive(Receiver receiver, int budget, LinuxCalls calls, UnsafeBuffer longFrame);
 
     /**
      * Sends messages {@code from} to {@code from + count} of {@code messages} (mmsghdrs, each with one iovec over a

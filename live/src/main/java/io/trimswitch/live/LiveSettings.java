@@ -4,8 +4,9 @@ import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.SettingsValidation;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.codec.VxlanHeader;
-import io.trimswitch.interfaces.InterfaceKind;
 import io.trimswitch.interfaces.InterfacePorts;
+import io.trimswitch.interfaces.SocketKind;
+import io.trimswitch.interfaces.SocketKinds;
 import io.trimswitch.pipelines.BridgeForwarding;
 import io.trimswitch.pipelines.LearningBridge;
 import io.trimswitch.pipelines.LpmForwarding;
@@ -108,13 +109,13 @@ public final class LiveSettings {
     }
 
     /** How a port on an interface reads and sends unless its own {@code kind} says: {@code realtime.portKind}. */
-    public static InterfaceKind portKind(final Settings s) {
+    public static SocketKind portKind(final Settings s) {
         return kind("realtime.portKind", s.realtime().portKind());
     }
 
-    private static InterfaceKind kind(final String name, final String value) {
-        return java.util.Optional.ofNullable(InterfaceKind.named(value)).orElseThrow(() -> new ConfigException(
-            name + " must be one of " + InterfaceKind.names() + ", got " + (value == null ? "null" : "'" + value + "'")));
+    private static SocketKind kind(final String name, final String value) {
+        return java.util.Optional.ofNullable(SocketKinds.named(value)).orElseThrow(() -> new ConfigException(
+            name + " must be one of " + SocketKinds.names() + ", got " + (value == null ? "null" : "'" + value + "'")));
     }
 
     /** True when some port of the switch sits on a Linux interface. */

@@ -1,4 +1,4 @@
-package io.trimswitch.interfaces;
+package io.trimswitch.interfaces.afxdp;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,6 +1,9 @@
-package io.trimswitch.interfaces;
+package io.trimswitch.interfaces.afxdp;
 
 import io.trimswitch.dataplane.codec.OffloadHeader;
+import io.trimswitch.interfaces.EthernetInterfaces;
+import io.trimswitch.interfaces.InterfaceSocket;
+import io.trimswitch.interfaces.LinuxCalls;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.foreign.Arena;
@@ -15,7 +18,7 @@ import java.lang.foreign.ValueLayout;
  * says it waits for a call. A frame arrives with no offload header (an XDP frame has none): a zero one is written ahead
  * of it; one sent leaves whole and complete, its checksum finished here if its sender left it to offload.
  */
-final class XdpSocket implements PortSocket {
+final class XdpSocket extends InterfaceSocket {
     static final int CHUNK = 4096;
     static final int RX_FRAMES = 2048;
     static final int TX_FRAMES = 1024;
@@ -29,10 +32,6 @@ final class XdpSocket implements PortSocket {
     private static final int STATISTICS_BYTES = 48;
     private static final int RX_RING_FULL = 24;
 
-    private final String name;
-    private final int index;
-    private int mtu;
-    private final int fd;
     private final Arena memory;
     private final UnsafeBuffer umem;
     private final XdpRing fill;
@@ -53,10 +52,7 @@ final class XdpSocket implements PortSocket {
 
     private XdpSocket(final String name, final int index, final int mtu, final int fd, final Arena memory, final MemorySegment umem, final XdpRing[] rings,
         final XdpProgram program, final XdpCalls calls, final String mode) {
-        this.name = name;
-        this.index = index;
-        this.mtu = mtu;
-        this.fd = fd;
+        super(name, index, mtu, fd);
         this.memory = memory;
         this.umem = new UnsafeBuffer(umem.address(), (int) umem.byteSize());
         this.fill = rings[0];
@@ -107,7 +103,8 @@ final class XdpSocket implements PortSocket {
                 registration.set(ValueLayout.JAVA_LONG, 0, umem.address());
                 registration.set(ValueLayout.JAVA_LONG, 8, umem.byteSize());
                 registration.set(ValueLayout.JAVA_INT, 16, CHUNK);
-                check(calls, calls.setsockopt(fd, XdpCalls.SOL_XDP, XdpCalls.XDP_UMEM_REG, registration), interfaceName, "register its UMEM");
+                EthernetInterfaces.check(calls, calls.setsockopt(fd, XdpCalls.SOL_XDP, XdpCalls.XDP_UMEM_REG, registration), interfaceName,
+                    "register its UMEM");
                 ringSize(calls, fd, XdpCalls.XDP_UMEM_FILL_RING, RX_FRAMES, scratch, interfaceName);
                 ringSize(calls, fd, XdpCalls.XDP_UMEM_COMPLETION_RING, TX_FRAMES, scratch, interfaceName);
                 ringSize(calls, fd, XdpCalls.XDP_RX_RING, RX_FRAMES, scratch, interfaceName);
@@ -115,7 +112,8 @@ final class XdpSocket implements PortSocket {
                 final MemorySegment offsets = scratch.allocate(4 * XdpRing.OFFSET_BYTES, 8);
                 final MemorySegment length = scratch.allocate(ValueLayout.JAVA_INT);
                 length.set(ValueLayout.JAVA_INT, 0, (int) offsets.byteSize());
-                check(calls, calls.getsockopt(fd, XdpCalls.SOL_XDP, XdpCalls.XDP_MMAP_OFFSETS, offsets, length), interfaceName, "read its rings' offsets");
+                EthernetInterfaces.check(calls, calls.getsockopt(fd, XdpCalls.SOL_XDP, XdpCalls.XDP_MMAP_OFFSETS, offsets, length), interfaceName,
+                    "read its rings' offsets");
                 // struct xdp_mmap_offsets: rx, tx, fill, completion.
                 rings[0] = map(xdp, fd, offsets.asSlice(2 * XdpRing.OFFSET_BYTES), RX_FRAMES, ADDRESS, XdpCalls.PGOFF_FILL_RING, interfaceName);
                 rings[1] = map(xdp, fd, offsets.asSlice(3 * XdpRing.OFFSET_BYTES), TX_FRAMES, ADDRESS, XdpCalls.PGOFF_COMPLETION_RING, interfaceName);
@@ -145,9 +143,9 @@ final class XdpSocket implements PortSocket {
     /** The interface's MTU, through a packet socket that is never bound (an AF_XDP socket answers no ioctl). */
     private static int mtu(final String interfaceName, final MemorySegment cName, final LinuxCalls calls, final boolean mustBeUp, final Arena scratch) {
         final int probe = calls.socket(LinuxCalls.AF_PACKET, LinuxCalls.SOCK_RAW | LinuxCalls.SOCK_CLOEXEC, 0);
-        check(calls, probe, interfaceName, "open a socket to read its settings");
+        EthernetInterfaces.check(calls, probe, interfaceName, "open a socket to read its settings");
         try {
-            final int mtu = PacketSocket.checkedMtu(calls, probe, cName, interfaceName, mustBeUp, scratch);
+            final int mtu = EthernetInterfaces.checkedMtu(calls, probe, cName, interfaceName, mustBeUp, scratch);
             if (mtu + 18 > LONGEST_FRAME) {
                 throw new IllegalStateException("interface " + interfaceName + ": MTU " + mtu + " is more than an af_xdp port takes ("
                     + (LONGEST_FRAME - 18) + "): lower it (ip link set " + interfaceName + " mtu 1500) or use kind af_packet");
@@ -161,7 +159,7 @@ final class XdpSocket implements PortSocket {
     private static void ringSize(final LinuxCalls calls, final int fd, final int ring, final int entries, final Arena scratch, final String interfaceName) {
         final MemorySegment value = scratch.allocate(ValueLayout.JAVA_INT);
         value.set(ValueLayout.JAVA_INT, 0, entries);
-        check(calls, calls.setsockopt(fd, XdpCalls.SOL_XDP, ring, value), interfaceName, "size its rings");
+        EthernetInterfaces.check(calls, calls.setsockopt(fd, XdpCalls.SOL_XDP, ring, value), interfaceName, "size its rings");
     }
 
     private static XdpRing map(final XdpCalls xdp, final int fd, final MemorySegment offsets, final int entries, final int descriptorBytes,
@@ -189,40 +187,9 @@ final class XdpSocket implements PortSocket {
                 throw new IllegalStateException("interface " + interfaceName + ": its receive queue 0 already has an AF_XDP socket (another switch"
                     + " or program holds it: stop that one, or use kind af_packet)");
             }
-            check(calls, -1, interfaceName, "bind an AF_XDP socket to it");
+            EthernetInterfaces.check(calls, -1, interfaceName, "bind an AF_XDP socket to it");
         }
         return "copy mode";
-    }
-
-    private static void check(final LinuxCalls calls, final int result, final String interfaceName, final String what) {
-        if (result < 0) {
-            throw new IllegalStateException("interface " + interfaceName + ": cannot " + what + ": " + LinuxCalls.describe(calls.errno()));
-        }
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public int index() {
-        return index;
-    }
-
-    @Override
-    public int fd() {
-        return fd;
-    }
-
-    @Override
-    public int mtu() {
-        return mtu;
-    }
-
-    @Override
-    public void mtu(final int value) {
-        mtu = value;
     }
 
     @Override
@@ -242,7 +209,7 @@ final class XdpSocket implements PortSocket {
     }
 
     @Override
-    public int receive(final PacketSocket.Receiver receiver, final int budget, final LinuxCalls linux, final UnsafeBuffer longFrame) {
+    public int receive(final Receiver receiver, final int budget, final LinuxCalls linux, final UnsafeBuffer longFrame) {
         if (tx.producer() != tx.consumer()) {
             // Frames the last kick left in the send ring (copy mode sends a few dozen per call).
             calls.kickSend(fd);

@@ -1,9 +1,10 @@
-package io.trimswitch.interfaces;
+package io.trimswitch.interfaces.afxdp;
 
 import io.trimswitch.dataplane.codec.OffloadHeader;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.interfaces.InterfacePorts;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -67,7 +68,7 @@ class XdpSocketTest {
     }
 
     private void open() {
-        ports = new InterfacePorts(List.of(new InterfacePorts.Attachment(0, port, InterfaceKind.AF_XDP)), 2, (at, buffer, offset, length) -> {
+        ports = new InterfacePorts(List.of(new InterfacePorts.Attachment(0, port, new AfXdp())), 2, (at, buffer, offset, length) -> {
             arrived.incrementAndGet();
             lengths.add(length);
         }, pool, pool::free, CounterRegistry.inMemory(64), "sockets-0");
@@ -175,6 +176,29 @@ class XdpSocketTest {
         assertEquals(0, pool.inUse(), "every buffer went back to the pool");
     }
 
+    /** Sending and receiving in steady state make no garbage: the rings and the UMEM are read and written in place. */
+    @Test
+    void sendingAndReceivingAllocateNothing() throws Exception {
+        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        assumeTrue(threads.isThreadAllocatedMemorySupported(), "this JVM does not count allocations per thread");
+        openOrSkip();
+        // Steady state is once the JIT has compiled the path: windows of 10,000 frames until one allocates nothing.
+        long allocated = Long.MAX_VALUE;
+        int windows = 0;
+        while (allocated >= 1024 && windows < 12) {
+            final long before = threads.getCurrentThreadAllocatedBytes();
+            for (int round = 0; round < 10_000; round++) {
+                ports.send(0, broadcast(60));
+                ports.flush();
+                ports.receive();
+            }
+            allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            windows++;
+        }
+        assertTrue(allocated < 1024, "10,000 frames sent and the rings polled allocated " + allocated + " bytes, after " + windows + " windows");
+        assertEquals(windows * 10_000L, ports.sent(0) + ports.dropped(0, DropReason.TX_BUSY), "every frame sent or counted as txBusy");
+    }
+
     private int broadcast(final int length) {
         final int handle = pool.allocate();
         final var buffer = pool.buffer(handle);
@@ -199,7 +223,7 @@ class XdpSocketTest {
     @Test
     void aQueueAnotherSocketHoldsIsRefusedInOneLine() throws Exception {
         openOrSkip();
-        final InterfacePorts second = new InterfacePorts(List.of(new InterfacePorts.Attachment(0, port, InterfaceKind.AF_XDP)), 2,
+        final InterfacePorts second = new InterfacePorts(List.of(new InterfacePorts.Attachment(0, port, new AfXdp())), 2,
             (at, buffer, offset, length) -> { }, pool, pool::free, CounterRegistry.inMemory(64), "sockets-1");
         final IllegalStateException refused = assertThrows(IllegalStateException.class, second::open);
         assertEquals("port 0: interface " + port + ": its receive queue 0 already has an AF_XDP socket (another switch or program holds it: stop"

@@ -1,5 +1,6 @@
-package io.trimswitch.interfaces;
+package io.trimswitch.interfaces.afxdp;
 
+import io.trimswitch.interfaces.LinuxCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
