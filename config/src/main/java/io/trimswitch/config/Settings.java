@@ -492,12 +492,13 @@ public record Settings(
      * One switch port: a Linux interface ({@code interface}), or a UDP endpoint carrying VXLAN ({@code bind} and the rest).
      * A null remote: learned from the first datagram; a null remotePort: the bind port; a null rate: the fabric's.
      */
-    @JsonPropertyOrder({"interface", "kind", "bind", "remote", "remotePort", "vni", "rateGbps"})
+    @JsonPropertyOrder({"interface", "kind", "queues", "bind", "remote", "remotePort", "vni", "rateGbps"})
     public record Port(@JsonProperty("interface") @JsonInclude(JsonInclude.Include.NON_NULL) @JsonSetter(nulls = Nulls.SET) String interfaceName,
         @JsonInclude(JsonInclude.Include.NON_NULL) @JsonSetter(nulls = Nulls.SET) String kind,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @JsonSetter(nulls = Nulls.SET) Integer queues,
         @JsonSetter(nulls = Nulls.SET) String bind, @JsonSetter(nulls = Nulls.SET) String remote, @JsonSetter(nulls = Nulls.SET) Integer remotePort,
         int vni, @JsonSetter(nulls = Nulls.SET) Double rateGbps) {
-        public static final Port DEFAULTS = new Port(null, null, null, null, null, 42, null);
+        public static final Port DEFAULTS = new Port(null, null, null, null, null, null, 42, null);
 
         /** A port on a Linux interface rather than a UDP endpoint. */
         public boolean onInterface() {
@@ -505,31 +506,35 @@ public record Settings(
         }
 
         public Port withInterfaceName(final String value) {
-            return new Port(value, kind, bind, remote, remotePort, vni, rateGbps);
+            return new Port(value, kind, queues, bind, remote, remotePort, vni, rateGbps);
         }
 
         public Port withKind(final String value) {
-            return new Port(interfaceName, value, bind, remote, remotePort, vni, rateGbps);
+            return new Port(interfaceName, value, queues, bind, remote, remotePort, vni, rateGbps);
+        }
+
+        public Port withQueues(final Integer value) {
+            return new Port(interfaceName, kind, value, bind, remote, remotePort, vni, rateGbps);
         }
 
         public Port withBind(final String value) {
-            return new Port(interfaceName, kind, value, remote, remotePort, vni, rateGbps);
+            return new Port(interfaceName, kind, queues, value, remote, remotePort, vni, rateGbps);
         }
 
         public Port withRemote(final String value) {
-            return new Port(interfaceName, kind, bind, value, remotePort, vni, rateGbps);
+            return new Port(interfaceName, kind, queues, bind, value, remotePort, vni, rateGbps);
         }
 
         public Port withRemotePort(final Integer value) {
-            return new Port(interfaceName, kind, bind, remote, value, vni, rateGbps);
+            return new Port(interfaceName, kind, queues, bind, remote, value, vni, rateGbps);
         }
 
         public Port withVni(final int value) {
-            return new Port(interfaceName, kind, bind, remote, remotePort, value, rateGbps);
+            return new Port(interfaceName, kind, queues, bind, remote, remotePort, value, rateGbps);
         }
 
         public Port withRateGbps(final Double value) {
-            return new Port(interfaceName, kind, bind, remote, remotePort, vni, value);
+            return new Port(interfaceName, kind, queues, bind, remote, remotePort, vni, value);
         }
     }
 

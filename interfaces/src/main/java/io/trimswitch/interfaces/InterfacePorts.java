@@ -37,10 +37,10 @@ public final class InterfacePorts implements AutoCloseable {
     private static final int SEND_BATCH = 64;
     private static final int VLAN_TAG = 4;
 
-    /** A port on an interface, read and sent through a socket of {@code kind}. */
-    public record Attachment(int port, String interfaceName, SocketKind kind) {
+    /** A port on an interface, read and sent through a socket of {@code kind} on its first {@code queues} receive queues. */
+    public record Attachment(int port, String interfaceName, SocketKind kind, int queues) {
         public Attachment(final int port, final String interfaceName) {
-            this(port, interfaceName, SocketKinds.named(SocketKinds.AF_PACKET));
+            this(port, interfaceName, SocketKinds.named(SocketKinds.AF_PACKET), 1);
         }
     }
 
@@ -90,6 +90,8 @@ public final class InterfacePorts implements AutoCloseable {
     private final PortSocket[] sockets;
     /** Per port: the kind of socket it opens; a port added while running gets {@link #defaultKind}. */
     private final SocketKind[] kinds;
+    /** Per port: the receive queues it reads (1 for a port added while running). */
+    private final int[] queues;
     private SocketKind defaultKind = SocketKinds.named(SocketKinds.AF_PACKET);
     private final PortReceiver[] receivers;
     /** Per port: the buffers waiting for this turn's sendmmsg, and their messages and iovecs in native memory. */
@@ -153,6 +155,8 @@ public final class InterfacePorts implements AutoCloseable {
         }
         this.sockets = new PortSocket[ports];
         this.kinds = new SocketKind[ports];
+        this.queues = new int[ports];
+        Arrays.fill(queues, 1);
         this.receivers = new PortReceiver[ports];
         this.pending = new int[ports][];
         this.pendingCount = new int[ports];
@@ -166,6 +170,7 @@ public final class InterfacePorts implements AutoCloseable {
         for (final Attachment attachment : attachments) {
             names.set(attachment.port(), attachment.interfaceName());
             kinds[attachment.port()] = attachment.kind();
+            queues[attachment.port()] = attachment.queues();
         }
         this.removed = new boolean[ports];
         this.prepared = new AtomicReferenceArray<>(ports);
@@ -206,7 +211,7 @@ public final class InterfacePorts implements AutoCloseable {
     public void open() {
         for (final Attachment attachment : attachments) {
             try {
-                sockets[attachment.port()] = attachment.kind().open(attachment.interfaceName(), calls, true);
+                sockets[attachment.port()] = attachment.kind().open(attachment.interfaceName(), calls, true, attachment.queues());
                 registerForWakeUps(attachment.port());
                 // Up until the kernel's first word on its carrier says otherwise.
                 linkUp[attachment.port()] = true;
@@ -240,7 +245,9 @@ public final class InterfacePorts implements AutoCloseable {
 
     private void registerForWakeUps(final int port) {
         if (poller != null && sockets[port] != null) {
-            poller.watch(sockets[port].fd());
+            for (final int fd : sockets[port].wakeFds()) {
+                poller.watch(fd);
+            }
         }
     }
 
@@ -302,7 +309,7 @@ public final class InterfacePorts implements AutoCloseable {
                 return;
             }
             try {
-                opened = new Prepared(interfaceName, kindOf(port).open(interfaceName, controlCalls, false), null);
+                opened = new Prepared(interfaceName, kindOf(port).open(interfaceName, controlCalls, false, queues[port]), null);
             } catch (final IllegalStateException e) {
                 opened = new Prepared(interfaceName, null, e.getMessage());
             }
@@ -366,7 +373,7 @@ public final class InterfacePorts implements AutoCloseable {
             if (opened != null && opened.failure() != null) {
                 throw new IllegalStateException(opened.failure());
             }
-            attach(port, opened != null ? opened.socket() : kindOf(port).open(request, calls, false));
+            attach(port, opened != null ? opened.socket() : kindOf(port).open(request, calls, false, queues[port]));
             log.accept(now + "added, ifindex " + sockets[port].index());
         } catch (final IllegalStateException e) {
             // Not there yet, or not up: the port waits for the interface, as for one that went away.
@@ -393,7 +400,7 @@ public final class InterfacePorts implements AutoCloseable {
         }
         if (sockets[port] == null) {
             try {
-                attach(port, kindOf(port).open(link.interfaceName(), calls, false));
+                attach(port, kindOf(port).open(link.interfaceName(), calls, false, queues[port]));
             } catch (final IllegalStateException e) {
                 // Gone again already, or not ours to open: the next notification tries again.
                 log.accept(prefix + "cannot attach again: " + e.getMessage());
@@ -426,7 +433,9 @@ public final class InterfacePorts implements AutoCloseable {
     private synchronized void detach(final int port, final DropReason reason) {
         refusePending(port, 0, reason);
         if (poller != null) {
-            poller.unwatch(sockets[port].fd());
+            for (final int fd : sockets[port].wakeFds()) {
+                poller.unwatch(fd);
+            }
         }
         ringDrops(port);
         sockets[port].close();

@@ -30,6 +30,11 @@ public interface PortSocket extends AutoCloseable {
     /** The descriptor the ports' thread sleeps on until a frame comes. */
     int fd();
 
+    /** The descriptors the ports' thread sleeps on: {@link #fd()}, or one per receive queue. */
+    default int[] wakeFds() {
+        return new int[] {fd()};
+    }
+
     /** Read at opening, then as the kernel's link notifications tell; the ports' thread alone changes it. */
     int mtu();
 

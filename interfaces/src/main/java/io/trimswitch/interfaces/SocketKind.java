@@ -10,10 +10,10 @@ public interface SocketKind {
     String name();
 
     /**
-     * Opens {@code interfaceName} as a port of this kind; {@code mustBeUp}: refuse an interface that is administratively
-     * down. {@code calls} are the opening thread's.
+     * Opens {@code interfaceName} as a port of this kind, reading its first {@code queues} receive queues; {@code mustBeUp}:
+     * refuse an interface that is administratively down. {@code calls} are the opening thread's.
      *
      * @throws IllegalStateException with one line naming the interface, the cause and the fix
      */
-    PortSocket open(String interfaceName, LinuxCalls calls, boolean mustBeUp);
+    PortSocket open(String interfaceName, LinuxCalls calls, boolean mustBeUp, int queues);
 }

@@ -6,7 +6,6 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.interfaces.InterfacePorts;
 import io.trimswitch.interfaces.SocketKind;
-import io.trimswitch.interfaces.SocketKinds;
 import io.trimswitch.pipelines.BridgeForwarding;
 import io.trimswitch.pipelines.LearningBridge;
 import io.trimswitch.pipelines.LpmForwarding;
@@ -57,7 +56,7 @@ public final class LiveSettings {
             throw new ConfigException("ports: " + s.ports().size() + " ports, but fabric.pipelines × fabric.portsPerPipeline is " + s.portCount());
         }
         endpoints(s);
-        portKind(s);
+        PortKindSettings.portKind(s);
         attachments(s);
         SettingsValidation.within("forwarding.agingSeconds", s.forwarding().agingSeconds(), 0.001, 365 * 86_400, "s");
         SettingsValidation.within("forwarding.macTableSize", s.forwarding().macTableSize(), 1, LearningBridge.MOST_ADDRESSES);
@@ -94,7 +93,8 @@ public final class LiveSettings {
                 throw new ConfigException(name + ".interface " + interfaceName + " is already ports[" + clash + "]: an interface carries one port");
             }
             rate(s, port, name, entry);
-            attachments.add(new InterfacePorts.Attachment(port, interfaceName, entry.kind() == null ? portKind(s) : kind(name + ".kind", entry.kind())));
+            final SocketKind kind = PortKindSettings.kind(s, name, entry.kind());
+            attachments.add(new InterfacePorts.Attachment(port, interfaceName, kind, PortKindSettings.queues(name, entry.queues(), kind)));
         }
         return attachments;
     }
@@ -106,16 +106,6 @@ public final class LiveSettings {
                 throw new ConfigException(name + ".rateGbps " + entry.rateGbps() + " is below control.halftimisticRateGbps or control.pessimisticRateGbps");
             }
         }
-    }
-
-    /** How a port on an interface reads and sends unless its own {@code kind} says: {@code realtime.portKind}. */
-    public static SocketKind portKind(final Settings s) {
-        return kind("realtime.portKind", s.realtime().portKind());
-    }
-
-    private static SocketKind kind(final String name, final String value) {
-        return java.util.Optional.ofNullable(SocketKinds.named(value)).orElseThrow(() -> new ConfigException(
-            name + " must be one of " + SocketKinds.names() + ", got " + (value == null ? "null" : "'" + value + "'")));
     }
 
     /** True when some port of the switch sits on a Linux interface. */
@@ -133,8 +123,9 @@ public final class LiveSettings {
             if (entry != null && entry.onInterface()) {
                 continue;
             }
-            if (entry != null && entry.kind() != null) {
-                throw new ConfigException(name + ".kind " + entry.kind() + " is for a port on an interface; a UDP port has no kind");
+            if (entry != null && (entry.kind() != null || entry.queues() != null)) {
+                throw new ConfigException(name + (entry.kind() != null ? ".kind " + entry.kind() : ".queues " + entry.queues())
+                    + " is for a port on an interface; a UDP port has neither kind nor queues");
             }
             if (entry == null || entry.bind() == null) {
                 throw new ConfigException(name + ".bind is missing: the host:port the port listens on (or interface: NAME for a port on a Linux interface)");

@@ -112,7 +112,7 @@ final class LiveShards {
         interfaces[thread] = !LiveSettings.hasInterfacePorts(settings) ? null
             : new InterfacePorts(ownAttachments, settings.portCount(), ports[thread], dataplane.pool(), dataplane::release, counters, writer);
         if (interfaces[thread] != null) {
-            interfaces[thread].defaultKind(LiveSettings.portKind(settings));
+            interfaces[thread].defaultKind(PortKindSettings.portKind(settings));
         }
         ports[thread].sockets(sockets[thread], interfaces[thread]);
     }

@@ -13,7 +13,10 @@ public final class AfPacket implements SocketKind {
     }
 
     @Override
-    public PortSocket open(final String interfaceName, final LinuxCalls calls, final boolean mustBeUp) {
+    public PortSocket open(final String interfaceName, final LinuxCalls calls, final boolean mustBeUp, final int queues) {
+        if (queues != 1) {
+            throw new IllegalStateException("interface " + interfaceName + ": an af_packet port reads one socket; queues: " + queues + " needs kind af_xdp");
+        }
         return PacketSocket.open(interfaceName, calls, mustBeUp);
     }
 }

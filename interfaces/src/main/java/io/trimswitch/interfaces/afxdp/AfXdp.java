@@ -4,7 +4,7 @@ import io.trimswitch.interfaces.LinuxCalls;
 import io.trimswitch.interfaces.PortSocket;
 import io.trimswitch.interfaces.SocketKind;
 
-/** The {@code af_xdp} kind: an AF_XDP socket that an XDP program of the switch's own feeds ({@link XdpSocket}). */
+/** The {@code af_xdp} kind: an AF_XDP socket per receive queue that an XDP program of the switch's own feeds ({@link XdpSocket}). */
 public final class AfXdp implements SocketKind {
     @Override
     public String name() {
@@ -12,7 +12,7 @@ public final class AfXdp implements SocketKind {
     }
 
     @Override
-    public PortSocket open(final String interfaceName, final LinuxCalls calls, final boolean mustBeUp) {
-        return XdpSocket.open(interfaceName, calls, mustBeUp);
+    public PortSocket open(final String interfaceName, final LinuxCalls calls, final boolean mustBeUp, final int queues) {
+        return XdpSocket.open(interfaceName, calls, mustBeUp, queues);
     }
 }

@@ -35,6 +35,7 @@ final class XdpCalls {
     static final long PGOFF_COMPLETION_RING = 0x180000000L;
     static final int BPF_MAP_CREATE = 0;
     static final int BPF_MAP_UPDATE_ELEM = 2;
+    static final int BPF_MAP_DELETE_ELEM = 3;
     static final int BPF_PROG_LOAD = 5;
     static final int BPF_LINK_CREATE = 28;
     /** union bpf_attr, zero past what a command reads: the kernel takes any size up to its own and checks the rest is zero. */
@@ -45,6 +46,7 @@ final class XdpCalls {
     static final int EAFNOSUPPORT = 97;
     static final int EOPNOTSUPP = 95;
 
+    private static final int MAP_POPULATE = 0x8000;
     private static final boolean ARM = "aarch64".equals(System.getProperty("os.arch"));
     private static final long SYS_BPF = ARM ? 280 : 321;
     private static final Linker LINKER = Linker.nativeLinker();
@@ -93,8 +95,6 @@ final class XdpCalls {
             throw new IllegalStateException(e);
         }
     }
-
-    private static final int MAP_POPULATE = 0x8000;
 
     /** Tells the kernel the send ring has descriptors; 0, or -1 with errno set (EAGAIN, EBUSY: it is still sending). */
     int kickSend(final int fd) {

@@ -30,8 +30,12 @@ final class XdpProgram implements AutoCloseable {
     private final int link;
     /** True in driver mode, false in generic mode. */
     final boolean driverMode;
+    /** The queues handed to a socket so far: 0 to this minus 1. */
+    private int registered;
+    private final XdpCalls calls;
 
-    private XdpProgram(final int map, final int program, final int link, final boolean driverMode) {
+    private XdpProgram(final int map, final int program, final int link, final boolean driverMode, final XdpCalls calls) {
+        this.calls = calls;
         this.map = map;
         this.program = program;
         this.link = link;
@@ -73,7 +77,7 @@ final class XdpProgram implements AutoCloseable {
                     }
                     throw refused(interfaceName, "cannot attach its XDP program", errno);
                 }
-                return new XdpProgram(map, program, link, driver);
+                return new XdpProgram(map, program, link, driver, calls);
             } catch (final RuntimeException e) {
                 if (program >= 0) {
                     LinuxCalls.close(program);
@@ -142,11 +146,26 @@ final class XdpProgram implements AutoCloseable {
             if (calls.bpf(XdpCalls.BPF_MAP_UPDATE_ELEM, attr) != 0) {
                 throw refused(interfaceName, "cannot hand queue " + queue + " to its socket", calls.errno());
             }
+            registered = Math.max(registered, queue + 1);
         }
     }
 
+    /**
+     * Detaches the program and lets go of its sockets at once: the map's entries are deleted first, since the map, freed
+     * later by the kernel, would otherwise hold its sockets' queues a while after they are closed.
+     */
     @Override
     public void close() {
+        try (Arena scratch = Arena.ofConfined()) {
+            final MemorySegment key = scratch.allocate(ValueLayout.JAVA_INT);
+            final MemorySegment attr = scratch.allocate(XdpCalls.BPF_ATTR_BYTES, 8);
+            attr.set(ValueLayout.JAVA_INT, 0, map);
+            attr.set(ValueLayout.JAVA_LONG, 8, key.address());
+            for (int queue = 0; queue < registered; queue++) {
+                key.set(ValueLayout.JAVA_INT, 0, queue);
+                calls.bpf(XdpCalls.BPF_MAP_DELETE_ELEM, attr);
+            }
+        }
         LinuxCalls.close(link);
         LinuxCalls.close(program);
         LinuxCalls.close(map);
