@@ -18,10 +18,13 @@ final class XdpSocket extends InterfaceSocket {
     private final XdpQueue[] queues;
     private final XdpProgram program;
     private final int[] wakeFds;
+    /** The receive queues the interface has, as sysfs lists them (0: not known). */
+    private final int interfaceQueues;
 
     private XdpSocket(final String name, final int index, final int mtu, final XdpQueue[] queues, final XdpProgram program) {
         super(name, index, mtu, queues[0].fd);
         this.queues = queues;
+        this.interfaceQueues = receiveQueues(name);
         this.program = program;
         this.wakeFds = new int[queues.length];
         for (int i = 0; i < queues.length; i++) {
@@ -85,10 +88,21 @@ final class XdpSocket extends InterfaceSocket {
         } finally {
             LinuxCalls.close(probe);
         }
-    }    @Override
+    }    /** Says so when the port reads fewer receive queues than its interface has: their frames go to the kernel, not the switch. */
+    @Override
     public String describe() {
         return "AF_XDP " + queues[0].mode + ", " + (program.driverMode ? "driver mode" : "generic mode")
-            + (queues.length > 1 ? ", " + queues.length + " queues" : "");
+            + (interfaceQueues > queues.length ? ", " + queues.length + " of its " + interfaceQueues + " receive queues: set queues: " + interfaceQueues
+                + " or the others' frames go to the kernel" : queues.length > 1 ? ", " + queues.length + " queues" : "");
+    }
+
+    /** How many receive queues the interface has (/sys/class/net/NAME/queues/rx-N); 0 where sysfs does not say. */
+    private static int receiveQueues(final String name) {
+        try (java.util.stream.Stream<java.nio.file.Path> entries = java.nio.file.Files.list(java.nio.file.Path.of("/sys/class/net", name, "queues"))) {
+            return (int) entries.filter(entry -> entry.getFileName().toString().startsWith("rx-")).count();
+        } catch (final java.io.IOException | RuntimeException e) {
+            return 0;
+        }
     }
 
     /** A UMEM chunk past the kernel's headroom: a longer frame is dropped on arrival (rx_dropped) and refused for sending. */

@@ -152,8 +152,10 @@ class XdpSocketTest {
         run("ip", "netns", "exec", inside, "ip", "addr", "add", "10.213.0.1/24", "dev", peer);
         run("ip", "netns", "exec", inside, "ip", "neigh", "add", "10.213.0.2", "lladdr", "02:00:00:00:00:02", "dev", peer);
         assertEquals(64, flowsArriving(1) + missed, "queue 0 alone: every flow counted here or missed");
+        assertTrue(ports.describe(0).endsWith(", 1 of its 2 receive queues: set queues: 2 or the others' frames go to the kernel"), ports.describe(0));
         assertTrue(missed > 0, "some of the 64 flows went to queue 1, which a port on queue 0 alone does not read");
         assertEquals(64, flowsArriving(2), "on both queues every flow arrives");
+        assertTrue(ports.describe(0).endsWith(", 2 queues"), ports.describe(0));
     }
 
     /** Frames missed by the last {@link #flowsArriving}: sent by the other end, never received here. */
