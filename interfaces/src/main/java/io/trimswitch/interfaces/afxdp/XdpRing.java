@@ -36,7 +36,7 @@ final class XdpRing {
         this.descriptorBytes = descriptorBytes;
     }
 
-    /** Bytes to map for a ring of {@code entries} whose descriptors start at {@code descriptorsAt}. */
+    /** Bytes to map for a ring of {@code entries} descriptors, which start where its {@code offsets} say. */
     static long mappedBytes(final MemorySegment offsets, final int entries, final int descriptorBytes) {
         return offsets.get(ValueLayout.JAVA_LONG, 16) + (long) entries * descriptorBytes;
     }

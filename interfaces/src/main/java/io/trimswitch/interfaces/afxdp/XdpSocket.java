@@ -15,6 +15,8 @@ import java.lang.foreign.MemorySegment;
  * first. A frame of a queue without a socket goes on to the kernel.
  */
 final class XdpSocket extends InterfaceSocket {
+    /** What a frame carries past its MTU's bytes: an Ethernet header and a VLAN tag. */
+    private static final int FRAME_HEADERS = 18;
     private final XdpQueue[] queues;
     private final XdpProgram program;
     private final int[] wakeFds;
@@ -80,9 +82,9 @@ final class XdpSocket extends InterfaceSocket {
         EthernetInterfaces.check(calls, probe, interfaceName, "open a socket to read its settings");
         try {
             final int mtu = EthernetInterfaces.checkedMtu(calls, probe, cName, interfaceName, mustBeUp, scratch);
-            if (mtu + 18 > XdpQueue.LONGEST_FRAME) {
+            if (mtu + FRAME_HEADERS > XdpQueue.LONGEST_FRAME) {
                 throw new IllegalStateException("interface " + interfaceName + ": MTU " + mtu + " is more than an af_xdp port takes ("
-                    + (XdpQueue.LONGEST_FRAME - 18) + "): lower it (ip link set " + interfaceName + " mtu 1500) or use kind af_packet");
+                    + (XdpQueue.LONGEST_FRAME - FRAME_HEADERS) + "): lower it (ip link set " + interfaceName + " mtu 1500) or use kind af_packet");
             }
             return mtu;
         } finally {
