@@ -147,6 +147,9 @@ def switch_command(sw):
         # The config's UDP ports (bind, remote): the Mininet links only carry them; idle mode and metrics are the file's.
         return cmd + ['--config', sw.configFile] + sw.extraArgs
     cmd += ['--metrics', sw.metrics, '--idle', sw.idle]
+    if os.environ.get('TRIMSWITCH_PORT_KIND'):
+        # How the interface ports read and send (af_packet, af_xdp): the same lab on either kind.
+        cmd += ['--port-kind', os.environ['TRIMSWITCH_PORT_KIND']]
     settings = _switch_settings(sw)
     if settings is not None:
         with open(sw.generatedConfig, 'w') as out:

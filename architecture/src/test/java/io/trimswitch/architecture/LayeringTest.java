@@ -6,6 +6,7 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import org.junit.jupiter.api.BeforeAll;
@@ -78,6 +79,8 @@ class LayeringTest {
     private static final Map<String, Integer> LONGEST_FILE = Map.of("live", 400);
 
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    /** What each kind of interface port implements, in the package of its own. */
+    static final String PORT_KIND = "io.trimswitch.interfaces.SocketKind";
     private static JavaClasses all;
 
     @BeforeAll
@@ -188,6 +191,25 @@ class LayeringTest {
                     || owner.getName().equals("org.agrona.concurrent.AgentRunner");
             }
         };
+    }
+
+    /** The packages of the interface ports' kinds: each holds a class that implements the kinds' interface. */
+    static List<String> portKindPackages(final JavaClasses classes) {
+        return classes.stream().filter(type -> !type.isInterface() && type.isAssignableTo(PORT_KIND))
+            .map(JavaClass::getPackageName).distinct().sorted().toList();
+    }
+
+    /** A port kind is one package: the switch finds it by its name (SocketKinds), so nothing outside it names its classes. */
+    static ArchRule portKindStaysInItsPackage(final String kindPackage) {
+        return noClasses().that().resideOutsideOfPackage(kindPackage + "..").should().dependOnClassesThat().resideInAPackage(kindPackage + "..")
+            .because("a port kind is one package, found by its name through " + PORT_KIND.replace("SocketKind", "SocketKinds"));
+    }
+
+    @Test
+    void nothingOutsideAPortKindsPackageNamesItsClasses() {
+        final List<String> kinds = portKindPackages(all);
+        assertTrue(kinds.size() >= 2, "the interface port kinds, af_packet and af_xdp at least: " + kinds);
+        kinds.forEach(kind -> portKindStaysInItsPackage(kind).check(all));
     }
 
     @Test

@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** {@code run -i PORT@IFACE}: ports on Linux interfaces given on the command line, BMv2's way. */
+/** {@code run -i PORT@IFACE[:KIND]}: ports on Linux interfaces given on the command line, BMv2's way, each of its kind. */
 final class InterfaceOptions {
     /** More ports than this cannot be meant: it is more than any switch the settings can describe. */
     private static final int MOST_PORTS = 4096;
@@ -47,7 +47,11 @@ final class InterfaceOptions {
             }
             // The config's rate for the port stays: -i says only where the port is.
             final Double rate = ports.get(port) == null ? null : ports.get(port).rateGbps();
-            ports.set(port, Settings.Port.DEFAULTS.withInterfaceName(option.substring(at + 1)).withRateGbps(rate));
+            // An interface's name has no ':', so what follows one is the port's kind.
+            final String where = option.substring(at + 1);
+            final int colon = where.indexOf(':');
+            final String kind = colon < 0 ? null : where.substring(colon + 1);
+            ports.set(port, Settings.Port.DEFAULTS.withInterfaceName(colon < 0 ? where : where.substring(0, colon)).withKind(kind).withRateGbps(rate));
         }
         for (int port = 0; port < ports.size(); port++) {
             if (ports.get(port) == null) {

@@ -43,9 +43,13 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         description = "The switch: ports, forwarding, queues, meters, T0/T1 (YAML). Without it: the defaults, l2 forwarding, and the -i ports")
     Path config;
 
-    @Option(names = {"-i", "--interface"}, paramLabel = "PORT@IFACE",
-        description = "Port PORT sits on Linux interface IFACE (repeat it: -i 0@veth0 -i 1@veth1); over the config's ports[PORT] if it has one (default: the config's ports)")
+    @Option(names = {"-i", "--interface"}, paramLabel = "PORT@IFACE[:KIND]",
+        description = "Port PORT sits on Linux interface IFACE (repeat it: -i 0@veth0 -i 1@veth1:af_xdp), read and sent as KIND (af_packet or af_xdp; default: --port-kind); over the config's ports[PORT] if it has one (default: the config's ports)")
     java.util.List<String> interfaces = new java.util.ArrayList<>();
+
+    @Option(names = "--port-kind", paramLabel = "KIND",
+        description = "How interface ports read and send: af_packet (an AF_PACKET ring) or af_xdp (an AF_XDP socket fed by an XDP program); -i PORT@IFACE:KIND for one port. Default: the config's realtime.portKind, else af_packet")
+    String portKind;
 
     @Option(names = "--idle", paramLabel = "MODE",
         description = "What a pipeline thread does with nothing to forward: poll (polls while there is traffic, sleeps until a port has a frame 0.25 ms after the last one: an idle switch takes no core), busy-spin (lowest latency, a core always, for benchmarks), yield, backoff or sleep. Default: the config's realtime.idle, else poll")
@@ -232,6 +236,9 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         if (idle != null) {
             final Settings.Idle waiting = Settings.choice("realtime.idle", idle, Settings.Idle.values());
             settings = settings.withRealtime(r -> r.withIdle(waiting));
+        }
+        if (portKind != null) {
+            settings = settings.withRealtime(r -> r.withPortKind(portKind));
         }
         if (configDb != null) {
             settings = ConfigDb.apply(configDb, settings);

@@ -1,7 +1,8 @@
 package io.trimswitch.cli;
 
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 
@@ -15,9 +16,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Tag("host-timing")
 class CountersIdentityEndToEndTest {
-    @Test
-    void receivedPlusExtraFloodCopiesIsSentPlusDroppedAndReservedGroupFramesStayAtTheirPort() throws IOException, InterruptedException {
-        final String output = HostScripts.run("counters_identity.py");
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"af_packet", "af_xdp"})
+    void receivedPlusExtraFloodCopiesIsSentPlusDroppedAndReservedGroupFramesStayAtTheirPort(final String kind) throws IOException, InterruptedException {
+        final String output = HostScripts.runOn(kind, "counters_identity.py");
         assertTrue(output.contains("e2e: the counters add up"), output);
         assertTrue(output.contains("e2e: 5 reserved-group frames counted at port 0, none forwarded"), output);
         assertTrue(output.contains("e2e: passed"), output);

@@ -49,11 +49,24 @@ public final class HostScripts {
 
     /** Runs a script of {@code src/test/mininet}, with {@code arguments}, the tool as TRIMSWITCH; skips when the host is too slow for it. */
     public static String run(final String name, final String... arguments) throws IOException, InterruptedException {
+        return runOn("af_packet", name, arguments);
+    }
+
+    /**
+     * The same with the switches' interface ports of {@code kind} ({@code af_packet}, {@code af_xdp}: TRIMSWITCH_PORT_KIND);
+     * skipped for {@code af_xdp} on a kernel without AF_XDP sockets.
+     */
+    public static String runOn(final String kind, final String name, final String... arguments) throws IOException, InterruptedException {
         assumeRootAndMininet();
+        if ("af_xdp".equals(kind)) {
+            assumeTrue(new ProcessBuilder(PYTHON, "-c", "import socket; socket.socket(44, socket.SOCK_RAW, 0)").start().waitFor() == 0,
+                "this kernel has no AF_XDP sockets (CONFIG_XDP_SOCKETS)");
+        }
         final List<String> command = new java.util.ArrayList<>(List.of(PYTHON, Path.of("src/test/mininet", name).toString()));
         command.addAll(List.of(arguments));
         final ProcessBuilder script = new ProcessBuilder(inANetworkNamespaceOfItsOwn(command));
         script.environment().put("TRIMSWITCH", tool(""));
+        script.environment().put("TRIMSWITCH_PORT_KIND", kind);
         final Outcome outcome = runLogged(script, 5);
         assumeTrue(outcome.exit() != HOST_TOO_SLOW, outcome.output());
         assertEquals(0, outcome.exit(), outcome.output());

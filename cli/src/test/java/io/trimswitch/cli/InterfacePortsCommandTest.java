@@ -41,14 +41,25 @@ class InterfacePortsCommandTest {
         "run -i 0@no-such-if0 --metrics off    | port 0: interface no-such-if0 does not exist here",
         "run -i 0@lo --idle bogus              | realtime.idle",
         "run --config BOTH                     | ports[0] has both interface and bind/remote/remotePort",
-        "run --config FILE -i 2@veth2          | -i: port 1 is missing"})
+        "run --config FILE -i 2@veth2          | -i: port 1 is missing",
+        "run -i 0@veth0:af_dpdk                | ports[0].kind must be one of af_packet, af_xdp, got 'af_dpdk'",
+        "run -i 0@veth0:                       | ports[0].kind must be one of af_packet, af_xdp, got ''",
+        "run -i 0@veth0 --port-kind xdp        | realtime.portKind must be one of af_packet, af_xdp, got 'xdp'",
+        "run --config KINDUDP                  | ports[0].kind af_xdp is for a port on an interface; a UDP port has neither kind nor queues",
+        "run --config QUEUES                   | ports[0].queues 2 needs kind af_xdp: an af_packet port reads one socket",
+        "run --config QUEUES --port-kind af_xdp -i 1@veth1 | ports[0].queues must be 1..64, got 0",
+        "run -i 0@no-such-if0:af_xdp --metrics off | port 0: interface no-such-if0 does not exist here"})
     void isRefusedInOneLine(final String commandLine, final String expected) throws IOException {
         Files.writeString(dir.resolve("both.yaml"), "ports:\n  - {interface: veth0, bind: 127.0.0.1:0}\n");
         Files.writeString(dir.resolve("one.yaml"), "ports:\n  - {interface: veth0}\n");
         Files.writeString(dir.resolve("twice.yaml"), "ports:\n  - {interface: veth0}\n  - {interface: veth0}\n");
+        Files.writeString(dir.resolve("kindudp.yaml"), "ports:\n  - {bind: 127.0.0.1:0, kind: af_xdp}\n");
+        Files.writeString(dir.resolve("queues.yaml"), commandLine.contains("af_xdp") ? "ports:\n  - {interface: veth0, queues: 0}\n"
+            : "ports:\n  - {interface: veth0, queues: 2}\n");
         final String[] args = commandLine.strip().replace("BOTH", dir.resolve("both.yaml").toString())
             .replace("FILE", dir.resolve("one.yaml").toString())
-            .replace("TWICE", dir.resolve("twice.yaml").toString()).split("\\s+");
+            .replace("TWICE", dir.resolve("twice.yaml").toString()).replace("KINDUDP", dir.resolve("kindudp.yaml").toString())
+            .replace("QUEUES", dir.resolve("queues.yaml").toString()).split("\\s+");
         final Cli.Result result = Cli.trimswitch(args);
         assertEquals(TrimswitchCommand.EXIT_USAGE, result.exit(), commandLine + "\n" + result.out() + result.err());
         assertEquals(1, result.err().strip().lines().count(), "one line: " + result.err());
@@ -85,6 +96,11 @@ class InterfacePortsCommandTest {
             assertTrue(ports.startsWith("trimswitch: port 0: udp 127.0.0.1:"), ports);
             assertTrue(ports.contains("\ntrimswitch: port 1: interface " + name + " (AF_PACKET, MTU 1500)"), ports);
             assertTrue(up.out().contains("stopped; 0 packets still inside"), up.out());
+            // The same interface as an af_xdp port: its start-up line says how the kernel serves it.
+            final Cli.Result xdp = Cli.trimswitch("run", "-i", "0@" + name + ":af_xdp", "--metrics", "off", "--duration-s", "0.3");
+            assumeTrue(!xdp.err().contains("CONFIG_XDP_SOCKETS"), xdp.err());
+            assertEquals(0, xdp.exit(), xdp.out() + xdp.err());
+            assertTrue(xdp.out().contains("trimswitch: port 0: interface " + name + " (AF_XDP copy mode, driver mode, MTU 1500)"), xdp.out());
         } finally {
             ip("link", "del", name);
         }

@@ -434,30 +434,37 @@ public record Settings(
      * How the real-time runtime runs: time dilation, threads, and how idle threads wait. The live switch's own settings
      * are echoed only when they differ from their defaults, so that the reports of runs that cannot use them stay as they were.
      */
-    @JsonPropertyOrder({"dilation", "placement", "idle", "warmUp", "batchPackets", "rxRingPackets", "pipelineThreads", "udpGso"})
+    @JsonPropertyOrder({"dilation", "placement", "idle", "warmUp", "batchPackets", "rxRingPackets", "pipelineThreads", "udpGso", "portKind"})
     public record RealTime(double dilation, Placement placement, Idle idle, boolean warmUp, int batchPackets, int rxRingPackets,
         @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = OneThread.class) int pipelineThreads,
-        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = GsoOn.class) boolean udpGso) {
-        public static final RealTime DEFAULTS = new RealTime(4000, Placement.SINGLE, Idle.BUSY_SPIN, true, 32, 4096, 1, true);
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = GsoOn.class) boolean udpGso,
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = PacketKind.class) @JsonSetter(nulls = Nulls.SET) String portKind) {
+        /** How an interface port reads and sends its frames unless its own {@code kind} says otherwise. */
+        public static final String DEFAULT_PORT_KIND = "af_packet";
+        public static final RealTime DEFAULTS = new RealTime(4000, Placement.SINGLE, Idle.BUSY_SPIN, true, 32, 4096, 1, true, DEFAULT_PORT_KIND);
 
         public RealTime withDilation(final double value) {
-            return new RealTime(value, placement, idle, warmUp, batchPackets, rxRingPackets, pipelineThreads, udpGso);
+            return new RealTime(value, placement, idle, warmUp, batchPackets, rxRingPackets, pipelineThreads, udpGso, portKind);
         }
 
         public RealTime withPlacement(final Placement value) {
-            return new RealTime(dilation, value, idle, warmUp, batchPackets, rxRingPackets, pipelineThreads, udpGso);
+            return new RealTime(dilation, value, idle, warmUp, batchPackets, rxRingPackets, pipelineThreads, udpGso, portKind);
         }
 
         public RealTime withIdle(final Idle value) {
-            return new RealTime(dilation, placement, value, warmUp, batchPackets, rxRingPackets, pipelineThreads, udpGso);
+            return new RealTime(dilation, placement, value, warmUp, batchPackets, rxRingPackets, pipelineThreads, udpGso, portKind);
         }
 
         public RealTime withWarmUp(final boolean value) {
-            return new RealTime(dilation, placement, idle, value, batchPackets, rxRingPackets, pipelineThreads, udpGso);
+            return new RealTime(dilation, placement, idle, value, batchPackets, rxRingPackets, pipelineThreads, udpGso, portKind);
+        }
+
+        public RealTime withPortKind(final String value) {
+            return new RealTime(dilation, placement, idle, warmUp, batchPackets, rxRingPackets, pipelineThreads, udpGso, value);
         }
 
         public RealTime withPipelineThreads(final int value) {
-            return new RealTime(dilation, placement, idle, warmUp, batchPackets, rxRingPackets, value, udpGso);
+            return new RealTime(dilation, placement, idle, warmUp, batchPackets, rxRingPackets, value, udpGso, portKind);
         }
 
         /**
@@ -485,11 +492,13 @@ public record Settings(
      * One switch port: a Linux interface ({@code interface}), or a UDP endpoint carrying VXLAN ({@code bind} and the rest).
      * A null remote: learned from the first datagram; a null remotePort: the bind port; a null rate: the fabric's.
      */
-    @JsonPropertyOrder({"interface", "bind", "remote", "remotePort", "vni", "rateGbps"})
+    @JsonPropertyOrder({"interface", "kind", "queues", "bind", "remote", "remotePort", "vni", "rateGbps"})
     public record Port(@JsonProperty("interface") @JsonInclude(JsonInclude.Include.NON_NULL) @JsonSetter(nulls = Nulls.SET) String interfaceName,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @JsonSetter(nulls = Nulls.SET) String kind,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @JsonSetter(nulls = Nulls.SET) Integer queues,
         @JsonSetter(nulls = Nulls.SET) String bind, @JsonSetter(nulls = Nulls.SET) String remote, @JsonSetter(nulls = Nulls.SET) Integer remotePort,
         int vni, @JsonSetter(nulls = Nulls.SET) Double rateGbps) {
-        public static final Port DEFAULTS = new Port(null, null, null, null, 42, null);
+        public static final Port DEFAULTS = new Port(null, null, null, null, null, null, 42, null);
 
         /** A port on a Linux interface rather than a UDP endpoint. */
         public boolean onInterface() {
@@ -497,27 +506,35 @@ public record Settings(
         }
 
         public Port withInterfaceName(final String value) {
-            return new Port(value, bind, remote, remotePort, vni, rateGbps);
+            return new Port(value, kind, queues, bind, remote, remotePort, vni, rateGbps);
+        }
+
+        public Port withKind(final String value) {
+            return new Port(interfaceName, value, queues, bind, remote, remotePort, vni, rateGbps);
+        }
+
+        public Port withQueues(final Integer value) {
+            return new Port(interfaceName, kind, value, bind, remote, remotePort, vni, rateGbps);
         }
 
         public Port withBind(final String value) {
-            return new Port(interfaceName, value, remote, remotePort, vni, rateGbps);
+            return new Port(interfaceName, kind, queues, value, remote, remotePort, vni, rateGbps);
         }
 
         public Port withRemote(final String value) {
-            return new Port(interfaceName, bind, value, remotePort, vni, rateGbps);
+            return new Port(interfaceName, kind, queues, bind, value, remotePort, vni, rateGbps);
         }
 
         public Port withRemotePort(final Integer value) {
-            return new Port(interfaceName, bind, remote, value, vni, rateGbps);
+            return new Port(interfaceName, kind, queues, bind, remote, value, vni, rateGbps);
         }
 
         public Port withVni(final int value) {
-            return new Port(interfaceName, bind, remote, remotePort, value, rateGbps);
+            return new Port(interfaceName, kind, queues, bind, remote, remotePort, value, rateGbps);
         }
 
         public Port withRateGbps(final Double value) {
-            return new Port(interfaceName, bind, remote, remotePort, vni, value);
+            return new Port(interfaceName, kind, queues, bind, remote, remotePort, vni, value);
         }
     }
 
@@ -622,6 +639,13 @@ public record Settings(
     static final class GsoOn extends AtDefault {
         GsoOn() {
             super(true);
+        }
+    }
+
+    /** Leaves {@code realtime.portKind} out of a written report while it is AF_PACKET. */
+    static final class PacketKind extends AtDefault {
+        PacketKind() {
+            super(RealTime.DEFAULT_PORT_KIND);
         }
     }
 

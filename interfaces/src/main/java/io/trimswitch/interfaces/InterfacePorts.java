@@ -37,8 +37,11 @@ public final class InterfacePorts implements AutoCloseable {
     private static final int SEND_BATCH = 64;
     private static final int VLAN_TAG = 4;
 
-    /** A port on an interface. */
-    public record Attachment(int port, String interfaceName) {
+    /** A port on an interface, read and sent through a socket of {@code kind} on its first {@code queues} receive queues. */
+    public record Attachment(int port, String interfaceName, SocketKind kind, int queues) {
+        public Attachment(final int port, final String interfaceName) {
+            this(port, interfaceName, SocketKinds.named(SocketKinds.AF_PACKET), 1);
+        }
     }
 
     /** Where frames go, on the ports' thread. */
@@ -84,7 +87,12 @@ public final class InterfacePorts implements AutoCloseable {
     private volatile boolean closed;
     private final LinuxCalls calls = new LinuxCalls(arena);
     /** Indexed by switch port; null for ports that are not this thread's interfaces. */
-    private final PacketSocket[] sockets;
+    private final PortSocket[] sockets;
+    /** Per port: the kind of socket it opens; a port added while running gets {@link #defaultKind}. */
+    private final SocketKind[] kinds;
+    /** Per port: the receive queues it reads (1 for a port added while running). */
+    private final int[] queues;
+    private SocketKind defaultKind = SocketKinds.named(SocketKinds.AF_PACKET);
     private final PortReceiver[] receivers;
     /** Per port: the buffers waiting for this turn's sendmmsg, and their messages and iovecs in native memory. */
     private final int[][] pending;
@@ -145,7 +153,10 @@ public final class InterfacePorts implements AutoCloseable {
         for (final Attachment attachment : attachments) {
             ports = Math.max(ports, attachment.port() + 1);
         }
-        this.sockets = new PacketSocket[ports];
+        this.sockets = new PortSocket[ports];
+        this.kinds = new SocketKind[ports];
+        this.queues = new int[ports];
+        Arrays.fill(queues, 1);
         this.receivers = new PortReceiver[ports];
         this.pending = new int[ports][];
         this.pendingCount = new int[ports];
@@ -158,11 +169,13 @@ public final class InterfacePorts implements AutoCloseable {
         this.names = new AtomicReferenceArray<>(ports);
         for (final Attachment attachment : attachments) {
             names.set(attachment.port(), attachment.interfaceName());
+            kinds[attachment.port()] = attachment.kind();
+            queues[attachment.port()] = attachment.queues();
         }
         this.removed = new boolean[ports];
         this.prepared = new AtomicReferenceArray<>(ports);
         this.listeners = new LinkMessages.Listener[ports];
-        final MemorySegment longFrameBytes = arena.allocate(PacketSocket.LONG_FRAME_BYTES + 1, 64);
+        final MemorySegment longFrameBytes = arena.allocate(PortSocket.LONG_FRAME_BYTES + 1, 64);
         this.longFrame = new UnsafeBuffer(longFrameBytes.address(), (int) longFrameBytes.byteSize());
         for (final int port : ownPorts) {
             counters[port] = new LivePortCounters(registry, writer, port, METRICS, DROPS);
@@ -198,7 +211,7 @@ public final class InterfacePorts implements AutoCloseable {
     public void open() {
         for (final Attachment attachment : attachments) {
             try {
-                sockets[attachment.port()] = PacketSocket.open(attachment.interfaceName(), calls, true);
+                sockets[attachment.port()] = attachment.kind().open(attachment.interfaceName(), calls, true, attachment.queues());
                 registerForWakeUps(attachment.port());
                 // Up until the kernel's first word on its carrier says otherwise.
                 linkUp[attachment.port()] = true;
@@ -232,7 +245,9 @@ public final class InterfacePorts implements AutoCloseable {
 
     private void registerForWakeUps(final int port) {
         if (poller != null && sockets[port] != null) {
-            poller.watch(sockets[port].fd);
+            for (final int fd : sockets[port].wakeFds()) {
+                poller.watch(fd);
+            }
         }
     }
 
@@ -263,6 +278,7 @@ public final class InterfacePorts implements AutoCloseable {
      * counters are registered now; the switch's counters file has room for them.
      */
     public void adopt(final int port, final String interfaceName) {
+        kinds[port] = defaultKind;
         counters[port] = new LivePortCounters(registry, writer, port, METRICS, DROPS);
         makeRoom(port);
         listeners[port] = listenerFor(port);
@@ -272,7 +288,7 @@ public final class InterfacePorts implements AutoCloseable {
     }
 
     /** An interface opened, or found not to open yet, by the control thread, for one port's next attachment. */
-    private record Prepared(String interfaceName, PacketSocket socket, String failure) {
+    private record Prepared(String interfaceName, PortSocket socket, String failure) {
         void close() {
             if (socket != null) {
                 socket.close();
@@ -293,7 +309,7 @@ public final class InterfacePorts implements AutoCloseable {
                 return;
             }
             try {
-                opened = new Prepared(interfaceName, PacketSocket.open(interfaceName, controlCalls, false), null);
+                opened = new Prepared(interfaceName, kindOf(port).open(interfaceName, controlCalls, false, queues[port]), null);
             } catch (final IllegalStateException e) {
                 opened = new Prepared(interfaceName, null, e.getMessage());
             }
@@ -357,8 +373,8 @@ public final class InterfacePorts implements AutoCloseable {
             if (opened != null && opened.failure() != null) {
                 throw new IllegalStateException(opened.failure());
             }
-            attach(port, opened != null ? opened.socket() : PacketSocket.open(request, calls, false));
-            log.accept(now + "added, ifindex " + sockets[port].index);
+            attach(port, opened != null ? opened.socket() : kindOf(port).open(request, calls, false, queues[port]));
+            log.accept(now + "added, ifindex " + sockets[port].index());
         } catch (final IllegalStateException e) {
             // Not there yet, or not up: the port waits for the interface, as for one that went away.
             log.accept(now + "added, waiting for the interface: " + e.getMessage());
@@ -375,7 +391,7 @@ public final class InterfacePorts implements AutoCloseable {
             return;
         }
         final String prefix = "port " + port + " (" + link.interfaceName() + "): ";
-        if (sockets[port] != null && (link.gone() || sockets[port].index != link.index())) {
+        if (sockets[port] != null && (link.gone() || sockets[port].index() != link.index())) {
             detach(port, DropReason.LINK_DOWN);
             log.accept(prefix + "gone");
         }
@@ -384,29 +400,30 @@ public final class InterfacePorts implements AutoCloseable {
         }
         if (sockets[port] == null) {
             try {
-                attach(port, PacketSocket.open(link.interfaceName(), calls, false));
+                attach(port, kindOf(port).open(link.interfaceName(), calls, false, queues[port]));
             } catch (final IllegalStateException e) {
                 // Gone again already, or not ours to open: the next notification tries again.
                 log.accept(prefix + "cannot attach again: " + e.getMessage());
                 return;
             }
-            log.accept(prefix + "back, ifindex " + sockets[port].index);
+            log.accept(prefix + "back, ifindex " + sockets[port].index());
         }
-        final PacketSocket socket = sockets[port];
-        if (link.mtu() > 0 && link.mtu() != socket.mtu) {
-            socket.mtu = link.mtu();
-            log.accept(prefix + "mtu " + link.mtu());
+        final PortSocket socket = sockets[port];
+        if (link.mtu() > 0 && link.mtu() != socket.mtu()) {
+            socket.mtu(link.mtu());
+            log.accept(prefix + "mtu " + link.mtu() + (link.mtu() + EthernetHeader.LENGTH > socket.longestFrame()
+                ? ": more than its " + socket.describe() + " socket takes (frames of " + socket.longestFrame() + " bytes): longer ones are dropped" : ""));
         }
         if (link.up() != linkUp[port]) {
             // The kernel leaves ENETDOWN pending on the socket when its link falls: cleared, it cannot fail the next send.
-            calls.clearError(socket.fd, errorScratch);
+            calls.clearError(socket.fd(), errorScratch);
             linkUp[port] = link.up();
             counters[port].set(CounterType.LINK_UP, link.up() ? 1 : 0);
             log.accept(prefix + (link.up() ? "up" : "down"));
         }
     }
 
-    private synchronized void attach(final int port, final PacketSocket socket) {
+    private synchronized void attach(final int port, final PortSocket socket) {
         sockets[port] = socket;
         linkUp[port] = false;
         registerForWakeUps(port);
@@ -416,7 +433,9 @@ public final class InterfacePorts implements AutoCloseable {
     private synchronized void detach(final int port, final DropReason reason) {
         refusePending(port, 0, reason);
         if (poller != null) {
-            poller.unwatch(sockets[port].fd);
+            for (final int fd : sockets[port].wakeFds()) {
+                poller.unwatch(fd);
+            }
         }
         ringDrops(port);
         sockets[port].close();
@@ -429,7 +448,7 @@ public final class InterfacePorts implements AutoCloseable {
     public int receive() {
         int frames = 0;
         for (final int port : ownPorts) {
-            final PacketSocket socket = sockets[port];
+            final PortSocket socket = sockets[port];
             if (socket != null) {
                 frames += socket.receive(receivers[port], RECEIVE_BUDGET, calls, longFrame);
             }
@@ -459,7 +478,7 @@ public final class InterfacePorts implements AutoCloseable {
             // Cut to its headers, with its checksums made whole by the trimmer: nothing is left to segment or complete.
             OffloadHeader.clear(buffer, offload);
         }
-        if (OffloadHeader.gsoType(buffer, offload) == OffloadHeader.GSO_NONE && length > maxFrame(port, buffer, frame, length)) {
+        if ((OffloadHeader.gsoType(buffer, offload) == OffloadHeader.GSO_NONE || !sockets[port].carriesOffload()) && length > maxFrame(port, buffer, frame, length)) {
             refuse(port, handle, DropReason.MTU_EXCEEDED);
             return;
         }
@@ -496,7 +515,7 @@ public final class InterfacePorts implements AutoCloseable {
     /** The longest plain frame the port's interface sends: its MTU, the Ethernet header, and a VLAN tag if the frame has one. */
     private int maxFrame(final int port, final UnsafeBuffer buffer, final int frame, final int length) {
         final boolean tagged = length >= EthernetHeader.LENGTH && EthernetHeader.etherType(buffer, frame) == EthernetHeader.ETHER_TYPE_VLAN;
-        return sockets[port].mtu + EthernetHeader.LENGTH + (tagged ? VLAN_TAG : 0);
+        return Math.min(sockets[port].longestFrame(), sockets[port].mtu() + EthernetHeader.LENGTH + (tagged ? VLAN_TAG : 0));
     }
 
     /** On the ports' thread: sends every port's gathered frames, one sendmmsg each. */
@@ -511,11 +530,12 @@ public final class InterfacePorts implements AutoCloseable {
     private void flush(final int port) {
         final int count = pendingCount[port];
         final LivePortCounters counts = counters[port];
-        final int fd = sockets[port].fd;
+        final PortSocket socket = sockets[port];
+        final int fd = socket.fd();
         int next = 0;
         boolean cleared = false;
         while (next < count) {
-            final int sent = calls.sendmmsg(fd, messages[port].addressOffset() + (long) next * LinuxCalls.MMSGHDR_BYTES, count - next);
+            final int sent = socket.send(calls, messages[port], next, count - next);
             if (sent > 0) {
                 for (int i = next; i < next + sent; i++) {
                     counts.increment(CounterType.TX_FRAMES);
@@ -524,7 +544,7 @@ public final class InterfacePorts implements AutoCloseable {
                 next += sent;
                 continue;
             }
-            final int errno = calls.errno();
+            final int errno = -sent;
             if (errno == LinuxCalls.EINTR) {
                 continue;
             }
@@ -589,7 +609,23 @@ public final class InterfacePorts implements AutoCloseable {
 
     /** The interface's MTU, once open. */
     public int mtu(final int port) {
-        return sockets[port].mtu;
+        return sockets[port].mtu();
+    }
+
+    /** How {@code port} reads and sends, as its socket says, or its kind while it waits for its interface. */
+    public String describe(final int port) {
+        final PortSocket socket = sockets[port];
+        return socket != null ? socket.describe() : kindOf(port).name();
+    }
+
+    /** The kind of socket {@code port} opens; {@link #defaultKind} for one not given at the start. */
+    private SocketKind kindOf(final int port) {
+        return kinds[port] != null ? kinds[port] : defaultKind;
+    }
+
+    /** The kind of socket a port added while the switch runs ({@code ctl add-port}) opens. */
+    public void defaultKind(final SocketKind kind) {
+        this.defaultKind = kind;
     }
 
     /** Whether the port's link carries frames now, as its thread last saw it. */
@@ -650,7 +686,7 @@ public final class InterfacePorts implements AutoCloseable {
     }
 
     /** One port's side of the receive ring. */
-    private final class PortReceiver implements PacketSocket.Receiver {
+    private final class PortReceiver implements PortSocket.Receiver {
         private final int port;
 
         PortReceiver(final int port) {

@@ -12,69 +12,69 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 
 /**
- * The few libc calls an AF_PACKET port needs, through the FFM API: no JNI, no native build step. Each call that can
+ * The few libc calls the interface ports need, through the FFM API: no JNI, no native build step. Each call that can
  * fail captures errno in the caller's {@link #errno() state segment}, so the reason for a failure is the kernel's own
  * and not whatever a later call left behind.
  */
-final class LinuxCalls {
-    static final int AF_PACKET = 17;
-    static final int SOCK_RAW = 3;
+public final class LinuxCalls {
+    public static final int AF_PACKET = 17;
+    public static final int SOCK_RAW = 3;
     /** ETH_P_ALL in network byte order, as socket() and sockaddr_ll take it. */
-    static final short ETH_P_ALL_BE = 0x0300;
-    static final int SOL_PACKET = 263;
-    static final int PACKET_ADD_MEMBERSHIP = 1;
-    static final int PACKET_RX_RING = 5;
-    static final int PACKET_STATISTICS = 6;
-    static final int PACKET_COPY_THRESH = 7;
-    static final int SOL_SOCKET = 1;
-    static final int SO_RCVBUF = 8;
-    static final int SO_RCVBUFFORCE = 33;
-    static final int PACKET_VERSION = 10;
-    static final int PACKET_VNET_HDR = 15;
-    static final int PACKET_QDISC_BYPASS = 20;
-    static final int PACKET_IGNORE_OUTGOING = 23;
-    static final int TPACKET_V2 = 1;
-    static final int PACKET_MR_PROMISC = 1;
-    static final int PROT_READ_WRITE = 3;
-    static final int MAP_SHARED = 1;
-    static final int MSG_DONTWAIT = 0x40;
-    static final long SIOCGIFFLAGS = 0x8913;
-    static final long SIOCGIFMTU = 0x8921;
-    static final short IFF_UP = 0x1;
-    static final int EPERM = 1;
-    static final int EINTR = 4;
-    static final int EAGAIN = 11;
-    static final int EACCES = 13;
-    static final int ENOBUFS = 105;
-    static final int ENETDOWN = 100;
-    static final int ENXIO = 6;
-    static final int ENODEV = 19;
-    static final int AF_NETLINK = 16;
-    static final int SOCK_CLOEXEC = 0x80000;
-    static final int NETLINK_ROUTE = 0;
-    static final int RTMGRP_LINK = 1;
-    static final int SO_ERROR = 4;
-    static final int SO_RCVTIMEO = 20;
+    public static final short ETH_P_ALL_BE = 0x0300;
+    public static final int SOL_PACKET = 263;
+    public static final int PACKET_ADD_MEMBERSHIP = 1;
+    public static final int PACKET_RX_RING = 5;
+    public static final int PACKET_STATISTICS = 6;
+    public static final int PACKET_COPY_THRESH = 7;
+    public static final int SOL_SOCKET = 1;
+    public static final int SO_RCVBUF = 8;
+    public static final int SO_RCVBUFFORCE = 33;
+    public static final int PACKET_VERSION = 10;
+    public static final int PACKET_VNET_HDR = 15;
+    public static final int PACKET_QDISC_BYPASS = 20;
+    public static final int PACKET_IGNORE_OUTGOING = 23;
+    public static final int TPACKET_V2 = 1;
+    public static final int PACKET_MR_PROMISC = 1;
+    public static final int PROT_READ_WRITE = 3;
+    public static final int MAP_SHARED = 1;
+    public static final int MSG_DONTWAIT = 0x40;
+    public static final long SIOCGIFFLAGS = 0x8913;
+    public static final long SIOCGIFMTU = 0x8921;
+    public static final short IFF_UP = 0x1;
+    public static final int EPERM = 1;
+    public static final int EINTR = 4;
+    public static final int EAGAIN = 11;
+    public static final int EACCES = 13;
+    public static final int ENOBUFS = 105;
+    public static final int ENETDOWN = 100;
+    public static final int ENXIO = 6;
+    public static final int ENODEV = 19;
+    public static final int AF_NETLINK = 16;
+    public static final int SOCK_CLOEXEC = 0x80000;
+    public static final int NETLINK_ROUTE = 0;
+    public static final int RTMGRP_LINK = 1;
+    public static final int SO_ERROR = 4;
+    public static final int SO_RCVTIMEO = 20;
     /** struct sockaddr_nl. */
-    static final int SOCKADDR_NL_BYTES = 12;
+    public static final int SOCKADDR_NL_BYTES = 12;
     /** struct timeval. */
-    static final int TIMEVAL_BYTES = 16;
+    public static final int TIMEVAL_BYTES = 16;
 
     /** struct ifreq: the interface's name, then a union that holds its flags or its MTU. */
-    static final int IFREQ_BYTES = 40;
-    static final int IFREQ_UNION = 16;
+    public static final int IFREQ_BYTES = 40;
+    public static final int IFREQ_UNION = 16;
     /** struct sockaddr_ll. */
-    static final int SOCKADDR_LL_BYTES = 20;
+    public static final int SOCKADDR_LL_BYTES = 20;
     /** struct packet_mreq. */
-    static final int PACKET_MREQ_BYTES = 16;
+    public static final int PACKET_MREQ_BYTES = 16;
     /** struct tpacket_req. */
-    static final int TPACKET_REQ_BYTES = 16;
+    public static final int TPACKET_REQ_BYTES = 16;
     /** struct mmsghdr: a msghdr and the count the kernel writes back, padded to 64 bytes. */
-    static final int MMSGHDR_BYTES = 64;
-    static final int MSGHDR_IOV = 16;
-    static final int MSGHDR_IOVLEN = 24;
+    public static final int MMSGHDR_BYTES = 64;
+    public static final int MSGHDR_IOV = 16;
+    public static final int MSGHDR_IOVLEN = 24;
     /** struct iovec. */
-    static final int IOVEC_BYTES = 16;
+    public static final int IOVEC_BYTES = 16;
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final SymbolLookup LIBC = LINKER.defaultLookup();
@@ -125,22 +125,22 @@ final class LinuxCalls {
     private static final MethodHandle STRERROR = call("strerror", FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
     private static final MethodHandle GETPAGESIZE = call("getpagesize", FunctionDescriptor.of(ValueLayout.JAVA_INT));
 
-    static final int EPOLL_CLOEXEC = 0x80000;
-    static final int EPOLL_CTL_ADD = 1;
-    static final int EPOLL_CTL_DEL = 2;
-    static final int EPOLLIN = 0x1;
-    static final int EPOLLERR = 0x8;
-    static final int EFD_NONBLOCK = 0x800;
-    static final int EFD_CLOEXEC = 0x80000;
+    public static final int EPOLL_CLOEXEC = 0x80000;
+    public static final int EPOLL_CTL_ADD = 1;
+    public static final int EPOLL_CTL_DEL = 2;
+    public static final int EPOLLIN = 0x1;
+    public static final int EPOLLERR = 0x8;
+    public static final int EFD_NONBLOCK = 0x800;
+    public static final int EFD_CLOEXEC = 0x80000;
     /** struct epoll_event: packed on x86-64 (events, then the data at byte 4), aligned elsewhere (the data at byte 8). */
-    static final boolean PACKED_EPOLL_EVENT = "amd64".equals(System.getProperty("os.arch")) || "x86_64".equals(System.getProperty("os.arch"));
-    static final int EPOLL_EVENT_BYTES = PACKED_EPOLL_EVENT ? 12 : 16;
-    static final int EPOLL_EVENT_DATA = PACKED_EPOLL_EVENT ? 4 : 8;
+    public static final boolean PACKED_EPOLL_EVENT = "amd64".equals(System.getProperty("os.arch")) || "x86_64".equals(System.getProperty("os.arch"));
+    public static final int EPOLL_EVENT_BYTES = PACKED_EPOLL_EVENT ? 12 : 16;
+    public static final int EPOLL_EVENT_DATA = PACKED_EPOLL_EVENT ? 4 : 8;
 
     /** Where the calls of one thread leave errno; each thread that makes calls has its own. */
     private final MemorySegment state;
 
-    LinuxCalls(final Arena arena) {
+    public LinuxCalls(final Arena arena) {
         this.state = arena.allocate(CALL_STATE);
     }
 
@@ -153,12 +153,12 @@ final class LinuxCalls {
     }
 
     /** errno as the last failed call of this object left it. */
-    int errno() {
+    public int errno() {
         return (int) ERRNO.get(state, 0L);
     }
 
     /** Bytes of a page of memory: the unit of a receive ring's blocks. */
-    static int pageSize() {
+    public static int pageSize() {
         try {
             return (int) GETPAGESIZE.invokeExact();
         } catch (final Throwable e) {
@@ -167,7 +167,7 @@ final class LinuxCalls {
     }
 
     /** The C library's words for an errno value. */
-    static String describe(final int errno) {
+    public static String describe(final int errno) {
         try {
             final MemorySegment text = (MemorySegment) STRERROR.invokeExact(errno);
             return text.reinterpret(256).getString(0);
@@ -176,7 +176,7 @@ final class LinuxCalls {
         }
     }
 
-    int socket(final int domain, final int type, final int protocol) {
+    public int socket(final int domain, final int type, final int protocol) {
         try {
             return (int) SOCKET.invokeExact(state, domain, type, protocol);
         } catch (final Throwable e) {
@@ -184,7 +184,7 @@ final class LinuxCalls {
         }
     }
 
-    int setsockopt(final int fd, final int level, final int option, final MemorySegment value) {
+    public int setsockopt(final int fd, final int level, final int option, final MemorySegment value) {
         try {
             return (int) SETSOCKOPT.invokeExact(state, fd, level, option, value, (int) value.byteSize());
         } catch (final Throwable e) {
@@ -193,7 +193,7 @@ final class LinuxCalls {
     }
 
     /** Reads an option into {@code value}, whose size {@code length} holds (and gets back what the kernel wrote). */
-    int getsockopt(final int fd, final int level, final int option, final MemorySegment value, final MemorySegment length) {
+    public int getsockopt(final int fd, final int level, final int option, final MemorySegment value, final MemorySegment length) {
         try {
             return (int) GETSOCKOPT.invokeExact(state, fd, level, option, value, length);
         } catch (final Throwable e) {
@@ -201,7 +201,7 @@ final class LinuxCalls {
         }
     }
 
-    int bind(final int fd, final MemorySegment address) {
+    public int bind(final int fd, final MemorySegment address) {
         try {
             return (int) BIND.invokeExact(state, fd, address, (int) address.byteSize());
         } catch (final Throwable e) {
@@ -210,7 +210,7 @@ final class LinuxCalls {
     }
 
     /** Maps {@code bytes} of the socket's ring, shared with the kernel; NULL's address minus one on failure. */
-    MemorySegment mmap(final int fd, final long bytes) {
+    public MemorySegment mmap(final int fd, final long bytes) {
         try {
             return (MemorySegment) MMAP.invokeExact(state, MemorySegment.NULL, bytes, PROT_READ_WRITE, MAP_SHARED, fd, 0L);
         } catch (final Throwable e) {
@@ -218,7 +218,7 @@ final class LinuxCalls {
         }
     }
 
-    static void munmap(final MemorySegment mapping, final long bytes) {
+    public static void munmap(final MemorySegment mapping, final long bytes) {
         try {
             final int ignored = (int) MUNMAP.invokeExact(mapping, bytes);
         } catch (final Throwable e) {
@@ -226,7 +226,7 @@ final class LinuxCalls {
         }
     }
 
-    static void close(final int fd) {
+    public static void close(final int fd) {
         try {
             final int ignored = (int) CLOSE.invokeExact(fd);
         } catch (final Throwable e) {
@@ -234,7 +234,7 @@ final class LinuxCalls {
         }
     }
 
-    int ioctl(final int fd, final long request, final MemorySegment argument) {
+    public int ioctl(final int fd, final long request, final MemorySegment argument) {
         try {
             return (int) IOCTL.invokeExact(state, fd, request, argument);
         } catch (final Throwable e) {
@@ -242,7 +242,7 @@ final class LinuxCalls {
         }
     }
 
-    static int ifNameToIndex(final MemorySegment name) {
+    public static int ifNameToIndex(final MemorySegment name) {
         try {
             return (int) IF_NAMETOINDEX.invokeExact(name);
         } catch (final Throwable e) {
@@ -251,7 +251,7 @@ final class LinuxCalls {
     }
 
     /** Receives one message into {@code bytes} at {@code buffer} without blocking; its length, or -1 with errno set. */
-    long recv(final int fd, final long buffer, final long bytes) {
+    public long recv(final int fd, final long buffer, final long bytes) {
         try {
             return (long) RECV.invokeExact(state, fd, buffer, bytes, MSG_DONTWAIT);
         } catch (final Throwable e) {
@@ -260,7 +260,7 @@ final class LinuxCalls {
     }
 
     /** Receives one message into {@code bytes} at {@code buffer}, waiting as the socket's receive timeout allows. */
-    long recvWaiting(final int fd, final long buffer, final long bytes) {
+    public long recvWaiting(final int fd, final long buffer, final long bytes) {
         try {
             return (long) RECV.invokeExact(state, fd, buffer, bytes, 0);
         } catch (final Throwable e) {
@@ -269,7 +269,7 @@ final class LinuxCalls {
     }
 
     /** Sends {@code message} whole; the bytes sent, or -1 with errno set. */
-    long send(final int fd, final MemorySegment message) {
+    public long send(final int fd, final MemorySegment message) {
         try {
             return (long) SEND.invokeExact(state, fd, message, message.byteSize(), 0);
         } catch (final Throwable e) {
@@ -281,13 +281,13 @@ final class LinuxCalls {
      * Reads and so clears the socket's pending error (the kernel sets ENETDOWN on a packet socket whose interface went
      * down): left pending, it fails the next send and keeps epoll reporting EPOLLERR. {@code scratch} holds 8 bytes.
      */
-    int clearError(final int fd, final MemorySegment scratch) {
+    public int clearError(final int fd, final MemorySegment scratch) {
         scratch.set(ValueLayout.JAVA_INT, 4, 4);
         return getsockopt(fd, SOL_SOCKET, SO_ERROR, scratch.asSlice(0, 4), scratch.asSlice(4, 4)) == 0 ? scratch.get(ValueLayout.JAVA_INT, 0) : 0;
     }
 
     /** Sends up to {@code count} messages without blocking; how many went, or -1 with errno set. */
-    int sendmmsg(final int fd, final long messages, final int count) {
+    public int sendmmsg(final int fd, final long messages, final int count) {
         try {
             return (int) SENDMMSG.invokeExact(state, fd, messages, count, MSG_DONTWAIT);
         } catch (final Throwable e) {
@@ -295,7 +295,7 @@ final class LinuxCalls {
         }
     }
 
-    int epollCreate() {
+    public int epollCreate() {
         try {
             return (int) EPOLL_CREATE1.invokeExact(state, EPOLL_CLOEXEC);
         } catch (final Throwable e) {
@@ -304,7 +304,7 @@ final class LinuxCalls {
     }
 
     /** Adds or removes {@code fd} with the epoll_event at {@code event}; 0, or -1 with errno set. */
-    int epollCtl(final int epoll, final int operation, final int fd, final long event) {
+    public int epollCtl(final int epoll, final int operation, final int fd, final long event) {
         try {
             return (int) EPOLL_CTL.invokeExact(state, epoll, operation, fd, event);
         } catch (final Throwable e) {
@@ -317,7 +317,7 @@ final class LinuxCalls {
      * ever); how many, or -1 with errno set. Without epoll_pwait2 (an older C library or kernel), epoll_wait waits the
      * nanoseconds rounded up to whole milliseconds.
      */
-    int epollWait(final int epoll, final long events, final int maxEvents, final long timeout, final long nanos) {
+    public int epollWait(final int epoll, final long events, final int maxEvents, final long timeout, final long nanos) {
         try {
             if (!noPwait2) {
                 final int ready = (int) EPOLL_PWAIT2.invokeExact(state, epoll, events, maxEvents, timeout, 0L);
@@ -333,7 +333,7 @@ final class LinuxCalls {
         }
     }
 
-    int eventFd() {
+    public int eventFd() {
         try {
             return (int) EVENTFD.invokeExact(state, 0, EFD_NONBLOCK | EFD_CLOEXEC);
         } catch (final Throwable e) {
@@ -341,7 +341,7 @@ final class LinuxCalls {
         }
     }
 
-    long read(final int fd, final long buffer, final long bytes) {
+    public long read(final int fd, final long buffer, final long bytes) {
         try {
             return (long) READ.invokeExact(state, fd, buffer, bytes);
         } catch (final Throwable e) {
@@ -349,7 +349,7 @@ final class LinuxCalls {
         }
     }
 
-    long write(final int fd, final long buffer, final long bytes) {
+    public long write(final int fd, final long buffer, final long bytes) {
         try {
             return (long) WRITE.invokeExact(state, fd, buffer, bytes);
         } catch (final Throwable e) {

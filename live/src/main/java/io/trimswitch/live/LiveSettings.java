@@ -5,6 +5,7 @@ import io.trimswitch.config.SettingsValidation;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.interfaces.InterfacePorts;
+import io.trimswitch.interfaces.SocketKind;
 import io.trimswitch.pipelines.BridgeForwarding;
 import io.trimswitch.pipelines.LearningBridge;
 import io.trimswitch.pipelines.LpmForwarding;
@@ -55,6 +56,7 @@ public final class LiveSettings {
             throw new ConfigException("ports: " + s.ports().size() + " ports, but fabric.pipelines × fabric.portsPerPipeline is " + s.portCount());
         }
         endpoints(s);
+        PortKindSettings.portKind(s);
         attachments(s);
         SettingsValidation.within("forwarding.agingSeconds", s.forwarding().agingSeconds(), 0.001, 365 * 86_400, "s");
         SettingsValidation.within("forwarding.macTableSize", s.forwarding().macTableSize(), 1, LearningBridge.MOST_ADDRESSES);
@@ -91,7 +93,8 @@ public final class LiveSettings {
                 throw new ConfigException(name + ".interface " + interfaceName + " is already ports[" + clash + "]: an interface carries one port");
             }
             rate(s, port, name, entry);
-            attachments.add(new InterfacePorts.Attachment(port, interfaceName));
+            final SocketKind kind = PortKindSettings.kind(s, name, entry.kind());
+            attachments.add(new InterfacePorts.Attachment(port, interfaceName, kind, PortKindSettings.queues(name, entry.queues(), kind)));
         }
         return attachments;
     }
@@ -119,6 +122,10 @@ public final class LiveSettings {
             final String name = "ports[" + port + "]";
             if (entry != null && entry.onInterface()) {
                 continue;
+            }
+            if (entry != null && (entry.kind() != null || entry.queues() != null)) {
+                throw new ConfigException(name + (entry.kind() != null ? ".kind " + entry.kind() : ".queues " + entry.queues())
+                    + " is for a port on an interface; a UDP port has neither kind nor queues");
             }
             if (entry == null || entry.bind() == null) {
                 throw new ConfigException(name + ".bind is missing: the host:port the port listens on (or interface: NAME for a port on a Linux interface)");

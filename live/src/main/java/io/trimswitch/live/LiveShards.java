@@ -111,6 +111,9 @@ final class LiveShards {
         // With interface ports, every shard can take one more while the switch runs (ctl add-port).
         interfaces[thread] = !LiveSettings.hasInterfacePorts(settings) ? null
             : new InterfacePorts(ownAttachments, settings.portCount(), ports[thread], dataplane.pool(), dataplane::release, counters, writer);
+        if (interfaces[thread] != null) {
+            interfaces[thread].defaultKind(PortKindSettings.portKind(settings));
+        }
         ports[thread].sockets(sockets[thread], interfaces[thread]);
     }
 

@@ -197,8 +197,8 @@ final class PortAttachments {
         final SortedMap<Integer, String> lines = new TreeMap<>();
         for (final InterfacePorts.Attachment attachment : LiveSettings.attachments(settings)) {
             final int port = attachment.port();
-            lines.put(port, String.format("port %d: interface %s (AF_PACKET, MTU %d), %.1f Gb/s, pipeline %d on thread %d", port,
-                attachment.interfaceName(), shards.interfacesOf(port).mtu(port), settings.portRateBps(port) / 1e9,
+            lines.put(port, String.format("port %d: interface %s (%s, MTU %d), %.1f Gb/s, pipeline %d on thread %d", port,
+                attachment.interfaceName(), shards.interfacesOf(port).describe(port), shards.interfacesOf(port).mtu(port), settings.portRateBps(port) / 1e9,
                 assembly.pipelineOf(port), shards.ownerOf(port)));
         }
         for (final VxlanPorts.Endpoint endpoint : LiveSettings.endpoints(settings)) {

@@ -1,4 +1,4 @@
-package io.trimswitch.interfaces;
+package io.trimswitch.interfaces.afpacket;
 
 /**
  * The shape of a port's TPACKET_V2 receive ring: {@link #FRAMES} slots, each just long enough for a frame of the

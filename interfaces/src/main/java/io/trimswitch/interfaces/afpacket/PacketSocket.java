@@ -1,6 +1,9 @@
-package io.trimswitch.interfaces;
+package io.trimswitch.interfaces.afpacket;
 
 import io.trimswitch.dataplane.codec.OffloadHeader;
+import io.trimswitch.interfaces.EthernetInterfaces;
+import io.trimswitch.interfaces.InterfaceSocket;
+import io.trimswitch.interfaces.LinuxCalls;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.foreign.Arena;
@@ -16,11 +19,9 @@ import java.lang.foreign.ValueLayout;
  * which it is read in its turn. PACKET_QDISC_BYPASS sends straight to the driver; PACKET_IGNORE_OUTGOING keeps the
  * frames the switch sends out of the port off its own ring. Opening fails with one line that says why.
  */
-final class PacketSocket implements AutoCloseable {
+final class PacketSocket extends InterfaceSocket {
     /** Room in the socket's queue for the frames too long for a slot: a few dozen 64 KB offload frames. */
     private static final int QUEUE_BYTES = 4 << 20;
-    /** The longest frame read from the socket's queue, offload header included. */
-    static final int LONG_FRAME_BYTES = 65_600 + OffloadHeader.LENGTH;
     /** struct tpacket2_hdr, as the kernel writes it at the start of each slot. */
     private static final int TP_STATUS = 0;
     private static final int TP_LEN = 4;
@@ -31,23 +32,6 @@ final class PacketSocket implements AutoCloseable {
     private static final int TP_STATUS_VLAN_VALID = 0x10;
     private static final int TP_STATUS_KERNEL = 0;
 
-    /** What became of a frame taken off the ring. */
-    interface Receiver {
-        /** A whole frame at {@code frame}, its offload header at {@code frame - OffloadHeader.LENGTH}. */
-        void onFrame(UnsafeBuffer ring, int frame, int length);
-
-        /** A frame the kernel cut to the ring's slot. */
-        void onTruncated();
-
-        /** A frame whose VLAN tag the kernel took off into the ring's header. */
-        void onVlanStripped();
-    }
-
-    final String name;
-    final int index;
-    /** Read at opening, then as the kernel's link notifications tell; the ports' thread alone writes it. */
-    int mtu;
-    final int fd;
     private final RingGeometry geometry;
     private final MemorySegment ring;
     private final UnsafeBuffer slots;
@@ -56,32 +40,29 @@ final class PacketSocket implements AutoCloseable {
     private int nextSlot;
 
     private PacketSocket(final String name, final int index, final int mtu, final int fd, final RingGeometry geometry, final MemorySegment ring) {
-        this.name = name;
-        this.index = index;
-        this.mtu = mtu;
-        this.fd = fd;
+        super(name, index, mtu, fd);
         this.geometry = geometry;
         this.ring = ring;
         this.slots = new UnsafeBuffer(ring.address(), (int) geometry.bytes());
     }
 
-    private static final long SIOCGIFHWADDR = 0x8927;
-    private static final int ARPHRD_ETHER = 1;
-
-    /** The kernel's name for a link type (if_arp.h), as {@code ip link} shows it. */
-    private static String linkTypeName(final int type) {
-        return switch (type) {
-            case 772 -> "loopback";
-            case 65534 -> "no link layer: a tun or a wireguard device";
-            case 768 -> "ipip tunnel";
-            case 776 -> "sit tunnel";
-            case 778 -> "gre tunnel";
-            case 823 -> "ip6gre tunnel";
-            case 769 -> "ip6 tunnel";
-            case 32 -> "infiniband";
-            default -> "link type " + type;
-        };
+    @Override
+    public String describe() {
+        return "AF_PACKET";
     }
+
+    /** PACKET_VNET_HDR: the kernel segments and completes what the offload header asks for. */
+    @Override
+    public boolean carriesOffload() {
+        return true;
+    }
+
+    @Override
+    public int send(final LinuxCalls calls, final UnsafeBuffer messages, final int from, final int count) {
+        final int sent = calls.sendmmsg(fd, messages.addressOffset() + (long) from * LinuxCalls.MMSGHDR_BYTES, count);
+        return sent >= 0 ? sent : -calls.errno();
+    }
+
 
     /**
      * Opens {@code interfaceName} as a port; {@code mustBeUp}: refuse an interface that is administratively down (at
@@ -104,21 +85,7 @@ final class PacketSocket implements AutoCloseable {
                     + (errno == LinuxCalls.EPERM || errno == LinuxCalls.EACCES ? " (needs CAP_NET_RAW: run as root)" : ""));
             }
             try {
-                final MemorySegment request = scratch.allocate(LinuxCalls.IFREQ_BYTES);
-                request.copyFrom(cName.asSlice(0, Math.min(cName.byteSize(), 15)));
-                check(calls, calls.ioctl(fd, LinuxCalls.SIOCGIFFLAGS, request), interfaceName, "read its flags");
-                if (mustBeUp && (request.get(ValueLayout.JAVA_SHORT, LinuxCalls.IFREQ_UNION) & LinuxCalls.IFF_UP) == 0) {
-                    throw new IllegalStateException("interface " + interfaceName + " is down (ip link set " + interfaceName + " up)");
-                }
-                check(calls, calls.ioctl(fd, SIOCGIFHWADDR, request), interfaceName, "read its link type");
-                final int linkType = Short.toUnsignedInt(request.get(ValueLayout.JAVA_SHORT, LinuxCalls.IFREQ_UNION));
-                if (linkType != ARPHRD_ETHER) {
-                    // Frames without an Ethernet header (loopback, tun, ip-in-ip) would be read as garbage: refused at once.
-                    throw new IllegalStateException("interface " + interfaceName + " is not an Ethernet interface (" + linkTypeName(linkType)
-                        + "); a port needs one: a veth, a NIC, a tap");
-                }
-                check(calls, calls.ioctl(fd, LinuxCalls.SIOCGIFMTU, request), interfaceName, "read its MTU");
-                final int mtu = request.get(ValueLayout.JAVA_INT, LinuxCalls.IFREQ_UNION);
+                final int mtu = EthernetInterfaces.checkedMtu(calls, fd, cName, interfaceName, mustBeUp, scratch);
                 option(calls, fd, LinuxCalls.PACKET_VERSION, LinuxCalls.TPACKET_V2, scratch, interfaceName, "TPACKET_V2");
                 option(calls, fd, LinuxCalls.PACKET_VNET_HDR, 1, scratch, interfaceName, "PACKET_VNET_HDR");
                 option(calls, fd, LinuxCalls.PACKET_QDISC_BYPASS, 1, scratch, interfaceName, "PACKET_QDISC_BYPASS");
@@ -132,10 +99,10 @@ final class PacketSocket implements AutoCloseable {
                 ringRequest.set(ValueLayout.JAVA_INT, 4, geometry.blocks());
                 ringRequest.set(ValueLayout.JAVA_INT, 8, geometry.slotBytes());
                 ringRequest.set(ValueLayout.JAVA_INT, 12, geometry.frames());
-                check(calls, calls.setsockopt(fd, LinuxCalls.SOL_PACKET, LinuxCalls.PACKET_RX_RING, ringRequest), interfaceName, "set up its receive ring");
+                EthernetInterfaces.check(calls, calls.setsockopt(fd, LinuxCalls.SOL_PACKET, LinuxCalls.PACKET_RX_RING, ringRequest), interfaceName, "set up its receive ring");
                 final MemorySegment mapped = calls.mmap(fd, ringBytes);
                 if (mapped.address() == -1L) {
-                    check(calls, -1, interfaceName, "map its receive ring");
+                    EthernetInterfaces.check(calls, -1, interfaceName, "map its receive ring");
                 }
                 final MemorySegment address = scratch.allocate(LinuxCalls.SOCKADDR_LL_BYTES);
                 address.set(ValueLayout.JAVA_SHORT, 0, (short) LinuxCalls.AF_PACKET);
@@ -143,14 +110,14 @@ final class PacketSocket implements AutoCloseable {
                 address.set(ValueLayout.JAVA_INT, 4, index);
                 if (calls.bind(fd, address) != 0) {
                     LinuxCalls.munmap(mapped, ringBytes);
-                    check(calls, -1, interfaceName, "bind to it");
+                    EthernetInterfaces.check(calls, -1, interfaceName, "bind to it");
                 }
                 final MemorySegment membership = scratch.allocate(LinuxCalls.PACKET_MREQ_BYTES);
                 membership.set(ValueLayout.JAVA_INT, 0, index);
                 membership.set(ValueLayout.JAVA_SHORT, 4, (short) LinuxCalls.PACKET_MR_PROMISC);
                 if (calls.setsockopt(fd, LinuxCalls.SOL_PACKET, LinuxCalls.PACKET_ADD_MEMBERSHIP, membership) != 0) {
                     LinuxCalls.munmap(mapped, ringBytes);
-                    check(calls, -1, interfaceName, "make it promiscuous");
+                    EthernetInterfaces.check(calls, -1, interfaceName, "make it promiscuous");
                 }
                 return new PacketSocket(interfaceName, index, mtu, fd, geometry, mapped.reinterpret(ringBytes));
             } catch (final RuntimeException e) {
@@ -165,7 +132,7 @@ final class PacketSocket implements AutoCloseable {
         final MemorySegment integer = scratch.allocate(ValueLayout.JAVA_INT);
         integer.set(ValueLayout.JAVA_INT, 0, QUEUE_BYTES);
         if (calls.setsockopt(fd, LinuxCalls.SOL_SOCKET, LinuxCalls.SO_RCVBUFFORCE, integer) != 0) {
-            check(calls, calls.setsockopt(fd, LinuxCalls.SOL_SOCKET, LinuxCalls.SO_RCVBUF, integer), interfaceName, "size its queue");
+            EthernetInterfaces.check(calls, calls.setsockopt(fd, LinuxCalls.SOL_SOCKET, LinuxCalls.SO_RCVBUF, integer), interfaceName, "size its queue");
         }
     }
 
@@ -173,20 +140,15 @@ final class PacketSocket implements AutoCloseable {
         final LinuxCalls calls, final int fd, final int option, final int value, final Arena scratch, final String interfaceName, final String what) {
         final MemorySegment integer = scratch.allocate(ValueLayout.JAVA_INT);
         integer.set(ValueLayout.JAVA_INT, 0, value);
-        check(calls, calls.setsockopt(fd, LinuxCalls.SOL_PACKET, option, integer), interfaceName, "set " + what);
-    }
-
-    private static void check(final LinuxCalls calls, final int result, final String interfaceName, final String what) {
-        if (result < 0) {
-            throw new IllegalStateException("interface " + interfaceName + ": cannot " + what + ": " + LinuxCalls.describe(calls.errno()));
-        }
+        EthernetInterfaces.check(calls, calls.setsockopt(fd, LinuxCalls.SOL_PACKET, option, integer), interfaceName, "set " + what);
     }
 
     /**
      * Hands up to {@code budget} frames from the ring to {@code receiver}, oldest first; how many there were. A frame too
      * long for its slot is read whole from the socket's queue into {@code longFrame} (its offload header first).
      */
-    int receive(final Receiver receiver, final int budget, final LinuxCalls calls, final UnsafeBuffer longFrame) {
+    @Override
+    public int receive(final Receiver receiver, final int budget, final LinuxCalls calls, final UnsafeBuffer longFrame) {
         int taken = 0;
         while (taken < budget) {
             final int slot = nextSlot;
@@ -237,7 +199,8 @@ final class PacketSocket implements AutoCloseable {
      * Frames the kernel dropped because the ring was full since the last call (the kernel counts them until read).
      * Any thread may call it; the kernel resets its count as it answers.
      */
-    long ringDrops(final LinuxCalls calls) {
+    @Override
+    public long ringDrops(final LinuxCalls calls) {
         try (Arena scratch = Arena.ofConfined()) {
             final MemorySegment counts = scratch.allocate(8);
             final MemorySegment length = scratch.allocate(ValueLayout.JAVA_INT);

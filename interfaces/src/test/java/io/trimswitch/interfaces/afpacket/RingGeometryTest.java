@@ -1,4 +1,4 @@
-package io.trimswitch.interfaces;
+package io.trimswitch.interfaces.afpacket;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,0 +1,68 @@
+package io.trimswitch.interfaces;
+
+import io.trimswitch.dataplane.codec.OffloadHeader;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * What a port on a Linux interface reads its frames from and sends them through, as a {@link SocketKind} opens it (an
+ * AF_PACKET ring, an AF_XDP socket). The ports' thread alone receives and sends; any thread may read its kernel-side drops.
+ */
+public interface PortSocket extends AutoCloseable {
+    /** The longest frame read whole apart from a receive ring, offload header included. */
+    int LONG_FRAME_BYTES = 65_600 + OffloadHeader.LENGTH;
+
+    /** What became of a frame taken off the receive side. */
+    interface Receiver {
+        /** A whole frame at {@code frame}, its offload header at {@code frame - OffloadHeader.LENGTH}. */
+        void onFrame(UnsafeBuffer ring, int frame, int length);
+
+        /** A frame the kernel cut to the ring's slot. */
+        void onTruncated();
+
+        /** A frame whose VLAN tag the kernel took off into the ring's header. */
+        void onVlanStripped();
+    }
+
+    String name();
+
+    int index();
+
+    /** The descriptor the ports' thread sleeps on until a frame comes. */
+    int fd();
+
+    /** The descriptors the ports' thread sleeps on: {@link #fd()}, or one per receive queue. */
+    default int[] wakeFds() {
+        return new int[] {fd()};
+    }
+
+    /** Read at opening, then as the kernel's link notifications tell; the ports' thread alone changes it. */
+    int mtu();
+
+    void mtu(int value);
+
+    /** The longest frame it carries either way, whatever the interface's MTU. */
+    default int longestFrame() {
+        return Integer.MAX_VALUE;
+    }
+
+    /** Whether frames cross it whole with their offload header (segmentation and checksum left to the kernel). */
+    boolean carriesOffload();
+
+    /** Hands up to {@code budget} received frames to {@code receiver}, oldest first; how many there were. */
+    int receive(Receiver receiver, int budget, LinuxCalls calls, UnsafeBuffer longFrame);
+
+    /**
+     * Sends messages {@code from} to {@code from + count} of {@code messages} (mmsghdrs, each with one iovec over a
+     * frame's offload header and the frame) without blocking; how many went, or minus the errno of the failure.
+     */
+    int send(LinuxCalls calls, UnsafeBuffer messages, int from, int count);
+
+    /** Frames the kernel dropped for want of room on the receive side since the last call. */
+    long ringDrops(LinuxCalls calls);
+
+    /** Its kind and how the kernel serves it, for the start-up line: {@code AF_PACKET}, {@code AF_XDP copy mode, driver mode}. */
+    String describe();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,19 @@
+package io.trimswitch.interfaces;
+
+/**
+ * One kind of interface port, in a package of its own that nothing else names: what it is called in the settings
+ * ({@code kind: af_xdp}) and how it opens an interface. A kind is registered by its class's name in
+ * {@code META-INF/services/io.trimswitch.interfaces.SocketKind}, and found by its own name through {@link SocketKinds}.
+ */
+public interface SocketKind {
+    /** The name the settings give the kind. */
+    String name();
+
+    /**
+     * Opens {@code interfaceName} as a port of this kind, reading its first {@code queues} receive queues; {@code mustBeUp}:
+     * refuse an interface that is administratively down. {@code calls} are the opening thread's.
+     *
+     * @throws IllegalStateException with one line naming the interface, the cause and the fix
+     */
+    PortSocket open(String interfaceName, LinuxCalls calls, boolean mustBeUp, int queues);
+}

@@ -1,0 +1,43 @@
+package io.trimswitch.live;
+
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.Settings;
+import io.trimswitch.config.SettingsValidation;
+import io.trimswitch.interfaces.SocketKind;
+import io.trimswitch.interfaces.SocketKinds;
+
+/** The settings of an interface port's kind: {@code realtime.portKind}, {@code ports[].kind} and {@code ports[].queues}. */
+final class PortKindSettings {
+    /** Receive queues a port reads at most: the entries of its XDP program's socket map. */
+    private static final int MOST_QUEUES = 64;
+
+    private PortKindSettings() {
+    }
+
+    /** How a port on an interface reads and sends unless its own {@code kind} says: {@code realtime.portKind}. */
+    static SocketKind portKind(final Settings s) {
+        return kind("realtime.portKind", s.realtime().portKind());
+    }
+
+    /** A port's receive queues: 1 unless said, more only on af_xdp, and no more than an XDP socket map holds. */
+    static int queues(final String name, final Integer queues, final SocketKind kind) {
+        if (queues != null && queues != 1 && !"af_xdp".equals(kind.name())) {
+            throw new ConfigException(name + ".queues " + queues + " needs kind af_xdp: an " + kind.name() + " port reads one socket");
+        }
+        if (queues == null) {
+            return 1;
+        }
+        SettingsValidation.within(name + ".queues", queues, 1, MOST_QUEUES);
+        return queues;
+    }
+
+    /** A port's own kind, or {@code realtime.portKind} when it names none. */
+    static SocketKind kind(final Settings s, final String port, final String value) {
+        return value == null ? portKind(s) : kind(port + ".kind", value);
+    }
+
+    private static SocketKind kind(final String name, final String value) {
+        return java.util.Optional.ofNullable(SocketKinds.named(value)).orElseThrow(() -> new ConfigException(
+            name + " must be one of " + SocketKinds.names() + ", got " + (value == null ? "null" : "'" + value + "'")));
+    }
+}
