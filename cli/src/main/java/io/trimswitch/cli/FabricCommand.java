@@ -115,8 +115,9 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         bound("--transport", "ndp|uet", String.class,
             "With --matrix: the hosts' transport, NDP or Ultra Ethernet (NSCC, REPS, SACKs and NACKs; its switches mark ECN) (default: ndp)",
             () -> transport, v -> transport = v);
-        bound("--load-balancer", "reps|oblivious|single", String.class,
-            "UET: each packet's entropy: recycled (REPS), sprayed in turn, or one per flow; --paths N gives the entropies (default: reps, 64)",
+        bound("--load-balancer", "mixed|reps|bitmap|oblivious|single", String.class,
+            "UET: each packet's entropy: good ones recycled, else sprayed skipping penalised ones (mixed, htsim_uec's default); "
+                + "recycled (REPS); sprayed skipping penalised ones; sprayed in turn; one per flow. --paths N gives the entropies (default: mixed, 64)",
             () -> loadBalancer, v -> loadBalancer = v);
         bound("--target-delay-us", "US", Double.class, "UET: NSCC's target queuing delay, µs (default: 0.75 of the network's round trip)",
             () -> targetDelayUs, v -> targetDelayUs = v);
@@ -230,10 +231,9 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
 
     /** The UET settings the command line gives, checked. */
     private UetSettings uetSettings() {
-        UetSettings settings = UetSettings.DEFAULTS;
-        if (loadBalancer != null) {
-            settings = settings.withLoadBalancer(UetSettings.loadBalancer(loadBalancer));
-        }
+        // An htsim experiment runs as htsim_uec runs it by default: with mixed load balancing.
+        UetSettings settings = UetSettings.DEFAULTS.withLoadBalancer(
+            loadBalancer == null ? UetSettings.LoadBalancer.MIXED : UetSettings.loadBalancer(loadBalancer));
         if (paths != null) {
             settings = settings.withEntropies(paths);
         }

@@ -57,12 +57,12 @@ class FabricCommandTest {
         final Cli.Result result = Cli.trimswitch("fabric", "--matrix", matrix.toString(), "--transport", "uet", "--mechanism", "ideal",
             "--mtu", "4086", "--json", json.toString());
         assertEquals(0, result.exit(), result.err());
-        assertTrue(result.out().contains("3 flows, 1200000 bytes in 4086-byte packets, UET reps"), result.out());
+        assertTrue(result.out().contains("3 flows, 1200000 bytes in 4086-byte packets, UET mixed"), result.out());
         assertTrue(result.out().contains("flows completed        3 of 3"), result.out());
         final String report = Files.readString(json);
         assertTrue(report.contains("\"transport\" : \"uet\""), report);
         assertTrue(report.contains("\"bdpPackets\" : 43"), report);
-        assertTrue(report.contains("\"loadBalancer\" : \"reps\""), report);
+        assertTrue(report.contains("\"loadBalancer\" : \"mixed\""), report);
     }
 
     @Test
@@ -147,7 +147,7 @@ class FabricCommandTest {
         "fabric --matrix HTSIM --transport uet --target-delay-us 0     | --target-delay-us must be above 0 and at most 10000 µs, got 0.0",
         "fabric --matrix HTSIM --transport uet --target-delay-us NaN   | --target-delay-us must be above 0",
         "fabric --matrix HTSIM --transport uet --initial-window 0      | --initial-window must be 1..65535 packets (a window below one packet never sends), got 0",
-        "fabric --matrix HTSIM --transport uet --load-balancer ecmp    | --load-balancer must be one of reps, oblivious, single, got 'ecmp'",
+        "fabric --matrix HTSIM --transport uet --load-balancer ecmp    | --load-balancer must be one of reps, oblivious, single, bitmap, mixed, got 'ecmp'",
         "fabric --matrix HTSIM --transport uet --paths 3               | --paths must be a power of two of 1..65536 entropies for UET hosts, got 3",
         "fabric --matrix HTSIM --transport uet --ecn 9 5               | --ecn must be LO HI with 0 <= LO <= HI <= 65535 packets, got 9 5",
         "fabric --matrix HTSIM --transport uet --ack-bytes 0           | --ack-bytes must be",

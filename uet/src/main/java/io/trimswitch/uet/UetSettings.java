@@ -28,14 +28,18 @@ public record UetSettings(LoadBalancer loadBalancer, Double targetDelayUs, Integ
         /** Each entropy in turn, in an order that changes each round. */
         OBLIVIOUS,
         /** One entropy per flow: one path. */
-        SINGLE
+        SINGLE,
+        /** Each entropy in turn, skipping those that recently saw ECN marks, NACKs or a timeout. */
+        BITMAP,
+        /** uet-htsim's default: entropies acknowledged unmarked are used again, oldest first; bitmap spraying otherwise. */
+        MIXED
     }
 
     public static final UetSettings DEFAULTS = new UetSettings(LoadBalancer.REPS, null, null, 64, 16_384, null, null, null);
 
     public UetSettings {
         if (loadBalancer == null) {
-            throw new ConfigException("--load-balancer must be one of reps, oblivious, single");
+            throw new ConfigException("--load-balancer must be one of reps, oblivious, single, bitmap, mixed");
         }
         if (targetDelayUs != null) {
             positive("--target-delay-us", targetDelayUs, 10_000);
