@@ -53,6 +53,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
     String mechanism;
     Integer mtu;
     Integer queuePackets;
+    Double endUs;
     Integer paths;
     String transport;
     String loadBalancer;
@@ -108,8 +109,12 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         bound("--mtu", "BYTES", Integer.class, "With --matrix: payload bytes per packet, htsim's -mtu; a packet is 64 bytes more on the wire (default: 4096)",
             () -> mtu, v -> mtu = v);
         bound("--queue-packets", "N", Integer.class,
-            "With --matrix: each data queue holds N × MTU bytes, htsim's -q, unless the topology gives queue sizes (default: 15)",
+            "With --matrix: each data queue holds N × MTU bytes, htsim's -q, unless the topology gives queue sizes (default: 15); "
+                + "UET: N packets of MTU and headers, htsim_uec's -q (default: one BDP)",
             () -> queuePackets, v -> queuePackets = v);
+        bound("--end-us", "US", Double.class,
+            "With --matrix: stop the run at US µs, htsim's -end; flows unfinished then are counted and listed (default: a second after the last start)",
+            () -> endUs, v -> endUs = v);
         bound("--paths", "N", Integer.class, "With --matrix: each flow sprays over N paths drawn at random, htsim's -paths; 0: all (default: 0)",
             () -> paths, v -> paths = v);
         bound("--transport", "ndp|uet", String.class,
@@ -145,6 +150,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         refuseWithoutMatrix("--mechanism", mechanism);
         refuseWithoutMatrix("--mtu", mtu);
         refuseWithoutMatrix("--queue-packets", queuePackets);
+        refuseWithoutMatrix("--end-us", endUs);
         refuseWithoutMatrix("--paths", paths);
         refuseWithoutMatrix("--transport", transport);
         refuseUetOnly();
@@ -161,6 +167,9 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
     private int show(final NetworkReport table, final Object written) {
         final java.io.PrintWriter text = json.text(model().commandLine().getOut(), model().commandLine().getErr());
         text.print(NetworkTable.render(table));
+        if (written instanceof HtsimReport htsim) {
+            text.print(htsim.unfinishedText());
+        }
         text.flush();
         json.write(written, model().commandLine().getOut());
         if (!table.conservation()) {
@@ -209,7 +218,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         final HtsimMatrix flows = HtsimMatrix.load(matrix);
         HtsimExperiment experiment = experiment(tree, flows, queuePackets, failedLinks, uet);
         if (uet && queuePackets == null) {
-            experiment = experiment(tree, flows, NetworkRun.uetQueuePackets(experiment), failedLinks, true);
+            experiment = experiment(tree, flows, NetworkRun.uetQueuePackets(experiment, true), failedLinks, true);
         }
         final NetworkRun run = uet ? NetworkRun.of(experiment, uetSettings) : NetworkRun.of(experiment);
         final HtsimReport report = NetworkReportBuilder.build(run, run.run(), experiment);
@@ -226,7 +235,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         // UET's initial window is its own setting; NDP's sizes the pool's rows, so UET's leaves it at its default.
         return HtsimExperiment.of(tree, flows, new HtsimExperiment.Options(
             leaf != null ? leaf : mechanism, spine != null ? spine : mechanism, spine != null ? spine : mechanism, mtu, queue,
-            uet ? null : initialWindow, paths, routing, failedLinks, seed));
+            uet ? null : initialWindow, paths, routing, failedLinks, seed, endUs, uet));
     }
 
     /** The UET settings the command line gives, checked. */

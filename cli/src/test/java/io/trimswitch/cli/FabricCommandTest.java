@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code trimswitch fabric} as a user meets it: its table, its JSON, and one line for every bad value. */
@@ -63,6 +64,36 @@ class FabricCommandTest {
         assertTrue(report.contains("\"transport\" : \"uet\""), report);
         assertTrue(report.contains("\"bdpPackets\" : 43"), report);
         assertTrue(report.contains("\"loadBalancer\" : \"mixed\""), report);
+    }
+
+    @Test
+    void endUsStopsTheRunAndTheFlowsLeftUnfinishedAreCountedAndListed() throws IOException {
+        final Path matrix = dir.resolve("two.cm");
+        Files.writeString(matrix, "Nodes 16\nConnections 2\n0->15 start 0 size 40000\n4->13 id 7 start 0 size 4000000\n");
+        final Path json = dir.resolve("end.json");
+        final Cli.Result result = Cli.trimswitch("fabric", "--matrix", matrix.toString(), "--transport", "uet", "--mechanism", "ideal",
+            "--mtu", "4086", "--end-us", "100", "--json", json.toString());
+        assertEquals(0, result.exit(), result.err());
+        assertTrue(result.out().contains("flows completed        1 of 2"), result.out());
+        assertTrue(result.out().contains("unfinished at 100.0 µs    1 of 2 flows"), result.out());
+        assertTrue(result.out().lines().anyMatch(l -> l.startsWith("  4->13 id 7  4000000 bytes, started at 0.0 µs, ")), result.out());
+        final String report = Files.readString(json);
+        assertTrue(report.contains("\"incomplete\" : 1"), report);
+        assertTrue(report.contains("\"maxDurationUs\" : 100.0"), report);
+        assertTrue(report.contains("\"unfinished\" : [ {\n    \"src\" : 4,\n    \"dst\" : 13,\n    \"id\" : 7"), report);
+        assertTrue(report.contains("\"conservation\" : true"), report);
+    }
+
+    @Test
+    void uetQueuesCountWholePacketsAsHtsimUecsDo() throws IOException {
+        final Path matrix = dir.resolve("one.cm");
+        Files.writeString(matrix, "Nodes 16\nConnections 1\n0->15 start 0 size 40000\n");
+        final Path json = dir.resolve("q.json");
+        final Cli.Result result = Cli.trimswitch("fabric", "--matrix", matrix.toString(), "--transport", "uet", "--mechanism", "ideal",
+            "--mtu", "4086", "--json", json.toString());
+        assertEquals(0, result.exit(), result.err());
+        assertTrue(Files.readString(json).contains("\"queuePackets\" : 43"), "one BDP of 4150-byte packets, as htsim_uec's default");
+        assertFalse(result.out().contains("unfinished"), result.out());
     }
 
     @Test
@@ -137,6 +168,9 @@ class FabricCommandTest {
         "fabric --matrix HTSIM --leaves 2                     | --leaves does not apply with --matrix",
         "fabric --matrix HTSIM --fail 0:1                     | --fail takes one number with --matrix (htsim's -failed: links at a quarter of their rate), got '0:1'",
         "fabric --matrix HTSIM --queue-packets 0              | --queue-packets must be 1..65535, got 0",
+        "fabric --end-us 50                                   | --end-us applies to an htsim experiment: give its connection matrix with --matrix",
+        "fabric --matrix HTSIM --end-us 0                     | --end-us must be above 0 and at most 8000000 µs (eight seconds of network time), got 0.0",
+        "fabric --matrix HTSIM --end-us Infinity              | --end-us must be above 0 and at most 8000000 µs",
         "fabric --matrix HTSIM --mechanism fancy              | rack switches: unknown mechanism 'fancy'",
         "fabric --matrix BADMATRIX                            | bad.cm line 3: size is -5, outside 1..1099511627776",
         "fabric --topology BADTOPO --matrix HTSIM             | bad.topo line 5: unknown key Radix (Nodes, Tiers, Podsize, Tier;",

@@ -151,9 +151,9 @@ public final class NetworkRun {
         }
     }
 
-    /** htsim_uec's data queue when none is given, as {@code --queue-packets} counts: one bandwidth-delay product. */
-    public static int uetQueuePackets(final HtsimExperiment experiment) {
-        return UetNetwork.defaultQueuePackets(experiment);
+    /** htsim_uec's data queue when none is given, one bandwidth-delay product: in whole packets, or in MTUs of payload. */
+    public static int uetQueuePackets(final HtsimExperiment experiment, final boolean wholePackets) {
+        return UetNetwork.defaultQueuePackets(experiment, wholePackets);
     }
 
     /**

@@ -26,7 +26,7 @@ class UetLoadBalancersTest {
         final HtsimExperiment sized = HtsimExperiment.of(null, flows,
             new HtsimExperiment.Options("ideal", "ideal", "ideal", MTU, null, null, null, null, 1, null));
         final HtsimExperiment experiment = HtsimExperiment.of(null, flows,
-            new HtsimExperiment.Options("ideal", "ideal", "ideal", MTU, NetworkRun.uetQueuePackets(sized), null, null, null, 1, null));
+            new HtsimExperiment.Options("ideal", "ideal", "ideal", MTU, NetworkRun.uetQueuePackets(sized, false), null, null, null, 1, null));
         final NetworkRun run = NetworkRun.of(experiment, UetSettings.DEFAULTS.withLoadBalancer(balancer));
         return NetworkReportBuilder.build(run, run.run(), experiment);
     }
