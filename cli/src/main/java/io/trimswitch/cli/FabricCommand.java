@@ -48,6 +48,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
     Integer initialWindow;
     Long seed;
     boolean noJitter;
+    boolean connReuse;
     Path topology;
     Path matrix;
     String mechanism;
@@ -124,6 +125,9 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
             "UET: each packet's entropy: good ones recycled, else sprayed skipping penalised ones (mixed, htsim_uec's default); "
                 + "recycled (REPS); sprayed skipping penalised ones; sprayed in turn; one per flow. --paths N gives the entropies (default: mixed, 64)",
             () -> loadBalancer, v -> loadBalancer = v);
+        bound(OptionSpec.builder("--conn-reuse").type(boolean.class).initialValue(false)
+            .description("UET: the matrix's lines of one id are messages queued on one connection under one NSCC state, htsim_uec's -conn_reuse "
+                + "(default: off, each line a flow)"), () -> connReuse, v -> connReuse = v);
         bound("--target-delay-us", "US", Double.class, "UET: NSCC's target queuing delay, µs (default: 0.75 of the network's round trip)",
             () -> targetDelayUs, v -> targetDelayUs = v);
         bound(OptionSpec.builder("--ecn").paramLabel("LO HI").arity("2").type(List.class).auxiliaryTypes(Integer.class)
@@ -168,6 +172,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         final java.io.PrintWriter text = json.text(model().commandLine().getOut(), model().commandLine().getErr());
         text.print(NetworkTable.render(table));
         if (written instanceof HtsimReport htsim) {
+            text.print(htsim.messagesText());
             text.print(htsim.unfinishedText());
         }
         text.flush();
@@ -246,7 +251,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         if (paths != null) {
             settings = settings.withEntropies(paths);
         }
-        settings = settings.withTargetDelayUs(targetDelayUs).withInitialWindowPackets(initialWindow).withRtoUs(rtoUs);
+        settings = settings.withTargetDelayUs(targetDelayUs).withInitialWindowPackets(initialWindow).withRtoUs(rtoUs).withConnectionReuse(connReuse);
         if (ackBytes != null) {
             settings = settings.withAckBytes(ackBytes);
         }
@@ -258,7 +263,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
 
     /** The options that only UET hosts read: refused for NDP's, in one line naming the option. */
     private void refuseUetOnly() {
-        final Object[][] uetOnly = {{"--load-balancer", loadBalancer}, {"--target-delay-us", targetDelayUs}, {"--ecn", ecn},
+        final Object[][] uetOnly = {{"--load-balancer", loadBalancer}, {"--conn-reuse", connReuse ? Boolean.TRUE : null}, {"--target-delay-us", targetDelayUs}, {"--ecn", ecn},
             {"--ack-bytes", ackBytes}, {"--rto-us", rtoUs}};
         for (final Object[] option : uetOnly) {
             if (option[1] != null) {

@@ -39,10 +39,18 @@ public record HtsimReport(
         int ecnHighPackets, double rtoUs, long nacks, long lastHopNacks, long timeouts, long quickAdapts, long ecnMarked) {
     }
 
-    /** One line of the matrix: {@code startUs} and {@code finishUs} from time zero, {@code fctUs} the difference; absent if it never started or finished. */
+    /**
+     * One line of the matrix, or with connection reuse one connection and its {@code messages}: {@code startUs} and
+     * {@code finishUs} from time zero, {@code fctUs} the difference; absent if it never started or finished.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Flow(int src, int dst, Integer id, long sizeBytes, Double startUs, Double finishUs, Double fctUs, long sent, long whole,
-        long headers, long dropped, Long retransmissions) {
+        long headers, long dropped, Long retransmissions, List<Message> messages) {
+    }
+
+    /** A message on a connection, in the order it was sent: queued at {@code startUs}, every packet acknowledged at {@code finishUs}. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Message(long sizeBytes, Double startUs, Double finishUs, Double fctUs) {
     }
 
     static HtsimReport of(final NetworkReport r, final List<Flow> flows, final HtsimExperiment experiment, final Uet uet) {
@@ -70,6 +78,18 @@ public record HtsimReport(
                 f.sizeBytes(), f.startUs() == null ? "never started" : String.format("started at %.1f µs", f.startUs()), f.whole()));
         }
         return out.toString();
+    }
+
+    /** With connection reuse, a line that counts the messages completed and gives their completion times; empty without. */
+    public String messagesText() {
+        final List<Double> done = flows.stream().filter(f -> f.messages() != null).flatMap(f -> f.messages().stream()).map(Message::fctUs)
+            .filter(java.util.Objects::nonNull).sorted().toList();
+        final long all = flows.stream().filter(f -> f.messages() != null).mapToLong(f -> f.messages().size()).sum();
+        if (all == 0) {
+            return "";
+        }
+        return String.format("messages completed     %d of %d on %d connections%s%n", done.size(), all, flows.size(), done.isEmpty() ? ""
+            : String.format(", completion time (µs) p50 %.1f  max %.1f", done.get((done.size() - 1) / 2), done.get(done.size() - 1)));
     }
 
     /** The network's report without the flows' times, as the text table reads it. */

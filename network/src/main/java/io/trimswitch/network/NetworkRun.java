@@ -99,9 +99,9 @@ public final class NetworkRun {
         final TreeSwitches built = TreeSwitches.of(experiment, each);
         final FatTree tree = built.tree();
         final boolean spray = built.spray();
-        final HtsimFlows flows = HtsimFlows.of(experiment);
+        final HtsimFlows flows = HtsimFlows.of(experiment, settings.connectionReuse());
         final UetHosts.EntropyPaths paths = spray ? new EntropyPaths(tree, flows.sender, flows.receiver, experiment.getSeed()) : (flow, forward, entropy) -> 0;
-        final UetHosts hosts = new UetHosts(each[0], shape.nodes(), flows.sender, flows.receiver, flows.start, flows.size,
+        final UetHosts hosts = new UetHosts(each[0], shape.nodes(), flows.sender, flows.receiver, flows.start, flows.size, flows.messages,
             flows.description + ", UET " + settings.loadBalancer().label(), paths, settings, derived.nscc(), derived.initialWindowBytes(),
             derived.rtoPicos());
         flows.attach(hosts);
@@ -346,9 +346,9 @@ public final class NetworkRun {
         return engine.lastPacketPicos();
     }
 
-    /** The matrix's flow ids (0 where a line has none), or null when the flows are not an htsim experiment's. */
-    int[] flowIds() {
-        return htsimFlows == null ? null : htsimFlows.id.clone();
+    /** The flows of an htsim experiment's matrix (their ids, bytes and messages), or null when the flows are not one's. */
+    HtsimFlows htsimFlows() {
+        return htsimFlows;
     }
 
     /** Switches of each tier, in order: "leaf", "spine", or a fat tree's "tor", "agg", "core". */
