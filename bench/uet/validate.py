@@ -35,31 +35,45 @@ BALANCERS = {"oblivious", "bitmap", "reps", "mixed"}
 BASE = ["--transport", "uet", "--mechanism", "ideal", "--mtu", "4086"]
 
 
+class BadFile(Exception):
+    """A line of the validation file that cannot be read: the one line that says so."""
+
+
 def experiments(path):
     """The file's experiments: name, matrix, htsim_uec's parameters, the stated tail target and per-flow targets."""
     found, current = [], None
-    for raw in open(path, encoding="utf-8"):
-        line = raw.strip()
-        if not line:
-            continue
-        if not line.startswith("!"):
-            current = {"matrix": line, "name": line, "params": [], "tail": None, "flows": {}}
-            found.append(current)
-        elif current is None:
-            sys.exit(f"validate: {path}: '{line}' comes before any connection matrix")
-        else:
-            key, _, value = line[1:].partition(" ")
-            value = value.strip()
-            if key == "Experiment":
-                current["name"] = value
-            elif key == "Param":
-                current["params"].append(value.split())
-            elif key == "tailFCT":
-                current["tail"] = float(value)
-            elif key == "FCT":
-                flow, target = value.split()
-                current["flows"][flow] = float(target)
+    for number, raw in enumerate(open(path, encoding="utf-8", errors="replace"), 1):
+        try:
+            current = read_line(raw.strip(), found, current)
+        except (ValueError, IndexError) as e:
+            raise BadFile(f"{path} line {number}: '{raw.strip()}' ({e})") from e
     return found
+
+
+def read_line(line, found, current):
+    """Reads one line into the experiments found so far; returns the experiment it belongs to."""
+    if not line:
+        return current
+    if not line.startswith("!"):
+        current = {"matrix": line, "name": line, "params": [], "tail": None, "flows": {}}
+        found.append(current)
+        return current
+    if current is None:
+        raise ValueError("it comes before any connection matrix")
+    key, _, value = line[1:].partition(" ")
+    value = value.strip()
+    if key == "Experiment":
+        current["name"] = value
+    elif key == "Param":
+        if not value:
+            raise ValueError("!Param names no flag")
+        current["params"].append(value.split())
+    elif key == "tailFCT":
+        current["tail"] = float(value)
+    elif key == "FCT":
+        flow, target = value.split()
+        current["flows"][flow] = float(target)
+    return current
 
 
 def ours_flags(params, folder):
@@ -67,7 +81,9 @@ def ours_flags(params, folder):
     flags, missing = [], []
     for words in params:
         flag, values = words[0], words[1:]
-        if flag == "-topo":
+        if not values and (flag in ("-topo", "-load_balancing_algo") or "{}" in MAPPED.get(flag, [])):
+            missing.append(f"{flag}: has no value, left out")
+        elif flag == "-topo":
             flags += ["--topology", os.path.join(folder, values[0])]
         elif flag == "-load_balancing_algo" and values and values[0] in BALANCERS:
             flags += ["--load-balancer", values[0]]
@@ -113,7 +129,7 @@ def run_htsim(exp, folder, work, n, binary):
     out = os.path.join(work, f"{n}.htsim")
     params = []
     for words in exp["params"]:
-        params += [words[0], os.path.join(folder, words[1])] if words[0] == "-topo" else words
+        params += [words[0], os.path.join(folder, words[1])] if words[0] == "-topo" and len(words) > 1 else words
     code, wall, peak = timed([binary, "-tm", os.path.join(folder, exp["matrix"])] + params, work, out)
     text = open(out, encoding="utf-8", errors="replace").read()
     finishes = [float(l.split(" finished at ")[1].split()[0]) for l in text.splitlines() if " finished at " in l]
@@ -123,7 +139,9 @@ def run_htsim(exp, folder, work, n, binary):
 def connections(matrix, reuse):
     """The matrix's connections: its flow lines, or with connection reuse one per id (a line without an id its own)."""
     seen, count = set(), 0
-    for line in open(matrix, encoding="utf-8"):
+    if not os.path.isfile(matrix):
+        return 0
+    for line in open(matrix, encoding="utf-8", errors="replace"):
         words = line.split()
         if not words or "->" not in words[0]:
             continue
@@ -156,10 +174,15 @@ def main():
     if binary and not os.access(binary, os.X_OK):
         print(f"validate: HTSIM_UEC is not an executable: {binary}", file=sys.stderr)
         return 2
-    only = re.compile(os.environ.get("ONLY", ""))
+    try:
+        only = re.compile(os.environ.get("ONLY", ""))
+        found = experiments(path)
+    except (BadFile, re.error, OSError) as e:
+        print(f"validate: {e}", file=sys.stderr)
+        return 2
     rows = []
     with tempfile.TemporaryDirectory(prefix="trimswitch-validate-") as work:
-        for n, exp in enumerate(experiments(path), 1):
+        for n, exp in enumerate(found, 1):
             if not only.search(exp["name"]):
                 continue
             flags, missing = ours_flags(exp["params"], folder)

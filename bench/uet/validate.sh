@@ -5,10 +5,10 @@
 # htsim_uec flag without an equivalent here is named on a line of its own before the table.
 #   bench/uet/validate.sh FILE   (from the repository root, after ./mvnw package; ONLY=REGEX keeps the experiments it names)
 set -euo pipefail
-cd "$(dirname "$0")/../.."
 if [ $# -ne 1 ] || [ ! -f "$1" ]; then
     echo "validate: give one of uet-htsim's validate_*.txt files, got '${*:-nothing}'" >&2
     exit 2
 fi
 FILE=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+cd "$(dirname "$0")/../.."
 exec /usr/bin/python3 bench/uet/validate.py "$FILE"
