@@ -5,7 +5,7 @@
 # each experiment's tail, the last flow's finish in µs from time zero (htsim's "finished at"), in both, how far apart
 # they are, and how many flows completed in each.
 #
-#   bench/uet/agreement.sh [small|all] [reps|oblivious] [SEEDS]   (from the repository root, after ./mvnw package;
+#   bench/uet/agreement.sh [small|all] [reps|oblivious|bitmap|mixed] [SEEDS]   (from the repository root, after ./mvnw package;
 #                                                             small: the 16-node experiments; all: also 128 and 1024 nodes)
 #
 # Without SEEDS each simulator runs once with its own default seed. With SEEDS, each runs every experiment with seeds 1 to
@@ -22,7 +22,7 @@ cd "$(dirname "$0")/../.."
 SET=${1:-small}
 case $SET in small|all) ;; *) echo "agreement: the set is small or all, got '$SET'" >&2; exit 2 ;; esac
 LB=${2:-reps}
-case $LB in reps|oblivious) ;; *) echo "agreement: the load balancer is reps or oblivious, got '$LB'" >&2; exit 2 ;; esac
+case $LB in reps|oblivious|bitmap|mixed) ;; *) echo "agreement: the load balancer is reps, oblivious, bitmap or mixed, got '$LB'" >&2; exit 2 ;; esac
 SEEDS=${3:-}
 case $SEEDS in ''|[1-9]|[1-9][0-9]) ;; *) echo "agreement: SEEDS is a number from 1 to 99, got '$SEEDS'" >&2; exit 2 ;; esac
 UET_HTSIM=${UET_HTSIM:-uet-htsim/htsim/sim/datacenter}

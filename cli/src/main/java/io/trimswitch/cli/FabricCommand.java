@@ -51,11 +51,13 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
     Integer initialWindow;
     Long seed;
     boolean noJitter;
+    boolean connReuse;
     Path topology;
     Path matrix;
     String mechanism;
     Integer mtu;
     Integer queuePackets;
+    Double endUs;
     Integer paths;
     String transport;
     String loadBalancer;
@@ -114,16 +116,24 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
                 + "; a packet is " + HtsimExperiment.HEADER_BYTES + " bytes more on the wire, at most a jumbo frame (default: 4096)",
             () -> mtu, v -> mtu = v);
         bound("--queue-packets", "N", Integer.class,
-            "With --matrix: each data queue holds N × MTU bytes, htsim's -q, unless the topology gives queue sizes (default: 15)",
+            "With --matrix: each data queue holds N × MTU bytes, htsim's -q, unless the topology gives queue sizes (default: 15); "
+                + "UET: N packets of MTU and headers, htsim_uec's -q (default: one BDP)",
             () -> queuePackets, v -> queuePackets = v);
+        bound("--end-us", "US", Double.class,
+            "With --matrix: stop the run at US µs, htsim's -end; flows unfinished then are counted and listed (default: a second after the last start)",
+            () -> endUs, v -> endUs = v);
         bound("--paths", "N", Integer.class, "With --matrix: each flow sprays over N paths drawn at random, htsim's -paths; 0: all (default: 0)",
             () -> paths, v -> paths = v);
         bound("--transport", "ndp|uet", String.class,
             "With --matrix: the hosts' transport, NDP or Ultra Ethernet (NSCC, REPS, SACKs and NACKs; its switches mark ECN) (default: ndp)",
             () -> transport, v -> transport = v);
-        bound("--load-balancer", "reps|oblivious|single", String.class,
-            "UET: each packet's entropy: recycled (REPS), sprayed in turn, or one per flow; --paths N gives the entropies (default: reps, 64)",
+        bound("--load-balancer", "mixed|reps|bitmap|oblivious|single", String.class,
+            "UET: each packet's entropy: good ones recycled, else sprayed skipping penalised ones (mixed, htsim_uec's default); "
+                + "recycled (REPS); sprayed skipping penalised ones; sprayed in turn; one per flow. --paths N gives the entropies (default: mixed, 64)",
             () -> loadBalancer, v -> loadBalancer = v);
+        bound(OptionSpec.builder("--conn-reuse").type(boolean.class).initialValue(false)
+            .description("UET: the matrix's lines of one id are messages queued on one connection under one NSCC state, htsim_uec's -conn_reuse "
+                + "(default: off, each line a flow)"), () -> connReuse, v -> connReuse = v);
         bound("--target-delay-us", "US", Double.class, "UET: NSCC's target queuing delay, µs (default: 0.75 of the network's round trip)",
             () -> targetDelayUs, v -> targetDelayUs = v);
         bound(OptionSpec.builder("--ecn").paramLabel("LO HI").hideParamSyntax(true).arity("2").type(List.class).auxiliaryTypes(Integer.class)
@@ -151,6 +161,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         refuseWithoutMatrix("--mechanism", mechanism);
         refuseWithoutMatrix("--mtu", mtu);
         refuseWithoutMatrix("--queue-packets", queuePackets);
+        refuseWithoutMatrix("--end-us", endUs);
         refuseWithoutMatrix("--paths", paths);
         refuseWithoutMatrix("--transport", transport);
         refuseUetOnly();
@@ -181,6 +192,10 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
     private int show(final NetworkReport table, final Object written) {
         final java.io.PrintWriter text = json.text(model().commandLine().getOut(), model().commandLine().getErr());
         text.print(NetworkTable.render(table));
+        if (written instanceof HtsimReport htsim) {
+            text.print(htsim.messagesText());
+            text.print(htsim.unfinishedText());
+        }
         text.flush();
         json.write(written, model().commandLine().getOut());
         if (!table.conservation()) {
@@ -229,7 +244,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         final HtsimMatrix flows = HtsimMatrix.load(matrix);
         HtsimExperiment experiment = experiment(tree, flows, queuePackets, failedLinks, uet);
         if (uet && queuePackets == null) {
-            experiment = experiment(tree, flows, NetworkRun.uetQueuePackets(experiment), failedLinks, true);
+            experiment = experiment(tree, flows, NetworkRun.uetQueuePackets(experiment, true), failedLinks, true);
         }
         final NetworkRun run = uet ? NetworkRun.of(experiment, uetSettings) : NetworkRun.of(experiment);
         final HtsimReport report = NetworkReportBuilder.build(run, watched(run), experiment);
@@ -246,19 +261,18 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         // UET's initial window is its own setting; NDP's sizes the pool's rows, so UET's leaves it at its default.
         return HtsimExperiment.of(tree, flows, new HtsimExperiment.Options(
             leaf != null ? leaf : mechanism, spine != null ? spine : mechanism, spine != null ? spine : mechanism, mtu, queue,
-            uet ? null : initialWindow, paths, routing, failedLinks, seed));
+            uet ? null : initialWindow, paths, routing, failedLinks, seed, endUs, uet));
     }
 
     /** The UET settings the command line gives, checked. */
     private UetSettings uetSettings() {
-        UetSettings settings = UetSettings.DEFAULTS;
-        if (loadBalancer != null) {
-            settings = settings.withLoadBalancer(UetSettings.loadBalancer(loadBalancer));
-        }
+        // An htsim experiment runs as htsim_uec runs it by default: with mixed load balancing.
+        UetSettings settings = UetSettings.DEFAULTS.withLoadBalancer(
+            loadBalancer == null ? UetSettings.LoadBalancer.MIXED : UetSettings.loadBalancer(loadBalancer));
         if (paths != null) {
             settings = settings.withEntropies(paths);
         }
-        settings = settings.withTargetDelayUs(targetDelayUs).withInitialWindowPackets(initialWindow).withRtoUs(rtoUs);
+        settings = settings.withTargetDelayUs(targetDelayUs).withInitialWindowPackets(initialWindow).withRtoUs(rtoUs).withConnectionReuse(connReuse);
         if (ackBytes != null) {
             settings = settings.withAckBytes(ackBytes);
         }
@@ -271,7 +285,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
 
     /** The options that only UET hosts read: refused for NDP's, in one line naming the option. */
     private void refuseUetOnly() {
-        final Object[][] uetOnly = {{"--load-balancer", loadBalancer}, {"--target-delay-us", targetDelayUs}, {"--ecn", ecn},
+        final Object[][] uetOnly = {{"--load-balancer", loadBalancer}, {"--conn-reuse", connReuse ? Boolean.TRUE : null}, {"--target-delay-us", targetDelayUs}, {"--ecn", ecn},
             {"--ack-bytes", ackBytes}, {"--rto-us", rtoUs}};
         for (final Object[] option : uetOnly) {
             if (option[1] != null) {

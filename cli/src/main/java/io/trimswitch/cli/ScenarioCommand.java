@@ -71,6 +71,9 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
     private final OptionSpec durationUs = option("--duration-us", "US", Double.class,
         "Open loop: length of the run, µs (default: 500); NDP runs until every flow completes");
 
+    private final OptionSpec endUs = option("--end-us", "US", Double.class,
+        "NDP and UET: stop the run at US µs, htsim's -end; flows unfinished then are counted and listed (default: 100000, transport.maxDurationUs)");
+
     private final OptionSpec t0Us = option("--t0-us", "US", Double.class, "Pessimistic period after a NOTIFY, µs (default: 6)");
 
     private final OptionSpec t1Us = option("--t1-us", "US", Double.class, "End of the halftimistic period after a NOTIFY, µs (default: 24)");
@@ -214,6 +217,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         if (result.idealReference() != null) {
             text.println("(the ideal run is the reference for trims vs ideal)");
         }
+        listUnfinished(text, shown, settings.transport().maxDurationUs());
         text.flush();
         json.write(reports.size() == 1 ? reports.get(0) : reports, model().commandLine().getOut());
         for (final RunReport report : shown) {
@@ -298,7 +302,34 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         if (given(backgroundUs)) {
             s = s.withTransport(t -> t.withBackgroundUs(backgroundUs.getValue()));
         }
+        if (given(endUs)) {
+            final double end = endUs.getValue();
+            if (!(end > 0 && end <= 8_000_000) || s.transport().kind() == Settings.TransportKind.OPEN_LOOP) {
+                throw new ConfigException(s.transport().kind() == Settings.TransportKind.OPEN_LOOP
+                    ? "--end-us applies to NDP and UET hosts: open-loop senders run for --duration-us"
+                    : "--end-us must be above 0 and at most 8000000 µs (eight seconds of switch time), got " + end);
+            }
+            // Background flows arrive before the end, unless the options say otherwise (and are then refused in one line).
+            final double background = given(backgroundUs) ? s.transport().backgroundUs() : Math.min(s.transport().backgroundUs(), end);
+            s = s.withTransport(t -> t.withMaxDurationUs(end).withBackgroundUs(background));
+        }
         return s;
+    }
+
+    /** Each run's flows that had not finished when it ended, after the table: counted there, named here. */
+    private static void listUnfinished(final PrintWriter text, final List<RunReport> runs, final double endUs) {
+        for (final RunReport r : runs) {
+            if (r.flowsCompleted() == null || r.flowsCompleted() == r.flows().size()) {
+                continue;
+            }
+            text.printf("unfinished at %.1f µs in the %s run: %d of %d flows%n", endUs, r.mechanism(), r.flows().size() - r.flowsCompleted(),
+                r.flows().size());
+            for (final RunReport.FlowReport f : r.flows()) {
+                if (f.size() != null && f.completionNs() == null) {
+                    text.printf("  %d->%d  %d of %d packets arrived whole%n", f.src(), f.dst(), f.whole(), f.size());
+                }
+            }
+        }
     }
 
     private Settings withWorkload(final Settings settings) {

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code trimswitch fabric} as a user meets it: its table, its JSON, and one line for every bad value. */
@@ -57,12 +58,61 @@ class FabricCommandTest {
         final Cli.Result result = Cli.trimswitch("fabric", "--matrix", matrix.toString(), "--transport", "uet", "--mechanism", "ideal",
             "--mtu", "4086", "--json", json.toString());
         assertEquals(0, result.exit(), result.err());
-        assertTrue(result.out().contains("3 flows, 1200000 bytes in 4086-byte packets, UET reps"), result.out());
+        assertTrue(result.out().contains("3 flows, 1200000 bytes in 4086-byte packets, UET mixed"), result.out());
         assertTrue(result.out().contains("flows completed        3 of 3"), result.out());
         final String report = Files.readString(json);
         assertTrue(report.contains("\"transport\" : \"uet\""), report);
         assertTrue(report.contains("\"bdpPackets\" : 43"), report);
-        assertTrue(report.contains("\"loadBalancer\" : \"reps\""), report);
+        assertTrue(report.contains("\"loadBalancer\" : \"mixed\""), report);
+    }
+
+    @Test
+    void endUsStopsTheRunAndTheFlowsLeftUnfinishedAreCountedAndListed() throws IOException {
+        final Path matrix = dir.resolve("two.cm");
+        Files.writeString(matrix, "Nodes 16\nConnections 2\n0->15 start 0 size 40000\n4->13 id 7 start 0 size 4000000\n");
+        final Path json = dir.resolve("end.json");
+        final Cli.Result result = Cli.trimswitch("fabric", "--matrix", matrix.toString(), "--transport", "uet", "--mechanism", "ideal",
+            "--mtu", "4086", "--end-us", "100", "--json", json.toString());
+        assertEquals(0, result.exit(), result.err());
+        assertTrue(result.out().contains("flows completed        1 of 2"), result.out());
+        assertTrue(result.out().contains("unfinished at 100.0 µs    1 of 2 flows"), result.out());
+        assertTrue(result.out().lines().anyMatch(l -> l.startsWith("  4->13 id 7  4000000 bytes, started at 0.0 µs, ")), result.out());
+        final String report = Files.readString(json);
+        assertTrue(report.contains("\"incomplete\" : 1"), report);
+        assertTrue(report.contains("\"maxDurationUs\" : 100.0"), report);
+        assertTrue(report.contains("\"unfinished\" : [ {\n    \"src\" : 4,\n    \"dst\" : 13,\n    \"id\" : 7"), report);
+        assertTrue(report.contains("\"conservation\" : true"), report);
+    }
+
+    @Test
+    void withConnectionReuseTheLinesOfOneIdAreMessagesSentInTurnOnOneConnection() throws IOException {
+        final Path matrix = dir.resolve("messages.cm");
+        Files.writeString(matrix, "Nodes 16\nConnections 3\n0->15 id 3 msg start 0 size 400000\n0->15 id 3 msg start 100 size 40860\n"
+            + "1->14 start 0 size 40860\n");
+        final Path json = dir.resolve("messages.json");
+        final Cli.Result result = Cli.trimswitch("fabric", "--matrix", matrix.toString(), "--transport", "uet", "--mechanism", "ideal",
+            "--mtu", "4086", "--conn-reuse", "--json", json.toString());
+        assertEquals(0, result.exit(), result.err());
+        assertTrue(result.out().contains("messages.cm: 2 flows, 3 messages, 481720 bytes"), result.out());
+        assertTrue(result.out().contains("flows completed        2 of 2"), result.out());
+        // Measured: the first message ends at 46.9 µs (as one 400 kB flow alone), the second, queued at 100 µs, 17.0 µs later.
+        assertTrue(result.out().contains("messages completed     3 of 3 on 2 connections, completion time (µs) p50 17.7  max 46.9"), result.out());
+        final String report = Files.readString(json);
+        assertTrue(report.contains("\"sizeBytes\" : 440860"), report);
+        assertTrue(report.contains("\"startUs\" : 100.0,\n      \"finishUs\" : 117.011,\n      \"fctUs\" : 17.011"), report);
+        assertTrue(report.contains("\"finishUs\" : 46.891"), report);
+    }
+
+    @Test
+    void uetQueuesCountWholePacketsAsHtsimUecsDo() throws IOException {
+        final Path matrix = dir.resolve("one.cm");
+        Files.writeString(matrix, "Nodes 16\nConnections 1\n0->15 start 0 size 40000\n");
+        final Path json = dir.resolve("q.json");
+        final Cli.Result result = Cli.trimswitch("fabric", "--matrix", matrix.toString(), "--transport", "uet", "--mechanism", "ideal",
+            "--mtu", "4086", "--json", json.toString());
+        assertEquals(0, result.exit(), result.err());
+        assertTrue(Files.readString(json).contains("\"queuePackets\" : 43"), "one BDP of 4150-byte packets, as htsim_uec's default");
+        assertFalse(result.out().contains("unfinished"), result.out());
     }
 
     @Test
@@ -141,6 +191,12 @@ class FabricCommandTest {
         "fabric --matrix HTSIM --queue-packets 0              | --queue-packets must be 1..65535, got 0",
         "fabric --matrix HTSIM --mtu 8955                     | --mtu must be 64..8954, got 8955",
         "fabric --matrix HUGEMATRIX                           | huge.cm line 3: size is too large (max 1099511627776), got 99999999999999999999",
+        "fabric --end-us 50                                   | --end-us applies to an htsim experiment: give its connection matrix with --matrix",
+        "fabric --matrix HTSIM --end-us 0                     | --end-us must be above 0 and at most 8000000 µs (eight seconds of network time), got 0.0",
+        "fabric --matrix HTSIM --end-us Infinity              | --end-us must be above 0 and at most 8000000 µs",
+        "fabric --matrix HTSIM --conn-reuse                   | --conn-reuse applies to UET hosts: add --transport uet",
+        "fabric --matrix TWOHOSTS --transport uet --conn-reuse | --conn-reuse: id 3 is 0->15 and 1->15; the messages of a connection share its two hosts",
+        "fabric --matrix TRIGGERED --transport uet --conn-reuse | --conn-reuse: flow 0->9 names a trigger; triggers on messages are not modelled",
         "fabric --matrix HTSIM --mechanism fancy              | rack switches: unknown mechanism 'fancy'",
         "fabric --matrix BADMATRIX                            | bad.cm line 3: size is -5, outside 1..1099511627776",
         "fabric --topology BADTOPO --matrix HTSIM             | bad.topo line 5: unknown key Radix (Nodes, Tiers, Podsize, Tier;",
@@ -151,7 +207,7 @@ class FabricCommandTest {
         "fabric --matrix HTSIM --transport uet --target-delay-us 0     | --target-delay-us must be above 0 and at most 10000 µs, got 0.0",
         "fabric --matrix HTSIM --transport uet --target-delay-us NaN   | --target-delay-us must be above 0",
         "fabric --matrix HTSIM --transport uet --initial-window 0      | --initial-window must be 1..65535 packets (a window below one packet never sends), got 0",
-        "fabric --matrix HTSIM --transport uet --load-balancer ecmp    | --load-balancer must be one of reps, oblivious, single, got 'ecmp'",
+        "fabric --matrix HTSIM --transport uet --load-balancer ecmp    | --load-balancer must be one of reps, oblivious, single, bitmap, mixed, got 'ecmp'",
         "fabric --matrix HTSIM --transport uet --paths 3               | --paths must be a power of two of 1..65536 entropies for UET hosts, got 3",
         "fabric --matrix HTSIM --transport uet --ecn 9 5               | --ecn must be LO HI with 0 <= LO <= HI <= 65535 packets, got 9 5",
         "fabric --matrix HTSIM --transport uet --ack-bytes 0           | --ack-bytes must be",
@@ -162,11 +218,15 @@ class FabricCommandTest {
         Files.writeString(dir.resolve("m.cm"), "Nodes 16\nConnections 1\n0->9 start 0 size 3000\n");
         Files.writeString(dir.resolve("bad.cm"), "Nodes 16\nConnections 1\n0->9 start 0 size -5\n");
         Files.writeString(dir.resolve("huge.cm"), "Nodes 16\nConnections 1\n0->9 start 0 size 99999999999999999999\n");
+        Files.writeString(dir.resolve("two.cm"), "Nodes 16\nConnections 2\n0->15 id 3 msg start 0 size 4000\n1->15 id 3 msg start 0 size 4000\n");
+        Files.writeString(dir.resolve("trig.cm"), "Nodes 16\nConnections 2\nTriggers 1\n0->9 id 1 start 0 size 4000 send_done_trigger 1\n"
+            + "1->2 id 2 trigger 1 size 4000\ntrigger id 1 oneshot\n");
         Files.writeString(dir.resolve("bad.topo"), "Nodes 16\nTiers 2\nPodsize 16\nTier 0\nRadix 4\n");
         final String[] args = commandLine.strip().replace("''", "").replace("DIR", dir.toString()).replace("FILE", file.toString())
             .replace("HTSIM", dir.resolve("m.cm").toString()).replace("BADMATRIX", dir.resolve("bad.cm").toString())
             .replace("HUGEMATRIX", dir.resolve("huge.cm").toString())
-            .replace("BADTOPO", dir.resolve("bad.topo").toString()).split("\\s+");
+            .replace("BADTOPO", dir.resolve("bad.topo").toString()).replace("TWOHOSTS", dir.resolve("two.cm").toString())
+            .replace("TRIGGERED", dir.resolve("trig.cm").toString()).split("\\s+");
         final String[] withEmpty = commandLine.contains("''") ? append(args, "") : args;
         final Cli.Result result = Cli.trimswitch(withEmpty);
         assertEquals(TrimswitchCommand.EXIT_USAGE, result.exit(), commandLine + "\n" + result.out() + result.err());

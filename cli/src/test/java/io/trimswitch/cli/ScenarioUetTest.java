@@ -10,6 +10,7 @@ import java.nio.file.Path;
 
 import static io.trimswitch.cli.Cli.trimswitch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code scenario --transport uet}: Ultra Ethernet hosts on the lone switch's ports, what the report says and what is refused. */
@@ -83,6 +84,19 @@ class ScenarioUetTest {
         assertTrue(result.out().contains("flows completed                      64 / 64        64 / 64      64 / 64"), result.out());
     }
 
+    @Test
+    void aRunStoppedByEndUsCountsAndNamesTheFlowsItLeftUnfinished() {
+        final Cli.Result result = trimswitch("scenario", "--transport", "uet", "--pattern", "incast:8->1", "--packets", "200", "--mechanism", "ideal",
+            "--end-us", "150");
+        assertEquals(0, result.exit(), result.err());
+        // Measured: the run to the end finishes its last flow at 211.6 µs; at 150 µs only the flow from port 4 (138.8 µs) has.
+        assertTrue(result.out().contains("flows completed                              1 / 8"), result.out());
+        assertTrue(result.out().contains("unfinished at 150.0 µs in the ideal run: 7 of 8 flows"), result.out());
+        assertTrue(result.out().contains("  1->0  115 of 200 packets arrived whole"), result.out());
+        assertFalse(result.out().contains("  4->0"), result.out());
+        assertTrue(result.out().contains("conservation                                    ok"), result.out());
+    }
+
     private void refused(final String expected, final String... args) {
         final String[] command = new String[args.length + 1];
         command[0] = "scenario";
@@ -106,6 +120,9 @@ class ScenarioUetTest {
         refused("--target-delay-us applies to UET hosts: add --transport uet", "--target-delay-us", "5");
         refused("--ecn applies to UET hosts: add --transport uet", "--transport", "ndp", "--ecn", "1", "2");
         refused("--hosts applies to NDP hosts: UET hosts are one per port", "--transport", "uet", "--hosts", "separate");
+        refused("--end-us must be above 0 and at most 8000000 µs (eight seconds of switch time), got 0.0", "--transport", "uet", "--end-us", "0");
+        refused("--end-us must be above 0 and at most 8000000 µs (eight seconds of switch time), got NaN", "--end-us", "NaN");
+        refused("--end-us applies to NDP and UET hosts: open-loop senders run for --duration-us", "--transport", "open-loop", "--end-us", "5");
         refused("clock real runs open-loop senders; UET end hosts run only with clock virtual (set transport.kind open-loop)",
             "--transport", "uet", "--clock", "real", "--mechanism", "tofino");
     }

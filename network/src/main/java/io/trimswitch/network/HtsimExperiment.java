@@ -35,10 +35,19 @@ public final class HtsimExperiment {
     /** htsim_ndp's pacers keep a queue of pulls per flow and serve the flows in turn, whatever their round trips. */
     public static final PullPacer.Order PULL_ORDER = PullPacer.Order.ROUND_ROBIN;
 
-    /** The options, as a command line or a test gives them; null: htsim_ndp's default. */
+    /**
+     * The options, as a command line or a test gives them; null: htsim_ndp's default. {@code endUs}: when the run stops
+     * (htsim's -end; default: a second after the last start); {@code wholePackets}: {@code queuePackets} counts packets of
+     * MTU and headers, as htsim_uec's -q, not MTUs of payload, as htsim_ndp's.
+     */
     public record Options(String torMechanism, String aggMechanism, String coreMechanism, Integer mtu, Integer queuePackets, Integer initialWindow,
-        Integer paths, String routing, Integer failedLinks, Long seed) {
+        Integer paths, String routing, Integer failedLinks, Long seed, Double endUs, boolean wholePackets) {
         public static final Options DEFAULTS = new Options(null, null, null, null, null, null, null, null, null, null);
+
+        public Options(final String tor, final String agg, final String core, final Integer mtu, final Integer queuePackets, final Integer initialWindow,
+            final Integer paths, final String routing, final Integer failedLinks, final Long seed) {
+            this(tor, agg, core, mtu, queuePackets, initialWindow, paths, routing, failedLinks, seed, null, false);
+        }
     }
 
     private final HtsimTopology topology;
@@ -47,6 +56,7 @@ public final class HtsimExperiment {
     private final String[] mechanisms;
     private final int mtu;
     private final int queuePackets;
+    private final boolean wholePackets;
     private final int initialWindow;
     private final int paths;
     private final NetworkSettings.Routing routing;
@@ -63,13 +73,14 @@ public final class HtsimExperiment {
 
     private HtsimExperiment(final HtsimTopology topology, final HtsimMatrix matrix, final FatTree.Shape shape, final String[] mechanisms,
         final int mtu, final int queuePackets, final int initialWindow, final int paths, final NetworkSettings.Routing routing,
-        final int failedLinks, final long seed) {
+        final int failedLinks, final long seed, final Double endUs, final boolean wholePackets) {
         this.topology = topology;
         this.matrix = matrix;
         this.shape = shape;
         this.mechanisms = mechanisms;
         this.mtu = mtu;
         this.queuePackets = queuePackets;
+        this.wholePackets = wholePackets;
         this.initialWindow = initialWindow;
         this.paths = paths;
         this.routing = routing;
@@ -79,7 +90,7 @@ public final class HtsimExperiment {
         for (final HtsimMatrix.Connection c : matrix.connections()) {
             lastStart = c.triggered() ? lastStart : Math.max(lastStart, c.startUs());
         }
-        this.maxDurationUs = lastStart + 1_000_000;
+        this.maxDurationUs = endUs != null ? endUs : lastStart + 1_000_000;
         this.cut = cutLinks(shape, matrix);
         this.switchSettings = settingsPerSwitch();
     }
@@ -136,8 +147,11 @@ public final class HtsimExperiment {
                     + (tree.tiers() == 3 ? "" : "; a two-tier tree has none") + ")");
             }
         }
+        if (options.endUs() != null && !(options.endUs() > 0 && options.endUs() <= 8_000_000)) {
+            throw new ConfigException("--end-us must be above 0 and at most 8000000 µs (eight seconds of network time), got " + options.endUs());
+        }
         return new HtsimExperiment(tree, matrix, shape, mechanisms, mtu, queue, window, paths, routing, failed,
-            options.seed() != null ? options.seed() : 1);
+            options.seed() != null ? options.seed() : 1, options.endUs(), options.wholePackets());
     }
 
     private static boolean[][] cutLinks(final FatTree.Shape shape, final HtsimMatrix matrix) {
@@ -151,19 +165,12 @@ public final class HtsimExperiment {
 
     /** Every switch's settings: one object per distinct tier and set of port rates. */
     private Settings[] settingsPerSwitch() {
-        final FatTree.Shape layout = shape;
         final Settings[] each = new Settings[shape.switches()];
         final Map<String, Settings> distinct = new HashMap<>();
         for (int sw = 0; sw < each.length; sw++) {
-            final int tier = layout.tier(sw);
-            final double[] rates = rates(layout, sw, failedLinks);
-            final String key = tier + java.util.Arrays.toString(rates);
-            Settings settings = distinct.get(key);
-            if (settings == null) {
-                settings = tierSettings(tier, rates);
-                distinct.put(key, settings);
-            }
-            each[sw] = settings;
+            final int tier = shape.tier(sw);
+            final double[] rates = rates(shape, sw, failedLinks);
+            each[sw] = distinct.computeIfAbsent(tier + java.util.Arrays.toString(rates), key -> tierSettings(tier, rates));
         }
         return each;
     }
@@ -219,7 +226,7 @@ public final class HtsimExperiment {
             }
         }
         final HtsimTopology.Tier t = topology.tier()[tier];
-        long queueBytes = (long) queuePackets * mtu;
+        long queueBytes = (long) queuePackets * (wholePackets ? frameBytes() : mtu);
         if (t.queueDownBytes() > 0) {
             queueBytes = t.queueDownBytes();
         }
@@ -242,7 +249,7 @@ public final class HtsimExperiment {
                 Settings.Workload.DEFAULTS.withPackets(longest).withPacketBytes(frameBytes()).withSeed(seed),
                 Settings.Transport.DEFAULTS.withKind(Settings.TransportKind.NDP).withHosts(Settings.HostLayout.SHARED)
                     .withPropagationNs(topology.tor().linkLatencyNs()).withInitialWindowPackets(initialWindow)
-                    .withRtoUs(rtoUs).withMaxDurationUs(maxDurationUs),
+                    .withRtoUs(rtoUs).withMaxDurationUs(maxDurationUs).withBackgroundUs(Math.min(Settings.Transport.DEFAULTS.backgroundUs(), maxDurationUs)),
                 Settings.RealTime.DEFAULTS, own, Settings.Forwarding.DEFAULTS, Settings.Metrics.DEFAULTS).validate();
         } catch (final ConfigException e) {
             throw new ConfigException(TIER_WORDS[tier] + ": " + e.getMessage());

@@ -30,19 +30,38 @@ public final class NetworkReportBuilder {
     /** An htsim experiment's report: the network's, with each flow's start, finish and completion time and the matrix's id. */
     public static HtsimReport build(final NetworkRun network, final VirtualTimeEngine.Outcome outcome, final HtsimExperiment experiment) {
         final NetworkReport report = build(network, outcome, experiment.describe(), experiment.getRouting(), null);
-        final int[] ids = network.flowIds();
+        final HtsimFlows matrixFlows = network.htsimFlows();
         final FlowLifetimes lifetimes = network.lifetimes();
         final List<HtsimReport.Flow> flows = new ArrayList<>();
         for (int flow = 0; flow < report.flows().size(); flow++) {
             final RunReport.FlowReport each = report.flows().get(flow);
             final long start = lifetimes.startPicos(flow);
             final long done = lifetimes.completionPicos(flow);
-            flows.add(new HtsimReport.Flow(each.src(), each.dst(), ids[flow] == 0 ? null : ids[flow],
-                experiment.matrix().connections().get(flow).sizeBytes(), start < 0 ? null : ReportBuilder.round(start / 1e6, 3),
-                done < 0 ? null : ReportBuilder.round(done / 1e6, 3), done < 0 || start < 0 ? null : ReportBuilder.round((done - start) / 1e6, 3),
-                each.sent(), each.whole(), each.headers(), each.dropped(), each.retransmissions()));
+            final int id = matrixFlows.id[flow];
+            flows.add(new HtsimReport.Flow(each.src(), each.dst(), id == 0 ? null : id, matrixFlows.bytes[flow], micros(start), micros(done),
+                done < 0 || start < 0 ? null : micros(done - start), each.sent(), each.whole(), each.headers(), each.dropped(), each.retransmissions(),
+                messages(matrixFlows, lifetimes, flow)));
         }
         return HtsimReport.of(report, flows, experiment, network.uetReport());
+    }
+
+    private static Double micros(final long picos) {
+        return picos < 0 ? null : ReportBuilder.round(picos / 1e6, 3);
+    }
+
+    /** Each message of a connection, when its flows carry messages: queued, completed, and its completion time from its queuing. */
+    private static List<HtsimReport.Message> messages(final HtsimFlows matrixFlows, final FlowLifetimes lifetimes, final int flow) {
+        if (matrixFlows.messages == null || !(lifetimes instanceof io.trimswitch.simulator.UetHosts uet)) {
+            return null;
+        }
+        final List<HtsimReport.Message> messages = new ArrayList<>();
+        for (int m = 0; m < matrixFlows.messages.messages(flow); m++) {
+            final long queued = matrixFlows.messages.messageStart(flow, m);
+            final long done = uet.messageCompletionPicos(flow, m);
+            messages.add(new HtsimReport.Message(matrixFlows.messageBytes[flow][m], micros(queued), micros(done),
+                done < 0 || queued < 0 ? null : micros(done - queued)));
+        }
+        return messages;
     }
 
     private static NetworkReport build(final NetworkRun network, final VirtualTimeEngine.Outcome outcome, final String topology, final String routing,

@@ -99,9 +99,9 @@ public final class NetworkRun {
         final TreeSwitches built = TreeSwitches.of(experiment, each);
         final FatTree tree = built.tree();
         final boolean spray = built.spray();
-        final HtsimFlows flows = HtsimFlows.of(experiment);
-        final UetHosts.EntropyPaths paths = spray ? new EntropyPaths(tree, flows.sender, flows.receiver, experiment.getSeed()) : (flow, forward, entropy) -> 0;
-        final UetHosts hosts = new UetHosts(each[0], shape.nodes(), flows.sender, flows.receiver, flows.start, flows.size,
+        final HtsimFlows flows = HtsimFlows.of(experiment, settings.connectionReuse());
+        final UetHosts.EntropyPaths paths = spray ? new UetEntropyPaths(tree, flows.sender, flows.receiver, experiment.getSeed()) : (flow, forward, entropy) -> 0;
+        final UetHosts hosts = new UetHosts(each[0], shape.nodes(), flows.sender, flows.receiver, flows.start, flows.size, flows.messages,
             flows.description + ", UET " + settings.loadBalancer().label(), paths, settings, derived.nscc(), derived.initialWindowBytes(),
             derived.rtoPicos());
         flows.attach(hosts);
@@ -151,51 +151,9 @@ public final class NetworkRun {
         }
     }
 
-    /** htsim_uec's data queue when none is given, as {@code --queue-packets} counts: one bandwidth-delay product. */
-    public static int uetQueuePackets(final HtsimExperiment experiment) {
-        return UetNetwork.defaultQueuePackets(experiment);
-    }
-
-    /**
-     * A packet's path from its entropy, as switches that hash a flow's entropy at each hop choose it: a seeded hash of the
-     * flow, the direction and the entropy picks one of the usable paths between the two hosts.
-     */
-    private record EntropyPaths(int[][] usable, long seed) implements UetHosts.EntropyPaths {
-        EntropyPaths(final FatTree tree, final int[] sender, final int[] receiver, final long seed) {
-            this(usablePaths(tree, sender, receiver), seed);
-        }
-
-        private static int[][] usablePaths(final FatTree tree, final int[] sender, final int[] receiver) {
-            final int[][] usable = new int[2 * sender.length][];
-            for (int direction = 0; direction < usable.length; direction++) {
-                final int flow = direction / 2;
-                final int from = direction % 2 == 0 ? sender[flow] : receiver[flow];
-                final int to = direction % 2 == 0 ? receiver[flow] : sender[flow];
-                final int[] all = new int[tree.paths(from, to)];
-                int count = 0;
-                for (int path = 0; path < all.length; path++) {
-                    if (tree.usable(from, to, path)) {
-                        all[count++] = path;
-                    }
-                }
-                usable[direction] = java.util.Arrays.copyOf(all, Math.max(1, count));
-            }
-            return usable;
-        }
-
-        @Override
-        public int path(final int flow, final boolean towardsReceiver, final int entropy) {
-            final int direction = towardsReceiver ? 2 * flow : 2 * flow + 1;
-            final int[] paths = usable[direction];
-            if (paths.length == 1) {
-                return paths[0];
-            }
-            long z = seed * 0x9E37_79B9_7F4A_7C15L + ((long) direction << 20) + entropy;
-            z = (z ^ (z >>> 30)) * 0xBF58_476D_1CE4_E5B9L;
-            z = (z ^ (z >>> 27)) * 0x94D0_49BB_1331_11EBL;
-            z ^= z >>> 31;
-            return paths[(int) Long.remainderUnsigned(z, paths.length)];
-        }
+    /** htsim_uec's data queue when none is given, one bandwidth-delay product: in whole packets, or in MTUs of payload. */
+    public static int uetQueuePackets(final HtsimExperiment experiment, final boolean wholePackets) {
+        return UetNetwork.defaultQueuePackets(experiment, wholePackets);
     }
 
     /** The leaf-spine network of {@code settings} with its workload. */
@@ -346,9 +304,9 @@ public final class NetworkRun {
         return engine.lastPacketPicos();
     }
 
-    /** The matrix's flow ids (0 where a line has none), or null when the flows are not an htsim experiment's. */
-    int[] flowIds() {
-        return htsimFlows == null ? null : htsimFlows.id.clone();
+    /** The flows of an htsim experiment's matrix (their ids, bytes and messages), or null when the flows are not one's. */
+    HtsimFlows htsimFlows() {
+        return htsimFlows;
     }
 
     /** Switches of each tier, in order: "leaf", "spine", or a fat tree's "tor", "agg", "core". */

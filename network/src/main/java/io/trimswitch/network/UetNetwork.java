@@ -49,10 +49,10 @@ record UetNetwork(UetSettings settings, long rttPicos, int bdpPackets, long targ
         return new UetNetwork(uet, rtt, bdp, target, low, high, rto, window, frame, experiment.getMtu(), rateBps);
     }
 
-    /** htsim_uec's queue when none is given: one bandwidth-delay product, as {@code --queue-packets} counts (MTUs of payload). */
-    static int defaultQueuePackets(final HtsimExperiment experiment) {
+    /** htsim_uec's queue when none is given, one bandwidth-delay product: in whole packets of MTU and headers, or in MTUs of payload. */
+    static int defaultQueuePackets(final HtsimExperiment experiment, final boolean wholePackets) {
         final UetNetwork derived = of(experiment, UetSettings.DEFAULTS);
-        return (int) Math.ceil((double) derived.bdpPackets * experiment.frameBytes() / experiment.getMtu());
+        return wholePackets ? derived.bdpPackets : (int) Math.ceil((double) derived.bdpPackets * experiment.frameBytes() / experiment.getMtu());
     }
 
     NsccParameters nscc() {

@@ -21,7 +21,7 @@ class UetExperimentTest {
         final HtsimExperiment.Options first = new HtsimExperiment.Options("ideal", "ideal", "ideal", MTU, null, null, paths, null, failed, null);
         final HtsimExperiment sized = HtsimExperiment.of(null, HtsimMatrix.parse(matrix, "m.cm"), first);
         return HtsimExperiment.of(null, HtsimMatrix.parse(matrix, "m.cm"),
-            new HtsimExperiment.Options("ideal", "ideal", "ideal", MTU, NetworkRun.uetQueuePackets(sized), null, paths, null, failed, null));
+            new HtsimExperiment.Options("ideal", "ideal", "ideal", MTU, NetworkRun.uetQueuePackets(sized, false), null, paths, null, failed, null));
     }
 
     private static HtsimReport run(final HtsimExperiment experiment, final UetSettings uet) {
@@ -102,6 +102,36 @@ class UetExperimentTest {
             assertTrue(report.conservation(), balancer.label());
             assertEquals(16 * 98, report.deliveredWhole(), balancer.label());
         }
+    }
+
+    @Test
+    void queuesCountWholePacketsForUetAndMtusOfPayloadForNdp() {
+        final HtsimMatrix flows = HtsimMatrix.parse(matrix("0->13 start 0 size 20000"), "m.cm");
+        final HtsimExperiment whole = HtsimExperiment.of(null, flows, new HtsimExperiment.Options("ideal", "ideal", "ideal", MTU, 20, null, null, null,
+            null, null, null, true));
+        final HtsimExperiment payload = HtsimExperiment.of(null, flows, new HtsimExperiment.Options("ideal", "ideal", "ideal", MTU, 20, null, null,
+            null, null, null));
+        // htsim_uec's -q 20: 20 packets of 4150 bytes, the one being sent among them; 20 × 4086 bytes hold 19 such packets.
+        assertEquals(19, whole.settings(0).fabric().dataQueuePackets());
+        assertEquals(2 * 20 * 4150 / 64, whole.settings(0).fabric().headerQueuePackets());
+        assertEquals(18, payload.settings(0).fabric().dataQueuePackets());
+        assertEquals(43, NetworkRun.uetQueuePackets(whole, true));
+        assertEquals(44, NetworkRun.uetQueuePackets(payload, false));
+    }
+
+    @Test
+    void endUsStopsTheRunWithTheUnfinishedFlowsListedAndEveryPacketAccountedFor() {
+        final HtsimMatrix flows = HtsimMatrix.parse(matrix("0->13 start 0 size 40000", "1->14 start 0 size 2000000"), "m.cm");
+        final HtsimExperiment experiment = HtsimExperiment.of(null, flows, new HtsimExperiment.Options("ideal", "ideal", "ideal", MTU, 43, null, null,
+            null, null, null, 60.0, true));
+        final HtsimReport report = run(experiment, UetSettings.DEFAULTS);
+        assertEquals(1, report.flowsCompleted());
+        assertEquals(1, report.completionUs().incomplete());
+        assertEquals(1, report.unfinished().size());
+        assertEquals(1, report.unfinished().get(0).src());
+        assertTrue(report.unfinishedText().contains("unfinished at 60.0 µs    1 of 2 flows"), report.unfinishedText());
+        assertTrue(report.conservation(), "packets still on their way at the end are counted as such");
+        assertTrue(report.dropped() > 0);
     }
 
     @Test

@@ -69,7 +69,7 @@ record LoneSwitchUet(UetSettings settings, long rttPicos, int bdpPackets, long t
         final String description = planned.startsWith(prefix) ? pattern.text() + " (uet" + planned.substring(prefix.length()) : planned;
         final NsccParameters nscc = new NsccParameters(rttPicos, settings.portRateBps(), targetDelayPicos, frame, frame - HEADER_BYTES);
         final long window = settings().initialWindowPackets() != null ? (long) settings().initialWindowPackets() * frame : 0;
-        return new UetHosts(settings, settings.portCount(), sender, receiver, start, size, description, (flow, forward, entropy) -> 0,
+        return new UetHosts(settings, settings.portCount(), sender, receiver, start, size, null, description, (flow, forward, entropy) -> 0,
             this.settings, nscc, window, rtoPicos);
     }
 

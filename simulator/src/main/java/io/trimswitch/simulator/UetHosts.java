@@ -11,9 +11,9 @@ import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.dataplane.util.TimedIntFifo;
 import io.trimswitch.uet.EntropyChoice;
 import io.trimswitch.uet.NsccParameters;
-import io.trimswitch.uet.UetFlows;
 import io.trimswitch.uet.UetFrames;
 import io.trimswitch.uet.UetHeader;
+import io.trimswitch.uet.UetMessages;
 import io.trimswitch.uet.UetReceiver;
 import io.trimswitch.uet.UetSender;
 import io.trimswitch.uet.UetSettings;
@@ -40,16 +40,13 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
     private static final int FIFO_ENTRIES = 3;
 
     /** The path a packet of {@code flow} on {@code entropy} takes, towards its receiver or back. */
-    public interface EntropyPaths {
-        int path(int flow, boolean towardsReceiver, int entropy);
-    }
+    public interface EntropyPaths { int path(int flow, boolean towardsReceiver, int entropy); }
 
     /** Who learns of flows completing. */
-    public interface Completions {
-        void completed(int flow, long now);
-    }
+    public interface Completions { void completed(int flow, long now); }
 
     private final UetSender sender;
+    private final UetMessages messages;
     private final UetReceiver receiver;
     private final EntropyPaths paths;
     private final long propagation;
@@ -75,11 +72,12 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
     /**
      * Hosts on {@code links} links at the rate, propagation delay and frame size of {@code settings}: flow f from host
      * {@code sender[f]} to {@code receiver[f]}, from {@code start[f]} ps (negative: started by {@link #startNow}),
-     * {@code size[f]} packets; NSCC after {@code nscc}, each flow's load balancer of {@code uet}, the timeout {@code rto} ps.
+     * {@code size[f]} packets in {@code messages}' messages (null: one each); NSCC after {@code nscc}, each flow's load
+     * balancer of {@code uet}, the timeout {@code rto} ps.
      */
     public UetHosts(final Settings settings, final int links, final int[] sender, final int[] receiver, final long[] start, final int[] size,
-        final String description, final EntropyPaths paths, final UetSettings uet, final NsccParameters nscc, final long initialWindowBytes,
-        final long rto) {
+        final UetMessages messages, final String description, final EntropyPaths paths, final UetSettings uet, final NsccParameters nscc,
+        final long initialWindowBytes, final long rto) {
         if (settings.trim().sizeBytes() < SHIM_OFFSET + UetHeader.LENGTH) {
             throw new ConfigException("trim.sizeBytes " + settings.trim().sizeBytes() + " would cut the UET header; UET hosts need at least "
                 + (SHIM_OFFSET + UetHeader.LENGTH));
@@ -93,23 +91,13 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
         this.controlTime = rate.serialisation(CONTROL_BYTES);
         this.lastHopDscp = settings.trim().dscp();
         final int flows = plan.flows();
-        final UetFlows flowSizes = new UetFlows() {
-            @Override
-            public int flows() {
-                return plan.flows();
-            }
-
-            @Override
-            public int size(final int flow) {
-                return plan.size(flow);
-            }
-        };
+        this.messages = messages != null ? messages : UetMessages.single(size, start);
         final EntropyChoice[] balancers = new EntropyChoice[flows];
         for (int flow = 0; flow < flows; flow++) {
             balancers[flow] = EntropyChoice.of(uet.loadBalancer(), uet.entropies(), settings.workload().seed() * 0x9E37_79B9_7F4A_7C15L + flow);
         }
-        this.sender = new UetSender(flowSizes, nscc, initialWindowBytes, balancers, this, this, rto);
-        this.receiver = new UetReceiver(flowSizes, this, packetBytes, uet.ackBytes());
+        this.sender = new UetSender(this.messages, nscc, initialWindowBytes, balancers, this, this, rto);
+        this.receiver = new UetReceiver(this.messages, this, packetBytes, uet.ackBytes());
         linkFree = new long[links];
         linkWakeUp = new boolean[links];
         onLink = new TimedIntFifo[links];
@@ -147,6 +135,10 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
         for (int flow = 0; flow < plan.flows(); flow++) {
             if (plan.start(flow) >= 0) {
                 sw.schedule(plan.start(flow), EventType.FLOW_START, flow);
+                // Each later message of a connection is queued at its own time: the sender's start queues the next one.
+                for (int m = 1; m < messages.messages(flow); m++) {
+                    sw.schedule(messages.messageStart(flow, m), EventType.FLOW_START, flow);
+                }
             }
         }
     }
@@ -236,9 +228,7 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
     public void nack(final int flow, final int psn, final int cumulative, final int received, final int entropy, final boolean lastHop,
         final boolean ecnEcho, final long now) {
         nacksSent++;
-        if (lastHop) {
-            lastHopNacks++;
-        }
+        lastHopNacks += lastHop ? 1 : 0;
         transmit(plan.receiver(flow), now, KIND_NACK, UetHeader.FLAG_NACK | (lastHop ? UetHeader.FLAG_LAST_HOP : 0)
             | (ecnEcho ? UetHeader.FLAG_ECN_ECHO : 0), flow, psn, entropy, cumulative, received, 0, 0);
     }
@@ -386,6 +376,11 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
     @Override
     public long completionPicos(final int flow) {
         return sender.completion(flow);
+    }
+
+    /** When message {@code message} of {@code flow} had every packet acknowledged; -1 if it did not. */
+    public long messageCompletionPicos(final int flow, final int message) {
+        return sender.messageCompletion(flow, message);
     }
 
     @Override

@@ -28,6 +28,8 @@ public interface EntropyChoice {
         return switch (kind) {
             case REPS -> new Reps(entropies, seed);
             case OBLIVIOUS -> new ObliviousSpray(entropies, seed);
+            case BITMAP -> new BitmapSpray(entropies, seed);
+            case MIXED -> new MixedSpray(entropies, seed);
             case SINGLE -> new SinglePath(new SplittableRandom(seed).nextInt(entropies));
         };
     }

@@ -8,7 +8,8 @@ import java.util.Arrays;
  * {@link #sendNext}). ACKs carry the receiver's count of packets held (what NSCC counts as delivered), its cumulative
  * and selective acknowledgements (what leaves the flight) and the acknowledged packet, whose round trip feeds NSCC; a
  * NACK queues its packet for sending again; a packet unacknowledged for the retransmission timeout is sent again too. A flow completes when every packet
- * is acknowledged. Time is whatever unit the driver counts in (picoseconds for NSCC's constants): passed in, never read.
+ * is acknowledged. A flow that carries several messages sends each once {@link #start} has queued it, after the ones
+ * before; a message completes when its every packet is acknowledged. Time is whatever unit the driver counts in (picoseconds for NSCC's constants): passed in, never read.
  */
 public final class UetSender {
     private static final byte UNSENT = 0;
@@ -29,6 +30,12 @@ public final class UetSender {
     /** Per packet: it timed out once, so a copy sent before may still come back (as a NACK whose round trip is not its own). */
     private final boolean[][] timedOut;
     private final int[] nextNew;
+    /** Per flow: the packets its queued messages hold, and how many messages are queued. */
+    private final int[] queuedEnd;
+    private final int[] queuedMessages;
+    private final int[][] messageEnds;
+    private final int[][] messageAcked;
+    private final long[][] messageDone;
     private final int[] cumulative;
     private final int[] toResend;
     private final int[] heldByReceiver;
@@ -64,13 +71,25 @@ public final class UetSender {
         sends = new byte[flows][];
         sentAt = new long[flows][];
         timedOut = new boolean[flows][];
+        messageEnds = new int[flows][];
+        messageAcked = new int[flows][];
+        messageDone = new long[flows][];
         for (int flow = 0; flow < flows; flow++) {
+            messageEnds[flow] = new int[plan.messages(flow)];
+            for (int m = 0; m < messageEnds[flow].length; m++) {
+                messageEnds[flow][m] = plan.messageEnd(flow, m);
+            }
+            messageAcked[flow] = new int[messageEnds[flow].length];
+            messageDone[flow] = new long[messageEnds[flow].length];
+            Arrays.fill(messageDone[flow], -1);
             state[flow] = new byte[plan.size(flow)];
             sends[flow] = new byte[plan.size(flow)];
             sentAt[flow] = new long[plan.size(flow)];
             timedOut[flow] = new boolean[plan.size(flow)];
         }
         nextNew = new int[flows];
+        queuedEnd = new int[flows];
+        queuedMessages = new int[flows];
         cumulative = new int[flows];
         toResend = new int[flows];
         heldByReceiver = new int[flows];
@@ -84,8 +103,12 @@ public final class UetSender {
         Arrays.fill(completion, -1);
     }
 
+    /** Queues {@code flow}'s next message (its first: the flow starts). */
     public void start(final int flow, final long now) {
         started[flow] = true;
+        if (queuedMessages[flow] < messageEnds[flow].length) {
+            queuedEnd[flow] = messageEnds[flow][queuedMessages[flow]++];
+        }
         if (canSend(flow)) {
             frames.ready(flow, now);
         }
@@ -93,7 +116,7 @@ public final class UetSender {
 
     /** Whether {@code flow} has a packet to send and room for it in its window. */
     public boolean canSend(final int flow) {
-        return started[flow] && completion[flow] < 0 && (toResend[flow] > 0 || nextNew[flow] < plan.size(flow))
+        return started[flow] && completion[flow] < 0 && (toResend[flow] > 0 || nextNew[flow] < queuedEnd[flow])
             && nscc.window(flow) >= inFlight[flow] + packetBytes;
     }
 
@@ -112,7 +135,7 @@ public final class UetSender {
             ackRequest = true;
         } else {
             psn = nextNew[flow]++;
-            ackRequest = nextNew[flow] == plan.size(flow) || inFlight[flow] + 2L * packetBytes >= nscc.window(flow);
+            ackRequest = nextNew[flow] == queuedEnd[flow] || inFlight[flow] + 2L * packetBytes >= nscc.window(flow);
         }
         state[flow][psn] = IN_FLIGHT;
         if (sends[flow][psn] < Byte.MAX_VALUE) {
@@ -145,18 +168,18 @@ public final class UetSender {
         final long delay = state[flow][psn] == IN_FLIGHT && sends[flow][psn] == 1
             ? nscc.sample(flow, now - sentAt[flow][psn], marked) : nscc.averageDelay(flow);
         for (int below = cumulative[flow]; below < cumulativeAck; below++) {
-            acknowledge(flow, below);
+            acknowledge(flow, below, now);
         }
         cumulative[flow] = Math.max(cumulative[flow], cumulativeAck);
         long bits = sackBits;
         while (bits != 0) {
             final int bit = Long.numberOfTrailingZeros(bits);
             if (sackBase + bit < state[flow].length) {
-                acknowledge(flow, sackBase + bit);
+                acknowledge(flow, sackBase + bit, now);
             }
             bits &= bits - 1;
         }
-        acknowledge(flow, psn);
+        acknowledge(flow, psn, now);
         balancers[flow].feedback(entropy, marked ? EntropyChoice.ECN : EntropyChoice.GOOD, now);
         nscc.inFlight(inFlight[flow]);
         nscc.onAck(flow, marked, delay, delivered, now);
@@ -174,7 +197,19 @@ public final class UetSender {
      * The receiver holds {@code psn}. The flight is the packets sent and neither acknowledged nor given up (NACKed, timed
      * out): counted from each packet's state, a copy sent again for nothing never stays in it.
      */
-    private void acknowledge(final int flow, final int psn) {
+    private void acknowledge(final int flow, final int psn, final long now) {
+        if (state[flow][psn] == ACKED) {
+            return;
+        }
+        final int[] ends = messageEnds[flow];
+        int message = 0;
+        if (ends.length > 1) {
+            message = Arrays.binarySearch(ends, psn + 1);
+            message = message >= 0 ? message : -message - 1;
+        }
+        if (++messageAcked[flow][message] == ends[message] - (message == 0 ? 0 : ends[message - 1])) {
+            messageDone[flow][message] = now;
+        }
         if (state[flow][psn] == TO_RESEND) {
             toResend[flow]--;
         } else if (state[flow][psn] == IN_FLIGHT) {
@@ -243,6 +278,11 @@ public final class UetSender {
         return completion[flow];
     }
 
+    /** When every packet of message {@code message} of {@code flow} was acknowledged; -1 while some is not. */
+    public long messageCompletion(final int flow, final int message) {
+        return messageDone[flow][message];
+    }
+
     public int completed() {
         return completed;
     }
@@ -274,10 +314,14 @@ public final class UetSender {
             Arrays.fill(state[flow], UNSENT);
             Arrays.fill(sends[flow], (byte) 0);
             Arrays.fill(timedOut[flow], false);
+            Arrays.fill(messageAcked[flow], 0);
+            Arrays.fill(messageDone[flow], -1);
             balancers[flow].reset();
         }
         nscc.reset();
         Arrays.fill(nextNew, 0);
+        Arrays.fill(queuedEnd, 0);
+        Arrays.fill(queuedMessages, 0);
         Arrays.fill(cumulative, 0);
         Arrays.fill(toResend, 0);
         Arrays.fill(heldByReceiver, 0);

@@ -17,9 +17,10 @@ import io.trimswitch.config.Settings;
  * @param ecnLowPackets         a data queue marks CE with rising probability above this depth, packets [null: 0.2 BDP]
  * @param ecnHighPackets        and marks every packet above this depth [null: 0.8 BDP]
  * @param rtoUs                 the retransmission timeout, µs [null: 15 µs and six queues' drain time]
+ * @param connectionReuse       the matrix's lines of one id are messages on one connection, as uet-htsim's -conn_reuse [false]
  */
 public record UetSettings(LoadBalancer loadBalancer, Double targetDelayUs, Integer initialWindowPackets, int entropies, int ackBytes,
-    Integer ecnLowPackets, Integer ecnHighPackets, Double rtoUs) {
+    Integer ecnLowPackets, Integer ecnHighPackets, Double rtoUs, boolean connectionReuse) {
 
     /** The load balancers: which entropy (and so which path) each packet of a flow takes. */
     public enum LoadBalancer implements Choice {
@@ -28,14 +29,18 @@ public record UetSettings(LoadBalancer loadBalancer, Double targetDelayUs, Integ
         /** Each entropy in turn, in an order that changes each round. */
         OBLIVIOUS,
         /** One entropy per flow: one path. */
-        SINGLE
+        SINGLE,
+        /** Each entropy in turn, skipping those that recently saw ECN marks, NACKs or a timeout. */
+        BITMAP,
+        /** uet-htsim's default: entropies acknowledged unmarked are used again, oldest first; bitmap spraying otherwise. */
+        MIXED
     }
 
-    public static final UetSettings DEFAULTS = new UetSettings(LoadBalancer.REPS, null, null, 64, 16_384, null, null, null);
+    public static final UetSettings DEFAULTS = new UetSettings(LoadBalancer.REPS, null, null, 64, 16_384, null, null, null, false);
 
     public UetSettings {
         if (loadBalancer == null) {
-            throw new ConfigException("--load-balancer must be one of reps, oblivious, single");
+            throw new ConfigException("--load-balancer must be one of reps, oblivious, single, bitmap, mixed");
         }
         if (targetDelayUs != null) {
             positive("--target-delay-us", targetDelayUs, 10_000);
@@ -72,30 +77,34 @@ public record UetSettings(LoadBalancer loadBalancer, Double targetDelayUs, Integ
     }
 
     public UetSettings withLoadBalancer(final LoadBalancer value) {
-        return new UetSettings(value, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs);
+        return new UetSettings(value, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse);
     }
 
     public UetSettings withTargetDelayUs(final Double value) {
-        return new UetSettings(loadBalancer, value, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs);
+        return new UetSettings(loadBalancer, value, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse);
     }
 
     public UetSettings withInitialWindowPackets(final Integer value) {
-        return new UetSettings(loadBalancer, targetDelayUs, value, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs);
+        return new UetSettings(loadBalancer, targetDelayUs, value, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse);
     }
 
     public UetSettings withEntropies(final int value) {
-        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, value, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs);
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, value, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse);
     }
 
     public UetSettings withAckBytes(final int value) {
-        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, value, ecnLowPackets, ecnHighPackets, rtoUs);
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, value, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse);
     }
 
     public UetSettings withEcn(final Integer low, final Integer high) {
-        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, low, high, rtoUs);
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, low, high, rtoUs, connectionReuse);
+    }
+
+    public UetSettings withConnectionReuse(final boolean value) {
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, value);
     }
 
     public UetSettings withRtoUs(final Double value) {
-        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, value);
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, value, connectionReuse);
     }
 }

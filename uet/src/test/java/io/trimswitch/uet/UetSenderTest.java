@@ -43,6 +43,31 @@ class UetSenderTest {
     }
 
     @Test
+    void aConnectionSendsEachMessageOnceQueuedAndCompletesEachWhenItsPacketsAreAcknowledged() {
+        final EntropyChoice[] balancers = {EntropyChoice.of(UetSettings.LoadBalancer.OBLIVIOUS, 4, 0)};
+        final UetMessages messages = new UetMessages(new int[][] {{3, 5}}, new long[][] {{0, 1_000_000}});
+        final UetSender sender = new UetSender(messages, nscc, 10L * PACKET, balancers, out, out, RTO);
+        sender.start(0, 0);
+        sendWhilePermitted(sender, 0);
+        final List<Recorder.Frame> first = out.of("data");
+        assertEquals(List.of(0, 1, 2), first.stream().map(Recorder.Frame::psn).toList(), "only the queued message, though the window holds more");
+        assertEquals(true, first.get(2).flag(), "its last packet asks for an ACK");
+        sender.onAck(0, 2, 0, 1, 0, false, 2, 1L, RTT);
+        assertEquals(-1, sender.messageCompletion(0, 0), "packets 0 and 1 are not acknowledged yet");
+        sender.onAck(0, 1, 3, 3, 0, false, 0, 0, RTT + 10);
+        assertEquals(RTT + 10, sender.messageCompletion(0, 0));
+        assertEquals(-1, sender.completion(0), "the connection has a message to go");
+        assertFalse(sender.canSend(0));
+        sender.start(0, 1_000_000);
+        sendWhilePermitted(sender, 1_000_000);
+        assertEquals(List.of(3, 4), out.of("data").stream().skip(3).map(Recorder.Frame::psn).toList());
+        sender.onAck(0, 4, 5, 5, 0, false, 0, 0, 1_000_000 + RTT);
+        assertEquals(1_000_000 + RTT, sender.messageCompletion(0, 1));
+        assertEquals(1_000_000 + RTT, sender.completion(0));
+        assertEquals(1, sender.completed());
+    }
+
+    @Test
     void anAckFreesTheWindowAndTheLastOneCompletesTheFlow() {
         final UetSender sender = sender(4, 4);
         sender.start(0, 0);

@@ -109,7 +109,7 @@ final class UetDesignsExperiment implements Experiment {
         for (final Case c : CASES) {
             final HtsimMatrix matrix = matrix(c, flowBytes);
             // UET's data queues by default: one bandwidth-delay product (44 MTUs of queue on this tree, 43 packets waiting).
-            final int queue = NetworkRun.uetQueuePackets(experiment(matrix, "ideal", 15, null, c, "uet"));
+            final int queue = NetworkRun.uetQueuePackets(experiment(matrix, "ideal", 15, null, c, "uet"), false);
             for (final String transport : TRANSPORTS) {
                 for (final String mechanism : MECHANISMS) {
                     // NDP's hosts get what UET's get: queues of one bandwidth-delay product and a first window of as many packets
