@@ -323,7 +323,7 @@ public record HtsimMatrix(int nodes, List<Connection> connections, List<Trigger>
                 throw refuse(key + " takes a number of " + unit + ", got " + InputFiles.quoted(text));
             }
             if (!(value >= min && value <= max)) {
-                throw refuse(key + " is " + InputFiles.quoted(text) + ", outside " + (long) min + ".." + (long) max + " " + unit);
+                throw refuse(key + " is " + InputFiles.cut(text) + ", outside " + (long) min + ".." + (long) max + " " + unit);
             }
             return value;
         }

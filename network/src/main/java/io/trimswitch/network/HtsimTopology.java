@@ -142,7 +142,7 @@ public record HtsimTopology(int nodes, int tiers, int podSize, Tier[] tier, Stri
                 throw refuse(line, key + " takes a number, got " + InputFiles.quoted(text));
             }
             if (!(parsed >= min && parsed <= max) || whole && parsed != Math.rint(parsed)) {
-                throw refuse(line, key + " takes " + (whole ? "a whole number" : "a number") + " from " + plain(min) + " to " + plain(max) + ", got " + text);
+                throw refuse(line, key + " takes " + (whole ? "a whole number" : "a number") + " from " + plain(min) + " to " + plain(max) + ", got " + InputFiles.cut(text));
             }
             return parsed;
         }

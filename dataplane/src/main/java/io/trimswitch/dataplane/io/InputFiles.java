@@ -57,7 +57,12 @@ public final class InputFiles {
 
     /** {@code token} in quotes, cut to {@link #QUOTED_CHARS} characters: a message never repeats a whole line of a file. */
     public static String quoted(final String token) {
-        return "'" + (token.length() <= QUOTED_CHARS ? token : token.substring(0, QUOTED_CHARS) + "…") + "'";
+        return "'" + cut(token) + "'";
+    }
+
+    /** {@code token} cut to {@link #QUOTED_CHARS} characters, an ellipsis marking the cut. */
+    public static String cut(final String token) {
+        return token.length() <= QUOTED_CHARS ? token : token.substring(0, QUOTED_CHARS) + "…";
     }
 
     /** The text of {@code file}, UTF-8, checked as {@link #open} does and no line longer than its kind allows. */
