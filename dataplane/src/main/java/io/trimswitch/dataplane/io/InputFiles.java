@@ -34,6 +34,8 @@ public final class InputFiles {
     public static final Kind FLOW_PLAN = new Kind("a flow plan", 64L << 20, 64 << 10);
     /** A capture is mapped, not read into the heap: 2 GiB is what one mapping holds. */
     public static final Kind CAPTURE = new Kind("a capture", Integer.MAX_VALUE, Integer.MAX_VALUE);
+    /** A running switch's counters, mapped. */
+    public static final Kind COUNTERS = new Kind("a counters file", 1L << 30, Integer.MAX_VALUE);
     /** A file the tool wrote itself and reads back (an evaluation's runs and manifests). */
     public static final Kind RECORD = new Kind("a record", 256L << 20, Integer.MAX_VALUE);
 
