@@ -120,6 +120,34 @@ final class OutputFolder implements AutoCloseable {
         }
     }
 
+    /** A single output file (replay's --out), removed with a line saying so if a signal stops the run before it is whole. */
+    static final class PendingFile implements AutoCloseable {
+        private final Thread onInterrupt;
+
+        PendingFile(final Path file, final PrintWriter err) {
+            onInterrupt = new Thread(() -> {
+                try {
+                    if (Files.deleteIfExists(file)) {
+                        err.println("trimswitch: interrupted: removed the unfinished " + file);
+                    }
+                } catch (final IOException e) {
+                    err.println("trimswitch: interrupted: " + file + " is unfinished (" + e.getMessage() + ")");
+                }
+                err.flush();
+            }, "trimswitch-output-file");
+            Runtime.getRuntime().addShutdownHook(onInterrupt);
+        }
+
+        @Override
+        public void close() {
+            try {
+                Runtime.getRuntime().removeShutdownHook(onInterrupt);
+            } catch (final IllegalStateException e) {
+                // A signal came just as the run ended: the hook removes the file and says so, as for any interrupted run.
+            }
+        }
+    }
+
     /** The run ended (well or not): its files stay, the folder is free for the next run. */
     @Override
     public void close() {

@@ -94,7 +94,8 @@ public final class ReplayCommand extends OptionsInCode implements Callable<Integ
                 throw new ConfigException("--out " + out + ": exists; pick a new name, or add --overwrite to replace it");
             }
         }
-        try (OutputFolder held = outDir == null ? null : OutputFolder.claim("--out-dir", outDir, "replay", false, model().commandLine().getErr())) {
+        try (OutputFolder held = outDir == null ? null : OutputFolder.claim("--out-dir", outDir, "replay", false, model().commandLine().getErr());
+             OutputFolder.PendingFile pending = out == null ? null : new OutputFolder.PendingFile(out, model().commandLine().getErr())) {
             return replay(settings, captures, rate, mode, speedUp, out, outDir);
         }
     }

@@ -68,6 +68,32 @@ class OutputFoldersTest {
     }
 
     @Test
+    void aSignalledReplayRemovesItsUnfinishedCaptureAndFolder() throws Exception {
+        final Path caps = dir.resolve("caps");
+        assertEquals(0, trimswitch("scenario", "--mechanism", "tofino", "--no-ideal", "--packets", "1000", "--pcap-dir", caps.toString()).exit());
+        final Path out = dir.resolve("out.pcapng");
+        final Path outDir = dir.resolve("out");
+        // At a dilation of a million, a thousand packets take minutes of host time: the run is stopped well before it ends.
+        final Process replay = start(dir.resolve("err"), "replay", "--in", "1=" + caps.resolve("tofino/port01-rx.pcap"), "--clock", "real",
+            "--dilation", "1000000", "--out", out.toString(), "--out-dir", outDir.toString());
+        try {
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!(mark(outDir).contains("pid") && Files.exists(out)) && replay.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertTrue(replay.isAlive(), "host too slow: the replay ended before it was stopped");
+        } finally {
+            replay.destroy();
+        }
+        assertTrue(replay.waitFor(60, TimeUnit.SECONDS), "SIGTERM ends the run");
+        final String err = Files.readString(dir.resolve("err"));
+        assertTrue(err.contains("trimswitch: interrupted: removed the unfinished " + out), err);
+        assertTrue(err.contains("trimswitch: interrupted: removed the unfinished run's files from " + outDir), err);
+        assertFalse(Files.exists(out), "no half-written capture is left");
+        assertFalse(Files.exists(outDir), "nor the folder the run made");
+    }
+
+    @Test
     void anEarlierRunsFilesAreClearedNeverMixedWithTheNewOnes() throws IOException {
         final Path out = dir.resolve("pcaps");
         assertEquals(0, trimswitch("scenario", "--mechanism", "tofino", "--no-ideal", "--packets", "3", "--pcap-dir", out.toString()).exit());
