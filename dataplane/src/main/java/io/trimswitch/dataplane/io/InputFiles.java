@@ -52,6 +52,7 @@ public final class InputFiles {
     private static final int OTHERS_WRITE = 0022;
     private static final int STICKY = 01000;
     private static final int MOST_LINKS = 40;
+    private static final int CHUNK_BYTES = 64 << 10;
     private static final LinkOption[] NO_FOLLOW = {LinkOption.NOFOLLOW_LINKS};
 
     private InputFiles() {
@@ -67,22 +68,37 @@ public final class InputFiles {
         return token.length() <= QUOTED_CHARS ? token : token.substring(0, QUOTED_CHARS) + "…";
     }
 
-    /** The text of {@code file}, UTF-8, checked as {@link #open} does and no line longer than its kind allows. */
+    /**
+     * The text of {@code file}, UTF-8, checked as {@link #open} does and no line longer than its kind allows: read in
+     * chunks and refused at the first line too long, so a huge file of one line costs a chunk, not its size.
+     */
     public static String text(final Path file, final Kind kind) {
-        final byte[] bytes = bytes(file, kind);
-        int line = 1;
-        int lineStart = 0;
-        for (int i = 0; i <= bytes.length; i++) {
-            if (i == bytes.length || bytes[i] == '\n') {
-                if (i - lineStart > kind.maxLineBytes()) {
-                    throw new Refused(file + " line " + line + ": longer than the " + kind.maxLineBytes() + " bytes a line of "
-                        + kind.what() + " may hold");
+        try (FileChannel channel = open(file, kind)) {
+            final java.io.ByteArrayOutputStream whole = new java.io.ByteArrayOutputStream((int) Math.min(channel.size(), CHUNK_BYTES));
+            final ByteBuffer chunk = ByteBuffer.allocate(CHUNK_BYTES);
+            int line = 1;
+            long lineBytes = 0;
+            long total = 0;
+            while (channel.read(chunk.clear()) > 0) {
+                for (int i = 0; i < chunk.position(); i++) {
+                    if (chunk.get(i) == '\n') {
+                        line++;
+                        lineBytes = 0;
+                    } else if (++lineBytes > kind.maxLineBytes()) {
+                        throw new Refused(file + " line " + line + ": longer than the " + kind.maxLineBytes() + " bytes a line of "
+                            + kind.what() + " may hold");
+                    }
                 }
-                line++;
-                lineStart = i + 1;
+                total += chunk.position();
+                if (total > kind.maxBytes()) {
+                    throw tooLarge(file, kind, total);
+                }
+                whole.write(chunk.array(), 0, chunk.position());
             }
+            return decode(file, whole.toByteArray());
+        } catch (final IOException e) {
+            throw refusal(file, e);
         }
-        return decode(file, bytes);
     }
 
     /** The bytes of {@code file}, checked as {@link #open} does. */
