@@ -53,23 +53,28 @@ public final class EvaluateCommand implements Callable<Integer> {
         if (jobs != null && jobs < 1) {
             throw new ConfigException("--jobs must be at least 1, got " + jobs);
         }
-        OutputFiles.requireFolder("--out", out);
         final PrintWriter log = spec.commandLine().getOut();
         if (merge != null) {
             if (shard != null || only != null) {
                 throw new ConfigException("--merge takes the shards' experiments from their directories: give neither --shard nor --only");
             }
-            Evaluation.merge(out, merge, log);
+            // Merging into one of the shards' own folders keeps that shard's files: they are among the merge's inputs.
+            final boolean intoAShard = merge.stream().anyMatch(dir -> dir.toAbsolutePath().normalize().equals(out.toAbsolutePath().normalize()));
+            try (OutputFolder held = OutputFolder.claim("--out", out, "evaluate", intoAShard, spec.commandLine().getErr())) {
+                Evaluation.merge(out, merge, log);
+            }
             return 0;
         }
         final Shard part = shard == null ? null : Shard.parse(shard);
         final var experiments = Evaluation.select(only);
         final int threads = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
         final boolean progress = !quiet && System.console() != null;
-        if (part != null) {
-            Evaluation.runShard(out, experiments, part, threads, progress, log);
-        } else {
-            Evaluation.run(out, experiments, threads, progress, log);
+        try (OutputFolder held = OutputFolder.claim("--out", out, "evaluate", false, spec.commandLine().getErr())) {
+            if (part != null) {
+                Evaluation.runShard(out, experiments, part, threads, progress, log);
+            } else {
+                Evaluation.run(out, experiments, threads, progress, log);
+            }
         }
         return 0;
     }

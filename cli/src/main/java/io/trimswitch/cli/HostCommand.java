@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.BindException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -257,11 +256,9 @@ public final class HostCommand implements Callable<Integer> {
     static long[] readSizes(final Path file) {
         final List<String> lines;
         try {
-            lines = Files.readAllLines(file);
-        } catch (final NoSuchFileException e) {
-            throw new ConfigException("--flow-sizes " + file + ": no such file");
-        } catch (final IOException | java.io.UncheckedIOException e) {
-            throw new ConfigException("--flow-sizes " + file + ": cannot read it (" + e.getMessage() + ")");
+            lines = List.of(io.trimswitch.dataplane.io.InputFiles.text(file, io.trimswitch.dataplane.io.InputFiles.FLOW_PLAN).split("\r?\n|\r"));
+        } catch (final io.trimswitch.dataplane.io.InputFiles.Refused e) {
+            throw new ConfigException("--flow-sizes " + e.getMessage());
         }
         final List<Long> sizes = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {

@@ -48,6 +48,8 @@ public final class ReplayCommand extends OptionsInCode implements Callable<Integ
     private final OptionSpec outFile = option("--out", "FILE", Path.class,
         "One pcapng: an interface per switch port, each frame at its departure time, ns timestamps (default: none)");
 
+    private final OptionSpec overwrite = flag("--overwrite", "Replace the --out file if it exists (default: refuse, as ctl capture does)");
+
     private final OptionSpec outFolder = option("--out-dir", "DIR", Path.class, "One pcap per port that sent anything: DIR/<port>_out.pcap (default: none)");
 
     private final ReportFileOption json = group(new ReportFileOption(), "json");
@@ -88,10 +90,18 @@ public final class ReplayCommand extends OptionsInCode implements Callable<Integ
         json.checkWritable();
         if (out != null) {
             OutputFiles.requireWritable("--out", out);
+            if (Files.exists(out, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !set(overwrite)) {
+                throw new ConfigException("--out " + out + ": exists; pick a new name, or add --overwrite to replace it");
+            }
         }
-        if (outDir != null) {
-            OutputFiles.requireFolder("--out-dir", outDir);
+        try (OutputFolder held = outDir == null ? null : OutputFolder.claim("--out-dir", outDir, "replay", false, model().commandLine().getErr());
+             OutputFolder.PendingFile pending = out == null ? null : new OutputFolder.PendingFile(out, model().commandLine().getErr())) {
+            return replay(settings, captures, rate, mode, speedUp, out, outDir);
         }
+    }
+
+    private int replay(final Settings settings, final List<ReplaySource.Input> captures, final LinkRate rate, final ReplaySource.Timing mode,
+        final double speedUp, final Path out, final Path outDir) {
         final ReplaySource source = new ReplaySource(captures, settings.portCount(), rate, mode, speedUp);
         final VirtualTimeSwitch sw = settings.realTime() ? null : new VirtualTimeSwitch(settings, source, -1);
         final RealTimeSwitch realTime = settings.realTime() ? new RealTimeSwitch(settings, source, -1) : null;

@@ -195,10 +195,11 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         // default three on two cores).
         final int threads = threadCap != null ? threadCap : Integer.MAX_VALUE;
         final Path captures = pcapDir.getValue();
-        if (captures != null) {
-            OutputFiles.requireFolder("--pcap-dir", captures);
+        final Scenarios.Result result;
+        try (OutputFolder held = captures == null ? null
+            : OutputFolder.claim("--pcap-dir", captures, "scenario", false, model().commandLine().getErr())) {
+            result = Scenarios.run(settings, toRun, !set(noIdeal), captures, threads, uetSettings(settings));
         }
-        final Scenarios.Result result = Scenarios.run(settings, toRun, !set(noIdeal), captures, threads, uetSettings(settings));
         final List<RunReport> reports = new ArrayList<>(result.runs());
         if (set(compareVirtual) && realClock) {
             final List<RunReport> references = Scenarios.run(settings.withClock(Settings.Clock.VIRTUAL), toRun, false, null, threads,

@@ -105,6 +105,7 @@ public final class TrimswitchCommand implements Runnable {
         public int handleExecutionException(final Exception exception, final CommandLine failed, final CommandLine.ParseResult parseResult)
             throws Exception {
             if (exception instanceof ConfigException || exception instanceof CaptureFormatException
+                || exception instanceof io.trimswitch.dataplane.io.InputFiles.Refused
                 || exception instanceof java.io.UncheckedIOException) {
                 err.println("trimswitch: " + OneLine.of(exception.getMessage()));
                 return EXIT_USAGE;

@@ -199,7 +199,7 @@ class FabricCommandTest {
         "fabric --matrix TRIGGERED --transport uet --conn-reuse | --conn-reuse: flow 0->9 names a trigger; triggers on messages are not modelled",
         "fabric --matrix HTSIM --mechanism fancy              | rack switches: unknown mechanism 'fancy'",
         "fabric --matrix BADMATRIX                            | bad.cm line 3: size is -5, outside 1..1099511627776",
-        "fabric --topology BADTOPO --matrix HTSIM             | bad.topo line 5: unknown key Radix (Nodes, Tiers, Podsize, Tier;",
+        "fabric --topology BADTOPO --matrix HTSIM             | bad.topo line 5: unknown key 'Radix' (Nodes, Tiers, Podsize, Tier;",
         "fabric --transport uet                               | --transport applies to an htsim experiment",
         "fabric --target-delay-us 5                           | --target-delay-us applies to UET hosts: add --transport uet",
         "fabric --matrix HTSIM --load-balancer reps           | --load-balancer applies to UET hosts: add --transport uet",

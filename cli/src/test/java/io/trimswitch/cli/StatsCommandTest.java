@@ -162,7 +162,7 @@ class StatsCommandTest {
     }
 
     @Test
-    void aFileThatIsNotASwitchsCountersIsNamedSoInOneLine() throws IOException {
+    void aFileThatIsNotASwitchsCountersIsNamedSoInOneLine() throws Exception {
         final Path text = Files.writeString(dir.resolve("notes.txt"), "not counters");
         final Cli.Result tooShort = Cli.trimswitch("stats", "--counters", text.toString(), "--json");
         assertEquals(2, tooShort.exit());
@@ -176,6 +176,12 @@ class StatsCommandTest {
         assertEquals(1, directory.err().lines().count(), directory.err());
         assertTrue(directory.err().startsWith("trimswitch: "), directory.err());
         assertEquals("trimswitch: " + dir + " is not a switch's counters file (a directory)\n", directory.err());
+        final Path fifo = dir.resolve("fifo.counters");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor(), "mkfifo");
+        final Cli.Result pipe = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10),
+            () -> Cli.trimswitch("stats", "--counters", fifo.toString()), "a FIFO is never opened, so nothing waits for a writer");
+        assertEquals(2, pipe.exit());
+        assertEquals("trimswitch: " + fifo + ": not a regular file (a device or a FIFO is never read)\n", pipe.err());
         final Cli.Result empty = Cli.trimswitch("stats", "--counters", "");
         assertEquals(2, empty.exit());
         assertEquals("trimswitch: --counters must name a file, got an empty name\n", empty.err());

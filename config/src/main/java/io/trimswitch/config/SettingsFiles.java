@@ -1,5 +1,7 @@
 package io.trimswitch.config;
 
+import io.trimswitch.dataplane.io.InputFiles;
+
 import com.fasterxml.jackson.annotation.JacksonInject;
 import com.fasterxml.jackson.annotation.JsonIncludeProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -37,9 +39,7 @@ import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
 import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -80,44 +80,18 @@ public final class SettingsFiles {
     }
 
     /** The most a settings file may hold: a running switch reads it again on {@code ctl reload}, so it must be bounded. */
-    public static final int MAX_BYTES = 16 << 20;
+    public static final int MAX_BYTES = (int) InputFiles.SETTINGS.maxBytes();
 
     /**
-     * The text of a settings file, or a {@link ConfigException} saying why it cannot be read. Only a regular file of at
-     * most {@link #MAX_BYTES} is read: a device (/dev/zero) or a FIFO would fill the memory or block the reader.
+     * The text of a settings file, or a {@link ConfigException} saying why it cannot be read: it is read as
+     * {@link InputFiles} reads every file a user names (a regular file of at most {@link #MAX_BYTES}, UTF-8 text).
      */
     public static String read(final Path file) {
-        final String text;
         try {
-            final java.nio.file.attribute.BasicFileAttributes attributes = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
-            if (attributes.isDirectory()) {
-                throw new ConfigException(file + ": a directory, not a settings file");
-            }
-            if (!attributes.isRegularFile()) {
-                throw new ConfigException(file + ": not a regular file (a device or a FIFO is never read)");
-            }
-            if (attributes.size() > MAX_BYTES) {
-                throw new ConfigException(file + ": " + attributes.size() + " bytes, over the " + MAX_BYTES + " a settings file may hold");
-            }
-            final byte[] bytes;
-            try (java.io.InputStream in = Files.newInputStream(file)) {
-                bytes = in.readNBytes(MAX_BYTES + 1);
-            }
-            if (bytes.length > MAX_BYTES) {
-                throw new ConfigException(file + ": over the " + MAX_BYTES + " bytes a settings file may hold");
-            }
-            text = java.nio.charset.StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
-        } catch (final NoSuchFileException e) {
-            throw new ConfigException(file + ": no such file");
-        } catch (final CharacterCodingException e) {
-            throw new ConfigException(file + ": not UTF-8 text");
-        } catch (final IOException e) {
-            if (Files.isDirectory(file)) {
-                throw new ConfigException(file + ": a directory, not a settings file");
-            }
-            throw new ConfigException(file + ": cannot read: " + e.getMessage());
+            return InputFiles.text(file, InputFiles.SETTINGS);
+        } catch (final InputFiles.Refused e) {
+            throw new ConfigException(e.getMessage());
         }
-        return text;
     }
 
     public static Settings parse(final String yaml, final String source) {
@@ -149,13 +123,13 @@ public final class SettingsFiles {
         } catch (final InvalidFormatException e) {
             if (e.getTargetType() != null && Choice.class.isAssignableFrom(e.getTargetType())) {
                 // A choice outside its set is named by its key alone, as validation names a setting.
-                throw new ConfigException(path(e) + " must be one of " + labels(e.getTargetType()) + ", got '" + e.getValue() + "'");
+                throw new ConfigException(path(e) + " must be one of " + labels(e.getTargetType()) + ", got " + InputFiles.quoted(String.valueOf(e.getValue())));
             }
             throw new ConfigException(source + ": bad value for '" + path(e) + "'" + line(e) + ": " + expected(e));
         } catch (final InvalidNullException e) {
             throw new ConfigException(source + ": '" + path(e) + "' may not be null" + line(e) + "; leave it out for its default");
         } catch (final PropertyBindingException e) {
-            throw new ConfigException(source + ": unknown key '" + path(e) + "'" + line(e)
+            throw new ConfigException(source + ": unknown key " + InputFiles.quoted(path(e)) + line(e)
                 + "; known keys here: " + e.getKnownPropertyIds().stream().map(Object::toString).sorted().collect(Collectors.joining(", ")));
         } catch (final MismatchedInputException e) {
             throw new ConfigException(source + ": bad value for '" + path(e) + "'" + line(e) + ": " + expected(e));

@@ -159,7 +159,7 @@ class SettingsFilesTest {
     @Test
     void aFileThatIsNotUtf8OrIsAFolderIsSaidSo(@org.junit.jupiter.api.io.TempDir final Path dir) throws java.io.IOException {
         final Path latin1 = java.nio.file.Files.write(dir.resolve("latin1.yaml"), new byte[] {'m', ':', ' ', (byte) 0xE9, '\n'});
-        assertEquals(latin1 + ": not UTF-8 text", assertThrows(ConfigException.class, () -> SettingsFiles.load(latin1)).getMessage());
+        assertEquals(latin1 + ": not text: byte 0xe9 at line 1", assertThrows(ConfigException.class, () -> SettingsFiles.load(latin1)).getMessage());
         assertEquals(dir + ": a directory, not a settings file", assertThrows(ConfigException.class, () -> SettingsFiles.load(dir)).getMessage());
     }
 
@@ -192,7 +192,7 @@ class SettingsFilesTest {
     }
 
     @Test
-    void aDeviceAFifoOrAFileOver16MiBIsRefusedBeforeAnythingIsRead(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) throws Exception {
+    void aDeviceAFifoOrAFileOver1MiBIsRefusedBeforeAnythingIsRead(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) throws Exception {
         assertEquals("/dev/zero: not a regular file (a device or a FIFO is never read)",
             assertThrows(ConfigException.class, () -> SettingsFiles.load(java.nio.file.Path.of("/dev/zero"))).getMessage());
         final java.nio.file.Path fifo = dir.resolve("config.yaml");
@@ -203,7 +203,7 @@ class SettingsFilesTest {
         try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(huge.toFile(), "rw")) {
             file.setLength(SettingsFiles.MAX_BYTES + 1L);
         }
-        assertEquals(huge + ": " + (SettingsFiles.MAX_BYTES + 1L) + " bytes, over the " + SettingsFiles.MAX_BYTES + " a settings file may hold",
+        assertEquals(huge + ": " + (SettingsFiles.MAX_BYTES + 1L) + " bytes, over the " + SettingsFiles.MAX_BYTES + " (1 MiB) a settings file may hold",
             assertThrows(ConfigException.class, () -> SettingsFiles.load(huge)).getMessage());
     }
 }

@@ -1,6 +1,7 @@
 package io.trimswitch.network;
 
 import io.trimswitch.config.ConfigException;
+import io.trimswitch.dataplane.io.InputFiles;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -111,7 +112,7 @@ public record HtsimMatrix(int nodes, List<Connection> connections, List<Trigger>
                     body = true;
                     failures.add(failure(words));
                 }
-                default -> throw words.refuse("unknown word " + first
+                default -> throw words.refuse("unknown word " + InputFiles.quoted(first)
                     + " (Nodes, Connections, Triggers, Failures, SRC->DST ..., trigger ..., failure ...)");
             }
         }
@@ -185,7 +186,7 @@ public record HtsimMatrix(int nodes, List<Connection> connections, List<Trigger>
                 case "send_done_trigger" -> sendDone = words.whole(i, key, 1, Integer.MAX_VALUE);
                 case "recv_done_trigger" -> recvDone = words.whole(i, key, 1, Integer.MAX_VALUE);
                 case "prio" -> words.whole(i, key, 0, Integer.MAX_VALUE);
-                default -> throw words.refuse("unknown word " + key + " (id, start, size, trigger, send_done_trigger, recv_done_trigger, prio, msg)");
+                default -> throw words.refuse("unknown word " + InputFiles.quoted(key) + " (id, start, size, trigger, send_done_trigger, recv_done_trigger, prio, msg)");
             }
         }
         if (id != 0 && !message) {
@@ -221,7 +222,7 @@ public record HtsimMatrix(int nodes, List<Connection> connections, List<Trigger>
                     }
                     kind = TriggerKind.valueOf(key.toUpperCase(java.util.Locale.ROOT));
                 }
-                default -> throw words.refuse("unknown word " + key + " (id, count, oneshot, multishot, barrier)");
+                default -> throw words.refuse("unknown word " + InputFiles.quoted(key) + " (id, count, oneshot, multishot, barrier)");
             }
         }
         if (id == 0) {
@@ -252,7 +253,7 @@ public record HtsimMatrix(int nodes, List<Connection> connections, List<Trigger>
                 }
                 case "switch_id" -> switchId = words.whole(++i, key, 0, 65_535);
                 case "link_id" -> link = words.whole(++i, key, 0, 65_535);
-                default -> throw words.refuse("unknown word " + key + " (switch_type, switch_id, link_id)");
+                default -> throw words.refuse("unknown word " + InputFiles.quoted(key) + " (switch_type, switch_id, link_id)");
             }
         }
         if (!agg || switchId < 0 || link < 0) {
@@ -279,7 +280,7 @@ public record HtsimMatrix(int nodes, List<Connection> connections, List<Trigger>
 
         String word(final int i) {
             if (i >= words.length) {
-                throw refuse(words[i - 1] + " needs a value");
+                throw refuse(InputFiles.quoted(words[i - 1]) + " needs a value");
             }
             return words[i];
         }
@@ -310,7 +311,7 @@ public record HtsimMatrix(int nodes, List<Connection> connections, List<Trigger>
                     throw refuse(key + " is too " + (text.startsWith("-") ? "small (min " + min : "large (max " + max) + "), got "
                         + (text.length() > 40 ? text.substring(0, 40) + "…" : text));
                 }
-                throw refuse(key + " takes a whole number, got '" + text + "'");
+                throw refuse(key + " takes a whole number, got " + InputFiles.quoted(text));
             }
             if (value < min || value > max) {
                 throw refuse(key + " is " + value + ", outside " + min + ".." + max + (bound == null ? "" : " (" + bound + ")"));
@@ -324,10 +325,10 @@ public record HtsimMatrix(int nodes, List<Connection> connections, List<Trigger>
             try {
                 value = Double.parseDouble(text);
             } catch (final NumberFormatException e) {
-                throw refuse(key + " takes a number of " + unit + ", got '" + text + "'");
+                throw refuse(key + " takes a number of " + unit + ", got " + InputFiles.quoted(text));
             }
             if (!(value >= min && value <= max)) {
-                throw refuse(key + " is " + text + ", outside " + (long) min + ".." + (long) max + " " + unit);
+                throw refuse(key + " is " + InputFiles.cut(text) + ", outside " + (long) min + ".." + (long) max + " " + unit);
             }
             return value;
         }

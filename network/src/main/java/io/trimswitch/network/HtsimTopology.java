@@ -1,11 +1,8 @@
 package io.trimswitch.network;
 
 import io.trimswitch.config.ConfigException;
+import io.trimswitch.dataplane.io.InputFiles;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Locale;
@@ -33,13 +30,12 @@ public record HtsimTopology(int nodes, int tiers, int podSize, Tier[] tier, Stri
         return parse(read(file), file.toString());
     }
 
+    /** A .topo or .cm file's text, read as {@link InputFiles} reads every file a user names. */
     static String read(final Path file) {
         try {
-            return Files.readString(file, StandardCharsets.UTF_8);
-        } catch (final NoSuchFileException e) {
-            throw new ConfigException(file + ": no such file");
-        } catch (final IOException | java.io.UncheckedIOException e) {
-            throw new ConfigException(file + ": cannot read: " + e.getMessage());
+            return InputFiles.text(file, InputFiles.HTSIM);
+        } catch (final InputFiles.Refused e) {
+            throw new ConfigException(e.getMessage());
         }
     }
 
@@ -116,7 +112,7 @@ public record HtsimTopology(int nodes, int tiers, int podSize, Tier[] tier, Stri
                         }
                         yield tier + "." + lower;
                     }
-                    default -> throw refuse(line, "unknown key " + key + " (Nodes, Tiers, Podsize, Tier; per tier Downlink_speed_Gbps, Radix_Down, "
+                    default -> throw refuse(line, "unknown key " + InputFiles.quoted(key) + " (Nodes, Tiers, Podsize, Tier; per tier Downlink_speed_Gbps, Radix_Down, "
                         + "Radix_Up, Downlink_Latency_ns, Switch_Latency_ns, Oversubscribed, Bundle, Queue_Up, Queue_Down)");
                 };
                 if (lineOf.containsKey(name)) {
@@ -143,10 +139,10 @@ public record HtsimTopology(int nodes, int tiers, int podSize, Tier[] tier, Stri
             try {
                 parsed = Double.parseDouble(text);
             } catch (final NumberFormatException e) {
-                throw refuse(line, key + " takes a number, got '" + text + "'");
+                throw refuse(line, key + " takes a number, got " + InputFiles.quoted(text));
             }
             if (!(parsed >= min && parsed <= max) || whole && parsed != Math.rint(parsed)) {
-                throw refuse(line, key + " takes " + (whole ? "a whole number" : "a number") + " from " + plain(min) + " to " + plain(max) + ", got " + text);
+                throw refuse(line, key + " takes " + (whole ? "a whole number" : "a number") + " from " + plain(min) + " to " + plain(max) + ", got " + InputFiles.cut(text));
             }
             return parsed;
         }

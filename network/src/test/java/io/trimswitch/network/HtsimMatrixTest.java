@@ -62,12 +62,12 @@ class HtsimMatrixTest {
         assertRefused("0->5 id 1", "0->16 id 1", "m.cm line 3: the destination of 0->16 is 16, outside 0..15 (Nodes 16)");
         assertRefused("3->9", "-3->9", "m.cm line 4: the source of -3->9 is -3, outside 0..15 (Nodes 16)");
         assertRefused("size 150000", "size -150000", "m.cm line 4: size is -150000, outside 1..1099511627776");
-        assertRefused("start 12.5", "begin 12.5", "m.cm line 4: unknown word begin (id, start, size, trigger, send_done_trigger, recv_done_trigger, prio, msg)");
+        assertRefused("start 12.5", "begin 12.5", "m.cm line 4: unknown word 'begin' (id, start, size, trigger, send_done_trigger, recv_done_trigger, prio, msg)");
         assertRefused("start 12.5", "start -1", "m.cm line 4: start is -1, outside 0..1000000000 µs");
         assertRefused("id 7", "id 1", "m.cm line 5: id 1 is given to two flows (first on line 3)");
         assertRefused("15->0", "15->15", "m.cm line 5: 15->15 sends to itself");
         assertRefused("Connections 3", "Connections 4", "m.cm: Connections says 4 flows, the file has 3");
-        assertRefused("Nodes 16", "Hosts 16", "m.cm line 1: unknown word Hosts (Nodes, Connections, Triggers, Failures, SRC->DST ..., trigger ..., failure ...)");
+        assertRefused("Nodes 16", "Hosts 16", "m.cm line 1: unknown word 'Hosts' (Nodes, Connections, Triggers, Failures, SRC->DST ..., trigger ..., failure ...)");
         assertRefused(" size 1\\n", "\\n", "m.cm line 5: 15->0 has no size");
         assertRefused("start 40", "size 3", "m.cm line 5: 15->0 has neither a start nor a trigger");
         assertRefused("start 0 size 2000000", "start 0 trigger 4 size 2000000", "m.cm line 3: 0->5 has both a start and a trigger");

@@ -100,7 +100,7 @@ class HtsimTopologyTest {
     @Test
     void aBadFileIsRefusedInOneLineNamingTheFileTheLineAndTheKey() {
         assertRefused("Radix_Down 8", "Radix_Down 7", "t.topo line 8: Radix_Down 7 of tier 0 does not divide Podsize 16");
-        assertRefused("Queue_Up 60000\n", "Speed 5\n", "t.topo line 13: unknown key Speed (Nodes, Tiers, Podsize, Tier; per tier "
+        assertRefused("Queue_Up 60000\n", "Speed 5\n", "t.topo line 13: unknown key 'Speed' (Nodes, Tiers, Podsize, Tier; per tier "
             + "Downlink_speed_Gbps, Radix_Down, Radix_Up, Downlink_Latency_ns, Switch_Latency_ns, Oversubscribed, Bundle, Queue_Up, Queue_Down)");
         assertRefused("Podsize 16", "Podsize 24", "t.topo line 4: Podsize 24 does not divide Nodes 64");
         assertRefused("Radix_Up 2", "Radix_Up 3", "t.topo line 9: Radix_Down 8 / Radix_Up 3 of tier 0 does not match Oversubscribed 4");

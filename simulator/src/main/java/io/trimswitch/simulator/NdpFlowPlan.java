@@ -3,12 +3,10 @@ package io.trimswitch.simulator;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Pattern;
 import io.trimswitch.config.Settings;
+import io.trimswitch.dataplane.io.InputFiles;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.ndp.NdpFlows;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -137,7 +135,7 @@ final class NdpFlowPlan implements NdpFlows {
         final List<Integer> choices = new ArrayList<>();
         try {
             int line = 0;
-            for (final String text : Files.readAllLines(file)) {
+            for (final String text : InputFiles.text(file, InputFiles.FLOW_PLAN).split("\r?\n|\r", -1)) {
                 line++;
                 final String value = text.strip();
                 if (value.isEmpty() || value.startsWith("#")) {
@@ -150,13 +148,11 @@ final class NdpFlowPlan implements NdpFlows {
                     }
                     choices.add(packets);
                 } catch (final NumberFormatException e) {
-                    throw new ConfigException(file + " line " + line + ": '" + value + "' is not a flow size of 1..65535 packets");
+                    throw new ConfigException(file + " line " + line + ": " + InputFiles.quoted(value) + " is not a flow size of 1..65535 packets");
                 }
             }
-        } catch (final NoSuchFileException e) {
-            throw new ConfigException(file + ": no such file");
-        } catch (final IOException e) {
-            throw new ConfigException(file + ": cannot read: " + e.getMessage());
+        } catch (final InputFiles.Refused e) {
+            throw new ConfigException(e.getMessage());
         }
         if (choices.isEmpty()) {
             throw new ConfigException(file + ": no flow sizes in it");

@@ -3,6 +3,7 @@ package io.trimswitch.switching;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.dataplane.io.CaptureFormatException;
 import io.trimswitch.dataplane.io.CaptureIndex;
+import io.trimswitch.dataplane.io.InputFiles;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.LinkRate;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -10,9 +11,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.io.IOException;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -156,14 +155,11 @@ public final class ReplaySource implements TrafficSource {
     }
 
     private static UnsafeBuffer map(final Path path) {
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-            if (channel.size() > Integer.MAX_VALUE) {
-                throw new ConfigException(path + ": captures of more than 2 GiB are not supported (" + channel.size() + " bytes)");
-            }
+        try (FileChannel channel = InputFiles.open(path, InputFiles.CAPTURE)) {
             final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size());
             return new UnsafeBuffer(mapped);
-        } catch (final NoSuchFileException e) {
-            throw new ConfigException(path + ": no such file");
+        } catch (final InputFiles.Refused e) {
+            throw new ConfigException(e.getMessage());
         } catch (final IOException e) {
             throw new ConfigException(path + ": cannot read: " + e.getMessage());
         }

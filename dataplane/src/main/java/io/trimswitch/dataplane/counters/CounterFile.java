@@ -1,5 +1,6 @@
 package io.trimswitch.dataplane.counters;
 
+import io.trimswitch.dataplane.io.InputFiles;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersReader;
 
@@ -28,7 +29,11 @@ public final class CounterFile {
         if (Files.isDirectory(file)) {
             throw notCounters(file, "a directory");
         }
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+        if (!Files.exists(file)) {
+            // Said as such: no switch runs there, which callers tell apart from a file that is not counters.
+            throw new java.nio.file.NoSuchFileException(file.toString());
+        }
+        try (FileChannel channel = InputFiles.open(file, InputFiles.COUNTERS)) {
             final long size = channel.size();
             if (size < CounterRegistry.HEADER_BYTES) {
                 throw notCounters(file, "too short");

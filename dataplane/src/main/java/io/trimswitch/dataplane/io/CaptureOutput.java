@@ -8,8 +8,14 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 
 /**
  * A capture file being written: little-endian fields and frames go into one direct buffer, each frame
@@ -17,6 +23,7 @@ import java.nio.file.StandardOpenOption;
  */
 final class CaptureOutput implements Closeable {
     private static final int BUFFER_BYTES = 1 << 20;
+    private static final Set<PosixFilePermission> MODE = PosixFilePermissions.fromString("rw-r--r--");
 
     private final Path path;
     private final FileChannel channel;
@@ -36,9 +43,19 @@ final class CaptureOutput implements Closeable {
         this.channel = channel;
     }
 
+    /**
+     * Made with mode 0644 (whatever the umask), or an existing regular file replaced; never through a symbolic link, and
+     * never a FIFO or a device, whose open could block or whose writes go elsewhere.
+     */
     private static FileChannel open(final Path path) {
         try {
-            return FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+            if (Files.exists(path, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
+                throw new UncheckedIOException("cannot write " + path + ": not a regular file (a symbolic link, a FIFO or a device)", new IOException());
+            }
+            final FileChannel channel = FileChannel.open(path, Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), PosixFilePermissions.asFileAttribute(MODE));
+            Files.getFileAttributeView(path, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setPermissions(MODE);
+            return channel;
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot write " + path + ": " + e.getMessage(), e);
         }

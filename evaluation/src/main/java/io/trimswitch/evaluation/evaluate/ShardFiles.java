@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trimswitch.config.ConfigException;
+import io.trimswitch.dataplane.io.InputFiles;
 import io.trimswitch.network.HtsimReport;
 import io.trimswitch.network.NetworkReport;
 import io.trimswitch.switching.report.ReportJson;
@@ -72,13 +73,22 @@ final class ShardFiles {
             throw new ConfigException("--merge: " + dir + " has no " + MANIFEST + ": not written by evaluate --shard");
         }
         try {
-            final Manifest manifest = READER.readValue(file.toFile(), Manifest.class);
+            final Manifest manifest = READER.readValue(stored(file), Manifest.class);
             if (manifest.experiments() == null || manifest.evaluation() == null || manifest.seconds() == null) {
                 throw new ConfigException("--merge: " + file + " is incomplete");
             }
             return manifest;
         } catch (final IOException e) {
             throw new ConfigException("--merge: cannot read " + file + ": " + firstLine(e.getMessage()));
+        }
+    }
+
+    /** A file a shard wrote, read back as every file a user names is read. */
+    private static byte[] stored(final Path file) {
+        try {
+            return InputFiles.bytes(file, InputFiles.RECORD);
+        } catch (final InputFiles.Refused e) {
+            throw new ConfigException("--merge: " + e.getMessage());
         }
     }
 
@@ -96,7 +106,7 @@ final class ShardFiles {
             if (!Files.isRegularFile(file)) {
                 throw new ConfigException("--merge: " + dir + " lacks run " + experiment + "/" + spec.id() + " that its shard should have made");
             }
-            final byte[] json = Files.readAllBytes(file);
+            final byte[] json = stored(file);
             final JsonNode tree = READER.readTree(json);
             // The effective settings are echoed for the reader in the file's spelling; the run's own come from the plan.
             if (tree instanceof ObjectNode object) {
@@ -114,7 +124,7 @@ final class ShardFiles {
                 if (!Files.isRegularFile(recorded)) {
                     throw new ConfigException("--merge: " + dir + " lacks the timeline of run " + experiment + "/" + spec.id());
                 }
-                timeline = TimelineProbe.replaying(READER.readValue(recorded.toFile(), TimelineProbe.Recording.class));
+                timeline = TimelineProbe.replaying(READER.readValue(stored(recorded), TimelineProbe.Recording.class));
             }
             return new StoredRun(new RunResult(spec, withConfig(READER.treeToValue(tree, RunReport.class), spec.settings().validate()), timeline), json);
         } catch (final IOException e) {
