@@ -67,6 +67,7 @@ public final class SettingsFiles {
         final SimpleModule choices = new SimpleModule("choices");
         choices.setDeserializers(new ChoiceReaders());
         YAML.registerModule(choices);
+        YAML.registerModule(WholeNumberFields.module());
         // Jackson would read 0 or -1 as false or true, and '' as "unset": both are typing mistakes in a switch's settings.
         YAML.coercionConfigFor(LogicalType.Boolean).setCoercion(CoercionInputShape.Integer, CoercionAction.Fail);
         YAML.coercionConfigDefaults().setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);

@@ -97,7 +97,7 @@ public final class SwitchControl implements ControlCommands {
     /** {@code text} as a port number; else refused in one line that begins with {@code what} ("del-port: N"). */
     private static int port(final String text, final String what) {
         try {
-            return Integer.parseInt(text);
+            return io.trimswitch.config.WholeNumbers.parseInt(text);
         } catch (final NumberFormatException e) {
             throw new ConfigException(what + " must be a port number, got '" + text + "'");
         }

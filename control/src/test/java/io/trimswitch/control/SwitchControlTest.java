@@ -68,6 +68,15 @@ class SwitchControlTest {
     }
 
     @Test
+    void aPortNumberInAnotherScriptsDigitsIsRefusedNotReadAsThatPort() {
+        final SwitchControl control = control();
+        for (final String[] words : new String[][] {{"del-port", "\u0661"}, {"capture", "\uff11", "stop"}, {"add-port", "\u0662@veth9"}}) {
+            final ConfigException refused = assertThrows(ConfigException.class, () -> control.run(List.of(words)));
+            assertTrue(refused.getMessage().endsWith("must be a port number, got '" + words[1].split("@")[0] + "'"), refused.getMessage());
+        }
+    }
+
+    @Test
     void anUnknownCommandIsRefusedInOneLineThatListsTheCommands() {
         final SwitchControl control = control();
         final ConfigException refused = assertThrows(ConfigException.class, () -> control.run(List.of("restart")));

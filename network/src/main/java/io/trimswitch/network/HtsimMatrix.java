@@ -303,7 +303,7 @@ public record HtsimMatrix(int nodes, List<Connection> connections, List<Trigger>
         private long wholeLong(final String text, final String key, final long min, final long max, final String bound) {
             final long value;
             try {
-                value = Long.parseLong(text);
+                value = io.trimswitch.config.WholeNumbers.parseLong(text);
             } catch (final NumberFormatException e) {
                 throw refuse(key + " takes a whole number, got '" + text + "'");
             }
