@@ -30,6 +30,14 @@ public final class OneLine {
         return line.toString();
     }
 
+    /** The longest token a message quotes: a value or a key read from a file, cut so that a huge one is not echoed whole. */
+    public static final int QUOTED_CHARS = 80;
+
+    /** {@code token} as a message quotes it: at most {@link #QUOTED_CHARS} characters, "..." saying it was cut. */
+    public static String cut(final String token) {
+        return token == null || token.length() <= QUOTED_CHARS ? token : token.substring(0, QUOTED_CHARS) + "...";
+    }
+
     private static boolean breaksTheLine(final int c) {
         return Character.isISOControl(c) || c == '\u2028' || c == '\u2029';
     }

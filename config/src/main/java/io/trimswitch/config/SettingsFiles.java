@@ -85,11 +85,13 @@ public final class SettingsFiles {
 
     /**
      * The text of a settings file, or a {@link ConfigException} saying why it cannot be read. Only a regular file of at
-     * most {@link #MAX_BYTES} is read: a device (/dev/zero) or a FIFO would fill the memory or block the reader.
+     * most {@link #MAX_BYTES} is read: a device (/dev/zero) or a FIFO would fill the memory or block the reader. A
+     * symbolic link another user could have placed is not followed ({@link PlantedLinks}).
      */
     public static String read(final Path file) {
         final String text;
         try {
+            final boolean checkedLink = PlantedLinks.check(file);
             final java.nio.file.attribute.BasicFileAttributes attributes = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
             if (attributes.isDirectory()) {
                 throw new ConfigException(file + ": a directory, not a settings file");
@@ -101,7 +103,7 @@ public final class SettingsFiles {
                 throw new ConfigException(file + ": " + attributes.size() + " bytes, over the " + MAX_BYTES + " a settings file may hold");
             }
             final byte[] bytes;
-            try (java.io.InputStream in = Files.newInputStream(file)) {
+            try (java.io.InputStream in = checkedLink ? Files.newInputStream(file) : Files.newInputStream(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 bytes = in.readNBytes(MAX_BYTES + 1);
             }
             if (bytes.length > MAX_BYTES) {
@@ -150,7 +152,7 @@ public final class SettingsFiles {
         } catch (final InvalidFormatException e) {
             if (e.getTargetType() != null && Choice.class.isAssignableFrom(e.getTargetType())) {
                 // A choice outside its set is named by its key alone, as validation names a setting.
-                throw new ConfigException(path(e) + " must be one of " + labels(e.getTargetType()) + ", got '" + e.getValue() + "'");
+                throw new ConfigException(path(e) + " must be one of " + labels(e.getTargetType()) + ", got '" + OneLine.cut(String.valueOf(e.getValue())) + "'");
             }
             throw new ConfigException(source + ": bad value for '" + path(e) + "'" + line(e) + ": " + expected(e));
         } catch (final InvalidNullException e) {
@@ -208,9 +210,9 @@ public final class SettingsFiles {
     }
 
     private static String path(final JsonMappingException e) {
-        return e.getPath().stream()
+        return OneLine.cut(e.getPath().stream()
             .map(reference -> reference.getFieldName() != null ? reference.getFieldName() : "[" + reference.getIndex() + "]")
-            .collect(Collectors.joining(".")).replace(".[", "[");
+            .collect(Collectors.joining(".")).replace(".[", "["));
     }
 
     private static String line(final JsonProcessingException e) {
@@ -233,7 +235,7 @@ public final class SettingsFiles {
         // Jackson keeps a value it could not convert (a word, '', a number for a flag), but not one of the wrong token
         // kind (a fraction for a flag).
         if (e instanceof InvalidFormatException invalid) {
-            return wanted + ", got " + ("".equals(invalid.getValue()) ? "an empty string" : String.valueOf(invalid.getValue()));
+            return wanted + ", got " + ("".equals(invalid.getValue()) ? "an empty string" : OneLine.cut(String.valueOf(invalid.getValue())));
         }
         return wanted;
     }

@@ -7,9 +7,6 @@ package io.trimswitch.config;
  * parsers otherwise: a {@link NumberFormatException} for what is not such a number or does not fit.
  */
 public final class WholeNumbers {
-    /** A token quoted in a refusal is cut to this many characters. */
-    private static final int QUOTED_CHARS = 80;
-
     private WholeNumbers() {
     }
 
@@ -40,8 +37,7 @@ public final class WholeNumbers {
 
     private static String ascii(final String text) {
         if (!isWholeNumber(text)) {
-            final String shown = text == null ? "null" : text.length() > QUOTED_CHARS ? text.substring(0, QUOTED_CHARS) + "..." : text;
-            throw new NumberFormatException("not a whole number in the digits 0-9: '" + OneLine.of(shown) + "'");
+            throw new NumberFormatException("not a whole number in the digits 0-9: '" + OneLine.of(OneLine.cut(String.valueOf(text))) + "'");
         }
         return text;
     }

@@ -77,7 +77,11 @@ public final class SwitchControl implements ControlCommands {
             }
             case "reload" -> {
                 arguments(words, 0, "reload");
-                yield change("reload", edited("reload", reread));
+                try {
+                    yield change("reload", edited("reload", reread));
+                } catch (final ConfigException e) {
+                    throw ReloadRefusals.forCaller(e);
+                }
             }
             case "capture" -> capture(words);
             case "add-port" -> addPort(words);
