@@ -232,7 +232,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
                 throw new ConfigException("--fail takes one number with --matrix (htsim's -failed: links at a quarter of their rate), got '"
                     + String.join(" ", failed) + "'");
             }
-            failedLinks = Integer.parseInt(failed.get(0).strip());
+            failedLinks = io.trimswitch.config.WholeNumbers.parseInt(failed.get(0).strip());
         }
         final boolean uet = transport != null && Settings.choice("--transport", transport, Transport.values()) == Transport.UET;
         if (!uet) {
@@ -330,8 +330,8 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         try {
             if (parts.length == 2 && at.length <= 2) {
                 final NetworkSpec.LinkEnd end = new NetworkSpec.LinkEnd();
-                end.leaf = Integer.parseInt(parts[0].strip());
-                end.spine = Integer.parseInt(parts[1].strip());
+                end.leaf = io.trimswitch.config.WholeNumbers.parseInt(parts[0].strip());
+                end.spine = io.trimswitch.config.WholeNumbers.parseInt(parts[1].strip());
                 end.atUs = at.length == 2 ? Double.parseDouble(at[1].strip()) : 0;
                 return end;
             }

@@ -297,7 +297,7 @@ public final class GenCommand implements Runnable {
         }
         final InetSocketAddress address;
         try {
-            address = new InetSocketAddress(text.substring(0, colon), Integer.parseInt(text.substring(colon + 1)));
+            address = new InetSocketAddress(text.substring(0, colon), io.trimswitch.config.WholeNumbers.parseInt(text.substring(colon + 1)));
         } catch (final IllegalArgumentException e) {
             throw new ConfigException(option + ": '" + text + "' is not HOST:PORT (" + e.getMessage() + ")");
         }

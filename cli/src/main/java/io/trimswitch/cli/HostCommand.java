@@ -269,7 +269,7 @@ public final class HostCommand implements Callable<Integer> {
             final String first = line.split(",", 2)[0].strip();
             final long bytes;
             try {
-                bytes = Long.parseLong(first);
+                bytes = io.trimswitch.config.WholeNumbers.parseLong(first);
             } catch (final NumberFormatException e) {
                 throw new ConfigException("--flow-sizes " + file + " line " + (i + 1) + ": '" + first + "' is not a size in bytes");
             }

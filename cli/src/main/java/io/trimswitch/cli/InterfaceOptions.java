@@ -30,7 +30,7 @@ final class InterfaceOptions {
             }
             final int port;
             try {
-                port = Integer.parseInt(option.substring(0, at));
+                port = io.trimswitch.config.WholeNumbers.parseInt(option.substring(0, at));
             } catch (final NumberFormatException e) {
                 throw new ConfigException("-i " + option + ": '" + option.substring(0, at) + "' is not a port number");
             }

@@ -186,7 +186,7 @@ public final class ReplayCommand extends OptionsInCode implements Callable<Integ
             }
             final String port = input.substring(0, equals);
             try {
-                parsed.add(new ReplaySource.Input(file, Integer.parseInt(port)));
+                parsed.add(new ReplaySource.Input(file, io.trimswitch.config.WholeNumbers.parseInt(port)));
             } catch (final NumberFormatException e) {
                 throw new ConfigException("--in " + input + ": '" + port + "' is not a port number (the switch has ports 0.." + (ports - 1) + ")");
             }

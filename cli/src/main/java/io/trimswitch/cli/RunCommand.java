@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
     description = {
         "Runs the switch on this host, its ports on Linux interfaces or UDP/VXLAN endpoints, until stopped.",
         "A port sits on a Linux interface (-i 0@veth0: a veth, a NIC), or is a UDP endpoint carrying VXLAN (ports[].bind in the config), to which a Linux host attaches with a vxlan interface; both kinds may mix.",
-        "Stops cleanly on SIGTERM, SIGINT or SIGHUP (exit 0). Live counters: 'trimswitch stats' (from the counters file), or Prometheus at metrics.address."})
+        "Stops cleanly on SIGTERM, SIGINT, SIGHUP or SIGALRM (exit 0); ignores SIGUSR1. Live counters: 'trimswitch stats' (from the counters file), or Prometheus at metrics.address."})
 public final class RunCommand implements java.util.concurrent.Callable<Integer> {
     /** A year: longer is "until stopped", which is what leaving the option out says. */
     private static final double MAX_DURATION_SECONDS = 365 * 86_400;
@@ -107,6 +107,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         }, "trimswitch-stop");
         // From here on a signal stops the switch cleanly, even one that comes while it starts.
         Runtime.getRuntime().addShutdownHook(hook);
+        StopSignals.install(stopRequested::countDown);
         try {
             live.start();
         } catch (final IllegalStateException e) {

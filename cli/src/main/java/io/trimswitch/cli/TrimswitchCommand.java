@@ -67,7 +67,7 @@ public final class TrimswitchCommand implements Runnable {
         }
         commandLine.setOut(out);
         commandLine.setErr(err);
-        WholeNumbers.readInto(commandLine);
+        WholeNumberOptions.register(commandLine);
         final Errors errors = new Errors(err);
         commandLine.setParameterExceptionHandler(errors);
         commandLine.setExecutionExceptionHandler(errors);

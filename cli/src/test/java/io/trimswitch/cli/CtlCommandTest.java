@@ -60,6 +60,9 @@ class CtlCommandTest {
         assertRefused(ctl(socket, "set", "control.t0Us", "-1"), "trimswitch: set control.t0Us:");
         assertRefused(ctl(socket, "frobnicate"), "trimswitch: unknown command 'frobnicate'; commands: show [macs|--all], set KEY VALUE, reload, add-port N@IFACE [--rate-gbps R] [--wait], del-port N,"
             + " capture PORT start FILE, capture PORT stop, stop");
+        assertRefused(ctl(socket, "del-port", "\u0661"), "trimswitch: del-port: N must be a port number, got '\u0661'");
+        assertRefused(ctl(socket, "set", "ports.\u0661.rateGbps", "1"), "trimswitch: set: '\u0661' in 'ports.\u0661.rateGbps' must be a list index");
+        assertRefused(ctl(socket, "set", "trim.dscp", "\u0661\u0662"), "trimswitch: set trim.dscp: bad value for 'trim.dscp'");
         assertRefused(ctl(socket, "del-port", "0"), "trimswitch: del-port: port 0 is a UDP port; only interface ports are removed and added while the switch runs");
         assertRefused(ctl(socket, "add-port", "9@veth9"), "trimswitch: add-port: port 9 is neither a port of this switch (0..1) nor the next new one (2)");
         assertRefused(ctl(socket, "add-port", "2@veth9"), "trimswitch: add-port: a switch of UDP ports takes no interface port while it runs; restart it with one");

@@ -155,7 +155,7 @@ public final class ConfigDb {
 
     private static int trailingNumber(final String name) {
         final java.util.regex.Matcher digits = java.util.regex.Pattern.compile("(\\d+)$").matcher(name);
-        return digits.find() ? Integer.parseInt(digits.group(1)) : 0;
+        return digits.find() ? WholeNumbers.parseInt(digits.group(1)) : 0;
     }
 
     /**
@@ -349,7 +349,7 @@ public final class ConfigDb {
     private int number(final String table, final String key, final String field, final String value, final int min, final int max) {
         final int number;
         try {
-            number = Integer.parseInt(value.strip());
+            number = WholeNumbers.parseInt(value.strip());
         } catch (final NumberFormatException e) {
             throw refused(table, key, field + " must be a number " + min + ".." + max + ", got '" + value + "'");
         }

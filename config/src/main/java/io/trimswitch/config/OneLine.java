@@ -1,5 +1,7 @@
 package io.trimswitch.config;
 
+import io.trimswitch.dataplane.io.InputFiles;
+
 /**
  * A message a user reads on one line: a line break or another control character that a value quoted in it carries (a
  * YAML string, a shell argument from a script with CRLF line ends) is shown escaped, never acted on by the terminal.
@@ -28,6 +30,11 @@ public final class OneLine {
             }
         }
         return line.toString();
+    }
+
+    /** {@code token} as a message quotes it, cut as every quoted token is ({@link InputFiles#cut}). */
+    public static String cut(final String token) {
+        return token == null ? null : InputFiles.cut(token);
     }
 
     private static boolean breaksTheLine(final int c) {

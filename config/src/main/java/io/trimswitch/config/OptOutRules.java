@@ -59,7 +59,7 @@ final class OptOutRules {
 
     private static int number(final String name, final String part, final int min, final int max, final String whole) {
         try {
-            final int value = Integer.parseInt(part.strip());
+            final int value = WholeNumbers.parseInt(part.strip());
             if (value >= min && value <= max) {
                 return value;
             }

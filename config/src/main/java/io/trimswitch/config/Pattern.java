@@ -105,7 +105,7 @@ public final class Pattern {
 
     private static int number(final String text, final String pattern, final String what) {
         try {
-            final int value = Integer.parseInt(text.trim());
+            final int value = WholeNumbers.parseInt(text.trim());
             if (value < 0) {
                 throw new NumberFormatException();
             }

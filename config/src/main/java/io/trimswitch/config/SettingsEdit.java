@@ -85,7 +85,7 @@ public final class SettingsEdit {
     private static int index(final ArrayNode array, final String name, final String key) {
         final int index;
         try {
-            index = Integer.parseInt(name);
+            index = WholeNumbers.parseInt(name);
         } catch (final NumberFormatException e) {
             throw new ConfigException("set: '" + name + "' in '" + key + "' must be a list index, 0.." + (array.size() - 1));
         }
@@ -99,7 +99,7 @@ public final class SettingsEdit {
     public static String valueOf(final Settings settings, final String key) {
         JsonNode node = SettingsFiles.tree(SettingsFiles.toYaml(settings), "settings");
         for (final String name : key.split("\\.")) {
-            node = node == null ? null : node.isArray() && name.matches("[0-9]+") ? node.get(Integer.parseInt(name)) : node.get(name);
+            node = node == null ? null : node.isArray() && name.matches("[0-9]+") ? node.get(WholeNumbers.parseInt(name)) : node.get(name);
         }
         return node == null || node.isNull() ? "default" : node.isValueNode() ? node.asText() : node.toString();
     }

@@ -67,6 +67,7 @@ public final class SettingsFiles {
         final SimpleModule choices = new SimpleModule("choices");
         choices.setDeserializers(new ChoiceReaders());
         YAML.registerModule(choices);
+        YAML.registerModule(WholeNumberFields.module());
         // Jackson would read 0 or -1 as false or true, and '' as "unset": both are typing mistakes in a switch's settings.
         YAML.coercionConfigFor(LogicalType.Boolean).setCoercion(CoercionInputShape.Integer, CoercionAction.Fail);
         YAML.coercionConfigDefaults().setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
@@ -181,9 +182,9 @@ public final class SettingsFiles {
     }
 
     private static String path(final JsonMappingException e) {
-        return e.getPath().stream()
+        return OneLine.cut(e.getPath().stream()
             .map(reference -> reference.getFieldName() != null ? reference.getFieldName() : "[" + reference.getIndex() + "]")
-            .collect(Collectors.joining(".")).replace(".[", "[");
+            .collect(Collectors.joining(".")).replace(".[", "["));
     }
 
     private static String line(final JsonProcessingException e) {
@@ -206,7 +207,7 @@ public final class SettingsFiles {
         // Jackson keeps a value it could not convert (a word, '', a number for a flag), but not one of the wrong token
         // kind (a fraction for a flag).
         if (e instanceof InvalidFormatException invalid) {
-            return wanted + ", got " + ("".equals(invalid.getValue()) ? "an empty string" : String.valueOf(invalid.getValue()));
+            return wanted + ", got " + ("".equals(invalid.getValue()) ? "an empty string" : OneLine.cut(String.valueOf(invalid.getValue())));
         }
         return wanted;
     }

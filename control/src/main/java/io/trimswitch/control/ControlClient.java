@@ -35,25 +35,48 @@ public final class ControlClient {
             throw new ConfigException("no control socket at " + socket + ": is 'trimswitch run' running in this network namespace"
                 + " (or with this --counters file)?");
         }
+        // Made (and the JSON classes loaded) before connecting: on a loaded host that takes longer than the switch waits
+        // for a silent client. Reading the reply loads nothing new either.
+        final ByteBuffer out = ByteBuffer.wrap((ControlProtocol.request(words) + "\n").getBytes(StandardCharsets.UTF_8));
+        ControlProtocol.prepare();
         final long deadline = System.nanoTime() + REPLY_WITHIN_MS * 1_000_000;
         try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX); Selector selector = Selector.open()) {
             channel.connect(UnixDomainSocketAddress.of(socket));
             channel.configureBlocking(false);
-            final ByteBuffer out = ByteBuffer.wrap((ControlProtocol.request(words) + "\n").getBytes(StandardCharsets.UTF_8));
             final SelectionKey key = channel.register(selector, SelectionKey.OP_WRITE);
-            while (out.hasRemaining()) {
-                channel.write(out);
-                if (out.hasRemaining()) {
-                    await(selector, deadline, socket);
+            IOException unsent = null;
+            try {
+                while (out.hasRemaining()) {
+                    channel.write(out);
+                    if (out.hasRemaining()) {
+                        await(selector, deadline, socket);
+                    }
                 }
+            } catch (final IOException e) {
+                // The switch refused before reading it all (too busy, too slow): its reason is there to read.
+                unsent = e;
             }
             key.interestOps(SelectionKey.OP_READ);
             final ByteArrayOutputStream in = new ByteArrayOutputStream();
             final ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
-            while (true) {
-                final int read = channel.read(chunk);
+            // One line: its end is the reply's, whatever the socket does next (a switch that refused closes without
+            // reading the request, and the kernel then reports a reset after the reply).
+            boolean ended = false;
+            while (!ended) {
+                final int read;
+                try {
+                    read = channel.read(chunk);
+                } catch (final IOException e) {
+                    if (in.size() == 0 && unsent == null) {
+                        throw e;
+                    }
+                    break;
+                }
                 if (read < 0) {
                     break;
+                }
+                for (int i = 0; i < chunk.position() && !ended; i++) {
+                    ended = chunk.get(i) == '\n';
                 }
                 in.write(chunk.array(), 0, chunk.position());
                 chunk.clear();
@@ -64,7 +87,11 @@ public final class ControlClient {
                     await(selector, deadline, socket);
                 }
             }
-            return ControlProtocol.reply(in.toString(StandardCharsets.UTF_8).strip());
+            final String line = in.toString(StandardCharsets.UTF_8).strip();
+            if (unsent != null && line.isEmpty()) {
+                throw unsent;
+            }
+            return ControlProtocol.reply(line);
         } catch (final AccessDeniedException e) {
             throw denied(socket);
         } catch (final SocketException e) {

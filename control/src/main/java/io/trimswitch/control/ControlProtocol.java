@@ -36,6 +36,11 @@ public final class ControlProtocol {
         }
     }
 
+    /** Loads what reading a reply needs, so that a client loads nothing while a switch waits on it. */
+    static void prepare() {
+        reply("{\"ok\":true,\"text\":\"\"}");
+    }
+
     /** Parses {@code request}, runs it and returns the reply line; never throws for anything a client sends. */
     static String run(final String request, final ControlCommands commands) {
         final List<String> words;

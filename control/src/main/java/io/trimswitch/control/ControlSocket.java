@@ -32,14 +32,18 @@ import java.nio.file.attribute.UserPrincipalNotFoundException;
  * socket: a stale socket is replaced, a live one's is refused in one line that names its process.
  *
  * <p>Clients are served at once, up to {@link #MAX_CLIENTS}, each on a thread of its own with its own deadline, so a
- * client that sends garbage, too much or nothing holds one of them for at most {@link #REQUEST_DEADLINE_MS}; the
+ * client that sends garbage, too much or nothing holds one of them for at most {@link #REQUEST_DEADLINE_MS} with no byte
+ * arriving (a slow one that keeps sending, as a client on a loaded host does, for {@link #REQUEST_WITHIN_MS}); the
  * commands themselves run one at a time, each as its caller ({@link ControlCaller}, from SO_PEERCRED). Nothing a client
  * or a command does ends the thread that accepts them.
  */
 public final class ControlSocket implements AutoCloseable {
     /** The longest request taken: far more than any command's words. */
     static final int MAX_REQUEST_BYTES = 64 * 1024;
+    /** How long a client may send nothing, before its request's first byte or between two of them. */
     static final long REQUEST_DEADLINE_MS = 2_000;
+    /** How long a client sending a few bytes at a time may take for its whole request: ctl's own wait for a reply. */
+    static final long REQUEST_WITHIN_MS = ControlClient.REPLY_WITHIN_MS;
     /** How long a client may take to read its reply. */
     static final long REPLY_DEADLINE_MS = 5_000;
     /** Clients served at once, each on a thread of its own: a silent one holds one of them for its deadline at most. */
@@ -188,12 +192,11 @@ public final class ControlSocket implements AutoCloseable {
 
     /** Reads one request within the size and time bounds, runs it as its caller, writes the reply. */
     private void answer(final SocketChannel client) throws IOException {
-        final long deadline = System.nanoTime() + REQUEST_DEADLINE_MS * 1_000_000;
         final String reply;
-        final String request = readRequest(client, deadline);
+        final String request = readRequest(client);
         if (request == null) {
             reply = ControlProtocol.error("the request was not one line of at most " + MAX_REQUEST_BYTES
-                + " bytes within " + REQUEST_DEADLINE_MS + " ms");
+                + " bytes, with no pause over " + REQUEST_DEADLINE_MS + " ms and within " + REQUEST_WITHIN_MS / 1000 + " s");
         } else {
             final CallerFiles.Caller caller = caller(client);
             // One command at a time: the settings in force have one writer, whatever the number of clients.
@@ -201,7 +204,8 @@ public final class ControlSocket implements AutoCloseable {
                 reply = ScopedValue.where(ControlCaller.CURRENT, caller).call(() -> ControlProtocol.run(request, commands));
             }
         }
-        writeReply(client, reply, deadline + REPLY_DEADLINE_MS * 1_000_000);
+        // Counted from now: a client that waited its turn behind other commands has the whole time to read.
+        writeReply(client, reply, System.nanoTime() + REPLY_DEADLINE_MS * 1_000_000);
     }
 
     /** Who is at the other end, as the kernel saw them connect (SO_PEERCRED); nobody, if that cannot be read. */
@@ -232,8 +236,13 @@ public final class ControlSocket implements AutoCloseable {
         }
     }
 
-    /** One line, or null when the client sent too much, nothing in time, or closed before a newline. */
-    private static String readRequest(final SocketChannel client, final long deadline) throws IOException {
+    /**
+     * One line, or null when the client sent too much, paused too long, took too long in all, or closed before a
+     * newline. Only a pause counts against the idle deadline: a client slowed by a loaded host still sends.
+     */
+    private static String readRequest(final SocketChannel client) throws IOException {
+        final long last = System.nanoTime() + REQUEST_WITHIN_MS * 1_000_000;
+        long deadline = System.nanoTime() + REQUEST_DEADLINE_MS * 1_000_000;
         client.configureBlocking(false);
         final ByteBuffer in = ByteBuffer.allocate(MAX_REQUEST_BYTES);
         try (Selector selector = Selector.open()) {
@@ -244,14 +253,18 @@ public final class ControlSocket implements AutoCloseable {
                         return new String(in.array(), 0, i, StandardCharsets.UTF_8);
                     }
                 }
-                final long left = (deadline - System.nanoTime()) / 1_000_000;
+                final long left = (Math.min(deadline, last) - System.nanoTime()) / 1_000_000;
                 if (left <= 0 || !in.hasRemaining()) {
                     return null;
                 }
                 selector.select(left);
                 selector.selectedKeys().clear();
-                if (client.read(in) < 0) {
+                final int read = client.read(in);
+                if (read < 0) {
                     return null;
+                }
+                if (read > 0) {
+                    deadline = System.nanoTime() + REQUEST_DEADLINE_MS * 1_000_000;
                 }
             }
         }

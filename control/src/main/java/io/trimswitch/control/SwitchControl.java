@@ -77,7 +77,11 @@ public final class SwitchControl implements ControlCommands {
             }
             case "reload" -> {
                 arguments(words, 0, "reload");
-                yield change("reload", edited("reload", reread));
+                try {
+                    yield change("reload", edited("reload", reread));
+                } catch (final ConfigException e) {
+                    throw ReloadRefusals.forCaller(e);
+                }
             }
             case "capture" -> capture(words);
             case "add-port" -> addPort(words);
@@ -97,7 +101,7 @@ public final class SwitchControl implements ControlCommands {
     /** {@code text} as a port number; else refused in one line that begins with {@code what} ("del-port: N"). */
     private static int port(final String text, final String what) {
         try {
-            return Integer.parseInt(text);
+            return io.trimswitch.config.WholeNumbers.parseInt(text);
         } catch (final NumberFormatException e) {
             throw new ConfigException(what + " must be a port number, got '" + text + "'");
         }

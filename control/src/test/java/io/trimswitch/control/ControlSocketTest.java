@@ -152,6 +152,107 @@ class ControlSocketTest {
     }
 
     @Test
+    void aClientThatSendsSlowlyButSteadilyIsServedPastTheIdleDeadline() throws Exception {
+        try (ControlSocket socket = ControlSocket.open(dir.resolve("trickle.ctl"), null, ECHO);
+             SocketChannel slow = SocketChannel.open(UnixDomainSocketAddress.of(socket.path()))) {
+            final byte[] request = "[\"echo\",\"slowly\"]\n".getBytes(StandardCharsets.UTF_8);
+            final long start = System.nanoTime();
+            // One byte every fifth of the idle deadline: the whole request takes several deadlines.
+            for (final byte b : request) {
+                slow.write(ByteBuffer.wrap(new byte[] {b}));
+                Thread.sleep(ControlSocket.REQUEST_DEADLINE_MS / 5);
+            }
+            assertTrue((System.nanoTime() - start) / 1e6 > 2 * ControlSocket.REQUEST_DEADLINE_MS, "the request took longer than two deadlines");
+            final ControlProtocol.Reply reply = ControlProtocol.reply(readAll(slow));
+            assertTrue(reply.ok(), reply.error());
+            assertEquals("slowly", reply.text());
+        }
+    }
+
+    @Test
+    void aClientSilentPastTheIdleDeadlineIsCutWithTheSwitchsReason() throws Exception {
+        try (ControlSocket socket = ControlSocket.open(dir.resolve("pause.ctl"), null, ECHO);
+             SocketChannel paused = SocketChannel.open(UnixDomainSocketAddress.of(socket.path()))) {
+            paused.write(ByteBuffer.wrap("[\"echo\",".getBytes(StandardCharsets.UTF_8)));
+            final long start = System.nanoTime();
+            final ControlProtocol.Reply reply = ControlProtocol.reply(readAll(paused));
+            final double waited = (System.nanoTime() - start) / 1e9;
+            assertFalse(reply.ok());
+            assertEquals("the request was not one line of at most " + ControlSocket.MAX_REQUEST_BYTES + " bytes, with no pause over "
+                + ControlSocket.REQUEST_DEADLINE_MS + " ms and within " + ControlSocket.REQUEST_WITHIN_MS / 1000 + " s", reply.error());
+            assertTrue(waited >= ControlSocket.REQUEST_DEADLINE_MS / 1e3 * 0.9 && waited < 10, "cut after " + waited + " s");
+        }
+    }
+
+    @Test
+    void aSwitchThatRefusesBeforeReadingTheRequestIsQuotedNotABrokenPipe() throws Exception {
+        final Path path = dir.resolve("refusing.ctl");
+        try (ServerSocketChannel busy = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            busy.bind(UnixDomainSocketAddress.of(path));
+            final Thread refuser = Thread.ofPlatform().start(() -> {
+                try (SocketChannel client = busy.accept()) {
+                    client.write(ByteBuffer.wrap((ControlProtocol.error("too busy; try again") + "\n").getBytes(StandardCharsets.UTF_8)));
+                } catch (final java.io.IOException ignored) {
+                    // The test's own server.
+                }
+            });
+            // A request larger than the socket's buffer: the client is still writing when the switch has closed.
+            final List<String> words = new java.util.ArrayList<>(List.of("echo"));
+            while (words.size() < ControlProtocol.MAX_WORDS) {
+                words.add("w".repeat(ControlProtocol.MAX_WORD_CHARS));
+            }
+            final ControlProtocol.Reply reply = ControlClient.send(path, words);
+            assertEquals("too busy; try again", reply.error());
+            refuser.join();
+        }
+    }
+
+    @Test
+    @org.junit.jupiter.api.Tag("host-timing")
+    void twentyConcurrentClientsOnABusyHostAreAllServed() throws Exception {
+        final ControlCommands slowShow = words -> {
+            // A show's work, for the commands' one-at-a-time queue to be felt.
+            final long until = System.nanoTime() + 20_000_000;
+            long spins = 0;
+            while (System.nanoTime() < until) {
+                spins++;
+            }
+            return ControlReply.line(words.getFirst() + " " + (spins >= 0));
+        };
+        final java.util.concurrent.atomic.AtomicBoolean loaded = new java.util.concurrent.atomic.AtomicBoolean(true);
+        final List<Thread> load = new java.util.ArrayList<>();
+        try (ControlSocket socket = ControlSocket.open(dir.resolve("load.ctl"), null, slowShow);
+             var clients = java.util.concurrent.Executors.newThreadPerTaskExecutor(Thread.ofPlatform().factory())) {
+            // A load of about ten runnable threads on this host's cores, as other builds make it.
+            for (int i = 0; i < 10; i++) {
+                load.add(Thread.ofPlatform().daemon().start(() -> {
+                    while (loaded.get()) {
+                        Thread.onSpinWait();
+                    }
+                }));
+            }
+            final java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            final List<java.util.concurrent.Future<String>> replies = new java.util.ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                replies.add(clients.submit(() -> {
+                    go.await();
+                    final ControlProtocol.Reply reply = ControlClient.send(socket.path(), List.of("show"));
+                    return reply.ok() ? reply.text() : reply.error();
+                }));
+            }
+            go.countDown();
+            for (final java.util.concurrent.Future<String> reply : replies) {
+                assertEquals("show true", reply.get(ControlClient.REPLY_WITHIN_MS * 2, java.util.concurrent.TimeUnit.MILLISECONDS));
+            }
+        } finally {
+            loaded.set(false);
+            for (final Thread thread : load) {
+                thread.join();
+            }
+        }
+    }
+
+    @Test
     void aCommandThatRunsOutOfMemoryIsAnsweredAndTheSocketGoesOn() {
         try (ControlSocket socket = ControlSocket.open(dir.resolve("oom.ctl"), null, ECHO)) {
             assertEquals("oom: failed: java.lang.OutOfMemoryError: Java heap space", ControlClient.send(socket.path(), List.of("oom")).error());
@@ -193,6 +294,15 @@ class ControlSocketTest {
             assertEquals("the control socket closed without a reply (a switch that stopped, or a socket no switch serves)", silent.getMessage());
             closer.join();
         }
+    }
+
+    /** Everything the switch sends until it closes. */
+    private static String readAll(final SocketChannel channel) throws java.io.IOException {
+        final ByteBuffer in = ByteBuffer.allocate(1 << 16);
+        while (channel.read(in) >= 0 && in.hasRemaining()) {
+            // Until the switch closes.
+        }
+        return new String(in.array(), 0, in.position(), StandardCharsets.UTF_8).strip();
     }
 
     /** Writes raw bytes, as a hostile client would, and reads the answer whatever it is. */

@@ -61,10 +61,45 @@ class SwitchControlTest {
     }
 
     @Test
+    void aRefusedReloadQuotesTheFileToRootOnlyAndTellsOthersTheLine() throws Exception {
+        final SwitchControl control = control();
+        final String secret = "root:*:20228:0:99999:7::";
+        final java.util.function.Supplier<Settings> rootOnlyFile = () -> io.trimswitch.config.SettingsFiles.parse(secret + "\n", "/etc/sw.yaml");
+        final SwitchControl pointedAway = new SwitchControl(live, rootOnlyFile, () -> stops++);
+        final ConfigException toRoot = assertThrows(ConfigException.class, () -> pointedAway.run(List.of("reload")));
+        assertTrue(toRoot.getMessage().contains("unknown key 'root:*:20228"), toRoot.getMessage());
+        final io.trimswitch.interfaces.CallerFiles.Caller member = new io.trimswitch.interfaces.CallerFiles.Caller(65534, 65534);
+        final ConfigException toMember = assertThrows(ConfigException.class,
+            () -> ScopedValue.where(ControlCaller.CURRENT, member).call(() -> pointedAway.run(List.of("reload"))));
+        assertEquals("reload: the settings file was refused at line 1 (the reason quotes the file, and only root is shown it:"
+            + " run ctl reload as root to see it); nothing was changed", toMember.getMessage());
+        // A value the switch refuses is named by its key alone; keys that cannot change while running are named as to root.
+        reread = live.settings().withTrim(x -> x.withDscp(99));
+        final ConfigException badValue = assertThrows(ConfigException.class,
+            () -> ScopedValue.where(ControlCaller.CURRENT, member).call(() -> control.run(List.of("reload"))));
+        assertTrue(badValue.getMessage().startsWith("reload: the settings file was refused at trim.dscp (") && !badValue.getMessage().contains("99"),
+            badValue.getMessage());
+        reread = live.settings().withFabric(x -> x.withDataQueuePackets(8));
+        final ConfigException fixed = assertThrows(ConfigException.class,
+            () -> ScopedValue.where(ControlCaller.CURRENT, member).call(() -> control.run(List.of("reload"))));
+        assertEquals("reload: fabric.dataQueuePackets cannot change while the switch runs (restart it for that); nothing was changed",
+            fixed.getMessage());
+    }
+
+    @Test
     void aPortThatIsNotAnInterfacePortCannotBeRemovedWhileRunning() {
         final SwitchControl control = control();
         final ConfigException refused = assertThrows(ConfigException.class, () -> control.run(List.of("del-port", "1")));
         assertEquals("del-port: port 1 is a UDP port; only interface ports are removed and added while the switch runs", refused.getMessage());
+    }
+
+    @Test
+    void aPortNumberInAnotherScriptsDigitsIsRefusedNotReadAsThatPort() {
+        final SwitchControl control = control();
+        for (final String[] words : new String[][] {{"del-port", "\u0661"}, {"capture", "\uff11", "stop"}, {"add-port", "\u0662@veth9"}}) {
+            final ConfigException refused = assertThrows(ConfigException.class, () -> control.run(List.of(words)));
+            assertTrue(refused.getMessage().endsWith("must be a port number, got '" + words[1].split("@")[0] + "'"), refused.getMessage());
+        }
     }
 
     @Test

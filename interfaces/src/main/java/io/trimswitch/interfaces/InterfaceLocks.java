@@ -11,6 +11,7 @@ import java.util.List;
  * One switch per interface: a lock file per network namespace and interface, {@code /run/trimswitch/<netns>/<name>.lock}
  * (the namespace by its inode), locked for as long as the switch runs and holding its process id. The kernel drops the
  * lock when the process ends, however it ends (SIGKILL too), so a file left by a dead switch is simply taken over.
+ * A switch that stops removes its namespace's directory too when no other switch's lock is left in it.
  */
 public final class InterfaceLocks implements AutoCloseable {
     /** Where the lock files live. */
@@ -33,22 +34,42 @@ public final class InterfaceLocks implements AutoCloseable {
      */
     public static InterfaceLocks acquire(final Path directory, final List<String> names) {
         final java.util.Map<String, OwnerLock> held = new java.util.LinkedHashMap<>();
+        Path namespace = null;
         try {
-            final Path namespace = directory.resolve(networkNamespace());
+            namespace = directory.resolve(networkNamespace());
             // Made with exact modes whatever the umask, and refused if anyone but root could write them.
             io.trimswitch.dataplane.io.PrivateFiles.directory(directory, io.trimswitch.dataplane.io.PrivateFiles.PASS_THROUGH_DIRECTORY);
-            io.trimswitch.dataplane.io.PrivateFiles.directory(namespace, io.trimswitch.dataplane.io.PrivateFiles.OWNER_DIRECTORY);
             for (final String name : names) {
-                held.put(name, lock(namespace, name));
+                held.put(name, lockIn(namespace, name));
             }
             return new InterfaceLocks(held, namespace);
         } catch (final IOException | RuntimeException e) {
             held.values().forEach(OwnerLock::close);
+            if (namespace != null) {
+                removeIfEmpty(namespace);
+            }
             if (e instanceof IllegalStateException refused) {
                 throw refused;
             }
             throw new IllegalStateException("cannot lock the interfaces under " + directory + ": "
                 + (e instanceof java.nio.file.AccessDeniedException ? "permission denied (interface ports need root)" : e.getMessage()));
+        }
+    }
+
+    /**
+     * Locks {@code name} in {@code namespace}, making that directory first: again if a switch that stopped meanwhile
+     * removed it as empty.
+     */
+    private static OwnerLock lockIn(final Path namespace, final String name) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            io.trimswitch.dataplane.io.PrivateFiles.directory(namespace, io.trimswitch.dataplane.io.PrivateFiles.OWNER_DIRECTORY);
+            try {
+                return lock(namespace, name);
+            } catch (final java.nio.file.NoSuchFileException e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+            }
         }
     }
 
@@ -68,7 +89,7 @@ public final class InterfaceLocks implements AutoCloseable {
      */
     public synchronized void add(final String name) {
         try {
-            held.put(name, lock(namespace, name));
+            held.put(name, lockIn(namespace, name));
         } catch (final IOException e) {
             throw new IllegalStateException("cannot lock interface " + name + ": " + e.getMessage());
         }
@@ -92,10 +113,25 @@ public final class InterfaceLocks implements AutoCloseable {
         return inode;
     }
 
-    /** Unlocks every interface and removes its file ({@link OwnerLock#close()}). */
+    /**
+     * Unlocks every interface and removes its file ({@link OwnerLock#close()}), then the namespace's directory if that
+     * left it empty: a directory, never what a symbolic link there points to; one holding another switch's lock stays.
+     */
     @Override
     public synchronized void close() {
         held.values().forEach(OwnerLock::close);
         held.clear();
+        removeIfEmpty(namespace);
+    }
+
+    private static void removeIfEmpty(final Path namespace) {
+        try {
+            if (Files.isDirectory(namespace, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                // rmdir: refused for a directory that is not empty, so another switch's locks stay where they are.
+                Files.delete(namespace);
+            }
+        } catch (final IOException e) {
+            // Not empty (another switch here), or gone already: either way nothing of this switch's is left.
+        }
     }
 }

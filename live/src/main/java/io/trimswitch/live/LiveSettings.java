@@ -217,7 +217,7 @@ public final class LiveSettings {
     private static int prefixLength(final String name, final String text, final int most) {
         final int length;
         try {
-            length = Integer.parseInt(text);
+            length = io.trimswitch.config.WholeNumbers.parseInt(text);
         } catch (final NumberFormatException e) {
             throw new ConfigException(name + ".prefix length '" + text + "' is not a number");
         }
@@ -299,7 +299,7 @@ public final class LiveSettings {
         }
         final int port;
         try {
-            port = Integer.parseInt(text.substring(colon + 1));
+            port = io.trimswitch.config.WholeNumbers.parseInt(text.substring(colon + 1));
         } catch (final NumberFormatException e) {
             throw new ConfigException(name + ": '" + text.substring(colon + 1) + "' is not a port number in '" + text + "'");
         }
@@ -344,7 +344,7 @@ public final class LiveSettings {
         for (final String octet : octets) {
             final int value;
             try {
-                value = Integer.parseInt(octet);
+                value = io.trimswitch.config.WholeNumbers.parseInt(octet);
             } catch (final NumberFormatException e) {
                 throw new ConfigException(name + ": '" + text + "' is not an IPv4 address");
             }

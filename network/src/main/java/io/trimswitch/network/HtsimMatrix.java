@@ -304,7 +304,7 @@ public record HtsimMatrix(int nodes, List<Connection> connections, List<Trigger>
         private long wholeLong(final String text, final String key, final long min, final long max, final String bound) {
             final long value;
             try {
-                value = Long.parseLong(text);
+                value = io.trimswitch.config.WholeNumbers.parseLong(text);
             } catch (final NumberFormatException e) {
                 if (text.matches("-?[0-9]{1,1000}")) {
                     // Digits past a long's range: too far out, not a word.

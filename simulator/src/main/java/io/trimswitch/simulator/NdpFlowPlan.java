@@ -142,7 +142,7 @@ final class NdpFlowPlan implements NdpFlows {
                     continue;
                 }
                 try {
-                    final int packets = Integer.parseInt(value.split(",")[0].strip());
+                    final int packets = io.trimswitch.config.WholeNumbers.parseInt(value.split(",")[0].strip());
                     if (packets < 1 || packets > 65_535) {
                         throw new NumberFormatException();
                     }

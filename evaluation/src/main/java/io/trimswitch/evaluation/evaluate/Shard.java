@@ -28,7 +28,7 @@ public record Shard(int index, int count) {
         if (!matcher.matches()) {
             throw new ConfigException("--shard '" + text + "': expected I/N, shard I of N, e.g. 1/3");
         }
-        return new Shard(Integer.parseInt(matcher.group(1)), Integer.parseInt(matcher.group(2)));
+        return new Shard(io.trimswitch.config.WholeNumbers.parseInt(matcher.group(1)), io.trimswitch.config.WholeNumbers.parseInt(matcher.group(2)));
     }
 
     /** Whether the run numbered {@code run} (from 0, over every experiment of the evaluation) falls to this shard. */

@@ -1,21 +1,23 @@
 package io.trimswitch.cli;
 
+import io.trimswitch.config.WholeNumbers;
 import picocli.CommandLine;
 
 /**
- * How an option's whole number is read: ASCII digits with an optional sign, and a number past the type's range is
- * called too large or too small, naming the bound, rather than "not an int". A class per type, not lambdas: see
- * {@link TrimswitchCommand}'s note on the class-data sharing archive.
+ * How an option's whole number is read: an optional sign and the ASCII digits 0-9 only (picocli's own conversion would
+ * take any script's digits, '١' as 1), and a number past the type's range is called too large or too small, naming
+ * the bound, rather than "not an int". A class per type, not lambdas: see {@link TrimswitchCommand}'s note on the
+ * class-data sharing archive.
  */
-final class WholeNumbers {
+final class WholeNumberOptions {
     /** Digits quoted back in full up to here; a longer value is cut, so the error stays a short line. */
     private static final int QUOTED_DIGITS = 40;
 
-    private WholeNumbers() {
+    private WholeNumberOptions() {
     }
 
     /** Reads every {@code int} and {@code long} option of {@code commandLine} and of its subcommands this way. */
-    static void readInto(final CommandLine commandLine) {
+    static void register(final CommandLine commandLine) {
         commandLine.registerConverter(Integer.class, new Ints());
         commandLine.registerConverter(int.class, new Ints());
         commandLine.registerConverter(Long.class, new Longs());
@@ -23,13 +25,13 @@ final class WholeNumbers {
     }
 
     static long parse(final String text, final long min, final long max) {
-        if (text == null || !text.matches("[+-]?[0-9]+")) {
-            throw new CommandLine.TypeConversionException("'" + quoted(text) + "' is not a whole number");
+        if (!WholeNumbers.isWholeNumber(text)) {
+            throw new CommandLine.TypeConversionException("'" + quoted(text) + "' is not a whole number (digits 0-9)");
         }
         final boolean negative = text.startsWith("-");
         final long value;
         try {
-            value = Long.parseLong(text);
+            value = WholeNumbers.parseLong(text);
         } catch (final NumberFormatException e) {
             throw outside(text, negative, min, max);
         }
