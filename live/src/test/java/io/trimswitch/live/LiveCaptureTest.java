@@ -32,7 +32,9 @@ class LiveCaptureTest {
                 throw new java.io.UncheckedIOException(e);
             }
         });
-        final LiveCapture capture = new LiveCapture(0, fifo, 10_000_000_000L, 0);
+        // Opened here, as a capture's caller opens what it names: the switch itself never opens a FIFO by name.
+        final FileChannel pipe = FileChannel.open(fifo, StandardOpenOption.WRITE);
+        final LiveCapture capture = new LiveCapture(0, fifo, pipe, 10_000_000_000L, 0);
         try (FileChannel unread = reader.get(5, TimeUnit.SECONDS)) {
             final UnsafeBuffer frame = new UnsafeBuffer(new byte[1500]);
             for (int i = 0; i < 4_000; i++) {
