@@ -267,8 +267,6 @@ public final class HtsimExperiment {
         return Math.max(1, (c.sizeBytes() + mtu - 1) / mtu);
     }
 
-    // ---- what the run and the report read ------------------------------------------------------------------------
-
     FatTree.Shape shape() {
         return shape;
     }
@@ -344,8 +342,7 @@ public final class HtsimExperiment {
         return initialWindow;
     }
 
-    /** 0: every path. */
-    public int getPaths() {
+    public int getPaths() { // 0: every path
         return paths;
     }
 
