@@ -91,5 +91,9 @@ int main(int argc, char **argv) {
     print_drops(stdout, &ports[0]);
     printf("%s: ", argv[2]);
     print_drops(stdout, &ports[1]);
+    /* Closing the sockets takes libxdp's program off the interfaces again. */
+    xsk_socket__delete(ports[1].socket);
+    xsk_socket__delete(ports[0].socket);
+    xsk_umem__delete(umem);
     return 0;
 }

@@ -1,8 +1,8 @@
 /*
  * A counting sink for bench/hosts/port_rate_bench.sh: takes every frame that reaches an interface's first QUEUES
  * receive queues through AF_XDP (libxdp's program, before any skb exists), counts it and hands its frame straight back
- * to the fill ring. Prints the frames received each second, and at SIGTERM or SIGINT
- * "received N frames in T s: R frames/s" with the sockets' own drop counters. It sleeps in poll() when idle.
+ * to the fill ring. Prints the frames received each second; at SIGUSR1 "received N frames; " and the first socket's
+ * own drop counters, and the same with the time and rate at SIGTERM or SIGINT. It sleeps in poll() when idle.
  *
  *   cc -O2 -o xdp_sink xdp_sink.c -lxdp -lbpf && ./xdp_sink IF [QUEUES]
  */
@@ -17,11 +17,14 @@
 #define BATCH 64
 #define MAX_QUEUES 16
 
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, report;
 
 static void on_signal(int signal) {
-    (void) signal;
-    stop = 1;
+    if (signal == SIGUSR1) {
+        report = 1;
+    } else {
+        stop = 1;
+    }
 }
 
 static double now(void) {
@@ -71,6 +74,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "xdp_sink: %s in %s mode, %ld queue(s), running\n", argv[1], ports[0].mode, queues);
     signal(SIGTERM, on_signal);
     signal(SIGINT, on_signal);
+    signal(SIGUSR1, on_signal);
     unsigned long long received = 0, last = 0;
     double start = now(), tick = start + 1;
     while (!stop) {
@@ -88,9 +92,19 @@ int main(int argc, char **argv) {
             last = received;
             tick += 1;
         }
+        if (report) {
+            report = 0;
+            printf("received %llu frames; ", received);
+            print_drops(stdout, &ports[0]);
+            fflush(stdout);
+        }
     }
     double elapsed = now() - start;
     printf("received %llu frames in %.3f s: %.0f frames/s; ", received, elapsed, (double) received / elapsed);
     print_drops(stdout, &ports[0]);
+    /* Closing the sockets takes libxdp's program off the interface again. */
+    for (int q = 0; q < queues; q++) {
+        xsk_socket__delete(ports[q].socket);
+    }
     return 0;
 }
