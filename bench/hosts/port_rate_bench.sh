@@ -50,7 +50,7 @@ done
 trimswitch_ports() {
     case "$1" in
         af_packet) echo "-i 0@${TAG}p0 -i 1@${TAG}p1" ;;
-        af_xdp) echo "-i 0@af_xdp:${TAG}p0 -i 1@af_xdp:${TAG}p1" ;;
+        af_xdp) echo "-i 0@${TAG}p0:af_xdp -i 1@${TAG}p1:af_xdp" ;;
     esac
 }
 # Whether this build has af_xdp ports: its `run --help` names the kind.

@@ -64,14 +64,16 @@ def main(path, modes, rates, xdp_switch):
         print(f"{NAMES[mode]:<28}{sent:>10.1f}{median(rows, key, kpps(HANDED)):>10.1f}{forwarded:>10.1f}"
               f"{median(rows, key, kpps(RECEIVED)):>10.1f}{'yes' if forwarded < 0.95 * sent else 'no':>8}"
               f"{show(median(rows, key, cpu), '.2f'):>14}   {account}")
-    print("\nfixed offered loads: CPU µs per forwarded frame / delivered share (received by the sink over sent), medians")
-    print(f"{'forwarder':<28}" + "".join(f"{rate + ' frames/s':>26}" for rate in rates.split())
+    print("\nfixed offered loads: CPU µs per forwarded frame / delivered share (received by the sink over sent) / what the"
+          " generator offered in thousands a second, medians")
+    print(f"{'forwarder':<28}" + "".join(f"{rate + ' frames/s':>34}" for rate in rates.split())
           + f"{'TCP Gb/s':>10}{'ping p50 ms':>13}")
     for mode in modes:
         line = f"{NAMES[mode]:<28}"
         for rate in rates.split():
             key = f"{mode}@{rate}"
-            line += f"{show(median(rows, key, cpu), '.2f') + ' / ' + show(median(rows, key, share), '.1f') + ' %':>26}"
+            line += (f"{show(median(rows, key, cpu), '.2f')} / {show(median(rows, key, share), '.1f')} %"
+                     f" / {show(median(rows, key, kpps(SENT)), '.1f')}").rjust(34)
         key = f"{mode}@tcp"
         line += f"{show(median(rows, key, lambda row: float(row[0])), '.2f'):>10}"
         line += f"{show(median(rows, key, lambda row: float(row[2])), '.4f'):>13}"
