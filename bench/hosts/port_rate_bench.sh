@@ -9,7 +9,9 @@
 #   trimswitch-xdp  the same on af_xdp ports ("n/a" where the build has no such kind)
 # Per round, forwarders alternating: UDP frames of SIZE bytes (60: 64 on a wire) from bench/hosts/xdp_generator.c on
 # host 0 for SECONDS, as fast as it can and then at each of RATES frames a second, counted by bench/hosts/xdp_sink.c
-# on host 1; then iperf3 TCP (one stream) and 200 pings at 5 ms from host 0 to host 1, with the sink stopped. For each
+# on host 1; then iperf3 TCP (one stream) and 200 pings at 5 ms from host 0 to host 1, with the sink stopped, as the
+# hosts send by default and again with their checksum offload off (`ethtool -K eth0 tx off`: behind AF_XDP, which
+# carries no offload header, they must fill their checksums themselves, and send no 64 KB frames). For each
 # load: what the generator sent, what the veth handed to port 0 and refused, what left port 1 (forwarded), what the
 # sink got, the forwarder's CPU (user + system of its process, /proc/PID/stat) per forwarded frame, and for trimswitch
 # its own drops by reason (`stats --json`), so that every frame lost is either refused by the veth or counted.
@@ -202,11 +204,12 @@ PY
 }
 
 # TCP and ping from host 0 to host 1 (to port 0's own address for direct, which host 0 must not mistake for host 1's):
-# "MODE@tcp gbps retransmits ping_p50_ms".
+# "MODE@$2 gbps retransmits ping_p50_ms".
 tcp_ping() {
-    local mode=$1 address=10.9.0.2
+    local mode=$1 label=$2 address=10.9.0.2
     [ "$mode" = direct ] && address=10.9.0.3
     in_host 0 ping -q -c 3 -i 0.2 -W 2 "$address" > /dev/null || { echo "port_rate_bench: $mode: no ping" >&2; exit 1; }
+    rm -f "$WORK/iperf3.pid"
     if [ "$mode" = direct ]; then
         in_sw iperf3 -s -D -1 -p 5201 --pidfile "$WORK/iperf3.pid"
     else
@@ -214,9 +217,9 @@ tcp_ping() {
     fi
     sleep 0.3
     in_host 0 iperf3 -c "$address" -p 5201 -t "$SECS" -J > "$WORK/tcp.json" || true
-    [ -f "$WORK/iperf3.pid" ] && kill "$(cat "$WORK/iperf3.pid")" 2>/dev/null || true
+    kill "$(cat "$WORK/iperf3.pid" 2>/dev/null)" 2>/dev/null || true
     in_host 0 ping -c 200 -i 0.005 -W 1 "$address" > "$WORK/ping.txt" || true
-    python3 - "$mode@tcp" "$WORK/tcp.json" "$WORK/ping.txt" <<'PY'
+    python3 - "$mode@$label" "$WORK/tcp.json" "$WORK/ping.txt" <<'PY'
 import json, re, sys
 name, tcp_path, ping_path = sys.argv[1:4]
 try:
@@ -242,7 +245,11 @@ measure() {
         load "$mode" "$rate"
     done
     stop_sink
-    tcp_ping "$mode"
+    # TCP as the hosts send it (64 KB offload frames where the ports take them), then with their checksum offload off,
+    # as AF_XDP needs it: the two kinds compare on the second.
+    [[ "$mode" == *xdp ]] || tcp_ping "$mode" tcp
+    host_checksums off
+    tcp_ping "$mode" tcpoff
     stop_forwarder
 }
 

@@ -36,6 +36,14 @@ def show(figure, form):
     return "n/a" if figure is None else format(figure, form)
 
 
+def spread(rows, key, value, form):
+    """The median and, over several rounds, the range: "80.3 (40.1-120.0)"."""
+    figures = sorted(f for f in (value(row) for row in rows.get(key, [])) if f is not None)
+    if len(figures) < 2:
+        return show(median(rows, key, value), form)
+    return f"{format(statistics.median(figures), form)} ({format(figures[0], form)}-{format(figures[-1], form)})"
+
+
 def main(path, modes, rates, xdp_switch):
     rows = trials.load(path)
     modes = modes.split()
@@ -44,8 +52,8 @@ def main(path, modes, rates, xdp_switch):
     share = lambda row: int(row[RECEIVED]) / int(row[SENT]) * 100
     print(f"\nmax load: medians of {len(rows.get(modes[0] + '@max', []))} rounds; frames/s in thousands; "
           "outran: the forwarder passed on less than 95 % of what the generator sent")
-    print(f"{'forwarder':<28}{'generator':>10}{'to port 0':>10}{'forwarded':>10}{'received':>10}{'outran':>8}"
-          f"{'CPU µs/frame':>14}   lost over all rounds: refused by the veth / the switch's own count / neither")
+    print(f"{'forwarder':<28}{'generator':>10}{'to port 0':>10}{'forwarded (range)':>24}{'received':>10}{'outran':>8}"
+          f"{'CPU µs/frame (range)':>24}   lost over all rounds: refused by the veth / the switch's own count / neither")
     for mode in modes:
         key = f"{mode}@max"
         if key not in rows:
@@ -61,22 +69,23 @@ def main(path, modes, rates, xdp_switch):
             reasons = sum(counted, collections.Counter())
             named = ",".join(f"{r}={c}" for r, c in sorted(reasons.items())) or "0"
             account = f"{lost} lost: {refused} / {named} / {lost - refused - sum(reasons.values())}"
-        print(f"{NAMES[mode]:<28}{sent:>10.1f}{median(rows, key, kpps(HANDED)):>10.1f}{forwarded:>10.1f}"
-              f"{median(rows, key, kpps(RECEIVED)):>10.1f}{'yes' if forwarded < 0.95 * sent else 'no':>8}"
-              f"{show(median(rows, key, cpu), '.2f'):>14}   {account}")
+        print(f"{NAMES[mode]:<28}{sent:>10.1f}{median(rows, key, kpps(HANDED)):>10.1f}"
+              f"{spread(rows, key, kpps(FORWARDED), '.1f'):>24}{median(rows, key, kpps(RECEIVED)):>10.1f}"
+              f"{'yes' if forwarded < 0.95 * sent else 'no':>8}{spread(rows, key, cpu, '.2f'):>24}   {account}")
     print("\nfixed offered loads: CPU µs per forwarded frame / delivered share (received by the sink over sent) / what the"
-          " generator offered in thousands a second, medians")
+          " generator offered in thousands a second, medians; TCP as the hosts send it and with their checksum offload off;"
+          " ping with it off")
     print(f"{'forwarder':<28}" + "".join(f"{rate + ' frames/s':>34}" for rate in rates.split())
-          + f"{'TCP Gb/s':>10}{'ping p50 ms':>13}")
+          + f"{'TCP Gb/s':>10}{'no offload':>12}{'ping p50 ms':>13}")
     for mode in modes:
         line = f"{NAMES[mode]:<28}"
         for rate in rates.split():
             key = f"{mode}@{rate}"
             line += (f"{show(median(rows, key, cpu), '.2f')} / {show(median(rows, key, share), '.1f')} %"
                      f" / {show(median(rows, key, kpps(SENT)), '.1f')}").rjust(34)
-        key = f"{mode}@tcp"
-        line += f"{show(median(rows, key, lambda row: float(row[0])), '.2f'):>10}"
-        line += f"{show(median(rows, key, lambda row: float(row[2])), '.4f'):>13}"
+        line += f"{show(median(rows, mode + '@tcp', lambda row: float(row[0])), '.2f'):>10}"
+        line += f"{show(median(rows, mode + '@tcpoff', lambda row: float(row[0])), '.2f'):>12}"
+        line += f"{show(median(rows, mode + '@tcpoff', lambda row: float(row[2])), '.4f'):>13}"
         print(line)
 
     def ratio(a, b, load, value, form=".2f"):
@@ -90,8 +99,8 @@ def main(path, modes, rates, xdp_switch):
         print(f"CPU per frame at {rate}: af_packet / C AF_PACKET {ratio('trimswitch', 'afpacket', rate, cpu)} (goal <= 1.3),"
               f" af_xdp / af_packet {ratio('trimswitch-xdp', 'trimswitch', rate, cpu)} (goal <= 0.7),"
               f" C AF_XDP / C AF_PACKET {ratio('afxdp', 'afpacket', rate, cpu)}")
-    print(f"TCP af_xdp / af_packet {ratio('trimswitch-xdp', 'trimswitch', 'tcp', lambda row: float(row[0]))}, ping p50"
-          f" af_packet / af_xdp {ratio('trimswitch', 'trimswitch-xdp', 'tcp', lambda row: float(row[2]))}"
+    print(f"TCP (no offload) af_xdp / af_packet {ratio('trimswitch-xdp', 'trimswitch', 'tcpoff', lambda row: float(row[0]))},"
+          f" ping p50 af_packet / af_xdp {ratio('trimswitch', 'trimswitch-xdp', 'tcpoff', lambda row: float(row[2]))}"
           " (goal: both >= 1)")
 
 
