@@ -34,6 +34,12 @@ HZ=$(getconf CLK_TCK)
 
 [[ "$SIZE" =~ ^[0-9]+$ ]] && [ "$SIZE" -ge 60 ] && [ "$SIZE" -le 1514 ] \
     || { echo "port_rate_bench: SIZE must be 60 to 1514 bytes, got '$SIZE'" >&2; exit 2; }
+for mode in $MODES; do
+    case "$mode" in
+        direct|bridge|afpacket|afxdp|trimswitch|trimswitch-xdp) ;;
+        *) echo "port_rate_bench: MODES are direct bridge afpacket afxdp trimswitch trimswitch-xdp, got '$mode'" >&2; exit 2 ;;
+    esac
+done
 for rate in $RATES; do
     [[ "$rate" =~ ^[1-9][0-9]*$ ]] || { echo "port_rate_bench: RATES must be whole frames a second, got '$rate'" >&2; exit 2; }
 done
