@@ -27,7 +27,7 @@ SIZE=${SIZE:-60}
 TRIMSWITCH=${TRIMSWITCH:-"$PWD/cli/trimswitch"}
 TAG="prb$$"
 SW="${TAG}sw"
-WORK=$(mktemp -d)
+WORK=""
 FORWARDER=""
 SINK=""
 HZ=$(getconf CLK_TCK)
@@ -48,10 +48,6 @@ done
 [ "$(id -u)" = 0 ] || { echo "port_rate_bench: needs root (network namespaces)" >&2; exit 2; }
 for tool in gcc ip ping iperf3 python3 ethtool; do
     command -v "$tool" > /dev/null || { echo "port_rate_bench: needs $tool" >&2; exit 2; }
-done
-gcc -O2 -o "$WORK/afpacket_forwarder" bench/hosts/afpacket_forwarder.c
-for program in xdp_generator xdp_sink xdp_forwarder; do
-    gcc -O2 -o "$WORK/$program" "bench/hosts/$program.c" -lxdp -lbpf -lpthread
 done
 
 # The switch on its two ports, of kind $1 (af_packet or af_xdp): the one place that spells how a port kind is chosen.
@@ -89,6 +85,11 @@ cleanup() {
     remove_namespaces "${TAG}h0" "${TAG}h1" "$SW"
 }
 trap cleanup EXIT
+WORK=$(mktemp -d)
+gcc -O2 -o "$WORK/afpacket_forwarder" bench/hosts/afpacket_forwarder.c
+for program in xdp_generator xdp_sink xdp_forwarder; do
+    gcc -O2 -o "$WORK/$program" "bench/hosts/$program.c" -lxdp -lbpf -lpthread
+done
 
 in_sw() { ip netns exec "$SW" "$@"; }
 in_host() { local host=$1; shift; ip netns exec "${TAG}h$host" "$@"; }
