@@ -33,6 +33,8 @@ final class OutputFolder implements AutoCloseable {
     static final String MARK = ".trimswitch-out";
     private static final int MOST_NAMED = 3;
     private static final String MADE = "made: ";
+    private static final java.util.Set<java.nio.file.attribute.PosixFilePermission> FILE_MODE = PosixFilePermissions.fromString("rw-r--r--");
+    private static final java.util.Set<java.nio.file.attribute.PosixFilePermission> FOLDER_MODE = PosixFilePermissions.fromString("rwxr-xr-x");
 
     private final Path folder;
     private final boolean made;
@@ -162,6 +164,7 @@ final class OutputFolder implements AutoCloseable {
             for (final Path made : entries(folder)) {
                 text.append(MADE).append(made.getFileName()).append('\n');
             }
+            settleModes(entries(folder));
             write(channel, text.toString());
         } catch (final IOException e) {
             // Unlisted, what it made counts as no run's: the next run names it rather than clear it.
@@ -238,6 +241,30 @@ final class OutputFolder implements AutoCloseable {
     private static List<Path> entries(final Path folder) throws IOException {
         try (Stream<Path> list = Files.list(folder)) {
             return list.filter(p -> !p.getFileName().toString().equals(MARK)).sorted().toList();
+        }
+    }
+
+    /**
+     * Gives what the run made explicit modes, whatever the umask and whichever library wrote it (charts, CSVs): files
+     * 0644, folders 0755, a symbolic link left as it is, never followed.
+     */
+    private static void settleModes(final List<Path> paths) throws IOException {
+        for (final Path path : paths) {
+            Files.walkFileTree(path, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(final Path dir, final BasicFileAttributes attributes) throws IOException {
+                    Files.setPosixFilePermissions(dir, FOLDER_MODE);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(final Path file, final BasicFileAttributes attributes) throws IOException {
+                    if (attributes.isRegularFile()) {
+                        Files.setPosixFilePermissions(file, FILE_MODE);
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+            });
         }
     }
 

@@ -94,6 +94,26 @@ class OutputFoldersTest {
     }
 
     @Test
+    void whatARunMakesHasExplicitModesWhateverTheUmask() throws Exception {
+        final Path out = dir.resolve("private-umask");
+        final String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        final List<String> command = new java.util.ArrayList<>(List.of("sh", "-c", "umask 077 && exec \"$0\" \"$@\"", javaBin,
+            "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "--add-exports",
+            "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), TrimswitchCommand.class.getName(),
+            "scenario", "--mechanism", "tofino", "--no-ideal", "--packets", "3", "--pcap-dir", out.toString()));
+        final Process run = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(dir.resolve("umask-err").toFile()).start();
+        assertTrue(run.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "host too slow: a 3-packet scenario took over 120 s");
+        assertEquals(0, run.exitValue(), Files.readString(dir.resolve("umask-err")));
+        try (Stream<Path> made = Files.walk(out)) {
+            for (final Path path : made.toList()) {
+                final String expected = Files.isDirectory(path) ? "rwxr-xr-x" : "rw-r--r--";
+                assertEquals(expected, PosixFilePermissions.toString(Files.getPosixFilePermissions(path)), path.toString());
+            }
+        }
+    }
+
+    @Test
     void anEarlierRunsFilesAreClearedNeverMixedWithTheNewOnes() throws IOException {
         final Path out = dir.resolve("pcaps");
         assertEquals(0, trimswitch("scenario", "--mechanism", "tofino", "--no-ideal", "--packets", "3", "--pcap-dir", out.toString()).exit());
