@@ -115,7 +115,7 @@ final class OutputFolder implements AutoCloseable {
             return new OutputFolder(folder, made, channel, err, holder, before);
         } catch (final IOException e) {
             unclaim(channel, hadMark ? null : mark);
-            throw new ConfigException(option + " " + folder + ": cannot write: " + e.getMessage());
+            throw new ConfigException(option + " " + folder + ": cannot write there (" + io.trimswitch.config.IoReason.of(e) + ")");
         } catch (final RuntimeException e) {
             unclaim(channel, hadMark ? null : mark);
             throw e;

@@ -49,7 +49,7 @@ class HostileCommandLineTest {
         "scenario --packets 12345678901234567890              | --packets': '12345678901234567890' is too large (max 2147483647)",
         "scenario --packets -12345678901234567890             | --packets': '-12345678901234567890' is too small (min -2147483648)",
         "scenario --packets ١                                 | --packets': '١' is not a whole number",
-        "evaluate --only summary --out /proc/trimswitch-none  | /proc/trimswitch-none: ",
+        "evaluate --only summary --out /proc/trimswitch-none  | --out /proc/trimswitch-none: cannot write there (no such file or directory)",
         "scenario --packets 1 --pcap-dir /proc/trimswitch-none | /proc/trimswitch-none",
         "scenario --data-queue 100000000                      | --data-queue must be 1..1048576",
         "scenario --clock real --dilation 1e300               | --dilation must be 1..1000000",
