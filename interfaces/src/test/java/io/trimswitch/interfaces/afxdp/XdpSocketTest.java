@@ -223,7 +223,8 @@ class XdpSocketTest {
             ports.receive();
             now = Long.parseLong(output("ip", "netns", "exec", inside, "cat", "/sys/class/net/" + peer + "/statistics/rx_packets").trim());
         }
-        assertEquals(before + 2, now, "both frames reached the other end");
+        // At least: the kernel may send a frame of its own out of the port meanwhile (IPv6 neighbour discovery).
+        assertTrue(now >= before + 2, "both frames reached the other end: " + (now - before));
         assertEquals(2, ports.sent(0));
         ports.flush();
         assertEquals(0, pool.inUse(), "every buffer went back to the pool");
