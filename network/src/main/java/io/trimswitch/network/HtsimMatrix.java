@@ -306,7 +306,7 @@ public record HtsimMatrix(int nodes, List<Connection> connections, List<Trigger>
             try {
                 value = io.trimswitch.config.WholeNumbers.parseLong(text);
             } catch (final NumberFormatException e) {
-                if (text.matches("-?[0-9]{1,1000}")) {
+                if (io.trimswitch.config.WholeNumbers.isWholeNumber(text)) {
                     // Digits past a long's range: too far out, not a word.
                     throw refuse(key + " is too " + (text.startsWith("-") ? "small (min " + min : "large (max " + max) + "), got "
                         + (text.length() > 40 ? text.substring(0, 40) + "…" : text));
