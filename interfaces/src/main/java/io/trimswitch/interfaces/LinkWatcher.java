@@ -9,10 +9,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Follows the kernel's news of the switch's interfaces, as the Linux bridge does: an rtnetlink socket (NETLINK_ROUTE,
- * subscribed to RTMGRP_LINK) read by a thread of its own, which only hands each RTM_NEWLINK or RTM_DELLINK for a
+ * subscribed to RTMGRP_LINK) read on a thread the switch gives it (this module starts none), which only hands each RTM_NEWLINK or RTM_DELLINK for a
  * followed name to that name's listeners (the ports, which take it up on their own thread). It asks for a dump of every
  * link as it starts, so that the ports learn the state their links are in, not only later changes, and again when the
  * kernel says it dropped notifications (ENOBUFS). No polling of sysfs.
@@ -35,7 +38,9 @@ public final class LinkWatcher implements AutoCloseable {
     private final UnsafeBuffer received;
     private final MemorySegment dumpRequest;
     private final int fd;
-    private Thread thread;
+    /** Counted down when the reading thread has ended: the socket's memory is then free to go. */
+    private final CountDownLatch ended = new CountDownLatch(1);
+    private boolean started;
     private volatile boolean running;
     private int sequence;
 
@@ -96,12 +101,20 @@ public final class LinkWatcher implements AutoCloseable {
         dumpWanted = true;
     }
 
-    /** Asks for the state of every link, then hands on the news as it comes. */
-    public void start() {
+    /**
+     * Asks for the state of every link, then hands on the news as it comes, on the thread that {@code thread} runs it
+     * on: one of its own, which ends with {@link #close()}.
+     */
+    public void start(final Executor thread) {
         running = true;
-        thread = new Thread(this::run, "trimswitch-links");
-        thread.setDaemon(true);
-        thread.start();
+        started = true;
+        thread.execute(() -> {
+            try {
+                run();
+            } finally {
+                ended.countDown();
+            }
+        });
     }
 
     private void run() {
@@ -142,15 +155,14 @@ public final class LinkWatcher implements AutoCloseable {
     @Override
     public void close() {
         running = false;
-        if (thread != null) {
-            try {
-                thread.join(2_000);
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        boolean done = !started;
+        try {
+            done = done || ended.await(2, TimeUnit.SECONDS);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         LinuxCalls.close(fd);
-        if (thread == null || !thread.isAlive()) {
+        if (done) {
             arena.close();
         }
     }

@@ -43,7 +43,7 @@ class LinkWatcherTest {
 
     @Test
     void aFollowedInterfaceHearsItsStateAtTheStartThenEachChangeOfItsLink() throws Exception {
-        watcher.start();
+        watcher.start(LinkWatcherTest::onItsOwnThread);
         final LinkMessages.Link atStart = await(link -> true, "its state at the start");
         assertTrue(!atStart.carries(), "a veth not yet up carries nothing");
 
@@ -58,7 +58,7 @@ class LinkWatcherTest {
 
     @Test
     void aFollowedInterfaceHearsOfItsOwnLinkAlone() throws Exception {
-        watcher.start();
+        watcher.start(LinkWatcherTest::onItsOwnThread);
         await(link -> true, "its state at the start");
         ip("link", "set", peer, "mtu", "1300");
         ip("link", "set", name, "mtu", "1280");
@@ -70,7 +70,7 @@ class LinkWatcherTest {
 
     @Test
     void aRemovedInterfaceIsHeardAsGone() throws Exception {
-        watcher.start();
+        watcher.start(LinkWatcherTest::onItsOwnThread);
         await(link -> true, "its state at the start");
         ip("link", "del", name);
         assertTrue(await(LinkMessages.Link::deleted, "its removal").deleted());
@@ -96,5 +96,10 @@ class LinkWatcherTest {
         final List<String> command = new java.util.ArrayList<>(List.of("ip"));
         command.addAll(List.of(words));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+    }
+
+    /** The watcher's thread, as the switch starts it. */
+    private static void onItsOwnThread(final Runnable watching) {
+        Thread.ofPlatform().daemon().name("links").start(watching);
     }
 }

@@ -41,7 +41,7 @@ final class LinkFollowing implements AutoCloseable {
         }
         log = new LinkLog(line -> output.accept(line));
         shards.followLinks(watcher, log);
-        watcher.start();
+        watcher.start(watching -> Thread.ofPlatform().daemon().name("trimswitch-links").start(watching));
     }
 
     /** No more news: the watcher's thread ends. */

@@ -72,7 +72,7 @@ public final class MetricsEndpoint implements AutoCloseable {
 
     public MetricsEndpoint(final InetSocketAddress address, final Supplier<MetricSnapshots> snapshots, final Consumer<String> log) throws IOException {
         this.snapshots = snapshots;
-        this.log = new EventLog(log);
+        this.log = new EventLog(log, System::nanoTime);
         this.loop = new MultiThreadIoEventLoopGroup(1, runnable -> {
             final Thread thread = new Thread(runnable, "trimswitch-metrics");
             thread.setDaemon(true);

@@ -3,21 +3,17 @@ package io.trimswitch.sockets;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.ManualIoEventLoop;
-import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.socket.DatagramPacket;
-import io.netty.channel.unix.Errors;
 import io.netty.channel.unix.SegmentedDatagramPacket;
-import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.CounterType;
@@ -26,7 +22,6 @@ import io.trimswitch.dataplane.counters.DropReason;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -56,8 +51,9 @@ public final class VxlanPorts implements AutoCloseable {
      * shows that the path takes less.
      */
     private static final int STANDARD_MTU_DATAGRAM = 1500 - 20 - 8;
-    /** Linux's errno for a message too long for the path. */
-    private static final int EMSGSIZE = 90;
+    /** Closing: the loop's turns, each waiting this long at most, until it has ended (bounded: a stopping switch must not hang). */
+    private static final int CLOSING_TURNS = 200;
+    private static final long CLOSING_TURN_NANOS = 10_000_000L;
 
     /**
      * One port: where it listens, its VNI, and its host's VTEP; a null {@code remote} is learned from the
@@ -87,13 +83,12 @@ public final class VxlanPorts implements AutoCloseable {
     /** Per port: the largest datagram sent in segments; a larger one goes alone, and the kernel may fragment it. */
     private final int[] largestSegment;
     private final boolean segmented;
-    private final boolean[] errorReported;
+    private final SocketErrors errors;
     /** Why a port drops a datagram or a frame to send. */
     private static final List<DropReason> DROPS = List.of(DropReason.TOO_SHORT, DropReason.BAD_VXLAN_FLAGS, DropReason.WRONG_VNI,
         DropReason.WRONG_SOURCE, DropReason.OVERSIZE, DropReason.NO_REMOTE, DropReason.TX_BUSY, DropReason.SOCKET_ERROR);
     /** Per port: datagrams received, and dropped by reason; this port's thread alone writes them. */
     private final LivePortCounters[] counters;
-    private final UnsafeBuffer rxView = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer txView = new UnsafeBuffer(0, 0);
     private final byte[] heapCopy = new byte[MAX_FRAME + VxlanHeader.LENGTH];
     private final UnsafeBuffer heapView = new UnsafeBuffer(heapCopy);
@@ -122,7 +117,7 @@ public final class VxlanPorts implements AutoCloseable {
         this.segmentSize = new int[ports];
         this.segments = new int[ports];
         this.largestSegment = new int[ports];
-        this.errorReported = new boolean[ports];
+        this.errors = new SocketErrors(ports);
         java.util.Arrays.fill(largestSegment, STANDARD_MTU_DATAGRAM);
         this.segmented = segmentedSends && EpollDatagramChannel.isSegmentedDatagramPacketSupported();
         this.counters = new LivePortCounters[ports];
@@ -153,7 +148,7 @@ public final class VxlanPorts implements AutoCloseable {
                 .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
                 .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(SOCKET_BUFFER_BYTES / 4, SOCKET_BUFFER_BYTES))
-                .handler(new PortHandler(endpoint));
+                .handler(new VxlanReceiver(endpoint, handler, counters[endpoint.port()], remotes, errors, MAX_DATAGRAM));
             binding[endpoint.port()] = bootstrap.bind(endpoint.bind());
         }
     }
@@ -270,10 +265,10 @@ public final class VxlanPorts implements AutoCloseable {
             channel.write(new SegmentedDatagramPacket(batch, size, remotes[port])).addListener(future -> {
                 if (!future.isSuccess()) {
                     counters[port].drop(DropReason.SOCKET_ERROR, count);
-                    if (tooLongForThePath(future.cause())) {
+                    if (SocketErrors.tooLongForThePath(future.cause())) {
                         largestSegment[port] = Math.min(largestSegment[port], size - 1);
                     }
-                    reportOnce(port, future.cause());
+                    errors.reportOnce(port, future.cause());
                 }
             });
         }
@@ -337,92 +332,8 @@ public final class VxlanPorts implements AutoCloseable {
             }
         }
         running.shutdownGracefully(0, 0, TimeUnit.SECONDS);
-        // Bounded: a stopping switch must not hang on its sockets.
-        final long deadline = System.nanoTime() + 2_000_000_000L;
-        while (own && !running.isTerminated() && System.nanoTime() < deadline) {
-            running.runNow();
-        }
-    }
-
-    /** EMSGSIZE: a segment does not fit the path's MTU. */
-    private static boolean tooLongForThePath(final Throwable cause) {
-        return cause instanceof Errors.NativeIoException && Math.abs(((Errors.NativeIoException) cause).expectedErr()) == EMSGSIZE;
-    }
-
-    /** The first socket error of a port is logged; the rest are only counted. */
-    private void reportOnce(final int port, final Throwable cause) {
-        if (!errorReported[port]) {
-            errorReported[port] = true;
-            System.err.println("trimswitch: port " + port + ": socket error: " + cause.getMessage() + " (counted as socketError; later ones only counted)");
-        }
-    }
-
-    /** One port's receive side. */
-    private final class PortHandler extends SimpleChannelInboundHandler<DatagramPacket> {
-        private final Endpoint endpoint;
-        private final int port;
-
-        PortHandler(final Endpoint endpoint) {
-            this.endpoint = endpoint;
-            this.port = endpoint.port();
-        }
-
-        @Override
-        protected void channelRead0(final ChannelHandlerContext context, final DatagramPacket packet) {
-            counters[port].increment(CounterType.RX_DATAGRAMS);
-            final ByteBuf content = packet.content();
-            final int length = content.readableBytes();
-            if (length < VxlanHeader.LENGTH + EthernetHeader.LENGTH) {
-                counters[port].drop(DropReason.TOO_SHORT);
-                return;
-            }
-            if (length > MAX_DATAGRAM) {
-                counters[port].drop(DropReason.OVERSIZE);
-                return;
-            }
-            final UnsafeBuffer bytes;
-            final int start;
-            if (content.hasMemoryAddress()) {
-                rxView.wrap(content.memoryAddress() + content.readerIndex(), length);
-                bytes = rxView;
-                start = 0;
-            } else {
-                content.getBytes(content.readerIndex(), heapCopy, 0, length);
-                rxView.wrap(heapCopy, 0, length);
-                bytes = rxView;
-                start = 0;
-            }
-            if ((VxlanHeader.flags(bytes, start) & VxlanHeader.FLAG_VNI_VALID) == 0) {
-                counters[port].drop(DropReason.BAD_VXLAN_FLAGS);
-                return;
-            }
-            if (VxlanHeader.vni(bytes, start) != endpoint.vni()) {
-                counters[port].drop(DropReason.WRONG_VNI);
-                return;
-            }
-            final InetAddress source = packet.sender().getAddress();
-            final InetSocketAddress remote = remotes[port];
-            if (remote == null) {
-                // Learned once, from the first frame that passed the checks; it never moves after that.
-                remotes[port] = new InetSocketAddress(source, endpoint.remotePort());
-            } else if (!remote.getAddress().equals(source)) {
-                // Only the port's host may speak on it: one datagram from elsewhere must not take the port over.
-                counters[port].drop(DropReason.WRONG_SOURCE);
-                return;
-            }
-            handler.onFrame(port, bytes, start + VxlanHeader.LENGTH, length - VxlanHeader.LENGTH);
-        }
-
-        @Override
-        public void channelReadComplete(final ChannelHandlerContext context) {
-            handler.onBatchEnd();
-        }
-
-        @Override
-        public void exceptionCaught(final ChannelHandlerContext context, final Throwable cause) {
-            // A failed datagram (an ICMP unreachable from a host that went away) is not a reason to stop the port.
-            counters[port].drop(DropReason.SOCKET_ERROR);
-            reportOnce(port, cause);
+        for (int turn = 0; own && !running.isTerminated() && turn < CLOSING_TURNS; turn++) {
+            running.run(CLOSING_TURN_NANOS);
         }
     }
 }

@@ -1,0 +1,15 @@
+package io.trimswitch.architecture;
+
+/** A class that reads the host's clock and starts a thread: what {@link ClockRuleTest} plants in a clock-free package. */
+final class PlantedClockReader {
+    private PlantedClockReader() {
+    }
+
+    static long now() {
+        return System.nanoTime();
+    }
+
+    static Thread spin() {
+        return Thread.ofPlatform().start(() -> { });
+    }
+}
