@@ -87,8 +87,8 @@ class LayeringTest {
     private static final Map<String, Integer> LONGEST_FILE = Map.of("live", 400);
 
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-    /** What each kind of interface port implements, in the package of its own. */
-    static final String PORT_KIND = "io.trimswitch.interfaces.SocketKind";
+    /** What each kind of port registers, in the package of its own (an interface port's socket, UDP/VXLAN, generated traffic). */
+    static final String PORT_KIND = "io.trimswitch.dataplane.ports.RegisteredKind";
     private static JavaClasses all;
 
     @BeforeAll
@@ -213,22 +213,23 @@ class LayeringTest {
         };
     }
 
-    /** The packages of the interface ports' kinds: each holds a class that implements the kinds' interface. */
+    /** The packages of the port kinds: each holds a class that registers its kind. */
     static List<String> portKindPackages(final JavaClasses classes) {
         return classes.stream().filter(type -> !type.isInterface() && type.isAssignableTo(PORT_KIND))
             .map(JavaClass::getPackageName).distinct().sorted().toList();
     }
 
-    /** A port kind is one package: the switch finds it by its name (SocketKinds), so nothing outside it names its classes. */
+    /** A port kind is one package: the switch finds it by its name (PortKinds), so nothing outside it names its classes. */
     static ArchRule portKindStaysInItsPackage(final String kindPackage) {
         return noClasses().that().resideOutsideOfPackage(kindPackage + "..").should().dependOnClassesThat().resideInAPackage(kindPackage + "..")
-            .because("a port kind is one package, found by its name through " + PORT_KIND.replace("SocketKind", "SocketKinds"));
+            .because("a port kind is one package, found by its name through " + PORT_KIND.replace("RegisteredKind", "PortKinds"));
     }
 
     @Test
     void nothingOutsideAPortKindsPackageNamesItsClasses() {
         final List<String> kinds = portKindPackages(all);
-        assertTrue(kinds.size() >= 2, "the interface port kinds, af_packet and af_xdp at least: " + kinds);
+        assertTrue(kinds.containsAll(List.of("io.trimswitch.interfaces.afpacket", "io.trimswitch.interfaces.afxdp",
+            "io.trimswitch.realtime.generated")), "every kind of port, each in its package: " + kinds);
         kinds.forEach(kind -> portKindStaysInItsPackage(kind).check(all));
     }
 

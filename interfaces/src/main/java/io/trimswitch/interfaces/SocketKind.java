@@ -1,13 +1,13 @@
 package io.trimswitch.interfaces;
 
+import io.trimswitch.dataplane.ports.RegisteredKind;
+
 /**
  * One kind of interface port, in a package of its own that nothing else names: what it is called in the settings
- * ({@code kind: af_xdp}) and how it opens an interface. A kind is registered by its class's name in
- * {@code META-INF/services/io.trimswitch.interfaces.SocketKind}, and found by its own name through {@link SocketKinds}.
+ * ({@code kind: af_xdp}) and how it opens an interface. A kind is registered as every port kind is
+ * ({@link RegisteredKind}), and found by its own name through {@link SocketKinds}.
  */
-public interface SocketKind {
-    /** The name the settings give the kind. */
-    String name();
+public interface SocketKind extends RegisteredKind {
 
     /**
      * Opens {@code interfaceName} as a port of this kind, reading its first {@code queues} receive queues; {@code mustBeUp}:

@@ -5,6 +5,7 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.ports.PortKinds;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.switching.FrameCapture;
 import io.trimswitch.switching.OpenLoopSenders;
@@ -18,10 +19,8 @@ import io.trimswitch.switching.TrafficSource;
 import io.trimswitch.realtime.shard.DilatedClock;
 import io.trimswitch.realtime.shard.PipelineShard;
 import io.trimswitch.realtime.shard.ShardedDataplane;
-import io.trimswitch.trafficmanager.HandleRing;
 import io.trimswitch.realtime.shard.PortList;
 import io.trimswitch.realtime.shard.PortTap;
-import io.trimswitch.realtime.shard.PublishedTime;
 import io.trimswitch.realtime.shard.ShardSleep;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
@@ -43,6 +42,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class RealTimeSwitch {
     /** Switch time zero comes this long after the threads are started, so all of them see it begin. */
     private static final long START_DELAY_NANOS = 20_000_000;
+    /** The kind of port a scenario's traffic comes in on. */
+    private static final String GENERATED = "generated";
 
     private final Settings settings;
     private final TrafficSource source;
@@ -52,9 +53,7 @@ public final class RealTimeSwitch {
     private final RunRecorder recorder;
     private final List<RunRecorder> threadRecorders = new ArrayList<>();
     /** Per shard: its ports; the first shard's generate the workload. */
-    private final GeneratedPorts[] ports;
-    /** Per shard but the first: the ring its ports' packets come on. */
-    private final HandleRing[] rings;
+    private final ScenarioPorts[] ports;
     private final long durationPicos;
     private boolean warmedUp;
     private FrameCapture capture;
@@ -98,15 +97,9 @@ public final class RealTimeSwitch {
             CounterRegistry.inMemory(ShardedDataplane.counters(this.settings, shards)), AssembledSwitch.defaultForwarding(this.settings),
             () -> threadRecorder(flows, 16), true, host);
         this.assembly = dataplane.assembly();
-        this.rings = new HandleRing[shards];
-        for (int shard = 1; shard < shards; shard++) {
-            rings[shard] = new HandleRing(this.settings.realtime().rxRingPackets(), false);
-        }
-        this.ports = new GeneratedPorts[shards];
-        final PublishedTime generated = new PublishedTime(0);
+        this.ports = PortKinds.named(ScenarioPortKind.class, GENERATED).open(this.settings, dataplane, this.source,
+            () -> threadRecorder(flows, packets));
         for (int shard = 0; shard < shards; shard++) {
-            ports[shard] = new GeneratedPorts(dataplane.shard(shard), dataplane, threadRecorder(flows, packets), shard == 0 ? this.source : null,
-                rings, rings[shard], this.settings.realtime().batchPackets(), generated);
             dataplane.shard(shard).ports(new PortList(assembly.ports(), ShardSleep.parked()).add(ports[shard], ownPorts(shard)));
         }
     }
@@ -290,10 +283,8 @@ public final class RealTimeSwitch {
             endRecorder.dropped(pool.flow(handle), DropReason.IN_FLIGHT_AT_END);
             dataplane.release(handle);
         };
-        for (final HandleRing ring : rings) {
-            for (int handle = ring == null ? PacketPool.NO_PACKET : ring.poll(); handle != PacketPool.NO_PACKET; handle = ring.poll()) {
-                asInFlight.accept(handle);
-            }
+        for (final ScenarioPorts each : ports) {
+            each.drainTo(asInFlight);
         }
         dataplane.drainTo(asInFlight);
         // NOTIFYs due within the run reach their pipelines, as they would have.
@@ -325,7 +316,7 @@ public final class RealTimeSwitch {
         }
         recorder.reset();
         source.reset();
-        for (final GeneratedPorts each : ports) {
+        for (final ScenarioPorts each : ports) {
             each.reset();
         }
     }

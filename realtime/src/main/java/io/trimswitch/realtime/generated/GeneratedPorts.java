@@ -1,16 +1,18 @@
-package io.trimswitch.realtime;
+package io.trimswitch.realtime.generated;
 
 import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.realtime.ScenarioPorts;
 import io.trimswitch.switching.RunRecorder;
 import io.trimswitch.switching.TrafficSource;
 import io.trimswitch.realtime.shard.DilatedClock;
 import io.trimswitch.realtime.shard.PipelineShard;
 import io.trimswitch.realtime.shard.PublishedTime;
-import io.trimswitch.realtime.shard.PortKind;
 import io.trimswitch.realtime.shard.PortTap;
 import io.trimswitch.realtime.shard.ShardedDataplane;
 import io.trimswitch.trafficmanager.HandleRing;
+
+import java.util.function.IntConsumer;
 
 /**
  * A scenario shard's in-memory ports, the kind of port generated traffic comes in on. On the first shard they are the
@@ -19,7 +21,7 @@ import io.trimswitch.trafficmanager.HandleRing;
  * On the other shards they read that ring. Whatever leaves an egress port is recorded for the receivers, and its buffer
  * given back. They have no file descriptor: the shard parks when idle.
  */
-final class GeneratedPorts implements PortKind {
+final class GeneratedPorts implements ScenarioPorts {
     private final PipelineShard shard;
     private final ShardedDataplane dataplane;
     private final PacketPool pool;
@@ -158,20 +160,31 @@ final class GeneratedPorts implements PortKind {
         departed++;
     }
 
-    /** Every workload packet has been sent and every buffer has come back: nothing is left in the switch. */
-    boolean quiet() {
+    @Override
+    public boolean quiet() {
         return quiet;
     }
 
-    long departed() {
+    @Override
+    public long departed() {
         return departed;
     }
 
-    long maxLagPicos() {
+    @Override
+    public long maxLagPicos() {
         return maxLagPicos;
     }
 
-    void reset() {
+    /** What the generating shard put on this shard's ring and it did not take. */
+    @Override
+    public void drainTo(final IntConsumer inFlight) {
+        for (int handle = ring == null ? PacketPool.NO_PACKET : ring.poll(); handle != PacketPool.NO_PACKET; handle = ring.poll()) {
+            inFlight.accept(handle);
+        }
+    }
+
+    @Override
+    public void reset() {
         maxLagPicos = 0;
         departed = 0;
         quiet = false;

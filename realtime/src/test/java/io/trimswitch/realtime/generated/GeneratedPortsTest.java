@@ -1,4 +1,4 @@
-package io.trimswitch.realtime;
+package io.trimswitch.realtime.generated;
 
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.counters.CounterRegistry;
