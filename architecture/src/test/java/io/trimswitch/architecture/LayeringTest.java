@@ -229,8 +229,15 @@ class LayeringTest {
     void nothingOutsideAPortKindsPackageNamesItsClasses() {
         final List<String> kinds = portKindPackages(all);
         assertTrue(kinds.containsAll(List.of("io.trimswitch.interfaces.afpacket", "io.trimswitch.interfaces.afxdp",
-            "io.trimswitch.realtime.generated")), "every kind of port, each in its package: " + kinds);
+            "io.trimswitch.realtime.generated", "io.trimswitch.live.udp")), "every kind of port, each in its package: " + kinds);
         kinds.forEach(kind -> portKindStaysInItsPackage(kind).check(all));
+    }
+
+    @Test
+    void theVxlanSocketsAreTheUdpKindsAlone() {
+        // The kind's socket side sits with Netty in sockets; only the kind's own package reaches it.
+        noClasses().that().resideOutsideOfPackages("io.trimswitch.sockets..", "io.trimswitch.live.udp..")
+            .should().dependOnClassesThat().haveNameMatching("io\\.trimswitch\\.sockets\\.VxlanPorts(\\$.*)?").check(all);
     }
 
     @Test

@@ -5,6 +5,8 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.EvaluationResult;
 import io.trimswitch.interfaces.afpacket.AfPacket;
 import io.trimswitch.interfaces.afxdp.AfXdp;
+import io.trimswitch.live.udp.Udp;
+import io.trimswitch.realtime.generated.Generated;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -27,6 +29,15 @@ class PortKindRuleTest {
         final EvaluationResult result = LayeringTest.portKindStaysInItsPackage("io.trimswitch.interfaces.afxdp").evaluate(planted);
         assertTrue(result.hasViolation(), "the planted class is caught");
         assertTrue(result.getFailureReport().toString().contains(PlantedKindUser.class.getName()), result.getFailureReport().toString());
+    }
+
+    @Test
+    void aClassOutsideTheUdpKindsPackageThatNamesItsRegistrationIsAViolation() {
+        final JavaClasses kinds = new ClassFileImporter().importClasses(PlantedUdpUser.class, Udp.class, Generated.class);
+        assertEquals(List.of("io.trimswitch.live.udp", "io.trimswitch.realtime.generated"), LayeringTest.portKindPackages(kinds));
+        final EvaluationResult result = LayeringTest.portKindStaysInItsPackage("io.trimswitch.live.udp").evaluate(kinds);
+        assertTrue(result.getFailureReport().toString().contains(PlantedUdpUser.class.getName()), result.getFailureReport().toString());
+        assertFalse(LayeringTest.portKindStaysInItsPackage("io.trimswitch.realtime.generated").evaluate(kinds).hasViolation());
     }
 
     @Test

@@ -8,7 +8,6 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.IngressLinks;
 import io.trimswitch.interfaces.InterfacePorts;
-import io.trimswitch.sockets.VxlanPorts;
 import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.realtime.shard.PipelineShard;
 import io.trimswitch.realtime.shard.PortList;
@@ -20,13 +19,13 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.util.List;
 
 /**
- * A live shard's ports: the kinds it holds ({@link InterfacePortKind} for AF_PACKET interfaces, {@link SocketPortKind}
+ * A live shard's ports: the kinds it holds ({@link InterfacePortKind} for ports on interfaces, a {@link LivePortKind}'s
  * for UDP/VXLAN sockets) in its {@link PortList}, with a {@link LiveTap} on them, and the way in that both kinds hand
  * their frames to: each frame read is copied once into a buffer of the shard's partition and arrives no faster than the
  * port's link allows; the pipeline chooses its port (with {@code forwarding.mode: l2} by
  * the shard's copy of the learning bridge, which floods too). The shard sleeps in a {@link PollerSleep}, over the kinds' file descriptors.
  */
-final class LivePorts implements VxlanPorts.FrameHandler, InterfacePorts.FrameHandler {
+final class LivePorts implements LivePortKind.Frames, InterfacePorts.FrameHandler {
     /** Why the ports themselves drop a frame they took. */
     private static final List<DropReason> DROPS = List.of(DropReason.BUFFER_EXHAUSTED, DropReason.RX_OVERFLOW,
         DropReason.BAD_OFFLOAD, DropReason.RESERVED_GROUP);
@@ -47,8 +46,6 @@ final class LivePorts implements VxlanPorts.FrameHandler, InterfacePorts.FrameHa
     private final PortList list;
     /** Null unless some of these ports sit on Linux interfaces. */
     private InterfacePorts interfaces;
-    /** The kind of its UDP ports, null without: their descriptors are watched once bound. */
-    private SocketPortKind socketKind;
     /** The kind of its interface ports, which {@code ctl add-port} adds to; null without interface ports. */
     private InterfacePortKind interfaceKind;
     /** Per port: true when it sits on a Linux interface, whose frames carry an offload header in the pool's headroom. */
@@ -82,12 +79,16 @@ final class LivePorts implements VxlanPorts.FrameHandler, InterfacePorts.FrameHa
         tap.watch(port);
     }
 
+    /** What the shard gives its ports of a {@link LivePortKind}, whose own counters {@code writer} writes in {@code registry}. */
+    LivePortKind.Context context(final io.trimswitch.dataplane.counters.CounterRegistry registry, final String writer) {
+        return new LivePortKind.Context(dataplane, this, counters, registry, writer);
+    }
+
     /** The shard's UDP ports and its interface ports (null for none of either). */
-    void sockets(final VxlanPorts ports, final InterfacePorts interfacePorts) {
+    void sockets(final LivePortKind.ShardPorts ports, final InterfacePorts interfacePorts) {
         this.interfaces = interfacePorts;
         if (ports != null) {
-            socketKind = new SocketPortKind(ports, dataplane, counters);
-            list.add(socketKind, ports.endpoints().stream().mapToInt(VxlanPorts.Endpoint::port).toArray());
+            list.add(ports.kind(), ports.ports());
         }
         if (interfacePorts != null) {
             interfaceKind = new InterfacePortKind(interfacePorts);
@@ -97,11 +98,6 @@ final class LivePorts implements VxlanPorts.FrameHandler, InterfacePorts.FrameHa
             }
             list.add(interfaceKind, attached);
         }
-    }
-
-    /** The UDP sockets are bound, on the shard's first turns: they wake the shard from now on. */
-    void socketsBound(final int[] fds) {
-        socketKind.bound(fds);
     }
 
     /**
@@ -164,10 +160,6 @@ final class LivePorts implements VxlanPorts.FrameHandler, InterfacePorts.FrameHa
         // No port yet: the pipeline's forwarding chooses it.
         pool.egressPort(handle, -1);
         shard.arrive(port, handle, arrival);
-    }
-
-    @Override
-    public void onBatchEnd() {
     }
 
     /** The interface refused the frame after its egress port counted it as sent: it is counted only as the interface's drop. */

@@ -3,14 +3,12 @@ package io.trimswitch.live;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.SettingsValidation;
 import io.trimswitch.config.Settings;
-import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.interfaces.InterfacePorts;
 import io.trimswitch.interfaces.SocketKind;
 import io.trimswitch.pipelines.BridgeForwarding;
 import io.trimswitch.pipelines.LearningBridge;
 import io.trimswitch.pipelines.LpmForwarding;
 import io.trimswitch.realtime.shard.ShardOwnership;
-import io.trimswitch.sockets.VxlanPorts;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -55,7 +53,7 @@ public final class LiveSettings {
         if (s.ports().size() > s.portCount()) {
             throw new ConfigException("ports: " + s.ports().size() + " ports, but fabric.pipelines × fabric.portsPerPipeline is " + s.portCount());
         }
-        endpoints(s);
+        LivePortKind.named(LivePortKind.UDP).ports(s);
         PortKindSettings.portKind(s);
         attachments(s);
         SettingsValidation.within("forwarding.agingSeconds", s.forwarding().agingSeconds(), 0.001, 365 * 86_400, "s");
@@ -99,7 +97,8 @@ public final class LiveSettings {
         return attachments;
     }
 
-    private static void rate(final Settings s, final int port, final String name, final Settings.Port entry) {
+    /** Checks port {@code port}'s own {@code rateGbps}, of whatever kind, against the control loop's rates. */
+    public static void rate(final Settings s, final int port, final String name, final Settings.Port entry) {
         if (entry.rateGbps() != null) {
             SettingsValidation.rate(name + ".rateGbps", entry.rateGbps());
             if (s.halftimisticRateBps(port) > s.portRateBps(port) || s.pessimisticRateBps(port) > s.halftimisticRateBps(port)) {
@@ -111,45 +110,6 @@ public final class LiveSettings {
     /** True when some port of the switch sits on a Linux interface. */
     public static boolean hasInterfacePorts(final Settings s) {
         return s.ports().stream().anyMatch(Settings.Port::onInterface);
-    }
-
-    /** The ports as UDP endpoints; two ports may not listen on the same address. */
-    public static List<VxlanPorts.Endpoint> endpoints(final Settings s) {
-        final List<VxlanPorts.Endpoint> endpoints = new ArrayList<>();
-        final Map<String, Integer> bound = new HashMap<>();
-        for (int port = 0; port < s.ports().size(); port++) {
-            final Settings.Port entry = s.ports().get(port);
-            final String name = "ports[" + port + "]";
-            if (entry != null && entry.onInterface()) {
-                continue;
-            }
-            if (entry != null && (entry.kind() != null || entry.queues() != null)) {
-                throw new ConfigException(name + (entry.kind() != null ? ".kind " + entry.kind() : ".queues " + entry.queues())
-                    + " is for a port on an interface; a UDP port has neither kind nor queues");
-            }
-            if (entry == null || entry.bind() == null) {
-                throw new ConfigException(name + ".bind is missing: the host:port the port listens on (or interface: NAME for a port on a Linux interface)");
-            }
-            final InetSocketAddress bind = socket(name + ".bind", entry.bind());
-            if (bind.getPort() != 0) {
-                final Integer clash = bound.put(bind.getAddress().getHostAddress() + ":" + bind.getPort(), port);
-                if (clash != null) {
-                    throw new ConfigException(name + ".bind " + entry.bind() + " clashes with ports[" + clash + "].bind");
-                }
-            }
-            if (entry.vni() < 0 || entry.vni() > VxlanHeader.MAX_VNI) {
-                throw new ConfigException(name + ".vni must be 0.." + VxlanHeader.MAX_VNI + ", got " + entry.vni());
-            }
-            final InetSocketAddress remote = entry.remote() == null ? null : socket(name + ".remote", entry.remote());
-            final int remotePort = entry.remotePort() != null ? entry.remotePort() : remote != null ? remote.getPort() : bind.getPort();
-            if (remotePort < 1 || remotePort > 65535) {
-                throw new ConfigException(name + ".remotePort must be 1..65535, got " + remotePort
-                    + (entry.remotePort() == null ? " (the bind port: set remotePort when binding port 0)" : ""));
-            }
-            rate(s, port, name, entry);
-            endpoints.add(new VxlanPorts.Endpoint(port, bind, remote, remotePort, entry.vni()));
-        }
-        return endpoints;
     }
 
     public static Map<Long, Integer> staticMacs(final Settings s) {
@@ -292,7 +252,8 @@ public final class LiveSettings {
         return s.metrics().address() == null ? null : socket("metrics.address", s.metrics().address());
     }
 
-    static InetSocketAddress socket(final String name, final String text) {
+    /** A host:port as a user writes it, {@code name} the setting that holds it. */
+    public static InetSocketAddress socket(final String name, final String text) {
         final int colon = text.lastIndexOf(':');
         if (colon <= 0) {
             throw new ConfigException(name + " must be host:port, got '" + text + "'");

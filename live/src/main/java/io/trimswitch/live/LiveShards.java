@@ -11,7 +11,6 @@ import io.trimswitch.pipelines.ForwardingStage;
 import io.trimswitch.realtime.shard.PipelineShard;
 import io.trimswitch.realtime.shard.ShardCommand;
 import io.trimswitch.realtime.shard.ShardedDataplane;
-import io.trimswitch.sockets.VxlanPorts;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -36,7 +35,7 @@ final class LiveShards {
     private final ShardedDataplane dataplane;
     private final LivePorts[] ports;
     /** Per shard: its UDP ports, or null. */
-    private final VxlanPorts[] sockets;
+    private final LivePortKind.ShardPorts[] sockets;
     /** Per shard: its ports on Linux interfaces, or null. */
     private final InterfacePorts[] interfaces;
     /** Per shard: the links into its ports, which pace their arrivals at the ports' rates; its thread alone changes them. */
@@ -57,7 +56,7 @@ final class LiveShards {
         this.bridging = forwarding instanceof BridgeForwarding bridge ? bridge : null;
         final int shards = dataplane.shards();
         this.ports = new LivePorts[shards];
-        this.sockets = new VxlanPorts[shards];
+        this.sockets = new LivePortKind.ShardPorts[shards];
         this.interfaces = new InterfacePorts[shards];
         this.ingressLinks = new IngressLinks[shards];
         this.ownerOf = new int[settings.portCount()];
@@ -74,13 +73,11 @@ final class LiveShards {
             // Each shard's copy of the bridge tells the others what it learned, and hears theirs before each lookup.
             BridgeNews.between(bridging, Math.round(settings.forwarding().agingSeconds() * 1e9));
         }
-        final Map<Integer, VxlanPorts.Endpoint> endpoints = new LinkedHashMap<>();
-        LiveSettings.endpoints(settings).forEach(endpoint -> endpoints.put(endpoint.port(), endpoint));
         final Map<Integer, InterfacePorts.Attachment> attachments = new LinkedHashMap<>();
         LiveSettings.attachments(settings).forEach(attachment -> attachments.put(attachment.port(), attachment));
         try {
             for (int thread = 0; thread < shards; thread++) {
-                build(thread, settings, counters, rates, endpoints, attachments);
+                build(thread, settings, counters, rates, attachments);
             }
         } catch (final RuntimeException | Error e) {
             release();
@@ -90,24 +87,24 @@ final class LiveShards {
 
     /** Shard {@code thread}'s ports, as the settings give it. */
     private void build(final int thread, final Settings settings, final CounterRegistry counters, final LinkRate[] rates,
-        final Map<Integer, VxlanPorts.Endpoint> endpoints,
         final Map<Integer, InterfacePorts.Attachment> attachments) {
         ingressLinks[thread] = new IngressLinks(rates);
         final PipelineShard shard = dataplane.shard(thread);
         ports[thread] = new LivePorts(shard, dataplane, ingressLinks[thread]);
-        final List<VxlanPorts.Endpoint> ownEndpoints = new ArrayList<>();
+        final List<Integer> ownEndpoints = new ArrayList<>();
         final List<InterfacePorts.Attachment> ownAttachments = new ArrayList<>();
         for (final int port : shard.ownPorts()) {
             if (attachments.containsKey(port)) {
                 ownAttachments.add(attachments.get(port));
             } else {
-                ownEndpoints.add(endpoints.get(port));
+                ownEndpoints.add(port);
             }
         }
         final String writer = "sockets-" + thread;
         // Netty only for UDP sockets: a shard of interface ports has none.
         sockets[thread] = ownEndpoints.isEmpty() ? null
-            : new VxlanPorts(ownEndpoints, ports[thread], settings.realtime().udpGso(), counters, writer);
+            : LivePortKind.named(LivePortKind.UDP).open(settings, ownEndpoints.stream().mapToInt(Integer::intValue).toArray(),
+                ports[thread].context(counters, writer));
         // With interface ports, every shard can take one more while the switch runs (ctl add-port).
         interfaces[thread] = !LiveSettings.hasInterfacePorts(settings) ? null
             : new InterfacePorts(ownAttachments, settings.portCount(), ports[thread], dataplane.pool(), dataplane::release, counters, writer);
@@ -141,6 +138,11 @@ final class LiveShards {
         return sockets[ownerOf[port]].localAddress(port);
     }
 
+    /** The UDP ports of the shard that owns {@code port}. */
+    LivePortKind.ShardPorts socketsOf(final int port) {
+        return sockets[ownerOf[port]];
+    }
+
     /** Opens every shard's interfaces; one that cannot be opened closes those of its shard it had opened. */
     void openInterfaces() {
         for (final InterfacePorts own : interfaces) {
@@ -156,14 +158,13 @@ final class LiveShards {
         for (int thread = 0; thread < ports.length; thread++) {
             final Thread runner = dataplane.thread(thread, idle, fault);
             if (sockets[thread] != null) {
-                // Bound by the shard's own turns, on the loop it drives.
-                sockets[thread].bind(runner);
+                sockets[thread].startingOn(runner);
             }
             runner.start();
         }
         for (int thread = 0; thread < ports.length; thread++) {
             if (sockets[thread] != null) {
-                ports[thread].socketsBound(sockets[thread].awaitBound());
+                sockets[thread].awaitReady();
             }
         }
     }
@@ -268,8 +269,7 @@ final class LiveShards {
                 interfaces[thread].close();
             }
             if (!dataplane.ran(thread) && sockets[thread] != null) {
-                // A thread that never ran closes no sockets of its own.
-                sockets[thread].close();
+                sockets[thread].closeUnrun();
             }
         }
     }

@@ -40,7 +40,7 @@ final class LiveStats implements AutoCloseable {
         this.assembly = assembly;
         this.shards = shards;
         this.ports = ports;
-        this.socketDrops = LiveSettings.endpoints(settings).isEmpty() ? null : KernelSocketDrops.open();
+        this.socketDrops = LivePortKind.named(LivePortKind.UDP).ports(settings).length == 0 ? null : KernelSocketDrops.open();
         try {
             this.gauges = gauges();
         } catch (final RuntimeException | Error e) {

@@ -5,10 +5,8 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.interfaces.InterfaceLocks;
 import io.trimswitch.interfaces.InterfacePorts;
-import io.trimswitch.sockets.VxlanPorts;
 import io.trimswitch.switching.AssembledSwitch;
 
-import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Set;
 import java.util.SortedMap;
@@ -170,10 +168,8 @@ final class PortAttachments {
                 owner.removed(port) ? "removed" : owner.linkUp(port) ? "up" : "down", inForce.portRateBps(port) / 1e9,
                 assembly.pipelineOf(port), shards.ownerOf(port)));
         }
-        for (final VxlanPorts.Endpoint endpoint : LiveSettings.endpoints(settings)) {
-            final int port = endpoint.port();
-            final InetSocketAddress bound = shards.localAddress(port);
-            views.put(port, new LiveSwitch.PortView(port, "udp", SocketAddresses.text(bound) + " vni " + endpoint.vni(),
+        for (final int port : LivePortKind.named(LivePortKind.UDP).ports(settings)) {
+            views.put(port, new LiveSwitch.PortView(port, LivePortKind.UDP, shards.socketsOf(port).attachment(port),
                 "up", inForce.portRateBps(port) / 1e9,
                 assembly.pipelineOf(port), shards.ownerOf(port)));
         }
@@ -201,12 +197,9 @@ final class PortAttachments {
                 attachment.interfaceName(), shards.interfacesOf(port).describe(port), shards.interfacesOf(port).mtu(port), settings.portRateBps(port) / 1e9,
                 assembly.pipelineOf(port), shards.ownerOf(port)));
         }
-        for (final VxlanPorts.Endpoint endpoint : LiveSettings.endpoints(settings)) {
-            final int port = endpoint.port();
-            lines.put(port, String.format("port %d: udp %s vni %d, host %s, %.1f Gb/s, pipeline %d on thread %d", port,
-                SocketAddresses.text(shards.localAddress(port)), endpoint.vni(),
-                endpoint.remote() == null ? "learned from its first datagram (sent to port " + endpoint.remotePort() + ")"
-                    : SocketAddresses.text(endpoint.remote()), settings.portRateBps(port) / 1e9, assembly.pipelineOf(port), shards.ownerOf(port)));
+        for (final int port : LivePortKind.named(LivePortKind.UDP).ports(settings)) {
+            lines.put(port, String.format("port %d: %s, %.1f Gb/s, pipeline %d on thread %d", port, shards.socketsOf(port).describe(port),
+                settings.portRateBps(port) / 1e9, assembly.pipelineOf(port), shards.ownerOf(port)));
         }
         return List.copyOf(lines.values());
     }
