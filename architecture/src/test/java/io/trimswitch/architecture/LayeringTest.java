@@ -4,6 +4,7 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.properties.HasName;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
@@ -89,6 +90,8 @@ class LayeringTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     /** What each kind of port registers, in the package of its own (an interface port's socket, UDP/VXLAN, generated traffic). */
     static final String PORT_KIND = "io.trimswitch.dataplane.ports.RegisteredKind";
+    /** The udp kind's package, the one that names the UDP sockets of {@code sockets}. */
+    static final String UDP_KIND = "io.trimswitch.live.udp";
     private static JavaClasses all;
 
     @BeforeAll
@@ -229,15 +232,21 @@ class LayeringTest {
     void nothingOutsideAPortKindsPackageNamesItsClasses() {
         final List<String> kinds = portKindPackages(all);
         assertTrue(kinds.containsAll(List.of("io.trimswitch.interfaces.afpacket", "io.trimswitch.interfaces.afxdp",
-            "io.trimswitch.realtime.generated", "io.trimswitch.live.udp")), "every kind of port, each in its package: " + kinds);
+            "io.trimswitch.realtime.generated", UDP_KIND)), "every kind of port, each in its package: " + kinds);
         kinds.forEach(kind -> portKindStaysInItsPackage(kind).check(all));
     }
 
     @Test
-    void theVxlanSocketsAreTheUdpKindsAlone() {
-        // The kind's socket side sits with Netty in sockets; only the kind's own package reaches it.
-        noClasses().that().resideOutsideOfPackages("io.trimswitch.sockets..", "io.trimswitch.live.udp..")
-            .should().dependOnClassesThat().haveNameMatching("io\\.trimswitch\\.sockets\\.VxlanPorts(\\$.*)?").check(all);
+    void theUdpSocketsAreTheUdpKindsAlone() {
+        udpSocketsStayWithTheirKind().check(all);
+    }
+
+    /** The udp kind's socket side sits with Netty in sockets (all of it but the metrics endpoint): only the kind's package reaches it. */
+    static ArchRule udpSocketsStayWithTheirKind() {
+        final DescribedPredicate<JavaClass> udpSockets = JavaClass.Predicates.resideInAPackage(packageOf("sockets") + "..")
+            .and(DescribedPredicate.not(HasName.Predicates.nameMatching("io\\.trimswitch\\.sockets\\.MetricsEndpoint(\\$.*)?")));
+        return noClasses().that().resideOutsideOfPackages(packageOf("sockets") + "..", UDP_KIND + "..").should().dependOnClassesThat(udpSockets)
+            .because("the udp kind is one package, " + UDP_KIND + ", over the sockets it alone names");
     }
 
     @Test

@@ -6,6 +6,7 @@ import com.tngtech.archunit.lang.EvaluationResult;
 import io.trimswitch.interfaces.afpacket.AfPacket;
 import io.trimswitch.interfaces.afxdp.AfXdp;
 import io.trimswitch.live.udp.Udp;
+import io.trimswitch.sockets.KernelSocketDrops;
 import io.trimswitch.realtime.generated.Generated;
 import org.junit.jupiter.api.Test;
 
@@ -38,6 +39,14 @@ class PortKindRuleTest {
         final EvaluationResult result = LayeringTest.portKindStaysInItsPackage("io.trimswitch.live.udp").evaluate(kinds);
         assertTrue(result.getFailureReport().toString().contains(PlantedUdpUser.class.getName()), result.getFailureReport().toString());
         assertFalse(LayeringTest.portKindStaysInItsPackage("io.trimswitch.realtime.generated").evaluate(kinds).hasViolation());
+    }
+
+    @Test
+    void aClassOutsideTheUdpKindsPackageThatReachesItsSocketsIsAViolation() {
+        final JavaClasses classes = new ClassFileImporter().importClasses(PlantedSocketUser.class, KernelSocketDrops.class, Udp.class);
+        final EvaluationResult result = LayeringTest.udpSocketsStayWithTheirKind().evaluate(classes);
+        assertTrue(result.getFailureReport().toString().contains(PlantedSocketUser.class.getName()), result.getFailureReport().toString());
+        assertFalse(result.getFailureReport().toString().contains(Udp.class.getName() + "."), "the kind itself may: " + result.getFailureReport());
     }
 
     @Test

@@ -7,7 +7,6 @@ import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.HandleQueue;
-import io.trimswitch.sockets.KernelSocketDrops;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -65,7 +64,7 @@ final class LiveGauges implements AutoCloseable {
     private final Thread sampler;
     private volatile boolean closed;
     /** Null without UDP ports. */
-    private final KernelSocketDrops socketDrops;
+    private final LivePortKind.KernelDrops socketDrops;
     /** Reused by every sample: steady, the gauges' thread allocates nothing. */
     private final long[] quantileValues = new long[QUANTILES.length];
 
@@ -75,7 +74,7 @@ final class LiveGauges implements AutoCloseable {
      * @param socketDrops     the kernel's drops of UDP sockets, read once per sample and closed with the gauges; null for none
      */
     LiveGauges(final CounterRegistry registry, final int maxPorts, final List<Port> ports, final List<DropReason> kernelDropNames,
-        final List<String> discards, final KernelSocketDrops socketDrops) {
+        final List<String> discards, final LivePortKind.KernelDrops socketDrops) {
         this.registry = registry;
         this.discards = List.copyOf(discards);
         this.ports = new Port[maxPorts];

@@ -32,6 +32,12 @@ public interface LivePortKind extends RegisteredKind {
      */
     int[] ports(Settings settings);
 
+    /**
+     * The kernel's count of what it dropped on this kind's sockets for want of room ({@code socketOverflow}), read by the
+     * gauges' thread; null when {@code settings} give the kind no port.
+     */
+    KernelDrops kernelDrops(Settings settings);
+
     /** A shard's ports of this kind, {@code own} of them, which hand their frames to {@code context}'s way in. */
     ShardPorts open(Settings settings, int[] own, Context context);
 
@@ -45,6 +51,17 @@ public interface LivePortKind extends RegisteredKind {
     /** The shard's way in: a frame its ports read, valid only during the call. */
     interface Frames {
         void onFrame(int port, UnsafeBuffer buffer, int offset, int length);
+    }
+
+    /** The kernel's drops on a kind's sockets, read afresh once a sample and closed with the gauges. */
+    interface KernelDrops extends AutoCloseable {
+        void refresh();
+
+        /** What the kernel dropped so far for the socket bound to {@code localPort}, as of the last {@link #refresh()}. */
+        long drops(int localPort);
+
+        @Override
+        void close();
     }
 
     /** One shard's ports of a kind. */

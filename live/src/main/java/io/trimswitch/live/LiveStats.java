@@ -7,7 +7,6 @@ import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.interfaces.InterfacePorts;
-import io.trimswitch.sockets.KernelSocketDrops;
 import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.HandleQueue;
@@ -30,7 +29,7 @@ final class LiveStats implements AutoCloseable {
     private final LiveShards shards;
     private final PortAttachments ports;
     /** The kernel's table of UDP sockets, read once per sample for every port; null without UDP ports. */
-    private final KernelSocketDrops socketDrops;
+    private final LivePortKind.KernelDrops socketDrops;
     private final LiveGauges gauges;
 
     LiveStats(final Settings settings, final CounterRegistry counters, final AssembledSwitch assembly, final LiveShards shards,
@@ -40,7 +39,7 @@ final class LiveStats implements AutoCloseable {
         this.assembly = assembly;
         this.shards = shards;
         this.ports = ports;
-        this.socketDrops = LivePortKind.named(LivePortKind.UDP).ports(settings).length == 0 ? null : KernelSocketDrops.open();
+        this.socketDrops = LivePortKind.named(LivePortKind.UDP).kernelDrops(settings);
         try {
             this.gauges = gauges();
         } catch (final RuntimeException | Error e) {

@@ -2,6 +2,7 @@ package io.trimswitch.live.udp;
 
 import io.trimswitch.config.Settings;
 import io.trimswitch.live.LivePortKind;
+import io.trimswitch.sockets.KernelSocketDrops;
 import io.trimswitch.sockets.VxlanPorts;
 
 import java.util.Arrays;
@@ -22,6 +23,30 @@ public final class Udp implements LivePortKind {
     @Override
     public int[] ports(final Settings settings) {
         return UdpSettings.endpoints(settings).stream().mapToInt(VxlanPorts.Endpoint::port).toArray();
+    }
+
+    @Override
+    public KernelDrops kernelDrops(final Settings settings) {
+        if (ports(settings).length == 0) {
+            return null;
+        }
+        final KernelSocketDrops table = KernelSocketDrops.open();
+        return new KernelDrops() {
+            @Override
+            public void refresh() {
+                table.refresh();
+            }
+
+            @Override
+            public long drops(final int localPort) {
+                return table.drops(localPort);
+            }
+
+            @Override
+            public void close() {
+                table.close();
+            }
+        };
     }
 
     @Override
