@@ -2,6 +2,7 @@ package io.trimswitch.live;
 
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.OffloadHeader;
+import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.LivePortCounters;
 import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
@@ -80,7 +81,7 @@ final class LivePorts implements LivePortKind.Frames, InterfacePorts.FrameHandle
     }
 
     /** What the shard gives its ports of a {@link LivePortKind}, whose own counters {@code writer} writes in {@code registry}. */
-    LivePortKind.Context context(final io.trimswitch.dataplane.counters.CounterRegistry registry, final String writer) {
+    LivePortKind.Context context(final CounterRegistry registry, final String writer) {
         return new LivePortKind.Context(dataplane, this, counters, registry, writer);
     }
 
