@@ -27,6 +27,7 @@ class ClockRuleTest {
         final String report = result.getFailureReport().toString();
         assertTrue(report.contains("System.nanoTime()"), report);
         assertTrue(report.contains("Thread.ofPlatform()"), report);
+        assertTrue(report.contains("ForkJoinPool.<init>(int)"), report);
     }
 
     @Test

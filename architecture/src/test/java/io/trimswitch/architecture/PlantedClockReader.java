@@ -12,4 +12,8 @@ final class PlantedClockReader {
     static Thread spin() {
         return Thread.ofPlatform().start(() -> { });
     }
+
+    static java.util.concurrent.ExecutorService pool() {
+        return new java.util.concurrent.ForkJoinPool(2);
+    }
 }
