@@ -79,7 +79,9 @@ class LayeringTest {
      * calls. Their nested classes with them.
      */
     static final Map<String, String> CLOCK_OR_THREAD_OF_THEIR_OWN = Map.of(
-        "io.trimswitch.interfaces.CallerFiles", "opens a user's file on a short thread of its own: setfsuid changes one thread's identity",
+        // setfsuid changes one thread's identity: a thread handed in could be used again with the user's rights.
+        "io.trimswitch.interfaces.CallerFiles", "opens a user's file on a fresh thread of its own, which ends with the identity it took",
+        // Netty stays in sockets, so the loop cannot be handed in from live.
         "io.trimswitch.sockets.MetricsEndpoint", "serves /metrics on a Netty event loop of its own, and spaces its log lines by the host's clock");
 
     /** No module holds more than this share of the project's main lines. */
