@@ -13,7 +13,7 @@ import org.agrona.collections.Long2LongHashMap;
  * one thread sees its frames. News that finds {@link CommandQueue#MOST_NEWS} waiting is lost; the other shards flood to
  * that address until it is told again.
  */
-final class BridgeNews implements BridgeForwarding.Listener {
+public final class BridgeNews implements BridgeForwarding.Listener {
     private static final long NEVER = Long.MIN_VALUE;
 
     private final BridgeForwarding forwarding;
@@ -38,7 +38,7 @@ final class BridgeNews implements BridgeForwarding.Listener {
     }
 
     /** Each shard's copy of {@code forwarding}'s bridge tells the shards of {@code queues} (one each, in order) its news. */
-    static void between(final BridgeForwarding forwarding, final CommandQueue[] queues, final long agingNanos) {
+    public static void between(final BridgeForwarding forwarding, final CommandQueue[] queues, final long agingNanos) {
         for (int shard = 0; shard < queues.length && queues.length > 1; shard++) {
             forwarding.listener(shard, new BridgeNews(forwarding, queues.clone(), shard, agingNanos));
         }
