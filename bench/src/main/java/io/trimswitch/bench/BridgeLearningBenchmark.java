@@ -59,7 +59,8 @@ public class BridgeLearningBenchmark {
         forwarding = new BridgeForwarding(AGING_NANOS, 1024, Map.of(), new int[] {0, 0, shards - 1, shards - 1}, new int[] {0, 1, 2, 3}, shards);
         final ShardedDataplane dataplane = new ShardedDataplane(settings, new PacketPool(shards * PacketPool.SLOTS_PER_SLAB), shards,
             shards == 1 ? new int[] {PacketPool.SLOTS_PER_SLAB} : new int[] {PacketPool.SLOTS_PER_SLAB, PacketPool.SLOTS_PER_SLAB},
-            CounterRegistry.inMemory(ShardedDataplane.counters(settings, shards)), forwarding, () -> new RunRecorder(0, 16), false);
+            CounterRegistry.inMemory(ShardedDataplane.counters(settings, shards)), AssembledSwitch.defaultForwarding(settings),
+            () -> new RunRecorder(0, 16), false);
         final CommandQueue[] queues = new CommandQueue[shards];
         for (int shard = 0; shard < shards; shard++) {
             queues[shard] = dataplane.shard(shard).commands();
