@@ -24,7 +24,9 @@ import java.util.function.Supplier;
  * A real-time switch's shards and what connects them, whatever their ports are: the assembly, its queues on rings,
  * with a view of the traffic manager per pipeline component; the NOTIFY inboxes; per pipeline its ingress, egress and
  * recirculation; the pool's partitions with their rings of buffers on the way back; and, with several shards, a
- * hand-off ring per shard. {@link ShardOwnership} says which shard owns what. Both real-time switches build one: the
+ * hand-off ring per shard. {@link ShardOwnership} says which shard owns what. It builds each shard from the parts it is
+ * given ({@link ShardParts}, a {@link ShardOrder}, its {@link ShardBuffers}, a {@link ShardWakeUp}), and alone holds
+ * them all. Both real-time switches build one: the
  * scenario switch with generated ports, keeping virtual time's order; the live switch with sockets and interfaces,
  * forwarding as fast as it can.
  */
