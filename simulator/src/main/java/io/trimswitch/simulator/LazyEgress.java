@@ -10,13 +10,12 @@ import io.trimswitch.trafficmanager.EgressPort;
  */
 final class LazyEgress implements EgressTiming {
     private final AssembledSwitch assembly;
-    /** Where a packet goes that left: made once, not on each look. */
-    private final EgressPort.Departures delivery;
+    private final Delivery delivery;
     private long ended;
 
     LazyEgress(final AssembledSwitch assembly, final Delivery delivery) {
         this.assembly = assembly;
-        this.delivery = delivery::deliver;
+        this.delivery = delivery;
     }
 
     @Override
@@ -41,13 +40,15 @@ final class LazyEgress implements EgressTiming {
         }
     }
 
-    /**
-     * Ends every transmission of {@code port} done by {@code time}, starting the next as each ends: the timing a real-time
-     * shard's egress uses too. Every packet waiting was queued by the time the one in service ends (the port was brought
-     * up to each enqueue first), so the next starts the instant the last ended, as an event would have started it.
-     */
+    /** Ends every transmission of {@code port} done by {@code time}, starting the next as each ends. */
     private void finishUntil(final int port, final long time) {
-        ended += assembly.port(port).advanceTo(time, delivery);
+        final EgressPort egress = assembly.port(port);
+        while (!egress.isIdle() && egress.busyUntil() <= time) {
+            final long end = egress.busyUntil();
+            ended++;
+            delivery.deliver(port, egress.finishTransmission(), end);
+            egress.startTransmission(end);
+        }
     }
 
     @Override

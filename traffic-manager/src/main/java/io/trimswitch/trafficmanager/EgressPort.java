@@ -151,41 +151,6 @@ public final class EgressPort {
         return busyUntil;
     }
 
-    /** Where a packet goes once its last bit has left its port; the packet's buffer goes with it. */
-    @FunctionalInterface
-    public interface Departures {
-        void departed(int port, int handle, long time);
-    }
-
-    /**
-     * Both clocks' timing of a port: ends what it has sent by {@code now} and starts what it can, each packet the instant
-     * the one before it ended, or it was queued if later, so that however late the caller looks the link's rate is kept
-     * exactly; hands each packet that left to {@code departures}. Returns how many left. Virtual time's lazy egress
-     * calls it before each enqueue and at the run's end; a real-time shard's egress stage on each of its turns.
-     */
-    public int advanceTo(final long now, final Departures departures) {
-        int work = 0;
-        long freeSince = busyUntil;
-        if (inService != PacketPool.NO_PACKET) {
-            if (now < freeSince) {
-                return 0;
-            }
-            departures.departed(id, finishTransmission(), freeSince);
-            work++;
-        }
-        // Several packets may have finished since the last look: each starts when the one before it ended.
-        while (hasWaiting()) {
-            final long done = startTransmissionAfter(freeSince, now);
-            if (done < 0 || done > now) {
-                break;
-            }
-            departures.departed(id, finishTransmission(), done);
-            freeSince = done;
-            work++;
-        }
-        return work;
-    }
-
     /** The packet in service has left the port: count it and hand it over. */
     public int finishTransmission() {
         final int handle = inService;

@@ -12,7 +12,8 @@ import io.trimswitch.trafficmanager.EgressPort;
 final class EgressStage implements CatchUp.Stage {
     /** Where a packet goes once its last bit has left its port; the packet's buffer goes with it. */
     @FunctionalInterface
-    interface Departures extends EgressPort.Departures {
+    interface Departures {
+        void departed(int port, int handle, long time);
     }
 
     private EgressPort[] ports;
@@ -24,8 +25,6 @@ final class EgressStage implements CatchUp.Stage {
      */
     private long[] active;
     private long lastPacketPicos;
-    /** Each packet that left, noted and handed on: made once, not on each look. */
-    private final EgressPort.Departures delivered = this::deliver;
 
     /** By port id: the port's place in this group, or -1; for wake-ups, which name the port. */
     private int[] placeOf = new int[0];
@@ -84,9 +83,28 @@ final class EgressStage implements CatchUp.Stage {
         }
     }
 
-    /** Ends what {@code port} has sent by {@code now} and starts what it can, as virtual time's lazy egress does; returns how much. */
+    /** Ends what {@code port} has sent by {@code now} and starts what it can; returns how much. */
     private int advance(final EgressPort port, final long now) {
-        return port.advanceTo(now, delivered);
+        int work = 0;
+        long freeSince = port.busyUntil();
+        if (!port.isIdle()) {
+            if (now < freeSince) {
+                return 0;
+            }
+            deliver(port.id(), port.finishTransmission(), freeSince);
+            work++;
+        }
+        // Several packets may have finished since the last look: each starts when the one before it ended.
+        while (port.hasWaiting()) {
+            final long done = port.startTransmissionAfter(freeSince, now);
+            if (done < 0 || done > now) {
+                break;
+            }
+            deliver(port.id(), port.finishTransmission(), done);
+            freeSince = done;
+            work++;
+        }
+        return work;
     }
 
     /** On the shard's thread: one more port of the group, attached while the switch runs ({@code ctl add-port}). */
