@@ -8,6 +8,7 @@ import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.interfaces.InterfacePorts;
 import io.trimswitch.pipelines.BridgeForwarding;
 import io.trimswitch.pipelines.ForwardingStage;
+import io.trimswitch.realtime.shard.CommandQueue;
 import io.trimswitch.realtime.shard.PipelineShard;
 import io.trimswitch.realtime.shard.ShardCommand;
 import io.trimswitch.realtime.shard.ShardedDataplane;
@@ -70,8 +71,12 @@ final class LiveShards {
             rates[port] = new LinkRate(settings.portRateBps(port));
         }
         if (bridging != null) {
-            // Each shard's copy of the bridge tells the others what it learned, and hears theirs before each lookup.
-            BridgeNews.between(bridging, Math.round(settings.forwarding().agingSeconds() * 1e9));
+            // Each shard's copy of the bridge tells the others what it learned, through their command queues.
+            final CommandQueue[] queues = new CommandQueue[shards];
+            for (int shard = 0; shard < shards; shard++) {
+                queues[shard] = dataplane.shard(shard).commands();
+            }
+            BridgeNews.between(bridging, queues, Math.round(settings.forwarding().agingSeconds() * 1e9));
         }
         final Map<Integer, InterfacePorts.Attachment> attachments = new LinkedHashMap<>();
         LiveSettings.attachments(settings).forEach(attachment -> attachments.put(attachment.port(), attachment));

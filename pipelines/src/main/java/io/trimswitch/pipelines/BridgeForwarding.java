@@ -11,18 +11,18 @@ import java.util.Map;
  * Forwarding by a learning bridge ({@code forwarding.mode: l2}), as a switch's ingress pipeline does it: the frame's
  * source is learned on its ingress port, its destination looked up. The one stage serves every pipeline, so it keeps a
  * copy of the bridge and a flood list per shard, and uses those of the shard that owns the frame's ingress port: each has
- * that shard's thread as its one writer, and the copies hear of each other's news through their {@link Listener}s.
+ * that shard's thread as its one writer, and the copies hear of each other's news through their {@link Listener}s, which
+ * tell the other shards (each writes its own copy).
  */
 public final class BridgeForwarding implements ForwardingStage {
-    /** Told what one shard's copy learned, so that the other copies learn it too; and what they learned, told it. */
+    /**
+     * Told what one shard's copy learned, on that shard's thread, so that the other copies learn it too: the other shards
+     * write their copies themselves, on their own threads.
+     */
     @FunctionalInterface
     public interface Listener {
         /** A frame from {@code mac} came in on {@code port} at {@code nowNanos}; {@code changed} when the copy called it news. */
         void learned(long mac, int port, long nowNanos, boolean changed);
-
-        /** Before a lookup, on the copy's shard: what the other copies learned since, into this one, at {@code nowNanos}. */
-        default void hearOthers(final long nowNanos) {
-        }
     }
 
     private final LearningBridge[] bridges;
@@ -92,7 +92,6 @@ public final class BridgeForwarding implements ForwardingStage {
         final Listener listener = listeners[shard];
         if (listener != null) {
             listener.learned(source, ingress, nowNanos, changed);
-            listener.hearOthers(nowNanos);
         }
         final int egress = bridge.lookup(EthernetHeader.destination(frame, at), nowNanos);
         return egress == ingress ? FILTERED : egress;

@@ -17,7 +17,7 @@ final class EgressStage implements CatchUp.Stage {
     }
 
     private EgressPort[] ports;
-    private final Departures departures;
+    private Departures departures;
     /**
      * With every stage on one thread, the ports that may have work: busy, or with packets queued. The traffic manager
      * wakes a port as it queues for it on the same thread, so the stage looks at those alone rather than at every
@@ -35,6 +35,11 @@ final class EgressStage implements CatchUp.Stage {
         for (int place = 0; place < ports.length; place++) {
             remember(place);
         }
+    }
+
+    /** What leaves the group goes to {@code to} from now on: the ports of the shard that runs it, once it has them. */
+    void departTo(final Departures to) {
+        this.departures = to;
     }
 
     private void remember(final int place) {

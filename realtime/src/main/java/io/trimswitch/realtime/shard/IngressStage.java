@@ -8,14 +8,13 @@ import io.trimswitch.pipelines.IngressPipeline;
  * One ingress pipeline on its shard's thread: the shard hands it each packet as it arrives, and it runs the packet
  * through parse → forwarding → meters → trim decision → the traffic manager's rings. NOTIFYs from the recirculation
  * ports wait in its inbox and are applied at their due time, between packets, in the order virtual time applies
- * them: a packet arriving at the instant a NOTIFY is due is metered first.
+ * them: a packet arriving at the instant a NOTIFY is due is metered first. Whatever must happen before an arrival
+ * (recirculation and egress brought up to it) the shard's order does before it hands the packet in.
  */
 public final class IngressStage {
     private final IngressPipeline pipeline;
     private final PacketPool pool;
     private final NotifyInboxes.Reader inbox;
-    /** Its shard, which brings recirculation and egress up to each arrival before it is metered; null: nothing to bring up. */
-    private PipelineShard shard;
 
     public IngressStage(final IngressPipeline pipeline, final PacketPool pool, final NotifyInboxes.Reader inbox) {
         this.pipeline = pipeline;
@@ -31,11 +30,6 @@ public final class IngressStage {
     /** Meters packet {@code handle}, which has arrived. */
     public void accept(final int handle) {
         final long arrival = pool.arrivalPicos(handle);
-        if (shard != null) {
-            // Virtual time's order: whatever happens before the arrival, then the arrival, then the instant's events.
-            shard.catchUpTo(arrival);
-            inbox.drain();
-        }
         applyNotifiesBefore(arrival);
         pipeline.receive(handle, arrival);
     }
@@ -47,10 +41,6 @@ public final class IngressStage {
             final long due = pending.headTime();
             pipeline.onCongestionNotify(pending.removeHead(), due);
         }
-    }
-
-    void shard(final PipelineShard owner) {
-        this.shard = owner;
     }
 
     void reset() {

@@ -3,9 +3,7 @@ package io.trimswitch.realtime.shard;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.dataplane.packet.PoolPartition;
 import io.trimswitch.pipelines.ForwardingStage;
-import io.trimswitch.recirc.RecirculationPort;
 import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.switching.RunRecorder;
 import io.trimswitch.trafficmanager.EgressPort;
@@ -18,7 +16,6 @@ import org.agrona.concurrent.SystemNanoClock;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
@@ -27,7 +24,9 @@ import java.util.function.Supplier;
  * A real-time switch's shards and what connects them, whatever their ports are: the assembly, its queues on rings,
  * with a view of the traffic manager per pipeline component; the NOTIFY inboxes; per pipeline its ingress, egress and
  * recirculation; the pool's partitions with their rings of buffers on the way back; and, with several shards, a
- * hand-off ring per shard. {@link ShardOwnership} says which shard owns what. Both real-time switches build one: the
+ * hand-off ring per shard. {@link ShardOwnership} says which shard owns what. It builds each shard from the parts it is
+ * given ({@link ShardParts}, a {@link ShardOrder}, its {@link ShardBuffers}, a {@link ShardWakeUp}), and alone holds
+ * them all. Both real-time switches build one: the
  * scenario switch with generated ports, keeping virtual time's order; the live switch with sockets and interfaces,
  * forwarding as fast as it can.
  */
@@ -42,13 +41,14 @@ public final class ShardedDataplane {
     /** Per recirculation port: its stage, or null. */
     final RecirculationStage[] recirculation;
     final ShardOwnership ownership;
-    private final List<TrafficManager> threadTrafficManagers = new ArrayList<>();
+    private final PoolPartitions partitions;
+    private final ThreadViews views;
     private final NotifyInboxes inboxes;
     private final PipelineShard[] shards;
-    private final HandleRing[] returned;
-    /** Per slab of the pool: the shard whose partition it is. */
-    private final int[] ownerOfSlab;
     private final AgentRunner[] runners;
+    private final Supplier<RunRecorder> dropRecorders;
+    /** An ordered switch fills every queue on one thread: the traffic manager can tell its egress which ports to look at. */
+    private final boolean wakeUps;
 
     /**
      * @param shardCount     how many shards (at most the pipelines)
@@ -70,73 +70,45 @@ public final class ShardedDataplane {
         this.pool = pool;
         this.clock = new DilatedClock(host, settings.realtime().dilation());
         this.ownership = new ShardOwnership(settings, shardCount, ordered);
-        final int pipelines = settings.fabric().pipelines();
-        this.inboxes = new NotifyInboxes(pipelines);
+        this.inboxes = new NotifyInboxes(settings.fabric().pipelines());
+        this.partitions = new PoolPartitions(pool, partitionSizes);
         this.shards = new PipelineShard[shardCount];
         this.runners = new AgentRunner[shardCount];
-        this.returned = new HandleRing[shardCount];
-        this.ownerOfSlab = new int[(pool.capacity() + PacketPool.SLOTS_PER_SLAB - 1) / PacketPool.SLOTS_PER_SLAB];
-        final PoolPartition[] partitions = new PoolPartition[shardCount];
-        int first = 0;
-        for (int shard = 0; shard < shardCount; shard++) {
-            if (partitionSizes[shard] > 0) {
-                partitions[shard] = new PoolPartition(pool, first, partitionSizes[shard]);
-                returned[shard] = new HandleRing(partitionSizes[shard], shardCount > 1);
-                java.util.Arrays.fill(ownerOfSlab, first / PacketPool.SLOTS_PER_SLAB,
-                    (first + partitionSizes[shard] + PacketPool.SLOTS_PER_SLAB - 1) / PacketPool.SLOTS_PER_SLAB, shard);
-                first += partitionSizes[shard];
-            }
-        }
-        // An ordered switch fills every queue on one thread: the traffic manager can tell its egress which ports to look at.
-        final boolean wakeUps = ordered;
-        final StageEvents.Release release = this::release;
+        this.dropRecorders = dropRecorders;
+        this.wakeUps = ordered;
         // With several shards, only a port's owner queues into it: the others hand it their packets, each shard over
         // a ring of its own to the traffic manager's shard when the shards keep one order, else over one ring per owner.
         final PortHandoff[] handoffs = new PortHandoff[shardCount];
         for (int shard = 0; shard < shardCount && shardCount > 1; shard++) {
             handoffs[shard] = new PortHandoff(pool.capacity(), !ownership.ordered());
         }
-        this.assembly = new AssembledSwitch(settings, pool, counters, HandleRing.factory(),
-            new StageEvents(pool, dropRecorders.get(), release, wakeUps ? this::wakeEgress : null, null),
-            (component, pipeline, shared) -> {
-                final boolean ingress = component == AssembledSwitch.Component.INGRESS;
-                final int shard = ingress ? ownership.ingressShard(pipeline) : ownership.recirculationShard(pipeline);
-                // A pipeline of an ordered switch queues nothing itself: it may run ahead of the traffic manager.
-                final boolean queuesHere = !(ingress && ownership.ordered());
-                final TrafficManager thread = shared.forThread(new StageEvents(pool, dropRecorders.get(), release,
-                    wakeUps && queuesHere ? this::wakeEgress : null, ingress ? null : (port, time) -> returnReachesPort(shard, port, time)),
-                    component.name().toLowerCase(Locale.ROOT) + "-" + pipeline);
-                // A flood's copies take buffers of the shard that runs the pipeline, the one that allocates from that partition.
-                final TrafficManager own = !(ingress && forwarding.floods()) ? thread
-                    : thread.replicating(() -> shards[shard].allocate(), counters, pipelinePorts(settings, pipeline), PipelineShard.roleName(shard));
-                threadTrafficManagers.add(own);
-                if (shardCount == 1) {
-                    return own;
-                }
-                final EgressPort[] ports = new EgressPort[settings.egressPorts()];
-                for (int port = 0; port < ports.length; port++) {
-                    ports[port] = queuesHere && ownership.queuesDirectly(shard, port) ? own.port(port)
-                        : (ownership.ordered() ? handoffs[shard] : handoffs[ownership.egressShard(port)])
-                            .standIn(own.port(port), pool, settings.fabric().headersPerData());
-                }
-                return own.withPorts(ports);
-            },
-            pipelineArray -> inboxes, forwarding);
-        final int portsPerPipeline = settings.fabric().portsPerPipeline();
+        this.views = new ThreadViews(settings, pool, ownership, counters, forwarding.floods(), partitions, handoffs, this::events,
+            this::returnReachesPort);
+        this.assembly = new AssembledSwitch(settings, pool, counters, HandleRing.factory(), events(true, null), views, pipelines -> inboxes,
+            forwarding);
         // A live switch forwards only to the ports it has attached: egress looks at those alone.
         final int attachedCount = settings.ports().isEmpty() ? assembly.ports() : Math.min(settings.ports().size(), assembly.ports());
         this.attached = java.util.stream.IntStream.range(0, attachedCount).toArray();
         this.recirculation = new RecirculationStage[assembly.recirculationPorts()];
-        for (int pipeline = 0; pipeline < pipelines; pipeline++) {
+        buildStages(settings.fabric().portsPerPipeline());
+        // A NOTIFY reaches the pipelines a recirculation latency after the start that raised it: how far they may run ahead.
+        buildShards(handoffs, Picos.fromNanos(settings.recirculation().latencyNs()));
+    }
+
+    /** Per pipeline its ingress and its group of egress ports (those attached); per recirculation port its stage. */
+    private void buildStages(final int portsPerPipeline) {
+        final EgressStage.Departures beforePorts = (port, handle, time) -> {
+            throw new IllegalStateException("port " + port + " sent before its shard had ports");
+        };
+        for (int pipeline = 0; pipeline < assembly.pipelines(); pipeline++) {
             ingress.add(new IngressStage(assembly.pipeline(pipeline), pool, inboxes.reader(pipeline)));
             final int firstPort = pipeline * portsPerPipeline;
-            final EgressPort[] group = new EgressPort[Math.max(0, Math.min(portsPerPipeline, attachedCount - firstPort))];
+            final EgressPort[] group = new EgressPort[Math.max(0, Math.min(portsPerPipeline, attached.length - firstPort))];
             for (int i = 0; i < group.length; i++) {
                 group[i] = assembly.port(firstPort + i);
             }
-            final PipelineShard[] owners = shards;
-            final int owner = ownership.egressShardOfPipeline(pipeline);
-            egress.add(new EgressStage(group, (port, handle, time) -> owners[owner].departed(port, handle, time)));
+            // What leaves goes to the ports of the shard that runs the group, once it has them (PipelineShard.ports).
+            egress.add(new EgressStage(group, beforePorts));
             if (wakeUps) {
                 egress.get(pipeline).lookOnlyAtWokenPorts();
             }
@@ -146,26 +118,41 @@ public final class ShardedDataplane {
                 recirculation[port] = new RecirculationStage(assembly.recirculation(port), pool);
             }
         }
-        // A NOTIFY reaches the pipelines a recirculation latency after the start that raised it: how far they may run ahead.
-        final long lookahead = Picos.fromNanos(settings.recirculation().latencyNs());
-        for (int shard = 0; shard < shardCount; shard++) {
-            final int self = shard;
+    }
+
+    /**
+     * Each shard with its parts and the order it keeps: ordered, every shard's pipelines hand their packets over its ring
+     * to the traffic manager's shard, which reads how far each has metered; else a shard queues what the others hand it
+     * over its own ring. Then each shard's wake-up knows the others'.
+     */
+    private void buildShards(final PortHandoff[] handoffs, final long lookahead) {
+        final PublishedTime[] meteredBefore = new PublishedTime[shards.length];
+        final PublishedTime notifiesBefore = new PublishedTime(Long.MIN_VALUE);
+        final ShardWakeUp[] wakeUpsOf = new ShardWakeUp[shards.length];
+        for (int shard = 0; shard < shards.length; shard++) {
+            meteredBefore[shard] = new PublishedTime(Long.MIN_VALUE);
+        }
+        for (int shard = 0; shard < shards.length; shard++) {
             final boolean runsTrafficManager = ownership.ordered() && shard == ownership.trafficManagerShard();
-            shards[shard] = new PipelineShard(shard, this, partitions[shard], returned[shard],
-                ownership.ordered() ? handoffs : handoffs[shard] == null ? new PortHandoff[0] : new PortHandoff[] {handoffs[shard]},
-                ownership.ordered() && !runsTrafficManager || handoffs[shard] == null ? null
-                    : newThreadView(new StageEvents(pool, dropRecorders.get(), release, wakeUps ? this::wakeEgress : null, null), "handoff-" + shard),
-                lookahead);
-            for (int pipeline = 0; pipeline < pipelines; pipeline++) {
-                // An ordered shard's pipelines meter alone; otherwise a shard brings its egress up to each arrival first.
-                if (ownership.ingressShard(pipeline) == self && !ownership.ordered()) {
-                    ingress.get(pipeline).shard(shards[shard]);
-                }
-            }
+            final TrafficManager handedOver = ownership.ordered() && !runsTrafficManager || handoffs[shard] == null ? null
+                : views.handOff(assembly.trafficManager(), events(true, null), "handoff-" + shard);
+            final PortHandoff[] inbound = ownership.ordered() ? handoffs : handoffs[shard] == null ? new PortHandoff[0] : new PortHandoff[] {handoffs[shard]};
+            final ShardParts parts = new ShardParts(shard, this, new InboundRings(pool, inbound, handedOver));
+            final ShardOrder order = !ownership.ordered() ? new FreeRunningOrder(parts, assembly.ports())
+                : new ConservativeOrder(parts, meteredBefore[shard], runsTrafficManager ? meteredBefore : null, notifiesBefore, lookahead);
+            wakeUpsOf[shard] = new ShardWakeUp(parts);
+            shards[shard] = new PipelineShard(shard, clock, partitions.of(shard), parts, order, wakeUpsOf[shard]);
         }
-        for (final PipelineShard shard : shards) {
-            shard.peers(shards);
+        for (int shard = 0; shard < shards.length; shard++) {
+            final int self = shard;
+            wakeUpsOf[shard].peers(java.util.stream.IntStream.range(0, shards.length).filter(other -> other != self)
+                .mapToObj(other -> wakeUpsOf[other]).toArray(ShardWakeUp[]::new));
         }
+    }
+
+    /** What the traffic manager tells one thread: its own drop recorder; egress wake-ups where it queues on egress's thread. */
+    private StageEvents events(final boolean queuesHere, final StageEvents.BeforeQueued beforeQueued) {
+        return new StageEvents(pool, dropRecorders.get(), partitions::release, wakeUps && queuesHere ? this::wakeEgress : null, beforeQueued);
     }
 
     /** A live switch's dataplane, or a scenario's, on the host's own clock. */
@@ -183,25 +170,13 @@ public final class ShardedDataplane {
         return AssembledSwitch.counters(settings, settings.fabric().pipelines() + settings.recirculationPorts() + (shards > 1 ? shards : 0));
     }
 
-    /** The ports of the fabric that pipeline {@code pipeline} receives on, attached or not yet. */
-    private static int[] pipelinePorts(final Settings settings, final int pipeline) {
-        final int first = pipeline * settings.fabric().portsPerPipeline();
-        return java.util.stream.IntStream.range(first, Math.min(first + settings.fabric().portsPerPipeline(), settings.portCount())).toArray();
-    }
-
     /** Gives a buffer back to the shard whose partition it came from, whichever thread is done with it. */
     public void release(final int handle) {
-        returned[ownerOfSlab[handle / PacketPool.SLOTS_PER_SLAB]].offer(handle);
+        partitions.release(handle);
     }
 
     private void wakeEgress(final int port) {
         egress.get(assembly.pipelineOf(port)).wakePort(port);
-    }
-
-    private TrafficManager newThreadView(final StageEvents events, final String writer) {
-        final TrafficManager own = assembly.trafficManager().forThread(events, writer);
-        threadTrafficManagers.add(own);
-        return own;
     }
 
     public PacketPool pool() {
@@ -312,11 +287,7 @@ public final class ShardedDataplane {
 
     /** Once the threads have stopped: every thread's counts into the ports' own counters. */
     public void foldCountersIntoPorts() {
-        for (final TrafficManager threadTm : threadTrafficManagers) {
-            for (int port = 0; port < assembly.ports(); port++) {
-                assembly.port(port).counters().add(threadTm.counters(port));
-            }
-        }
+        views.foldCountersInto(assembly);
     }
 
     /** Every packet still inside (waiting to arrive, handed over, queued, serialising, looping) to {@code inFlight}; threads stopped. */
@@ -368,11 +339,7 @@ public final class ShardedDataplane {
     /** Before a run again (threads stopped, every buffer back): counters, queues and stages as new. */
     public void reset() {
         assembly.reset();
-        for (final TrafficManager threadTm : threadTrafficManagers) {
-            for (int port = 0; port < assembly.ports(); port++) {
-                threadTm.counters(port).reset();
-            }
-        }
+        views.resetCounters(assembly.ports());
         ingress.forEach(IngressStage::reset);
         egress.forEach(EgressStage::reset);
         for (final RecirculationStage loop : recirculation) {
