@@ -168,14 +168,14 @@ final class PortAttachments {
             final InterfacePorts owner = shards.interfacesOf(port);
             views.put(port, new LiveSwitch.PortView(port, "interface", owner.interfaceName(port),
                 owner.removed(port) ? "removed" : owner.linkUp(port) ? "up" : "down", inForce.portRateBps(port) / 1e9,
-                assembly.pipelineOf(port), shards.ownerOf(port)));
+                assembly.pipelineOf(port), shards.ownerOf(port), java.util.stream.IntStream.of(shards.queueThreads(port)).boxed().toList()));
         }
         for (final VxlanPorts.Endpoint endpoint : LiveSettings.endpoints(settings)) {
             final int port = endpoint.port();
             final InetSocketAddress bound = shards.localAddress(port);
             views.put(port, new LiveSwitch.PortView(port, "udp", SocketAddresses.text(bound) + " vni " + endpoint.vni(),
                 "up", inForce.portRateBps(port) / 1e9,
-                assembly.pipelineOf(port), shards.ownerOf(port)));
+                assembly.pipelineOf(port), shards.ownerOf(port), List.of(shards.ownerOf(port))));
         }
         return List.copyOf(views.values());
     }

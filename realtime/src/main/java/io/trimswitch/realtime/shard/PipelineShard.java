@@ -246,7 +246,9 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
      * come (generated traffic).
      */
     public void meter(final int handle) {
-        ingressByPipeline[assembly.pipelineOf(pool.ingressPort(handle))].accept(handle);
+        final IngressStage own = ingressByPipeline[assembly.pipelineOf(pool.ingressPort(handle))];
+        // A frame of another shard's port, read here on one of the port's receive queues: this shard's pipeline meters it.
+        (own != null ? own : ingress.get(0)).accept(handle);
     }
 
     /** From any thread: the shard carries {@code command} out at the start of its next turn; it is woken if asleep. */
@@ -281,6 +283,19 @@ public final class PipelineShard implements Agent, EgressStage.Departures {
         egressPorts[egressPorts.length - 1] = assembly.port(port);
         ownEgress = egressPorts;
         egressByPipeline[assembly.pipelineOf(port)].add(assembly.port(port));
+    }
+
+    /**
+     * Before its thread starts: frames of {@code port}, another shard's, arrive here too, read on receive queues of the
+     * port this shard reads ({@link ShardOwnership#receiveShard}); its pipeline meters them, and the port's egress stays
+     * with its owner.
+     */
+    public void receiveFor(final int port) {
+        if (!owns(port)) {
+            arriving[port] = new TimedIntFifo(LINK_BACKLOG_PACKETS);
+            ownPorts = java.util.Arrays.copyOf(ownPorts, ownPorts.length + 1);
+            ownPorts[ownPorts.length - 1] = port;
+        }
     }
 
     /** The switch's other shards, which may queue packets for this one's ports while it sleeps. */
