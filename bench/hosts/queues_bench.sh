@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# One port of one receive queue against the same port of two queues read by two pipeline shards: host 0 sends 60-byte
+# UDP frames (64 on a wire) with bench/hosts/xdp_generator.c on two send queues (two flows, one a queue) into a veth of
+# two queues; the switch, `realtime.pipelineThreads: 2`, reads port 0 on af_xdp with `queues: 1` or `queues: 2` and
+# forwards to port 1, where bench/hosts/xdp_sink.c counts on host 1. With one queue, queue 1's frames go to the kernel
+# (not the switch), so host 0 sends on queue 0 alone there. Rounds alternate the two; per round, what was sent and what
+# the sink got, frames a second. Needs root, gcc, libxdp-dev, libbpf-dev and a built jar.
+#
+#   bench/hosts/queues_bench.sh [ROUNDS [SECONDS]]   (from the repository root; default 3 rounds of 5 s)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROUNDS=${1:-3}
+SECS=${2:-5}
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "queues_bench: ROUNDS must be a whole number of at least 1, got '$ROUNDS'" >&2; exit 2; }
+[[ "$SECS" =~ ^[1-9][0-9]*$ ]] || { echo "queues_bench: SECONDS must be a whole number of at least 1, got '$SECS'" >&2; exit 2; }
+[ "$(id -u)" = 0 ] || { echo "queues_bench: needs root (network namespaces)" >&2; exit 2; }
+[ -f cli/target/trimswitch.jar ] || { echo "queues_bench: build first: ./mvnw -B -q -pl cli -am package -DskipTests" >&2; exit 2; }
+TAG="qb$$"
+WORK=$(mktemp -d "/tmp/$TAG.XXXXXX")
+SWITCH=""
+cleanup() {
+    [ -n "$SWITCH" ] && kill -TERM "$SWITCH" 2>/dev/null && wait "$SWITCH" 2>/dev/null
+    for ns in "${TAG}h0" "${TAG}h1" "${TAG}sw"; do
+        for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
+        ip netns del "$ns" 2>/dev/null || true
+    done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+for program in xdp_generator xdp_sink; do
+    gcc -O2 -o "$WORK/$program" "bench/hosts/$program.c" -lxdp -lbpf -lpthread
+done
+ip netns add "${TAG}sw"
+for i in 0 1; do
+    ip netns add "${TAG}h$i"
+    ip link add "${TAG}p$i" netns "${TAG}sw" numtxqueues 2 numrxqueues 2 type veth peer name eth0 netns "${TAG}h$i" numtxqueues 2 numrxqueues 2
+    ip -n "${TAG}sw" link set "${TAG}p$i" up
+    ip -n "${TAG}h$i" link set eth0 up
+done
+ip -n "${TAG}sw" link set lo up
+sink_mac=$(ip netns exec "${TAG}h1" cat /sys/class/net/eth0/address)
+ip netns exec "${TAG}h1" "$WORK/xdp_sink" eth0 2 > "$WORK/sink.out" 2> "$WORK/sink.err" &
+sleep 1
+# Frames the switch has sent out of port 1 so far, as its stats say.
+forwarded() {
+    ip netns exec "${TAG}sw" cli/trimswitch stats --counters "$WORK/counters" --json \
+        | python3 -c 'import json, sys; print(sum(p["txPackets"] for p in json.load(sys.stdin) if p["port"] == 1))'
+}
+printf '| round | queues | sent k/s | forwarded k/s |\n|---|---|---|---|\n'
+for round in $(seq 1 "$ROUNDS"); do
+    for queues in 1 2; do
+        cat > "$WORK/switch.yaml" <<YAML
+fabric: {pipelines: 2, portsPerPipeline: 4}
+realtime: {pipelineThreads: 2}
+ports:
+  - {interface: ${TAG}p0, kind: af_xdp, queues: $queues}
+  - {interface: ${TAG}p1, kind: af_xdp}
+YAML
+        ip netns exec "${TAG}sw" cli/trimswitch run --config "$WORK/switch.yaml" --counters "$WORK/counters" --metrics off > "$WORK/switch.log" 2>&1 &
+        SWITCH=$!
+        for _ in $(seq 1 100); do grep -q "port 1:" "$WORK/switch.log" && break; sleep 0.1; done
+        sleep 1
+        before=$(forwarded)
+        sent=$(ip netns exec "${TAG}h0" "$WORK/xdp_generator" eth0 "$sink_mac" --seconds "$SECS" --queues "$queues" 2>/dev/null \
+            | sed -n 's/.*: \([0-9]*\) frames\/s/\1/p')
+        after=$(forwarded)
+        printf '| %d | %d | %.1f | %.1f |\n' "$round" "$queues" "$(echo "$sent / 1000" | bc -l)" "$(echo "($after - $before) / $SECS / 1000" | bc -l)"
+        kill -TERM "$SWITCH"; wait "$SWITCH" 2>/dev/null || true; SWITCH=""
+    done
+done
