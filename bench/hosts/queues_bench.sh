@@ -10,7 +10,7 @@
 # Each load is as fast as the generator can (max) or a fixed rate in frames a second, split over its queues.
 #
 #   bench/hosts/queues_bench.sh [ROUNDS [SECONDS]]   (from the repository root; default 3 rounds of 5 s a load)
-#   LOADS="max 100000" bench/hosts/queues_bench.sh 3 5
+#   LOADS="max 100000" IDLE=poll bench/hosts/queues_bench.sh 3 5      (IDLE: the switch's realtime.idle, poll or busy-spin)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${1:-3}
@@ -23,6 +23,8 @@ TAG="qb$$"
 WORK=$(mktemp -d "/tmp/$TAG.XXXXXX")
 SWITCH=""
 LOADS=${LOADS:-"max 100000"}
+IDLE=${IDLE:-poll}
+case "$IDLE" in poll|busy-spin) ;; *) echo "queues_bench: IDLE is poll or busy-spin, got '$IDLE'" >&2; exit 2 ;; esac
 for load in $LOADS; do
     [ "$load" = max ] || [[ "$load" =~ ^[1-9][0-9]*$ ]] || { echo "queues_bench: LOADS are max or frames a second, got '$load'" >&2; exit 2; }
 done
@@ -65,7 +67,7 @@ for round in $(seq 1 "$ROUNDS"); do
     for queues in 1 2; do
         cat > "$WORK/switch.yaml" <<YAML
 fabric: {pipelines: 2, portsPerPipeline: 4}
-realtime: {pipelineThreads: 2}
+realtime: {pipelineThreads: 2, idle: $IDLE}
 ports:
   - {interface: ${TAG}p0, kind: af_xdp, queues: $queues}
   - {interface: ${TAG}p1, kind: af_xdp}
