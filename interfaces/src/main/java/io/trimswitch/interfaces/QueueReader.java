@@ -2,6 +2,8 @@ package io.trimswitch.interfaces;
 
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.OffloadHeader;
+import io.trimswitch.dataplane.counters.CounterBlock;
+import io.trimswitch.dataplane.counters.CounterName;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.counters.DropReason;
@@ -19,17 +21,23 @@ import java.util.concurrent.TimeUnit;
  * ({@link #take}) and takes it back before it closes it ({@link #letGo}); a read in progress finishes first.
  */
 public final class QueueReader {
+    /** What the frames a thread read of another thread's port are called in the counters: {@code thread 1}. */
+    public static final String READ_BY = "thread ";
     /** Frames taken off the queues in one turn before the thread turns to its other work, as a port's own. */
     private static final int RECEIVE_BUDGET = 64;
     /** How long a socket's closing waits for a read in progress on this thread (a burst takes microseconds). */
     private static final long LET_GO_WITHIN_NANOS = TimeUnit.SECONDS.toNanos(2);
-    private static final List<CounterType> METRICS = List.of(CounterType.RX_DATAGRAMS, CounterType.RX_SEGMENTS);
     private static final List<DropReason> DROPS = List.of(DropReason.TRUNCATED, DropReason.VLAN_TAGGED, DropReason.TOO_SHORT, DropReason.OVERSIZE);
 
     private final int port;
     private final int[] queues;
     private final int slotBytes;
+    /** Drops by reason, as the port's own thread counts them. */
     private final LivePortCounters counters;
+    /** Frames and segments read here, under this thread's name ({@code thread 1}), so that stats can tell the threads apart. */
+    private final CounterBlock received;
+    private final int frames;
+    private final int segments;
     private final Receiver receiver = new Receiver();
     private final LinuxCalls calls = new LinuxCalls(java.lang.foreign.Arena.ofAuto());
     private InterfacePorts.FrameHandler handler;
@@ -43,13 +51,20 @@ public final class QueueReader {
      * @param queues    the port's receive queues this thread reads
      * @param slotBytes the longest frame a packet buffer holds
      * @param writer    this thread's name, under which it counts the port's frames
+     * @param thread    the thread's number, which names the frames it read ({@code thread 1})
      */
-    public QueueReader(final int port, final int[] queues, final int slotBytes, final CounterRegistry registry, final String writer) {
+    public QueueReader(final int port, final int[] queues, final int slotBytes, final CounterRegistry registry, final String writer, final int thread) {
         this.port = port;
         this.queues = queues.clone();
         this.slotBytes = slotBytes;
-        this.counters = new LivePortCounters(registry, writer, port, METRICS, DROPS);
+        this.counters = new LivePortCounters(registry, writer, port, List.of(), DROPS);
+        final CounterName framesName = new CounterName(CounterType.RX_DATAGRAMS, port, 0, READ_BY + thread);
+        final CounterName segmentsName = new CounterName(CounterType.RX_SEGMENTS, port, 0, READ_BY + thread);
+        this.received = registry.block(writer, List.of(framesName, segmentsName));
+        this.frames = received.indexOf(framesName);
+        this.segments = received.indexOf(segmentsName);
     }
+
 
     /** Where the frames go, on this thread; before the thread starts. */
     public void handTo(final InterfacePorts.FrameHandler frames) {
@@ -125,7 +140,7 @@ public final class QueueReader {
     private final class Receiver implements PortSocket.Receiver {
         @Override
         public void onFrame(final UnsafeBuffer ring, final int frame, final int length) {
-            counters.increment(CounterType.RX_DATAGRAMS);
+            received.increment(frames);
             if (length < EthernetHeader.LENGTH) {
                 counters.drop(DropReason.TOO_SHORT);
                 return;
@@ -134,19 +149,19 @@ public final class QueueReader {
                 counters.drop(DropReason.OVERSIZE);
                 return;
             }
-            counters.add(CounterType.RX_SEGMENTS, OffloadHeader.segments(ring, frame - OffloadHeader.LENGTH, length));
+            received.add(segments, OffloadHeader.segments(ring, frame - OffloadHeader.LENGTH, length));
             handler.onFrame(port, ring, frame, length);
         }
 
         @Override
         public void onTruncated() {
-            counters.increment(CounterType.RX_DATAGRAMS);
+            received.increment(frames);
             counters.drop(DropReason.TRUNCATED);
         }
 
         @Override
         public void onVlanStripped() {
-            counters.increment(CounterType.RX_DATAGRAMS);
+            received.increment(frames);
             counters.drop(DropReason.VLAN_TAGGED);
         }
     }

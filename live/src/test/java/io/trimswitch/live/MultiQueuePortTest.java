@@ -1,6 +1,8 @@
 package io.trimswitch.live;
 
 import io.trimswitch.config.Settings;
+import io.trimswitch.dataplane.counters.CounterTotals;
+import io.trimswitch.dataplane.counters.CounterType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -185,16 +187,9 @@ class MultiQueuePortTest {
         return Long.parseLong(output("ip", "netns", "exec", host, "cat", "/sys/class/net/eth0/statistics/" + name).trim());
     }
 
-    /** Port 0's frames read by each shard's thread so far, from the counters each writes under its own name. */
+    /** Port 0's frames read by each shard's thread so far, as the counters name them: the port's own, and thread 1's. */
     private long[] readBy() {
-        final long[] read = new long[2];
-        live.counters().reader().forEach((counterId, typeId, key, label) -> {
-            for (int thread = 0; thread < read.length; thread++) {
-                if (label.equals("rxDatagrams port 0 (sockets-" + thread + ")")) {
-                    read[thread] += live.counters().reader().getCounterValue(counterId);
-                }
-            }
-        });
-        return read;
+        final java.util.Map<String, Long> byName = CounterTotals.read(live.counters().reader()).byName(0, CounterType.RX_DATAGRAMS);
+        return new long[] {byName.getOrDefault("", 0L), byName.getOrDefault("thread 1", 0L)};
     }
 }
