@@ -40,6 +40,9 @@ public final class QueueReader {
     private final int segments;
     private final Receiver receiver = new Receiver();
     private final LinuxCalls calls = new LinuxCalls(java.lang.foreign.Arena.ofAuto());
+    /** Where a frame too long for a ring's slot is read (an AF_PACKET queue's), on this thread; held, or it is freed. */
+    private final java.lang.foreign.MemorySegment longFrameBytes = java.lang.foreign.Arena.ofAuto().allocate(PortSocket.LONG_FRAME_BYTES + 1, 64);
+    private final UnsafeBuffer longFrame = new UnsafeBuffer(longFrameBytes.address(), (int) longFrameBytes.byteSize());
     private InterfacePorts.FrameHandler handler;
     /** The port's socket while it is open and taken up here; the port's thread sets it, this one reads it. */
     private volatile PortSocket socket;
@@ -93,7 +96,7 @@ public final class QueueReader {
         int frames = 0;
         if (open != null) {
             for (final int queue : queues) {
-                frames += open.receive(queue, receiver, RECEIVE_BUDGET - frames, calls, null);
+                frames += open.receive(queue, receiver, RECEIVE_BUDGET - frames, calls, longFrame);
             }
         }
         reading = false;

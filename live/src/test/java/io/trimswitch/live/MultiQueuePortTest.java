@@ -7,6 +7,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -20,9 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * An {@code af_xdp} port of two receive queues on a switch of two shards, on a two-queue veth whose other end sits in a
- * network namespace the test makes: queue 0 is read by the port's own shard and queue 1 by the other, both forward to
- * the second port, the port's counters are the sum of what each shard read, and nothing is lost uncounted, through its
+ * A port of two receive queues on a switch of two shards, on a two-queue veth whose other end sits in a network namespace
+ * the test makes ({@code af_xdp}: a socket per veth queue; {@code af_packet}: two sockets in a fanout group): queue 0 is
+ * read by the port's own shard and queue 1 by the other, both forward to the second port, the port's counters are the sum of what each shard read, and nothing is lost uncounted, through its
  * link going down and up and the port being removed and added again. Needs root and AF_XDP: elsewhere skipped.
  */
 @Tag("host-timing")
@@ -81,15 +83,15 @@ class MultiQueuePortTest {
         return text;
     }
 
-    private Settings settings(final int queues) {
+    private Settings settings(final String kind, final int queues) {
         return Settings.DEFAULTS.withFabric(x -> x.withPipelines(2).withPortsPerPipeline(4))
             .withRealtime(x -> x.withPipelineThreads(2).withIdle(Settings.Idle.POLL))
-            .withPorts(List.of(Settings.Port.DEFAULTS.withInterfaceName(port0).withKind("af_xdp").withQueues(queues),
-                Settings.Port.DEFAULTS.withInterfaceName(port1).withKind("af_xdp")));
+            .withPorts(List.of(Settings.Port.DEFAULTS.withInterfaceName(port0).withKind(kind).withQueues(queues),
+                Settings.Port.DEFAULTS.withInterfaceName(port1).withKind(kind)));
     }
 
-    private void start() {
-        live = new LiveSwitch(LiveSettings.validate(settings(2)));
+    private void start(final String kind) {
+        live = new LiveSwitch(LiveSettings.validate(settings(kind, 2)));
         try {
             live.start();
         } catch (final IllegalStateException e) {
@@ -98,9 +100,10 @@ class MultiQueuePortTest {
         }
     }
 
-    @Test
-    void framesOnBothQueuesAreForwardedByBothShardsAndCountedOnceOnThePort() throws Exception {
-        start();
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"af_xdp", "af_packet"})
+    void framesOnBothQueuesAreForwardedByBothShardsAndCountedOnceOnThePort(final String kind) throws Exception {
+        start(kind);
         final String line = live.describePorts().get(0);
         assertTrue(line.contains("receive queues 0 on thread 0, 1 on thread 1"), line);
         assertEquals(List.of(0, 1), live.portViews(live.settings()).get(0).queueThreads());
@@ -108,9 +111,10 @@ class MultiQueuePortTest {
         assertTrue(perThread[0] > 0 && perThread[1] > 0, "both shards read some of the 64 flows: " + perThread[0] + " and " + perThread[1]);
     }
 
-    @Test
-    void aMultiQueuePortForwardsOnBothQueuesAgainAfterItsLinkFallsAndAfterItIsRemovedAndAddedAgain() throws Exception {
-        start();
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"af_xdp", "af_packet"})
+    void aMultiQueuePortForwardsOnBothQueuesAgainAfterItsLinkFallsAndAfterItIsRemovedAndAddedAgain(final String kind) throws Exception {
+        start(kind);
         forwardFlows();
         run("ip", "link", "set", port0, "down");
         Await.untilOrHostTooSlow(WITHIN, "link down", () -> live.linksUp().get(0), up -> !up);
@@ -128,7 +132,7 @@ class MultiQueuePortTest {
 
     @Test
     void moreQueuesThanTheInterfaceHasIsRefusedInOneLine() {
-        live = new LiveSwitch(LiveSettings.validate(settings(3)));
+        live = new LiveSwitch(LiveSettings.validate(settings("af_xdp", 3)));
         final IllegalStateException refused = assertThrows(IllegalStateException.class, live::start);
         assumeTrue(!refused.getMessage().contains("CONFIG_XDP_SOCKETS") && !refused.getMessage().contains("no BPF"), refused.getMessage());
         assertEquals("port 0: interface " + port0 + " has 2 receive queues, fewer than the port's queues: 3 (ethtool -l " + port0
