@@ -89,7 +89,8 @@ final class LiveShards {
             final Map<Integer, InterfacePorts.Attachment> spread = QueueSpreading.spread(attachments, dataplane, ports, counters);
             attachments.values().forEach(each -> queueThreads.put(each.port(), QueueSpreading.threads(dataplane.ownership(), each.port(), each.queues())));
             if (bridging != null && !spread.equals(attachments)) {
-                // A frame takes the bridge of the shard that meters it, whose partition its buffer is in: one writer per copy.
+                // A frame takes the bridge of the shard that meters it, from whose partition its buffer came (the switch
+                // splits the pool evenly, in shard order): one writer per copy of the bridge.
                 final int perShard = dataplane.pool().capacity() / shards;
                 bridging.meteredBy(handle -> handle / perShard);
             }
