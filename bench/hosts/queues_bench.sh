@@ -4,8 +4,9 @@
 # two queues; the switch, `realtime.pipelineThreads: 2`, reads port 0 on af_xdp with `queues: 1` or `queues: 2` and
 # forwards to port 1, where bench/hosts/xdp_sink.c counts on host 1. With one queue, queue 1's frames go to the kernel
 # (not the switch), so host 0 sends on queue 0 alone there. Rounds alternate the two; per round, frames a second: what
-# host 0 sent, what port 0 received and what its rings overflowed with (the switch's stats), what left port 1, and the
-# switch's CPU (user + system, /proc/PID/stat) per forwarded frame. Needs root, gcc, libxdp-dev, libbpf-dev and a jar.
+# host 0 sent, what port 0 received and what its rings overflowed with (the switch's stats), what left port 1 and what
+# port 1 dropped (a full data queue, say), and the switch's CPU (user + system, /proc/PID/stat) per forwarded frame.
+# Needs root, gcc, libxdp-dev, libbpf-dev and a built jar.
 #
 # Each load is as fast as the generator can (max) or a fixed rate in frames a second, split over its queues.
 #
@@ -52,17 +53,17 @@ sink_mac=$(ip netns exec "${TAG}h1" cat /sys/class/net/eth0/address)
 # A sink on host 1, so that what port 1 sends is taken off its veth before any skb exists.
 ip netns exec "${TAG}h1" "$WORK/xdp_sink" eth0 2 > "$WORK/sink.out" 2> "$WORK/sink.err" &
 sleep 1
-# The switch's counts so far, as its stats say: port 0's received frames, its ringOverflow, port 1's sent frames.
+# The switch's counts so far, as its stats say: port 0's received frames, its ringOverflow, port 1's sent and dropped frames.
 counts() {
     ip netns exec "${TAG}sw" cli/trimswitch stats --counters "$WORK/counters" --json | python3 -c '
 import json, sys
 ports = {p["port"]: p for p in json.load(sys.stdin)}
-print(ports[0]["rxDatagrams"], ports[0].get("drops", {}).get("ringOverflow", 0), ports[1]["txPackets"])'
+print(ports[0]["rxDatagrams"], ports[0].get("drops", {}).get("ringOverflow", 0), ports[1]["txPackets"], sum(ports[1].get("drops", {}).values()))'
 }
 HZ=$(getconf CLK_TCK)
 echo "queues_bench: load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
-printf '| round | load | queues | sent k/s | received k/s | ringOverflow k/s | forwarded k/s | delivered | switch CPU µs a forwarded frame |\n'
-printf '|---|---|---|---|---|---|---|---|---|\n'
+printf '| round | load | queues | sent k/s | received k/s | ringOverflow k/s | forwarded k/s | port 1 drops k/s | delivered | switch CPU µs a forwarded frame |\n'
+printf '|---|---|---|---|---|---|---|---|---|---|\n'
 for round in $(seq 1 "$ROUNDS"); do
     for queues in 1 2; do
         cat > "$WORK/switch.yaml" <<YAML
@@ -78,16 +79,18 @@ YAML
         [ "$round" = 1 ] && grep "port 0:" "$WORK/switch.log" | sed 's/^/queues_bench: /'
         sleep 1
         for load in $LOADS; do
-            read -r rx0 lost0 tx0 <<< "$(counts)"
+            read -r rx0 lost0 tx0 drop0 <<< "$(counts)"
             ticks0=$(awk '{print $14 + $15}' "/proc/$SWITCH/stat")
             sent=$(ip netns exec "${TAG}h0" "$WORK/xdp_generator" eth0 "$sink_mac" --seconds "$SECS" --queues "$queues" \
                 $([ "$load" = max ] || echo "--rate $load") 2>/dev/null | sed -n 's/.*: \([0-9]*\) frames\/s/\1/p')
             sleep 0.5
             ticks1=$(awk '{print $14 + $15}' "/proc/$SWITCH/stat")
-            read -r rx1 lost1 tx1 <<< "$(counts)"
+            read -r rx1 lost1 tx1 drop1 <<< "$(counts)"
             python3 -c "
 s, rx, lost, tx, cpu = $sent, ($rx1 - $rx0) / $SECS, ($lost1 - $lost0) / $SECS, ($tx1 - $tx0) / $SECS, ($ticks1 - $ticks0) / $HZ
-print('| $round | $load | $queues | %.1f | %.1f | %.1f | %.1f | %.1f %% | %.2f |' % (s / 1e3, rx / 1e3, lost / 1e3, tx / 1e3, 100 * tx / max(1, s), cpu * 1e6 / max(1, tx * $SECS)))"
+dropped = ($drop1 - $drop0) / $SECS
+print('| $round | $load | $queues | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f %% | %.2f |' % (s / 1e3, rx / 1e3, lost / 1e3, tx / 1e3, dropped / 1e3,
+      100 * tx / max(1, s), cpu * 1e6 / max(1, tx * $SECS)))"
         done
         kill -TERM "$SWITCH"; wait "$SWITCH" 2>/dev/null || true; SWITCH=""
     done
