@@ -185,6 +185,13 @@ public final class StatsCommand implements Callable<Integer> {
         final long txPackets = totals.get(port, CounterType.TX_PACKETS);
         json.put("rxBytes", totals.get(port, CounterType.RX_BYTES));
         json.put("rxDatagrams", rxDatagrams);
+        final Map<String, Long> readBy = totals.byName(port, CounterType.RX_DATAGRAMS);
+        if (readBy.size() > 1) {
+            // A port whose receive queues several pipeline threads read: what each read, its own thread's under "own".
+            final Map<String, Long> byThread = new LinkedHashMap<>();
+            readBy.forEach((thread, count) -> byThread.put(thread.isEmpty() ? "own" : thread, count));
+            json.put("rxDatagramsByThread", byThread);
+        }
         json.put("rxPackets", totals.get(port, CounterType.RX_PACKETS));
         // On the wire an offload frame is the segments the kernel cuts it into; on a UDP port a frame is one packet.
         json.put("rxSegments", totals.has(port, CounterType.RX_SEGMENTS) ? totals.get(port, CounterType.RX_SEGMENTS) : rxDatagrams);
@@ -250,7 +257,7 @@ public final class StatsCommand implements Callable<Integer> {
         return delta < 0 ? null : delta * scale / seconds;
     }
 
-    private static String table(final List<Map<String, Object>> ports, final boolean rates) {
+    static String table(final List<Map<String, Object>> ports, final boolean rates) {
         final String columns = "%4s %12s %12s %10s %10s %10s %6s %6s %6s %6s";
         final String rateColumns = " %10s %10s %8s %8s %10s";
         final StringBuilder table = new StringBuilder(String.format(Locale.ROOT, columns, "port", "rx", "tx", "trims", "tx trims", "trim drops",
@@ -268,6 +275,12 @@ public final class StatsCommand implements Callable<Integer> {
                     gbps(port.get("rxGbps")), gbps(port.get("txGbps")), count(port.get("trimPacketsPerSecond"))));
             }
             table.append("  ").append(reasons(port.get("drops"))).append(System.lineSeparator());
+            if (port.get("rxDatagramsByThread") instanceof Map<?, ?> byThread) {
+                table.append(String.format(Locale.ROOT, "%4s rx frames by the threads that read its queues: ", ""));
+                byThread.forEach((thread, count) -> table.append("own".equals(thread) ? "its own " : thread + " ").append(count).append(", "));
+                table.setLength(table.length() - 2);
+                table.append(System.lineSeparator());
+            }
         }
         return table.toString();
     }

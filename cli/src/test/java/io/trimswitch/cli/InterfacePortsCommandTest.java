@@ -46,7 +46,7 @@ class InterfacePortsCommandTest {
         "run -i 0@veth0:                       | ports[0].kind must be one of af_packet, af_xdp, got ''",
         "run -i 0@veth0 --port-kind xdp        | realtime.portKind must be one of af_packet, af_xdp, got 'xdp'",
         "run --config KINDUDP                  | ports[0].kind af_xdp is for a port on an interface; a UDP port has neither kind nor queues",
-        "run --config QUEUES                   | ports[0].queues 2 needs kind af_xdp: an af_packet port reads one socket",
+        "run --config QUEUES                   | ports[0].queues must be 1..64, got -1",
         "run --config QUEUES --port-kind af_xdp -i 1@veth1 | ports[0].queues must be 1..64, got 0",
         "run -i 0@no-such-if0:af_xdp --metrics off | port 0: interface no-such-if0 does not exist here"})
     void isRefusedInOneLine(final String commandLine, final String expected) throws IOException {
@@ -55,7 +55,7 @@ class InterfacePortsCommandTest {
         Files.writeString(dir.resolve("twice.yaml"), "ports:\n  - {interface: veth0}\n  - {interface: veth0}\n");
         Files.writeString(dir.resolve("kindudp.yaml"), "ports:\n  - {bind: 127.0.0.1:0, kind: af_xdp}\n");
         Files.writeString(dir.resolve("queues.yaml"), commandLine.contains("af_xdp") ? "ports:\n  - {interface: veth0, queues: 0}\n"
-            : "ports:\n  - {interface: veth0, queues: 2}\n");
+            : "ports:\n  - {interface: veth0, queues: -1}\n");
         final String[] args = commandLine.strip().replace("BOTH", dir.resolve("both.yaml").toString())
             .replace("FILE", dir.resolve("one.yaml").toString())
             .replace("TWICE", dir.resolve("twice.yaml").toString()).replace("KINDUDP", dir.resolve("kindudp.yaml").toString())

@@ -203,4 +203,26 @@ class StatsCommandTest {
         assertEquals(2, Cli.trimswitch("stats", "--counters", counters.toString()).exit());
         assertFalse(Files.exists(counters));
     }
+
+    /** A port whose receive queues two threads read: its rx is the sum, and stats shows what each thread read. */
+    @Test
+    void aPortReadByTwoThreadsShowsWhatEachRead() {
+        try (io.trimswitch.dataplane.counters.CounterRegistry registry = io.trimswitch.dataplane.counters.CounterRegistry.inMemory(16)) {
+            final io.trimswitch.dataplane.counters.CounterName own = io.trimswitch.dataplane.counters.CounterName.of(
+                io.trimswitch.dataplane.counters.CounterType.RX_DATAGRAMS, 0);
+            final io.trimswitch.dataplane.counters.CounterName other = new io.trimswitch.dataplane.counters.CounterName(
+                io.trimswitch.dataplane.counters.CounterType.RX_DATAGRAMS, 0, 0, "thread 1");
+            registry.block("sockets-0", List.of(own)).add(0, 5);
+            registry.block("sockets-1", List.of(other)).add(0, 3);
+            registry.block("sockets-0", List.of(io.trimswitch.dataplane.counters.CounterName.of(
+                io.trimswitch.dataplane.counters.CounterType.RX_DATAGRAMS, 1))).add(0, 2);
+            final List<java.util.Map<String, Object>> ports = StatsCommand.ports(io.trimswitch.dataplane.counters.CounterTotals.read(registry.reader()));
+            assertEquals(8L, ports.get(0).get("rxDatagrams"));
+            assertEquals(java.util.Map.of("own", 5L, "thread 1", 3L), ports.get(0).get("rxDatagramsByThread"));
+            assertFalse(ports.get(1).containsKey("rxDatagramsByThread"), "a port one thread reads shows no split");
+            final String table = StatsCommand.table(ports, false);
+            assertTrue(table.contains("     rx frames by the threads that read its queues: its own 5, thread 1 3" + System.lineSeparator()), table);
+            assertEquals(4, table.lines().count(), table);
+        }
+    }
 }

@@ -285,9 +285,10 @@ public final class SwitchControl implements ControlCommands {
             "pipeline", "thread"));
         final List<Map<String, Object>> portData = new ArrayList<>();
         for (final LiveSwitch.PortView port : ports) {
-            text.append(String.format("%-5d %-10s %-32s %-6s %10s %9d %7d%n", port.port(), port.kind(), port.attachment(), port.state(),
+            // A port of several receive queues: the thread of each, in queue order (0,1: queue 1 on thread 1).
+            text.append(String.format("%-5d %-10s %-32s %-6s %10s %9d %7s%n", port.port(), port.kind(), port.attachment(), port.state(),
                 rate(port.rateGbps()),
-                port.pipeline(), port.thread()));
+                port.pipeline(), port.queueThreads().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","))));
             final Map<String, Object> row = new LinkedHashMap<>();
             row.put("port", port.port());
             row.put("kind", port.kind());
@@ -296,6 +297,7 @@ public final class SwitchControl implements ControlCommands {
             row.put("rateGbps", port.rateGbps());
             row.put("pipeline", port.pipeline());
             row.put("thread", port.thread());
+            row.put("queueThreads", port.queueThreads());
             portData.add(row);
         }
         final String yaml = SettingsFiles.toYaml(inForce);

@@ -57,6 +57,24 @@ public interface PortSocket extends AutoCloseable {
      */
     int send(LinuxCalls calls, UnsafeBuffer messages, int from, int count);
 
+    /** The receive queues it reads, each on a socket of its own: 1 unless its kind reads several. */
+    default int queues() {
+        return 1;
+    }
+
+    /**
+     * Hands up to {@code budget} frames of receive queue {@code queue} alone to {@code receiver}, oldest first; how many
+     * there were. Each queue's receive side has one reader: another thread may read another queue meanwhile.
+     */
+    default int receive(final int queue, final Receiver receiver, final int budget, final LinuxCalls calls, final UnsafeBuffer longFrame) {
+        return receive(receiver, budget, calls, longFrame);
+    }
+
+    /** The descriptor a thread sleeps on until receive queue {@code queue} has a frame. */
+    default int queueFd(final int queue) {
+        return fd();
+    }
+
     /** Frames the kernel dropped for want of room on the receive side since the last call. */
     long ringDrops(LinuxCalls calls);
 

@@ -39,7 +39,12 @@ final class InterfacePortKind implements PortKind {
 
     @Override
     public void watchFileDescriptors(final FileDescriptorWatch watch) {
-        interfaces.wakeOnFrames(new InterfacePorts.Readiness() {
+        interfaces.wakeOnFrames(readiness(watch));
+    }
+
+    /** The shard's sleep, woken by an interface's sockets as by packet sockets. */
+    static InterfacePorts.Readiness readiness(final FileDescriptorWatch watch) {
+        return new InterfacePorts.Readiness() {
             @Override
             public void watch(final int fd) {
                 watch.add(fd, true);
@@ -49,7 +54,7 @@ final class InterfacePortKind implements PortKind {
             public void unwatch(final int fd) {
                 watch.remove(fd);
             }
-        });
+        };
     }
 
     /** The rings close once the shard's thread has ended, with the switch's stop: their memory is the thread's until then. */

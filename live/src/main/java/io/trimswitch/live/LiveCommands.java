@@ -88,6 +88,12 @@ final class LiveCommands {
                     links.rate(port, new LinkRate(to.portRateBps(port)));
                 }
             }
+            // The link of another shard's port whose receive queues this one reads paces what it reads too.
+            for (int port = 0; port < Math.min(from.portCount(), to.portCount()); port++) {
+                if (from.portRateBps(port) != to.portRateBps(port) && !rateChanged.contains(port)) {
+                    links.rate(port, new LinkRate(to.portRateBps(port)));
+                }
+            }
         }
     }
 

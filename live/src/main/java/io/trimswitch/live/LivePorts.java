@@ -9,6 +9,7 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.IngressLinks;
 import io.trimswitch.interfaces.InterfacePorts;
+import io.trimswitch.interfaces.QueueReader;
 import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.realtime.shard.PipelineShard;
 import io.trimswitch.realtime.shard.PortList;
@@ -115,6 +116,19 @@ final class LivePorts implements LivePortKind.Frames, InterfacePorts.FrameHandle
         list.assign(port, interfaceKind);
         shard.addPort(port);
         interfaces.adopt(port, interfaceName);
+    }
+
+    /**
+     * Before the shard's thread starts: it reads {@code reader}'s receive queues of another shard's interface port too,
+     * and meters their frames in its own pipeline like any arrival; the port's egress stays with its owner.
+     */
+    void readQueues(final QueueReader reader) {
+        final int port = reader.port();
+        makeRoom(port);
+        onInterface[port] = true;
+        shard.receiveFor(port);
+        reader.handTo(this);
+        list.add(new QueueReaderKind(reader));
     }
 
     /** On the shard's thread: port {@code port}'s frames go to {@code capture} too (null: to none). */

@@ -45,6 +45,8 @@ final class LiveShards {
     private final BridgeForwarding bridging;
     /** Which shard owns each port of the fabric. */
     private final int[] ownerOf;
+    /** Per port the switch started with on an interface: the shard that reads each of its receive queues. */
+    private final Map<Integer, int[]> queueThreads = new java.util.HashMap<>();
     /** While the shards' threads run: a command then waits for its shard; otherwise the caller carries it out. */
     private volatile boolean running;
 
@@ -82,7 +84,20 @@ final class LiveShards {
         LiveSettings.attachments(settings).forEach(attachment -> attachments.put(attachment.port(), attachment));
         try {
             for (int thread = 0; thread < shards; thread++) {
-                build(thread, settings, counters, rates, attachments);
+                ingressLinks[thread] = new IngressLinks(rates);
+                ports[thread] = new LivePorts(dataplane.shard(thread), dataplane, ingressLinks[thread]);
+            }
+            // Before the shards take their own ports: the receiving shard of a queue must not take its port for its own.
+            final Map<Integer, InterfacePorts.Attachment> spread = QueueSpreading.spread(attachments, dataplane, ports, counters);
+            attachments.values().forEach(each -> queueThreads.put(each.port(), QueueSpreading.threads(dataplane.ownership(), each.port(), each.queues())));
+            if (bridging != null && !spread.equals(attachments)) {
+                // A frame takes the bridge of the shard that meters it, from whose partition its buffer came (the switch
+                // splits the pool evenly, in shard order): one writer per copy of the bridge.
+                final int perShard = dataplane.pool().capacity() / shards;
+                bridging.meteredBy(handle -> handle / perShard);
+            }
+            for (int thread = 0; thread < shards; thread++) {
+                build(thread, settings, counters, spread);
             }
         } catch (final RuntimeException | Error e) {
             release();
@@ -91,14 +106,16 @@ final class LiveShards {
     }
 
     /** Shard {@code thread}'s ports, as the settings give it. */
-    private void build(final int thread, final Settings settings, final CounterRegistry counters, final LinkRate[] rates,
+    private void build(final int thread, final Settings settings, final CounterRegistry counters,
         final Map<Integer, InterfacePorts.Attachment> attachments) {
-        ingressLinks[thread] = new IngressLinks(rates);
         final PipelineShard shard = dataplane.shard(thread);
-        ports[thread] = new LivePorts(shard, dataplane, ingressLinks[thread]);
         final List<Integer> ownEndpoints = new ArrayList<>();
         final List<InterfacePorts.Attachment> ownAttachments = new ArrayList<>();
         for (final int port : shard.ownPorts()) {
+            if (ownerOf[port] != thread) {
+                // Another shard's port, some of whose receive queues this one reads.
+                continue;
+            }
             if (attachments.containsKey(port)) {
                 ownAttachments.add(attachments.get(port));
             } else {
@@ -126,6 +143,11 @@ final class LiveShards {
     /** The shard that owns {@code port}. */
     int ownerOf(final int port) {
         return ownerOf[port];
+    }
+
+    /** Per receive queue of {@code port}, the shard that reads it: its owner alone for a port of one queue. */
+    int[] queueThreads(final int port) {
+        return queueThreads.getOrDefault(port, new int[] {ownerOf[port]}).clone();
     }
 
     /** The ports of the shard that owns {@code port}. */

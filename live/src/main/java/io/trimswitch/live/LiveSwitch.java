@@ -331,8 +331,12 @@ public final class LiveSwitch implements AutoCloseable {
     public record MacTable(List<LearnedMac> macs, long notLearned) {
     }
 
-    /** What {@code ctl show} lists of an attached port. */
-    public record PortView(int port, String kind, String attachment, String state, double rateGbps, int pipeline, int thread) {
+    /**
+     * What {@code ctl show} lists of an attached port; {@code queueThreads}: per receive queue of the port, the thread
+     * that reads it ({@code thread} alone for a port of one queue).
+     */
+    public record PortView(int port, String kind, String attachment, String state, double rateGbps, int pipeline, int thread,
+        List<Integer> queueThreads) {
     }
 
     /** The attached ports in port order, their rates as {@code inForce} gives them. */

@@ -166,12 +166,12 @@ final class PortAttachments {
             final InterfacePorts owner = shards.interfacesOf(port);
             views.put(port, new LiveSwitch.PortView(port, "interface", owner.interfaceName(port),
                 owner.removed(port) ? "removed" : owner.linkUp(port) ? "up" : "down", inForce.portRateBps(port) / 1e9,
-                assembly.pipelineOf(port), shards.ownerOf(port)));
+                assembly.pipelineOf(port), shards.ownerOf(port), java.util.stream.IntStream.of(shards.queueThreads(port)).boxed().toList()));
         }
         for (final int port : LivePortKind.named(LivePortKind.UDP).ports(settings)) {
             views.put(port, new LiveSwitch.PortView(port, LivePortKind.UDP, shards.socketsOf(port).attachment(port),
                 "up", inForce.portRateBps(port) / 1e9,
-                assembly.pipelineOf(port), shards.ownerOf(port)));
+                assembly.pipelineOf(port), shards.ownerOf(port), List.of(shards.ownerOf(port))));
         }
         return List.copyOf(views.values());
     }

@@ -19,11 +19,11 @@ final class PortKindSettings {
         return kind("realtime.portKind", s.realtime().portKind());
     }
 
-    /** A port's receive queues: 1 unless said, more only on af_xdp, and no more than an XDP socket map holds. */
+    /**
+     * A port's receive queues: 1 unless said, and no more than an XDP socket map holds (on {@code af_packet}, sockets in
+     * a fanout group; whether the interface has that many is known when it opens).
+     */
     static int queues(final String name, final Integer queues, final SocketKind kind) {
-        if (queues != null && queues != 1 && !"af_xdp".equals(kind.name())) {
-            throw new ConfigException(name + ".queues " + queues + " needs kind af_xdp: an " + kind.name() + " port reads one socket");
-        }
         if (queues == null) {
             return 1;
         }

@@ -51,6 +51,17 @@ public final class BridgeForwarding implements ForwardingStage {
         this.shardOfPort = shardOfPort.clone();
     }
 
+    /** Null, or the shard that meters a packet, by its buffer: where a port's frames are metered on several shards. */
+    private java.util.function.IntUnaryOperator shardOfBuffer;
+
+    /**
+     * Before the shards run: a frame learns and looks up in the copy of the shard that meters it, {@code shardOfBuffer}
+     * of its buffer, rather than its port's: a port whose receive queues several shards read.
+     */
+    public void meteredBy(final java.util.function.IntUnaryOperator shardOfBuffer) {
+        this.shardOfBuffer = shardOfBuffer;
+    }
+
     /** Shard {@code shard}'s copy of the bridge: read or changed only on that shard's thread. */
     public LearningBridge bridge(final int shard) {
         return bridges[shard];
@@ -81,7 +92,7 @@ public final class BridgeForwarding implements ForwardingStage {
     @Override
     public int egressPort(final PacketPool pool, final int handle, final int packetClass) {
         final int ingress = pool.ingressPort(handle);
-        final int shard = shardOfPort[ingress];
+        final int shard = shardOfBuffer == null ? shardOfPort[ingress] : shardOfBuffer.applyAsInt(handle);
         // The packet's own time, the switch's clock: never a clock read here.
         final long nowNanos = pool.arrivalPicos(handle) / 1000;
         final UnsafeBuffer frame = pool.buffer(handle);

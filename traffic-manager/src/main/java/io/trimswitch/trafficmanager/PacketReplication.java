@@ -20,14 +20,18 @@ final class PacketReplication {
 
     private final PacketPool pool;
     private final TrafficManager.BufferSource buffers;
-    /** Per port of the switch: its counters when it is an ingress port of this pipeline, else null. */
+    /** Per port of the switch: its counters when it is an ingress port of this pipeline (or floods through it), else null. */
     private final LivePortCounters[] counters;
+    private final CounterRegistry registry;
+    private final String writer;
 
     PacketReplication(final PacketPool pool, final TrafficManager.BufferSource buffers, final CounterRegistry registry, final int portCount,
         final int[] ingressPorts, final String writer) {
         this.pool = pool;
         this.buffers = buffers;
         this.counters = new LivePortCounters[portCount];
+        this.registry = registry;
+        this.writer = writer;
         for (final int port : ingressPorts) {
             counters[port] = new LivePortCounters(registry, writer, port, METRICS, DROPS);
         }
@@ -35,21 +39,32 @@ final class PacketReplication {
 
     /** Frame {@code handle} goes to {@code ports} ports by flooding: copies made, and the frame counted once. */
     void flooded(final int handle, final int ports) {
-        final LivePortCounters at = counters[pool.ingressPort(handle)];
+        final LivePortCounters at = countersOf(pool.ingressPort(handle));
         at.add(CounterType.FLOODED_PACKETS, ports);
         at.increment(CounterType.FLOODED_FRAMES);
     }
 
     /** Frame {@code handle} had nowhere to go but where it came from. */
     void filtered(final int handle) {
-        counters[pool.ingressPort(handle)].drop(DropReason.FILTERED);
+        countersOf(pool.ingressPort(handle)).drop(DropReason.FILTERED);
+    }
+
+    /**
+     * The counters of ingress port {@code port}: a port of another pipeline, one of whose receive queues this pipeline's
+     * thread reads, gets its own here at its first flood, once.
+     */
+    private LivePortCounters countersOf(final int port) {
+        if (counters[port] == null) {
+            counters[port] = new LivePortCounters(registry, writer, port, METRICS, DROPS);
+        }
+        return counters[port];
     }
 
     /** A copy of {@code handle} for {@code egress}, or {@link PacketPool#NO_PACKET} (counted) when no buffer is free. */
     int copy(final int handle, final int egress) {
         final int copy = buffers.allocate();
         if (copy == PacketPool.NO_PACKET) {
-            counters[pool.ingressPort(handle)].drop(DropReason.BUFFER_EXHAUSTED);
+            countersOf(pool.ingressPort(handle)).drop(DropReason.BUFFER_EXHAUSTED);
             return PacketPool.NO_PACKET;
         }
         final int headroom = pool.headroom();

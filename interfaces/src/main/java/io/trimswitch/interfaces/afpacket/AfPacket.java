@@ -5,7 +5,10 @@ import io.trimswitch.interfaces.PortSocket;
 import io.trimswitch.interfaces.SocketKind;
 import io.trimswitch.interfaces.SocketKinds;
 
-/** The {@code af_packet} kind: an AF_PACKET socket with a memory-mapped receive ring ({@link PacketSocket}). */
+/**
+ * The {@code af_packet} kind: an AF_PACKET socket with a memory-mapped receive ring ({@link PacketSocket}), or for a port
+ * of several queues one such socket per queue in a fanout group ({@link FanoutSockets}).
+ */
 public final class AfPacket implements SocketKind {
     @Override
     public String name() {
@@ -14,9 +17,6 @@ public final class AfPacket implements SocketKind {
 
     @Override
     public PortSocket open(final String interfaceName, final LinuxCalls calls, final boolean mustBeUp, final int queues) {
-        if (queues != 1) {
-            throw new IllegalStateException("interface " + interfaceName + ": an af_packet port reads one socket; queues: " + queues + " needs kind af_xdp");
-        }
-        return PacketSocket.open(interfaceName, calls, mustBeUp);
+        return queues == 1 ? PacketSocket.open(interfaceName, calls, mustBeUp) : FanoutSockets.open(interfaceName, calls, mustBeUp, queues);
     }
 }

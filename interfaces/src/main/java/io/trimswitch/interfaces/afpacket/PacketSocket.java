@@ -32,6 +32,11 @@ final class PacketSocket extends InterfaceSocket {
     private static final int TP_STATUS_VLAN_VALID = 0x10;
     private static final int TP_STATUS_KERNEL = 0;
 
+    /** PACKET_FANOUT: frames shared out among a group's sockets, by the flow's hash; the first asks for a new group. */
+    private static final int PACKET_FANOUT = 18;
+    private static final int PACKET_FANOUT_HASH = 0;
+    private static final int PACKET_FANOUT_FLAG_UNIQUEID = 0x2000;
+
     private final RingGeometry geometry;
     private final MemorySegment ring;
     private final UnsafeBuffer slots;
@@ -124,6 +129,24 @@ final class PacketSocket extends InterfaceSocket {
                 LinuxCalls.close(fd);
                 throw e;
             }
+        }
+    }
+
+    /**
+     * Joins fanout group {@code group} of the interface's packet sockets (0: a new group the kernel numbers), which
+     * shares the interface's frames out among its sockets by their flow's hash; the group's number.
+     *
+     * @throws IllegalStateException with one line naming the interface and the reason
+     */
+    int joinFanout(final LinuxCalls calls, final int group) {
+        try (Arena scratch = Arena.ofConfined()) {
+            final MemorySegment value = scratch.allocate(ValueLayout.JAVA_INT);
+            value.set(ValueLayout.JAVA_INT, 0, group | (PACKET_FANOUT_HASH | (group == 0 ? PACKET_FANOUT_FLAG_UNIQUEID : 0)) << 16);
+            EthernetInterfaces.check(calls, calls.setsockopt(fd, LinuxCalls.SOL_PACKET, PACKET_FANOUT, value), name, "join its sockets' fanout group");
+            final MemorySegment length = scratch.allocate(ValueLayout.JAVA_INT);
+            length.set(ValueLayout.JAVA_INT, 0, 4);
+            EthernetInterfaces.check(calls, calls.getsockopt(fd, LinuxCalls.SOL_PACKET, PACKET_FANOUT, value, length), name, "read its fanout group");
+            return value.get(ValueLayout.JAVA_INT, 0) & 0xFFFF;
         }
     }
 

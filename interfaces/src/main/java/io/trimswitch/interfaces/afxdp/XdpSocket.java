@@ -52,11 +52,17 @@ final class XdpSocket extends InterfaceSocket {
             }
             mtu = mtu(interfaceName, cName, calls, mustBeUp, scratch);
         }
+        final int available = receiveQueues(interfaceName);
+        if (available > 0 && queueCount > available) {
+            throw new IllegalStateException("interface " + interfaceName + " has " + available + " receive queue" + (available == 1 ? "" : "s")
+                + ", fewer than the port's queues: " + queueCount + " (ethtool -l " + interfaceName + "): set queues: " + available + " or fewer");
+        }
         final XdpQueue[] queues = new XdpQueue[queueCount];
         XdpProgram program = null;
         try {
             for (int queue = 0; queue < queueCount; queue++) {
-                queues[queue] = XdpQueue.open(interfaceName, index, queue, calls, xdp);
+                // Calls of its own per queue: each queue may be read on another thread, and errno is per object.
+                queues[queue] = XdpQueue.open(interfaceName, index, queue, calls, new XdpCalls(Arena.ofAuto()));
             }
             program = XdpProgram.attach(interfaceName, index, xdp);
             for (int queue = 0; queue < queueCount; queue++) {
@@ -130,6 +136,21 @@ final class XdpSocket extends InterfaceSocket {
             taken += queue.receive(receiver, budget - taken);
         }
         return taken;
+    }
+
+    @Override
+    public int queues() {
+        return queues.length;
+    }
+
+    @Override
+    public int receive(final int queue, final Receiver receiver, final int budget, final LinuxCalls calls, final UnsafeBuffer longFrame) {
+        return queues[queue].receive(receiver, budget);
+    }
+
+    @Override
+    public int queueFd(final int queue) {
+        return queues[queue].fd;
     }
 
     @Override

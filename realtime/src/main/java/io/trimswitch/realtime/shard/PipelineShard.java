@@ -135,6 +135,18 @@ public final class PipelineShard implements Agent {
         parts.addPort(port);
     }
 
+    /**
+     * Before its thread starts: frames of {@code port}, another shard's, arrive here too, read on receive queues of the
+     * port this shard reads ({@link ShardOwnership#receiveShard}); its pipeline meters them, and the port's egress stays
+     * with its owner.
+     */
+    public void receiveFor(final int port) {
+        if (!owns(port)) {
+            order.addPort(port);
+            parts.receiveFor(port);
+        }
+    }
+
     @Override
     public int doWork() {
         // Frames read before the switch has started only wait on their links.

@@ -66,6 +66,18 @@ public final class ShardOwnership {
         return ingressShard(pipelineOf(port));
     }
 
+    /**
+     * The shard that reads receive queue {@code queue} of port {@code port}: the queues are dealt round the shards from
+     * the port's own, queue i to shard (owner + i) mod shards, as OVS deals a port's receive queues round its polling
+     * threads; queue 0 is always the owner's, and a port of more queues than shards gives some shards several.
+     */
+    public int receiveShard(final int port, final int queue) {
+        if (queue < 0) {
+            throw new IllegalArgumentException("receive queue " + queue);
+        }
+        return (ingressShardOfPort(port) + queue) % shards;
+    }
+
     /** The shard that queues for, and sends out of, port {@code port}. */
     public int egressShard(final int port) {
         return ordered ? trafficManagerShard() : ingressShardOfPort(port);

@@ -97,9 +97,13 @@ final class ShardParts implements ShardWakeUp.QueuedInput {
         }
     }
 
-    /** The ingress stage that meters what arrives on port {@code port}. */
+    /**
+     * The ingress stage that meters what arrives on port {@code port}: a frame of another shard's port, read here on one
+     * of the port's receive queues, is metered by this shard's first pipeline.
+     */
     IngressStage ingressOf(final int port) {
-        return ingressByPipeline[assembly.pipelineOf(port)];
+        final IngressStage own = ingressByPipeline[assembly.pipelineOf(port)];
+        return own != null ? own : ingress[0];
     }
 
     /** NOTIFYs that came for its pipelines, into their own FIFOs; returns how many. */
@@ -133,6 +137,13 @@ final class ShardParts implements ShardWakeUp.QueuedInput {
         egressPorts[egressPorts.length - 1] = assembly.port(port);
         ownEgress = egressPorts;
         egressByPipeline[assembly.pipelineOf(port)].add(assembly.port(port));
+    }
+
+    /** Before the thread starts: frames of {@code port}, another shard's, arrive here too; its egress stays with its owner. */
+    void receiveFor(final int port) {
+        ownPorts = Arrays.copyOf(ownPorts, ownPorts.length + 1);
+        ownPorts[ownPorts.length - 1] = port;
+        owned[port] = true;
     }
 
     /**

@@ -1,0 +1,171 @@
+package io.trimswitch.interfaces;
+
+import io.trimswitch.dataplane.codec.EthernetHeader;
+import io.trimswitch.dataplane.codec.OffloadHeader;
+import io.trimswitch.dataplane.counters.CounterBlock;
+import io.trimswitch.dataplane.counters.CounterName;
+import io.trimswitch.dataplane.counters.CounterRegistry;
+import io.trimswitch.dataplane.counters.CounterType;
+import io.trimswitch.dataplane.counters.DropReason;
+import io.trimswitch.dataplane.counters.LivePortCounters;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Receive queues of another thread's port that this pipeline thread reads ({@link SpreadQueues}): it takes their frames
+ * off their rings itself, counts them under its own name (a port's counters are the sum over the threads that write
+ * them) and hands them to its own {@link InterfacePorts.FrameHandler}, which meters them in its own pipeline. It never
+ * sends: the port's own thread does, from a queue of its own. The port's thread hands it each socket the port opens
+ * ({@link #take}) and takes it back before it closes it ({@link #letGo}); a read in progress finishes first.
+ */
+public final class QueueReader {
+    /** What the frames a thread read of another thread's port are called in the counters: {@code thread 1}. */
+    public static final String READ_BY = "thread ";
+    /** Frames taken off the queues in one turn before the thread turns to its other work, as a port's own. */
+    private static final int RECEIVE_BUDGET = 64;
+    /** How long a socket's closing waits for a read in progress on this thread (a burst takes microseconds). */
+    private static final long LET_GO_WITHIN_NANOS = TimeUnit.SECONDS.toNanos(2);
+    private static final List<DropReason> DROPS = List.of(DropReason.TRUNCATED, DropReason.VLAN_TAGGED, DropReason.TOO_SHORT, DropReason.OVERSIZE);
+
+    private final int port;
+    private final int[] queues;
+    private final int slotBytes;
+    /** Drops by reason, as the port's own thread counts them. */
+    private final LivePortCounters counters;
+    /** Frames and segments read here, under this thread's name ({@code thread 1}), so that stats can tell the threads apart. */
+    private final CounterBlock received;
+    private final int frames;
+    private final int segments;
+    private final Receiver receiver = new Receiver();
+    private final LinuxCalls calls = new LinuxCalls(java.lang.foreign.Arena.ofAuto());
+    /** Where a frame too long for a ring's slot is read (an AF_PACKET queue's), on this thread; held, or it is freed. */
+    private final java.lang.foreign.MemorySegment longFrameBytes = java.lang.foreign.Arena.ofAuto().allocate(PortSocket.LONG_FRAME_BYTES + 1, 64);
+    private final UnsafeBuffer longFrame = new UnsafeBuffer(longFrameBytes.address(), (int) longFrameBytes.byteSize());
+    private InterfacePorts.FrameHandler handler;
+    /** The port's socket while it is open and taken up here; the port's thread sets it, this one reads it. */
+    private volatile PortSocket socket;
+    /** True while this thread reads {@link #socket}: the port's thread waits for it before closing the socket. */
+    private volatile boolean reading;
+    private volatile InterfacePorts.Readiness readiness;
+
+    /**
+     * @param queues    the port's receive queues this thread reads
+     * @param slotBytes the longest frame a packet buffer holds
+     * @param writer    this thread's name, under which it counts the port's frames
+     * @param thread    the thread's number, which names the frames it read ({@code thread 1})
+     */
+    public QueueReader(final int port, final int[] queues, final int slotBytes, final CounterRegistry registry, final String writer, final int thread) {
+        this.port = port;
+        this.queues = queues.clone();
+        this.slotBytes = slotBytes;
+        this.counters = new LivePortCounters(registry, writer, port, List.of(), DROPS);
+        final CounterName framesName = new CounterName(CounterType.RX_DATAGRAMS, port, 0, READ_BY + thread);
+        final CounterName segmentsName = new CounterName(CounterType.RX_SEGMENTS, port, 0, READ_BY + thread);
+        this.received = registry.block(writer, List.of(framesName, segmentsName));
+        this.frames = received.indexOf(framesName);
+        this.segments = received.indexOf(segmentsName);
+    }
+
+
+    /** Where the frames go, on this thread; before the thread starts. */
+    public void handTo(final InterfacePorts.FrameHandler frames) {
+        this.handler = frames;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** The port's receive queues this thread reads. */
+    public int[] queues() {
+        return queues.clone();
+    }
+
+    /** What wakes this thread when one of its queues has a frame; the queues of sockets taken up later wake it too. */
+    public void wakeOnFrames(final InterfacePorts.Readiness poller) {
+        this.readiness = poller;
+    }
+
+    /** On this thread: hands the frames waiting on its queues to the handler; how many there were. */
+    public int receive() {
+        reading = true;
+        // A volatile write then a volatile read: the port's thread either sees this read begun or this thread sees the socket gone.
+        final PortSocket open = socket;
+        int frames = 0;
+        if (open != null) {
+            for (final int queue : queues) {
+                frames += open.receive(queue, receiver, RECEIVE_BUDGET - frames, calls, longFrame);
+            }
+        }
+        reading = false;
+        return frames;
+    }
+
+    /** On the port's thread: the port's socket, just opened, is read here from now on. */
+    synchronized void take(final PortSocket opened) {
+        final InterfacePorts.Readiness poller = readiness;
+        if (poller != null) {
+            for (final int queue : queues) {
+                poller.watch(opened.queueFd(queue));
+            }
+        }
+        socket = opened;
+    }
+
+    /**
+     * On the port's thread, before {@code closing} closes: it is no longer read here. False when a read on this thread
+     * did not end in time (its thread is stuck): the socket must then be left open.
+     */
+    synchronized boolean letGo(final PortSocket closing) {
+        if (socket != closing) {
+            return true;
+        }
+        socket = null;
+        final long deadline = System.nanoTime() + LET_GO_WITHIN_NANOS;
+        while (reading) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            Thread.yield();
+        }
+        final InterfacePorts.Readiness poller = readiness;
+        if (poller != null) {
+            for (final int queue : queues) {
+                poller.unwatch(closing.queueFd(queue));
+            }
+        }
+        return true;
+    }
+
+    /** The frames this thread took of the port, counted as the port's own thread counts its own. */
+    private final class Receiver implements PortSocket.Receiver {
+        @Override
+        public void onFrame(final UnsafeBuffer ring, final int frame, final int length) {
+            received.increment(frames);
+            if (length < EthernetHeader.LENGTH) {
+                counters.drop(DropReason.TOO_SHORT);
+                return;
+            }
+            if (length > slotBytes) {
+                counters.drop(DropReason.OVERSIZE);
+                return;
+            }
+            received.add(segments, OffloadHeader.segments(ring, frame - OffloadHeader.LENGTH, length));
+            handler.onFrame(port, ring, frame, length);
+        }
+
+        @Override
+        public void onTruncated() {
+            received.increment(frames);
+            counters.drop(DropReason.TRUNCATED);
+        }
+
+        @Override
+        public void onVlanStripped() {
+            received.increment(frames);
+            counters.drop(DropReason.VLAN_TAGGED);
+        }
+    }
+}
