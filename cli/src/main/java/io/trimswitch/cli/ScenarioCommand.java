@@ -30,7 +30,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
     private final OptionSpec pattern = option("--pattern", "PATTERN", String.class, "incast:N->K | mod16:N | shift | pairs:S->D,... (default: shift)");
 
     private final OptionSpec mechanisms = option(OptionSpec.builder("--mechanism").paramLabel("NAME").type(List.class).auxiliaryTypes(String.class)
-        .parameterConsumer(new CommaSeparatedList()).description("ideal | mod | dod | tofino | tofino2; several, comma-separated, run side by side (default: tofino,dod,ideal)"));
+        .parameterConsumer(new CommaSeparatedList()).description(Mechanism.labels(" | ") + "; several, comma-separated, run side by side (default: tofino,dod,ideal)"));
 
     private final OptionSpec transport = option("--transport", "ndp|uet|open-loop", String.class,
         "ndp: NDP hosts with pull pacing and retransmission, run until every flow completes; uet: Ultra Ethernet hosts (NSCC, SACKs and NACKs, "

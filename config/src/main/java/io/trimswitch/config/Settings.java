@@ -787,9 +787,9 @@ public record Settings(
         return separateHosts() ? 2 * portCount() : portCount();
     }
 
-    /** Recirculation (DoD) ports: one per pipeline, or with {@code tofino2} one per eight ports. */
+    /** Recirculation (DoD) ports: as many as the mechanism lays out over the ports (one per pipeline unless it says otherwise). */
     public int recirculationPorts() {
-        return mechanism.readsQueueDepth() ? (portCount() + 7) / 8 : fabric.pipelines;
+        return mechanism.recirculationPorts(portCount(), fabric.portsPerPipeline);
     }
 
     /**

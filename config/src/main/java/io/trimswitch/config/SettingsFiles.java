@@ -290,6 +290,12 @@ public final class SettingsFiles {
         public JsonDeserializer<?> findEnumDeserializer(final Class<?> type, final DeserializationConfig config, final BeanDescription description) {
             return Choice.class.isAssignableFrom(type) ? new ChoiceReader(type) : null;
         }
+
+        @Override
+        public JsonDeserializer<?> findBeanDeserializer(final com.fasterxml.jackson.databind.JavaType type, final DeserializationConfig config,
+            final BeanDescription description) {
+            return type.getRawClass() == Mechanism.class ? new ChoiceReader(Mechanism.class) : null;
+        }
     }
 
     private static final class ChoiceReader extends StdScalarDeserializer<Object> {

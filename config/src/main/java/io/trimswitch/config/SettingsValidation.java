@@ -146,7 +146,7 @@ public final class SettingsValidation {
             within("control.depthThresholdPackets", s.control().depthThresholdPackets(), 1, MAX_QUEUE_PACKETS);
         }
         within("control.staleStages", s.control().staleStages(), 0, 64);
-        if (s.control().loop() == Settings.Loop.BACKLOG && s.mechanism() != Mechanism.TOFINO) {
+        if (s.control().loop() == Settings.Loop.BACKLOG && !s.mechanism().drivesNotifyLoop()) {
             throw new ConfigException("control.loop backlog needs mechanism tofino, the one whose NOTIFYs drive a loop; got " + s.mechanism().label());
         }
         // A rate is checked as written: NaN would round to a rate of 0 and trim everything.
@@ -218,11 +218,8 @@ public final class SettingsValidation {
         if (!s.realTime()) {
             return;
         }
-        if (s.mechanism() == Mechanism.IDEAL) {
-            throw new ConfigException("mechanism ideal is the output-queued reference and runs only with clock virtual");
-        }
-        if (s.mechanism() == Mechanism.TOFINO2) {
-            throw new ConfigException("mechanism tofino2 runs only with clock virtual");
+        if (s.mechanism().virtualOnly() != null) {
+            throw new ConfigException(s.mechanism().virtualOnly());
         }
         if (s.control().loop() == Settings.Loop.BACKLOG) {
             throw new ConfigException("control.loop backlog runs only with clock virtual");
