@@ -256,7 +256,7 @@ public final class SettingsFiles {
         }
 
         private static boolean settingsRecord(final Class<?> type) {
-            return type.isRecord() && (type == Settings.class || type.getEnclosingClass() == Settings.class);
+            return type.isRecord() && (type == Settings.class || Settings.isBlock(type));
         }
 
         private static Object defaultOf(final Class<?> type, final int index) {
