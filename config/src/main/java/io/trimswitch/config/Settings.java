@@ -282,9 +282,4 @@ public record Settings(
         }
         return total;
     }
-
-    /** The workload's pattern on this fabric's ports. */
-    public Pattern pattern() {
-        return Pattern.parse(workload.pattern(), fabric.pipelines(), fabric.portsPerPipeline());
-    }
 }

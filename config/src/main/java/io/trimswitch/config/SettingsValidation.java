@@ -170,14 +170,13 @@ public final class SettingsValidation {
         atMost("control.meterBurstBytes", s.meterBurstBytes(), TrTcmMeter.MAX_BURST_BYTES);
     }
 
-    /** The open-loop senders' packets, run length and pattern. */
+    /** The open-loop senders' packets and run length; the pattern is read where the traffic is made, on the fabric's ports. */
     private static void validateWorkload(final Settings s) {
         within("workload.packets", s.workload().packets(), 1, 1_000_000);
         positive("workload.durationUs", s.workload().durationUs());
         if (s.workload().durationUs() > 1_000_000) {
             throw new ConfigException("workload.durationUs must be at most 1000000 (one second of switch time), got " + s.workload().durationUs());
         }
-        Pattern.parse(s.workload().pattern(), s.fabric().pipelines(), s.fabric().portsPerPipeline());
     }
 
     /** NDP end hosts and background traffic. */

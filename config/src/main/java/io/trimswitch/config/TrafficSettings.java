@@ -11,7 +11,7 @@ import io.trimswitch.config.SettingsChoices.TransportKind;
  * {@code Settings.Workload} and the like, since {@link Settings} implements this.
  */
 public interface TrafficSettings {
-    /** The traffic offered: a named pattern of senders, parsed against the fabric's ports by {@link Pattern#parse}. */
+    /** The traffic offered: a named pattern of senders, read on the fabric's ports where the traffic is made. */
     @JsonPropertyOrder({"pattern", "packets", "packetBytes", "durationUs", "startJitter", "seed"})
     @SettingsBlock
     public record Workload(String pattern, int packets, int packetBytes, double durationUs, boolean startJitter, long seed) implements WorkloadBuilder.With {
