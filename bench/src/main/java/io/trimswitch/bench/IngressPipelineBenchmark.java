@@ -16,21 +16,14 @@ import io.trimswitch.trafficmanager.HandleRing;
 import io.trimswitch.trafficmanager.TrafficManagerEvents;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.nio.ByteBuffer;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One real-time ingress pipeline on one core, in packets per second. Before each invocation a burst of
@@ -40,13 +33,7 @@ import java.util.concurrent.TimeUnit;
  * Beside it, the meters and trim decision alone, and the baseline: a loop that only copies each frame.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 5, time = 1)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 3, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms2g", "-Xmx2g",
-    "-Dagrona.disable.bounds.checks=true"})
-public class IngressPipelineBenchmark {
+public class IngressPipelineBenchmark extends SwitchBenchmark {
     /** Frames per invocation: long enough that timing an invocation costs nothing. */
     static final int BURST = 1024;
     /** Egress ports the batch spreads over, so that no port's meter sees more than its rate. */

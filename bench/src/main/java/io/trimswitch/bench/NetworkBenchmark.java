@@ -9,18 +9,13 @@ import io.trimswitch.switching.RunRecorder;
 import io.trimswitch.simulator.VirtualTimeSwitch;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.util.concurrent.TimeUnit;
 
 /**
  * Simulated packets per wall-clock second of a 128-host leaf-spine fabric (8 racks of 16 NDP hosts, 4 spines, 100 Gb/s,
@@ -30,13 +25,9 @@ import java.util.concurrent.TimeUnit;
  * switches counts three times). The benchmark's own score is whole runs per second.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 4)
 @Measurement(iterations = 5, time = 4)
-@Fork(value = 2, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms2g", "-Xmx2g",
-    "-Dagrona.disable.bounds.checks=true"})
-public class NetworkBenchmark {
+public class NetworkBenchmark extends SwitchBenchmark {
     /** What one run simulated, summed over the iteration: JMH reports each per second. */
     @State(Scope.Thread)
     @AuxCounters(AuxCounters.Type.OPERATIONS)

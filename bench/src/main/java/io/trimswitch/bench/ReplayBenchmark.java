@@ -9,12 +9,8 @@ import io.trimswitch.switching.ReplaySource;
 import io.trimswitch.simulator.VirtualTimeSwitch;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -27,7 +23,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code trimswitch replay} of a one-million-packet capture in virtual time, in captured packets per
@@ -37,13 +32,9 @@ import java.util.concurrent.TimeUnit;
  * (a 272 MB pcapng).
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 3)
 @Measurement(iterations = 5, time = 3)
-@Fork(value = 2, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms4g", "-Xmx4g",
-    "-Dagrona.disable.bounds.checks=true"})
-public class ReplayBenchmark {
+public class ReplayBenchmark extends SwitchBenchmark {
     static final int PACKETS = 1_000_000;
     private static final int PORTS = 64;
     private static final int FRAME = 256;

@@ -3,25 +3,18 @@ package io.trimswitch.bench;
 import io.trimswitch.trafficmanager.HandleRing;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Group;
 import org.openjdk.jmh.annotations.GroupThreads;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.MpscArrayQueue;
 import org.jctools.queues.SpscArrayQueue;
 
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Packet handles handed from one thread to another: the traffic manager's rings (one producer, and
@@ -30,13 +23,7 @@ import java.util.concurrent.TimeUnit;
  * array queues of references, and a plain {@link ArrayBlockingQueue}. The consumer takes up to 32 at a time; counted: handles that arrived, per second.
  */
 @State(Scope.Group)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 5, time = 1)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 3, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms2g", "-Xmx2g",
-    "-Dagrona.disable.bounds.checks=true"})
-public class RingHandoffBenchmark {
+public class RingHandoffBenchmark extends SwitchBenchmark {
     private static final int CAPACITY = 1024;
     /** Consumers take what waits in batches, as the agents do. */
     private static final int BATCH = 32;

@@ -4,17 +4,10 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
 import io.trimswitch.simulator.EventQueue;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
-import java.util.concurrent.TimeUnit;
 
 import static io.trimswitch.bench.VirtualTimeSwitchBenchmark.ARRIVALS;
 import static io.trimswitch.bench.VirtualTimeSwitchBenchmark.PACKETS;
@@ -22,13 +15,7 @@ import static io.trimswitch.bench.VirtualTimeSwitchBenchmark.SENDERS;
 
 /** The floor under {@link VirtualTimeSwitchBenchmark}: what every simulated packet costs with no switch at all. */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 5, time = 1)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 3, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms2g", "-Xmx2g",
-    "-Dagrona.disable.bounds.checks=true"})
-public class SimulationBaselines {
+public class SimulationBaselines extends SwitchBenchmark {
     private final PacketPool pool = new PacketPool(SENDERS);
     private final EventQueue events = new EventQueue();
 

@@ -8,22 +8,15 @@ import io.trimswitch.trafficmanager.HandleRing;
 import org.agrona.concurrent.Agent;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Group;
 import org.openjdk.jmh.annotations.GroupThreads;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The whole real-time switch on two cores, undilated: 64 ports each sending to the next (no port is
@@ -35,13 +28,7 @@ import java.util.concurrent.TimeUnit;
  * written into pooled buffers, passed through a ring, and given back.
  */
 @State(Scope.Group)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 5, time = 1)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 3, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms4g", "-Xmx4g",
-    "-Dagrona.disable.bounds.checks=true"})
-public class WholeSwitchBenchmark {
+public class WholeSwitchBenchmark extends SwitchBenchmark {
     private static final int PORTS = 64;
 
     @Param({"64", "1500"})

@@ -2,6 +2,7 @@ package io.trimswitch.cli;
 
 import io.trimswitch.config.Choice;
 import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings;
 import io.trimswitch.config.SettingsFiles;
 import io.trimswitch.network.HtsimExperiment;
@@ -83,7 +84,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
             .description("A link that fails: down for the whole run, or from US µs on; repeat for more. With --matrix: N, as htsim's -failed, "
                 + "runs N links at a quarter of their rate (default: none)"),
             () -> failed, v -> failed = v);
-        bound("--leaf", "MECHANISM", String.class, "The leaves' mechanism: ideal | mod | dod | tofino | tofino2 (default: tofino)", () -> leaf, v -> leaf = v);
+        bound("--leaf", "MECHANISM", String.class, "The leaves' mechanism: " + Mechanism.labels(" | ") + " (default: tofino)", () -> leaf, v -> leaf = v);
         bound("--spine", "MECHANISM", String.class, "The spines' mechanism (default: ideal)", () -> spine, v -> spine = v);
         bound("--routing", "spray|ecmp", String.class,
             "spray: each packet on a path its sender chose (NDP); ecmp: each flow on the spine its 5-tuple hashes to (default: spray)",

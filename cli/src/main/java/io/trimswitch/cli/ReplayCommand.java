@@ -43,7 +43,7 @@ public final class ReplayCommand extends OptionsInCode implements Callable<Integ
     private final SettingsFileOption config = group(new SettingsFileOption(), "config");
 
     private final OptionSpec mechanism = option("--mechanism", "NAME", String.class,
-        "ideal | mod | dod | tofino | tofino2 (default: the config's, else tofino)");
+        Mechanism.labels(" | ") + " (default: the config's, else tofino)");
 
     private final OptionSpec outFile = option("--out", "FILE", Path.class,
         "One pcapng: an interface per switch port, each frame at its departure time, ns timestamps (default: none)");

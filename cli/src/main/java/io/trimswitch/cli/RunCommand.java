@@ -1,6 +1,5 @@
 package io.trimswitch.cli;
 
-import io.trimswitch.config.ConfigDb;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.live.LiveSettings;
 import io.trimswitch.config.Settings;
@@ -10,6 +9,7 @@ import io.trimswitch.live.SwitchMetrics;
 import io.trimswitch.control.ControlPaths;
 import io.trimswitch.control.ControlSocket;
 import io.trimswitch.control.SwitchControl;
+import io.trimswitch.sonic.ConfigDb;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

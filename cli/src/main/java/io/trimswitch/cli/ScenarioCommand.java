@@ -30,7 +30,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
     private final OptionSpec pattern = option("--pattern", "PATTERN", String.class, "incast:N->K | mod16:N | shift | pairs:S->D,... (default: shift)");
 
     private final OptionSpec mechanisms = option(OptionSpec.builder("--mechanism").paramLabel("NAME").type(List.class).auxiliaryTypes(String.class)
-        .parameterConsumer(new CommaSeparatedList()).description("ideal | mod | dod | tofino | tofino2; several, comma-separated, run side by side (default: tofino,dod,ideal)"));
+        .parameterConsumer(new CommaSeparatedList()).description(Mechanism.labels(" | ") + "; several, comma-separated, run side by side (default: tofino,dod,ideal)"));
 
     private final OptionSpec transport = option("--transport", "ndp|uet|open-loop", String.class,
         "ndp: NDP hosts with pull pacing and retransmission, run until every flow completes; uet: Ultra Ethernet hosts (NSCC, SACKs and NACKs, "
@@ -74,34 +74,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
     private final OptionSpec endUs = option("--end-us", "US", Double.class,
         "NDP and UET: stop the run at US µs, htsim's -end; flows unfinished then are counted and listed (default: 100000, transport.maxDurationUs)");
 
-    private final OptionSpec t0Us = option("--t0-us", "US", Double.class, "Pessimistic period after a NOTIFY, µs (default: 6)");
-
-    private final OptionSpec t1Us = option("--t1-us", "US", Double.class, "End of the halftimistic period after a NOTIFY, µs (default: 24)");
-
-    private final OptionSpec notify = option("--notify", "all|origin", String.class, "all | origin: pipelines a congestion NOTIFY reaches (default: all)");
-
-    private final OptionSpec signal = option("--signal", "every|backlog", String.class,
-        "every | backlog: deflected packets that raise a signal (default: every)");
-
-    private final OptionSpec signalBacklog = option("--signal-backlog", "PACKETS", Integer.class,
-        "With --signal backlog: DoD packets that must wait behind (default: 1)");
-
-    private final OptionSpec noHalftimistic = flag("--no-halftimistic", "Go from pessimistic straight back to optimistic (default: off, halftimistic between them)");
-
-    private final OptionSpec pessimisticRate = option("--pessimistic-rate", "GBPS", Double.class,
-        "Meter rate while pessimistic, Gb/s; 0 trims everything (default: R/4)");
-
-    private final OptionSpec halftimisticRate = option("--halftimistic-rate", "GBPS", Double.class, "Meter rate while halftimistic, Gb/s (default: R/2)");
-
-    private final OptionSpec meters = option("--meters", "three|two", String.class, "three | two: meter profile (default: three)");
-
-    private final OptionSpec dataQueue = option("--data-queue", "PACKETS", Integer.class, "Data queue capacity per egress port (default: 16)");
-
-    private final OptionSpec headerQueue = option("--header-queue", "PACKETS", Integer.class, "Header queue capacity per egress port (default: 1024)");
-
-    private final OptionSpec dodQueue = option("--dod-queue", "PACKETS", Integer.class, "DoD queue capacity per pipeline (default: 16384)");
-
-    private final OptionSpec returnToSender = flag("--return-to-sender", "Send headers that meet a full header queue back to their sender (default: off, they are dropped)");
+    private final TrimControlOptions trimControl = group(new TrimControlOptions(), "trim-control");
 
     private final OptionSpec seed = option("--seed", "SEED", Long.class, "Seed for start jitter and the ideal switch's coin (default: 1)");
 
@@ -274,7 +247,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
      * are written, so that of two wrong ones the same is named first as in a file.
      */
     private Settings withOverrides(final Settings settings) {
-        return withQueues(withWorkload(clockOptions.realTimeOptions(withTransport(withControl(clockOptions.clock(settings))))));
+        return trimControl.queues(withWorkload(clockOptions.realTimeOptions(withTransport(trimControl.control(clockOptions.clock(settings))))));
     }
 
     private Settings withTransport(final Settings settings) {
@@ -352,58 +325,6 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         }
         if (set(noJitter)) {
             s = s.withWorkload(w -> w.withStartJitter(false));
-        }
-        return s;
-    }
-
-    private Settings withControl(final Settings settings) {
-        Settings s = settings;
-        if (given(meters)) {
-            final Settings.MeterProfile profile = Settings.choice("control.meters", meters.getValue(), Settings.MeterProfile.values());
-            s = s.withControl(c -> c.withMeters(profile));
-        }
-        if (given(notify)) {
-            final Settings.NotifyScope scope = Settings.choice("control.notify", notify.getValue(), Settings.NotifyScope.values());
-            s = s.withControl(c -> c.withNotifyScope(scope));
-        }
-        if (given(signal)) {
-            final Settings.SignalTrigger trigger = Settings.choice("control.signal", signal.getValue(), Settings.SignalTrigger.values());
-            s = s.withControl(c -> c.withSignal(trigger));
-        }
-        if (given(t0Us)) {
-            s = s.withControl(c -> c.withT0Us(t0Us.getValue()));
-        }
-        if (given(t1Us)) {
-            s = s.withControl(c -> c.withT1Us(t1Us.getValue()));
-        }
-        if (given(signalBacklog)) {
-            s = s.withControl(c -> c.withSignalBacklog(signalBacklog.getValue()));
-        }
-        if (set(noHalftimistic)) {
-            s = s.withControl(c -> c.withHalftimistic(false));
-        }
-        if (given(pessimisticRate)) {
-            s = s.withControl(c -> c.withPessimisticRateGbps(pessimisticRate.getValue()));
-        }
-        if (given(halftimisticRate)) {
-            s = s.withControl(c -> c.withHalftimisticRateGbps(halftimisticRate.getValue()));
-        }
-        return s;
-    }
-
-    private Settings withQueues(final Settings settings) {
-        Settings s = settings;
-        if (given(dataQueue)) {
-            s = s.withFabric(f -> f.withDataQueuePackets(dataQueue.getValue()));
-        }
-        if (given(headerQueue)) {
-            s = s.withFabric(f -> f.withHeaderQueuePackets(headerQueue.getValue()));
-        }
-        if (given(dodQueue)) {
-            s = s.withRecirculation(r -> r.withDodQueuePackets(dodQueue.getValue()));
-        }
-        if (set(returnToSender)) {
-            s = s.withTrim(t -> t.withReturnToSender(true));
         }
         return s;
     }

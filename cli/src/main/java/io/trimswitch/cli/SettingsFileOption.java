@@ -1,8 +1,8 @@
 package io.trimswitch.cli;
 
-import io.trimswitch.config.ConfigDb;
 import io.trimswitch.config.SettingsFiles;
 import io.trimswitch.config.Settings;
+import io.trimswitch.sonic.ConfigDb;
 import picocli.CommandLine.Model.OptionSpec;
 
 import java.nio.file.Path;

@@ -256,7 +256,7 @@ public final class SettingsFiles {
         }
 
         private static boolean settingsRecord(final Class<?> type) {
-            return type.isRecord() && (type == Settings.class || type.getEnclosingClass() == Settings.class);
+            return type.isRecord() && (type == Settings.class || Settings.isBlock(type));
         }
 
         private static Object defaultOf(final Class<?> type, final int index) {
@@ -289,6 +289,12 @@ public final class SettingsFiles {
         @Override
         public JsonDeserializer<?> findEnumDeserializer(final Class<?> type, final DeserializationConfig config, final BeanDescription description) {
             return Choice.class.isAssignableFrom(type) ? new ChoiceReader(type) : null;
+        }
+
+        @Override
+        public JsonDeserializer<?> findBeanDeserializer(final com.fasterxml.jackson.databind.JavaType type, final DeserializationConfig config,
+            final BeanDescription description) {
+            return type.getRawClass() == Mechanism.class ? new ChoiceReader(Mechanism.class) : null;
         }
     }
 

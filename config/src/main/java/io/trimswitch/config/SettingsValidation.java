@@ -146,7 +146,7 @@ public final class SettingsValidation {
             within("control.depthThresholdPackets", s.control().depthThresholdPackets(), 1, MAX_QUEUE_PACKETS);
         }
         within("control.staleStages", s.control().staleStages(), 0, 64);
-        if (s.control().loop() == Settings.Loop.BACKLOG && s.mechanism() != Mechanism.TOFINO) {
+        if (s.control().loop() == Settings.Loop.BACKLOG && !s.mechanism().drivesNotifyLoop()) {
             throw new ConfigException("control.loop backlog needs mechanism tofino, the one whose NOTIFYs drive a loop; got " + s.mechanism().label());
         }
         // A rate is checked as written: NaN would round to a rate of 0 and trim everything.
@@ -170,14 +170,13 @@ public final class SettingsValidation {
         atMost("control.meterBurstBytes", s.meterBurstBytes(), TrTcmMeter.MAX_BURST_BYTES);
     }
 
-    /** The open-loop senders' packets, run length and pattern. */
+    /** The open-loop senders' packets and run length; the pattern is read where the traffic is made, on the fabric's ports. */
     private static void validateWorkload(final Settings s) {
         within("workload.packets", s.workload().packets(), 1, 1_000_000);
         positive("workload.durationUs", s.workload().durationUs());
         if (s.workload().durationUs() > 1_000_000) {
             throw new ConfigException("workload.durationUs must be at most 1000000 (one second of switch time), got " + s.workload().durationUs());
         }
-        Pattern.parse(s.workload().pattern(), s.fabric().pipelines(), s.fabric().portsPerPipeline());
     }
 
     /** NDP end hosts and background traffic. */
@@ -218,11 +217,8 @@ public final class SettingsValidation {
         if (!s.realTime()) {
             return;
         }
-        if (s.mechanism() == Mechanism.IDEAL) {
-            throw new ConfigException("mechanism ideal is the output-queued reference and runs only with clock virtual");
-        }
-        if (s.mechanism() == Mechanism.TOFINO2) {
-            throw new ConfigException("mechanism tofino2 runs only with clock virtual");
+        if (s.mechanism().virtualOnly() != null) {
+            throw new ConfigException(s.mechanism().virtualOnly());
         }
         if (s.control().loop() == Settings.Loop.BACKLOG) {
             throw new ConfigException("control.loop backlog runs only with clock virtual");

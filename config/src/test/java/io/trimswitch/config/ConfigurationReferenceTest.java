@@ -151,7 +151,7 @@ class ConfigurationReferenceTest {
     }
 
     private static boolean isSettingsClass(final Type type) {
-        return type instanceof Class<?> kind && kind.isRecord() && kind.getEnclosingClass() == Settings.class;
+        return type instanceof Class<?> kind && kind.isRecord() && Settings.isBlock(kind);
     }
 
     private static Type element(final Type list) {

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Any bytes as a settings file (YAML) or as a SONiC config_db.json: each is taken as valid settings or refused with a
+ * Any bytes as a settings file (YAML): each is taken as valid settings or refused with a
  * {@link ConfigException} of one line; no other exception, and nothing that takes a run's settings apart later.
  */
 class SettingsFilesFuzzTest {
@@ -22,18 +22,6 @@ class SettingsFilesFuzzTest {
             assertOneLine(e, yaml);
         } catch (final RuntimeException e) {
             fail("not one clear line but " + e + " for:\n" + yaml, e);
-        }
-    }
-
-    @FuzzTest
-    void anyConfigDbIsValidSettingsOrRefusedInOneLine(final byte[] file) {
-        final String json = new String(file, StandardCharsets.UTF_8);
-        try {
-            assertNotNull(ConfigDb.apply(json, "fuzzed_config_db.json", Settings.DEFAULTS).validate());
-        } catch (final ConfigException e) {
-            assertOneLine(e, json);
-        } catch (final RuntimeException e) {
-            fail("not one clear line but " + e + " for:\n" + json, e);
         }
     }
 

@@ -114,29 +114,6 @@ class SettingsFilesTest {
     }
 
     @Test
-    void aPortHostingTwoSendersIsRefused() {
-        final ConfigException error = assertThrows(ConfigException.class, () -> Pattern.parse("pairs:1->2,1->3", 4, 16));
-        assertEquals("pattern 'pairs:1->2,1->3': port 1 would host two senders", error.getMessage());
-    }
-
-    @Test
-    void theWorstCaseSendsFromEveryPortToTheNextPortOfPipelineZero() {
-        final Pattern shift = Pattern.parse("shift", 4, 16);
-        assertEquals(64, shift.flows());
-        assertEquals(1, shift.receiver(0));
-        assertEquals(0, shift.receiver(15));
-        assertEquals(1, shift.receiver(16));
-        assertEquals(0, shift.receiver(63));
-    }
-
-    @Test
-    void incastSpreadsSendersOverReceiversModuloK() {
-        final Pattern incast = Pattern.parse("incast:64->4", 4, 16);
-        assertEquals(3, incast.receiver(63));
-        assertEquals(0, incast.receiver(4));
-    }
-
-    @Test
     void aKeyGivenTwiceIsRefusedRatherThanTheLastOneWinning() {
         final ConfigException error = assertThrows(ConfigException.class, () -> SettingsFiles.parse("fabric:\n  pipelines: 2\n  pipelines: 3\n", "twice.yaml"));
         assertTrue(error.getMessage().contains("Duplicate field 'pipelines'"), error.getMessage());

@@ -1,15 +1,10 @@
 package io.trimswitch.network;
 
-import io.trimswitch.dataplane.codec.EthernetHeader;
-import io.trimswitch.dataplane.codec.Ipv4Header;
 import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.codec.UdpHeader;
-import io.trimswitch.dataplane.packet.PacketClass;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.pipelines.ForwardingStage;
 import org.agrona.concurrent.UnsafeBuffer;
-
-import java.nio.ByteOrder;
 
 /**
  * A leaf-spine switch's table. Host h has address 10.x.y.1 (h = 256 x + y) and hangs off port h mod hostsPerLeaf of
@@ -19,8 +14,6 @@ import java.nio.ByteOrder;
  * then one uplink per spine; spine port l goes to leaf l.
  */
 final class LeafSpineForwarding implements ForwardingStage {
-    private static final int IPV4 = EthernetHeader.LENGTH;
-
     private final LeafSpine network;
     /** This switch's leaf number, or -1 for a spine. */
     private final int leaf;
@@ -45,14 +38,8 @@ final class LeafSpineForwarding implements ForwardingStage {
 
     @Override
     public int egressPort(final PacketPool pool, final int handle, final int packetClass) {
-        if ((packetClass & PacketClass.IPV4) == 0) {
-            return NO_ROUTE;
-        }
-        final UnsafeBuffer buffer = pool.buffer(handle);
-        final int frame = pool.offset(handle);
-        final int destination = Ipv4Header.destination(buffer, frame + IPV4);
-        final int host = (destination >>> 8) & 0xFFFF;
-        if ((destination >>> 24) != 10 || host >= network.hosts()) {
+        final int host = FlowFields.destinationHost(pool, handle, packetClass, network.hosts());
+        if (host == FlowFields.NO_HOST) {
             return NO_ROUTE;
         }
         final int destinationLeaf = network.leafOf(host);
@@ -66,7 +53,9 @@ final class LeafSpineForwarding implements ForwardingStage {
         if (spines.length == 0) {
             return NO_ROUTE;
         }
-        final int transport = frame + IPV4 + (buffer.getByte(frame + IPV4) & 0x0F) * 4;
+        final UnsafeBuffer buffer = pool.buffer(handle);
+        final int frame = pool.offset(handle);
+        final int transport = FlowFields.transport(buffer, frame);
         if (spray) {
             final int chosen = NdpHeader.path(buffer, transport + UdpHeader.LENGTH);
             if (chosen < network.spines() && network.linkUp(leaf, chosen) && network.linkUp(destinationLeaf, chosen)) {
@@ -74,18 +63,6 @@ final class LeafSpineForwarding implements ForwardingStage {
             }
             // The sender chose a path before it learnt that the path failed: the leaf hashes the packet onto one that works.
         }
-        return network.uplinkPort(spines[Integer.remainderUnsigned(flowHash(buffer, frame, transport), spines.length)]);
-    }
-
-    /** ECMP's hash of addresses, protocol and ports, salted per leaf as switches do to keep tiers from hashing alike. */
-    private int flowHash(final UnsafeBuffer buffer, final int frame, final int transport) {
-        long key = Ipv4Header.source(buffer, frame + IPV4) & 0xFFFF_FFFFL;
-        key = key * 0x9E37_79B9_7F4A_7C15L + (Ipv4Header.destination(buffer, frame + IPV4) & 0xFFFF_FFFFL);
-        key = key * 0x9E37_79B9_7F4A_7C15L + (buffer.getInt(transport, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL);
-        key = key * 0x9E37_79B9_7F4A_7C15L + (buffer.getByte(frame + IPV4 + 9) & 0xFF) + ((long) leaf << 32);
-        key ^= key >>> 33;
-        key *= 0xFF51_AFD7_ED55_8CCDL;
-        key ^= key >>> 33;
-        return (int) key;
+        return network.uplinkPort(spines[Integer.remainderUnsigned(FlowFields.flowHash(buffer, frame, transport, (long) leaf << 32), spines.length)]);
     }
 }

@@ -1,6 +1,6 @@
 package io.trimswitch.network;
 
-import io.trimswitch.config.Pattern;
+import io.trimswitch.switching.Pattern;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.LinkRate;
@@ -188,7 +188,7 @@ public final class NetworkRun {
      */
     public static NetworkRun singleSwitch(final Settings settings) {
         final NdpHosts hosts = NdpHosts.forPattern(settings,
-            Pattern.parse(settings.workload().pattern(), settings.fabric().pipelines(), settings.fabric().portsPerPipeline()));
+            Pattern.of(settings));
         final VirtualTimeEngine.Switches parts = VirtualTimeEngine.Switches.lone(settings);
         return new NetworkRun(new VirtualTimeEngine(parts, Wiring.loneSwitch(settings.egressPorts()), hosts, hosts, pool(parts.settings(), hosts),
             Picos.fromMicros(settings.transport().maxDurationUs()), LinkFailures.NONE), null);

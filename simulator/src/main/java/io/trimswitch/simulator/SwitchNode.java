@@ -96,8 +96,22 @@ public final class SwitchNode implements TrafficManagerEvents {
     @Override
     public void recirculationPending(final int pipeline, final long now) {
         if (assembly.recirculation(pipeline).isIdle()) {
-            engine.startRecirculation(this, pipeline, now);
+            startRecirculation(pipeline, now);
         }
+    }
+
+    /** Recirculation port {@code pipeline} starts sending its next packet, when it has one. */
+    private void startRecirculation(final int pipeline, final long time) {
+        final long done = assembly.recirculation(pipeline).startTransmission(time);
+        if (done >= 0) {
+            engine.schedule(done, EventType.RECIRCULATION_DONE, recirculationBase + pipeline);
+        }
+    }
+
+    /** Recirculation port {@code pipeline} has sent a packet, which returns a loop's latency later; its next one starts. */
+    void recirculationDone(final int pipeline, final long now) {
+        engine.schedule(assembly.recirculation(pipeline).finishTransmission(now), EventType.RECIRCULATION_RETURN, recirculationBase + pipeline);
+        startRecirculation(pipeline, now);
     }
 
     public int id() {

@@ -1,6 +1,5 @@
 package io.trimswitch.simulator;
 
-import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketClass;
@@ -12,9 +11,7 @@ import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.switching.FrameCapture;
 import io.trimswitch.switching.RunRecorder;
 import io.trimswitch.switching.TrafficSource;
-import org.agrona.concurrent.UnsafeBuffer;
 
-import java.util.Arrays;
 
 /**
  * The one virtual-time engine: a network of switches on one event queue, cables between their ports, host links at
@@ -57,12 +54,9 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
     private final TimedIntFifo betweenSwitches = new TimedIntFifo(1024);
     private final long latency;
     private final long durationPicos;
-    /** Per network port: its link has failed, and what is sent onto it or is on it is lost. */
-    private final boolean[] portDown;
-    private final LinkFailures failures;
-    private FrameCapture captures;
-    /** A captured frame made whole: its stored headers, then the zeros of its payload. */
-    private final UnsafeBuffer captured;
+    private final DownLinks down;
+    /** The frames crossing the first switch's ports, shown whole to a capture; null: none. */
+    private WholeFrames captures;
     private TimelineProbe timeline;
     /** A packet from the source is being handled: at its instant it comes before any transmission ending. */
     private boolean handlingArrival;
@@ -81,37 +75,19 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
         this.source = source;
         this.hosts = hosts;
         this.pool = pool;
-        this.captured = new UnsafeBuffer(new byte[Math.max(PacketPool.SLOT_BYTES, pool.slotBytes())]);
         this.durationPicos = durationPicos;
-        this.failures = failures;
         this.latency = hosts == null ? 0 : hosts.propagationPicos();
-        this.nodes = new SwitchNode[switches.settings().length];
-        this.nodeOfPort = new SwitchNode[wiring.ports()];
-        int recirculationBase = 0;
-        for (int sw = 0; sw < nodes.length; sw++) {
-            nodes[sw] = new SwitchNode(this, sw, switches.names()[sw], switches.tiers()[sw], switches.settings()[sw], pool,
-                switches.forwarding()[sw], wiring.portBase(sw), recirculationBase);
-            recirculationBase += nodes[sw].assembly().recirculationPorts();
-            for (int port = 0; port < nodes[sw].assembly().ports(); port++) {
-                nodeOfPort[wiring.port(sw, port)] = nodes[sw];
-            }
-        }
-        if (wiring.ports() > EventQueue.MAX_ARG || recirculationBase > EventQueue.MAX_ARG) {
-            throw new ConfigException("the network has " + wiring.ports() + " ports; at most " + EventQueue.MAX_ARG + " fit");
-        }
-        this.nodeOfRecirculation = new SwitchNode[recirculationBase];
-        for (final SwitchNode node : nodes) {
-            for (int pipeline = 0; pipeline < node.assembly().recirculationPorts(); pipeline++) {
-                nodeOfRecirculation[node.recirculationBase() + pipeline] = node;
-            }
-        }
+        final NetworkNodes network = new NetworkNodes(this, switches, wiring, pool);
+        this.nodes = network.nodes();
+        this.nodeOfPort = network.ofPort();
+        this.nodeOfRecirculation = network.ofRecirculation();
         this.recorder = new RunRecorder(source.flows(), (int) Math.min(source.packets(), Integer.MAX_VALUE - 8));
-        this.portDown = new boolean[wiring.ports()];
+        this.down = new DownLinks(failures, wiring.ports());
     }
 
     /** Hands every frame that crosses a port of the first switch to {@code capture} (null: none). */
     public void capture(final FrameCapture capture) {
-        this.captures = capture;
+        this.captures = capture == null ? null : new WholeFrames(capture, pool);
     }
 
     /** Records the first switch's trim-state changes and DoD queue depths in every later run (null: stop recording). */
@@ -136,11 +112,7 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
             timeline.prepare(nodes[0].assembly().pipelines(), nodes[0].assembly().ports());
             events.schedule(0, EventType.SAMPLE, 0);
         }
-        for (int failure = 0; failure < failures.count(); failure++) {
-            if (failures.downAtPicos(failure) >= 0) {
-                events.schedule(failures.downAtPicos(failure), EventType.LINK_DOWN, failure);
-            }
-        }
+        down.schedule(events);
         if (hosts != null) {
             hosts.start(this);
         }
@@ -192,9 +164,7 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
             }
             case EventType.RECIRCULATION_DONE -> {
                 final SwitchNode node = nodeOfRecirculation[arg];
-                final int pipeline = arg - node.recirculationBase();
-                schedule(node.assembly().recirculation(pipeline).finishTransmission(now), EventType.RECIRCULATION_RETURN, arg);
-                startRecirculation(node, pipeline, now);
+                node.recirculationDone(arg - node.recirculationBase(), now);
             }
             case EventType.RECIRCULATION_RETURN -> {
                 final SwitchNode node = nodeOfRecirculation[arg];
@@ -211,8 +181,8 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
             }
             case EventType.LINK_TO_SWITCH, EventType.PULL_TICK, EventType.RETRANSMIT_TIMEOUT, EventType.FLOW_START, EventType.HOST_LINK_FREE ->
                 hosts.onEvent(EventQueue.type(tag), arg, now);
-            case EventType.LINK_DOWN -> linkDown(arg);
-            case EventType.ROUTES_UPDATED -> failures.routeAround(arg);
+            case EventType.LINK_DOWN -> down.fail(arg, now, events);
+            case EventType.ROUTES_UPDATED -> down.routeAround(arg);
             default -> throw new IllegalStateException("unknown event type " + EventQueue.type(tag));
         }
     }
@@ -231,24 +201,9 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
     /** A frame has fully arrived at {@code port} of {@code node}: the pipeline that owns the port takes it. */
     private void enter(final SwitchNode node, final int port, final int handle, final long time) {
         if (captures != null) {
-            capture(false, node.portBase() + port, handle, time);
+            captures.received(node.portBase() + port, handle, time);
         }
         node.ingress(port).receive(handle, time);
-    }
-
-    /** A link fails: both its ends stop carrying frames, and the network learns of it a detection time later. */
-    private void linkDown(final int failure) {
-        for (final int end : failures.ends(failure)) {
-            portDown[end] = true;
-        }
-        schedule(now + failures.detectionPicos(), EventType.ROUTES_UPDATED, failure);
-    }
-
-    void startRecirculation(final SwitchNode node, final int pipeline, final long time) {
-        final long done = node.assembly().recirculation(pipeline).startTransmission(time);
-        if (done >= 0) {
-            schedule(done, EventType.RECIRCULATION_DONE, node.recirculationBase() + pipeline);
-        }
     }
 
     /** The last bit of {@code handle} left {@code port} of {@code node}: onto a host's link, or a cable to the next switch. */
@@ -256,7 +211,7 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
         lastPacketPicos = Math.max(lastPacketPicos, time);
         final int at = node.portBase() + port;
         if (captures != null) {
-            capture(true, at, handle, time);
+            captures.sent(at, handle, time);
         }
         if (wiring.hostAt(at) >= 0) {
             // Without end hosts a control packet is just a replayed frame of its flow, delivered like any other.
@@ -272,7 +227,7 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
             }
             return;
         }
-        if (portDown[at]) {
+        if (down.isDown(at)) {
             node.dropAt(port, handle, DropReason.LINK_DOWN);
             return;
         }
@@ -285,7 +240,7 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
     private void arriveOverCable(final int handle) {
         final int at = pool.ingressPort(handle);
         final SwitchNode node = nodeOfPort[at];
-        if (portDown[at]) {
+        if (down.isDown(at)) {
             // The link failed while the frame was on it.
             node.dropAt(at - node.portBase(), handle, DropReason.LINK_DOWN);
             return;
@@ -295,26 +250,6 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
         // The egress port was the last switch's; this switch's pipeline looks up its own.
         pool.egressPort(handle, -1);
         enter(node, port, handle, now);
-    }
-
-    /** Hands frame {@code handle} to the captures whole: from its buffer, or made whole where the buffer keeps only headers. */
-    private void capture(final boolean sent, final int port, final int handle, final long time) {
-        final int length = pool.length(handle);
-        final UnsafeBuffer buffer;
-        final int offset;
-        if (length <= pool.storedBytes()) {
-            buffer = pool.buffer(handle);
-            offset = pool.offset(handle);
-        } else {
-            pool.copyFrame(handle, captured, 0);
-            buffer = captured;
-            offset = 0;
-        }
-        if (sent) {
-            captures.sent(port, time, buffer, offset, length);
-        } else {
-            captures.received(port, time, buffer, offset, length);
-        }
     }
 
     @Override
@@ -392,9 +327,8 @@ public final class VirtualTimeEngine implements NdpHosts.Switch {
         for (final SwitchNode node : nodes) {
             node.reset();
         }
-        Arrays.fill(portDown, false);
         // Routing first: the senders' paths start from the routes it gives.
-        failures.reset();
+        down.reset();
         recorder.reset();
         source.reset();
         now = 0;

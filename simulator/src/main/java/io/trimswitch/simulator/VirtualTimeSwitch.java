@@ -1,7 +1,7 @@
 package io.trimswitch.simulator;
 
 import io.trimswitch.config.Mechanism;
-import io.trimswitch.config.Pattern;
+import io.trimswitch.switching.Pattern;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.LinkRate;
@@ -88,7 +88,7 @@ public final class VirtualTimeSwitch {
     }
 
     private static Pattern pattern(final Settings settings) {
-        return Pattern.parse(settings.workload().pattern(), settings.fabric().pipelines(), settings.fabric().portsPerPipeline());
+        return Pattern.of(settings);
     }
 
     /** Frames between the switch and the hosts: each egress port's link holds at most a propagation delay's worth. */

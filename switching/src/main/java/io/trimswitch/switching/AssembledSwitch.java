@@ -12,21 +12,18 @@ import io.trimswitch.pipelines.ForwardingStage;
 import io.trimswitch.pipelines.IngressMeters;
 import io.trimswitch.pipelines.IngressPipeline;
 import io.trimswitch.pipelines.PortSubnetForwarding;
-import io.trimswitch.pipelines.QueueDepthTrimming;
-import io.trimswitch.pipelines.ThreeMeterProfile;
 import io.trimswitch.pipelines.TrimStateTable;
-import io.trimswitch.pipelines.TwoMeterProfile;
 import io.trimswitch.recirc.CongestionSignals;
 import io.trimswitch.recirc.DelayedNotifications;
 import io.trimswitch.recirc.NotifyChannel;
 import io.trimswitch.recirc.RecirculationPort;
+import io.trimswitch.switching.mechanism.MechanismParts;
+import io.trimswitch.switching.mechanism.Mechanisms;
+import io.trimswitch.switching.mechanism.SwitchMechanism;
 import io.trimswitch.trafficmanager.DataQueueOverflow;
 import io.trimswitch.trafficmanager.DataQueueScheduler;
-import io.trimswitch.trafficmanager.DeflectOnDrop;
 import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.HandleQueue;
-import io.trimswitch.trafficmanager.IdealTrimming;
-import io.trimswitch.trafficmanager.MirrorOnDrop;
 import io.trimswitch.trafficmanager.PortCounters;
 import io.trimswitch.trafficmanager.QueueFactory;
 import io.trimswitch.trafficmanager.TrafficManager;
@@ -40,8 +37,6 @@ import java.util.function.Function;
  * the recirculation ports and the congestion signal.
  */
 public final class AssembledSwitch {
-    private static final long IDEAL_COIN_SALT = 0x5DEECE66DL;
-
     private final Mechanism mechanism;
     /** The trim settings every pipeline and the traffic manager read: a running switch may change them. */
     private final Tunable<TrimSettings> trimSettings;
@@ -98,7 +93,6 @@ public final class AssembledSwitch {
             pipelineOfPort[port] = (port % settings.portCount()) / settings.fabric().portsPerPipeline();
         }
         final int pipelineCount = settings.fabric().pipelines();
-        final int portsPerPipeline = settings.fabric().portsPerPipeline();
         final int portCount = settings.egressPorts();
         this.trimSettings = new Tunable<>(settings.trimSettings());
 
@@ -106,30 +100,17 @@ public final class AssembledSwitch {
         for (int port = 0; port < portCount; port++) {
             ports[port] = egressPort(settings, port, pool, queues, new PortCounters(counters, port, "egress"));
         }
-        final DataQueueOverflow overflow;
-        switch (mechanism) {
-            case IDEAL:
-                overflow = new IdealTrimming(settings.workload().seed() ^ IDEAL_COIN_SALT);
-                break;
-            case MOD:
-                overflow = new MirrorOnDrop(pipelineCount, portsPerPipeline, settings.recirculation().mirrorQueuePackets(), queues);
-                break;
-            case TOFINO2:
-                // One recirculation port per eight ports, each taking what its ports' packets deflect.
-                overflow = new DeflectOnDrop(settings.recirculationPorts(), 8, settings.recirculation().dodQueuePackets(), queues);
-                break;
-            default:
-                overflow = new DeflectOnDrop(pipelineCount, portsPerPipeline, settings.recirculation().dodQueuePackets(), queues);
-        }
+        final SwitchMechanism kind = Mechanisms.of(mechanism);
+        final MechanismParts parts = new MechanismParts(settings, queues, ports);
+        final DataQueueOverflow overflow = kind.overflow(parts);
         this.trafficManager = new TrafficManager(pool, ports, trimSettings, settings.trim().returnToSender(), overflow, events);
 
         final long t0 = Picos.fromMicros(settings.control().t0Us());
         final long t1 = settings.control().halftimistic() ? Picos.fromMicros(settings.control().t1Us()) : t0;
         this.pipelines = new IngressPipeline[pipelineCount];
-        // Tofino 2's depth reads are stale by what every pipeline's later stages hold: one view for all pipelines.
-        final IngressMeters depthReads = mechanism.readsQueueDepth() ? meters(settings, portCount) : null;
+        final IngressMeters[] meters = kind.meters(parts);
         for (int pipeline = 0; pipeline < pipelineCount; pipeline++) {
-            pipelines[pipeline] = new IngressPipeline(pipeline, pool, trimSettings, forwarding, depthReads != null ? depthReads : meters(settings, portCount),
+            pipelines[pipeline] = new IngressPipeline(pipeline, pool, trimSettings, forwarding, meters[pipeline],
                 new TrimStateTable(portCount, t0, t1, settings.control().loop() == Settings.Loop.BACKLOG),
                 threads.of(Component.INGRESS, pipeline, trafficManager));
         }
@@ -137,7 +118,7 @@ public final class AssembledSwitch {
         final long latency = Picos.fromNanos(settings.recirculation().latencyNs());
         final NotifyChannel channel = notify.apply(pipelines);
         this.notifications = channel instanceof DelayedNotifications ? (DelayedNotifications) channel : null;
-        this.signals = mechanism.raisesSignals()
+        this.signals = kind.raisesSignals()
             ? new CongestionSignals(
                 settings.control().signal() == Settings.SignalTrigger.BACKLOG ? CongestionSignals.Trigger.BACKLOG : CongestionSignals.Trigger.EVERY,
                 settings.control().signalBacklog(),
@@ -159,29 +140,6 @@ public final class AssembledSwitch {
         return new PortSubnetForwarding(settings.portCount(), settings.separateHosts());
     }
 
-    private IngressMeters meters(final Settings settings, final int portCount) {
-        if (mechanism.readsQueueDepth()) {
-            final int queue = settings.depthReadQueue();
-            return new QueueDepthTrimming(portCount, port -> ports[port].dataQueue(queue).size(), settings.depthThresholdPackets(),
-                settings.control().staleStages() * settings.fabric().pipelines());
-        }
-        if (!mechanism.hasIngressMeters()) {
-            return null;
-        }
-        final long[] rate = new long[portCount];
-        final long[] half = new long[portCount];
-        final long[] pessimistic = new long[portCount];
-        for (int port = 0; port < portCount; port++) {
-            rate[port] = settings.portRateBps(port);
-            half[port] = settings.halftimisticRateBps(port);
-            pessimistic[port] = settings.pessimisticRateBps(port);
-        }
-        final int burst = settings.meterBurstBytes();
-        return settings.control().meters() == Settings.MeterProfile.TWO
-            ? new TwoMeterProfile(rate, half, pessimistic, burst)
-            : new ThreeMeterProfile(rate, half, pessimistic, burst);
-    }
-
     /** Counters a registry needs for the ports' own counters and {@code writers} more sets per port (other threads'). */
     public static int counters(final Settings settings, final int writers) {
         return settings.egressPorts() * PortCounters.COUNTERS * (1 + writers);
@@ -196,7 +154,7 @@ public final class AssembledSwitch {
         return mechanism;
     }
 
-    /** Recirculation ports: one per pipeline, or with {@code tofino2} one per eight ports. */
+    /** Recirculation ports, as many as the mechanism's layout gives the switch. */
     public int recirculationPorts() {
         return recirculation.length;
     }

@@ -1,6 +1,5 @@
 package io.trimswitch.switching;
 
-import io.trimswitch.config.Pattern;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.packet.FrameTemplates;
@@ -46,7 +45,7 @@ public final class OpenLoopSenders implements TrafficSource {
 
     /** The senders of {@code settings}' workload, blasting frames of its first trimmable DSCP. */
     public static OpenLoopSenders forWorkload(final Settings settings) {
-        final Pattern pattern = Pattern.parse(settings.workload().pattern(), settings.fabric().pipelines(), settings.fabric().portsPerPipeline());
+        final Pattern pattern = Pattern.of(settings);
         final long packetTime = new LinkRate(settings.portRateBps()).serialisation(settings.workload().packetBytes());
         final int dscp = settings.workloadDscp();
         return new OpenLoopSenders(pattern, settings.workload().packets(), settings.workload().packetBytes(), packetTime,

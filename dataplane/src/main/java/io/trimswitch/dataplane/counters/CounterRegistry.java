@@ -7,20 +7,11 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
 import org.agrona.concurrent.status.CountersReader;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One switch's counters, in Agrona's {@link CountersManager} layout: each counter has a type id (its
@@ -47,12 +38,6 @@ public final class CounterRegistry implements AutoCloseable {
     static final int VALUES_LENGTH_OFFSET = 12;
     static final int PID_OFFSET = 16;
 
-    /**
-     * Files this process's registries hold. Asked here first: probing a file's lock through a second channel of this
-     * process would release the lock its holder took, when that channel closes.
-     */
-    private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
-
     /** Keeps the memory (direct or mapped) alive as long as a block of this registry is. */
     private final ByteBuffer memory;
     private final CountersManager manager;
@@ -60,10 +45,8 @@ public final class CounterRegistry implements AutoCloseable {
     private final UnsafeBuffer label = new UnsafeBuffer(new byte[CountersReader.MAX_LABEL_LENGTH]);
     /** Null in memory. */
     private final Path file;
-    private final FileChannel channel;
-    private final FileLock lock;
-    /** The process id of the dead switch whose file this one replaced; 0 when none. */
-    private final long replacedOwner;
+    /** The file it holds while the switch runs; null in memory. */
+    private final HeldCounterFile held;
     private boolean closed;
     /**
      * In memory, until a reader is made: the blocks whose keys and labels are not written yet. A switch in virtual time
@@ -94,14 +77,12 @@ public final class CounterRegistry implements AutoCloseable {
     private record Unnamed(String writer, List<CounterName> names, int[] ids) {
     }
 
-    private CounterRegistry(final ByteBuffer memory, final int offset, final int capacity, final Path file, final FileChannel channel,
-        final FileLock lock, final long replacedOwner, final java.util.function.IntPredicate waiting) {
+    private CounterRegistry(final ByteBuffer memory, final int offset, final int capacity, final HeldCounterFile held,
+        final java.util.function.IntPredicate waiting) {
         this.memory = memory;
         this.waiting = waiting;
-        this.replacedOwner = replacedOwner;
-        this.file = file;
-        this.channel = channel;
-        this.lock = lock;
+        this.held = held;
+        this.file = held == null ? null : held.file();
         final AtomicBuffer metadata = new UnsafeBuffer(memory, offset, capacity * CountersReader.METADATA_LENGTH);
         final AtomicBuffer values = new UnsafeBuffer(memory, offset + capacity * CountersReader.METADATA_LENGTH,
             capacity * CountersReader.COUNTER_LENGTH);
@@ -111,7 +92,7 @@ public final class CounterRegistry implements AutoCloseable {
     /** A registry of {@code capacity} counters in direct memory. */
     public static CounterRegistry inMemory(final int capacity) {
         final ByteBuffer memory = BufferUtil.allocateDirectAligned(bytes(checked(capacity)), CountersReader.COUNTER_LENGTH);
-        return new CounterRegistry(memory, 0, capacity, null, null, null, 0, port -> false);
+        return new CounterRegistry(memory, 0, capacity, null, port -> false);
     }
 
     /**
@@ -122,7 +103,7 @@ public final class CounterRegistry implements AutoCloseable {
      */
     public static CounterRegistry packed() {
         final CounterRegistry registry = new CounterRegistry(
-            BufferUtil.allocateDirectAligned(bytes(1), CountersReader.COUNTER_LENGTH), 0, 1, null, null, null, 0, port -> false);
+            BufferUtil.allocateDirectAligned(bytes(1), CountersReader.COUNTER_LENGTH), 0, 1, null, port -> false);
         registry.packed = true;
         return registry;
     }
@@ -150,124 +131,8 @@ public final class CounterRegistry implements AutoCloseable {
      * 0640, else 0600), in a directory {@link PrivateFiles#directory} makes or finds safe.
      */
     public static CounterRegistry mapped(final Path file, final int capacity, final java.util.function.IntPredicate waiting, final String group) {
-        checked(capacity);
-        PrivateFiles.directory(file.toAbsolutePath().getParent(), PrivateFiles.PASS_THROUGH_DIRECTORY);
-        final Path held = file.toAbsolutePath().normalize();
-        if (!HELD.add(held)) {
-            throw new IllegalStateException("counters file " + file + " is in use by another switch of this process");
-        }
-        FileChannel channel = null;
-        boolean made = false;
-        try {
-            final long deadOwner = refuseIfHeld(file);
-            // A new file, not the old one truncated: a reader that still maps the old one keeps reading it safely.
-            Files.deleteIfExists(file);
-            channel = PrivateFiles.createNew(file, group == null ? PrivateFiles.OWNER_FILE : "rw-r-----", group);
-            made = true;
-            final FileLock lock = channel.tryLock();
-            if (lock == null) {
-                throw new IllegalStateException("counters file " + file + " is in use by another running switch");
-            }
-            final int metadataLength = capacity * CountersReader.METADATA_LENGTH;
-            final int valuesLength = capacity * CountersReader.COUNTER_LENGTH;
-            final long length = HEADER_BYTES + (long) metadataLength + valuesLength;
-            reserve(channel, file, length);
-            final MappedByteBuffer memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
-            final UnsafeBuffer header = new UnsafeBuffer(memory, 0, HEADER_BYTES);
-            header.putInt(VERSION_OFFSET, VERSION);
-            header.putInt(METADATA_LENGTH_OFFSET, metadataLength);
-            header.putInt(VALUES_LENGTH_OFFSET, valuesLength);
-            header.putLong(PID_OFFSET, ProcessHandle.current().pid());
-            // Last, so that a reader that sees the magic sees the lengths.
-            header.putIntRelease(MAGIC_OFFSET, MAGIC);
-            return new CounterRegistry(memory, HEADER_BYTES, capacity, file, channel, lock, deadOwner, waiting);
-        } catch (final IOException | OverlappingFileLockException e) {
-            abandon(channel, made ? file : null, held);
-            throw new IllegalStateException("counters file " + file + ": cannot make it: " + e.getMessage(), e);
-        } catch (final RuntimeException e) {
-            abandon(channel, made ? file : null, held);
-            throw e;
-        }
-    }
-
-    /**
-     * Writes every byte of the file's {@code length} now, so that a file system without room for it (a small tmpfs)
-     * says so here, as an error to report, and not later as a fault (SIGBUS) on a page of the mapping.
-     */
-    private static void reserve(final FileChannel channel, final Path file, final long length) throws IOException {
-        final java.nio.file.FileStore store = Files.getFileStore(file.toAbsolutePath().getParent());
-        final long free = store.getUsableSpace();
-        final ByteBuffer zeros = ByteBuffer.allocate(64 * 1024);
-        long at = 0;
-        try {
-            while (at < length) {
-                zeros.clear().limit((int) Math.min(zeros.capacity(), length - at));
-                while (zeros.hasRemaining()) {
-                    at += channel.write(zeros, at);
-                }
-            }
-            channel.force(false);
-        } catch (final IOException e) {
-            throw new IOException("it needs " + length + " bytes and " + store + " has " + free + " free (" + e.getMessage() + ")", e);
-        }
-    }
-
-    /** Undoes a failed {@link #mapped}: the channel closed, the file this call made deleted, its name free again. */
-    private static void abandon(final FileChannel channel, final Path madeFile, final Path held) {
-        closeQuietly(channel);
-        if (madeFile != null) {
-            try {
-                Files.deleteIfExists(madeFile);
-            } catch (final IOException ignored) {
-                // Already failing with the first cause.
-            }
-        }
-        HELD.remove(held);
-    }
-
-    /**
-     * Refuses a file whose lock a running switch holds; a file left by a switch that died holds no lock. Returns the
-     * process id of the dead switch that left it (0 when there is no file, or it does not say).
-     */
-    private static long refuseIfHeld(final Path file) {
-        if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            return 0;
-        }
-        if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            // A symbolic link or anything else in the switch's own directory is not a switch's counters: replaced.
-            return 0;
-        }
-        try (FileChannel existing = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            final FileLock probe = existing.tryLock();
-            final long pid = ownerPidOrZero(file);
-            if (probe == null && pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-                throw new IllegalStateException("counters file " + file + " is in use by another running switch (process " + pid + ")");
-            }
-            // No lock, or a lock held by someone other than the live switch the file names (it died): replaced.
-            if (probe != null) {
-                probe.release();
-            }
-            return pid;
-        } catch (final IOException e) {
-            throw new IllegalStateException("counters file " + file + ": cannot open it: " + e.getMessage(), e);
-        }
-    }
-
-    private static long ownerPidOrZero(final Path file) {
-        try {
-            return CounterFile.ownerPid(file);
-        } catch (final IOException e) {
-            return 0;
-        }
-    }
-
-    private static String owner(final Path file) {
-        try {
-            final long pid = CounterFile.ownerPid(file);
-            return pid > 0 ? " (process " + pid + ")" : "";
-        } catch (final IOException e) {
-            return "";
-        }
+        final HeldCounterFile held = HeldCounterFile.make(file, checked(capacity), group);
+        return new CounterRegistry(held.memory(), HEADER_BYTES, capacity, held, waiting);
     }
 
     private static int checked(final int capacity) {
@@ -423,7 +288,7 @@ public final class CounterRegistry implements AutoCloseable {
      * this registry replaced; 0 when there was none.
      */
     public long replacedOwner() {
-        return replacedOwner;
+        return held == null ? 0 : held.replacedOwner();
     }
 
     /** The file it lives in, or null in memory. */
@@ -457,25 +322,7 @@ public final class CounterRegistry implements AutoCloseable {
             return;
         }
         closed = true;
-        try {
-            Files.deleteIfExists(file);
-            lock.release();
-            channel.close();
-        } catch (final IOException e) {
-            throw new UncheckedIOException("counters file " + file + ": " + e.getMessage(), e);
-        } finally {
-            HELD.remove(file.toAbsolutePath().normalize());
-        }
-    }
-
-    private static void closeQuietly(final FileChannel channel) {
-        if (channel != null) {
-            try {
-                channel.close();
-            } catch (final IOException ignored) {
-                // Already failing with the first cause.
-            }
-        }
+        held.release();
     }
 
     @Override

@@ -1,7 +1,7 @@
 package io.trimswitch.evaluation.evaluate;
 
 import io.trimswitch.config.Mechanism;
-import io.trimswitch.config.Settings.TransportKind;
+import io.trimswitch.config.SettingsChoices.TransportKind;
 import io.trimswitch.switching.report.RunReport;
 import org.knowm.xchart.XYChart;
 

@@ -34,7 +34,7 @@ public final class ShardOwnership {
         this.ordered = ordered && shards > 1;
         this.portCount = settings.portCount();
         this.portsPerPipeline = settings.fabric().portsPerPipeline();
-        this.portsPerRecirculation = settings.mechanism().readsQueueDepth() ? 8 : portsPerPipeline;
+        this.portsPerRecirculation = settings.mechanism().portsPerRecirculationPort(portsPerPipeline);
     }
 
     public int shards() {

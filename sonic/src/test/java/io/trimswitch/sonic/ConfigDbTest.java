@@ -1,4 +1,8 @@
-package io.trimswitch.config;
+package io.trimswitch.sonic;
+
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.Settings;
+import io.trimswitch.config.SettingsFiles;
 
 import io.trimswitch.dataplane.packet.TrimSettings;
 import org.junit.jupiter.api.Test;
@@ -22,7 +26,7 @@ class ConfigDbTest {
 
     @Test
     void theTwoClassExampleGivesATcpQueueThatDropsAndAnNdpQueueThatTrims() {
-        final Settings typed = ConfigDb.apply(Path.of("examples/config_db-two-class.json"), Settings.DEFAULTS).validate();
+        final Settings typed = ConfigDb.apply(Path.of("../config/examples/config_db-two-class.json"), Settings.DEFAULTS).validate();
         assertEquals(2, typed.qos().queues().size());
         assertEquals(Settings.Discard.DROP, typed.qos().queues().get(0).discard());
         assertEquals(1024, typed.qos().queues().get(0).packets(), "1 536 000 bytes of 1500-byte packets");
@@ -37,8 +41,8 @@ class ConfigDbTest {
 
     @Test
     void theSameSwitchInYamlAndInConfigDbIsTheSameSwitch() {
-        final Settings fromDb = ConfigDb.apply(Path.of("examples/config_db-two-class.json"), Settings.DEFAULTS);
-        final Settings yaml = SettingsFiles.load(Path.of("examples/two-class.yaml"));
+        final Settings fromDb = ConfigDb.apply(Path.of("../config/examples/config_db-two-class.json"), Settings.DEFAULTS);
+        final Settings yaml = SettingsFiles.load(Path.of("../config/examples/two-class.yaml"));
         // The YAML example leaves DSCPs 0 and 46 to the default class 0, which the config_db lists.
         final Map<Integer, Integer> classes = new java.util.TreeMap<>(yaml.qos().dscpToTc());
         classes.put(0, 0);

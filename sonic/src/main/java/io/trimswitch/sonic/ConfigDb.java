@@ -1,4 +1,9 @@
-package io.trimswitch.config;
+package io.trimswitch.sonic;
+
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.Settings;
+import io.trimswitch.config.SettingsFiles;
+import io.trimswitch.config.WholeNumbers;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;

@@ -1,4 +1,8 @@
-package io.trimswitch.config;
+package io.trimswitch.switching;
+
+import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.Settings;
+import io.trimswitch.config.WholeNumbers;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +28,11 @@ public final class Pattern {
         this.text = text;
         this.senders = senders;
         this.receivers = receivers;
+    }
+
+    /** The pattern of {@code settings}' workload on their fabric's ports. */
+    public static Pattern of(final Settings settings) {
+        return parse(settings.workload().pattern(), settings.fabric().pipelines(), settings.fabric().portsPerPipeline());
     }
 
     public static Pattern parse(final String pattern, final int pipelines, final int portsPerPipeline) {

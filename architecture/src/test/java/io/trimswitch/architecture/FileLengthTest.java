@@ -1,0 +1,69 @@
+package io.trimswitch.architecture;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Every class a newcomer opens reads in one sitting: no main source file of any module passes 400 lines. */
+class FileLengthTest {
+    static final int MOST_LINES = 400;
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    /** Files allowed past the cap, each by its path from the project's root; the list only shrinks. */
+    private static final Set<String> ALLOWED_LONGER = Set.of(
+        "realtime/src/main/java/io/trimswitch/realtime/shard/PipelineShard.java",
+        "interfaces/src/main/java/io/trimswitch/interfaces/InterfacePorts.java",
+        "sockets/src/main/java/io/trimswitch/sockets/VxlanPorts.java",
+        "dataplane/src/main/java/io/trimswitch/dataplane/packet/PacketPool.java");
+
+    @Test
+    void noMainSourceFileOfAnyModulePassesTheCap() {
+        final List<String> longer = longer(ROOT).stream().filter(file -> !ALLOWED_LONGER.contains(file.split(" ")[0])).toList();
+        assertTrue(longer.isEmpty(), "main source files of more than " + MOST_LINES + " lines: " + longer);
+    }
+
+    @Test
+    void aFilePlantedPastTheCapIsNamedWithItsLines(@TempDir final Path project) throws IOException {
+        final Path sources = Files.createDirectories(project.resolve("planted/src/main/java/io/trimswitch/planted"));
+        Files.writeString(sources.resolve("Long.java"), "//\n".repeat(MOST_LINES + 1));
+        Files.writeString(sources.resolve("Short.java"), "//\n".repeat(MOST_LINES));
+        // A test source past the cap is not a main source.
+        Files.writeString(Files.createDirectories(project.resolve("planted/src/test/java")).resolve("LongTest.java"), "//\n".repeat(MOST_LINES * 2));
+        assertEquals(List.of("planted/src/main/java/io/trimswitch/planted/Long.java 401"), longer(project));
+    }
+
+    /** The main source files under {@code root}'s modules past the cap, each as its path and its lines. */
+    static List<String> longer(final Path root) {
+        try (Stream<Path> modules = Files.list(root)) {
+            return modules.map(module -> module.resolve("src/main/java")).filter(Files::isDirectory).flatMap(FileLengthTest::javaFiles)
+                .filter(file -> lines(file) > MOST_LINES).map(file -> root.relativize(file) + " " + lines(file)).sorted().toList();
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Stream<Path> javaFiles(final Path sources) {
+        try (Stream<Path> files = Files.walk(sources)) {
+            return files.filter(file -> file.toString().endsWith(".java")).toList().stream();
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static long lines(final Path file) {
+        try (Stream<String> lines = Files.lines(file)) {
+            return lines.count();
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
