@@ -114,11 +114,12 @@ def timed(command, cwd, out):
         return code, float("nan"), 0
 
 
-def summary(finishes, connections, code, wall, peak, error=None):
+def summary(finishes, connections, code, wall, peak, error=None, messages=(0, 0)):
+    """One run's figures; messages: (finished, of) with connection reuse, where a connection carries several."""
     if code != 0:
         return {"error": error or f"exit {code}"}
     return {"tail": max(finishes, default=float("nan")), "p50": statistics.median(finishes) if finishes else float("nan"),
-            "done": len(finishes), "of": connections, "wall": wall, "peak": peak}
+            "done": len(finishes), "of": connections, "wall": wall, "peak": peak, "msgs": messages[0], "msgs_of": messages[1]}
 
 
 def run_ours(exp, folder, work, n, flags, seed=None):
@@ -132,7 +133,8 @@ def run_ours(exp, folder, work, n, flags, seed=None):
         return summary([], 0, code, wall, peak, lines[-1] if lines else None)
     report = json.load(open(out + ".json", encoding="utf-8"))
     finishes = [f["finishUs"] for f in report["flows"] if "finishUs" in f]
-    return summary(finishes, len(report["flows"]), code, wall, peak)
+    messages = [m for f in report["flows"] for m in f.get("messages", [])]
+    return summary(finishes, len(report["flows"]), code, wall, peak, None, (sum("finishUs" in m for m in messages), len(messages)))
 
 
 def run_htsim(exp, folder, work, n, binary, seed=None):
@@ -144,8 +146,13 @@ def run_htsim(exp, folder, work, n, binary, seed=None):
         params += [words[0], os.path.join(folder, words[1])] if words[0] == "-topo" and len(words) > 1 else words
     code, wall, peak = timed([binary, "-tm", os.path.join(folder, exp["matrix"])] + params, work, out)
     text = open(out, encoding="utf-8", errors="replace").read()
-    finishes = [float(l.split(" finished at ")[1].split()[0]) for l in text.splitlines() if " finished at " in l]
-    return summary(finishes, connections(os.path.join(folder, exp["matrix"]), ["-conn_reuse"] in exp["params"]), code, wall, peak)
+    done = [l for l in text.splitlines() if " finished at " in l]
+    finishes = [float(l.split(" finished at ")[1].split()[0]) for l in done]
+    matrix = os.path.join(folder, exp["matrix"])
+    reuse = ["-conn_reuse"] in exp["params"]
+    # With connection reuse, each connection's line says how many messages it completed.
+    messages = (sum(int(l.split(" total messages ")[1].split()[0]) for l in done if " total messages " in l), connections(matrix, False)) if reuse else (0, 0)
+    return summary(finishes, connections(matrix, reuse), code, wall, peak, None, messages)
 
 
 def connections(matrix, reuse):
@@ -171,8 +178,12 @@ def cell(result):
         return "-"
     if "error" in result:
         return "failed: " + result["error"]
-    return (f"{result['tail']:.1f} / {result['p50']:.1f} µs, {result['done']} of {result['of']}, "
+    return (f"{result['tail']:.1f} / {result['p50']:.1f} µs, {result['done']} of {result['of']}{messages_of(result)}, "
             f"{result['wall']:.1f} s, {result['peak'] / 1024:.0f} MB")
+
+
+def messages_of(result):
+    return f" ({result['msgs']} of {result['msgs_of']} messages)" if result.get("msgs_of") else ""
 
 
 def arguments(argv):
@@ -265,9 +276,11 @@ def seeds_table(path, rows, count):
             if not results:
                 continue
             good = [r for r in results if "tail" in r]
-            complete &= len(good) == len(results) and all(r["done"] == r["of"] for r in good)
+            complete &= len(good) == len(results) and all(r["done"] == r["of"] and r["msgs"] == r["msgs_of"] for r in good)
             tails[who] = [r["tail"] for r in good]
-            finished.append(f"{sum(r['done'] for r in good)} of {sum(r['of'] for r in good)}" + ("" if len(good) == len(results) else f", {len(results) - len(good)} runs failed"))
+            totals = {key: sum(r[key] for r in good) for key in ("done", "of", "msgs", "msgs_of")}
+            finished.append(f"{totals['done']} of {totals['of']}{messages_of(totals)}"
+                            + ("" if len(good) == len(results) else f", {len(results) - len(good)} runs failed"))
             costs.append(f"{statistics.mean(r['wall'] for r in good):.1f} s, {max(r['peak'] for r in good) / 1024:.0f} MB" if good else "-")
         verdict = agreement.verdict(tails.get("htsim_uec"), tails.get("trimswitch"), complete)
         print(f"| {exp['name']} | {target_of(exp)} | {agreement.cell(tails.get('htsim_uec'))} | {agreement.cell(tails.get('trimswitch'))} | "
