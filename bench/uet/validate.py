@@ -4,7 +4,13 @@ HTSIM_UEC names its binary, and prints a table: per experiment, the tail and med
 time and peak memory of each process, and the target the file states. Each htsim_uec flag is mapped to trimswitch's;
 one without an equivalent is named on a line of its own, and the experiment still runs without it.
 
-    python3 bench/uet/validate.py FILE    (bench/uet/validate.sh runs it; ONLY=REGEX keeps the experiments it names)
+    python3 bench/uet/validate.py [--seeds N] FILE    (bench/uet/validate.sh runs it; ONLY=REGEX keeps the experiments it names)
+
+With --seeds N (or SEEDS=N) each experiment runs with seeds 1 to N in each simulator (htsim_uec's -seed, trimswitch's
+--seed), and the table gives per experiment the mean tail of each, its standard error, the spread of one seed's tail
+(standard deviation over mean), and the verdict: the means within 5 %, or, where one simulator's spread exceeds 5 %,
+within two standard errors of their difference; an experiment where a flow or message is left unfinished, or a run
+fails, does not agree.
 """
 import json
 import os
@@ -13,6 +19,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
+
+import seeds as agreement
 
 # htsim_uec's flag -> what trimswitch's fabric takes for it ({} is the value), or why it has no equivalent.
 MAPPED = {
@@ -106,34 +114,45 @@ def timed(command, cwd, out):
         return code, float("nan"), 0
 
 
-def summary(finishes, connections, code, wall, peak, error=None):
+def summary(finishes, connections, code, wall, peak, error=None, messages=(0, 0)):
+    """One run's figures; messages: (finished, of) with connection reuse, where a connection carries several."""
     if code != 0:
         return {"error": error or f"exit {code}"}
     return {"tail": max(finishes, default=float("nan")), "p50": statistics.median(finishes) if finishes else float("nan"),
-            "done": len(finishes), "of": connections, "wall": wall, "peak": peak}
+            "done": len(finishes), "of": connections, "wall": wall, "peak": peak, "msgs": messages[0], "msgs_of": messages[1]}
 
 
-def run_ours(exp, folder, work, n, flags):
+def run_ours(exp, folder, work, n, flags, seed=None):
     out = os.path.join(work, f"{n}.trimswitch")
-    command = [os.path.abspath("cli/trimswitch"), "fabric", "--matrix", os.path.join(folder, exp["matrix"])] + BASE + flags + ["--json", out + ".json"]
+    seeded = ["--seed", str(seed)] if seed is not None else []
+    command = ([os.path.abspath("cli/trimswitch"), "fabric", "--matrix", os.path.join(folder, exp["matrix"])] + BASE + flags + seeded
+               + ["--json", out + ".json"])
     code, wall, peak = timed(command, work, out)
     if code != 0:
         lines = [l for l in open(out, encoding="utf-8").read().splitlines() if l.startswith("trimswitch:")]
         return summary([], 0, code, wall, peak, lines[-1] if lines else None)
     report = json.load(open(out + ".json", encoding="utf-8"))
     finishes = [f["finishUs"] for f in report["flows"] if "finishUs" in f]
-    return summary(finishes, len(report["flows"]), code, wall, peak)
+    messages = [m for f in report["flows"] for m in f.get("messages", [])]
+    return summary(finishes, len(report["flows"]), code, wall, peak, None, (sum("finishUs" in m for m in messages), len(messages)))
 
 
-def run_htsim(exp, folder, work, n, binary):
+def run_htsim(exp, folder, work, n, binary, seed=None):
     out = os.path.join(work, f"{n}.htsim")
-    params = []
+    params = ["-seed", str(seed)] if seed is not None else []
     for words in exp["params"]:
+        if seed is not None and words[0] == "-seed":
+            continue
         params += [words[0], os.path.join(folder, words[1])] if words[0] == "-topo" and len(words) > 1 else words
     code, wall, peak = timed([binary, "-tm", os.path.join(folder, exp["matrix"])] + params, work, out)
     text = open(out, encoding="utf-8", errors="replace").read()
-    finishes = [float(l.split(" finished at ")[1].split()[0]) for l in text.splitlines() if " finished at " in l]
-    return summary(finishes, connections(os.path.join(folder, exp["matrix"]), ["-conn_reuse"] in exp["params"]), code, wall, peak)
+    done = [l for l in text.splitlines() if " finished at " in l]
+    finishes = [float(l.split(" finished at ")[1].split()[0]) for l in done]
+    matrix = os.path.join(folder, exp["matrix"])
+    reuse = ["-conn_reuse"] in exp["params"]
+    # With connection reuse, each connection's line says how many messages it completed.
+    messages = (sum(int(l.split(" total messages ")[1].split()[0]) for l in done if " total messages " in l), connections(matrix, False)) if reuse else (0, 0)
+    return summary(finishes, connections(matrix, reuse), code, wall, peak, None, messages)
 
 
 def connections(matrix, reuse):
@@ -159,16 +178,32 @@ def cell(result):
         return "-"
     if "error" in result:
         return "failed: " + result["error"]
-    return (f"{result['tail']:.1f} / {result['p50']:.1f} µs, {result['done']} of {result['of']}, "
+    return (f"{result['tail']:.1f} / {result['p50']:.1f} µs, {result['done']} of {result['of']}{messages_of(result)}, "
             f"{result['wall']:.1f} s, {result['peak'] / 1024:.0f} MB")
 
 
+def messages_of(result):
+    return f" ({result['msgs']} of {result['msgs_of']} messages)" if result.get("msgs_of") else ""
+
+
+def arguments(argv):
+    """The validation file and the number of seeds (0: one run each with each simulator's own seed), or None."""
+    seeds = os.environ.get("SEEDS", "")
+    if len(argv) == 3 and argv[0] == "--seeds":
+        seeds, argv = argv[1], argv[2:]
+    if len(argv) != 1 or not os.path.isfile(argv[0]):
+        return None, "give one of uet-htsim's validate_*.txt files (its matrices are read beside it), got " + repr(" ".join(argv))
+    if seeds and not (seeds.isdigit() and 1 <= int(seeds) <= 1000):
+        return None, f"the number of seeds is a whole number from 1 to 1000, got {seeds!r}"
+    return (argv[0], int(seeds or 0)), None
+
+
 def main():
-    if len(sys.argv) != 2 or not os.path.isfile(sys.argv[1]):
-        print("validate: give one of uet-htsim's validate_*.txt files (its matrices are read beside it), got "
-              + repr(" ".join(sys.argv[1:])), file=sys.stderr)
+    given, problem = arguments(sys.argv[1:])
+    if problem:
+        print(f"validate: {problem}", file=sys.stderr)
         return 2
-    path = sys.argv[1]
+    path, seeds = given
     folder = os.path.dirname(os.path.abspath(path))
     binary = os.environ.get("HTSIM_UEC")
     if binary and not os.access(binary, os.X_OK):
@@ -185,24 +220,71 @@ def main():
         for n, exp in enumerate(found, 1):
             if not only.search(exp["name"]):
                 continue
-            flags, missing = ours_flags(exp["params"], folder)
+            params = [words for words in exp["params"] if not seeds or words[0] != "-seed"]
+            flags, missing = ours_flags(params, folder)
             for line in missing:
                 print(f"{exp['name']}: {line}")
+            if seeds:
+                rows.append((exp, over_seeds(exp, folder, work, n, flags, binary, seeds), len(missing)))
+                continue
             ours = run_ours(exp, folder, work, n, flags)
             theirs = run_htsim(exp, folder, work, n, binary) if binary else None
             rows.append((exp, ours, theirs, len(missing)))
     print()
+    if seeds:
+        seeds_table(path, rows, seeds)
+    else:
+        table(path, rows)
+    return 0
+
+
+def over_seeds(exp, folder, work, n, flags, binary, seeds):
+    """Each simulator's results with seeds 1 to seeds, one line printed per seed as it ends."""
+    runs = {"htsim_uec": [], "trimswitch": []}
+    for seed in range(1, seeds + 1):
+        runs["trimswitch"].append(run_ours(exp, folder, work, n, flags, seed))
+        if binary:
+            runs["htsim_uec"].append(run_htsim(exp, folder, work, n, binary, seed))
+        print(f"{exp['name']}, seed {seed}: " + "; ".join(f"{who} {cell(r[-1])}" for who, r in runs.items() if r), flush=True)
+    return runs
+
+
+def target_of(exp):
+    target = f"{exp['tail']:.0f} µs" if exp["tail"] else "-"
+    return target + "".join(f", {flow} {fct:.0f} µs" for flow, fct in exp["flows"].items())
+
+
+def table(path, rows):
     print(f"{os.path.basename(path)}: tail / p50 finish, flows finished, wall time, peak memory")
     print("| experiment | target tail | htsim_uec | trimswitch | tail vs htsim_uec | unmapped flags |")
     print("|---|---|---|---|---|---|")
     for exp, ours, theirs, missing in rows:
-        target = f"{exp['tail']:.0f} µs" if exp["tail"] else "-"
-        target += "".join(f", {flow} {fct:.0f} µs" for flow, fct in exp["flows"].items())
         diff = "-"
         if theirs and "tail" in theirs and "tail" in ours and theirs["tail"] > 0:
             diff = f"{100 * (ours['tail'] - theirs['tail']) / theirs['tail']:+.1f} %"
-        print(f"| {exp['name']} | {target} | {cell(theirs)} | {cell(ours)} | {diff} | {missing} |")
-    return 0
+        print(f"| {exp['name']} | {target_of(exp)} | {cell(theirs)} | {cell(ours)} | {diff} | {missing} |")
+
+
+def seeds_table(path, rows, count):
+    print(f"{os.path.basename(path)}, seeds 1 to {count}: mean tail ± standard error (one seed's spread), flows finished"
+          " of all runs, mean wall time and largest peak memory, and whether the tails agree")
+    print("| experiment | target tail | htsim_uec | trimswitch | flows finished (htsim_uec / trimswitch) | wall, peak (htsim_uec / trimswitch) | agrees | unmapped flags |")
+    print("|---|---|---|---|---|---|---|---|")
+    for exp, runs, missing in rows:
+        tails, finished, costs, complete = {}, [], [], True
+        for who, results in runs.items():
+            if not results:
+                continue
+            good = [r for r in results if "tail" in r]
+            complete &= len(good) == len(results) and all(r["done"] == r["of"] and r["msgs"] == r["msgs_of"] for r in good)
+            tails[who] = [r["tail"] for r in good]
+            totals = {key: sum(r[key] for r in good) for key in ("done", "of", "msgs", "msgs_of")}
+            finished.append(f"{totals['done']} of {totals['of']}{messages_of(totals)}"
+                            + ("" if len(good) == len(results) else f", {len(results) - len(good)} runs failed"))
+            costs.append(f"{statistics.mean(r['wall'] for r in good):.1f} s, {max(r['peak'] for r in good) / 1024:.0f} MB" if good else "-")
+        verdict = agreement.verdict(tails.get("htsim_uec"), tails.get("trimswitch"), complete)
+        print(f"| {exp['name']} | {target_of(exp)} | {agreement.cell(tails.get('htsim_uec'))} | {agreement.cell(tails.get('trimswitch'))} | "
+              f"{' / '.join(finished)} | {' / '.join(costs)} | {verdict} | {missing} |")
 
 
 if __name__ == "__main__":

@@ -127,6 +127,8 @@ class LauncherTest {
         assertFalse(flags("fabric").contains("-XX:FreqInlineSize=100"));
         assertTrue(flags("fabric", "--matrix", "perm.cm", "--transport", "uet").contains(QUICK), "UET hosts run with the quick compiler");
         assertTrue(flags("fabric", "--transport=uet", "--matrix=perm.cm").contains(QUICK));
+        assertTrue(flags("fabric", "--matrix", "perm.cm", "--transport", "uet").contains("-Xmn8m"), "UET hosts touch a small young generation");
+        assertFalse(flags("fabric").contains("-Xmn8m"));
         assertFalse(flags("fabric", "--matrix", "perm.cm", "--transport", "ndp").contains(QUICK));
         // What the tool itself refuses, the launcher leaves to it, under the full compiler.
         assertFalse(flags("fabric", "--leaves", "-3").contains(QUICK));

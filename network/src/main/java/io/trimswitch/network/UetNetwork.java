@@ -67,7 +67,8 @@ record UetNetwork(UetSettings settings, long rttPicos, int bdpPackets, long targ
 
     /**
      * A switch's settings with UET's trim marks: a packet trimmed towards a host keeps the last hop's DSCP, one trimmed
-     * towards another switch gets that DSCP plus {@link #FABRIC_DSCP_OFFSET}; {@code hostPorts} ports face hosts.
+     * towards another switch gets that DSCP plus {@link #FABRIC_DSCP_OFFSET}; {@code hostPorts} ports face hosts. Headers
+     * and control packets go before data strictly, as uet-htsim's queues serve them (100,000 to one).
      */
     static Settings marked(final Settings settings, final int hostPorts, final int ports) {
         final List<Integer> fabric = new ArrayList<>();
@@ -75,7 +76,9 @@ record UetNetwork(UetSettings settings, long rttPicos, int bdpPackets, long targ
             fabric.add(port);
         }
         final int dscp = settings.trim().dscp() + FABRIC_DSCP_OFFSET;
-        return settings.withTrim(t -> t.withFabricDscp(dscp).withFabricPorts(fabric)).validate();
+        return settings.withTrim(t -> t.withFabricDscp(dscp).withFabricPorts(fabric))
+            .withFabric(f -> new Settings.Fabric(f.pipelines(), f.portsPerPipeline(), f.portRateGbps(), f.dataQueuePackets(), f.headerQueuePackets(), 0))
+            .validate();
     }
 
     /**
