@@ -113,7 +113,7 @@ class XdpSocketTest {
     @Test
     void aBurstPastTheRingsIsCountedAsRingOverflowAndEveryFrameIsReceivedOrCounted() throws Exception {
         openOrSkip();
-        final int frames = 3000;
+        final int frames = 6000;
         final String send = "import socket\n"
             + "s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)\n"
             + "s.bind(('" + peer + "', 0))\n"
