@@ -287,12 +287,13 @@ measure() {
     [[ "$mode" == *xdp ]] || tcp_ping "$mode" tcp
     host_checksums off
     tcp_ping "$mode" tcpoff
+    local profiled=$FORWARDER
     stop_forwarder
     if [ -f "$WORK/$mode.perf" ]; then
         wait
         perf report -i "$WORK/$mode.perf" --no-children --sort sym --stdio 2> /dev/null | grep -v '^#' | grep '%' \
             | grep -v -- '--' | head -40 > "$PERF_OUT/$mode-$(date +%H%M%S).txt"
-        rm -f "$WORK/$mode.perf"
+        rm -f "$WORK/$mode.perf" "/tmp/perf-$profiled.map"
     fi
 }
 
