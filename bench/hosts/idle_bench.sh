@@ -3,6 +3,7 @@
 # namespace that holds the forwarder, one of
 #   default    `trimswitch run -i 0@... -i 1@...` with no --idle: poll (polls while frames come, sleeps 10 ms after)
 #   busy-spin  the same with `--idle busy-spin`
+#   af_xdp     the default on af_xdp ports (`-i 0@...:af_xdp`)
 #   bridge     the Linux bridge over the two veths (the kernel's own forwarding, the host's floor)
 # Per round, forwarders in turn: ping RTT from host 0 to host 1 (after 200 pings of warm-up) at three paces, one every
 # 0.5 s (20), every 5 ms (200) and every 0.2 ms (500), as p50 and mean. Then, for the two switches, the CPU the whole
@@ -10,6 +11,7 @@
 # Needs root, iproute2, iputils-ping and a built jar (./mvnw -B -q package -DskipTests).
 #
 #   bench/hosts/idle_bench.sh [ROUNDS [SECONDS]]   (from the repository root; default 2 rounds, 10 s of idle)
+#   MODES="default af_xdp" bench/hosts/idle_bench.sh 1 10
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${1:-2}
@@ -19,6 +21,13 @@ SECS=${2:-10}
 [ -f cli/target/trimswitch.jar ] || { echo "idle_bench: build first: ./mvnw -B -q package -DskipTests" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "idle_bench: needs root (network namespaces)" >&2; exit 2; }
 TRIMSWITCH=${TRIMSWITCH:-"$PWD/cli/trimswitch"}
+MODES=${MODES:-"default af_xdp busy-spin bridge"}
+for mode in $MODES; do
+    case "$mode" in
+        default|af_xdp|busy-spin|bridge) ;;
+        *) echo "idle_bench: MODES are default af_xdp busy-spin bridge, got '$mode'" >&2; exit 2 ;;
+    esac
+done
 TAG="idb$$"
 WORK=$(mktemp -d)
 SWITCH=""
@@ -65,16 +74,17 @@ idle_cpu() {
 printf '%-6s %-10s %22s %22s %22s %12s %12s\n' round forwarder "ping 0.5 s p50/mean µs" "ping 5 ms p50/mean µs" \
     "ping 0.2 ms p50/mean µs" "idle CPU" "gone CPU"
 for round in $(seq 1 "$ROUNDS"); do
-    for mode in default busy-spin bridge; do
+    for mode in $MODES; do
         if [ "$mode" = bridge ]; then
             ip -n "${TAG}sw" link add br0 type bridge
             for i in 0 1; do ip -n "${TAG}sw" link set "${TAG}p$i" master br0; done
             ip -n "${TAG}sw" link set br0 up
         else
-            idle=""
+            idle="" kind=""
             [ "$mode" = busy-spin ] && idle="--idle busy-spin"
+            [ "$mode" = af_xdp ] && kind=":af_xdp"
             ip netns exec "${TAG}sw" $TRIMSWITCH run $idle --metrics off --counters "$WORK/s.counters" --control "$WORK/s.ctl" \
-                -i "0@${TAG}p0" -i "1@${TAG}p1" > "$WORK/switch.log" 2>&1 &
+                -i "0@${TAG}p0$kind" -i "1@${TAG}p1$kind" > "$WORK/switch.log" 2>&1 &
             SWITCH=$!
             for _ in $(seq 1 100); do grep -q running "$WORK/switch.log" 2>/dev/null && break; sleep 0.1; done
         fi

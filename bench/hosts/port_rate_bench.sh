@@ -19,12 +19,21 @@
 #
 #   bench/hosts/port_rate_bench.sh [ROUNDS [SECONDS]]   (from the repository root; default 3 rounds of 5 s a load)
 #   MODES="afxdp trimswitch" RATES="100000" SIZE=60 TRIMSWITCH=/other/checkout/cli/trimswitch bench/hosts/...
+#   SWITCH_ARGS="--idle busy-spin"   more options for both trimswitch modes
+#   PERF=100000 PERF_OUT=DIR          where the time goes: `perf record -g` of each forwarder during that load, its
+#                                     hottest symbols (the switch's compiled Java methods by name) in DIR/MODE-HHMMSS.txt
 set -euo pipefail
 . "$(dirname "$0")/common.sh" "$@"
 MODES=${MODES:-"direct bridge afpacket afxdp trimswitch trimswitch-xdp"}
 RATES=${RATES:-"50000 100000"}
 SIZE=${SIZE:-60}
 TRIMSWITCH=${TRIMSWITCH:-"$PWD/cli/trimswitch"}
+SWITCH_ARGS=${SWITCH_ARGS:-}
+PERF=${PERF:-}
+PERF_OUT=${PERF_OUT:-}
+# With PERF, the JVM writes where it compiled each method (/tmp/perf-PID.map) as it exits, for perf report.
+JVM_PROFILE=()
+[ -n "$PERF" ] && JVM_PROFILE=(JAVA_TOOL_OPTIONS="-XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit")
 TAG="prb$$"
 SW="${TAG}sw"
 WORK=""
@@ -46,6 +55,12 @@ done
 [ -f "$(dirname "$TRIMSWITCH")/target/trimswitch.jar" ] \
     || { echo "port_rate_bench: build first: ./mvnw -B -q package -DskipTests (no jar beside $TRIMSWITCH)" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "port_rate_bench: needs root (network namespaces)" >&2; exit 2; }
+if [ -n "$PERF" ]; then
+    [[ "$PERF" =~ ^[1-9][0-9]*$|^max$ ]] && [[ " max $RATES " == *" $PERF "* ]] \
+        || { echo "port_rate_bench: PERF must be one of the loads (max $RATES), got '$PERF'" >&2; exit 2; }
+    [ -n "$PERF_OUT" ] && mkdir -p "$PERF_OUT" || { echo "port_rate_bench: PERF needs PERF_OUT, a folder for the profiles" >&2; exit 2; }
+    command -v perf > /dev/null || { echo "port_rate_bench: PERF needs perf (Debian linux-perf)" >&2; exit 2; }
+fi
 for tool in gcc ip ping iperf3 python3 ethtool; do
     command -v "$tool" > /dev/null || { echo "port_rate_bench: needs $tool" >&2; exit 2; }
 done
@@ -135,7 +150,8 @@ start_forwarder() {
         trimswitch|trimswitch-xdp)
             local kind=af_packet
             [ "$mode" = trimswitch-xdp ] && kind=af_xdp && host_checksums off
-            ip netns exec "$SW" "$TRIMSWITCH" run --metrics off $(trimswitch_ports "$kind") > "$WORK/forwarder.log" 2>&1 &
+            ip netns exec "$SW" env "${JVM_PROFILE[@]}" \
+                "$TRIMSWITCH" run --metrics off $SWITCH_ARGS $(trimswitch_ports "$kind") > "$WORK/forwarder.log" 2>&1 &
             FORWARDER=$!
             # A port kind the kernel refuses here says why in one line: the run goes on without it.
             if [ "$kind" = af_xdp ]; then
@@ -204,6 +220,9 @@ print(",".join(f"{reason}={count}" for reason, count in sorted(drops.items())) o
 load() {
     local mode=$1 rate=$2 before after generated
     before=$(counters "$mode")
+    if [ "$rate" = "$PERF" ] && [ "$mode" != direct ] && [ "$mode" != bridge ]; then
+        perf record -q -F 499 -g -p "$FORWARDER" -o "$WORK/$mode.perf" -- sleep "$SECS" > /dev/null 2>&1 &
+    fi
     generated=$(in_host 0 "$WORK/xdp_generator" eth0 "$MAC1" --size "$SIZE" --seconds "$SECS" \
         $([ "$rate" = max ] || echo "--rate $rate") 2> "$WORK/generator.log")
     sleep 0.3
@@ -268,9 +287,18 @@ measure() {
     [[ "$mode" == *xdp ]] || tcp_ping "$mode" tcp
     host_checksums off
     tcp_ping "$mode" tcpoff
+    local profiled=$FORWARDER
     stop_forwarder
+    if [ -f "$WORK/$mode.perf" ]; then
+        wait
+        perf report -i "$WORK/$mode.perf" --no-children --sort sym --stdio 2> /dev/null | grep -v '^#' | grep '%' \
+            | grep -v -- '--' | head -40 > "$PERF_OUT/$mode-$(date +%H%M%S).txt"
+        rm -f "$WORK/$mode.perf" "/tmp/perf-$profiled.map"
+    fi
 }
 
+echo "port_rate_bench: load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 run_trials " (generator: $SIZE-byte frames; loads: max $RATES frames/s; switch af_xdp: $XDP_SWITCH)"
 grep -h "mode" "$WORK/generator.log" >&2 || true
+echo "port_rate_bench: load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 bench/hosts/port_rate_table.py "$WORK/results.txt" "$MODES" "$RATES" "$XDP_SWITCH"

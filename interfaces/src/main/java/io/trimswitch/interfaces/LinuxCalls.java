@@ -99,7 +99,8 @@ public final class LinuxCalls {
         ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS));
     private static final MethodHandle IF_NAMETOINDEX = call("if_nametoindex", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
     /** The messages' address as a plain long (the same register on x86-64 and AArch64): no segment made per call. */
-    private static final MethodHandle SENDMMSG = errnoCall("sendmmsg", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+    /** Every turn a port sends: errno read only when it fails ({@link ThreadErrno}), so that a call makes no garbage. */
+    private static final MethodHandle SENDMMSG = call("sendmmsg", FunctionDescriptor.of(ValueLayout.JAVA_INT,
         ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     private static final MethodHandle RECV = errnoCall("recv", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
         ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
@@ -289,7 +290,11 @@ public final class LinuxCalls {
     /** Sends up to {@code count} messages without blocking; how many went, or -1 with errno set. */
     public int sendmmsg(final int fd, final long messages, final int count) {
         try {
-            return (int) SENDMMSG.invokeExact(state, fd, messages, count, MSG_DONTWAIT);
+            final int sent = (int) SENDMMSG.invokeExact(fd, messages, count, MSG_DONTWAIT);
+            if (sent < 0) {
+                ERRNO.set(state, 0L, ThreadErrno.read());
+            }
+            return sent;
         } catch (final Throwable e) {
             throw new IllegalStateException(e);
         }

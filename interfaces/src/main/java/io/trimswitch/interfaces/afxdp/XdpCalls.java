@@ -1,6 +1,7 @@
 package io.trimswitch.interfaces.afxdp;
 
 import io.trimswitch.interfaces.LinuxCalls;
+import io.trimswitch.interfaces.ThreadErrno;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -59,13 +60,16 @@ final class XdpCalls {
     private static final MethodHandle MMAP = LINKER.downcallHandle(LINKER.defaultLookup().find("mmap").orElseThrow(),
         FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG), CAPTURE_ERRNO);
-    /** sendto and recvfrom with no buffer and no address: a kick, which moves no bytes of its own. */
+    /**
+     * sendto and recvfrom with no buffer and no address: a kick, which moves no bytes of its own. Made every turn, so
+     * errno is read only when one fails ({@link ThreadErrno}): a captured call state is garbage a call.
+     */
     private static final MethodHandle SENDTO = LINKER.downcallHandle(LINKER.defaultLookup().find("sendto").orElseThrow(),
         FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT), CAPTURE_ERRNO);
+            ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
     private static final MethodHandle RECVFROM = LINKER.downcallHandle(LINKER.defaultLookup().find("recvfrom").orElseThrow(),
         FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), CAPTURE_ERRNO);
+            ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
 
     private final MemorySegment state;
 
@@ -96,10 +100,18 @@ final class XdpCalls {
         }
     }
 
+    /** {@code result}, with errno kept for {@link #errno()} when it says the call failed. */
+    private int failed(final int result) {
+        if (result < 0) {
+            ERRNO.set(state, 0L, ThreadErrno.read());
+        }
+        return result;
+    }
+
     /** Tells the kernel the send ring has descriptors; 0, or -1 with errno set (EAGAIN, EBUSY: it is still sending). */
     int kickSend(final int fd) {
         try {
-            return (int) (long) SENDTO.invokeExact(state, fd, 0L, 0L, LinuxCalls.MSG_DONTWAIT, 0L, 0);
+            return failed((int) (long) SENDTO.invokeExact(fd, 0L, 0L, LinuxCalls.MSG_DONTWAIT, 0L, 0));
         } catch (final Throwable e) {
             throw new IllegalStateException(e);
         }
@@ -108,7 +120,7 @@ final class XdpCalls {
     /** Tells the kernel the fill ring has buffers again; 0, or -1 with errno set. */
     int kickFill(final int fd) {
         try {
-            return (int) (long) RECVFROM.invokeExact(state, fd, 0L, 0L, LinuxCalls.MSG_DONTWAIT, 0L, 0L);
+            return failed((int) (long) RECVFROM.invokeExact(fd, 0L, 0L, LinuxCalls.MSG_DONTWAIT, 0L, 0L));
         } catch (final Throwable e) {
             throw new IllegalStateException(e);
         }

@@ -20,7 +20,11 @@ import java.lang.foreign.ValueLayout;
  */
 final class XdpQueue implements AutoCloseable {
     static final int CHUNK = 4096;
-    static final int RX_FRAMES = 2048;
+    /**
+     * As many as an af_packet port's ring holds: what arrives while the port's thread is off its core (at 100,000
+     * frames/s, 41 ms) waits here instead of being dropped.
+     */
+    static final int RX_FRAMES = 4096;
     static final int TX_FRAMES = 1024;
     /** XDP_PACKET_HEADROOM: the kernel puts a frame this far into its chunk. */
     private static final int KERNEL_HEADROOM = 256;
