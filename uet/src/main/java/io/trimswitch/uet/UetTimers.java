@@ -4,4 +4,7 @@ package io.trimswitch.uet;
 public interface UetTimers {
     /** Call {@link UetSender#timeout} for {@code flow} at {@code time}. */
     void retransmitAt(long time, int flow);
+
+    /** RCCC: call {@link PullPacers#turn} for receiving host {@code host} at {@code time}. */
+    void pullAt(long time, int host);
 }
