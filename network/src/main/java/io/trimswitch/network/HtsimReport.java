@@ -40,8 +40,11 @@ public record HtsimReport(
         int ecnHighPackets, double rtoUs, long nacks, long lastHopNacks, long timeouts, long quickAdapts, long ecnMarked, Rccc rccc) {
     }
 
-    /** With the receivers' credit (--cc receiver or both): which, the PULLs the receivers sent and the credit they granted. */
-    public record Rccc(String cc, long pulls, long creditBytes) {
+    /**
+     * With the receivers' credit (--cc receiver or both): which, the PULLs the receivers sent, the credit they granted, and
+     * whether the oversubscribed receiver CC set their pull rates.
+     */
+    public record Rccc(String cc, long pulls, long creditBytes, boolean oversubscribedCc) {
     }
 
     /**

@@ -105,6 +105,11 @@ public final class NetworkRun {
             flows.description + ", UET " + settings.loadBalancer().label(), paths, settings, derived.nscc(), derived.initialWindowBytes(),
             derived.rtoPicos());
         flows.attach(hosts);
+        final int oversubscription = UetNetwork.oversubscription(shape);
+        if (settings.cc() == UetSettings.CongestionControl.RECEIVER && oversubscription > 1) {
+            // As uet-htsim: receivers alone pacing on an oversubscribed tree pull no faster than its core carries.
+            hosts.oversubscribedCc(oversubscription, derived.rttPicos(), experiment.getSeed());
+        }
         final VirtualTimeEngine.Switches parts = built.parts();
         final long inFlight = 16L * flows.sender.length * (derived.windowPackets() + 16) + (1 << 16);
         final NetworkRun run = new NetworkRun(new VirtualTimeEngine(parts, tree.wiring(), hosts, hosts, pool(each, hosts, inFlight),
@@ -347,7 +352,7 @@ public final class NetworkRun {
         final UetSettings s = uet.settings();
         return new HtsimReport.Uet(s.loadBalancer().label(), s.entropies(), uet.rttPicos() / 1e6, uet.bdpPackets(), uet.targetDelayPicos() / 1e6,
             uet.ecnLowPackets(), uet.ecnHighPackets(), uet.rtoPicos() / 1e6, hosts.nacksSent(), hosts.lastHopNacks(), timeouts, quickAdapts, marked,
-            s.cc().receiver() ? new HtsimReport.Rccc(s.cc().label(), pulls, credit) : null);
+            s.cc().receiver() ? new HtsimReport.Rccc(s.cc().label(), pulls, credit, hosts.oversubscribedCc()) : null);
     }
 
     long eventsHandled() {

@@ -10,6 +10,7 @@ import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.uet.EntropyChoice;
 import io.trimswitch.uet.NsccParameters;
+import io.trimswitch.uet.OversubscribedCc;
 import io.trimswitch.uet.PullPacers;
 import io.trimswitch.uet.UetFrames;
 import io.trimswitch.uet.UetHeader;
@@ -45,16 +46,15 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
     private final UetReceiver receiver;
     /** RCCC's pull pacers at the receivers, or null: NSCC alone. */
     private final PullPacers pacers;
+    /** The oversubscribed receiver CC, or null: off. */
+    private OversubscribedCc oversubscribed;
+    private final int links;
     private final int entropies;
     private final UetWire wire;
     private final long propagation;
     private final int packetBytes;
     private final boolean[] linkWakeUp;
     /** Per link, the flows whose sender waits for it, in turn. */
-    private final int[][] waiting;
-    private final int[] waitingHead;
-    private final int[] waitingCount;
-    private final boolean[] queued;
     /** The DSCP a switch gives a packet it trims towards a host: such a NACK is a last-hop trim. */
     private final int lastHopDscp;
     private EndHosts.Switch sw;
@@ -79,6 +79,7 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
         this.propagation = Picos.fromNanos(settings.transport().propagationNs());
         this.packetBytes = settings.workload().packetBytes();
         this.entropies = uet.entropies();
+        this.links = links;
         this.lastHopDscp = settings.trim().dscp();
         final int flows = plan.flows();
         this.messages = messages != null ? messages : UetMessages.single(size, start);
@@ -91,17 +92,6 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
         this.pacers = uet.cc().receiver()
             ? new PullPacers(receiver, links, nscc.payloadBytes(), this.sender.credit().maxCredit(), settings.portRateBps(), this, this) : null;
         linkWakeUp = new boolean[links];
-        final int[] perLink = new int[links];
-        for (int flow = 0; flow < flows; flow++) {
-            perLink[plan.sender(flow)]++;
-        }
-        waiting = new int[links][];
-        for (int link = 0; link < links; link++) {
-            waiting[link] = new int[Math.max(1, perLink[link])];
-        }
-        waitingHead = new int[links];
-        waitingCount = new int[links];
-        queued = new boolean[flows];
         final FrameTemplates templates = new FrameTemplates(2 * flows);
         for (int flow = 0; flow < flows; flow++) {
             templates.define(2 * flow, packetBytes, plan.sender(flow), WorkloadFrames.HOST_ID, plan.receiver(flow), WorkloadFrames.HOST_ID, flow,
@@ -110,7 +100,7 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
                 flow, settings.workloadDscp(), settings.trim().ndpUdpPort());
         }
         final LinkRate rate = new LinkRate(settings.portRateBps());
-        this.wire = new UetWire(links, propagation, packetBytes, rate.serialisation(packetBytes), rate.serialisation(CONTROL_BYTES), templates, paths);
+        this.wire = new UetWire(sender, links, propagation, packetBytes, rate.serialisation(packetBytes), rate.serialisation(CONTROL_BYTES), templates, paths);
     }
 
     /** {@code listener} learns of every flow that completes from the next run on. */
@@ -121,6 +111,9 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
     @Override
     public void start(final EndHosts.Switch attached) {
         this.sw = attached;
+        if (oversubscribed != null) {
+            oversubscribed.start(0);
+        }
         for (int flow = 0; flow < plan.flows(); flow++) {
             if (plan.start(flow) >= 0) {
                 sw.schedule(plan.start(flow), EventType.FLOW_START, flow);
@@ -142,7 +135,13 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
     public void onEvent(final int type, final int arg, final long now) {
         switch (type) {
             case EventType.LINK_TO_SWITCH -> wire.arrive(sw, arg, now);
-            case EventType.PULL_TICK -> pacers.turn(arg, now);
+            case EventType.PULL_TICK -> {
+                if (arg < links) {
+                    pacers.turn(arg, now);
+                } else {
+                    oversubscribed.look(arg - links, now, sender.completed() < plan.flows());
+                }
+            }
             case EventType.HOST_LINK_FREE -> {
                 linkWakeUp[arg] = false;
                 serve(arg, now);
@@ -158,12 +157,7 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
     @Override
     public void ready(final int flow, final long now) {
         final int link = plan.sender(flow);
-        if (!queued[flow]) {
-            queued[flow] = true;
-            final int[] ring = waiting[link];
-            ring[(waitingHead[link] + waitingCount[link]) % ring.length] = flow;
-            waitingCount[link]++;
-        }
+        wire.await(link, flow);
         if (!linkWakeUp[link]) {
             if (wire.free(link) <= now) {
                 serve(link, now);
@@ -175,20 +169,13 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
 
     /** The link is free: the next waiting flow that may send sends one packet. */
     private void serve(final int link, final long now) {
-        final int[] ring = waiting[link];
-        while (waitingCount[link] > 0) {
-            final int flow = ring[waitingHead[link]];
-            waitingHead[link] = (waitingHead[link] + 1) % ring.length;
-            waitingCount[link]--;
-            queued[flow] = false;
+        for (int flow = wire.next(link); flow >= 0; flow = wire.next(link)) {
             if (sender.canSend(flow)) {
-                sender.sendNext(flow, waitingCount[link], Math.max(now, wire.free(link)));
+                sender.sendNext(flow, wire.waiting(link), Math.max(now, wire.free(link)));
                 if (sender.canSend(flow)) {
-                    queued[flow] = true;
-                    ring[(waitingHead[link] + waitingCount[link]) % ring.length] = flow;
-                    waitingCount[link]++;
+                    wire.await(link, flow);
                 }
-                if (waitingCount[link] > 0) {
+                if (wire.waiting(link) > 0) {
                     wakeUpAt(link, wire.free(link));
                 }
                 return;
@@ -217,6 +204,23 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
     @Override
     public void pullAt(final long time, final int host) {
         sw.schedule(time, EventType.PULL_TICK, host);
+    }
+
+    /** The oversubscribed receiver CC's looks share the pull pacers' event, numbered after the links. */
+    @Override
+    public void congestionAt(final long time, final int host) {
+        sw.schedule(time, EventType.PULL_TICK, links + host);
+    }
+
+    /**
+     * Turns on the oversubscribed receiver CC (RCCC alone only, as uet-htsim turns it on): each receiver's pull rate follows
+     * the trims and ECN marks it sees, down to 0.9 over {@code oversubscription}; it looks about every 1.5 {@code baseRtt} ps.
+     */
+    public void oversubscribedCc(final double oversubscription, final long baseRtt, final long seed) {
+        if (pacers == null) {
+            throw new IllegalStateException("the oversubscribed receiver CC paces the receivers' pulls: it needs RCCC");
+        }
+        oversubscribed = new OversubscribedCc(links, oversubscription, baseRtt, seed, pacers, this);
     }
 
     @Override
@@ -263,6 +267,9 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
         final long sackBits = UetHeader.sackBits(buffer, shim);
         pool.free(handle);
         if ((flags & UetHeader.FLAG_DATA) != 0) {
+            if (oversubscribed != null) {
+                oversubscribed.onData(plan.receiver(flow), marked, trimmed, lastHop);
+            }
             if (trimmed) {
                 if (receiver.onTrimmed(flow, psn, entropy, lastHop, marked, now) && pacers != null) {
                     pacers.onPullTarget(flow, sackBits, now);
@@ -300,11 +307,11 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
         if (pacers != null) {
             pacers.reset();
         }
+        if (oversubscribed != null) {
+            oversubscribed.reset();
+        }
         wire.reset();
         Arrays.fill(linkWakeUp, false);
-        Arrays.fill(waitingHead, 0);
-        Arrays.fill(waitingCount, 0);
-        Arrays.fill(queued, false);
         nacksSent = 0;
         lastHopNacks = 0;
     }
@@ -324,6 +331,11 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
     /** RCCC's PULLs to {@code flow}'s sender in the last run; 0 without RCCC. */
     public long pulls(final int flow) {
         return pacers == null ? 0 : pacers.pulls(flow);
+    }
+
+    /** Whether the oversubscribed receiver CC paces the receivers' pulls. */
+    public boolean oversubscribedCc() {
+        return oversubscribed != null;
     }
 
     /** The credit those PULLs granted, bytes. */

@@ -13,7 +13,8 @@ import java.util.Arrays;
  * the switch a propagation delay after its last bit left; only then is it built in a buffer of the switch's pool, from
  * the flow's template, its UET state written after the shim. Data is sent ECN-capable. Each link keeps its frames in
  * flight as three entries of a FIFO: kind, flags, flow, PSN and entropy; cumulative ACK, count held and SACK base; the
- * 64-bit SACK map (a data packet's RCCC pull target, a PULL's pull number).
+ * 64-bit SACK map (a data packet's RCCC pull target, a PULL's pull number). The flows of a host that wait for its link
+ * take turns.
  */
 final class UetWire {
     static final int SHIM_OFFSET = 14 + 20 + 8;
@@ -32,8 +33,14 @@ final class UetWire {
     private final UetHosts.EntropyPaths paths;
     private final long[] linkFree;
     private final TimedIntFifo[] onLink;
+    /** Per link, the flows waiting for it, in turn. */
+    private final int[][] waiting;
+    private final int[] waitingHead;
+    private final int[] waitingCount;
+    private final boolean[] queued;
 
-    UetWire(final int links, final long propagation, final int packetBytes, final long packetTime, final long controlTime,
+    /** Links for flows sent from host {@code senderOf[f]}. */
+    UetWire(final int[] senderOf, final int links, final long propagation, final int packetBytes, final long packetTime, final long controlTime,
         final FrameTemplates templates, final UetHosts.EntropyPaths paths) {
         this.propagation = propagation;
         this.packetBytes = packetBytes;
@@ -46,6 +53,42 @@ final class UetWire {
         for (int link = 0; link < links; link++) {
             onLink[link] = TimedIntFifo.ofPairs(64);
         }
+        final int[] perLink = new int[links];
+        for (final int link : senderOf) {
+            perLink[link]++;
+        }
+        waiting = new int[links][];
+        for (int link = 0; link < links; link++) {
+            waiting[link] = new int[Math.max(1, perLink[link])];
+        }
+        waitingHead = new int[links];
+        waitingCount = new int[links];
+        queued = new boolean[senderOf.length];
+    }
+
+    /** {@code flow} waits for {@code link}, behind the flows already waiting (if it does not wait already). */
+    void await(final int link, final int flow) {
+        if (!queued[flow]) {
+            queued[flow] = true;
+            waiting[link][(waitingHead[link] + waitingCount[link]++) % waiting[link].length] = flow;
+        }
+    }
+
+    /** The first flow waiting for {@code link}, no longer waiting; -1 if none waits. */
+    int next(final int link) {
+        if (waitingCount[link] == 0) {
+            return -1;
+        }
+        final int flow = waiting[link][waitingHead[link]];
+        waitingHead[link] = (waitingHead[link] + 1) % waiting[link].length;
+        waitingCount[link]--;
+        queued[flow] = false;
+        return flow;
+    }
+
+    /** How many flows wait for {@code link}. */
+    int waiting(final int link) {
+        return waitingCount[link];
     }
 
     /** When {@code link} has sent what it holds. */
@@ -109,6 +152,9 @@ final class UetWire {
 
     void reset() {
         Arrays.fill(linkFree, 0);
+        Arrays.fill(waitingHead, 0);
+        Arrays.fill(waitingCount, 0);
+        Arrays.fill(queued, false);
         for (final TimedIntFifo fifo : onLink) {
             fifo.clear();
         }

@@ -7,4 +7,7 @@ public interface UetTimers {
 
     /** RCCC: call {@link PullPacers#turn} for receiving host {@code host} at {@code time}. */
     void pullAt(long time, int host);
+
+    /** The oversubscribed receiver CC: call {@link OversubscribedCc#look} for receiving host {@code host} at {@code time}. */
+    void congestionAt(long time, int host);
 }

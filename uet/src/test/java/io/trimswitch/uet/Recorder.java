@@ -12,6 +12,7 @@ final class Recorder implements UetFrames, UetTimers {
     final List<Frame> frames = new ArrayList<>();
     final List<Long> timers = new ArrayList<>();
     final List<Long> pullTimers = new ArrayList<>();
+    final List<Long> congestionTimers = new ArrayList<>();
     final List<Integer> ready = new ArrayList<>();
 
     @Override
@@ -27,6 +28,11 @@ final class Recorder implements UetFrames, UetTimers {
     @Override
     public void pullAt(final long time, final int host) {
         pullTimers.add(time);
+    }
+
+    @Override
+    public void congestionAt(final long time, final int host) {
+        congestionTimers.add(time);
     }
 
     @Override
