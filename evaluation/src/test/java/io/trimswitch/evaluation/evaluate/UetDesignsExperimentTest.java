@@ -45,8 +45,8 @@ class UetDesignsExperimentTest {
         assertTrue(table.contains("| 16-node incast | UET RCCC | tofino |"), table);
         assertTrue(table.contains("| outcast and incast | UET RCCC | dod |"), table);
         assertTrue(Files.isRegularFile(out.resolve("runs/uet/uet-incast-rccc-tofino.json")));
-        assertTrue(Files.isRegularFile(out.resolve("uet-3.svg")), "three panels");
-        assertTrue(Files.notExists(out.resolve("uet-4.svg")), "NACKs, which repeat the trims, have no panel");
+        assertTrue(Files.isRegularFile(out.resolve("uet-2.svg")), "the finish and the trims");
+        assertTrue(Files.notExists(out.resolve("uet-3.svg")), "NACKs and packets sent again, which repeat the trims, have no panel");
         assertTrue(Files.size(out.resolve("uet.png")) > 10_000);
         assertTrue(Files.isRegularFile(out.resolve("runs/uet/uet-incast-uet-dod.json")));
     }
