@@ -32,12 +32,12 @@ MAPPED = {
     "-seed": ["--seed", "{}"],
     "-sack_threshold": ["--ack-bytes", "{}"],
     "-conn_reuse": ["--conn-reuse"],
-    "-sender_cc_only": [],
+    "-sender_cc_only": ["--cc", "sender"],
     "-sender_cc": [],
+    "-receiver_cc_only": ["--cc", "receiver"],
+    "-receiver_cc": ["--cc", "both"],
 }
 UNMAPPED = {
-    "-receiver_cc_only": "receiver-driven congestion control (RCCC) is not modelled: trimswitch runs NSCC alone",
-    "-receiver_cc": "receiver-driven congestion control (RCCC) is not modelled: trimswitch runs NSCC alone",
 }
 BALANCERS = {"oblivious", "bitmap", "reps", "mixed"}
 BASE = ["--transport", "uet", "--mechanism", "ideal", "--mtu", "4086"]

@@ -62,6 +62,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
     Integer paths;
     String transport;
     String loadBalancer;
+    String cc;
     Double targetDelayUs;
     List<Integer> ecn;
     Integer ackBytes;
@@ -132,6 +133,10 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
             "UET: each packet's entropy: good ones recycled, else sprayed skipping penalised ones (mixed, htsim_uec's default); "
                 + "recycled (REPS); sprayed skipping penalised ones; sprayed in turn; one per flow. --paths N gives the entropies (default: mixed, 64)",
             () -> loadBalancer, v -> loadBalancer = v);
+        bound("--cc", "sender|receiver|both", String.class,
+            "UET: who paces a sender: its NSCC window (sender), its receiver's credit, pulled at the receiver's link rate (receiver, RCCC), "
+                + "or both, htsim_uec's -sender_cc_only, -receiver_cc_only, -sender_cc -receiver_cc (default: sender)",
+            () -> cc, v -> cc = v);
         bound(OptionSpec.builder("--conn-reuse").type(boolean.class).initialValue(false)
             .description("UET: the matrix's lines of one id are messages queued on one connection under one NSCC state, htsim_uec's -conn_reuse "
                 + "(default: off, each line a flow)"), () -> connReuse, v -> connReuse = v);
@@ -274,6 +279,9 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
             settings = settings.withEntropies(paths);
         }
         settings = settings.withTargetDelayUs(targetDelayUs).withInitialWindowPackets(initialWindow).withRtoUs(rtoUs).withConnectionReuse(connReuse);
+        if (cc != null) {
+            settings = settings.withCc(UetSettings.cc(cc));
+        }
         if (ackBytes != null) {
             settings = settings.withAckBytes(ackBytes);
         }
@@ -286,7 +294,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
 
     /** The options that only UET hosts read: refused for NDP's, in one line naming the option. */
     private void refuseUetOnly() {
-        final Object[][] uetOnly = {{"--load-balancer", loadBalancer}, {"--conn-reuse", connReuse ? Boolean.TRUE : null}, {"--target-delay-us", targetDelayUs}, {"--ecn", ecn},
+        final Object[][] uetOnly = {{"--load-balancer", loadBalancer}, {"--cc", cc}, {"--conn-reuse", connReuse ? Boolean.TRUE : null}, {"--target-delay-us", targetDelayUs}, {"--ecn", ecn},
             {"--ack-bytes", ackBytes}, {"--rto-us", rtoUs}};
         for (final Object[] option : uetOnly) {
             if (option[1] != null) {

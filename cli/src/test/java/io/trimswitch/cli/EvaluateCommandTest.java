@@ -51,7 +51,7 @@ class EvaluateCommandTest {
         assertEquals(106, files(results.resolve("runs/sensitivity"), ".json"));
         assertEquals(36, files(results.resolve("runs/summary"), ".json"));
         assertEquals(12, files(results.resolve("runs/fabric"), ".json"));
-        assertEquals(18, files(results.resolve("runs/uet"), ".json"));
+        assertEquals(24, files(results.resolve("runs/uet"), ".json"));
     }
 
     @Test
@@ -70,7 +70,7 @@ class EvaluateCommandTest {
             + "leaf_trims,spine_trims,max_dod_queue,header_queue_drops,dropped,retransmissions", csv("fabric.csv").get(0));
         assertEquals(1 + 12, csv("fabric.csv").size());
         assertEquals("experiment,hosts,switches,flows,completed,last_finish_us,trims,nacks,retransmissions", csv("uet.csv").get(0));
-        assertEquals(1 + 18, csv("uet.csv").size());
+        assertEquals(1 + 24, csv("uet.csv").size());
         assertTrue(Files.readString(results.resolve("summary.json")).contains("\"goodputVsIdeal\""));
     }
 

@@ -64,6 +64,25 @@ class FabricCommandTest {
         assertTrue(report.contains("\"transport\" : \"uet\""), report);
         assertTrue(report.contains("\"bdpPackets\" : 43"), report);
         assertTrue(report.contains("\"loadBalancer\" : \"mixed\""), report);
+        assertFalse(report.contains("rccc"), "NSCC alone reports no credit");
+    }
+
+    @Test
+    void receiversPaceTheirSendersWithCreditAndTheReportCountsThePulls() throws IOException {
+        final Path matrix = dir.resolve("one.cm");
+        Files.writeString(matrix, "Nodes 16\nConnections 1\n0->13 id 1 start 0 size 2000000\n");
+        final Path json = dir.resolve("rccc.json");
+        final Cli.Result result = Cli.trimswitch("fabric", "--matrix", matrix.toString(), "--transport", "uet", "--mechanism", "ideal",
+            "--mtu", "4086", "--cc", "receiver", "--json", json.toString());
+        assertEquals(0, result.exit(), result.err());
+        final com.fasterxml.jackson.databind.JsonNode report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.toFile());
+        final com.fasterxml.jackson.databind.JsonNode rccc = report.get("uet").get("rccc");
+        assertEquals("receiver", rccc.get("cc").asText());
+        assertFalse(rccc.get("oversubscribedCc").asBoolean());
+        assertTrue(rccc.get("pulls").asLong() > 100, rccc.toString());
+        // htsim_uec -receiver_cc_only finishes this flow at 177.4 µs.
+        final double fct = report.get("flows").get(0).get("fctUs").asDouble();
+        assertTrue(fct > 175 && fct < 180, fct + " µs");
     }
 
     @Test
@@ -211,7 +230,9 @@ class FabricCommandTest {
         "fabric --matrix HTSIM --transport uet --paths 3               | --paths must be a power of two of 1..65536 entropies for UET hosts, got 3",
         "fabric --matrix HTSIM --transport uet --ecn 9 5               | --ecn must be LO HI with 0 <= LO <= HI <= 65535 packets, got 9 5",
         "fabric --matrix HTSIM --transport uet --ack-bytes 0           | --ack-bytes must be",
-        "fabric --matrix HTSIM --transport uet --rto-us -1             | --rto-us must be above 0"})
+        "fabric --matrix HTSIM --transport uet --rto-us -1             | --rto-us must be above 0",
+        "fabric --matrix HTSIM --transport uet --cc rccc               | --cc must be one of sender, receiver, both, got 'rccc'",
+        "fabric --matrix HTSIM --cc receiver                           | --cc applies to UET hosts: add --transport uet"})
     void isRefusedInOneLine(final String commandLine, final String expected) throws IOException {
         final Path file = dir.resolve("input");
         Files.writeString(file, "ports:\n  - bind: 127.0.0.1:0\n");

@@ -105,6 +105,11 @@ public final class NetworkRun {
             flows.description + ", UET " + settings.loadBalancer().label(), paths, settings, derived.nscc(), derived.initialWindowBytes(),
             derived.rtoPicos());
         flows.attach(hosts);
+        final int oversubscription = UetNetwork.oversubscription(shape);
+        if (settings.cc() == UetSettings.CongestionControl.RECEIVER && oversubscription > 1) {
+            // As uet-htsim: receivers alone pacing on an oversubscribed tree pull no faster than its core carries.
+            hosts.oversubscribedCc(oversubscription, derived.rttPicos(), experiment.getSeed());
+        }
         final VirtualTimeEngine.Switches parts = built.parts();
         final long inFlight = 16L * flows.sender.length * (derived.windowPackets() + 16) + (1 << 16);
         final NetworkRun run = new NetworkRun(new VirtualTimeEngine(parts, tree.wiring(), hosts, hosts, pool(each, hosts, inFlight),
@@ -115,7 +120,9 @@ public final class NetworkRun {
             for (int port = 0; port < assembly.ports(); port++) {
                 // As uet-htsim, a link slowed by --fail keeps its queue's and its ECN thresholds' time: both shrink with its rate.
                 final double slowed = port < shape.ports(sw) ? experiment.rateLeft(sw, port) : 1;
-                assembly.port(port).ecnMarking(derived.marking(experiment.getSeed(), sw, port, slowed));
+                // As uet-htsim, receivers that pace their senders leave the racks' links to hosts unmarked.
+                final boolean toHost = shape.tier(sw) == 0 && port < shape.hostsPerTor();
+                assembly.port(port).ecnMarking(settings.cc().receiver() && toHost ? null : derived.marking(experiment.getSeed(), sw, port, slowed));
                 if (slowed < 1 && assembly.port(port).dataQueue() instanceof io.trimswitch.trafficmanager.PacketFifo fifo) {
                     // The queue htsim shrinks counts the packet being sent, as the whole one did: one fewer waits here.
                     fifo.limit(Math.max(1, (int) ((own.fabric().dataQueuePackets() + 1) * slowed) - 1));
@@ -327,20 +334,25 @@ public final class NetworkRun {
         final UetHosts hosts = (UetHosts) engine.hosts();
         long timeouts = 0;
         long quickAdapts = 0;
+        long pulls = 0;
+        long credit = 0;
         for (int flow = 0; flow < hosts.flows(); flow++) {
             timeouts += hosts.timeouts(flow);
             quickAdapts += hosts.quickAdapts(flow);
+            pulls += hosts.pulls(flow);
+            credit += hosts.grantedBytes(flow);
         }
         long marked = 0;
         for (int sw = 0; sw < engine.switches(); sw++) {
             final AssembledSwitch assembly = engine.node(sw).assembly();
             for (int port = 0; port < assembly.ports(); port++) {
-                marked += assembly.port(port).ecnMarking().marked();
+                marked += assembly.port(port).ecnMarking() != null ? assembly.port(port).ecnMarking().marked() : 0;
             }
         }
         final UetSettings s = uet.settings();
         return new HtsimReport.Uet(s.loadBalancer().label(), s.entropies(), uet.rttPicos() / 1e6, uet.bdpPackets(), uet.targetDelayPicos() / 1e6,
-            uet.ecnLowPackets(), uet.ecnHighPackets(), uet.rtoPicos() / 1e6, hosts.nacksSent(), hosts.lastHopNacks(), timeouts, quickAdapts, marked);
+            uet.ecnLowPackets(), uet.ecnHighPackets(), uet.rtoPicos() / 1e6, hosts.nacksSent(), hosts.lastHopNacks(), timeouts, quickAdapts, marked,
+            s.cc().receiver() ? new HtsimReport.Rccc(s.cc().label(), pulls, credit, hosts.oversubscribedCc()) : null);
     }
 
     long eventsHandled() {

@@ -55,6 +55,15 @@ record UetNetwork(UetSettings settings, long rttPicos, int bdpPackets, long targ
         return wholePackets ? derived.bdpPackets : (int) Math.ceil((double) derived.bdpPackets * experiment.frameBytes() / experiment.getMtu());
     }
 
+    /** The tree's oversubscription, as uet-htsim counts it: a rack's hosts over its uplinks, times a pod's racks' links over its uplinks. */
+    static int oversubscription(final FatTree.Shape s) {
+        int ratio = s.hostsPerTor() / Math.max(1, s.aggPerPod() * s.torBundle());
+        if (s.tiers() > 2) {
+            ratio *= s.torsPerPod() * s.torBundle() / Math.max(1, s.upLinksPerAgg() * s.coreBundle());
+        }
+        return Math.max(1, ratio);
+    }
+
     NsccParameters nscc() {
         return new NsccParameters(rttPicos, hostRateBps, targetDelayPicos, frameBytes, mtu);
     }

@@ -8,9 +8,10 @@ import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
-import io.trimswitch.dataplane.util.TimedIntFifo;
 import io.trimswitch.uet.EntropyChoice;
 import io.trimswitch.uet.NsccParameters;
+import io.trimswitch.uet.OversubscribedCc;
+import io.trimswitch.uet.PullPacers;
 import io.trimswitch.uet.UetFrames;
 import io.trimswitch.uet.UetHeader;
 import io.trimswitch.uet.UetMessages;
@@ -24,7 +25,8 @@ import java.util.Arrays;
 
 /**
  * Ultra Ethernet end hosts on a network's links, in virtual time: NSCC senders ({@link UetSender}), SACK/NACK
- * receivers ({@link UetReceiver}) and each host's link. A link sends one frame after another at line rate; a sender
+ * receivers ({@link UetReceiver}), with RCCC each receiving host's pull pacer ({@link PullPacers}), and each host's
+ * link ({@link UetWire}): PULLs go out on the receiver's link as ACKs do. A link sends one frame after another at line rate; a sender
  * gets the link when it is free and its window allows a packet (flows of one host take turns), while ACKs and NACKs
  * go out behind the frame on the wire. A frame reaches the switch a propagation delay after its last bit left, and
  * only then is it built in a buffer of the switch's pool. Data is sent ECN-capable; a packet's entropy picks its path.
@@ -32,12 +34,6 @@ import java.util.Arrays;
  */
 public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers {
     static final int CONTROL_BYTES = 64;
-    private static final int SHIM_OFFSET = 14 + 20 + 8;
-    private static final int KIND_DATA = 0;
-    private static final int KIND_ACK = 1;
-    private static final int KIND_NACK = 2;
-    /** Entries of a link's FIFO per frame. */
-    private static final int FIFO_ENTRIES = 3;
 
     /** The path a packet of {@code flow} on {@code entropy} takes, towards its receiver or back. */
     public interface EntropyPaths { int path(int flow, boolean towardsReceiver, int entropy); }
@@ -48,20 +44,17 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
     private final UetSender sender;
     private final UetMessages messages;
     private final UetReceiver receiver;
-    private final EntropyPaths paths;
+    /** RCCC's pull pacers at the receivers, or null: NSCC alone. */
+    private final PullPacers pacers;
+    /** The oversubscribed receiver CC, or null: off. */
+    private OversubscribedCc oversubscribed;
+    private final int links;
+    private final int entropies;
+    private final UetWire wire;
     private final long propagation;
     private final int packetBytes;
-    private final long packetTime;
-    private final long controlTime;
-    private final long[] linkFree;
     private final boolean[] linkWakeUp;
-    private final TimedIntFifo[] onLink;
     /** Per link, the flows whose sender waits for it, in turn. */
-    private final int[][] waiting;
-    private final int[] waitingHead;
-    private final int[] waitingCount;
-    private final boolean[] queued;
-    private final FrameTemplates templates;
     /** The DSCP a switch gives a packet it trims towards a host: such a NACK is a last-hop trim. */
     private final int lastHopDscp;
     private EndHosts.Switch sw;
@@ -78,17 +71,15 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
     public UetHosts(final Settings settings, final int links, final int[] sender, final int[] receiver, final long[] start, final int[] size,
         final UetMessages messages, final String description, final EntropyPaths paths, final UetSettings uet, final NsccParameters nscc,
         final long initialWindowBytes, final long rto) {
-        if (settings.trim().sizeBytes() < SHIM_OFFSET + UetHeader.LENGTH) {
+        if (settings.trim().sizeBytes() < UetWire.SHIM_OFFSET + UetHeader.LENGTH) {
             throw new ConfigException("trim.sizeBytes " + settings.trim().sizeBytes() + " would cut the UET header; UET hosts need at least "
-                + (SHIM_OFFSET + UetHeader.LENGTH));
+                + (UetWire.SHIM_OFFSET + UetHeader.LENGTH));
         }
         super(new NdpFlowPlan(sender, receiver, start, size, 1, description), "UET");
-        this.paths = paths;
         this.propagation = Picos.fromNanos(settings.transport().propagationNs());
         this.packetBytes = settings.workload().packetBytes();
-        final LinkRate rate = new LinkRate(settings.portRateBps());
-        this.packetTime = rate.serialisation(packetBytes);
-        this.controlTime = rate.serialisation(CONTROL_BYTES);
+        this.entropies = uet.entropies();
+        this.links = links;
         this.lastHopDscp = settings.trim().dscp();
         final int flows = plan.flows();
         this.messages = messages != null ? messages : UetMessages.single(size, start);
@@ -96,32 +87,20 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
         for (int flow = 0; flow < flows; flow++) {
             balancers[flow] = EntropyChoice.of(uet.loadBalancer(), uet.entropies(), settings.workload().seed() * 0x9E37_79B9_7F4A_7C15L + flow);
         }
-        this.sender = new UetSender(this.messages, nscc, initialWindowBytes, balancers, this, this, rto);
+        this.sender = new UetSender(this.messages, nscc, initialWindowBytes, balancers, this, this, rto, uet.cc());
         this.receiver = new UetReceiver(this.messages, this, packetBytes, uet.ackBytes());
-        linkFree = new long[links];
+        this.pacers = uet.cc().receiver()
+            ? new PullPacers(receiver, links, nscc.payloadBytes(), this.sender.credit().maxCredit(), settings.portRateBps(), this, this) : null;
         linkWakeUp = new boolean[links];
-        onLink = new TimedIntFifo[links];
-        for (int link = 0; link < links; link++) {
-            onLink[link] = TimedIntFifo.ofPairs(64);
-        }
-        final int[] perLink = new int[links];
-        for (int flow = 0; flow < flows; flow++) {
-            perLink[plan.sender(flow)]++;
-        }
-        waiting = new int[links][];
-        for (int link = 0; link < links; link++) {
-            waiting[link] = new int[Math.max(1, perLink[link])];
-        }
-        waitingHead = new int[links];
-        waitingCount = new int[links];
-        queued = new boolean[flows];
-        templates = new FrameTemplates(2 * flows);
+        final FrameTemplates templates = new FrameTemplates(2 * flows);
         for (int flow = 0; flow < flows; flow++) {
             templates.define(2 * flow, packetBytes, plan.sender(flow), WorkloadFrames.HOST_ID, plan.receiver(flow), WorkloadFrames.HOST_ID, flow,
                 settings.workloadDscp(), settings.trim().ndpUdpPort());
             templates.define(2 * flow + 1, CONTROL_BYTES, plan.receiver(flow), WorkloadFrames.HOST_ID, plan.sender(flow), WorkloadFrames.HOST_ID,
                 flow, settings.workloadDscp(), settings.trim().ndpUdpPort());
         }
+        final LinkRate rate = new LinkRate(settings.portRateBps());
+        this.wire = new UetWire(sender, links, propagation, packetBytes, rate.serialisation(packetBytes), rate.serialisation(CONTROL_BYTES), templates, paths);
     }
 
     /** {@code listener} learns of every flow that completes from the next run on. */
@@ -132,6 +111,9 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
     @Override
     public void start(final EndHosts.Switch attached) {
         this.sw = attached;
+        if (oversubscribed != null) {
+            oversubscribed.start(0);
+        }
         for (int flow = 0; flow < plan.flows(); flow++) {
             if (plan.start(flow) >= 0) {
                 sw.schedule(plan.start(flow), EventType.FLOW_START, flow);
@@ -152,7 +134,14 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
     @Override
     public void onEvent(final int type, final int arg, final long now) {
         switch (type) {
-            case EventType.LINK_TO_SWITCH -> arrive(arg, now);
+            case EventType.LINK_TO_SWITCH -> wire.arrive(sw, arg, now);
+            case EventType.PULL_TICK -> {
+                if (arg < links) {
+                    pacers.turn(arg, now);
+                } else {
+                    oversubscribed.look(arg - links, now, sender.completed() < plan.flows());
+                }
+            }
             case EventType.HOST_LINK_FREE -> {
                 linkWakeUp[arg] = false;
                 serve(arg, now);
@@ -168,38 +157,26 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
     @Override
     public void ready(final int flow, final long now) {
         final int link = plan.sender(flow);
-        if (!queued[flow]) {
-            queued[flow] = true;
-            final int[] ring = waiting[link];
-            ring[(waitingHead[link] + waitingCount[link]) % ring.length] = flow;
-            waitingCount[link]++;
-        }
+        wire.await(link, flow);
         if (!linkWakeUp[link]) {
-            if (linkFree[link] <= now) {
+            if (wire.free(link) <= now) {
                 serve(link, now);
             } else {
-                wakeUpAt(link, linkFree[link]);
+                wakeUpAt(link, wire.free(link));
             }
         }
     }
 
     /** The link is free: the next waiting flow that may send sends one packet. */
     private void serve(final int link, final long now) {
-        final int[] ring = waiting[link];
-        while (waitingCount[link] > 0) {
-            final int flow = ring[waitingHead[link]];
-            waitingHead[link] = (waitingHead[link] + 1) % ring.length;
-            waitingCount[link]--;
-            queued[flow] = false;
+        for (int flow = wire.next(link); flow >= 0; flow = wire.next(link)) {
             if (sender.canSend(flow)) {
-                sender.sendNext(flow, Math.max(now, linkFree[link]));
+                sender.sendNext(flow, wire.waiting(link), Math.max(now, wire.free(link)));
                 if (sender.canSend(flow)) {
-                    queued[flow] = true;
-                    ring[(waitingHead[link] + waitingCount[link]) % ring.length] = flow;
-                    waitingCount[link]++;
+                    wire.await(link, flow);
                 }
-                if (waitingCount[link] > 0) {
-                    wakeUpAt(link, linkFree[link]);
+                if (wire.waiting(link) > 0) {
+                    wakeUpAt(link, wire.free(link));
                 }
                 return;
             }
@@ -212,15 +189,44 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
     }
 
     @Override
-    public void data(final int flow, final int psn, final int entropy, final boolean ackRequest, final long now) {
+    public void data(final int flow, final int psn, final int entropy, final boolean ackRequest, final long pullTarget, final long now) {
         final int flags = UetHeader.FLAG_DATA | (ackRequest ? UetHeader.FLAG_ACK_REQUEST : 0);
-        transmit(plan.sender(flow), now, KIND_DATA, flags, flow, psn, entropy, 0, 0, 0, 0);
+        wire.transmit(sw, plan.sender(flow), now, UetWire.KIND_DATA, flags, flow, psn, entropy, 0, 0, 0, pullTarget);
+    }
+
+    @Override
+    public void pull(final int flow, final long pullNumber, final long now) {
+        // A receiver sprays its PULLs over the entropies in turn.
+        final int entropy = (int) (pacers.pulls(flow) % entropies);
+        wire.transmit(sw, plan.receiver(flow), now, UetWire.KIND_PULL, UetHeader.FLAG_PULL, flow, 0, entropy, 0, 0, 0, pullNumber);
+    }
+
+    @Override
+    public void pullAt(final long time, final int host) {
+        sw.schedule(time, EventType.PULL_TICK, host);
+    }
+
+    /** The oversubscribed receiver CC's looks share the pull pacers' event, numbered after the links. */
+    @Override
+    public void congestionAt(final long time, final int host) {
+        sw.schedule(time, EventType.PULL_TICK, links + host);
+    }
+
+    /**
+     * Turns on the oversubscribed receiver CC (RCCC alone only, as uet-htsim turns it on): each receiver's pull rate follows
+     * the trims and ECN marks it sees, down to 0.9 over {@code oversubscription}; it looks about every 1.5 {@code baseRtt} ps.
+     */
+    public void oversubscribedCc(final double oversubscription, final long baseRtt, final long seed) {
+        if (pacers == null) {
+            throw new IllegalStateException("the oversubscribed receiver CC paces the receivers' pulls: it needs RCCC");
+        }
+        oversubscribed = new OversubscribedCc(links, oversubscription, baseRtt, seed, pacers, this);
     }
 
     @Override
     public void ack(final int flow, final int psn, final int cumulative, final int received, final int entropy, final boolean ecnEcho,
         final int sackBase, final long sackBits, final long now) {
-        transmit(plan.receiver(flow), now, KIND_ACK, UetHeader.FLAG_ACK | (ecnEcho ? UetHeader.FLAG_ECN_ECHO : 0), flow, psn, entropy, cumulative,
+        wire.transmit(sw, plan.receiver(flow), now, UetWire.KIND_ACK, UetHeader.FLAG_ACK | (ecnEcho ? UetHeader.FLAG_ECN_ECHO : 0), flow, psn, entropy, cumulative,
             received, sackBase, sackBits);
     }
 
@@ -229,67 +235,13 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
         final boolean ecnEcho, final long now) {
         nacksSent++;
         lastHopNacks += lastHop ? 1 : 0;
-        transmit(plan.receiver(flow), now, KIND_NACK, UetHeader.FLAG_NACK | (lastHop ? UetHeader.FLAG_LAST_HOP : 0)
+        wire.transmit(sw, plan.receiver(flow), now, UetWire.KIND_NACK, UetHeader.FLAG_NACK | (lastHop ? UetHeader.FLAG_LAST_HOP : 0)
             | (ecnEcho ? UetHeader.FLAG_ECN_ECHO : 0), flow, psn, entropy, cumulative, received, 0, 0);
     }
 
     @Override
     public void retransmitAt(final long time, final int flow) {
         sw.schedule(time, EventType.RETRANSMIT_TIMEOUT, flow);
-    }
-
-    /** Puts a frame on {@code link} behind whatever is already on it: three entries of the link's FIFO, at its arrival. */
-    private void transmit(final int link, final long now, final int kind, final int flags, final int flow, final int psn, final int entropy,
-        final int cumulative, final int received, final int sackBase, final long sackBits) {
-        final long begin = Math.max(now, linkFree[link]);
-        linkFree[link] = begin + (kind == KIND_DATA ? packetTime : controlTime);
-        final long arrival = linkFree[link] + propagation;
-        final TimedIntFifo fifo = onLink[link];
-        fifo.add(arrival, kind << 24 | (flags & 0xFF) << 16 | flow, psn << 16 | entropy);
-        fifo.add(arrival, cumulative << 16 | received, sackBase);
-        fifo.add(arrival, (int) (sackBits >>> 32), (int) sackBits);
-        if (fifo.size() == FIFO_ENTRIES) {
-            sw.schedule(arrival, EventType.LINK_TO_SWITCH, link);
-        }
-    }
-
-    /** The frame at the head of {@code link} reaches the switch: it is built in a buffer and handed to ingress. */
-    private void arrive(final int link, final long now) {
-        final TimedIntFifo fifo = onLink[link];
-        final int kind = fifo.headFirst() >>> 24;
-        final int flags = (fifo.headFirst() >>> 16) & 0xFF;
-        final int flow = fifo.headFirst() & 0xFFFF;
-        final int psn = fifo.headSecond() >>> 16;
-        final int entropy = fifo.headSecond() & 0xFFFF;
-        fifo.removeHead();
-        final int cumulative = fifo.headFirst() >>> 16;
-        final int received = fifo.headFirst() & 0xFFFF;
-        final int sackBase = fifo.headSecond();
-        fifo.removeHead();
-        final long sackBits = (long) fifo.headFirst() << 32 | (fifo.headSecond() & 0xFFFF_FFFFL);
-        fifo.removeHead();
-        if (!fifo.isEmpty()) {
-            sw.schedule(fifo.headTime(), EventType.LINK_TO_SWITCH, link);
-        }
-        final boolean data = kind == KIND_DATA;
-        final int handle = sw.allocate();
-        if (handle == PacketPool.NO_PACKET) {
-            sw.noBuffer(flow, !data);
-            return;
-        }
-        final PacketPool pool = sw.pool();
-        final UnsafeBuffer buffer = pool.buffer(handle);
-        final int frame = pool.offset(handle);
-        templates.write(buffer, frame, data ? 2 * flow : 2 * flow + 1, flags, psn, cumulative, paths.path(flow, data, entropy));
-        UetHeader.writeState(buffer, frame + SHIM_OFFSET, entropy, received, sackBase, sackBits);
-        if (data) {
-            UetHeader.ecn(buffer, frame, UetHeader.ECT0);
-        }
-        pool.length(handle, data ? packetBytes : CONTROL_BYTES);
-        pool.ingressPort(handle, link);
-        pool.flow(handle, flow);
-        pool.sequence(handle, psn);
-        sw.inject(handle, !data, now);
     }
 
     @Override
@@ -315,11 +267,22 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
         final long sackBits = UetHeader.sackBits(buffer, shim);
         pool.free(handle);
         if ((flags & UetHeader.FLAG_DATA) != 0) {
+            if (oversubscribed != null) {
+                oversubscribed.onData(plan.receiver(flow), marked, trimmed, lastHop);
+            }
             if (trimmed) {
-                receiver.onTrimmed(flow, psn, entropy, lastHop, marked, now);
+                if (receiver.onTrimmed(flow, psn, entropy, lastHop, marked, now) && pacers != null) {
+                    pacers.onPullTarget(flow, sackBits, now);
+                    pacers.onTrimmed(flow, now);
+                }
             } else {
+                if (pacers != null) {
+                    pacers.onPullTarget(flow, sackBits, now);
+                }
                 receiver.onData(flow, psn, entropy, marked, (flags & UetHeader.FLAG_ACK_REQUEST) != 0, now);
             }
+        } else if ((flags & UetHeader.FLAG_PULL) != 0) {
+            sender.onPull(flow, sackBits, now);
         } else if ((flags & UetHeader.FLAG_ACK) != 0) {
             final int before = sender.completed();
             sender.onAck(flow, psn, cumulative, received, entropy, (flags & UetHeader.FLAG_ECN_ECHO) != 0, sackBase, sackBits, now);
@@ -341,14 +304,14 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
         plan.resetStarts();
         sender.reset();
         receiver.reset();
-        Arrays.fill(linkFree, 0);
-        Arrays.fill(linkWakeUp, false);
-        for (final TimedIntFifo fifo : onLink) {
-            fifo.clear();
+        if (pacers != null) {
+            pacers.reset();
         }
-        Arrays.fill(waitingHead, 0);
-        Arrays.fill(waitingCount, 0);
-        Arrays.fill(queued, false);
+        if (oversubscribed != null) {
+            oversubscribed.reset();
+        }
+        wire.reset();
+        Arrays.fill(linkWakeUp, false);
         nacksSent = 0;
         lastHopNacks = 0;
     }
@@ -363,6 +326,21 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
     /** Of those, NACKs of packets the last hop trimmed. */
     public long lastHopNacks() {
         return lastHopNacks;
+    }
+
+    /** RCCC's PULLs to {@code flow}'s sender in the last run; 0 without RCCC. */
+    public long pulls(final int flow) {
+        return pacers == null ? 0 : pacers.pulls(flow);
+    }
+
+    /** Whether the oversubscribed receiver CC paces the receivers' pulls. */
+    public boolean oversubscribedCc() {
+        return oversubscribed != null;
+    }
+
+    /** The credit those PULLs granted, bytes. */
+    public long grantedBytes(final int flow) {
+        return pacers == null ? 0 : pacers.grantedBytes(flow);
     }
 
     public long timeouts(final int flow) {

@@ -145,13 +145,16 @@ final class Nscc {
         bound(flow);
     }
 
-    /** A trimmed packet of {@code bytes} came back as a NACK: the delay counts as a full queue, and the window shrinks. */
-    void onNack(final int flow, final long bytes, final long rtt, final long now) {
+    /**
+     * A trimmed packet of {@code bytes} came back as a NACK: the delay counts as a full queue, and the window shrinks
+     * unless {@code shrink} is false (a last-hop trim while the receiver's credit paces the flow too).
+     */
+    void onNack(final int flow, final long bytes, final long rtt, final boolean shrink, final long now) {
         lowerBase(flow, rtt);
         bytesIgnored[flow] += bytes;
         updateDelay(flow, p.networkRtt, true);
         quickAdaptDue[flow] = true;
-        if (!quickAdapt(flow, true, true, 0, now)) {
+        if (!quickAdapt(flow, true, true, 0, now) && shrink) {
             window[flow] -= bytes;
             bound(flow);
         }

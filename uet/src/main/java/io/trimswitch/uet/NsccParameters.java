@@ -13,6 +13,7 @@ public final class NsccParameters {
     final double linkBytesPerPico;
     final long targetDelay;
     final int packetBytes;
+    final int payloadBytes;
     final long minWindow;
     /** Proportional increase: bytes of window per acknowledged byte and picosecond below the target. */
     final double alpha;
@@ -47,6 +48,7 @@ public final class NsccParameters {
         this.linkBytesPerPico = linkBps / 8e12;
         this.targetDelay = targetDelay;
         this.packetBytes = packetBytes;
+        this.payloadBytes = payloadBytes;
         this.minWindow = packetBytes;
         final double networkBdp = (long) (networkRtt * 1e-12 * (linkBps / 8.0));
         final double a = networkBdp / REFERENCE_BDP;
@@ -68,6 +70,11 @@ public final class NsccParameters {
     /** The default target delay with trimming: three quarters of the network's round trip. */
     public static long defaultTargetDelay(final long networkRtt) {
         return (long) (networkRtt * 0.75);
+    }
+
+    /** A data packet's payload, bytes. */
+    public int payloadBytes() {
+        return payloadBytes;
     }
 
     public long targetDelayPicos() {

@@ -2,11 +2,14 @@ package io.trimswitch.uet;
 
 /**
  * Where the state machines put what they send, and how a sender asks for its host's link: the simulator's host links,
- * or a live host's socket. Data goes out of the flow's sender, ACK and NACK out of its receiver.
+ * or a live host's socket. Data goes out of the flow's sender, ACK, NACK and PULL out of its receiver.
  */
 public interface UetFrames {
-    /** Data packet {@code psn} of {@code flow} on {@code entropy}; {@code ackRequest} asks the receiver to acknowledge at once. */
-    void data(int flow, int psn, int entropy, boolean ackRequest, long now);
+    /**
+     * Data packet {@code psn} of {@code flow} on {@code entropy}; {@code ackRequest} asks the receiver to acknowledge at once;
+     * {@code pullTarget} is RCCC's pull target (0 without RCCC).
+     */
+    void data(int flow, int psn, int entropy, boolean ackRequest, long pullTarget, long now);
 
     /**
      * Acknowledges {@code psn} (sent on {@code entropy}, marked {@code ecnEcho}), every packet below {@code cumulative},
@@ -17,6 +20,9 @@ public interface UetFrames {
 
     /** {@code psn} arrived trimmed; {@code lastHop}: trimmed by the switch in front of the receiver. */
     void nack(int flow, int psn, int cumulative, int received, int entropy, boolean lastHop, boolean ecnEcho, long now);
+
+    /** RCCC: the receiver of {@code flow} grants credit up to its running count {@code pullNumber}, in quanta. */
+    void pull(int flow, long pullNumber, long now);
 
     /** The sender of {@code flow} may send: the link calls {@link UetSender#sendNext} when it is its turn. */
     void ready(int flow, long now);

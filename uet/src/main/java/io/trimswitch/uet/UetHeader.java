@@ -12,7 +12,8 @@ import java.nio.ByteOrder;
  * The UET fields of the model's frames, after Ethernet, IPv4 and UDP: the switches' 8-byte trimming shim (flags, the
  * packet sequence number, a 16-bit field, the path the switches follow) and 14 bytes of UET state: the packet's
  * entropy, the receiver's count of packets held, and an ACK's selective acknowledgement (the first packet it covers
- * and a 64-bit map of the packets from there on that the receiver holds). The shim's flags say DATA, ACK or NACK, and for UET also AR (ACK
+ * and a 64-bit map of the packets from there on that the receiver holds; a data packet's RCCC pull target, a PULL's pull number, in its
+ * place). The shim's flags say DATA, ACK, NACK or PULL, and for UET also AR (ACK
  * requested), LAST_HOP (a NACK of a last-hop trim) and ECN_ECHO; the 16-bit field carries an ACK's or NACK's
  * cumulative acknowledgement. A trim keeps the first 64 bytes, so a header keeps all of them. ECN itself is the IPv4
  * header's: UET senders send ECT(0), and a queue marks CE.
@@ -21,6 +22,8 @@ public final class UetHeader {
     public static final int FLAG_DATA = NdpHeader.FLAG_DATA;
     public static final int FLAG_ACK = NdpHeader.FLAG_ACK;
     public static final int FLAG_NACK = NdpHeader.FLAG_NACK;
+    /** RCCC's PULL: credit from the receiver. */
+    public static final int FLAG_PULL = NdpHeader.FLAG_PULL;
     public static final int FLAG_ACK_REQUEST = 1 << 4;
     public static final int FLAG_LAST_HOP = 1 << 5;
     public static final int FLAG_ECN_ECHO = 1 << 6;
@@ -43,7 +46,7 @@ public final class UetHeader {
 
     /**
      * Where the shim starts in the frame of {@code length} bytes at {@code frame}, or {@link #NOT_UET}: not IPv4 and UDP,
-     * too short to hold every field, or flags that are not exactly one of DATA, ACK and NACK.
+     * too short to hold every field, or flags that are not exactly one of DATA, ACK, NACK and PULL.
      */
     public static int find(final UnsafeBuffer buffer, final int frame, final int length) {
         if (length < EthernetHeader.LENGTH + Ipv4Header.MIN_LENGTH + UdpHeader.LENGTH + LENGTH
@@ -60,7 +63,7 @@ public final class UetHeader {
             return NOT_UET;
         }
         final int kind = flags(buffer, shim) & (FLAG_DATA | FLAG_ACK | FLAG_NACK | NdpHeader.FLAG_PULL);
-        return kind == FLAG_DATA || kind == FLAG_ACK || kind == FLAG_NACK ? shim : NOT_UET;
+        return kind == FLAG_DATA || kind == FLAG_ACK || kind == FLAG_NACK || kind == FLAG_PULL ? shim : NOT_UET;
     }
 
     public static int flags(final UnsafeBuffer buffer, final int shim) {

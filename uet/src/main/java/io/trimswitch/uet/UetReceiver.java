@@ -81,15 +81,19 @@ public final class UetReceiver {
         }
     }
 
-    /** A header of {@code psn}: its payload was trimmed on the way, by the last hop or before. */
-    public void onTrimmed(final int flow, final int psn, final int entropy, final boolean lastHop, final boolean marked, final long now) {
+    /**
+     * A header of {@code psn}: its payload was trimmed on the way, by the last hop or before. Returns whether it was NACKed
+     * (false: the receiver holds the packet already, and says so in an ACK).
+     */
+    public boolean onTrimmed(final int flow, final int psn, final int entropy, final boolean lastHop, final boolean marked, final long now) {
         trimmed[flow]++;
         if (held[flow][psn]) {
             final int base = sackBase(flow, psn);
             frames.ack(flow, psn, expected[flow], count[flow], entropy, false, base, sackBits(flow, base), now);
-            return;
+            return false;
         }
         frames.nack(flow, psn, expected[flow], count[flow], entropy, lastHop, marked, now);
+        return true;
     }
 
     /** Where a selective acknowledgement prompted by {@code psn} starts: 63 packets below it, and above the cumulative one. */

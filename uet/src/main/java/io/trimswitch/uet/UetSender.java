@@ -9,7 +9,9 @@ import java.util.Arrays;
  * and selective acknowledgements (what leaves the flight) and the acknowledged packet, whose round trip feeds NSCC; a
  * NACK queues its packet for sending again; a packet unacknowledged for the retransmission timeout is sent again too. A flow completes when every packet
  * is acknowledged. A flow that carries several messages sends each once {@link #start} has queued it, after the ones
- * before; a message completes when its every packet is acknowledged. Time is whatever unit the driver counts in (picoseconds for NSCC's constants): passed in, never read.
+ * before; a message completes when its every packet is acknowledged. With RCCC ({@link RcccCredit}) a flow also needs
+ * credit from its receiver, each data packet carries its pull target and each PULL adds credit; RCCC alone leaves NSCC's
+ * window out. Time is whatever unit the driver counts in (picoseconds for NSCC's constants): passed in, never read.
  */
 public final class UetSender {
     private static final byte UNSENT = 0;
@@ -21,6 +23,10 @@ public final class UetSender {
     private final UetFrames frames;
     private final UetTimers timers;
     private final Nscc nscc;
+    /** NSCC's window limits the flows. */
+    private final boolean paced;
+    /** The receivers' credit, or null: NSCC alone. */
+    private final RcccCredit credit;
     private final EntropyChoice[] balancers;
     private final long rto;
     private final int packetBytes;
@@ -57,7 +63,15 @@ public final class UetSender {
      */
     public UetSender(final UetFlows plan, final NsccParameters parameters, final long initialWindowBytes, final EntropyChoice[] balancers,
         final UetFrames frames, final UetTimers timers, final long rto) {
+        this(plan, parameters, initialWindowBytes, balancers, frames, timers, rto, UetSettings.CongestionControl.SENDER);
+    }
+
+    /** A sender paced by {@code cc}: NSCC's window, the receivers' credit (up to 1.5 bandwidth-delay products), or both. */
+    public UetSender(final UetFlows plan, final NsccParameters parameters, final long initialWindowBytes, final EntropyChoice[] balancers,
+        final UetFrames frames, final UetTimers timers, final long rto, final UetSettings.CongestionControl cc) {
         this.plan = plan;
+        this.paced = cc.sender();
+        this.credit = cc.receiver() ? new RcccCredit(plan.flows(), (long) (1.5 * parameters.bdp(parameters.networkRtt)), parameters.packetBytes) : null;
         this.frames = frames;
         this.timers = timers;
         this.rto = rto;
@@ -105,6 +119,9 @@ public final class UetSender {
 
     /** Queues {@code flow}'s next message (its first: the flow starts). */
     public void start(final int flow, final long now) {
+        if (!started[flow] && credit != null) {
+            credit.start(flow);
+        }
         started[flow] = true;
         if (queuedMessages[flow] < messageEnds[flow].length) {
             queuedEnd[flow] = messageEnds[flow][queuedMessages[flow]++];
@@ -117,11 +134,16 @@ public final class UetSender {
     /** Whether {@code flow} has a packet to send and room for it in its window. */
     public boolean canSend(final int flow) {
         return started[flow] && completion[flow] < 0 && (toResend[flow] > 0 || nextNew[flow] < queuedEnd[flow])
-            && nscc.window(flow) >= inFlight[flow] + packetBytes;
+            && (!paced || nscc.window(flow) >= inFlight[flow] + packetBytes) && (credit == null || credit.canSend(flow));
     }
 
     /** The link's turn for {@code flow}: sends one packet, a retransmission if one waits. Call only when {@link #canSend}. */
     public void sendNext(final int flow, final long now) {
+        sendNext(flow, 0, now);
+    }
+
+    /** As {@link #sendNext(int, long)}, while {@code sharing} other flows wait for the host's link: RCCC's pull target is split among them. */
+    public void sendNext(final int flow, final int sharing, final long now) {
         final int psn;
         final boolean ackRequest;
         if (toResend[flow] > 0) {
@@ -135,7 +157,14 @@ public final class UetSender {
             ackRequest = true;
         } else {
             psn = nextNew[flow]++;
-            ackRequest = nextNew[flow] == queuedEnd[flow] || inFlight[flow] + 2L * packetBytes >= nscc.window(flow);
+            ackRequest = nextNew[flow] == queuedEnd[flow] || paced && inFlight[flow] + 2L * packetBytes >= nscc.window(flow)
+                || credit != null && credit.credit(flow) <= packetBytes;
+        }
+        long pullTarget = 0;
+        if (credit != null) {
+            credit.spend(flow, packetBytes);
+            pullTarget = credit.pullTarget(flow, (long) (queuedEnd[flow] - nextNew[flow]) * packetBytes, (long) toResend[flow] * packetBytes,
+                paced ? nscc.window(flow) : -1, sharing);
         }
         state[flow][psn] = IN_FLIGHT;
         if (sends[flow][psn] < Byte.MAX_VALUE) {
@@ -143,7 +172,7 @@ public final class UetSender {
         }
         sentAt[flow][psn] = now;
         inFlight[flow] += packetBytes;
-        frames.data(flow, psn, balancers[flow].next(now), ackRequest, now);
+        frames.data(flow, psn, balancers[flow].next(now), ackRequest, pullTarget, now);
         if (!timerPending[flow]) {
             timerPending[flow] = true;
             timers.retransmitAt(now + rto, flow);
@@ -182,7 +211,12 @@ public final class UetSender {
         acknowledge(flow, psn, now);
         balancers[flow].feedback(entropy, marked ? EntropyChoice.ECN : EntropyChoice.GOOD, now);
         nscc.inFlight(inFlight[flow]);
-        nscc.onAck(flow, marked, delay, delivered, now);
+        if (paced) {
+            nscc.onAck(flow, marked, delay, delivered, now);
+        }
+        if (credit != null) {
+            credit.stopSpeculating(flow);
+        }
         if (cumulative[flow] >= plan.size(flow)) {
             completion[flow] = now;
             completed++;
@@ -227,11 +261,28 @@ public final class UetSender {
         nscc.inFlight(inFlight[flow]);
         // No round trip from a packet that timed out: the NACK of the copy sent before the timeout, arriving just after the
         // next copy left, would make the base round trip (and the largest window with it) all but zero.
-        nscc.onNack(flow, packetBytes, timedOut[flow][psn] ? Long.MAX_VALUE : now - sentAt[flow][psn], now);
+        if (paced) {
+            nscc.onNack(flow, packetBytes, timedOut[flow][psn] ? Long.MAX_VALUE : now - sentAt[flow][psn], credit == null || !lastHop, now);
+        }
+        if (credit != null) {
+            credit.stopSpeculating(flow);
+        }
         state[flow][psn] = TO_RESEND;
         toResend[flow]++;
         inFlight[flow] -= packetBytes;
         balancers[flow].feedback(entropy, lastHop ? (marked ? EntropyChoice.ECN : EntropyChoice.GOOD) : EntropyChoice.NACK, now);
+        if (canSend(flow)) {
+            frames.ready(flow, now);
+        }
+    }
+
+    /** RCCC: a PULL granting credit up to the receiver's running count {@code pullNumber}, in quanta. */
+    public void onPull(final int flow, final long pullNumber, final long now) {
+        if (credit == null || completion[flow] >= 0) {
+            return;
+        }
+        credit.stopSpeculating(flow);
+        credit.onPull(flow, pullNumber);
         if (canSend(flow)) {
             frames.ready(flow, now);
         }
@@ -305,6 +356,11 @@ public final class UetSender {
         return nscc.window(flow);
     }
 
+    /** RCCC's credit, or null: NSCC alone paces the flows. */
+    public RcccCredit credit() {
+        return credit;
+    }
+
     public long quickAdapts(final int flow) {
         return nscc.quickAdapts(flow);
     }
@@ -319,6 +375,9 @@ public final class UetSender {
             balancers[flow].reset();
         }
         nscc.reset();
+        if (credit != null) {
+            credit.reset();
+        }
         Arrays.fill(nextNew, 0);
         Arrays.fill(queuedEnd, 0);
         Arrays.fill(queuedMessages, 0);

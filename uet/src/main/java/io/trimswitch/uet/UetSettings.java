@@ -18,9 +18,30 @@ import io.trimswitch.config.Settings;
  * @param ecnHighPackets        and marks every packet above this depth [null: 0.8 BDP]
  * @param rtoUs                 the retransmission timeout, µs [null: 15 µs and six queues' drain time]
  * @param connectionReuse       the matrix's lines of one id are messages on one connection, as uet-htsim's -conn_reuse [false]
+ * @param cc                    who paces the senders: NSCC's windows, the receivers' credit (RCCC), or both [sender]
  */
 public record UetSettings(LoadBalancer loadBalancer, Double targetDelayUs, Integer initialWindowPackets, int entropies, int ackBytes,
-    Integer ecnLowPackets, Integer ecnHighPackets, Double rtoUs, boolean connectionReuse) {
+    Integer ecnLowPackets, Integer ecnHighPackets, Double rtoUs, boolean connectionReuse, CongestionControl cc) {
+
+    /** Which congestion control paces a sender: its NSCC window, its receiver's credit, or both, as uet-htsim's -sender_cc_only, -receiver_cc_only, -sender_cc -receiver_cc. */
+    public enum CongestionControl implements Choice {
+        /** NSCC alone: a sender sends while its window holds another packet. */
+        SENDER,
+        /** RCCC alone: a sender sends while it holds credit, which its receiver's pull pacer grants at the receiver's link rate. */
+        RECEIVER,
+        /** Both: a sender needs credit and room in its window. */
+        BOTH;
+
+        /** Whether NSCC's window limits the sender. */
+        public boolean sender() {
+            return this != RECEIVER;
+        }
+
+        /** Whether the receiver's credit limits the sender. */
+        public boolean receiver() {
+            return this != SENDER;
+        }
+    }
 
     /** The load balancers: which entropy (and so which path) each packet of a flow takes. */
     public enum LoadBalancer implements Choice {
@@ -36,7 +57,7 @@ public record UetSettings(LoadBalancer loadBalancer, Double targetDelayUs, Integ
         MIXED
     }
 
-    public static final UetSettings DEFAULTS = new UetSettings(LoadBalancer.REPS, null, null, 64, 16_384, null, null, null, false);
+    public static final UetSettings DEFAULTS = new UetSettings(LoadBalancer.REPS, null, null, 64, 16_384, null, null, null, false, CongestionControl.SENDER);
 
     public UetSettings {
         if (loadBalancer == null) {
@@ -63,6 +84,9 @@ public record UetSettings(LoadBalancer loadBalancer, Double targetDelayUs, Integ
         if (rtoUs != null) {
             positive("--rto-us", rtoUs, 1_000_000);
         }
+        if (cc == null) {
+            throw new ConfigException("--cc must be one of sender, receiver, both");
+        }
     }
 
     private static void positive(final String name, final double value, final double most) {
@@ -76,35 +100,44 @@ public record UetSettings(LoadBalancer loadBalancer, Double targetDelayUs, Integ
         return Settings.choice("--load-balancer", text, LoadBalancer.values());
     }
 
+    /** The congestion control a command line names, or a one-line refusal naming the option. */
+    public static CongestionControl cc(final String text) {
+        return Settings.choice("--cc", text, CongestionControl.values());
+    }
+
+    public UetSettings withCc(final CongestionControl value) {
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse, value);
+    }
+
     public UetSettings withLoadBalancer(final LoadBalancer value) {
-        return new UetSettings(value, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse);
+        return new UetSettings(value, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse, cc);
     }
 
     public UetSettings withTargetDelayUs(final Double value) {
-        return new UetSettings(loadBalancer, value, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse);
+        return new UetSettings(loadBalancer, value, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse, cc);
     }
 
     public UetSettings withInitialWindowPackets(final Integer value) {
-        return new UetSettings(loadBalancer, targetDelayUs, value, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse);
+        return new UetSettings(loadBalancer, targetDelayUs, value, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse, cc);
     }
 
     public UetSettings withEntropies(final int value) {
-        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, value, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse);
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, value, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse, cc);
     }
 
     public UetSettings withAckBytes(final int value) {
-        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, value, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse);
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, value, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse, cc);
     }
 
     public UetSettings withEcn(final Integer low, final Integer high) {
-        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, low, high, rtoUs, connectionReuse);
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, low, high, rtoUs, connectionReuse, cc);
     }
 
     public UetSettings withConnectionReuse(final boolean value) {
-        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, value);
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, value, cc);
     }
 
     public UetSettings withRtoUs(final Double value) {
-        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, value, connectionReuse);
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, value, connectionReuse, cc);
     }
 }

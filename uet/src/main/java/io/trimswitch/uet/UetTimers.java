@@ -4,4 +4,10 @@ package io.trimswitch.uet;
 public interface UetTimers {
     /** Call {@link UetSender#timeout} for {@code flow} at {@code time}. */
     void retransmitAt(long time, int flow);
+
+    /** RCCC: call {@link PullPacers#turn} for receiving host {@code host} at {@code time}. */
+    void pullAt(long time, int host);
+
+    /** The oversubscribed receiver CC: call {@link OversubscribedCc#look} for receiving host {@code host} at {@code time}. */
+    void congestionAt(long time, int host);
 }

@@ -11,11 +11,28 @@ final class Recorder implements UetFrames, UetTimers {
 
     final List<Frame> frames = new ArrayList<>();
     final List<Long> timers = new ArrayList<>();
+    final List<Long> pullTimers = new ArrayList<>();
+    final List<Long> congestionTimers = new ArrayList<>();
     final List<Integer> ready = new ArrayList<>();
 
     @Override
-    public void data(final int flow, final int psn, final int entropy, final boolean ackRequest, final long now) {
-        frames.add(new Frame("data", flow, psn, 0, 0, entropy, ackRequest, false, 0, 0, now));
+    public void data(final int flow, final int psn, final int entropy, final boolean ackRequest, final long pullTarget, final long now) {
+        frames.add(new Frame("data", flow, psn, 0, 0, entropy, ackRequest, false, 0, pullTarget, now));
+    }
+
+    @Override
+    public void pull(final int flow, final long pullNumber, final long now) {
+        frames.add(new Frame("pull", flow, 0, 0, 0, 0, false, false, 0, pullNumber, now));
+    }
+
+    @Override
+    public void pullAt(final long time, final int host) {
+        pullTimers.add(time);
+    }
+
+    @Override
+    public void congestionAt(final long time, final int host) {
+        congestionTimers.add(time);
     }
 
     @Override

@@ -18,9 +18,10 @@ import java.util.Map;
 /**
  * NDP and Ultra Ethernet hosts on the switch designs: three experiments of uet-htsim's kind on its default fat tree of 16
  * hosts (three tiers, 100 Gb/s, 1 µs links, 4150-byte packets), with every switch {@code ideal} (uet-htsim's trimming
- * queue), {@code tofino} (meters, the three-state loop, deflect-on-drop) or {@code dod} (deflect-on-drop alone): the last
- * flow's finish, the packets trimmed, the NACKs and the packets sent again. The matrices are the experiment's own, written
- * here: an incast, an outcast beside an incast, and a permutation with one link at a quarter of its rate.
+ * queue), {@code tofino} (meters, the three-state loop, deflect-on-drop) or {@code dod} (deflect-on-drop alone), UET's
+ * senders paced by NSCC, and on tofino and dod also by their receivers' credit (RCCC): the last flow's finish, the packets
+ * trimmed, the NACKs and the packets sent again. The matrices are the experiment's own, written here: an incast, an
+ * outcast beside an incast, and a permutation with one link at a quarter of its rate.
  */
 final class UetDesignsExperiment implements Experiment {
     static final int NODES = 16;
@@ -28,7 +29,15 @@ final class UetDesignsExperiment implements Experiment {
     /** Each flow's bytes in the evaluation: uet-htsim's 2 MB. */
     static final long FLOW_BYTES = 2_000_000;
     static final List<String> MECHANISMS = List.of("ideal", "tofino", "dod");
-    static final List<String> TRANSPORTS = List.of("ndp", "uet");
+
+    /** The hosts of one series of runs: NDP's, UET's with NSCC, or UET's with RCCC, and the designs they run on. */
+    record Hosts(String id, String label, String transport, UetSettings.CongestionControl cc, List<String> mechanisms) {
+    }
+
+    static final List<Hosts> HOSTS = List.of(
+        new Hosts("ndp", "NDP", "ndp", null, MECHANISMS),
+        new Hosts("uet", "UET", "uet", UetSettings.CongestionControl.SENDER, MECHANISMS),
+        new Hosts("rccc", "UET RCCC", "uet", UetSettings.CongestionControl.RECEIVER, List.of("tofino", "dod")));
 
     /** One experiment: its label (and a short one for the plot), its id, its flows (sender, receiver), the links slowed and UET's entropies (null: 64). */
     record Case(String label, String shortLabel, String id, int[][] flows, int failedLinks, Integer paths) {
@@ -110,14 +119,15 @@ final class UetDesignsExperiment implements Experiment {
             final HtsimMatrix matrix = matrix(c, flowBytes);
             // UET's data queues by default: one bandwidth-delay product (44 MTUs of queue on this tree, 43 packets waiting).
             final int queue = NetworkRun.uetQueuePackets(experiment(matrix, "ideal", 15, null, c, "uet"), false);
-            for (final String transport : TRANSPORTS) {
-                for (final String mechanism : MECHANISMS) {
+            for (final Hosts hosts : HOSTS) {
+                final String transport = hosts.transport();
+                for (final String mechanism : hosts.mechanisms()) {
                     // NDP's hosts get what UET's get: queues of one bandwidth-delay product and a first window of as many packets
                     // as wait in one; they spray over every path, UET's over its entropies.
                     final HtsimExperiment experiment = experiment(matrix, mechanism, queue, transport.equals("ndp") ? queue - 1 : null, c, transport);
                     final UetSettings uet = transport.equals("uet")
-                        ? (c.paths() != null ? UetSettings.DEFAULTS.withEntropies(c.paths()) : UetSettings.DEFAULTS) : null;
-                    specs.add(RunSpec.htsim(id(c, transport, mechanism), new HtsimRun(experiment, uet)));
+                        ? (c.paths() != null ? UetSettings.DEFAULTS.withEntropies(c.paths()) : UetSettings.DEFAULTS).withCc(hosts.cc()) : null;
+                    specs.add(RunSpec.htsim(id(c, hosts.id(), mechanism), new HtsimRun(experiment, uet)));
                 }
             }
         }
@@ -158,8 +168,15 @@ final class UetDesignsExperiment implements Experiment {
         for (final Case c : CASES) {
             categories.add(c.shortLabel());
         }
-        final String[] titles = {"last flow's finish", "packets trimmed", "NACKs", "packets sent again"};
-        final String[] units = {"µs", "packets", "NACKs", "packets"};
+        // NACKs and packets sent again would repeat the trims (a receiver NACKs each header, its sender sends that packet
+        // again): the plot leaves them to the table.
+        final String[] titles = {"last flow's finish vs UET (NSCC) on ideal switches", "packets trimmed"};
+        final String[] units = {"%", "packets"};
+        // The experiments' finishes lie an order of magnitude apart: each is shown against its own reference run.
+        final double[] reference = new double[CASES.size()];
+        for (int i = 0; i < CASES.size(); i++) {
+            reference[i] = Row.of(results.get(id(CASES.get(i), "uet", "ideal")).htsim()).lastFinishUs();
+        }
         final List<CategoryChart> panels = new ArrayList<>();
         for (int panel = 0; panel < titles.length; panel++) {
             final CategoryChart chart = Charts.bars(titles[panel], "experiment", units[panel]);
@@ -169,37 +186,50 @@ final class UetDesignsExperiment implements Experiment {
         }
         try (Csv csv = new Csv(dir.resolve("uet.csv"), "experiment", "hosts", "switches", "flows", "completed", "last_finish_us", "trims", "nacks",
             "retransmissions")) {
-            for (final String transport : TRANSPORTS) {
-                for (final String mechanism : MECHANISMS) {
+            double fastest = Double.MAX_VALUE;
+            double slowest = 0;
+            for (final Hosts hosts : HOSTS) {
+                for (final String mechanism : hosts.mechanisms()) {
                     final double[][] values = new double[titles.length][CASES.size()];
                     for (int i = 0; i < CASES.size(); i++) {
                         final Case c = CASES.get(i);
-                        final Row row = Row.of(results.get(id(c, transport, mechanism)).htsim());
-                        csv.row(c.label(), transport, mechanism, row.flows(), row.completed(), row.lastFinishUs(), row.trims(), row.nacks(),
-                            row.retransmissions());
+                        final Row row = Row.of(results.get(id(c, hosts.id(), mechanism)).htsim());
+                        csv.row(c.label(), hosts.id().equals("rccc") ? "uet-rccc" : hosts.id(), mechanism, row.flows(), row.completed(), row.lastFinishUs(),
+                            row.trims(), row.nacks(), row.retransmissions());
                         markdown.append(String.format(Locale.ROOT, "| %s | %s | %s | %.1f | %d / %d | %d | %d | %d |%n", c.label(),
-                            transport.toUpperCase(Locale.ROOT), mechanism, row.lastFinishUs(), row.completed(), row.flows(), row.trims(), row.nacks(),
-                            row.retransmissions()));
-                        values[0][i] = row.lastFinishUs();
+                            hosts.label(), mechanism, row.lastFinishUs(), row.completed(), row.flows(), row.trims(), row.nacks(), row.retransmissions()));
+                        values[0][i] = 100 * row.lastFinishUs() / reference[i];
                         values[1][i] = row.trims();
-                        values[2][i] = row.nacks();
-                        values[3][i] = row.retransmissions();
+                        fastest = Math.min(fastest, values[0][i]);
+                        slowest = Math.max(slowest, values[0][i]);
                     }
                     for (int panel = 0; panel < titles.length; panel++) {
-                        panels.get(panel).addSeries(transport.toUpperCase(Locale.ROOT) + " " + mechanism, categories, toList(values[panel]));
+                        panels.get(panel).addSeries(hosts.label() + " " + mechanism, categories, toList(values[panel]));
                     }
                 }
             }
+            zoom(panels.get(0), fastest, slowest);
         }
         Files.writeString(dir.resolve("uet.md"), markdown.toString());
         final List<String> svgs = Charts.save(dir, "uet", panels, 2);
-        return List.of(new Figure("NDP and UET hosts on the ideal, Tofino and DoD designs",
+        return List.of(new Figure("NDP and UET hosts on the ideal, Tofino and DoD designs, UET under NSCC and RCCC",
             "16 hosts on uet-htsim's default fat tree (three tiers, 100 Gb/s, 1 µs links, 4150-byte packets, queues of one bandwidth-delay "
-                + "product), every switch ideal, tofino or dod, with NDP hosts (first window of one bandwidth-delay product) and with UET "
-                + "hosts (NSCC, REPS). The experiments: 15 hosts into one; three hosts into one while two of them also send to five hosts each; "
-                + "a permutation with one link at a quarter of its rate. Each flow " + flowBytes + " bytes. Top left: the last flow's finish; "
-                + "top right: packets trimmed to headers; bottom: NACKs and packets sent again.",
+                + "product), every switch ideal, tofino or dod, with NDP hosts (first window of one bandwidth-delay product), with UET "
+                + "hosts paced by NSCC (REPS), and on tofino and dod with UET hosts paced by their receivers' credit (RCCC). The experiments: "
+                + "15 hosts into one; three hosts into one while two of them also send to five hosts each; a permutation with one link at a "
+                + "quarter of its rate. Each flow " + flowBytes + " bytes. Left: the last flow's finish against UET's (NSCC) on ideal switches in the same "
+                + "experiment, the axis zoomed on the spread; right: "
+                + "packets trimmed to headers (each NACKed and sent again: the table gives NACKs and packets sent again).",
             "uet.png", svgs, List.of("uet.csv", "uet.md")));
+    }
+
+    /** Starts the finish panel's axis just below the fastest run, so that the bars show how the designs and hosts differ. */
+    private static void zoom(final CategoryChart chart, final double fastest, final double slowest) {
+        if (slowest > fastest) {
+            final double margin = (slowest - fastest) * 0.1;
+            chart.getStyler().setYAxisMin(Math.max(0, Math.floor(fastest - margin)));
+            chart.getStyler().setYAxisMax(Math.ceil(slowest + margin));
+        }
     }
 
     private static List<Double> toList(final double[] values) {

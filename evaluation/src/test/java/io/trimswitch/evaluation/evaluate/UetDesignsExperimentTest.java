@@ -28,7 +28,7 @@ class UetDesignsExperimentTest {
     void everyRunOfEveryExperimentIsInTheCsvAndEveryFlowCompletes() throws IOException {
         final List<String> lines = Files.readAllLines(out.resolve("uet.csv"));
         assertEquals("experiment,hosts,switches,flows,completed,last_finish_us,trims,nacks,retransmissions", lines.get(0));
-        assertEquals(1 + 3 * 2 * 3, lines.size());
+        assertEquals(1 + 3 * 2 * 3 + 3 * 2, lines.size(), "NDP and UET with NSCC on three designs, UET with RCCC on two");
         for (final String line : lines.subList(1, lines.size())) {
             // The experiment's label may hold a comma (and is quoted): count from the end.
             final String[] cells = line.split(",");
@@ -42,6 +42,11 @@ class UetDesignsExperimentTest {
         assertTrue(table.startsWith("| experiment | hosts | switches | last finish (µs) | flows done | trims | NACKs | sent again |"), table);
         assertTrue(table.contains("| 16-node incast | UET | tofino |"), table);
         assertTrue(table.contains("| 16-node permutation, a link at 25 % | NDP | dod |"), table);
+        assertTrue(table.contains("| 16-node incast | UET RCCC | tofino |"), table);
+        assertTrue(table.contains("| outcast and incast | UET RCCC | dod |"), table);
+        assertTrue(Files.isRegularFile(out.resolve("runs/uet/uet-incast-rccc-tofino.json")));
+        assertTrue(Files.isRegularFile(out.resolve("uet-2.svg")), "the finish and the trims");
+        assertTrue(Files.notExists(out.resolve("uet-3.svg")), "NACKs and packets sent again, which repeat the trims, have no panel");
         assertTrue(Files.size(out.resolve("uet.png")) > 10_000);
         assertTrue(Files.isRegularFile(out.resolve("runs/uet/uet-incast-uet-dod.json")));
     }

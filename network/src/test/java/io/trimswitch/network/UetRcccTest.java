@@ -1,0 +1,76 @@
+package io.trimswitch.network;
+
+import io.trimswitch.uet.UetSettings;
+import io.trimswitch.uet.UetSettings.CongestionControl;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Ultra Ethernet hosts paced by their receivers' credit (RCCC) on htsim's default 16-host fat tree, beside what
+ * htsim_uec gives the same runs (-receiver_cc_only, -sender_cc -receiver_cc).
+ */
+class UetRcccTest {
+    private static final int MTU = 4086;
+
+    private static HtsimReport run(final String matrix, final CongestionControl cc) {
+        final HtsimExperiment.Options first = new HtsimExperiment.Options("ideal", "ideal", "ideal", MTU, null, null, null, null, null, null);
+        final HtsimExperiment sized = HtsimExperiment.of(null, HtsimMatrix.parse(matrix, "m.cm"), first);
+        final HtsimExperiment experiment = HtsimExperiment.of(null, HtsimMatrix.parse(matrix, "m.cm"),
+            new HtsimExperiment.Options("ideal", "ideal", "ideal", MTU, NetworkRun.uetQueuePackets(sized, true), null, null, null, null, null));
+        final NetworkRun run = NetworkRun.of(experiment, UetSettings.DEFAULTS.withLoadBalancer(UetSettings.LoadBalancer.MIXED).withCc(cc));
+        return NetworkReportBuilder.build(run, run.run(), experiment);
+    }
+
+    private static String incast() {
+        final StringBuilder m = new StringBuilder("Nodes 16\nConnections 8\n");
+        for (int host = 0; host < 8; host++) {
+            m.append(host).append("->15 id ").append(host + 1).append(" start 0 size 500000\n");
+        }
+        return m.toString();
+    }
+
+    private static double tail(final HtsimReport report) {
+        return report.flows().stream().mapToDouble(HtsimReport.Flow::fctUs).max().orElseThrow();
+    }
+
+    @Test
+    void oneFlowRunsAtLineRateOnCreditItsReceiverPulls() {
+        final HtsimReport report = run("Nodes 16\nConnections 1\n0->13 id 1 start 0 size 2000000\n", CongestionControl.RECEIVER);
+        assertEquals(1, report.flowsCompleted());
+        // htsim_uec -receiver_cc_only: 177.4 µs.
+        final double fct = report.flows().get(0).fctUs();
+        assertTrue(fct > 175 && fct < 180, fct + " µs");
+        final HtsimReport.Rccc rccc = report.uet().rccc();
+        assertEquals("receiver", rccc.cc());
+        assertFalse(rccc.oversubscribedCc(), "htsim's default tree is not oversubscribed");
+        // 490 packets of 4150 bytes, less the first 1.5 BDPs spent speculatively: the rest arrives in pulls of 64 quanta.
+        assertTrue(rccc.creditBytes() >= 490L * 4150 - 3 * 45 * 4150 && rccc.pulls() > 100, rccc.toString());
+    }
+
+    @Test
+    void anIncastPacedByItsReceiverEndsWhenHtsimUecsDoes() {
+        for (final CongestionControl cc : new CongestionControl[] {CongestionControl.RECEIVER, CongestionControl.BOTH}) {
+            final HtsimReport report = run(incast(), cc);
+            assertTrue(report.conservation());
+            assertEquals(8, report.flowsCompleted(), cc.label());
+            // htsim_uec: a tail of 340.3 µs both ways, 303 and 302 NACKs, 406 and 410 PULLs.
+            final double slowest = tail(report);
+            assertTrue(slowest > 330 && slowest < 350, cc.label() + ": " + slowest + " µs");
+            final HtsimReport.Uet uet = report.uet();
+            assertTrue(uet.nacks() > 240 && uet.nacks() < 370, cc.label() + ": " + uet.nacks() + " NACKs");
+            assertTrue(uet.rccc().pulls() > 330 && uet.rccc().pulls() < 490, cc.label() + ": " + uet.rccc().pulls() + " pulls");
+            assertEquals(0, uet.timeouts(), cc.label());
+        }
+    }
+
+    @Test
+    void theSendersOwnControlReportsNoCredit() {
+        final HtsimReport report = run(incast(), CongestionControl.SENDER);
+        assertNull(report.uet().rccc());
+        assertEquals(8, report.flowsCompleted());
+    }
+}
