@@ -3,6 +3,7 @@ package io.trimswitch.live;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.SettingsValidation;
 import io.trimswitch.config.Settings;
+import io.trimswitch.switching.Pattern;
 import io.trimswitch.interfaces.InterfacePorts;
 import io.trimswitch.interfaces.SocketKind;
 import io.trimswitch.pipelines.BridgeForwarding;
@@ -46,6 +47,8 @@ public final class LiveSettings {
     public static Settings validate(final Settings configured) {
         // As written first: a live switch ignores some settings, but an impossible value is still a mistake.
         configured.validate();
+        // The workload's pattern too, which only the model's runs use, refused as a scenario refuses it.
+        Pattern.of(configured);
         final Settings s = configured.withClock(Settings.Clock.REAL).withOpenLoop().withRealtime(r -> r.withDilation(1).withWarmUp(false)).validate();
         if (s.ports().isEmpty()) {
             throw new ConfigException("ports: a switch to run needs at least one port (-i 0@veth0, or ports: [{interface: veth0}, ...] or [{bind: 0.0.0.0:4790}, ...])");

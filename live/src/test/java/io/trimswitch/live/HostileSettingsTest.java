@@ -130,6 +130,14 @@ class HostileSettingsTest {
     }
 
     @Test
+    void aWorkloadPatternThatNamesNoPatternIsRefusedThoughTheLiveSwitchSendsNoWorkload() {
+        final ObjectNode settings = base();
+        ((ObjectNode) settings.get("workload")).put("pattern", "incast:9999->1");
+        final String refusal = outcome(settings.toString());
+        assertTrue(refusal != null && refusal.contains("pattern") && refusal.lines().count() == 1, String.valueOf(refusal));
+    }
+
+    @Test
     void everySettingGivenEveryHostileValueIsRefusedInOneLineNamingItOrIsSensible() throws Exception {
         final List<String> problems = new ArrayList<>();
         for (final List<Object> path : paths(base(), List.of(), new ArrayList<>())) {
