@@ -12,6 +12,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Receive queues of another thread's port that this pipeline thread reads ({@link SpreadQueues}): it takes their frames
@@ -26,7 +27,9 @@ public final class QueueReader {
     /** Frames taken off the queues in one turn before the thread turns to its other work, as a port's own. */
     private static final int RECEIVE_BUDGET = 64;
     /** How long a socket's closing waits for a read in progress on this thread (a burst takes microseconds). */
-    private static final long LET_GO_WITHIN_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /** Naps of {@link #NAP_NANOS} a stuck read is waited for: about 2 s, counted in naps since this module reads no clock. */
+    private static final int LET_GO_NAPS = 20_000;
+    private static final long NAP_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     private static final List<DropReason> DROPS = List.of(DropReason.TRUNCATED, DropReason.VLAN_TAGGED, DropReason.TOO_SHORT, DropReason.OVERSIZE);
 
     private final int port;
@@ -123,12 +126,11 @@ public final class QueueReader {
             return true;
         }
         socket = null;
-        final long deadline = System.nanoTime() + LET_GO_WITHIN_NANOS;
-        while (reading) {
-            if (System.nanoTime() - deadline > 0) {
+        for (int nap = 0; reading; nap++) {
+            if (nap == LET_GO_NAPS) {
                 return false;
             }
-            Thread.yield();
+            LockSupport.parkNanos(NAP_NANOS);
         }
         final InterfacePorts.Readiness poller = readiness;
         if (poller != null) {
