@@ -1,20 +1,13 @@
 package io.trimswitch.realtime.shard;
 
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
 
 /**
  * {@code realtime.idle: poll}: polls a while after the last frame received and a moment after any other work, then
  * sleeps in the ports' poller as long as the shard allows ({@link Rest#sleepNanos()}).
  */
 final class PollThenSleep implements IdleStrategy {
-    /**
-     * How long a thread keeps polling after the last frame its ports received before it may sleep: the next frame of a
-     * TCP flow, a burst, or a ping or keepalive paced a few milliseconds apart comes within it and is served without the
-     * cost of a wake-up (on a virtual machine, 0.1 to 0.2 ms a ping), so traffic above 100 frames/s keeps the thread
-     * polling; slower traffic, or none, lets it sleep. At 250 µs, pings 5 ms apart crossed at a third of a minimal C
-     * forwarder's speed.
-     */
-    private static final long POLL_AFTER_TRAFFIC_NANOS = 10_000_000;
     /**
      * How long it keeps polling after any other work: a departure on a slow link (1.12 ms for 1,400 B at 0.01 Gb/s)
      * is the thread's own doing, and the next one's time is known, so it sleeps until then (the ports' poller wakes it
@@ -36,19 +29,34 @@ final class PollThenSleep implements IdleStrategy {
     }
 
     private final Rest rest;
+    private final NanoClock clock;
+    /**
+     * How long the thread keeps polling after the last frame its ports received before it may sleep
+     * ({@code realtime.pollAfterTrafficUs}). At the default 10 ms the next frame of a TCP flow, a burst, or a ping or
+     * keepalive paced a few milliseconds apart comes within it and is served without the cost of a wake-up (on a
+     * virtual machine, 0.1 to 0.2 ms a ping), so traffic above 100 frames/s keeps the thread polling; at 250 µs, pings
+     * 5 ms apart crossed at a third of a minimal C forwarder's speed. At 0 it sleeps as soon as a turn finds nothing,
+     * which at a steady tens of thousands of frames/s costs a third of the CPU per frame.
+     */
+    private final long pollAfterTrafficNanos;
     private long lastWorkNanos;
     private long lastTrafficNanos;
 
-    PollThenSleep(final Rest rest) {
+    /** {@code clock} gives host nanoseconds; the thread polls {@code pollAfterTrafficNanos} after its last frame. */
+    PollThenSleep(final Rest rest, final NanoClock clock, final long pollAfterTrafficNanos) {
         this.rest = rest;
+        this.clock = clock;
+        this.pollAfterTrafficNanos = pollAfterTrafficNanos;
     }
 
     @Override
     public void idle(final int workCount) {
         if (workCount > 0) {
-            lastWorkNanos = System.nanoTime();
+            // A turn that received is timed by the traffic window alone, so that a window shorter than the work's still holds.
             if (rest.receivedLastTurn()) {
-                lastTrafficNanos = lastWorkNanos;
+                lastTrafficNanos = clock.nanoTime();
+            } else {
+                lastWorkNanos = clock.nanoTime();
             }
         } else {
             idle();
@@ -57,8 +65,8 @@ final class PollThenSleep implements IdleStrategy {
 
     @Override
     public void idle() {
-        final long now = System.nanoTime();
-        if (now - lastWorkNanos > POLL_AFTER_WORK_NANOS && now - lastTrafficNanos > POLL_AFTER_TRAFFIC_NANOS) {
+        final long now = clock.nanoTime();
+        if (now - lastWorkNanos > POLL_AFTER_WORK_NANOS && now - lastTrafficNanos >= pollAfterTrafficNanos) {
             final long sleep = rest.sleepNanos();
             if (sleep > 0) {
                 rest.await(sleep);
