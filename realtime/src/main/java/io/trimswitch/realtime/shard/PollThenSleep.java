@@ -36,9 +36,10 @@ final class PollThenSleep implements IdleStrategy {
      * keepalive paced a few milliseconds apart comes within it and is served without the cost of a wake-up (on a
      * virtual machine, 0.1 to 0.2 ms a ping), so traffic above 100 frames/s keeps the thread polling; at 250 µs, pings
      * 5 ms apart crossed at a third of a minimal C forwarder's speed. At 0 it sleeps as soon as a turn finds nothing,
-     * which at a steady tens of thousands of frames/s costs a third of the CPU per frame.
+     * and polls no longer after other work either: less CPU a frame at a steady load, a wake-up's latency a burst.
      */
     private final long pollAfterTrafficNanos;
+    private final long pollAfterWorkNanos;
     private long lastWorkNanos;
     private long lastTrafficNanos;
 
@@ -47,16 +48,16 @@ final class PollThenSleep implements IdleStrategy {
         this.rest = rest;
         this.clock = clock;
         this.pollAfterTrafficNanos = pollAfterTrafficNanos;
+        // A window after traffic shorter than the one after other work bounds it too: forwarding a frame is work.
+        this.pollAfterWorkNanos = Math.min(POLL_AFTER_WORK_NANOS, pollAfterTrafficNanos);
     }
 
     @Override
     public void idle(final int workCount) {
         if (workCount > 0) {
-            // A turn that received is timed by the traffic window alone, so that a window shorter than the work's still holds.
+            lastWorkNanos = clock.nanoTime();
             if (rest.receivedLastTurn()) {
-                lastTrafficNanos = clock.nanoTime();
-            } else {
-                lastWorkNanos = clock.nanoTime();
+                lastTrafficNanos = lastWorkNanos;
             }
         } else {
             idle();
@@ -66,7 +67,7 @@ final class PollThenSleep implements IdleStrategy {
     @Override
     public void idle() {
         final long now = clock.nanoTime();
-        if (now - lastWorkNanos > POLL_AFTER_WORK_NANOS && now - lastTrafficNanos >= pollAfterTrafficNanos) {
+        if (now - lastWorkNanos >= pollAfterWorkNanos && now - lastTrafficNanos >= pollAfterTrafficNanos) {
             final long sleep = rest.sleepNanos();
             if (sleep > 0) {
                 rest.await(sleep);

@@ -71,14 +71,23 @@ class PollThenSleepTest {
     }
 
     @Test
-    void otherWorkStillKeepsTheThreadPollingBrieflyWithAZeroWindow() {
+    void aZeroWindowSleepsAtTheFirstEmptyTurnAfterForwardingToo() {
         final PollThenSleep policy = policy(0);
+        trafficThenEmptyTurns(policy, 0, 0);
         policy.idle(1);
-        now += 10_000;
         policy.idle(0);
-        assertEquals(List.of(), shard.sleeps, "10 µs after a departure");
-        now += 50_000;
+        assertEquals(List.of(MAY_SLEEP_NANOS), shard.sleeps);
+    }
+
+    @Test
+    void theDefaultWindowStillPollsFiftyMicrosecondsAfterOtherWork() {
+        final PollThenSleep policy = policy(10_000_000);
+        policy.idle(1);
+        now += 49_000;
         policy.idle(0);
-        assertEquals(List.of(MAY_SLEEP_NANOS), shard.sleeps, "60 µs after it");
+        assertEquals(List.of(), shard.sleeps, "49 µs after a departure");
+        now += 1_000;
+        policy.idle(0);
+        assertEquals(List.of(MAY_SLEEP_NANOS), shard.sleeps, "50 µs after it");
     }
 }
