@@ -52,8 +52,12 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     String portKind;
 
     @Option(names = "--idle", paramLabel = "MODE",
-        description = "What a pipeline thread does with nothing to forward: poll (polls while there is traffic, sleeps until a port has a frame 0.25 ms after the last one: an idle switch takes no core), busy-spin (lowest latency, a core always, for benchmarks), yield, backoff or sleep. Default: the config's realtime.idle, else poll")
+        description = "What a pipeline thread does with nothing to forward: poll (polls while there is traffic, sleeps until a port has a frame --poll-after-traffic-us after the last one: an idle switch takes no core), busy-spin (lowest latency, a core always, for benchmarks), yield, backoff or sleep. Default: the config's realtime.idle, else poll")
     String idle;
+
+    @Option(names = "--poll-after-traffic-us", paramLabel = "US",
+        description = "With --idle poll: how long a thread keeps polling after the last frame before it sleeps, 0 to 1000000 µs; 0 sleeps at once, less CPU per frame at a steady load for a wake-up's latency. Default: the config's realtime.pollAfterTrafficUs, else 10000")
+    Integer pollAfterTrafficUs;
 
     @Option(names = "--config-db", paramLabel = "FILE",
         description = "A SONiC config_db.json: its SWITCH_TRIMMING, QoS map, buffer, scheduler and queue tables, applied over the config (default: none)")
@@ -237,6 +241,12 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         if (idle != null) {
             final Settings.Idle waiting = Settings.choice("realtime.idle", idle, Settings.Idle.values());
             settings = settings.withRealtime(r -> r.withIdle(waiting));
+        }
+        if (pollAfterTrafficUs != null) {
+            if (pollAfterTrafficUs < 0 || pollAfterTrafficUs > 1_000_000) {
+                throw new ConfigException("--poll-after-traffic-us must be 0..1000000, got " + pollAfterTrafficUs + " (realtime.pollAfterTrafficUs)");
+            }
+            settings = settings.withRealtime(r -> r.withPollAfterTrafficUs(pollAfterTrafficUs));
         }
         if (portKind != null) {
             settings = settings.withRealtime(r -> r.withPortKind(portKind));

@@ -20,15 +20,22 @@ public interface RealTimeSettings {
      * How the real-time runtime runs: time dilation, threads, and how idle threads wait. The live switch's own settings
      * are echoed only when they differ from their defaults, so that the reports of runs that cannot use them stay as they were.
      */
-    @JsonPropertyOrder({"dilation", "placement", "idle", "warmUp", "batchPackets", "rxRingPackets", "pipelineThreads", "udpGso", "portKind"})
+    @JsonPropertyOrder({"dilation", "placement", "idle", "warmUp", "batchPackets", "rxRingPackets", "pipelineThreads", "udpGso", "portKind", "pollAfterTrafficUs"})
     @SettingsBlock
     public record RealTime(double dilation, Placement placement, Idle idle, boolean warmUp, int batchPackets, int rxRingPackets,
         @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = ReportedDefaults.OneThread.class) int pipelineThreads,
         @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = ReportedDefaults.GsoOn.class) boolean udpGso,
-        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = ReportedDefaults.PacketKind.class) @JsonSetter(nulls = Nulls.SET) String portKind) implements RealTimeBuilder.With {
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = ReportedDefaults.PacketKind.class) @JsonSetter(nulls = Nulls.SET) String portKind,
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = ReportedDefaults.TenMilliseconds.class) int pollAfterTrafficUs) implements RealTimeBuilder.With {
         /** How an interface port reads and sends its frames unless its own {@code kind} says otherwise. */
         public static final String DEFAULT_PORT_KIND = "af_packet";
-        public static final RealTime DEFAULTS = new RealTime(4000, Placement.SINGLE, Idle.BUSY_SPIN, true, 32, 4096, 1, true, DEFAULT_PORT_KIND);
+        /**
+         * How long (µs) a {@code poll} thread keeps polling after the last frame it received: a wake-up costs latency,
+         * polling costs a core; 0 sleeps as soon as a turn finds nothing.
+         */
+        public static final int DEFAULT_POLL_AFTER_TRAFFIC_US = 10_000;
+        public static final RealTime DEFAULTS = new RealTime(4000, Placement.SINGLE, Idle.BUSY_SPIN, true, 32, 4096, 1, true, DEFAULT_PORT_KIND,
+            DEFAULT_POLL_AFTER_TRAFFIC_US);
 
         /**
          * How many pipeline shards, each on a thread of its own, run the switch (a scenario in real time and {@code run}

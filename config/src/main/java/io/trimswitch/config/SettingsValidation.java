@@ -206,6 +206,7 @@ public final class SettingsValidation {
         atMost("realtime.batchPackets", s.realtime().batchPackets(), 4096);
         atLeast("realtime.rxRingPackets", s.realtime().rxRingPackets(), 1);
         atMost("realtime.rxRingPackets", s.realtime().rxRingPackets(), 1 << 20);
+        within("realtime.pollAfterTrafficUs", s.realtime().pollAfterTrafficUs(), 0, 1_000_000);
         atLeast("realtime.pipelineThreads", s.realtime().pipelineThreads(), 1);
         atMost("realtime.pipelineThreads", s.realtime().pipelineThreads(), s.fabric().pipelines());
         final Settings.RealTime byName = s.realtime().withPipelineThreads(1);

@@ -45,6 +45,24 @@ class SettingsFilesTest {
     }
 
     @Test
+    void pollAfterTrafficIsWholeMicrosecondsUpToASecond() {
+        assertEquals(0, SettingsFiles.parse("realtime:\n  pollAfterTrafficUs: 0\n", "w.yaml").validate().realtime().pollAfterTrafficUs());
+        assertEquals(1_000_000, SettingsFiles.parse("realtime:\n  pollAfterTrafficUs: 1000000\n", "w.yaml").validate().realtime().pollAfterTrafficUs());
+        assertEquals(10_000, SettingsFiles.parse("", "w.yaml").validate().realtime().pollAfterTrafficUs());
+        for (final String bad : List.of("-1", "1000001", "99999999999", "ten", "1.5", "NaN", "null", "''")) {
+            final String message = assertThrows(ConfigException.class,
+                () -> SettingsFiles.parse("realtime:\n  pollAfterTrafficUs: " + bad + "\n", "w.yaml").validate(), bad).getMessage();
+            assertTrue(message.contains("realtime.pollAfterTrafficUs"), bad + ": " + message);
+            assertEquals(1, message.lines().count(), bad + ": " + message);
+        }
+        // YAML's own NaN is refused while the file is read, by the line it is on, as for every whole-number setting.
+        assertEquals("w.yaml: not valid YAML (line 2): Malformed numeric value '.nan'", assertThrows(ConfigException.class,
+            () -> SettingsFiles.parse("realtime:\n  pollAfterTrafficUs: .nan\n", "w.yaml").validate()).getMessage());
+        assertEquals("realtime.pollAfterTrafficUs must be 0..1000000, got -1", assertThrows(ConfigException.class,
+            () -> SettingsFiles.parse("realtime:\n  pollAfterTrafficUs: -1\n", "w.yaml").validate()).getMessage());
+    }
+
+    @Test
     void theOlderNameOfPollStillReadsAsPoll() {
         assertEquals(Settings.Idle.POLL, SettingsFiles.parse("realtime:\n  idle: block\n", "idle.yaml").validate().realtime().idle());
     }

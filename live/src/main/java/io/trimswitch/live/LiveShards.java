@@ -180,10 +180,10 @@ final class LiveShards {
     }
 
     /** Starts the shards' threads, each binding its UDP sockets on its own turns, and waits for them to be bound. */
-    void startThreads(final Settings.Idle idle, final java.util.concurrent.atomic.AtomicReference<RuntimeException> fault) {
+    void startThreads(final Settings.RealTime realtime, final java.util.concurrent.atomic.AtomicReference<RuntimeException> fault) {
         running = true;
         for (int thread = 0; thread < ports.length; thread++) {
-            final Thread runner = dataplane.thread(thread, idle, fault);
+            final Thread runner = dataplane.thread(thread, realtime, fault);
             if (sockets[thread] != null) {
                 sockets[thread].startingOn(runner);
             }

@@ -160,7 +160,7 @@ public final class LiveSwitch implements AutoCloseable {
                 links.open();
             }
             dataplane.clock().startIn(0);
-            shards.startThreads(settings.realtime().idle(), fault);
+            shards.startThreads(settings.realtime(), fault);
             links.start(shards);
             for (int thread = 0; thread < shards.count(); thread++) {
                 dataplane.shard(thread).go();

@@ -137,7 +137,7 @@ public final class RealTimeSwitch {
         final AtomicReference<RuntimeException> fault = new AtomicReference<>();
         final long wallStart = System.nanoTime();
         // Shards without sockets do not sleep in the kernel: poll backs off.
-        final Settings.Idle idle = settings.realtime().idle() == Settings.Idle.POLL ? Settings.Idle.BACKOFF : settings.realtime().idle();
+        final Settings.RealTime idle = settings.realtime().idle() == Settings.Idle.POLL ? settings.realtime().withIdle(Settings.Idle.BACKOFF) : settings.realtime();
         clock().endAt(durationPicos);
         clock().startIn(START_DELAY_NANOS);
         try {

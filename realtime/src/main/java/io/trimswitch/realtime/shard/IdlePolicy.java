@@ -5,6 +5,7 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingIdleStrategy;
+import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
 /**
@@ -16,9 +17,12 @@ final class IdlePolicy {
     private IdlePolicy() {
     }
 
-    /** The strategy for {@code idle}; {@code rest} is the shard it idles, asked how long it may sleep. */
-    static IdleStrategy of(final Settings.Idle idle, final PollThenSleep.Rest rest) {
-        switch (idle) {
+    /**
+     * The strategy for {@code realtime}'s idle mode; {@code rest} is the shard it idles, asked how long it may sleep;
+     * {@code poll} polls {@code realtime.pollAfterTrafficUs} after the last frame.
+     */
+    static IdleStrategy of(final Settings.RealTime realtime, final PollThenSleep.Rest rest) {
+        switch (realtime.idle()) {
             case BUSY_SPIN:
                 return new BusySpinIdleStrategy();
             case YIELD:
@@ -28,9 +32,9 @@ final class IdlePolicy {
             case SLEEP:
                 return new SleepingIdleStrategy();
             case POLL:
-                return new PollThenSleep(rest);
+                return new PollThenSleep(rest, SystemNanoClock.INSTANCE, realtime.pollAfterTrafficUs() * 1_000L);
             default:
-                throw new IllegalStateException("idle " + idle);
+                throw new IllegalStateException("idle " + realtime.idle());
         }
     }
 }

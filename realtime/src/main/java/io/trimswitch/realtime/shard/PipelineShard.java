@@ -222,8 +222,8 @@ public final class PipelineShard implements Agent {
     }
 
     /** How the thread idles: {@code realtime.idle}'s strategy, asking this shard how long it may sleep. */
-    public IdleStrategy idleStrategy(final Settings.Idle idle) {
-        return IdlePolicy.of(idle, rest);
+    public IdleStrategy idleStrategy(final Settings.RealTime realtime) {
+        return IdlePolicy.of(realtime, rest);
     }
 
     /** What {@link PollThenSleep} asks of this shard. */

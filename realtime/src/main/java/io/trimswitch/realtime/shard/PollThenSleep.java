@@ -1,20 +1,13 @@
 package io.trimswitch.realtime.shard;
 
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
 
 /**
  * {@code realtime.idle: poll}: polls a while after the last frame received and a moment after any other work, then
  * sleeps in the ports' poller as long as the shard allows ({@link Rest#sleepNanos()}).
  */
 final class PollThenSleep implements IdleStrategy {
-    /**
-     * How long a thread keeps polling after the last frame its ports received before it may sleep: the next frame of a
-     * TCP flow, a burst, or a ping or keepalive paced a few milliseconds apart comes within it and is served without the
-     * cost of a wake-up (on a virtual machine, 0.1 to 0.2 ms a ping), so traffic above 100 frames/s keeps the thread
-     * polling; slower traffic, or none, lets it sleep. At 250 µs, pings 5 ms apart crossed at a third of a minimal C
-     * forwarder's speed.
-     */
-    private static final long POLL_AFTER_TRAFFIC_NANOS = 10_000_000;
     /**
      * How long it keeps polling after any other work: a departure on a slow link (1.12 ms for 1,400 B at 0.01 Gb/s)
      * is the thread's own doing, and the next one's time is known, so it sleeps until then (the ports' poller wakes it
@@ -36,17 +29,33 @@ final class PollThenSleep implements IdleStrategy {
     }
 
     private final Rest rest;
+    private final NanoClock clock;
+    /**
+     * How long the thread keeps polling after the last frame its ports received before it may sleep
+     * ({@code realtime.pollAfterTrafficUs}). At the default 10 ms the next frame of a TCP flow, a burst, or a ping or
+     * keepalive paced a few milliseconds apart comes within it and is served without the cost of a wake-up (on a
+     * virtual machine, 0.1 to 0.2 ms a ping), so traffic above 100 frames/s keeps the thread polling; at 250 µs, pings
+     * 5 ms apart crossed at a third of a minimal C forwarder's speed. At 0 it sleeps as soon as a turn finds nothing,
+     * and polls no longer after other work either: less CPU a frame at a steady load, a wake-up's latency a burst.
+     */
+    private final long pollAfterTrafficNanos;
+    private final long pollAfterWorkNanos;
     private long lastWorkNanos;
     private long lastTrafficNanos;
 
-    PollThenSleep(final Rest rest) {
+    /** {@code clock} gives host nanoseconds; the thread polls {@code pollAfterTrafficNanos} after its last frame. */
+    PollThenSleep(final Rest rest, final NanoClock clock, final long pollAfterTrafficNanos) {
         this.rest = rest;
+        this.clock = clock;
+        this.pollAfterTrafficNanos = pollAfterTrafficNanos;
+        // A window after traffic shorter than the one after other work bounds it too: forwarding a frame is work.
+        this.pollAfterWorkNanos = Math.min(POLL_AFTER_WORK_NANOS, pollAfterTrafficNanos);
     }
 
     @Override
     public void idle(final int workCount) {
         if (workCount > 0) {
-            lastWorkNanos = System.nanoTime();
+            lastWorkNanos = clock.nanoTime();
             if (rest.receivedLastTurn()) {
                 lastTrafficNanos = lastWorkNanos;
             }
@@ -57,8 +66,8 @@ final class PollThenSleep implements IdleStrategy {
 
     @Override
     public void idle() {
-        final long now = System.nanoTime();
-        if (now - lastWorkNanos > POLL_AFTER_WORK_NANOS && now - lastTrafficNanos > POLL_AFTER_TRAFFIC_NANOS) {
+        final long now = clock.nanoTime();
+        if (now - lastWorkNanos >= pollAfterWorkNanos && now - lastTrafficNanos >= pollAfterTrafficNanos) {
             final long sleep = rest.sleepNanos();
             if (sleep > 0) {
                 rest.await(sleep);

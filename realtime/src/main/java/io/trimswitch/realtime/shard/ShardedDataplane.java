@@ -222,12 +222,12 @@ public final class ShardedDataplane {
     }
 
     /**
-     * Shard {@code shard}'s thread, not started, named {@code trimswitch-pipelines-N}, idling by {@code idle}; its first
-     * throw is reported to {@code fault} and ends the thread.
+     * Shard {@code shard}'s thread, not started, named {@code trimswitch-pipelines-N}, idling by {@code realtime}'s idle
+     * mode; its first throw is reported to {@code fault} and ends the thread.
      */
-    public Thread thread(final int shard, final Settings.Idle idle, final AtomicReference<RuntimeException> fault) {
+    public Thread thread(final int shard, final Settings.RealTime realtime, final AtomicReference<RuntimeException> fault) {
         final String name = "trimswitch-" + shards[shard].roleName();
-        runners[shard] = new AgentRunner(shards[shard].idleStrategy(idle), error -> fault.compareAndSet(null, new RealTimeFault(name, error)),
+        runners[shard] = new AgentRunner(shards[shard].idleStrategy(realtime), error -> fault.compareAndSet(null, new RealTimeFault(name, error)),
             null, shards[shard]);
         final Thread thread = new Thread(runners[shard], name);
         thread.setDaemon(true);

@@ -1,0 +1,93 @@
+package io.trimswitch.realtime.shard;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** {@code realtime.idle: poll}'s window after traffic, on a clock the test moves: when the thread first sleeps. */
+class PollThenSleepTest {
+    private static final long MAY_SLEEP_NANOS = 1_000_000;
+
+    /** A shard that may always sleep a millisecond, and records each sleep. */
+    private static final class Shard implements PollThenSleep.Rest {
+        boolean received;
+        final List<Long> sleeps = new ArrayList<>();
+
+        @Override
+        public boolean receivedLastTurn() {
+            return received;
+        }
+
+        @Override
+        public long sleepNanos() {
+            return MAY_SLEEP_NANOS;
+        }
+
+        @Override
+        public void await(final long nanos) {
+            sleeps.add(nanos);
+        }
+    }
+
+    private final Shard shard = new Shard();
+    private long now = 1_000_000_000L;
+
+    private PollThenSleep policy(final long pollAfterTrafficNanos) {
+        return new PollThenSleep(shard, () -> now, pollAfterTrafficNanos);
+    }
+
+    /** A turn that received a frame, then {@code empty} turns each {@code stepNanos} apart. */
+    private void trafficThenEmptyTurns(final PollThenSleep policy, final int empty, final long stepNanos) {
+        shard.received = true;
+        policy.idle(1);
+        shard.received = false;
+        for (int turn = 0; turn < empty; turn++) {
+            now += stepNanos;
+            policy.idle(0);
+        }
+    }
+
+    @Test
+    void aZeroWindowSleepsAtTheFirstEmptyTurnAfterTraffic() {
+        final PollThenSleep policy = policy(0);
+        shard.received = true;
+        policy.idle(1);
+        shard.received = false;
+        policy.idle(0);
+        assertEquals(List.of(MAY_SLEEP_NANOS), shard.sleeps);
+    }
+
+    @Test
+    void theDefaultWindowPollsTenMillisecondsAfterTheLastFrame() {
+        final PollThenSleep policy = policy(10_000_000);
+        trafficThenEmptyTurns(policy, 9_999, 1_000);
+        assertEquals(List.of(), shard.sleeps, "polled for 9.999 ms after the frame");
+        now += 1_000;
+        policy.idle(0);
+        assertEquals(List.of(MAY_SLEEP_NANOS), shard.sleeps, "sleeps at 10 ms");
+    }
+
+    @Test
+    void aZeroWindowSleepsAtTheFirstEmptyTurnAfterForwardingToo() {
+        final PollThenSleep policy = policy(0);
+        trafficThenEmptyTurns(policy, 0, 0);
+        policy.idle(1);
+        policy.idle(0);
+        assertEquals(List.of(MAY_SLEEP_NANOS), shard.sleeps);
+    }
+
+    @Test
+    void theDefaultWindowStillPollsFiftyMicrosecondsAfterOtherWork() {
+        final PollThenSleep policy = policy(10_000_000);
+        policy.idle(1);
+        now += 49_000;
+        policy.idle(0);
+        assertEquals(List.of(), shard.sleeps, "49 µs after a departure");
+        now += 1_000;
+        policy.idle(0);
+        assertEquals(List.of(MAY_SLEEP_NANOS), shard.sleeps, "50 µs after it");
+    }
+}
