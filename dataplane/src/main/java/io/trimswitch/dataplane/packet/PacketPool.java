@@ -1,19 +1,14 @@
 package io.trimswitch.dataplane.packet;
 
-import io.trimswitch.dataplane.util.UntouchedMemory;
 import org.agrona.BufferUtil;
-import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 
 /**
  * Off-heap packet buffers addressed by an {@code int} handle, so queues carry handles and never
  * copies of a frame. Frames live in fixed slots (at most {@link #SLOT_BYTES}, or the longest frame a run makes, or
  * only a frame's headers where its payload is known to be zeros) inside slabs of 1024 slots; a slab is allocated the first time the pool's working set reaches it, never per
  * packet. Per-packet metadata sits in one row of a cache line per handle, in memory mapped for the whole capacity of
- * which only the rows handed out are resident ({@link UntouchedMemory}): a pool sized for the worst case (every queue of
+ * which only the rows handed out are resident ({@link PacketRows}): a pool sized for the worst case (every queue of
  * every port full) costs only what a run uses, and the rows never move, so that partitions owned by different threads
  * each fill their own while others read theirs.
  *
@@ -57,24 +52,8 @@ public final class PacketPool {
     /** Allocations still refused without a new try after the kernel could not map a slab (see {@link #SLAB_RETRY_AFTER}). */
     private int refusalsBeforeRetry;
 
-    /** One row of a cache line per packet: its ints, then its two times and its place in the arrival order. */
-    private static final int ROW_SHIFT = 6;
-    private static final int LENGTH = 0;
-    private static final int INGRESS_PORT = 4;
-    private static final int EGRESS_PORT = 8;
-    private static final int FLOW = 12;
-    private static final int SEQUENCE = 16;
-    private static final int CLASSIFICATION = 20;
-    private static final int TRIM_KIND = 24;
-    private static final int RETURNED = 28;
-    /** When the packet arrived, and when it was last queued. */
-    private static final int ARRIVAL = 32;
-    private static final int QUEUED = 40;
-    /** Where the packet stands in the order its source made its packets: ties of arrival time go by it. */
-    private static final int ARRIVAL_ORDER = 48;
-    /** Where handle 0's row starts; the mapping is held by {@link #metadataOwner}. */
-    private final long metadata;
-    private final Arena metadataOwner = Arena.ofAuto();
+    /** Per packet: its length, ports, flow, times and other metadata. */
+    private final PacketRows rows;
     /**
      * After the kernel refused a slab, the allocations that need it are refused at once, as from a full pool, before
      * mmap is tried again: a system call per frame would slow the switch down just when memory is short.
@@ -157,11 +136,7 @@ public final class PacketPool {
         this.frameStart = headroom > 0 ? CACHE_LINE : 0;
         this.slotStride = (((storedBytes + frameStart + CACHE_LINE - 1) / CACHE_LINE) | 1) * CACHE_LINE;
         this.slabs = new UnsafeBuffer[(capacity + SLOTS_PER_SLAB - 1) >>> SLAB_SHIFT];
-        final MemorySegment rows = UntouchedMemory.map((long) capacity << ROW_SHIFT, metadataOwner);
-        if (rows == null) {
-            throw new OutOfMemoryError("packet pool: cannot map the metadata of " + capacity + " packets");
-        }
-        this.metadata = rows.address();
+        this.rows = new PacketRows(capacity);
         this.untouched = untouched;
         final int initial = Math.min(capacity, SLOTS_PER_SLAB);
         this.freeStack = new int[initial];
@@ -219,29 +194,7 @@ public final class PacketPool {
 
     /** A fresh packet's metadata: no ports, no flow, not trimmed. */
     void clearMetadata(final int handle) {
-        final long row = row(handle);
-        UnsafeApi.putInt(null, row + LENGTH, 0);
-        UnsafeApi.putInt(null, row + INGRESS_PORT, -1);
-        UnsafeApi.putInt(null, row + EGRESS_PORT, -1);
-        UnsafeApi.putInt(null, row + FLOW, -1);
-        UnsafeApi.putInt(null, row + SEQUENCE, 0);
-        UnsafeApi.putInt(null, row + CLASSIFICATION, 0);
-        UnsafeApi.putInt(null, row + TRIM_KIND, TrimKind.NONE);
-        UnsafeApi.putInt(null, row + RETURNED, 0);
-        UnsafeApi.putLong(null, row + ARRIVAL, 0);
-    }
-
-    /** The address of a packet's row, checked against the capacity as an array index would be. */
-    private long row(final int handle) {
-        return metadata + ((long) java.util.Objects.checkIndex(handle, capacity) << ROW_SHIFT);
-    }
-
-    private int getMeta(final int handle, final int field) {
-        return UnsafeApi.getInt(null, row(handle) + field);
-    }
-
-    private void setMeta(final int handle, final int field, final int value) {
-        UnsafeApi.putInt(null, row(handle) + field, value);
+        rows.clear(handle);
     }
 
     /** Gives a buffer back. Freeing twice is a bookkeeping bug and fails loudly. */
@@ -305,74 +258,74 @@ public final class PacketPool {
     }
 
     public int length(final int handle) {
-        return getMeta(handle, LENGTH);
+        return rows.getInt(handle, PacketRows.LENGTH);
     }
 
     public void length(final int handle, final int bytes) {
         if (bytes < 0 || bytes > slotBytes) {
             throw new IllegalArgumentException("frame length " + bytes + " outside 0.." + slotBytes);
         }
-        setMeta(handle, LENGTH, bytes);
+        rows.putInt(handle, PacketRows.LENGTH, bytes);
     }
 
     public int ingressPort(final int handle) {
-        return getMeta(handle, INGRESS_PORT);
+        return rows.getInt(handle, PacketRows.INGRESS_PORT);
     }
 
     public void ingressPort(final int handle, final int port) {
-        setMeta(handle, INGRESS_PORT, port);
+        rows.putInt(handle, PacketRows.INGRESS_PORT, port);
     }
 
     public int egressPort(final int handle) {
-        return getMeta(handle, EGRESS_PORT);
+        return rows.getInt(handle, PacketRows.EGRESS_PORT);
     }
 
     public void egressPort(final int handle, final int port) {
-        setMeta(handle, EGRESS_PORT, port);
+        rows.putInt(handle, PacketRows.EGRESS_PORT, port);
     }
 
     /** The workload flow the packet belongs to, or -1 when it came from outside a workload. */
     public int flow(final int handle) {
-        return getMeta(handle, FLOW);
+        return rows.getInt(handle, PacketRows.FLOW);
     }
 
     public void flow(final int handle, final int flowId) {
-        setMeta(handle, FLOW, flowId);
+        rows.putInt(handle, PacketRows.FLOW, flowId);
     }
 
     public int sequence(final int handle) {
-        return getMeta(handle, SEQUENCE);
+        return rows.getInt(handle, PacketRows.SEQUENCE);
     }
 
     public void sequence(final int handle, final int seq) {
-        setMeta(handle, SEQUENCE, seq);
+        rows.putInt(handle, PacketRows.SEQUENCE, seq);
     }
 
     /** The {@link PacketClass} word the ingress parser computed. */
     public int classification(final int handle) {
-        return getMeta(handle, CLASSIFICATION);
+        return rows.getInt(handle, PacketRows.CLASSIFICATION);
     }
 
     public void classification(final int handle, final int packetClass) {
-        setMeta(handle, CLASSIFICATION, packetClass);
+        rows.putInt(handle, PacketRows.CLASSIFICATION, packetClass);
     }
 
     /** When the packet's last bit reached the switch, in picoseconds. */
     public long arrivalPicos(final int handle) {
-        return UnsafeApi.getLong(null, row(handle) + ARRIVAL);
+        return rows.getLong(handle, PacketRows.ARRIVAL);
     }
 
     public void arrivalPicos(final int handle, final long time) {
-        UnsafeApi.putLong(null, row(handle) + ARRIVAL, time);
+        rows.putLong(handle, PacketRows.ARRIVAL, time);
     }
 
     /** When the packet last entered a queue of the traffic manager, in picoseconds. */
     public long queuedPicos(final int handle) {
-        return UnsafeApi.getLong(null, row(handle) + QUEUED);
+        return rows.getLong(handle, PacketRows.QUEUED);
     }
 
     public void queuedPicos(final int handle, final long time) {
-        UnsafeApi.putLong(null, row(handle) + QUEUED, time);
+        rows.putLong(handle, PacketRows.QUEUED, time);
     }
 
     /**
@@ -380,26 +333,26 @@ public final class PacketPool {
      * taken in this order, which every clock and every shard agrees on.
      */
     public long arrivalOrder(final int handle) {
-        return UnsafeApi.getLong(null, row(handle) + ARRIVAL_ORDER);
+        return rows.getLong(handle, PacketRows.ARRIVAL_ORDER);
     }
 
     public void arrivalOrder(final int handle, final long order) {
-        UnsafeApi.putLong(null, row(handle) + ARRIVAL_ORDER, order);
+        rows.putLong(handle, PacketRows.ARRIVAL_ORDER, order);
     }
 
     public byte trimKind(final int handle) {
-        return (byte) getMeta(handle, TRIM_KIND);
+        return (byte) rows.getInt(handle, PacketRows.TRIM_KIND);
     }
 
     public void trimKind(final int handle, final byte kind) {
-        setMeta(handle, TRIM_KIND, kind);
+        rows.putInt(handle, PacketRows.TRIM_KIND, kind);
     }
 
     public boolean returnedToSender(final int handle) {
-        return getMeta(handle, RETURNED) != 0;
+        return rows.getInt(handle, PacketRows.RETURNED) != 0;
     }
 
     public void returnedToSender(final int handle, final boolean returned) {
-        setMeta(handle, RETURNED, returned ? 1 : 0);
+        rows.putInt(handle, PacketRows.RETURNED, returned ? 1 : 0);
     }
 }
