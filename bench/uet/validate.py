@@ -36,6 +36,9 @@ MAPPED = {
     "-sender_cc": [],
     "-receiver_cc_only": ["--cc", "receiver"],
     "-receiver_cc": ["--cc", "both"],
+    # Both read by oversubscribed_cc, with the CC flags around them.
+    "-oversubscribed_cc": [],
+    "-force_disable_oversubscribed_cc": [],
 }
 UNMAPPED = {
 }
@@ -99,7 +102,7 @@ def ours_flags(params, folder):
             flags += [part.format(values[0]) if "{}" in part else part for part in MAPPED[flag]]
         else:
             missing.append(f"{' '.join(words)}: {UNMAPPED.get(flag, 'no equivalent in trimswitch fabric')}")
-    return flags, missing
+    return flags + oversubscribed_cc(params), missing
 
 
 def timed(command, cwd, out):
@@ -180,6 +183,26 @@ def cell(result):
         return "failed: " + result["error"]
     return (f"{result['tail']:.1f} / {result['p50']:.1f} µs, {result['done']} of {result['of']}{messages_of(result)}, "
             f"{result['wall']:.1f} s, {result['peak'] / 1024:.0f} MB")
+
+
+def oversubscribed_cc(params):
+    """uet-htsim's choice of its oversubscribed receiver CC as trimswitch's --oversubscribed-cc: main_uec.cpp sets it by
+    its flags in order, then turns it on by itself on an oversubscribed tree unless a sender CC flag came (so
+    -sender_cc -receiver_cc runs without it, -receiver_cc alone with it); it slows only the receivers' pulls."""
+    sender = receiver = on = disabled = False
+    for words in params:
+        flag = words[0]
+        if flag in ("-receiver_cc_only", "-sender_cc_only"):
+            sender, receiver, on = flag == "-sender_cc_only", flag == "-receiver_cc_only", False
+        elif flag in ("-sender_cc", "-sender_cc_algo"):
+            sender, on = True, on and flag == "-sender_cc_algo"
+        elif flag == "-receiver_cc":
+            receiver = True
+        elif flag in ("-oversubscribed_cc", "-force_disable_oversubscribed_cc"):
+            on, disabled = flag == "-oversubscribed_cc", disabled or flag != "-oversubscribed_cc"
+    if not receiver or not (on or disabled or sender):
+        return []  # trimswitch's default, auto, decides as htsim_uec does
+    return ["--oversubscribed-cc", "on" if on else "off"]
 
 
 def messages_of(result):

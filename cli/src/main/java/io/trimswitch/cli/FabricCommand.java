@@ -63,6 +63,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
     String transport;
     String loadBalancer;
     String cc;
+    String oversubscribedCc;
     Double targetDelayUs;
     List<Integer> ecn;
     Integer ackBytes;
@@ -137,6 +138,11 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
             "UET: who paces a sender: its NSCC window (sender), its receiver's credit, pulled at the receiver's link rate (receiver, RCCC), "
                 + "or both, htsim_uec's -sender_cc_only, -receiver_cc_only, -sender_cc -receiver_cc (default: sender)",
             () -> cc, v -> cc = v);
+        bound("--oversubscribed-cc", "auto|on|off", String.class,
+            "UET: whether each receiver slows its pulls after trims and ECN marks, so that it pulls no faster than the core carries: "
+                + "where receivers pace on an oversubscribed tree (auto, as htsim_uec without a sender CC flag), wherever they pace (on, "
+                + "-oversubscribed_cc), never (off, -force_disable_oversubscribed_cc) (default: auto)",
+            () -> oversubscribedCc, v -> oversubscribedCc = v);
         bound(OptionSpec.builder("--conn-reuse").type(boolean.class).initialValue(false)
             .description("UET: the matrix's lines of one id are messages queued on one connection under one NSCC state, htsim_uec's -conn_reuse "
                 + "(default: off, each line a flow)"), () -> connReuse, v -> connReuse = v);
@@ -282,6 +288,9 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         if (cc != null) {
             settings = settings.withCc(UetSettings.cc(cc));
         }
+        if (oversubscribedCc != null) {
+            settings = settings.withOversubscribedCc(UetSettings.oversubscribedCc(oversubscribedCc));
+        }
         if (ackBytes != null) {
             settings = settings.withAckBytes(ackBytes);
         }
@@ -294,7 +303,7 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
 
     /** The options that only UET hosts read: refused for NDP's, in one line naming the option. */
     private void refuseUetOnly() {
-        final Object[][] uetOnly = {{"--load-balancer", loadBalancer}, {"--cc", cc}, {"--conn-reuse", connReuse ? Boolean.TRUE : null}, {"--target-delay-us", targetDelayUs}, {"--ecn", ecn},
+        final Object[][] uetOnly = {{"--load-balancer", loadBalancer}, {"--cc", cc}, {"--oversubscribed-cc", oversubscribedCc}, {"--conn-reuse", connReuse ? Boolean.TRUE : null}, {"--target-delay-us", targetDelayUs}, {"--ecn", ecn},
             {"--ack-bytes", ackBytes}, {"--rto-us", rtoUs}};
         for (final Object[] option : uetOnly) {
             if (option[1] != null) {

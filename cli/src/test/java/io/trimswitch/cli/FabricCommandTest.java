@@ -232,6 +232,8 @@ class FabricCommandTest {
         "fabric --matrix HTSIM --transport uet --ack-bytes 0           | --ack-bytes must be",
         "fabric --matrix HTSIM --transport uet --rto-us -1             | --rto-us must be above 0",
         "fabric --matrix HTSIM --transport uet --cc rccc               | --cc must be one of sender, receiver, both, got 'rccc'",
+        "fabric --matrix HTSIM --transport uet --oversubscribed-cc 1   | --oversubscribed-cc must be one of auto, on, off, got '1'",
+        "fabric --matrix HTSIM --transport uet --oversubscribed-cc on  | --oversubscribed-cc on paces the receivers' pulls: it needs --cc receiver or both",
         "fabric --matrix HTSIM --cc receiver                           | --cc applies to UET hosts: add --transport uet"})
     void isRefusedInOneLine(final String commandLine, final String expected) throws IOException {
         final Path file = dir.resolve("input");

@@ -106,8 +106,8 @@ public final class NetworkRun {
             derived.rtoPicos());
         flows.attach(hosts);
         final int oversubscription = UetNetwork.oversubscription(shape);
-        if (settings.cc() == UetSettings.CongestionControl.RECEIVER && oversubscription > 1) {
-            // As uet-htsim: receivers alone pacing on an oversubscribed tree pull no faster than its core carries.
+        if (settings.oversubscribedCcOn(oversubscription)) {
+            // As uet-htsim: receivers pacing on an oversubscribed tree pull no faster than its core carries.
             hosts.oversubscribedCc(oversubscription, derived.rttPicos(), experiment.getSeed());
         }
         final VirtualTimeEngine.Switches parts = built.parts();

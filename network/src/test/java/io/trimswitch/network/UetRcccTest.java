@@ -17,11 +17,15 @@ class UetRcccTest {
     private static final int MTU = 4086;
 
     private static HtsimReport run(final String matrix, final CongestionControl cc) {
+        return run(null, matrix, UetSettings.DEFAULTS.withCc(cc));
+    }
+
+    private static HtsimReport run(final HtsimTopology topology, final String matrix, final UetSettings settings) {
         final HtsimExperiment.Options first = new HtsimExperiment.Options("ideal", "ideal", "ideal", MTU, null, null, null, null, null, null);
-        final HtsimExperiment sized = HtsimExperiment.of(null, HtsimMatrix.parse(matrix, "m.cm"), first);
-        final HtsimExperiment experiment = HtsimExperiment.of(null, HtsimMatrix.parse(matrix, "m.cm"),
+        final HtsimExperiment sized = HtsimExperiment.of(topology, HtsimMatrix.parse(matrix, "m.cm"), first);
+        final HtsimExperiment experiment = HtsimExperiment.of(topology, HtsimMatrix.parse(matrix, "m.cm"),
             new HtsimExperiment.Options("ideal", "ideal", "ideal", MTU, NetworkRun.uetQueuePackets(sized, true), null, null, null, null, null));
-        final NetworkRun run = NetworkRun.of(experiment, UetSettings.DEFAULTS.withLoadBalancer(UetSettings.LoadBalancer.MIXED).withCc(cc));
+        final NetworkRun run = NetworkRun.of(experiment, settings.withLoadBalancer(UetSettings.LoadBalancer.MIXED));
         return NetworkReportBuilder.build(run, run.run(), experiment);
     }
 
@@ -65,6 +69,28 @@ class UetRcccTest {
             assertTrue(uet.rccc().pulls() > 330 && uet.rccc().pulls() < 490, cc.label() + ": " + uet.rccc().pulls() + " pulls");
             assertEquals(0, uet.timeouts(), cc.label());
         }
+    }
+
+    /** As htsim_uec on its 2:1 tree: -receiver_cc_only and -receiver_cc alone turn it on, -sender_cc -receiver_cc does not. */
+    @Test
+    void theOversubscribedReceiverCcRunsOnAnOversubscribedTreeWhereUetHtsimRunsIt() {
+        final HtsimTopology tree = HtsimTopology.parse(HtsimTopologyTest.LEAF_SPINE, "ls.topo");
+        final StringBuilder m = new StringBuilder("Nodes 32\nConnections 8\n");
+        for (int host = 0; host < 8; host++) {
+            m.append(host).append("->").append(31 - host).append(" id ").append(host + 1).append(" start 0 size 200000\n");
+        }
+        final UetSettings receiver = UetSettings.DEFAULTS.withCc(CongestionControl.RECEIVER);
+        final UetSettings both = UetSettings.DEFAULTS.withCc(CongestionControl.BOTH);
+        final UetSettings.OversubscribedMode off = UetSettings.OversubscribedMode.OFF;
+        final Object[][] cases = {{receiver, true}, {both, true}, {both.withOversubscribedCc(off), false}, {receiver.withOversubscribedCc(off), false}};
+        for (final Object[] c : cases) {
+            final HtsimReport report = run(tree, m.toString(), (UetSettings) c[0]);
+            assertEquals(8, report.flowsCompleted(), c[0].toString());
+            assertEquals(c[1], report.uet().rccc().oversubscribedCc(), c[0].toString());
+        }
+        final HtsimReport byHand = run(null, incast(), receiver.withOversubscribedCc(UetSettings.OversubscribedMode.ON));
+        assertTrue(byHand.uet().rccc().oversubscribedCc(), "on by hand on a tree that is not oversubscribed, as -oversubscribed_cc");
+        assertEquals(8, byHand.flowsCompleted());
     }
 
     @Test

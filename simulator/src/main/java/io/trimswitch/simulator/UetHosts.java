@@ -213,7 +213,7 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
     }
 
     /**
-     * Turns on the oversubscribed receiver CC (RCCC alone only, as uet-htsim turns it on): each receiver's pull rate follows
+     * Turns on the oversubscribed receiver CC (with RCCC): each receiver's pull rate follows
      * the trims and ECN marks it sees, down to 0.9 over {@code oversubscription}; it looks about every 1.5 {@code baseRtt} ps.
      */
     public void oversubscribedCc(final double oversubscription, final long baseRtt, final long seed) {

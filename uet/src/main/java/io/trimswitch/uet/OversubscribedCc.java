@@ -9,7 +9,8 @@ import java.util.SplittableRandom;
  * (randomised by ±25 %, so hosts do not act in step) it counts the data packets since the last look: each trimmed
  * before the last hop takes its share off the rate; the fraction ECN-marked among the whole ones feeds a moving average
  * (weight 0.5) that, above 0.3, cuts the rate by its excess times 0.5; with no cut the rate grows by 1 % (doubling each
- * look in a row while nothing was marked). The rate stays within 0.9 over the oversubscription and 1.
+ * look in a row while nothing was marked). The rate stays within 0.9 over the oversubscription and 1; on a tree that is
+ * not oversubscribed (turned on by hand) within 0.01 and 1, as uet-htsim's.
  */
 public final class OversubscribedCc {
     private static final double TARGET = 0.3;
@@ -36,17 +37,17 @@ public final class OversubscribedCc {
     private static final int TRIMMED_BEFORE = 3;
 
     /**
-     * @param oversubscription the tree's: its racks' hosts over their uplinks (times the pods' with three tiers), above 1
+     * @param oversubscription the tree's: its racks' hosts over their uplinks (times the pods' with three tiers), at least 1
      * @param baseRtt          the network's unloaded round trip, in the driver's time unit
      */
     public OversubscribedCc(final int hosts, final double oversubscription, final long baseRtt, final long seed, final PullPacers pacers,
         final UetTimers timers) {
-        if (!(oversubscription > 1) || baseRtt <= 0) {
-            throw new IllegalArgumentException("the oversubscribed receiver CC needs an oversubscribed tree and a round trip");
+        if (!(oversubscription >= 1) || baseRtt <= 0) {
+            throw new IllegalArgumentException("the oversubscribed receiver CC needs a tree's oversubscription and a round trip");
         }
         this.pacers = pacers;
         this.timers = timers;
-        this.minRate = Math.max(0.9 / oversubscription, 0.01);
+        this.minRate = oversubscription > 1 ? Math.max(0.9 / oversubscription, 0.01) : 0.01;
         this.baseRtt = baseRtt;
         this.seed = seed;
         rate = new double[hosts];

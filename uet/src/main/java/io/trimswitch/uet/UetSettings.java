@@ -19,9 +19,10 @@ import io.trimswitch.config.Settings;
  * @param rtoUs                 the retransmission timeout, µs [null: 15 µs and six queues' drain time]
  * @param connectionReuse       the matrix's lines of one id are messages on one connection, as uet-htsim's -conn_reuse [false]
  * @param cc                    who paces the senders: NSCC's windows, the receivers' credit (RCCC), or both [sender]
+ * @param oversubscribedCc      whether the oversubscribed receiver CC paces the receivers' pulls [auto]
  */
 public record UetSettings(LoadBalancer loadBalancer, Double targetDelayUs, Integer initialWindowPackets, int entropies, int ackBytes,
-    Integer ecnLowPackets, Integer ecnHighPackets, Double rtoUs, boolean connectionReuse, CongestionControl cc) {
+    Integer ecnLowPackets, Integer ecnHighPackets, Double rtoUs, boolean connectionReuse, CongestionControl cc, OversubscribedMode oversubscribedCc) {
 
     /** Which congestion control paces a sender: its NSCC window, its receiver's credit, or both, as uet-htsim's -sender_cc_only, -receiver_cc_only, -sender_cc -receiver_cc. */
     public enum CongestionControl implements Choice {
@@ -43,6 +44,19 @@ public record UetSettings(LoadBalancer loadBalancer, Double targetDelayUs, Integ
         }
     }
 
+    /**
+     * When the oversubscribed receiver CC slows the receivers' pulls, as uet-htsim decides it: by itself on an
+     * oversubscribed tree unless a sender CC was asked for (-sender_cc, -sender_cc_only), -oversubscribed_cc, -force_disable_oversubscribed_cc.
+     */
+    public enum OversubscribedMode implements Choice {
+        /** On where the receivers pace (--cc receiver or both) on an oversubscribed tree: uet-htsim without a sender CC flag. */
+        AUTO,
+        /** On whenever the receivers pace; on a tree that is not oversubscribed its floor is 1 % of line rate, as uet-htsim's. */
+        ON,
+        /** Never. */
+        OFF
+    }
+
     /** The load balancers: which entropy (and so which path) each packet of a flow takes. */
     public enum LoadBalancer implements Choice {
         /** Recycled entropies: an entropy whose packet was acknowledged without trouble is used again; frozen after a timeout. */
@@ -57,7 +71,8 @@ public record UetSettings(LoadBalancer loadBalancer, Double targetDelayUs, Integ
         MIXED
     }
 
-    public static final UetSettings DEFAULTS = new UetSettings(LoadBalancer.REPS, null, null, 64, 16_384, null, null, null, false, CongestionControl.SENDER);
+    public static final UetSettings DEFAULTS = new UetSettings(LoadBalancer.REPS, null, null, 64, 16_384, null, null, null, false, CongestionControl.SENDER,
+        OversubscribedMode.AUTO);
 
     public UetSettings {
         if (loadBalancer == null) {
@@ -87,6 +102,12 @@ public record UetSettings(LoadBalancer loadBalancer, Double targetDelayUs, Integ
         if (cc == null) {
             throw new ConfigException("--cc must be one of sender, receiver, both");
         }
+        if (oversubscribedCc == null) {
+            throw new ConfigException("--oversubscribed-cc must be one of auto, on, off");
+        }
+        if (oversubscribedCc == OversubscribedMode.ON && !cc.receiver()) {
+            throw new ConfigException("--oversubscribed-cc on paces the receivers' pulls: it needs --cc receiver or both");
+        }
     }
 
     private static void positive(final String name, final double value, final double most) {
@@ -105,39 +126,58 @@ public record UetSettings(LoadBalancer loadBalancer, Double targetDelayUs, Integ
         return Settings.choice("--cc", text, CongestionControl.values());
     }
 
+    /** The oversubscribed receiver CC's mode a command line names, or a one-line refusal naming the option. */
+    public static OversubscribedMode oversubscribedCc(final String text) {
+        return Settings.choice("--oversubscribed-cc", text, OversubscribedMode.values());
+    }
+
+    /** Whether the oversubscribed receiver CC runs on a tree of this {@code oversubscription} (1: none). */
+    public boolean oversubscribedCcOn(final int oversubscription) {
+        return switch (oversubscribedCc) {
+            case AUTO -> cc.receiver() && oversubscription > 1;
+            case ON -> cc.receiver();
+            case OFF -> false;
+        };
+    }
+
+    public UetSettings withOversubscribedCc(final OversubscribedMode value) {
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse, cc,
+            value);
+    }
+
     public UetSettings withCc(final CongestionControl value) {
-        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse, value);
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse, value, oversubscribedCc);
     }
 
     public UetSettings withLoadBalancer(final LoadBalancer value) {
-        return new UetSettings(value, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse, cc);
+        return new UetSettings(value, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse, cc, oversubscribedCc);
     }
 
     public UetSettings withTargetDelayUs(final Double value) {
-        return new UetSettings(loadBalancer, value, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse, cc);
+        return new UetSettings(loadBalancer, value, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse, cc, oversubscribedCc);
     }
 
     public UetSettings withInitialWindowPackets(final Integer value) {
-        return new UetSettings(loadBalancer, targetDelayUs, value, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse, cc);
+        return new UetSettings(loadBalancer, targetDelayUs, value, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse, cc, oversubscribedCc);
     }
 
     public UetSettings withEntropies(final int value) {
-        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, value, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse, cc);
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, value, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse, cc, oversubscribedCc);
     }
 
     public UetSettings withAckBytes(final int value) {
-        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, value, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse, cc);
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, value, ecnLowPackets, ecnHighPackets, rtoUs, connectionReuse, cc, oversubscribedCc);
     }
 
     public UetSettings withEcn(final Integer low, final Integer high) {
-        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, low, high, rtoUs, connectionReuse, cc);
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, low, high, rtoUs, connectionReuse, cc, oversubscribedCc);
     }
 
     public UetSettings withConnectionReuse(final boolean value) {
-        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, value, cc);
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, rtoUs, value, cc, oversubscribedCc);
     }
 
     public UetSettings withRtoUs(final Double value) {
-        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, value, connectionReuse, cc);
+        return new UetSettings(loadBalancer, targetDelayUs, initialWindowPackets, entropies, ackBytes, ecnLowPackets, ecnHighPackets, value, connectionReuse, cc, oversubscribedCc);
     }
 }

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,6 +30,21 @@ class UetSettingsTest {
         refused("--ecn", () -> d.withEcn(-1, 5));
         refused("--rto-us", () -> d.withRtoUs(-3.0));
         refused("--load-balancer", () -> UetSettings.loadBalancer("ecmp"));
+        refused("--oversubscribed-cc", () -> UetSettings.oversubscribedCc("yes"));
+        refused("--oversubscribed-cc on paces the receivers' pulls", () -> d.withOversubscribedCc(UetSettings.OversubscribedMode.ON));
+    }
+
+    /** As uet-htsim: by itself only where receivers pace on an oversubscribed tree; on and off by hand whatever the tree. */
+    @Test
+    void theOversubscribedReceiverCcRunsWhereUetHtsimRunsIt() {
+        final UetSettings receiver = UetSettings.DEFAULTS.withCc(UetSettings.CongestionControl.RECEIVER);
+        final UetSettings both = UetSettings.DEFAULTS.withCc(UetSettings.CongestionControl.BOTH);
+        assertTrue(receiver.oversubscribedCcOn(4));
+        assertTrue(both.oversubscribedCcOn(2));
+        assertFalse(receiver.oversubscribedCcOn(1));
+        assertFalse(UetSettings.DEFAULTS.oversubscribedCcOn(4), "no pulls to slow with NSCC alone");
+        assertFalse(both.withOversubscribedCc(UetSettings.OversubscribedMode.OFF).oversubscribedCcOn(8));
+        assertTrue(receiver.withOversubscribedCc(UetSettings.oversubscribedCc("on")).oversubscribedCcOn(1));
     }
 
     @Test
