@@ -56,6 +56,9 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
     private final OptionSpec rtoUs = option("--rto-us", "US", Double.class,
         "UET: the retransmission timeout, µs (default: 15 µs and six drain times of a data queue)");
 
+    private final OptionSpec cc = option("--cc", "sender|receiver|both", String.class,
+        "UET: who paces a sender: its NSCC window (sender), its receiver's credit, pulled at the receiver's link rate (receiver, RCCC), or both (default: sender)");
+
     private final OptionSpec hosts = option("--hosts", "separate|shared", String.class,
         "NDP: each port's sending and receiving hosts are different machines, or one host per port (default: separate)");
 
@@ -216,7 +219,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
 
     /** The UET hosts' settings the options give, checked; the options only UET hosts read are refused for others, naming the option. */
     private UetSettings uetSettings(final Settings settings) {
-        final OptionSpec[] uetOnly = {targetDelayUs, ecn, ackBytes, rtoUs};
+        final OptionSpec[] uetOnly = {targetDelayUs, ecn, ackBytes, rtoUs, cc};
         if (!settings.uet()) {
             for (final OptionSpec option : uetOnly) {
                 if (given(option)) {
@@ -231,6 +234,9 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         UetSettings uet = UetSettings.DEFAULTS.withTargetDelayUs(targetDelayUs.getValue()).withRtoUs(rtoUs.getValue());
         if (given(initialWindow)) {
             uet = uet.withInitialWindowPackets(initialWindow.getValue());
+        }
+        if (given(cc)) {
+            uet = uet.withCc(UetSettings.cc(cc.getValue()));
         }
         if (given(ackBytes)) {
             uet = uet.withAckBytes(ackBytes.getValue());

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 import static io.trimswitch.cli.Cli.trimswitch;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -97,6 +98,28 @@ class ScenarioUetTest {
         assertTrue(result.out().contains("conservation                                    ok"), result.out());
     }
 
+    /** Measured: receivers that pull at their link rate share the incast fairly and finish it sooner than NSCC's windows do. */
+    @Test
+    void receiverDrivenCongestionControlSharesTheIncastFairlyAndFinishesItSooner() {
+        final String sender = incast("sender");
+        final String receiver = incast("receiver");
+        assertArrayEquals(new String[] {"261.5", "264.7", "211.6"}, row(sender, "completion time max (µs)"), sender);
+        assertArrayEquals(new String[] {"210.8", "198.6", "198.5"}, row(receiver, "completion time max (µs)"), receiver);
+        assertArrayEquals(new String[] {"0.744", "0.489", "0.979"}, row(sender, "Jain fairness"), sender);
+        assertArrayEquals(new String[] {"0.999", "0.999", "1.000"}, row(receiver, "Jain fairness"), receiver);
+        final String both = incast("both");
+        assertArrayEquals(new String[] {"261.4", "215.7", "199.7"}, row(both, "completion time max (µs)"), both);
+    }
+
+    private static String incast(final String cc) {
+        final Cli.Result result = trimswitch("scenario", "--transport", "uet", "--pattern", "incast:8->1", "--packets", "200",
+            "--mechanism", "tofino,dod,ideal", "--cc", cc);
+        assertEquals(0, result.exit(), result.err());
+        assertTrue(result.out().contains("flows completed                              8 / 8              8 / 8              8 / 8"), result.out());
+        assertTrue(result.out().contains("conservation                                    ok                 ok                 ok"), result.out());
+        return result.out();
+    }
+
     private void refused(final String expected, final String... args) {
         final String[] command = new String[args.length + 1];
         command[0] = "scenario";
@@ -119,6 +142,9 @@ class ScenarioUetTest {
         refused("--rto-us must be above 0 and at most 1000000 µs, got -1.0", "--transport", "uet", "--rto-us", "-1");
         refused("--target-delay-us applies to UET hosts: add --transport uet", "--target-delay-us", "5");
         refused("--ecn applies to UET hosts: add --transport uet", "--transport", "ndp", "--ecn", "1", "2");
+        refused("--cc must be one of sender, receiver, both, got 'pull'", "--transport", "uet", "--cc", "pull");
+        refused("--cc applies to UET hosts: add --transport uet", "--cc", "receiver");
+        refused("--cc applies to UET hosts: add --transport uet", "--transport", "ndp", "--cc", "sender");
         refused("--hosts applies to NDP hosts: UET hosts are one per port", "--transport", "uet", "--hosts", "separate");
         refused("--end-us must be above 0 and at most 8000000 µs (eight seconds of switch time), got 0.0", "--transport", "uet", "--end-us", "0");
         refused("--end-us must be above 0 and at most 8000000 µs (eight seconds of switch time), got NaN", "--end-us", "NaN");

@@ -75,6 +75,10 @@ record LoneSwitchUet(UetSettings settings, long rttPicos, int bdpPackets, long t
 
     /** Every port's data queue marks CE between the thresholds, each port with a coin of its own. */
     void mark(final AssembledSwitch assembly, final Settings settings) {
+        if (settings().cc().receiver()) {
+            // As uet-htsim, receivers that pace their senders leave the links to hosts unmarked: here every link.
+            return;
+        }
         final long frame = settings.workload().packetBytes();
         for (int port = 0; port < assembly.ports(); port++) {
             assembly.port(port).ecnMarking(new EcnMarking(ecnLowPackets * frame, ecnHighPackets * frame,
