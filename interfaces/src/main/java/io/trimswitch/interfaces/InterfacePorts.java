@@ -130,7 +130,7 @@ public final class InterfacePorts implements AutoCloseable {
 
     /** The port's receiver and its sender, with its send batch's messages in native memory. */
     private void makeRoom(final int port) {
-        receivers[port] = new PortReceiver(port, counters[port], handler, pool.slotBytes());
+        receivers[port] = new PortReceiver(port, counters[port], counters[port], handler, pool.slotBytes());
         senders[port] = new PortSender(port, pool, handler, release, counters[port], calls, errorScratch, arena);
     }
 

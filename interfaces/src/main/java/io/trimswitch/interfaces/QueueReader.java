@@ -1,9 +1,5 @@
 package io.trimswitch.interfaces;
 
-import io.trimswitch.dataplane.codec.EthernetHeader;
-import io.trimswitch.dataplane.codec.OffloadHeader;
-import io.trimswitch.dataplane.counters.CounterBlock;
-import io.trimswitch.dataplane.counters.CounterName;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.counters.DropReason;
@@ -26,7 +22,6 @@ public final class QueueReader {
     public static final String READ_BY = "thread ";
     /** Frames taken off the queues in one turn before the thread turns to its other work, as a port's own. */
     private static final int RECEIVE_BUDGET = 64;
-    /** How long a socket's closing waits for a read in progress on this thread (a burst takes microseconds). */
     /** Naps of {@link #NAP_NANOS} a stuck read is waited for: about 2 s, counted in naps since this module reads no clock. */
     private static final int LET_GO_NAPS = 20_000;
     private static final long NAP_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
@@ -38,15 +33,13 @@ public final class QueueReader {
     /** Drops by reason, as the port's own thread counts them. */
     private final LivePortCounters counters;
     /** Frames and segments read here, under this thread's name ({@code thread 1}), so that stats can tell the threads apart. */
-    private final CounterBlock received;
-    private final int frames;
-    private final int segments;
-    private final Receiver receiver = new Receiver();
+    private final LivePortCounters received;
+    /** Counts the frames this thread takes of the port as the port's own thread counts its own; made with the handler. */
+    private PortReceiver receiver;
     private final LinuxCalls calls = new LinuxCalls(java.lang.foreign.Arena.ofAuto());
     /** Where a frame too long for a ring's slot is read (an AF_PACKET queue's), on this thread; held, or it is freed. */
     private final java.lang.foreign.MemorySegment longFrameBytes = java.lang.foreign.Arena.ofAuto().allocate(PortSocket.LONG_FRAME_BYTES + 1, 64);
     private final UnsafeBuffer longFrame = new UnsafeBuffer(longFrameBytes.address(), (int) longFrameBytes.byteSize());
-    private InterfacePorts.FrameHandler handler;
     /** The port's socket while it is open and taken up here; the port's thread sets it, this one reads it. */
     private volatile PortSocket socket;
     /** True while this thread reads {@link #socket}: the port's thread waits for it before closing the socket. */
@@ -64,17 +57,14 @@ public final class QueueReader {
         this.queues = queues.clone();
         this.slotBytes = slotBytes;
         this.counters = new LivePortCounters(registry, writer, port, List.of(), DROPS);
-        final CounterName framesName = new CounterName(CounterType.RX_DATAGRAMS, port, 0, READ_BY + thread);
-        final CounterName segmentsName = new CounterName(CounterType.RX_SEGMENTS, port, 0, READ_BY + thread);
-        this.received = registry.block(writer, List.of(framesName, segmentsName));
-        this.frames = received.indexOf(framesName);
-        this.segments = received.indexOf(segmentsName);
+        this.received = new LivePortCounters(registry, writer, port, READ_BY + thread, List.of(CounterType.RX_DATAGRAMS, CounterType.RX_SEGMENTS),
+            List.of());
     }
 
 
     /** Where the frames go, on this thread; before the thread starts. */
     public void handTo(final InterfacePorts.FrameHandler frames) {
-        this.handler = frames;
+        this.receiver = new PortReceiver(port, received, counters, frames, slotBytes);
     }
 
     public int port() {
@@ -139,35 +129,5 @@ public final class QueueReader {
             }
         }
         return true;
-    }
-
-    /** The frames this thread took of the port, counted as the port's own thread counts its own. */
-    private final class Receiver implements PortSocket.Receiver {
-        @Override
-        public void onFrame(final UnsafeBuffer ring, final int frame, final int length) {
-            received.increment(frames);
-            if (length < EthernetHeader.LENGTH) {
-                counters.drop(DropReason.TOO_SHORT);
-                return;
-            }
-            if (length > slotBytes) {
-                counters.drop(DropReason.OVERSIZE);
-                return;
-            }
-            received.add(segments, OffloadHeader.segments(ring, frame - OffloadHeader.LENGTH, length));
-            handler.onFrame(port, ring, frame, length);
-        }
-
-        @Override
-        public void onTruncated() {
-            received.increment(frames);
-            counters.drop(DropReason.TRUNCATED);
-        }
-
-        @Override
-        public void onVlanStripped() {
-            received.increment(frames);
-            counters.drop(DropReason.VLAN_TAGGED);
-        }
     }
 }

@@ -24,14 +24,20 @@ public final class LivePortCounters {
      */
     public LivePortCounters(final CounterRegistry registry, final String writer, final int port, final List<CounterType> metrics,
         final List<DropReason> drops) {
+        this(registry, writer, port, "", metrics, drops);
+    }
+
+    /** The same, with the metrics named {@code tag} too ({@code thread 1}), so that a port's writers can be told apart. */
+    public LivePortCounters(final CounterRegistry registry, final String writer, final int port, final String tag,
+        final List<CounterType> metrics, final List<DropReason> drops) {
         this.port = port;
         final List<CounterName> names = new ArrayList<>();
-        metrics.forEach(type -> names.add(CounterName.of(type, port)));
+        metrics.forEach(type -> names.add(new CounterName(type, port, 0, tag)));
         drops.forEach(reason -> names.add(reason.at(port)));
         this.block = registry.block(writer, names);
         Arrays.fill(metricSlots, NONE);
         Arrays.fill(dropSlots, NONE);
-        metrics.forEach(type -> metricSlots[type.ordinal()] = block.indexOf(CounterName.of(type, port)));
+        metrics.forEach(type -> metricSlots[type.ordinal()] = block.indexOf(new CounterName(type, port, 0, tag)));
         drops.forEach(reason -> dropSlots[reason.ordinal()] = block.indexOf(reason.at(port)));
     }
 
