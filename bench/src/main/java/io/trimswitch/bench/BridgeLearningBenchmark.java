@@ -11,20 +11,13 @@ import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.switching.RunRecorder;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A bridging live switch's forwarding lookup per frame on one shard, in frames per second: the source learned, the
@@ -33,13 +26,7 @@ import java.util.concurrent.TimeUnit;
  * only the repeat every half aging time. With one shard there is nothing to share: the baseline in the same run.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 5, time = 1)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 3, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms2g", "-Xmx2g",
-    "-Dagrona.disable.bounds.checks=true"})
-public class BridgeLearningBenchmark {
+public class BridgeLearningBenchmark extends SwitchBenchmark {
     static final int BURST = 1024;
     private static final int HOSTS = 16;
     private static final long AGING_NANOS = 300_000_000_000L;
