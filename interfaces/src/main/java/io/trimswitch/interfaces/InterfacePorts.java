@@ -6,6 +6,7 @@ import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.counters.LivePortCounters;
 import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.ports.Burst;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.foreign.Arena;
@@ -13,10 +14,12 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 
 /**
  * The switch ports of one pipeline thread that sit on Linux interfaces (veths, NICs), DPDK style: the thread takes
- * frames off each port's receive ring itself, without a system call, and sends what departed in one sendmmsg per port
+ * frames off each port's receive ring itself, without a system call, into buffers of its own partition of the packet
+ * pool, a descriptor each in the thread's {@link Burst} ({@link #receive}); it sends what departed in one sendmmsg per port
  * and turn, straight from the packet pool's buffers (no copy), giving the buffers back once the kernel has them. A frame
  * keeps its offload header in the pool's headroom, so a 64 KB segmentation-offload frame crosses the switch whole.
  * A frame the switch cannot take or send is counted by reason.
@@ -37,17 +40,16 @@ public final class InterfacePorts implements AutoCloseable {
         }
     }
 
-    /** Where frames go, on the ports' thread. */
-    public interface FrameHandler {
-        /** A frame arrived on {@code port}, its offload header just before it; the bytes are valid only during the call. */
-        void onFrame(int port, UnsafeBuffer buffer, int offset, int length);
+    /** What takes back a frame's count as sent when its port then refuses it, on the ports' thread. */
+    public interface Refusals {
+        /** No frame counted as sent is ever refused: nothing to take back. */
+        Refusals NONE = (port, handle) -> { };
 
         /**
          * The port refused to send {@code handle}'s frame, which left its egress port and is now counted as dropped under
          * the port's reason: whatever counted it as sent takes that back. Called before the buffer is released.
          */
-        default void onRefused(final int port, final int handle) {
-        }
+        void onRefused(int port, int handle);
     }
 
     /**
@@ -72,8 +74,10 @@ public final class InterfacePorts implements AutoCloseable {
     private static final List<DropReason> DROPS = List.of(DropReason.TRUNCATED, DropReason.VLAN_TAGGED, DropReason.TOO_SHORT, DropReason.OVERSIZE,
         DropReason.MTU_EXCEEDED, DropReason.TX_BUSY, DropReason.SOCKET_ERROR, DropReason.LINK_DOWN, DropReason.PORT_REMOVED);
     private final List<Attachment> attachments;
-    private final FrameHandler handler;
+    private final Refusals handler;
     private final PacketPool pool;
+    /** A free buffer of the ports' thread's partition, for each frame received. */
+    private final IntSupplier allocate;
     private final Release release;
     private final Arena arena = Arena.ofShared();
     /** Set by {@link #close()}, after which the arena's memory is gone. */
@@ -96,16 +100,18 @@ public final class InterfacePorts implements AutoCloseable {
 
     /**
      * @param maxPorts the switch's ports at most: the room kept for ports given to it while it runs
+     * @param allocate a free buffer of {@code pool} for a frame received, from the ports' thread's partition
      * @param registry where the ports' counters live, written by the ports' thread, named {@code writer}
      */
-    public InterfacePorts(final List<Attachment> attachments, final int maxPorts, final FrameHandler handler, final PacketPool pool,
-        final Release release, final CounterRegistry registry, final String writer) {
+    public InterfacePorts(final List<Attachment> attachments, final int maxPorts, final Refusals handler, final PacketPool pool,
+        final IntSupplier allocate, final Release release, final CounterRegistry registry, final String writer) {
         if (pool.headroom() < OffloadHeader.LENGTH) {
             throw new IllegalArgumentException("interface ports need a pool with room for an offload header ahead of each frame");
         }
         this.attachments = List.copyOf(attachments);
         this.handler = handler;
         this.pool = pool;
+        this.allocate = allocate;
         this.release = release;
         this.registry = registry;
         this.writer = writer;
@@ -130,7 +136,7 @@ public final class InterfacePorts implements AutoCloseable {
 
     /** The port's receiver and its sender, with its send batch's messages in native memory. */
     private void makeRoom(final int port) {
-        receivers[port] = new PortReceiver(port, counters[port], counters[port], handler, pool.slotBytes());
+        receivers[port] = new PortReceiver(port, counters[port], counters[port], pool, allocate);
         senders[port] = new PortSender(port, pool, handler, release, counters[port], calls, errorScratch, arena);
     }
 
@@ -223,13 +229,18 @@ public final class InterfacePorts implements AutoCloseable {
         links.take(link);
     }
 
-    /** On the ports' thread: hands the frames waiting on every port to the handler; how many there were. */
-    public int receive() {
+    /**
+     * On the ports' thread: takes the frames waiting on every port, up to a budget each and {@code burst}'s room, into
+     * buffers of the thread's partition, a descriptor each in {@code burst}; how many frames were taken off the rings
+     * (those dropped here, counted by reason, among them).
+     */
+    public int receive(final Burst burst) {
         int frames = 0;
         for (final int port : ownPorts) {
             final PortSocket socket = links.socket(port);
-            if (socket != null) {
-                frames += socket.receive(receivers[port], RECEIVE_BUDGET, calls, longFrame);
+            final int budget = Math.min(RECEIVE_BUDGET, burst.room());
+            if (socket != null && budget > 0) {
+                frames += socket.receive(receivers[port].into(burst), budget, calls, longFrame);
             }
         }
         return frames;

@@ -24,7 +24,7 @@ final class PortSender {
 
     private final int port;
     private final PacketPool pool;
-    private final InterfacePorts.FrameHandler handler;
+    private final InterfacePorts.Refusals handler;
     private final InterfacePorts.Release release;
     private final LivePortCounters counters;
     private final LinuxCalls calls;
@@ -35,7 +35,7 @@ final class PortSender {
     private int pendingCount;
     private final UnsafeBuffer messages;
 
-    PortSender(final int port, final PacketPool pool, final InterfacePorts.FrameHandler handler, final InterfacePorts.Release release,
+    PortSender(final int port, final PacketPool pool, final InterfacePorts.Refusals handler, final InterfacePorts.Release release,
         final LivePortCounters counters, final LinuxCalls calls, final MemorySegment errorScratch, final Arena arena) {
         this.port = port;
         this.pool = pool;

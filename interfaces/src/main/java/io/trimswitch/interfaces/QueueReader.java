@@ -4,16 +4,19 @@ import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.counters.LivePortCounters;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.ports.Burst;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntSupplier;
 
 /**
  * Receive queues of another thread's port that this pipeline thread reads ({@link SpreadQueues}): it takes their frames
- * off their rings itself, counts them under its own name (a port's counters are the sum over the threads that write
- * them) and hands them to its own {@link InterfacePorts.FrameHandler}, which meters them in its own pipeline. It never
+ * off their rings itself into buffers of its own partition, a descriptor each in its own burst, counts them under its
+ * own name (a port's counters are the sum over the threads that write them), and meters them in its own pipeline. It never
  * sends: the port's own thread does, from a queue of its own. The port's thread hands it each socket the port opens
  * ({@link #take}) and takes it back before it closes it ({@link #letGo}); a read in progress finishes first.
  */
@@ -29,12 +32,11 @@ public final class QueueReader {
 
     private final int port;
     private final int[] queues;
-    private final int slotBytes;
     /** Drops by reason, as the port's own thread counts them. */
     private final LivePortCounters counters;
     /** Frames and segments read here, under this thread's name ({@code thread 1}), so that stats can tell the threads apart. */
     private final LivePortCounters received;
-    /** Counts the frames this thread takes of the port as the port's own thread counts its own; made with the handler. */
+    /** Counts the frames this thread takes of the port as the port's own thread counts its own; made with its buffers. */
     private PortReceiver receiver;
     private final LinuxCalls calls = new LinuxCalls(java.lang.foreign.Arena.ofAuto());
     /** Where a frame too long for a ring's slot is read (an AF_PACKET queue's), on this thread; held, or it is freed. */
@@ -48,23 +50,21 @@ public final class QueueReader {
 
     /**
      * @param queues    the port's receive queues this thread reads
-     * @param slotBytes the longest frame a packet buffer holds
      * @param writer    this thread's name, under which it counts the port's frames
      * @param thread    the thread's number, which names the frames it read ({@code thread 1})
      */
-    public QueueReader(final int port, final int[] queues, final int slotBytes, final CounterRegistry registry, final String writer, final int thread) {
+    public QueueReader(final int port, final int[] queues, final CounterRegistry registry, final String writer, final int thread) {
         this.port = port;
         this.queues = queues.clone();
-        this.slotBytes = slotBytes;
         this.counters = new LivePortCounters(registry, writer, port, List.of(), DROPS);
         this.received = new LivePortCounters(registry, writer, port, READ_BY + thread, List.of(CounterType.RX_DATAGRAMS, CounterType.RX_SEGMENTS),
             List.of());
     }
 
 
-    /** Where the frames go, on this thread; before the thread starts. */
-    public void handTo(final InterfacePorts.FrameHandler frames) {
-        this.receiver = new PortReceiver(port, received, counters, frames, slotBytes);
+    /** Where the frames go, on this thread: buffers of {@code pool} that {@code allocate} gives; before the thread starts. */
+    public void bufferIn(final PacketPool pool, final IntSupplier allocate) {
+        this.receiver = new PortReceiver(port, received, counters, pool, allocate);
     }
 
     public int port() {
@@ -81,15 +81,17 @@ public final class QueueReader {
         this.readiness = poller;
     }
 
-    /** On this thread: hands the frames waiting on its queues to the handler; how many there were. */
-    public int receive() {
+    /** On this thread: takes the frames waiting on its queues into {@code burst}, within its room; how many there were. */
+    public int receive(final Burst burst) {
         reading = true;
         // A volatile write then a volatile read: the port's thread either sees this read begun or this thread sees the socket gone.
         final PortSocket open = socket;
+        final int budget = Math.min(RECEIVE_BUDGET, burst.room());
         int frames = 0;
         if (open != null) {
+            receiver.into(burst);
             for (final int queue : queues) {
-                frames += open.receive(queue, receiver, RECEIVE_BUDGET - frames, calls, longFrame);
+                frames += open.receive(queue, receiver, budget - frames, calls, longFrame);
             }
         }
         reading = false;

@@ -22,8 +22,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * socket needs root: elsewhere these tests are skipped.
  */
 class InterfacePortsTest {
-    private final InterfacePorts ports = new InterfacePorts(List.of(), 4, (port, buffer, offset, length) -> { },
-        PacketPool.withHeadroom(64, PacketPool.MAX_SLOT_BYTES, OffloadHeader.LENGTH), handle -> { }, CounterRegistry.inMemory(64), "sockets-0");
+    private final PacketPool pool = PacketPool.withHeadroom(64, PacketPool.MAX_SLOT_BYTES, OffloadHeader.LENGTH);
+    private final InterfacePorts ports = new InterfacePorts(List.of(), 4, InterfacePorts.Refusals.NONE, pool, pool::allocate, handle -> { },
+        CounterRegistry.inMemory(64), "sockets-0");
 
     /** A dummy interface (Ethernet, unlike lo) made for the test and removed after it. */
     private final String dummy = "tswd" + ProcessHandle.current().pid() % 100_000;

@@ -1,11 +1,13 @@
 package io.trimswitch.live;
 
+import io.trimswitch.dataplane.ports.Burst;
 import io.trimswitch.interfaces.InterfacePorts;
 import io.trimswitch.realtime.shard.FileDescriptorWatch;
 import io.trimswitch.realtime.shard.PortKind;
 
 /**
- * A shard's ports on Linux interfaces (AF_PACKET rings): a burst is what every ring holds, up to a budget per port; a
+ * A shard's ports on Linux interfaces (AF_PACKET rings, AF_XDP sockets): a burst is what every ring holds, up to a
+ * budget per port, taken into buffers of the shard's partition; a
  * frame is sent straight from its buffer, one sendmmsg per port and turn, and the interface gives the buffer back once
  * the kernel has the frame. Each port's packet socket wakes the shard, a port attached while the switch runs too.
  */
@@ -17,8 +19,8 @@ final class InterfacePortKind implements PortKind {
     }
 
     @Override
-    public int receive() {
-        return interfaces.receive();
+    public int receive(final Burst burst) {
+        return interfaces.receive(burst);
     }
 
     @Override

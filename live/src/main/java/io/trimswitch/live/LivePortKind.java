@@ -7,9 +7,9 @@ import io.trimswitch.dataplane.ports.PortKinds;
 import io.trimswitch.dataplane.ports.RegisteredKind;
 import io.trimswitch.realtime.shard.PortKind;
 import io.trimswitch.realtime.shard.ShardedDataplane;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.InetSocketAddress;
+import java.util.function.IntSupplier;
 
 /**
  * A kind of port of the live switch beside its interface ports, in a package of its own that the switch finds by its
@@ -38,19 +38,18 @@ public interface LivePortKind extends RegisteredKind {
      */
     KernelDrops kernelDrops(Settings settings);
 
-    /** A shard's ports of this kind, {@code own} of them, which hand their frames to {@code context}'s way in. */
+    /**
+     * A shard's ports of this kind, {@code own} of them, which receive their frames into buffers that {@code context}
+     * gives, a descriptor each in the shard's burst.
+     */
     ShardPorts open(Settings settings, int[] own, Context context);
 
     /**
-     * What a shard gives its ports: its dataplane, its way in, its ports' drop counters ({@code counters}, by port), and
-     * where the ports' own counters live, written by {@code writer}.
+     * What a shard gives its ports: its dataplane, a free buffer of its partition for each frame received
+     * ({@code allocate}), its ports' drop counters ({@code counters}, by port), and where the ports' own counters live,
+     * written by {@code writer}.
      */
-    record Context(ShardedDataplane dataplane, Frames frames, LivePortCounters[] counters, CounterRegistry registry, String writer) {
-    }
-
-    /** The shard's way in: a frame its ports read, valid only during the call. */
-    interface Frames {
-        void onFrame(int port, UnsafeBuffer buffer, int offset, int length);
+    record Context(ShardedDataplane dataplane, IntSupplier allocate, LivePortCounters[] counters, CounterRegistry registry, String writer) {
     }
 
     /** The kernel's drops on a kind's sockets, read afresh once a sample and closed with the gauges. */

@@ -1,33 +1,34 @@
 package io.trimswitch.live;
 
 import io.trimswitch.dataplane.codec.EthernetHeader;
-import io.trimswitch.dataplane.codec.OffloadHeader;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.LivePortCounters;
 import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
+import io.trimswitch.dataplane.ports.Burst;
 import io.trimswitch.dataplane.time.IngressLinks;
 import io.trimswitch.interfaces.InterfacePorts;
 import io.trimswitch.interfaces.QueueReader;
 import io.trimswitch.switching.AssembledSwitch;
+import io.trimswitch.realtime.shard.Ingress;
 import io.trimswitch.realtime.shard.PipelineShard;
 import io.trimswitch.realtime.shard.PortList;
 import io.trimswitch.realtime.shard.ShardedDataplane;
 import org.HdrHistogram.Histogram;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.List;
 
 /**
  * A live shard's ports: the kinds it holds ({@link InterfacePortKind} for ports on interfaces, a {@link LivePortKind}'s
- * for UDP/VXLAN sockets) in its {@link PortList}, with a {@link LiveTap} on them, and the way in that both kinds hand
- * their frames to: each frame read is copied once into a buffer of the shard's partition and arrives no faster than the
- * port's link allows; the pipeline chooses its port (with {@code forwarding.mode: l2} by
- * the shard's copy of the learning bridge, which floods too). The shard sleeps in a {@link PollerSleep}, over the kinds' file descriptors.
+ * for UDP/VXLAN sockets) in its {@link PortList}, with a {@link LiveTap} on them, and the shard's way in for the bursts
+ * both kinds receive ({@link Ingress}): each kind has copied each frame once into a buffer of the shard's partition,
+ * and each frame arrives no faster than the port's link allows; the pipeline chooses its port (with
+ * {@code forwarding.mode: l2} by the shard's copy of the learning bridge, which floods too). The shard sleeps in a
+ * {@link PollerSleep}, over the kinds' file descriptors.
  */
-final class LivePorts implements LivePortKind.Frames, InterfacePorts.FrameHandler {
+final class LivePorts implements Ingress, InterfacePorts.Refusals {
     /** Why the ports themselves drop a frame they took. */
     private static final List<DropReason> DROPS = List.of(DropReason.BUFFER_EXHAUSTED, DropReason.RX_OVERFLOW,
         DropReason.BAD_OFFLOAD, DropReason.RESERVED_GROUP);
@@ -50,10 +51,6 @@ final class LivePorts implements LivePortKind.Frames, InterfacePorts.FrameHandle
     private InterfacePorts interfaces;
     /** The kind of its interface ports, which {@code ctl add-port} adds to; null without interface ports. */
     private InterfacePortKind interfaceKind;
-    /** Per port: true when it sits on a Linux interface, whose frames carry an offload header in the pool's headroom. */
-    private final boolean[] onInterface;
-    /** True when the pool keeps an offload header ahead of every frame (the switch has interface ports). */
-    private final boolean offloadHeaders;
 
     LivePorts(
         final PipelineShard shard, final ShardedDataplane dataplane, final IngressLinks links) {
@@ -66,13 +63,11 @@ final class LivePorts implements LivePortKind.Frames, InterfacePorts.FrameHandle
         final int ports = assembly.ports();
         this.counters = new LivePortCounters[ports];
         this.tap = new LiveTap(assembly, pool);
-        this.list = new PortList(ports, sleep).tap(tap);
+        this.list = new PortList(ports, sleep).tap(tap).ingress(this);
         shard.ports(list);
         for (final int port : shard.ownPorts()) {
             makeRoom(port);
         }
-        this.offloadHeaders = pool.headroom() >= OffloadHeader.LENGTH;
-        this.onInterface = new boolean[ports];
     }
 
     /** A port's counters and its queues' depth records. */
@@ -83,7 +78,7 @@ final class LivePorts implements LivePortKind.Frames, InterfacePorts.FrameHandle
 
     /** What the shard gives its ports of a {@link LivePortKind}, whose own counters {@code writer} writes in {@code registry}. */
     LivePortKind.Context context(final CounterRegistry registry, final String writer) {
-        return new LivePortKind.Context(dataplane, this, counters, registry, writer);
+        return new LivePortKind.Context(dataplane, shard::allocate, counters, registry, writer);
     }
 
     /** The shard's UDP ports and its interface ports (null for none of either). */
@@ -94,11 +89,7 @@ final class LivePorts implements LivePortKind.Frames, InterfacePorts.FrameHandle
         }
         if (interfacePorts != null) {
             interfaceKind = new InterfacePortKind(interfacePorts);
-            final int[] attached = interfacePorts.attachments().stream().mapToInt(InterfacePorts.Attachment::port).toArray();
-            for (final int port : attached) {
-                onInterface[port] = true;
-            }
-            list.add(interfaceKind, attached);
+            list.add(interfaceKind, interfacePorts.attachments().stream().mapToInt(InterfacePorts.Attachment::port).toArray());
         }
     }
 
@@ -112,7 +103,6 @@ final class LivePorts implements LivePortKind.Frames, InterfacePorts.FrameHandle
             return;
         }
         makeRoom(port);
-        onInterface[port] = true;
         list.assign(port, interfaceKind);
         shard.addPort(port);
         interfaces.adopt(port, interfaceName);
@@ -125,9 +115,8 @@ final class LivePorts implements LivePortKind.Frames, InterfacePorts.FrameHandle
     void readQueues(final QueueReader reader) {
         final int port = reader.port();
         makeRoom(port);
-        onInterface[port] = true;
         shard.receiveFor(port);
-        reader.handTo(this);
+        reader.bufferIn(pool, shard::allocate);
         list.add(new QueueReaderKind(reader));
     }
 
@@ -136,45 +125,45 @@ final class LivePorts implements LivePortKind.Frames, InterfacePorts.FrameHandle
         tap.capture(port, capture);
     }
 
+    /**
+     * Each frame of the burst, in its buffer of the shard's partition, waits for its arrival time at its port; one that
+     * found no buffer, one for a reserved group, or one whose link backlog is full is counted and goes no further.
+     */
     @Override
-    public void onFrame(final int port, final UnsafeBuffer buffer, final int offset, final int length) {
+    public void admit(final Burst burst) {
         final long now = dataplane.clock().nowPicos();
-        // A capture sees every frame the port received, those the switch then refuses too, as tcpdump on the link would.
-        tap.received(port, now, buffer, offset, length);
-        if (length >= EthernetHeader.LENGTH && EthernetHeader.isReservedGroup(EthernetHeader.destination(buffer, offset))) {
-            // Whatever the forwarding mode: such a frame is for the link it came on, never for another port.
-            counters[port].drop(DropReason.RESERVED_GROUP);
-            return;
+        for (int i = 0; i < burst.size(); i++) {
+            final int port = burst.port(i);
+            final int handle = burst.handle(i);
+            if (handle == PacketPool.NO_PACKET) {
+                counters[port].drop(DropReason.BUFFER_EXHAUSTED);
+                continue;
+            }
+            final UnsafeBuffer frame = pool.buffer(handle);
+            final int at = pool.offset(handle);
+            final int length = pool.length(handle);
+            // A capture sees every frame the port received, those the switch then refuses too, as tcpdump on the link would.
+            tap.received(port, now, frame, at, length);
+            if (length >= EthernetHeader.LENGTH && EthernetHeader.isReservedGroup(EthernetHeader.destination(frame, at))) {
+                // Whatever the forwarding mode: such a frame is for the link it came on, never for another port.
+                drop(port, handle, DropReason.RESERVED_GROUP);
+                continue;
+            }
+            final long arrival = links.arrival(port, length, now);
+            if (!shard.hasRoom(port)) {
+                drop(port, handle, DropReason.RX_OVERFLOW);
+                continue;
+            }
+            pool.ingressPort(handle, port);
+            // No port yet: the pipeline's forwarding chooses it.
+            pool.egressPort(handle, -1);
+            shard.arrive(port, handle, arrival);
         }
-        admit(port, buffer, offset, length, links.arrival(port, length, now));
     }
 
-    /** Copies the frame into a buffer of the shard's own and lets it wait for its arrival time. */
-    private void admit(final int port, final DirectBuffer buffer, final int offset, final int length, final long arrival) {
-        if (!shard.hasRoom(port)) {
-            counters[port].drop(DropReason.RX_OVERFLOW);
-            return;
-        }
-        final int handle = shard.allocate();
-        if (handle == PacketPool.NO_PACKET) {
-            counters[port].drop(DropReason.BUFFER_EXHAUSTED);
-            return;
-        }
-        final UnsafeBuffer frames = pool.buffer(handle);
-        final int at = pool.offset(handle);
-        if (!offloadHeaders) {
-            frames.putBytes(at, buffer, offset, length);
-        } else if (onInterface[port]) {
-            frames.putBytes(at - OffloadHeader.LENGTH, buffer, offset - OffloadHeader.LENGTH, length + OffloadHeader.LENGTH);
-        } else {
-            OffloadHeader.clear(frames, at - OffloadHeader.LENGTH);
-            frames.putBytes(at, buffer, offset, length);
-        }
-        pool.length(handle, length);
-        pool.ingressPort(handle, port);
-        // No port yet: the pipeline's forwarding chooses it.
-        pool.egressPort(handle, -1);
-        shard.arrive(port, handle, arrival);
+    private void drop(final int port, final int handle, final DropReason reason) {
+        counters[port].drop(reason);
+        dataplane.release(handle);
     }
 
     /** The interface refused the frame after its egress port counted it as sent: it is counted only as the interface's drop. */

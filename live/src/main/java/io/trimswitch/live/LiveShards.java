@@ -129,7 +129,8 @@ final class LiveShards {
                 ports[thread].context(counters, writer));
         // With interface ports, every shard can take one more while the switch runs (ctl add-port).
         interfaces[thread] = !LiveSettings.hasInterfacePorts(settings) ? null
-            : new InterfacePorts(ownAttachments, settings.portCount(), ports[thread], dataplane.pool(), dataplane::release, counters, writer);
+            : new InterfacePorts(ownAttachments, settings.portCount(), ports[thread], dataplane.pool(), shard::allocate, dataplane::release,
+                counters, writer);
         if (interfaces[thread] != null) {
             interfaces[thread].defaultKind(PortKindSettings.portKind(settings));
         }

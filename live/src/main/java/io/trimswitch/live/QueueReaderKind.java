@@ -1,5 +1,6 @@
 package io.trimswitch.live;
 
+import io.trimswitch.dataplane.ports.Burst;
 import io.trimswitch.interfaces.QueueReader;
 import io.trimswitch.realtime.shard.FileDescriptorWatch;
 import io.trimswitch.realtime.shard.PortKind;
@@ -17,8 +18,8 @@ final class QueueReaderKind implements PortKind {
     }
 
     @Override
-    public int receive() {
-        return reader.receive();
+    public int receive(final Burst burst) {
+        return reader.receive(burst);
     }
 
     /** Never called: no port's departures are this kind's to send. */

@@ -45,7 +45,7 @@ final class QueueSpreading {
             for (int shard = 0; shard < owners.shards(); shard++) {
                 final int[] queues = queuesOn(threads, shard);
                 if (shard != owner && queues.length > 0) {
-                    final QueueReader reader = new QueueReader(port, queues, dataplane.pool().slotBytes(), counters, "sockets-" + shard, shard);
+                    final QueueReader reader = new QueueReader(port, queues, counters, "sockets-" + shard, shard);
                     ports[shard].readQueues(reader);
                     readers.add(reader);
                 }

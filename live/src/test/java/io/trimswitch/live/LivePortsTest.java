@@ -5,6 +5,7 @@ import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.counters.CounterTotals;
 import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.ports.Burst;
 import io.trimswitch.dataplane.time.IngressLinks;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.pipelines.BridgeForwarding;
@@ -16,9 +17,9 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * A live shard's ports with {@code forwarding.mode: l2}, frames handed to them as a socket hands them in: each is copied
- * into a buffer of the shard's once, whatever its destination (learning and flooding are the pipeline's); what no other
- * port should get is counted and goes nowhere.
+ * A live shard's ports with {@code forwarding.mode: l2}, frames handed to them as a kind of port receives them, in a
+ * burst of buffers of the shard's: each is taken in once, whatever its destination (learning and flooding are the
+ * pipeline's); what no other port should get is counted and goes nowhere.
  */
 class LivePortsTest {
     private static final int PORTS = 3;
@@ -35,6 +36,7 @@ class LivePortsTest {
         forwarding, () -> new RunRecorder(0, 16), false);
     private final LivePorts ports = new LivePorts(dataplane.shard(0), dataplane, new IngressLinks(rates()));
     private final UnsafeBuffer frame = new UnsafeBuffer(new byte[128]);
+    private final Burst burst = new Burst();
 
     LivePortsTest() {
         dataplane.clock().startIn(0);
@@ -48,19 +50,28 @@ class LivePortsTest {
 
     @Test
     void aFrameIsTakenInOnceWhereverItGoesTheFloodIsThePipelines() {
-        ports.onFrame(0, frame(HOST_B, HOST_A), 0, 64);
+        arrive(0, frame(HOST_B, HOST_A));
         assertEquals(1, dataplane.shard(0).buffersInUse(), "one buffer: the copies are made when the pipeline floods it");
-        ports.onFrame(1, frame(HOST_A, HOST_B), 0, 64);
-        ports.onFrame(1, frame(HOST_A, HOST_B), 0, 64);
+        arrive(1, frame(HOST_A, HOST_B));
+        arrive(1, frame(HOST_A, HOST_B));
         assertEquals(3, dataplane.shard(0).buffersInUse(), "nothing learned or filtered before the pipeline");
         assertEquals(0, count(0, CounterType.FLOODED_PACKETS));
         assertEquals(0, drops(1, "filtered"));
     }
 
     @Test
+    void aFrameThatFoundNoBufferIsCountedAsBufferExhausted() {
+        burst.add(2, PacketPool.NO_PACKET);
+        ports.admit(burst);
+        burst.clear();
+        assertEquals(0, dataplane.shard(0).buffersInUse());
+        assertEquals(1, drops(2, "bufferExhausted"));
+    }
+
+    @Test
     void aFrameForAReservedGroupStaysOnItsLinkWhateverTheForwarding() {
         // 01:80:c2:00:00:0e, LLDP's: a bridge never forwards it.
-        ports.onFrame(0, frame(0x01_80_c2_00_00_0eL, HOST_A), 0, 64);
+        arrive(0, frame(0x01_80_c2_00_00_0eL, HOST_A));
         assertEquals(0, dataplane.shard(0).buffersInUse());
         assertEquals(1, drops(0, "reservedGroup"));
     }
@@ -71,17 +82,27 @@ class LivePortsTest {
         final LiveCapture capture = new LiveCapture(0, dir.resolve("port0.pcapng"), settings.portRateBps(0), 0);
         try {
             ports.capture(0, capture);
-            ports.onFrame(0, frame(HOST_B, HOST_A), 0, 64);
+            arrive(0, frame(HOST_B, HOST_A));
             // Refused by the switch, seen by the capture, as on the wire.
-            ports.onFrame(0, frame(0x01_80_c2_00_00_0eL, HOST_A), 0, 64);
+            arrive(0, frame(0x01_80_c2_00_00_0eL, HOST_A));
             ports.capture(0, null);
-            ports.onFrame(0, frame(HOST_B, HOST_A), 0, 64);
+            arrive(0, frame(HOST_B, HOST_A));
         } finally {
             capture.close();
             java.nio.file.Files.deleteIfExists(dir.resolve("port0.pcapng"));
             java.nio.file.Files.deleteIfExists(dir);
         }
         assertEquals(2, capture.written());
+    }
+
+    /** A 64-byte frame received on {@code port}, as a kind puts it in a buffer of the shard's and the shard's burst. */
+    private void arrive(final int port, final UnsafeBuffer bytes) {
+        final int handle = dataplane.shard(0).allocate();
+        pool.buffer(handle).putBytes(pool.offset(handle), bytes, 0, 64);
+        pool.length(handle, 64);
+        burst.add(port, handle);
+        ports.admit(burst);
+        burst.clear();
     }
 
     private UnsafeBuffer frame(final long destination, final long source) {

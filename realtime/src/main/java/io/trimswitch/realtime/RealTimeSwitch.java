@@ -100,7 +100,7 @@ public final class RealTimeSwitch {
         this.ports = PortKinds.named(ScenarioPortKind.class, GENERATED).open(this.settings, dataplane, this.source,
             () -> threadRecorder(flows, packets));
         for (int shard = 0; shard < shards; shard++) {
-            dataplane.shard(shard).ports(new PortList(assembly.ports(), ShardSleep.parked()).add(ports[shard], ownPorts(shard)));
+            dataplane.shard(shard).ports(new PortList(assembly.ports(), ShardSleep.parked()).add(ports[shard], ownPorts(shard)).ingress(ports[shard]));
         }
     }
 

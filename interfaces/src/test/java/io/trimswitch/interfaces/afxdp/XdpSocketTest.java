@@ -6,6 +6,7 @@ import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.interfaces.InterfacePorts;
 import io.trimswitch.interfaces.PortPoller;
+import io.trimswitch.interfaces.TakenFrames;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -35,6 +36,10 @@ class XdpSocketTest {
     private final PacketPool pool = PacketPool.withHeadroom(64, PacketPool.MAX_SLOT_BYTES, OffloadHeader.LENGTH);
     private final AtomicInteger arrived = new AtomicInteger();
     private final List<Integer> lengths = new ArrayList<>();
+    private final TakenFrames taken = new TakenFrames(pool, (at, buffer, offset, length) -> {
+        arrived.incrementAndGet();
+        lengths.add(length);
+    });
     private InterfacePorts ports;
 
     @BeforeEach
@@ -70,10 +75,8 @@ class XdpSocketTest {
     }
 
     private void open() {
-        ports = new InterfacePorts(List.of(new InterfacePorts.Attachment(0, port, new AfXdp(), 1)), 2, (at, buffer, offset, length) -> {
-            arrived.incrementAndGet();
-            lengths.add(length);
-        }, pool, pool::free, CounterRegistry.inMemory(64), "sockets-0");
+        ports = new InterfacePorts(List.of(new InterfacePorts.Attachment(0, port, new AfXdp(), 1)), 2, InterfacePorts.Refusals.NONE, pool,
+            pool::allocate, pool::free, CounterRegistry.inMemory(64), "sockets-0");
         ports.open();
     }
 
@@ -96,7 +99,7 @@ class XdpSocketTest {
             .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         final long end = System.nanoTime() + 5_000_000_000L;
         while (arrived.get() == 0 && System.nanoTime() < end) {
-            ports.receive();
+            taken.receive(ports);
             Thread.onSpinWait();
         }
         ping.waitFor();
@@ -127,17 +130,17 @@ class XdpSocketTest {
             + "            pass\n";
         assertEquals(0, run("ip", "netns", "exec", inside, "/usr/bin/python3", "-c", send), "the burst was sent");
         final long sent = Long.parseLong(output("ip", "netns", "exec", inside, "cat", "/sys/class/net/" + peer + "/statistics/tx_packets").trim());
-        long taken = 0;
+        long received = 0;
         long overflow = 0;
         final long end = System.nanoTime() + 3_000_000_000L;
-        while (taken + overflow < sent && System.nanoTime() < end) {
-            taken += ports.receive();
+        while (received + overflow < sent && System.nanoTime() < end) {
+            received += taken.receive(ports);
             overflow = ports.dropped(0, DropReason.RING_OVERFLOW);
         }
         assertTrue(sent >= frames, "the other end sent " + sent);
-        assertTrue(overflow > 0, "the rings overflowed: " + taken + " received");
-        assertEquals(ports.received(0), taken);
-        assertEquals(sent, taken + overflow, "every frame sent is received or counted as ringOverflow");
+        assertTrue(overflow > 0, "the rings overflowed: " + received + " received");
+        assertEquals(ports.received(0), received);
+        assertEquals(sent, received + overflow, "every frame sent is received or counted as ringOverflow");
     }
 
     /**
@@ -169,9 +172,8 @@ class XdpSocketTest {
             ports.close();
         }
         arrived.set(0);
-        ports = new InterfacePorts(List.of(new InterfacePorts.Attachment(0, port, new AfXdp(), queues)), 2, (at, buffer, offset, length) -> {
-            arrived.incrementAndGet();
-        }, pool, pool::free, CounterRegistry.inMemory(64), "sockets-0");
+        ports = new InterfacePorts(List.of(new InterfacePorts.Attachment(0, port, new AfXdp(), queues)), 2, InterfacePorts.Refusals.NONE, pool,
+            pool::allocate, pool::free, CounterRegistry.inMemory(64), "sockets-0");
         try {
             ports.open();
         } catch (final IllegalStateException e) {
@@ -186,7 +188,7 @@ class XdpSocketTest {
         assertEquals(0, run("ip", "netns", "exec", inside, "/usr/bin/python3", "-c", send), "the flows were sent");
         final long end = System.nanoTime() + 1_000_000_000L;
         while (System.nanoTime() < end) {
-            ports.receive();
+            taken.receive(ports);
             Thread.onSpinWait();
         }
         missed = 64 - arrived.get();
@@ -204,7 +206,7 @@ class XdpSocketTest {
             .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         final long end = System.nanoTime() + 5_000_000_000L;
         while (!lengths.contains(46) && System.nanoTime() < end) {
-            ports.receive();
+            taken.receive(ports);
             Thread.onSpinWait();
         }
         ping.waitFor();
@@ -222,7 +224,7 @@ class XdpSocketTest {
         long now = before;
         while (now < before + 2 && System.nanoTime() < end) {
             Thread.sleep(20);
-            ports.receive();
+            taken.receive(ports);
             now = Long.parseLong(output("ip", "netns", "exec", inside, "cat", "/sys/class/net/" + peer + "/statistics/rx_packets").trim());
         }
         // At least: the kernel may send a frame of its own out of the port meanwhile (IPv6 neighbour discovery).
@@ -246,7 +248,7 @@ class XdpSocketTest {
             for (int round = 0; round < 10_000; round++) {
                 ports.send(0, broadcast(60));
                 ports.flush();
-                ports.receive();
+                taken.receive(ports);
             }
             allocated = threads.getCurrentThreadAllocatedBytes() - before;
             windows++;
@@ -279,7 +281,7 @@ class XdpSocketTest {
             final long cpuBefore = threads.getCurrentThreadCpuTime();
             final long start = System.nanoTime();
             for (int turn = 0; turn < 10; turn++) {
-                ports.receive();
+                taken.receive(ports);
                 poller.await(100_000_000L);
             }
             final long slept = System.nanoTime() - start;
@@ -294,7 +296,7 @@ class XdpSocketTest {
             poller.await(5_000_000_000L);
             final long woken = System.nanoTime() - asleep;
             ping.waitFor();
-            assertTrue(ports.receive() >= 1 || arrived.get() >= 1, "the ARP request that woke the thread is there to take");
+            assertTrue(taken.receive(ports) >= 1 || arrived.get() >= 1, "the ARP request that woke the thread is there to take");
             assumeTrue(woken < 1_000_000_000L, "host too slow: the frame woke the thread after " + woken / 1_000_000 + " ms");
         }
     }
@@ -324,7 +326,7 @@ class XdpSocketTest {
     void aQueueAnotherSocketHoldsIsRefusedInOneLine() throws Exception {
         openOrSkip();
         final InterfacePorts second = new InterfacePorts(List.of(new InterfacePorts.Attachment(0, port, new AfXdp(), 1)), 2,
-            (at, buffer, offset, length) -> { }, pool, pool::free, CounterRegistry.inMemory(64), "sockets-1");
+            InterfacePorts.Refusals.NONE, pool, pool::allocate, pool::free, CounterRegistry.inMemory(64), "sockets-1");
         final IllegalStateException refused = assertThrows(IllegalStateException.class, second::open);
         assertEquals("port 0: interface " + port + ": its receive queue 0 already has an AF_XDP socket (another switch or program holds it: stop"
             + " that one, or use kind af_packet)", refused.getMessage());

@@ -2,6 +2,7 @@ package io.trimswitch.realtime.generated;
 
 import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.ports.Burst;
 import io.trimswitch.realtime.ScenarioPorts;
 import io.trimswitch.switching.RunRecorder;
 import io.trimswitch.switching.TrafficSource;
@@ -17,8 +18,9 @@ import java.util.function.IntConsumer;
 /**
  * A scenario shard's in-memory ports, the kind of port generated traffic comes in on. On the first shard they are the
  * generator: each packet of the workload is written into a buffer of the shard's partition when its last bit is due, by
- * the dilated clock, and metered at once if the shard owns its port, or put on the receive ring of the shard that does.
- * On the other shards they read that ring. Whatever leaves an egress port is recorded for the receivers, and its buffer
+ * the dilated clock, and goes into the shard's burst if the shard owns its port, or on the receive ring of the shard
+ * that does. On the other shards they read that ring into their burst. Each shard then takes its burst ({@link #admit}):
+ * a generated packet is metered at once, or waits its turn where the shards keep virtual time's order. Whatever leaves an egress port is recorded for the receivers, and its buffer
  * given back. They have no file descriptor: the shard parks when idle.
  */
 final class GeneratedPorts implements ScenarioPorts {
@@ -72,15 +74,15 @@ final class GeneratedPorts implements ScenarioPorts {
     }
 
     @Override
-    public int receive() {
-        return source != null ? generate() : take();
+    public int receive(final Burst burst) {
+        return source != null ? generate(burst) : take(burst);
     }
 
-    /** Writes up to a batch of due packets and meters or hands each on; returns how many. */
-    private int generate() {
+    /** Writes up to a batch of due packets into {@code burst}, or hands each on to its port's shard; returns how many. */
+    private int generate(final Burst burst) {
         final long now = clock.nowPicos();
         int work = 0;
-        while (work < batch && source.nextTime() <= now) {
+        while (work < batch && burst.room() > 0 && source.nextTime() <= now) {
             final long due = source.nextTime();
             final int handle = TrafficSource.take(source, pool, allocate, recorder);
             work++;
@@ -96,12 +98,8 @@ final class GeneratedPorts implements ScenarioPorts {
                 tap.received(port, due, pool.buffer(handle), pool.offset(handle), pool.length(handle));
             }
             final HandleRing other = rings[dataplane.shardOf(port)];
-            if (ordered && other == null) {
-                // Metered in its turn, once no NOTIFY can still come from before it.
-                arriveHere(port, handle);
-            } else if (other == null) {
-                // One packet at a time, in arrival order: this shard meets its queues in virtual time's order.
-                shard.meter(handle);
+            if (other == null) {
+                burst.add(port, handle);
             } else if (!other.offer(handle)) {
                 recorder.dropped(pool.flow(handle), DropReason.RX_OVERFLOW);
                 dataplane.release(handle);
@@ -115,23 +113,45 @@ final class GeneratedPorts implements ScenarioPorts {
     }
 
     /**
-     * Takes what the generating shard put on this shard's ring; each waits for its arrival time. Ordered, it takes the
-     * whole ring, having read first how far the generator had got: every arrival before that is then in the shard.
+     * Takes what the generating shard put on this shard's ring into {@code burst}; each waits for its arrival time.
+     * Ordered, it takes the whole ring, having read first how far the generator had got: every arrival before that is
+     * then in the shard; a ring longer than the burst's room is taken over several turns, its horizon kept until then.
      */
-    private int take() {
-        if (ordered) {
-            receivedBefore = generatedBefore.get();
-        }
+    private int take(final Burst burst) {
+        final long generated = ordered ? generatedBefore.get() : 0;
         int work = 0;
         while (ordered || work < batch) {
+            if (burst.room() == 0) {
+                return work;
+            }
             final int handle = ring.poll();
             if (handle == PacketPool.NO_PACKET) {
                 break;
             }
-            arriveHere(pool.ingressPort(handle), handle);
+            burst.add(pool.ingressPort(handle), handle);
             work++;
         }
+        if (ordered) {
+            receivedBefore = generated;
+        }
         return work;
+    }
+
+    /**
+     * The shard's own generated packets are metered at once, one at a time in arrival order, so that the shard meets its
+     * queues in virtual time's order; those another shard made, or all of them where the shards keep virtual time's
+     * order, wait for their arrival time (metered in their turn, once no NOTIFY can still come from before them).
+     */
+    @Override
+    public void admit(final Burst burst) {
+        final boolean meterAtOnce = source != null && !ordered;
+        for (int i = 0; i < burst.size(); i++) {
+            if (meterAtOnce) {
+                shard.meter(burst.handle(i));
+            } else {
+                arriveHere(burst.port(i), burst.handle(i));
+            }
+        }
     }
 
     /** Packet {@code handle} waits at its port for its arrival time, or is dropped where its link is full. */

@@ -1,16 +1,20 @@
 package io.trimswitch.realtime.shard;
 
+import io.trimswitch.dataplane.ports.Burst;
+
 /**
  * One kind of port a shard owns, as DPDK's rx/tx burst and OVS's netdev classes are: generated traffic (real-time
  * scenarios), UDP/VXLAN sockets or AF_PACKET interfaces (the live switch). A shard holds a list of them
- * ({@link PortList}); another kind (AF_XDP, a tap device) is one more class. Every method runs on the shard's thread.
+ * ({@link PortList}); another kind (AF_XDP, a tap device) is one more class. A kind never calls up into the shard: it
+ * fills the shard's {@link Burst} with the buffers its frames now sit in, and the shard meters them ({@link Ingress}).
+ * Every method runs on the shard's thread.
  */
 public interface PortKind {
     /**
-     * Reads a burst of what these ports received and hands each frame to the shard ({@link PipelineShard#arrive} or
-     * {@link PipelineShard#meter}); returns how much work that was.
+     * Reads a burst of what these ports received into buffers of the shard's partition, a descriptor each in
+     * {@code burst}, never more than its room; returns how much work that was.
      */
-    int receive();
+    int receive(Burst burst);
 
     /**
      * Packet {@code handle} left egress port {@code port} at switch time {@code time}: it goes out with this turn's
@@ -32,8 +36,11 @@ public interface PortKind {
         return now;
     }
 
-    /** Work done on every turn, before the switch has started too (a socket's binding, say); returns how much. */
-    default int poll() {
+    /**
+     * Work done on every turn, before the switch has started too (a socket's binding, say); what it reads goes into
+     * {@code burst}, as {@link #receive} does. Returns how much.
+     */
+    default int poll(final Burst burst) {
         return 0;
     }
 

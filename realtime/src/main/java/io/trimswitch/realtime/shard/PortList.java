@@ -1,11 +1,14 @@
 package io.trimswitch.realtime.shard;
 
+import io.trimswitch.dataplane.ports.Burst;
+
 import java.util.Arrays;
 
 /**
  * A shard's ports: the kinds it holds ({@link PortKind}), which kind sends for each port, the tap that sees their
- * traffic ({@link PortTap}) and where the shard sleeps ({@link ShardSleep}). Each turn the shard has every kind receive
- * a burst; a packet that left an egress port goes to the tap, then to its port's kind, and every kind flushes once.
+ * traffic ({@link PortTap}) and where the shard sleeps ({@link ShardSleep}). Each turn every kind receives a burst into
+ * the shard's own {@link Burst}, which the shard's {@link Ingress} then takes; a packet that left an egress port goes to
+ * the tap, then to its port's kind, and every kind flushes once.
  * Every method runs on the shard's thread, except {@link #wake()}; the list is set up before the thread starts, and a
  * port given to the switch while it runs is assigned on the thread.
  */
@@ -15,6 +18,9 @@ public final class PortList {
     private final PortKind[] kindOf;
     private PortKind[] kinds = new PortKind[0];
     private PortTap tap = PortTap.NONE;
+    /** The shard's one burst, filled by each kind in turn and emptied by the ingress before the next. */
+    private final Burst burst = new Burst();
+    private Ingress ingress = Ingress.NONE;
 
     /** Ports of a switch of {@code ports} ports, whose shard sleeps in {@code sleep}. */
     public PortList(final int ports, final ShardSleep sleep) {
@@ -47,6 +53,12 @@ public final class PortList {
         return this;
     }
 
+    /** What takes every burst the kinds receive, from now on. */
+    public PortList ingress(final Ingress stage) {
+        this.ingress = stage;
+        return this;
+    }
+
     /** What sees the ports' traffic: the kinds' receive paths hand it every frame. */
     public PortTap tap() {
         return tap;
@@ -55,7 +67,8 @@ public final class PortList {
     int poll() {
         int work = 0;
         for (final PortKind kind : kinds) {
-            work += kind.poll();
+            work += kind.poll(burst);
+            admit();
         }
         return work;
     }
@@ -63,9 +76,17 @@ public final class PortList {
     int receive() {
         int work = 0;
         for (final PortKind kind : kinds) {
-            work += kind.receive();
+            work += kind.receive(burst);
+            admit();
         }
         return work;
+    }
+
+    private void admit() {
+        if (burst.size() > 0) {
+            ingress.admit(burst);
+            burst.clear();
+        }
     }
 
     /** Up to where every kind has handed the shard its arrivals (MAX_VALUE: all it ever will); without kinds, now. */

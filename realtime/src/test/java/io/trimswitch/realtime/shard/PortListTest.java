@@ -1,5 +1,6 @@
 package io.trimswitch.realtime.shard;
 
+import io.trimswitch.dataplane.ports.Burst;
 import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -23,14 +24,18 @@ class PortListTest {
         private final String name;
         long horizon = Long.MAX_VALUE;
         boolean unsent;
+        /** The port its frame comes in on each turn, and its buffer. */
+        private final int port;
 
-        Recording(final String name) {
+        Recording(final String name, final int port) {
             this.name = name;
+            this.port = port;
         }
 
         @Override
-        public int receive() {
-            seen.add(name + " receive");
+        public int receive(final Burst burst) {
+            seen.add(name + " receive, room " + burst.room());
+            burst.add(port, 10 + port);
             return 1;
         }
 
@@ -67,9 +72,14 @@ class PortListTest {
         }
     };
 
-    private final Recording sockets = new Recording("sockets");
-    private final Recording interfaces = new Recording("interfaces");
-    private final PortList list = new PortList(4, ShardSleep.parked()).add(sockets, 0, 1).add(interfaces, 2).tap(tap);
+    private final Recording sockets = new Recording("sockets", 0);
+    private final Recording interfaces = new Recording("interfaces", 2);
+    private final PortList list = new PortList(4, ShardSleep.parked()).add(sockets, 0, 1).add(interfaces, 2).tap(tap)
+        .ingress(burst -> {
+            for (int i = 0; i < burst.size(); i++) {
+                seen.add("ingress admits port " + burst.port(i) + " buffer " + burst.handle(i));
+            }
+        });
 
     @Test
     void aPacketThatLeftAPortIsSeenByTheTapThenSentByItsPortsKind() {
@@ -82,7 +92,15 @@ class PortListTest {
     void everyKindReceivesAndFlushesOnceATurn() {
         assertEquals(2, list.receive());
         list.flush();
-        assertEquals(List.of("sockets receive", "interfaces receive", "sockets flush", "interfaces flush"), seen);
+        assertEquals(List.of("sockets receive, room 1024", "ingress admits port 0 buffer 10", "interfaces receive, room 1024",
+            "ingress admits port 2 buffer 12", "sockets flush", "interfaces flush"), seen);
+    }
+
+    @Test
+    void aShardWithNoWayInRefusesABurstRatherThanLoseIt() {
+        final PortList noIngress = new PortList(4, ShardSleep.parked()).add(sockets, 0);
+        final IllegalStateException refused = assertThrows(IllegalStateException.class, noIngress::receive);
+        assertEquals("a port kind received 1 frames on a shard with no way in", refused.getMessage());
     }
 
     @Test
@@ -105,12 +123,12 @@ class PortListTest {
         list.assign(3, interfaces);
         list.departed(3, 9, 1);
         assertEquals("interfaces send 3 9 1", seen.get(1));
-        assertThrows(IllegalArgumentException.class, () -> list.assign(3, new Recording("stranger")), "a kind the shard does not hold");
+        assertThrows(IllegalArgumentException.class, () -> list.assign(3, new Recording("stranger", 3)), "a kind the shard does not hold");
     }
 
     @Test
     void portsInMemoryHaveNoFileDescriptorToSleepOn() {
-        final PortKind withDescriptor = new Recording("af_xdp") {
+        final PortKind withDescriptor = new Recording("af_xdp", 0) {
             @Override
             public void watchFileDescriptors(final FileDescriptorWatch watch) {
                 watch.add(42, false);

@@ -1,5 +1,7 @@
 package io.trimswitch.realtime.shard;
 
+import io.trimswitch.dataplane.ports.Burst;
+
 /**
  * Ports that receive nothing of their own: what a test puts in a shard, how far the test says they have received, and
  * a sleep that counts its wakes.
@@ -16,7 +18,7 @@ final class QuietPorts implements PortKind, ShardSleep {
     }
 
     @Override
-    public int receive() {
+    public int receive(final Burst burst) {
         return 0;
     }
 
