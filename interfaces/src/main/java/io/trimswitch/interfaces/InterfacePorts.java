@@ -68,8 +68,8 @@ public final class InterfacePorts implements AutoCloseable {
     private static final List<CounterType> METRICS = List.of(CounterType.RX_DATAGRAMS, CounterType.RX_SEGMENTS, CounterType.TX_FRAMES,
         CounterType.TX_SEGMENTS, CounterType.LINK_UP);
     /**
-     * Why a port does not take a frame or does not send one. Not ringOverflow: the kernel counts those
-     * (PACKET_STATISTICS), {@link #dropped} reads them, and the switch's gauges alone write them to the counters.
+     * Why a port does not take a frame or does not send one. Not ringOverflow or fillRingEmpty: the kernel counts those
+     * (PACKET_STATISTICS, XDP_STATISTICS), {@link #dropped} reads them, and the switch's gauges alone write them to the counters.
      */
     private static final List<DropReason> DROPS = List.of(DropReason.TRUNCATED, DropReason.VLAN_TAGGED, DropReason.TOO_SHORT, DropReason.OVERSIZE,
         DropReason.MTU_EXCEEDED, DropReason.TX_BUSY, DropReason.SOCKET_ERROR, DropReason.LINK_DOWN, DropReason.PORT_REMOVED);
@@ -289,7 +289,8 @@ public final class InterfacePorts implements AutoCloseable {
     }
 
     public long dropped(final int port, final DropReason reason) {
-        return reason == DropReason.RING_OVERFLOW ? links.ringDrops(port) : counters[port].dropped(reason);
+        return reason == DropReason.RING_OVERFLOW ? links.ringDrops(port)
+            : reason == DropReason.FILL_RING_EMPTY ? links.fillRingDrops(port) : counters[port].dropped(reason);
     }
 
     /** The interface's MTU, once open. */

@@ -36,6 +36,8 @@ final class PortLinks {
     private final AtomicReferenceArray<String> names;
     /** Per port: ring drops read so far; written under this object's lock by whichever thread asks. */
     private final long[] ringDrops;
+    /** Per port: frames the kernel dropped at its empty fill ring, over every socket it had. */
+    private final long[] fillRingDrops;
     /** errno for the readers of ring drops, who are not the ports' thread. */
     private final LinuxCalls readerCalls;
     /** The ports' thread's calls, and where a socket's pending error is read into. */
@@ -70,6 +72,7 @@ final class PortLinks {
             queues[attachment.port()] = attachment.queues();
         }
         this.ringDrops = new long[ports];
+        this.fillRingDrops = new long[ports];
         this.readerCalls = new LinuxCalls(arena);
         this.calls = calls;
         this.errorScratch = errorScratch;
@@ -233,8 +236,15 @@ final class PortLinks {
     synchronized long ringDrops(final int port) {
         if (sockets[port] != null) {
             ringDrops[port] += sockets[port].ringDrops(readerCalls);
+            fillRingDrops[port] += sockets[port].fillRingDrops();
         }
         return ringDrops[port];
+    }
+
+    /** Frames the kernel dropped at the port's empty fill ring, so far. */
+    synchronized long fillRingDrops(final int port) {
+        ringDrops(port);
+        return fillRingDrops[port];
     }
 
     /** The port's open socket; null while it waits for its interface or is not this thread's. */

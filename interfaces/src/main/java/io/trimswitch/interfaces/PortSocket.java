@@ -75,8 +75,19 @@ public interface PortSocket extends AutoCloseable {
         return fd();
     }
 
-    /** Frames the kernel dropped for want of room on the receive side since the last call. */
+    /**
+     * Frames the kernel dropped for want of room on the receive side since the last call: a full receive ring, and for
+     * a kind with a fill ring, frames too long for a buffer; not those {@link #fillRingDrops()} counts.
+     */
     long ringDrops(LinuxCalls calls);
+
+    /**
+     * Frames the kernel dropped because the fill ring it takes arrival buffers from was empty, as read by the last
+     * {@link #ringDrops} and not returned here yet; 0 for a kind without one.
+     */
+    default long fillRingDrops() {
+        return 0;
+    }
 
     /** Its kind and how the kernel serves it, for the start-up line: {@code AF_PACKET}, {@code AF_XDP copy mode, driver mode}. */
     String describe();

@@ -136,6 +136,11 @@ public final class SpreadQueues implements SocketKind {
         }
 
         @Override
+        public long fillRingDrops() {
+            return socket.fillRingDrops();
+        }
+
+        @Override
         public int queues() {
             return socket.queues();
         }

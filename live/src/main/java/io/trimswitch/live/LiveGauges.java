@@ -39,7 +39,8 @@ final class LiveGauges implements AutoCloseable {
     private static final int DATA_QUANTILES = 4;
     private static final int HEADER_QUANTILES = DATA_QUANTILES + QUANTILES.length;
     private static final int KERNEL_DROPS = HEADER_QUANTILES + QUANTILES.length;
-    private static final int TRAFFIC_CLASSES = KERNEL_DROPS + 1;
+    /** An interface port's second kernel count, frames that found its fill ring empty; a UDP port has none. */
+    private static final int FILL_RING_DROPS = KERNEL_DROPS + 1;
 
     /** Where the gauges of one port come from. */
     interface Port {
@@ -53,11 +54,18 @@ final class LiveGauges implements AutoCloseable {
 
         /** Drops that the kernel counted for the port's socket or ring, so far. */
         long kernelDrops();
+
+        /** Frames the kernel dropped because the port's fill ring was empty (AF_XDP), so far; 0 for other kinds. */
+        default long fillRingDrops() {
+            return 0;
+        }
     }
 
     /** By port number; null for a port not attached (yet). */
     private final Port[] ports;
     private final CounterBlock[] gauges;
+    /** By port number: where its traffic classes' gauges start, past its kernel counts. */
+    private final int[] trafficClasses;
     private final CounterRegistry registry;
     private final List<String> discards;
     private static final double[] PERCENTILES = {50, 90, 99, 100};
@@ -80,6 +88,7 @@ final class LiveGauges implements AutoCloseable {
         this.ports = new Port[maxPorts];
         this.socketDrops = socketDrops;
         this.gauges = new CounterBlock[maxPorts];
+        this.trafficClasses = new int[maxPorts];
         for (int port = 0; port < ports.size(); port++) {
             add(port, ports.get(port), kernelDropNames.get(port));
         }
@@ -88,9 +97,14 @@ final class LiveGauges implements AutoCloseable {
         sampler.setDaemon(true);
     }
 
-    /** Counters of the registry per port for {@code queues} traffic classes. */
+    /** Counters of the registry per port for {@code queues} traffic classes, at most. */
     static int counters(final int queues) {
-        return TRAFFIC_CLASSES + 3 * queues;
+        return FILL_RING_DROPS + 1 + 3 * queues;
+    }
+
+    /** Whether the kernel also counts a fill ring's drops where it counts {@code kernelDrops}: on an interface's. */
+    private static boolean hasFillRing(final DropReason kernelDrops) {
+        return kernelDrops == DropReason.RING_OVERFLOW;
     }
 
     private static List<CounterName> names(final int port, final DropReason kernelDrops, final List<String> discards) {
@@ -105,6 +119,9 @@ final class LiveGauges implements AutoCloseable {
             }
         }
         names.add(kernelDrops.at(port));
+        if (hasFillRing(kernelDrops)) {
+            names.add(DropReason.FILL_RING_EMPTY.at(port));
+        }
         for (int queue = 0; queue < discards.size(); queue++) {
             names.add(new CounterName(CounterType.TC_QUEUE_PACKETS, port, queue, discards.get(queue)));
             names.add(new CounterName(CounterType.TC_QUEUE_OVERFLOW_PACKETS, port, queue, discards.get(queue)));
@@ -116,6 +133,7 @@ final class LiveGauges implements AutoCloseable {
     /** Gauges for {@code port}, attached while the switch runs; from the control thread. */
     synchronized void add(final int port, final Port source, final DropReason kernelDrops) {
         gauges[port] = registry.block("gauges", names(port, kernelDrops, discards));
+        trafficClasses[port] = hasFillRing(kernelDrops) ? FILL_RING_DROPS + 1 : FILL_RING_DROPS;
         ports[port] = source;
     }
 
@@ -180,11 +198,15 @@ final class LiveGauges implements AutoCloseable {
                 }
             }
             changed |= update(gauge, KERNEL_DROPS, source.kernelDrops());
-            for (int queue = 0; TRAFFIC_CLASSES + 3 * queue < gauge.count(); queue++) {
+            final int classes = trafficClasses[port];
+            if (classes > FILL_RING_DROPS) {
+                changed |= update(gauge, FILL_RING_DROPS, source.fillRingDrops());
+            }
+            for (int queue = 0; classes + 3 * queue < gauge.count(); queue++) {
                 final HandleQueue classQueue = egress.dataQueue(queue);
-                changed |= update(gauge, TRAFFIC_CLASSES + 3 * queue, classQueue.enqueued());
-                changed |= update(gauge, TRAFFIC_CLASSES + 3 * queue + 1, classQueue.rejected());
-                changed |= update(gauge, TRAFFIC_CLASSES + 3 * queue + 2, classQueue.maxDepth());
+                changed |= update(gauge, classes + 3 * queue, classQueue.enqueued());
+                changed |= update(gauge, classes + 3 * queue + 1, classQueue.rejected());
+                changed |= update(gauge, classes + 3 * queue + 2, classQueue.maxDepth());
             }
         }
         return changed;

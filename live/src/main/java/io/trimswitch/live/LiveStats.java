@@ -94,6 +94,11 @@ final class LiveStats implements AutoCloseable {
                 }
                 return boundPort < 0 || socketDrops == null ? 0 : socketDrops.drops(boundPort);
             }
+
+            @Override
+            public long fillRingDrops() {
+                return ring == null ? 0 : ring.dropped(id, DropReason.FILL_RING_EMPTY);
+            }
         };
     }
 

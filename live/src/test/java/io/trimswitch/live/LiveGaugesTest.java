@@ -27,6 +27,7 @@ class LiveGaugesTest {
     private static final class StillPort implements LiveGauges.Port {
         private final EgressPort egress = new EgressPort(PORT, LinkRate.gbps(100), new PacketPool(64), 16, 16, 10);
         final AtomicLong drops = new AtomicLong();
+        final AtomicLong fillRingDrops = new AtomicLong();
         final AtomicInteger samples = new AtomicInteger();
 
         @Override
@@ -44,6 +45,29 @@ class LiveGaugesTest {
             samples.incrementAndGet();
             return drops.get();
         }
+
+        @Override
+        public long fillRingDrops() {
+            return fillRingDrops.get();
+        }
+    }
+
+    @Test
+    void anInterfacePortShowsItsEmptyFillRingApartFromItsFullReceiveRingAndAUdpPortHasNeither() {
+        final CounterRegistry registry = CounterRegistry.inMemory(256);
+        final StillPort onInterface = new StillPort();
+        onInterface.drops.set(3);
+        onInterface.fillRingDrops.set(5);
+        final StillPort udp = new StillPort();
+        udp.drops.set(2);
+        udp.fillRingDrops.set(9);
+        try (LiveGauges gauges = new LiveGauges(registry, 2, List.of(onInterface, udp), List.of(DropReason.RING_OVERFLOW, DropReason.SOCKET_OVERFLOW),
+            List.of(), null)) {
+            // Closing takes the last sample.
+        }
+        final CounterTotals totals = CounterTotals.read(registry.reader());
+        assertEquals(java.util.Map.of("ringOverflow", 3L, "fillRingEmpty", 5L), totals.byName(0, CounterType.DROPS));
+        assertEquals(java.util.Map.of("socketOverflow", 2L), totals.byName(1, CounterType.DROPS));
     }
 
     @Test

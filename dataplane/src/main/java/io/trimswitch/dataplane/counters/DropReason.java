@@ -63,7 +63,12 @@ public enum DropReason {
     /** Live: leaving by a tunnel, a frame whose offload header points outside it: its checksum cannot be completed. */
     BAD_OFFLOAD("badOffload"),
     /** Live: sent to an IEEE 802.1D reserved group address (01:80:C2:00:00:0x): link-local, never forwarded by a bridge. */
-    RESERVED_GROUP("reservedGroup");
+    RESERVED_GROUP("reservedGroup"),
+    /**
+     * Live: a frame came to an AF_XDP port while every buffer lent to the kernel for arrivals was in use (its fill ring
+     * empty): the shard held them, or gave them back too slowly.
+     */
+    FILL_RING_EMPTY("fillRingEmpty");
 
     private final String label;
 

@@ -35,9 +35,10 @@ final class XdpQueue implements AutoCloseable {
     private static final int BUSY_TRIES = 20;
     private static final long BUSY_WAIT_NANOS = 5_000_000L;
     private static final int ADDRESS = 8;
-    /** struct xdp_statistics: rx_dropped, then rx_invalid_descs, tx_invalid_descs and rx_ring_full. */
+    /** struct xdp_statistics: rx_dropped, then rx_invalid_descs, tx_invalid_descs, rx_ring_full, rx_fill_ring_empty_descs. */
     private static final int STATISTICS_BYTES = 48;
     private static final int RX_RING_FULL = 24;
+    private static final int RX_FILL_RING_EMPTY = 32;
 
     private final Arena memory;
     private final UnsafeBuffer umem;
@@ -53,7 +54,11 @@ final class XdpQueue implements AutoCloseable {
     /** Where a frame to send is read, wrapped over the pool's buffer (no copy, no allocation). */
     private final UnsafeBuffer outgoing = new UnsafeBuffer(0L, 0);
     /** The kernel's drop counts as last read, which it never resets; under the ports' lock. */
-    private long dropsRead;
+    private long droppedRead;
+    private long ringFullRead;
+    private long fillEmptyRead;
+    /** Frames that found the fill ring empty, read by {@link #ringDrops} and not yet taken by {@link #fillRingDrops}. */
+    private long fillEmptyUnread;
     /** How the socket was bound, for the start-up line. */
     final String mode;
 
@@ -258,7 +263,11 @@ final class XdpQueue implements AutoCloseable {
         }
     }
 
-    /** Frames dropped with no room: no chunk in the fill ring (rx_dropped) or a full receive ring (rx_ring_full). */
+    /**
+     * Frames dropped with no room since the last call: a full receive ring (rx_ring_full), or too long for a chunk (the
+     * rest of rx_dropped). Those that found the fill ring empty (rx_fill_ring_empty_descs, which copy mode also counts in
+     * rx_dropped) are kept apart for {@link #fillRingDrops}.
+     */
     long ringDrops(final LinuxCalls linux) {
         try (Arena scratch = Arena.ofConfined()) {
             final MemorySegment counts = scratch.allocate(STATISTICS_BYTES, 8);
@@ -267,11 +276,24 @@ final class XdpQueue implements AutoCloseable {
             if (linux.getsockopt(fd, XdpCalls.SOL_XDP, XdpCalls.XDP_STATISTICS, counts, length) != 0) {
                 return 0;
             }
-            final long total = counts.get(ValueLayout.JAVA_LONG, 0) + counts.get(ValueLayout.JAVA_LONG, RX_RING_FULL);
-            final long fresh = total - dropsRead;
-            dropsRead = total;
+            final long dropped = counts.get(ValueLayout.JAVA_LONG, 0);
+            final long ringFull = counts.get(ValueLayout.JAVA_LONG, RX_RING_FULL);
+            final long fillEmpty = counts.get(ValueLayout.JAVA_LONG, RX_FILL_RING_EMPTY);
+            final long freshFillEmpty = fillEmpty - fillEmptyRead;
+            final long fresh = ringFull - ringFullRead + Math.max(0, dropped - droppedRead - freshFillEmpty);
+            droppedRead = dropped;
+            ringFullRead = ringFull;
+            fillEmptyRead = fillEmpty;
+            fillEmptyUnread += freshFillEmpty;
             return fresh;
         }
+    }
+
+    /** Frames that found the fill ring empty, as the last {@link #ringDrops} read them and not returned here before. */
+    long fillRingDrops() {
+        final long fresh = fillEmptyUnread;
+        fillEmptyUnread = 0;
+        return fresh;
     }
 
     @Override

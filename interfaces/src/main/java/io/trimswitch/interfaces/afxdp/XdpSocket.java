@@ -158,12 +158,22 @@ final class XdpSocket extends InterfaceSocket {
         return queues[0].send(messages, from, count);
     }
 
-    /** Frames dropped with no room: no chunk in a fill ring (rx_dropped) or a full receive ring (rx_ring_full). */
+    /** Frames dropped with no room in a full receive ring (rx_ring_full), or too long for a chunk. */
     @Override
     public long ringDrops(final LinuxCalls calls) {
         long drops = 0;
         for (final XdpQueue queue : queues) {
             drops += queue.ringDrops(calls);
+        }
+        return drops;
+    }
+
+    /** Frames that found a fill ring without a chunk (rx_fill_ring_empty_descs), as the last {@link #ringDrops} read them. */
+    @Override
+    public long fillRingDrops() {
+        long drops = 0;
+        for (final XdpQueue queue : queues) {
+            drops += queue.fillRingDrops();
         }
         return drops;
     }
