@@ -95,8 +95,9 @@ sys.path.insert(0, os.path.join(REPO, 'bench', 'soak'))
 import identity as _identity  # noqa: E402
 
 
-# What the kernel dropped before the switch could take it: socket buffers (UDP ports) or AF_PACKET rings (interfaces).
-KERNEL_DROPS = ('socketOverflow', 'ringOverflow')
+# What the kernel dropped before the switch could take it: socket buffers (UDP ports), AF_PACKET and AF_XDP rings
+# (interfaces), an AF_XDP port's empty fill ring.
+KERNEL_DROPS = ('socketOverflow', 'ringOverflow', 'fillRingEmpty')
 
 
 class Failed(Exception):

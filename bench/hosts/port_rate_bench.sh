@@ -7,6 +7,8 @@
 #   afxdp           bench/hosts/xdp_forwarder.c: AF_XDP on both veths over one UMEM, poll() when idle
 #   trimswitch      `trimswitch run -i 0@... -i 1@...` on af_packet ports, the default idle mode (poll)
 #   trimswitch-xdp  the same on af_xdp ports ("n/a" where the build has no such kind)
+#   baseline, baseline-xdp   the same two of another build (BASELINE=/other/checkout/cli/trimswitch), alternating with
+#                   this one's in the same run: a change's before and after side by side
 # Per round, forwarders alternating: UDP frames of SIZE bytes (60: 64 on a wire) from bench/hosts/xdp_generator.c on
 # host 0 for SECONDS, as fast as it can and then at each of RATES frames a second, counted by bench/hosts/xdp_sink.c
 # on host 1; then iperf3 TCP (one stream) and 200 pings at 5 ms from host 0 to host 1, with the sink stopped, as the
@@ -19,7 +21,8 @@
 #
 #   bench/hosts/port_rate_bench.sh [ROUNDS [SECONDS]]   (from the repository root; default 3 rounds of 5 s a load)
 #   MODES="afxdp trimswitch" RATES="100000" SIZE=60 TRIMSWITCH=/other/checkout/cli/trimswitch bench/hosts/...
-#   SWITCH_ARGS="--idle busy-spin"   more options for both trimswitch modes
+#   MODES="trimswitch trimswitch-xdp baseline baseline-xdp" BASELINE=/tmp/before/cli/trimswitch bench/hosts/...
+#   SWITCH_ARGS="--idle busy-spin"   more options for every trimswitch mode
 #   PERF=100000 PERF_OUT=DIR          where the time goes: `perf record -g` of each forwarder during that load, its
 #                                     hottest symbols (the switch's compiled Java methods by name) in DIR/MODE-HHMMSS.txt
 set -euo pipefail
@@ -29,6 +32,7 @@ RATES=${RATES:-"50000 100000"}
 SIZE=${SIZE:-60}
 TRIMSWITCH=${TRIMSWITCH:-"$PWD/cli/trimswitch"}
 SWITCH_ARGS=${SWITCH_ARGS:-}
+BASELINE=${BASELINE:-}
 PERF=${PERF:-}
 PERF_OUT=${PERF_OUT:-}
 # With PERF, the JVM writes where it compiled each method (/tmp/perf-PID.map) as it exits, for perf report.
@@ -46,7 +50,11 @@ HZ=$(getconf CLK_TCK)
 for mode in $MODES; do
     case "$mode" in
         direct|bridge|afpacket|afxdp|trimswitch|trimswitch-xdp) ;;
-        *) echo "port_rate_bench: MODES are direct bridge afpacket afxdp trimswitch trimswitch-xdp, got '$mode'" >&2; exit 2 ;;
+        baseline|baseline-xdp)
+            [ -f "$(dirname "$BASELINE")/target/trimswitch.jar" ] \
+                || { echo "port_rate_bench: $mode needs BASELINE, another build's cli/trimswitch with its jar, got '$BASELINE'" >&2; exit 2; } ;;
+        *) echo "port_rate_bench: MODES are direct bridge afpacket afxdp trimswitch trimswitch-xdp baseline baseline-xdp, got '$mode'" >&2
+           exit 2 ;;
     esac
 done
 for rate in $RATES; do
@@ -71,6 +79,10 @@ trimswitch_ports() {
         af_packet) echo "-i 0@${TAG}p0 -i 1@${TAG}p1" ;;
         af_xdp) echo "-i 0@${TAG}p0:af_xdp -i 1@${TAG}p1:af_xdp" ;;
     esac
+}
+# The build a switch mode runs: this one, or BASELINE for the baseline modes.
+switch_of() {
+    if [[ "$1" == baseline* ]]; then echo "$BASELINE"; else echo "$TRIMSWITCH"; fi
 }
 # Whether this build has af_xdp ports: its `run --help` names the kind.
 XDP_SWITCH=no
@@ -147,11 +159,11 @@ start_forwarder() {
             host_checksums off
             ip netns exec "$SW" "$WORK/xdp_forwarder" "${TAG}p0" "${TAG}p1" > "$WORK/forwarder.log" 2>&1 &
             FORWARDER=$! ;;
-        trimswitch|trimswitch-xdp)
+        trimswitch|trimswitch-xdp|baseline|baseline-xdp)
             local kind=af_packet
-            [ "$mode" = trimswitch-xdp ] && kind=af_xdp && host_checksums off
+            [[ "$mode" == *-xdp ]] && kind=af_xdp && host_checksums off
             ip netns exec "$SW" env "${JVM_PROFILE[@]}" \
-                "$TRIMSWITCH" run --metrics off $SWITCH_ARGS $(trimswitch_ports "$kind") > "$WORK/forwarder.log" 2>&1 &
+                "$(switch_of "$mode")" run --metrics off $SWITCH_ARGS $(trimswitch_ports "$kind") > "$WORK/forwarder.log" 2>&1 &
             FORWARDER=$!
             # A port kind the kernel refuses here says why in one line: the run goes on without it.
             if [ "$kind" = af_xdp ]; then
@@ -202,8 +214,8 @@ sink_counts() {
 counters() {
     local mode=$1 ticks=- drops=-
     [ -n "$FORWARDER" ] && ticks=$(awk '{print $14 + $15}' "/proc/$FORWARDER/stat")
-    if [[ "$mode" == trimswitch* ]]; then
-        in_sw "$TRIMSWITCH" stats --json > "$WORK/stats.json"
+    if [[ "$mode" == trimswitch* || "$mode" == baseline* ]]; then
+        in_sw "$(switch_of "$mode")" stats --json > "$WORK/stats.json"
         drops=$(python3 -c '
 import collections, json, sys
 drops = collections.Counter()

@@ -10,7 +10,8 @@ import sys
 import trials
 
 NAMES = {"direct": "veth direct (no forwarder)", "bridge": "Linux bridge", "afpacket": "C AF_PACKET forwarder",
-         "afxdp": "C AF_XDP forwarder", "trimswitch": "trimswitch, af_packet", "trimswitch-xdp": "trimswitch, af_xdp"}
+         "afxdp": "C AF_XDP forwarder", "trimswitch": "trimswitch, af_packet", "trimswitch-xdp": "trimswitch, af_xdp",
+         "baseline": "baseline build, af_packet", "baseline-xdp": "baseline build, af_xdp"}
 SENT, SECONDS, HANDED, REFUSED, FORWARDED, RECEIVED, SINK_DROPS, CPU, DROPS_BEFORE, DROPS_AFTER = range(10)
 
 
@@ -102,6 +103,11 @@ def main(path, modes, rates, xdp_switch):
     print(f"TCP (no offload) af_xdp / af_packet {ratio('trimswitch-xdp', 'trimswitch', 'tcpoff', lambda row: float(row[0]))},"
           f" ping p50 af_packet / af_xdp {ratio('trimswitch', 'trimswitch-xdp', 'tcpoff', lambda row: float(row[2]))}"
           " (goal: both >= 1)")
+    if "baseline" in modes or "baseline-xdp" in modes:
+        for rate in ["max"] + rates.split():
+            print(f"this build / baseline at {rate}: CPU per frame af_packet {ratio('trimswitch', 'baseline', rate, cpu)},"
+                  f" af_xdp {ratio('trimswitch-xdp', 'baseline-xdp', rate, cpu)}; forwarded af_packet"
+                  f" {ratio('trimswitch', 'baseline', rate, kpps(FORWARDED))}, af_xdp {ratio('trimswitch-xdp', 'baseline-xdp', rate, kpps(FORWARDED))}")
 
 
 if __name__ == "__main__":

@@ -3,13 +3,13 @@
 
     frames received + the copies flooding made = frames sent + frames dropped (by reason)
 
-The kernel's ring or socket overflow is counted apart: those frames never reached the switch, so they are on neither
+The kernel's ring or socket overflow (and an AF_XDP port's empty fill ring) is counted apart: those frames never reached the switch, so they are on neither
 side. Prints one line; exits 1 when the sides differ and --exact was given, else 0. mininet/lab.py checks its labs'
 switches with the same function (identity)."""
 import json
 import sys
 
-KERNEL = {"ringOverflow", "socketOverflow"}
+KERNEL = {"ringOverflow", "fillRingEmpty", "socketOverflow"}
 
 
 def sides(ports):

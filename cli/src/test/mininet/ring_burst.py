@@ -1,9 +1,11 @@
 """How large a burst a port's receive ring absorbs while the switch takes none of it. Host h0 (MTU 1500) is on port 0 of
 a TrimSwitch and host h1 on port 1. The switch is stopped (SIGSTOP), h0 sends a burst of frames of one size as fast as
 it can to a unicast address no one has (the switch floods them to port 1), the switch is let go (SIGCONT), and its
-counters say how many frames the kernel dropped because the ring was full (ringOverflow). Prints one line per burst:
-"burst: N frames of B bytes: D ring drops", for 64-byte and 1514-byte frames (a full frame of the MTU), bursts of
-BURST_FRAMES (4096) and of BURST_FRAMES + 1000. Run as root with /usr/bin/python3 (Mininet). Exit 0 done, 1 failed.
+counters say how many frames the kernel dropped because the ring was full (ringOverflow) or, on af_xdp ports
+(TRIMSWITCH_PORT_KIND=af_xdp), because the fill ring had run dry (fillRingEmpty). Prints one line per burst:
+"burst: N frames of B bytes: D ring drops (F at an empty fill ring)", for 64-byte and 1514-byte frames (a full frame
+of the MTU), bursts of BURST_FRAMES (4096) and of BURST_FRAMES + 1000. Run as root with /usr/bin/python3 (Mininet).
+Exit 0 done, 1 failed.
 Nodes: PREFIX (tr + a number) + s1, h0, h1.
 """
 
@@ -28,13 +30,16 @@ for _ in range(count):
 '''
 
 
-def ring_drops(net, switch):
-    return net.stats(switch)[0].get('drops', {}).get('ringOverflow', 0)
+def ring_drops(port):
+    """Port 0's kernel drops for want of room: a full ring, and an empty fill ring (af_xdp)."""
+    drops = port.get('drops', {})
+    return drops.get('ringOverflow', 0) + drops.get('fillRingEmpty', 0), drops.get('fillRingEmpty', 0)
 
 
 def burst(net, switch, host, count, size):
-    """COUNT frames of SIZE bytes from HOST while the switch is stopped; the ring drops they made."""
-    before = ring_drops(net, switch)
+    """COUNT frames of SIZE bytes from HOST while the switch is stopped; the ring drops they made, and those of them at
+    an empty fill ring."""
+    before = ring_drops(net.stats(switch)[0])
     pid = switch.pid_of_switch()
     os.kill(pid, signal.SIGSTOP)
     try:
@@ -44,7 +49,8 @@ def burst(net, switch, host, count, size):
     if sent.code != 0:
         raise Failed('the burst of %d frames of %d bytes was not sent: %s' % (count, size, sent.text))
     # The switch drains its ring; its gauges sample the kernel's count ten times a second.
-    return lab.drained(net, switch)[0].get('drops', {}).get('ringOverflow', 0) - before
+    after = ring_drops(lab.drained(net, switch)[0])
+    return after[0] - before[0], after[1] - before[1]
 
 
 def run(out):
@@ -57,7 +63,8 @@ def run(out):
         net.start()
         for size in (64, 1514):
             for count in (frames, frames + 1000):
-                out.say('%d frames of %d bytes: %d ring drops' % (count, size, burst(net, switch, hosts[0], count, size)))
+                out.say('%d frames of %d bytes: %d ring drops (%d at an empty fill ring)'
+                        % ((count, size) + burst(net, switch, hosts[0], count, size)))
 
 
 if __name__ == '__main__':
