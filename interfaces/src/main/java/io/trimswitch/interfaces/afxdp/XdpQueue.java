@@ -54,7 +54,7 @@ final class XdpQueue implements AutoCloseable {
     /** Where a frame to send is read, wrapped over the pool's buffer (no copy, no allocation). */
     private final UnsafeBuffer outgoing = new UnsafeBuffer(0L, 0);
     /** The kernel's drop counts as last read, which it never resets; under the ports' lock. */
-    private long droppedRead;
+    private long otherDroppedRead;
     private long ringFullRead;
     private long fillEmptyRead;
     /** Frames that found the fill ring empty, read by {@link #ringDrops} and not yet taken by {@link #fillRingDrops}. */
@@ -280,8 +280,11 @@ final class XdpQueue implements AutoCloseable {
             final long ringFull = counts.get(ValueLayout.JAVA_LONG, RX_RING_FULL);
             final long fillEmpty = counts.get(ValueLayout.JAVA_LONG, RX_FILL_RING_EMPTY);
             final long freshFillEmpty = fillEmpty - fillEmptyRead;
-            final long fresh = ringFull - ringFullRead + Math.max(0, dropped - droppedRead - freshFillEmpty);
-            droppedRead = dropped;
+            // The kernel counts an empty fill ring a moment before the drop itself: read between the two, the other
+            // drops seem one fewer. Counted once they have grown past what was read, never twice.
+            final long otherDropped = dropped - fillEmpty;
+            final long fresh = ringFull - ringFullRead + Math.max(0, otherDropped - otherDroppedRead);
+            otherDroppedRead = Math.max(otherDroppedRead, otherDropped);
             ringFullRead = ringFull;
             fillEmptyRead = fillEmpty;
             fillEmptyUnread += freshFillEmpty;
