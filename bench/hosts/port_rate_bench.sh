@@ -304,7 +304,7 @@ measure() {
     if [ -f "$WORK/$mode.perf" ]; then
         wait
         perf report -i "$WORK/$mode.perf" --no-children --sort sym --stdio 2> /dev/null | grep -v '^#' | grep '%' \
-            | grep -v -- '--' | head -40 > "$PERF_OUT/$mode-$(date +%H%M%S).txt"
+            | grep -v -- '--' | head -40 > "$PERF_OUT/$mode-$(date +%H%M%S).txt" || true   # head ends the pipe early
         rm -f "$WORK/$mode.perf" "/tmp/perf-$profiled.map"
     fi
 }
