@@ -54,7 +54,16 @@ class LauncherTest {
         return flagsOf(tree.resolve("trimswitch"), args);
     }
 
+    /** The flags the launcher passes for {@code args} with the caller's JVM options {@code options} (TRIMSWITCH_JAVA_OPTS). */
+    private List<String> flagsOfWithOptions(final String options, final String... args) throws IOException, InterruptedException {
+        return flagsOf(Path.of("trimswitch"), options, args);
+    }
+
     private List<String> flagsOf(final Path trimswitch, final String... args) throws IOException, InterruptedException {
+        return flagsOf(trimswitch, null, args);
+    }
+
+    private List<String> flagsOf(final Path trimswitch, final String options, final String... args) throws IOException, InterruptedException {
         Files.createDirectories(jdk.resolve("bin"));
         Files.writeString(jdk.resolve("release"), "JAVA_VERSION=\"25.0.1\"\n");
         for (final String tool : new String[] {"java", "javac"}) {
@@ -66,6 +75,10 @@ class LauncherTest {
         command.addAll(List.of(args));
         final ProcessBuilder launcher = new ProcessBuilder(command).redirectErrorStream(true);
         launcher.environment().put("JAVA_HOME", jdk.toString());
+        launcher.environment().remove("TRIMSWITCH_JAVA_OPTS");
+        if (options != null) {
+            launcher.environment().put("TRIMSWITCH_JAVA_OPTS", options);
+        }
         final Process process = launcher.start();
         final String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(30, TimeUnit.SECONDS), "the launcher did not return");
@@ -127,8 +140,9 @@ class LauncherTest {
         assertFalse(flags("fabric").contains("-XX:FreqInlineSize=100"));
         assertTrue(flags("fabric", "--matrix", "perm.cm", "--transport", "uet").contains(QUICK), "UET hosts run with the quick compiler");
         assertTrue(flags("fabric", "--transport=uet", "--matrix=perm.cm").contains(QUICK));
-        assertTrue(flags("fabric", "--matrix", "perm.cm", "--transport", "uet").contains("-Xmn8m"), "UET hosts touch a small young generation");
-        assertFalse(flags("fabric").contains("-Xmn8m"));
+        assertTrue(flags("fabric", "--matrix", "perm.cm", "--transport", "uet").contains("-Xmn2m"), "UET hosts touch a small young generation");
+        assertFalse(flags("fabric").contains("-Xmn2m"));
+        assertFalse(flags("fabric", "--matrix", "perm.cm").contains("-Xmn2m"));
         assertFalse(flags("fabric", "--matrix", "perm.cm", "--transport", "ndp").contains(QUICK));
         // What the tool itself refuses, the launcher leaves to it, under the full compiler.
         assertFalse(flags("fabric", "--leaves", "-3").contains(QUICK));
@@ -161,6 +175,16 @@ class LauncherTest {
         assertTrue(stats.stream().anyMatch(f -> f.startsWith("-XX:SharedArchiveFile=") && f.endsWith("/target/trimswitch.jsa")), stats.toString());
         assertFalse(stats.stream().anyMatch(f -> f.startsWith("-XX:AOTCache")), stats.toString());
         assertTrue(stats.containsAll(List.of("-Xlog:aot=off", "-Xlog:cds=off")), "a cache the JVM rejects must not be reported: " + stats);
+    }
+
+    @Test
+    void aFabricOfUetHostsStartsFromFabricsCacheInASmallYoungGenerationAndTheCallersOptionsStillWin() throws Exception {
+        final List<String> built = List.of("trimswitch.jar", "trimswitch.jsa", "trimswitch-scenario.aot", "trimswitch-fabric.aot");
+        final List<String> uet = flagsWith(built, "fabric", "--transport=uet", "--matrix", "perm.cm");
+        assertTrue(uet.stream().anyMatch(f -> f.endsWith("/target/trimswitch-fabric.aot")), uet.toString());
+        assertTrue(uet.contains("-Xmn2m"), uet.toString());
+        final List<String> mine = flagsOfWithOptions("-Xmn16m", "fabric", "--transport", "uet");
+        assertTrue(mine.lastIndexOf("-Xmn16m") > mine.indexOf("-Xmn2m"), mine.toString());
     }
 
     @Test
