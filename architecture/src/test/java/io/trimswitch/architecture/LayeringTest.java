@@ -46,10 +46,11 @@ class LayeringTest {
         MAY_USE.put("config", Set.of("pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("sonic", Set.of("config", "pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("ndp", Set.of("dataplane"));
-        MAY_USE.put("uet", Set.of("config", "pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("switching", Set.of("config", "recirc", "pipelines", "traffic-manager", "dataplane"));
-        MAY_USE.put("simulator", Set.of("switching", "ndp", "uet", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
-        MAY_USE.put("network", Set.of("simulator", "switching", "ndp", "uet", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+        MAY_USE.put("simulator", Set.of("switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+        MAY_USE.put("network", Set.of("simulator", "switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+        // A transport plug-in: nothing above names it (TransportRuleTest), the commands find it by name.
+        MAY_USE.put("uet", Set.of("simulator", "switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("interfaces", Set.of("dataplane"));
         MAY_USE.put("sockets", Set.of("dataplane"));
         // Real time drives the same switch as virtual time, never the virtual-time engine.
@@ -60,13 +61,13 @@ class LayeringTest {
         MAY_USE.put("control", Set.of("live", "realtime", "sockets", "interfaces", "switching", "config", "recirc", "pipelines",
             "traffic-manager", "dataplane"));
         MAY_USE.put("hosts", Set.of("ndp", "dataplane"));
-        MAY_USE.put("evaluation", Set.of("realtime", "network", "simulator", "switching", "ndp", "uet", "config", "recirc", "pipelines",
+        MAY_USE.put("evaluation", Set.of("realtime", "network", "simulator", "switching", "ndp", "config", "recirc", "pipelines",
             "traffic-manager", "dataplane"));
         MAY_USE.put("cli", Set.of("evaluation", "hosts", "control", "live", "sonic", "realtime", "sockets", "interfaces", "network", "simulator",
-            "switching", "ndp", "uet", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+            "switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
         // The benchmarks measure the live switch as well as the evaluation's runs.
         MAY_USE.put("bench", Set.of("evaluation", "live", "realtime", "sockets", "interfaces", "network", "simulator",
-            "switching", "ndp", "uet", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+            "switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
     }
 
     /**

@@ -7,7 +7,8 @@ import io.trimswitch.switching.report.RunReport;
 import io.trimswitch.switching.report.SummaryTable;
 import io.trimswitch.switching.RealTimeStats;
 import io.trimswitch.evaluation.scenario.Scenarios;
-import io.trimswitch.uet.UetSettings;
+import io.trimswitch.simulator.TransportSettings;
+import io.trimswitch.simulator.Transports;
 import picocli.CommandLine.Model.OptionSpec;
 
 import java.io.PrintWriter;
@@ -174,12 +175,11 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         final Scenarios.Result result;
         try (OutputFolder held = captures == null ? null
             : OutputFolder.claim("--pcap-dir", captures, "scenario", false, model().commandLine().getErr())) {
-            result = Scenarios.run(settings, toRun, !set(noIdeal), captures, threads, uetSettings(settings));
+            result = Scenarios.run(settings, toRun, !set(noIdeal), captures, threads, transportSettings(settings));
         }
         final List<RunReport> reports = new ArrayList<>(result.runs());
         if (set(compareVirtual) && realClock) {
-            final List<RunReport> references = Scenarios.run(settings.withClock(Settings.Clock.VIRTUAL), toRun, false, null, threads,
-                UetSettings.DEFAULTS).runs();
+            final List<RunReport> references = Scenarios.run(settings.withClock(Settings.Clock.VIRTUAL), toRun, false, null, threads, null).runs();
             for (int i = references.size() - 1; i >= 0; i--) {
                 reports.add(i + 1, references.get(i));
             }
@@ -217,8 +217,11 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         return 0;
     }
 
-    /** The UET hosts' settings the options give, checked; the options only UET hosts read are refused for others, naming the option. */
-    private UetSettings uetSettings(final Settings settings) {
+    /**
+     * The UET hosts' settings the options give, as the transport's block, checked; the options only UET hosts read are
+     * refused for others, naming the option. Null: the transport's defaults.
+     */
+    private TransportSettings transportSettings(final Settings settings) {
         final OptionSpec[] uetOnly = {targetDelayUs, ecn, ackBytes, rtoUs, cc};
         if (!settings.uet()) {
             for (final OptionSpec option : uetOnly) {
@@ -226,26 +229,19 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
                     throw new ConfigException(option.longestName() + " applies to UET hosts: add --transport uet");
                 }
             }
-            return UetSettings.DEFAULTS;
+            return null;
         }
         if (given(hosts)) {
             throw new ConfigException("--hosts applies to NDP hosts: UET hosts are one per port");
         }
-        UetSettings uet = UetSettings.DEFAULTS.withTargetDelayUs(targetDelayUs.getValue()).withRtoUs(rtoUs.getValue());
-        if (given(initialWindow)) {
-            uet = uet.withInitialWindowPackets(initialWindow.getValue());
-        }
-        if (given(cc)) {
-            uet = uet.withCc(UetSettings.cc(cc.getValue()));
-        }
-        if (given(ackBytes)) {
-            uet = uet.withAckBytes(ackBytes.getValue());
-        }
-        if (given(ecn)) {
-            final List<Integer> depths = UetOptions.ecn(ecn.getValue());
-            uet = uet.withEcn(depths.get(0), depths.get(1));
-        }
-        return uet;
+        final java.util.Map<String, Object> block = new java.util.HashMap<>();
+        block.put("targetDelayUs", targetDelayUs.getValue());
+        block.put("rtoUs", rtoUs.getValue());
+        block.put("initialWindowPackets", given(initialWindow) ? initialWindow.getValue() : null);
+        block.put("cc", given(cc) ? cc.getValue() : null);
+        block.put("ackBytes", given(ackBytes) ? ackBytes.getValue() : null);
+        block.put("ecn", given(ecn) ? ecn.getValue() : null);
+        return Transports.named(settings.transport().kind().label()).settings(block);
     }
 
     /**

@@ -37,11 +37,6 @@ public final class NdpHosts extends PlannedHosts {
     /** Told of each flow that completes, at the instant its receiver has every packet; null: nobody listens. */
     private Completions completions;
 
-    /** Who learns of flows completing: the triggers of an htsim experiment, which start flows when others end. */
-    public interface Completions {
-        void completed(int flow, long now);
-    }
-
     /** The state machines' wake-ups, as events on the switch's queue. */
     private final NdpTimers events = new NdpTimers() {
         @Override
@@ -117,19 +112,15 @@ public final class NdpHosts extends PlannedHosts {
     public void start(final EndHosts.Switch attached) {
         this.sw = attached;
         links.attach(attached);
-        for (int flow = 0; flow < plan.flows(); flow++) {
-            if (plan.start(flow) >= 0) {
-                sw.schedule(plan.start(flow), EventType.FLOW_START, flow);
-            }
-        }
+        scheduleStarts(attached);
     }
 
-    /** {@code listener} learns of every flow that completes from the next run on. */
+    @Override
     public void onCompletion(final Completions listener) {
         this.completions = listener;
     }
 
-    /** A flow that waited starts at {@code now}; its completion time counts from there. */
+    @Override
     public void startNow(final int flow, final long now) {
         plan.startAt(flow, now);
         sw.schedule(now, EventType.FLOW_START, flow);

@@ -1,9 +1,11 @@
-package io.trimswitch.simulator;
+package io.trimswitch.uet;
 
 import io.trimswitch.dataplane.packet.FrameTemplates;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.util.TimedIntFifo;
-import io.trimswitch.uet.UetHeader;
+import io.trimswitch.simulator.EndHosts;
+import io.trimswitch.simulator.EventType;
+import io.trimswitch.simulator.Fabric;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.Arrays;
@@ -30,7 +32,7 @@ final class UetWire {
     private final long packetTime;
     private final long controlTime;
     private final FrameTemplates templates;
-    private final UetHosts.EntropyPaths paths;
+    private final Fabric.EntropyPaths paths;
     private final long[] linkFree;
     private final TimedIntFifo[] onLink;
     /** Per link, the flows waiting for it, in turn. */
@@ -41,7 +43,7 @@ final class UetWire {
 
     /** Links for flows sent from host {@code senderOf[f]}. */
     UetWire(final int[] senderOf, final int links, final long propagation, final int packetBytes, final long packetTime, final long controlTime,
-        final FrameTemplates templates, final UetHosts.EntropyPaths paths) {
+        final FrameTemplates templates, final Fabric.EntropyPaths paths) {
         this.propagation = propagation;
         this.packetBytes = packetBytes;
         this.packetTime = packetTime;

@@ -1,14 +1,13 @@
-package io.trimswitch.simulator;
+package io.trimswitch.uet;
 
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.switching.Pattern;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
+import io.trimswitch.simulator.NdpFlowPlan;
 import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.trafficmanager.EcnMarking;
-import io.trimswitch.uet.NsccParameters;
-import io.trimswitch.uet.UetSettings;
 
 /**
  * Ultra Ethernet hosts on a lone switch's ports, one host per port: the numbers a fat tree's UET hosts derive from
