@@ -14,14 +14,15 @@ import java.util.Arrays;
 import java.util.function.IntToLongFunction;
 
 /**
- * The NDP hosts' links into the switch. Each link sends one frame after another at line rate, and a frame reaches
+ * The hosts' links into the switch, the model every transport whose frames carry the NDP-style shim shares: NDP's and
+ * plug-ins that send DATA and get ACK, NACK or PULL back. Each link sends one frame after another at line rate, and a frame reaches
  * the switch a propagation delay after its last bit left; only then is it built in a buffer of the switch's pool.
  * With separate hosts (the default, as in the reproduced evaluation) the host that receives on port p is not the
  * one that sends there: it has a link and an egress port of its own, so its control packets never queue behind
  * data for port p. A port with a rate of its own gives its hosts' links that rate.
  */
-final class HostLinks implements NdpFrames {
-    static final int CONTROL_BYTES = 64;
+public final class HostLinks implements NdpFrames {
+    public static final int CONTROL_BYTES = 64;
 
     private final NdpFlowPlan plan;
     private final int ports;
@@ -40,7 +41,7 @@ final class HostLinks implements NdpFrames {
     private EndHosts.Switch sw;
 
     /** The hosts of one switch's ports: link p on port p, and with separate hosts the receivers' links after them. */
-    HostLinks(final Settings settings, final NdpFlowPlan plan) {
+    public HostLinks(final Settings settings, final NdpFlowPlan plan) {
         this(settings, plan, settings.egressPorts(), settings.separateHosts(), PathChoice.NONE, settings::portRateBps);
     }
 
@@ -48,7 +49,7 @@ final class HostLinks implements NdpFrames {
      * {@code links} host links with the rate, propagation delay and frames of {@code settings}; host h sends and
      * receives on link h unless {@code separate}. Every frame carries the path {@code paths} chooses for it.
      */
-    HostLinks(final Settings settings, final NdpFlowPlan plan, final int links, final boolean separate, final PathChoice paths) {
+    public HostLinks(final Settings settings, final NdpFlowPlan plan, final int links, final boolean separate, final PathChoice paths) {
         this(settings, plan, links, separate, paths, link -> settings.portRateBps());
     }
 
@@ -87,30 +88,30 @@ final class HostLinks implements NdpFrames {
         }
     }
 
-    void attach(final EndHosts.Switch attached) {
+    public void attach(final EndHosts.Switch attached) {
         this.sw = attached;
     }
 
     /** The link of the host that sends {@code flow}. */
-    int senderLink(final int flow) {
+    public int senderLink(final int flow) {
         return plan.sender(flow);
     }
 
     /** The link of the host that receives {@code flow}. */
-    int receiverLink(final int flow) {
+    public int receiverLink(final int flow) {
         return separate ? ports + plan.receiver(flow) : plan.receiver(flow);
     }
 
     /** Per link, one MTU's serialisation time on it: its host's pull pacer's clock. */
-    long[] packetTimes() {
+    public long[] packetTimes() {
         return packetTime.clone();
     }
 
-    long propagationPicos() {
+    public long propagationPicos() {
         return propagation;
     }
 
-    int packetBytes() {
+    public int packetBytes() {
         return packetBytes;
     }
 
@@ -133,7 +134,7 @@ final class HostLinks implements NdpFrames {
     }
 
     /** The frame at the head of {@code link} reaches the switch: it is built in a buffer and handed to ingress. */
-    void arrive(final int link, final long now) {
+    public void arrive(final int link, final long now) {
         final TimedIntFifo fifo = frames[link];
         final int kind = fifo.headFirst() >>> 16;
         final int flow = fifo.headFirst() & 0xFFFF;
@@ -168,7 +169,7 @@ final class HostLinks implements NdpFrames {
         return linkFree.length;
     }
 
-    void reset() {
+    public void reset() {
         paths.reset();
         Arrays.fill(linkFree, 0);
         for (final TimedIntFifo fifo : frames) {
