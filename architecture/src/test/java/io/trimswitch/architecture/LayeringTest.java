@@ -49,8 +49,6 @@ class LayeringTest {
         MAY_USE.put("switching", Set.of("config", "recirc", "pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("simulator", Set.of("switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("network", Set.of("simulator", "switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
-        // A transport plug-in: nothing above names it (TransportRuleTest), the commands find it by name.
-        MAY_USE.put("uet", Set.of("simulator", "switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("interfaces", Set.of("dataplane"));
         MAY_USE.put("sockets", Set.of("dataplane"));
         // Real time drives the same switch as virtual time, never the virtual-time engine.
@@ -68,6 +66,15 @@ class LayeringTest {
         // The benchmarks measure the live switch as well as the evaluation's runs.
         MAY_USE.put("bench", Set.of("evaluation", "live", "realtime", "sockets", "interfaces", "network", "simulator",
             "switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+        // A transport plug-in (uet, or any module that registers one) uses simulator and what it uses; nothing names it
+        // (TransportRuleTest): the commands find it by name.
+        final Set<String> belowTransports = new java.util.HashSet<>(MAY_USE.get("simulator"));
+        belowTransports.add("simulator");
+        try {
+            TransportRuleTest.transportModules().forEach(module -> MAY_USE.putIfAbsent(module, Set.copyOf(belowTransports)));
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**
