@@ -7,10 +7,8 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
-import io.trimswitch.dataplane.util.TimedIntFifo;
 import io.trimswitch.ndp.NdpFrames;
 
-import java.util.Arrays;
 import java.util.function.IntToLongFunction;
 
 /**
@@ -27,14 +25,9 @@ public final class HostLinks implements NdpFrames {
     private final NdpFlowPlan plan;
     private final int ports;
     private final boolean separate;
-    private final long propagation;
     private final int packetBytes;
-    /** Per link, one data frame's and one control frame's serialisation time. */
-    private final long[] packetTime;
-    private final long[] controlTime;
-    private final long[] linkFree;
-    /** Per link, the frames on it: arrival time, kind and flow, pull number and sequence. */
-    private final TimedIntFifo[] frames;
+    /** Per link, the frames on it: one entry each, kind and flow, pull number and sequence. */
+    private final HostLinkTimeline timeline;
     /** Per flow, its data frames (template 2 × flow) and the control frames back to its sender (2 × flow + 1). */
     private final FrameTemplates templates;
     private final PathChoice paths;
@@ -61,20 +54,15 @@ public final class HostLinks implements NdpFrames {
         this.ports = settings.portCount();
         this.separate = separate;
         this.paths = paths;
-        this.propagation = Picos.fromNanos(settings.transport().propagationNs());
         this.packetBytes = settings.workload().packetBytes();
-        packetTime = new long[links];
-        controlTime = new long[links];
+        final long[] packetTime = new long[links];
+        final long[] controlTime = new long[links];
         for (int link = 0; link < links; link++) {
             final LinkRate rate = new LinkRate(rateBps.applyAsLong(link));
             packetTime[link] = rate.serialisation(packetBytes);
             controlTime[link] = rate.serialisation(CONTROL_BYTES);
         }
-        linkFree = new long[links];
-        frames = new TimedIntFifo[links];
-        for (int link = 0; link < links; link++) {
-            frames[link] = TimedIntFifo.ofPairs(64);
-        }
+        timeline = new HostLinkTimeline(packetTime, controlTime, Picos.fromNanos(settings.transport().propagationNs()), 1);
         final int flows = plan.flows();
         templates = new FrameTemplates(2 * flows);
         final int dscp = settings.workloadDscp();
@@ -104,11 +92,11 @@ public final class HostLinks implements NdpFrames {
 
     /** Per link, one MTU's serialisation time on it: its host's pull pacer's clock. */
     public long[] packetTimes() {
-        return packetTime.clone();
+        return timeline.packetTimes();
     }
 
     public long propagationPicos() {
-        return propagation;
+        return timeline.propagationPicos();
     }
 
     public int packetBytes() {
@@ -123,27 +111,20 @@ public final class HostLinks implements NdpFrames {
 
     /** Puts a frame of {@code kind} on {@code link} behind whatever is already on it. */
     void transmit(final int link, final long now, final int kind, final int flow, final int sequence, final int pull) {
-        final long begin = Math.max(now, linkFree[link]);
-        linkFree[link] = begin + (kind == DATA ? packetTime[link] : controlTime[link]);
-        final long arrival = linkFree[link] + propagation;
-        final TimedIntFifo fifo = frames[link];
-        fifo.add(arrival, kind << 16 | flow, (pull & 0xFFFF) << 16 | sequence);
-        if (fifo.size() == 1) {
-            sw.schedule(arrival, EventType.LINK_TO_SWITCH, link);
-        }
+        final long arrival = timeline.send(link, now, kind == DATA);
+        timeline.put(sw, link, arrival, kind << 16 | flow, (pull & 0xFFFF) << 16 | sequence);
     }
 
     /** The frame at the head of {@code link} reaches the switch: it is built in a buffer and handed to ingress. */
     public void arrive(final int link, final long now) {
-        final TimedIntFifo fifo = frames[link];
-        final int kind = fifo.headFirst() >>> 16;
-        final int flow = fifo.headFirst() & 0xFFFF;
-        final int sequence = fifo.headSecond() & 0xFFFF;
-        final int pull = fifo.headSecond() >>> 16;
-        fifo.removeHead();
-        if (!fifo.isEmpty()) {
-            sw.schedule(fifo.headTime(), EventType.LINK_TO_SWITCH, link);
-        }
+        final int first = timeline.headFirst(link);
+        final int second = timeline.headSecond(link);
+        final int kind = first >>> 16;
+        final int flow = first & 0xFFFF;
+        final int sequence = second & 0xFFFF;
+        final int pull = second >>> 16;
+        timeline.removeHead(link);
+        timeline.next(sw, link);
         final int handle = sw.allocate();
         if (handle == PacketPool.NO_PACKET) {
             sw.noBuffer(flow, kind != DATA);
@@ -166,14 +147,11 @@ public final class HostLinks implements NdpFrames {
     }
 
     int links() {
-        return linkFree.length;
+        return timeline.links();
     }
 
     public void reset() {
         paths.reset();
-        Arrays.fill(linkFree, 0);
-        for (final TimedIntFifo fifo : frames) {
-            fifo.clear();
-        }
+        timeline.reset();
     }
 }
