@@ -47,14 +47,14 @@ public final class UetTransport implements Transport {
 
     private static UetSettings with(final UetSettings s, final String key, final Object value) {
         return switch (key) {
-            case "loadBalancer" -> s.withLoadBalancer(UetSettings.loadBalancer(text(key, value)));
+            case "loadBalancer" -> s.withLoadBalancer(UetSettings.loadBalancer(value.toString()));
             case "entropies" -> s.withEntropies(whole(key, value));
             case "targetDelayUs" -> s.withTargetDelayUs(number(key, value));
             case "initialWindowPackets" -> s.withInitialWindowPackets(whole(key, value));
             case "rtoUs" -> s.withRtoUs(number(key, value));
             case "connectionReuse" -> s.withConnectionReuse(flag(key, value));
-            case "cc" -> s.withCc(UetSettings.cc(text(key, value)));
-            case "oversubscribedCc" -> s.withOversubscribedCc(UetSettings.oversubscribedCc(text(key, value)));
+            case "cc" -> s.withCc(UetSettings.cc(value.toString()));
+            case "oversubscribedCc" -> s.withOversubscribedCc(UetSettings.oversubscribedCc(value.toString()));
             case "ackBytes" -> s.withAckBytes(whole(key, value));
             default -> {
                 // ecn: LO and HI once; given twice, the second pair would silently not count.
@@ -64,10 +64,6 @@ public final class UetTransport implements Transport {
                 yield s.withEcn(whole(key, depths.get(0)), whole(key, depths.get(1)));
             }
         };
-    }
-
-    private static String text(final String key, final Object value) {
-        return value.toString();
     }
 
     private static int whole(final String key, final Object value) {
