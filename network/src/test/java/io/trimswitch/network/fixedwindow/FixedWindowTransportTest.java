@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -60,7 +61,11 @@ class FixedWindowTransportTest {
         // As a sharded evaluation reads a stored run back: without the echoed settings, which the plan gives again.
         final com.fasterxml.jackson.databind.node.ObjectNode stored = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(written);
         stored.remove("config");
-        assertEquals(report.section("fixed-window").toString(), json.treeToValue(stored, HtsimReport.class).section("fixed-window").toString());
+        // The unfinished flows are written for the reader and read from the flows again, never taken for a section.
+        stored.putArray("unfinished");
+        final HtsimReport read = json.treeToValue(stored, HtsimReport.class);
+        assertEquals(report.section("fixed-window").toString(), read.section("fixed-window").toString());
+        assertNull(read.section("unfinished"));
     }
 
     @Test
