@@ -248,21 +248,21 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
             }
             failedLinks = io.trimswitch.config.WholeNumbers.parseInt(failed.get(0).strip());
         }
-        final Transport plugIn = plugIn(transport);
-        final boolean uet = plugIn != null && plugIn.name().equals(TransportChoice.UET.label());
+        final Transport hosts = transport(transport);
+        final boolean uet = hosts.name().equals(TransportChoice.UET.label());
         if (!uet) {
             refuseUetOnly();
         }
-        final TransportSettings own = plugIn == null ? null : plugIn.settings(uet ? transportBlock() : java.util.Map.of());
+        final TransportSettings own = hosts.settings(uet ? transportBlock() : java.util.Map.of());
         json.checkWritable();
         final HtsimTopology tree = topology == null ? null : HtsimTopology.load(topology);
         final HtsimMatrix flows = HtsimMatrix.load(matrix);
         HtsimExperiment experiment = experiment(tree, flows, queuePackets, failedLinks, uet);
-        final Integer queue = plugIn != null && queuePackets == null ? NetworkRun.defaultQueuePackets(experiment, plugIn, true) : null;
+        final Integer queue = queuePackets == null ? NetworkRun.defaultQueuePackets(experiment, hosts, true) : null;
         if (queue != null) {
             experiment = experiment(tree, flows, queue, failedLinks, uet);
         }
-        final NetworkRun run = plugIn != null ? NetworkRun.of(experiment, plugIn, own) : NetworkRun.of(experiment);
+        final NetworkRun run = NetworkRun.of(experiment, hosts, own);
         final HtsimReport report = NetworkReportBuilder.build(run, watched(run), experiment);
         return show(report.asNetworkReport(), report);
     }
@@ -272,17 +272,11 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
         NDP, UET
     }
 
-    /** The plug-in transport {@code name} chooses, or null for NDP's hosts (and for no choice). */
-    private static Transport plugIn(final String name) {
-        if (name == null) {
-            return null;
-        }
-        final Transport registered = Transports.find(name.strip().toLowerCase(java.util.Locale.ROOT));
-        if (registered != null) {
-            return registered;
-        }
-        final TransportChoice chosen = Settings.choice("--transport", name, TransportChoice.values());
-        return chosen == TransportChoice.NDP ? null : Transports.named(chosen.label());
+    /** The transport {@code name} chooses: NDP's when none is named. */
+    private static Transport transport(final String name) {
+        final Transport registered = name == null ? Transports.named(TransportChoice.NDP.label())
+            : Transports.find(name.strip().toLowerCase(java.util.Locale.ROOT));
+        return registered != null ? registered : Transports.named(Settings.choice("--transport", name, TransportChoice.values()).label());
     }
 
     private HtsimExperiment experiment(final HtsimTopology tree, final HtsimMatrix flows, final Integer queue, final Integer failedLinks,

@@ -14,6 +14,7 @@ import io.trimswitch.simulator.SwitchNode;
 import io.trimswitch.simulator.Transport;
 import io.trimswitch.simulator.TransportRun;
 import io.trimswitch.simulator.TransportSettings;
+import io.trimswitch.simulator.Transports;
 import io.trimswitch.simulator.VirtualTimeEngine;
 import io.trimswitch.simulator.Wiring;
 import io.trimswitch.switching.FlowLifetimes;
@@ -59,27 +60,8 @@ public final class NetworkRun {
 
     /** The fat tree and the flows of an experiment written for htsim. */
     public static NetworkRun of(final HtsimExperiment experiment) {
-        final FatTree.Shape shape = experiment.shape();
-        final int switches = shape.switches();
-        final Settings[] each = new Settings[switches];
-        for (int sw = 0; sw < switches; sw++) {
-            each[sw] = experiment.settings(sw);
-        }
-        final TreeSwitches built = TreeSwitches.of(experiment, each);
-        final FatTree tree = built.tree();
-        final HtsimFlows flows = HtsimFlows.of(experiment);
-        final PathChoice paths = new HtsimFabric(experiment, tree, flows, each[0], built.spray()).spraying();
-        final NdpHosts hosts = NdpHosts.onLinks(each[0], shape.nodes(), flows.sender, flows.receiver, flows.start, flows.size, flows.description,
-            paths, HtsimExperiment.PULL_RATE, HtsimExperiment.PULL_ORDER);
-        flows.attach(hosts);
-        final VirtualTimeEngine.Switches parts = built.parts();
-        // NDP keeps a flow's packets in flight to about its window (and as many control packets back): a tree's queues
-        // could hold far more than ever travels, and the pool's rows are mapped for all it may hold.
-        final long inFlight = 16L * flows.sender.length * (experiment.getInitialWindowPackets() + 16) + (1 << 16);
-        final NetworkRun run = new NetworkRun(new VirtualTimeEngine(parts, tree.wiring(), hosts, hosts, pool(each, hosts, inFlight),
-            Picos.fromMicros(experiment.getMaxDurationUs()), LinkFailures.NONE), null, tree);
-        run.htsimFlows = flows;
-        return run;
+        final Transport ndp = Transports.named("ndp");
+        return of(experiment, ndp, ndp.settings(java.util.Map.of()));
     }
 
     /**
@@ -101,6 +83,8 @@ public final class NetworkRun {
         final TransportRun hostsRun = transport.fabric(new HtsimFabric(experiment, tree, flows, each[0], built.spray()), own);
         final io.trimswitch.simulator.TransportHosts hosts = hostsRun.hosts();
         flows.attach(hosts);
+        // The hosts keep a flow's packets in flight to about its window (and as many control packets back): a tree's queues
+        // could hold far more than ever travels, and the pool's rows are mapped for all it may hold.
         final long inFlight = 16L * flows.sender.length * (hostsRun.windowPackets() + 16) + (1 << 16);
         final NetworkRun run = new NetworkRun(new VirtualTimeEngine(built.parts(), tree.wiring(), hosts, hosts, pool(each, hosts, inFlight),
             Picos.fromMicros(experiment.getMaxDurationUs()), LinkFailures.NONE), null, tree);

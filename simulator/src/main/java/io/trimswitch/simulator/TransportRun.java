@@ -1,5 +1,8 @@
 package io.trimswitch.simulator;
 
+import java.util.function.Consumer;
+import java.util.function.Function;
+
 /** A transport's part of one run: its hosts, what they need of the switches once built, and its section of the report. */
 public interface TransportRun {
     TransportHosts hosts();
@@ -14,5 +17,21 @@ public interface TransportRun {
     /** The transport's section of the report after a run, written under its name; null: none. */
     default Object report(final VirtualTimeEngine engine) {
         return null;
+    }
+
+    /** A run made of its parts: hooks left null do nothing. */
+    record Parts(TransportHosts hosts, int windowPackets, Consumer<VirtualTimeEngine> onSwitchesBuilt, Function<VirtualTimeEngine, Object> section)
+        implements TransportRun {
+        @Override
+        public void switchesBuilt(final VirtualTimeEngine engine) {
+            if (onSwitchesBuilt != null) {
+                onSwitchesBuilt.accept(engine);
+            }
+        }
+
+        @Override
+        public Object report(final VirtualTimeEngine engine) {
+            return section == null ? null : section.apply(engine);
+        }
     }
 }

@@ -7,10 +7,12 @@ import java.util.List;
 import java.util.ServiceLoader;
 
 /**
- * The transports on the class path, each registered by name in its module's
+ * The transports: NDP's, built in, and those on the class path, each registered by name in its module's
  * {@code META-INF/services/io.trimswitch.simulator.Transport}.
  */
 public final class Transports {
+    private static final Transport NDP = new NdpTransport();
+
     private Transports() {
     }
 
@@ -18,7 +20,7 @@ public final class Transports {
     public static Transport named(final String name) {
         final Transport found = find(name);
         if (found == null) {
-            final List<String> names = new ArrayList<>();
+            final List<String> names = new ArrayList<>(List.of(NDP.name()));
             ServiceLoader.load(Transport.class, Transports.class.getClassLoader()).forEach(t -> names.add(t.name()));
             throw new ConfigException("no transport named '" + name + "'; there are " + String.join(", ", names.stream().sorted().toList()));
         }
@@ -27,6 +29,9 @@ public final class Transports {
 
     /** The transport named {@code name}, or null when none is registered by that name. */
     public static Transport find(final String name) {
+        if (NDP.name().equals(name)) {
+            return NDP;
+        }
         for (final Transport transport : ServiceLoader.load(Transport.class, Transports.class.getClassLoader())) {
             if (transport.name().equals(name)) {
                 return transport;

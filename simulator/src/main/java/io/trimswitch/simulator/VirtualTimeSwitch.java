@@ -1,7 +1,6 @@
 package io.trimswitch.simulator;
 
 import io.trimswitch.config.Mechanism;
-import io.trimswitch.switching.Pattern;
 import io.trimswitch.config.Settings;
 import io.trimswitch.config.SettingsChoices.TransportKind;
 import io.trimswitch.dataplane.packet.PacketPool;
@@ -30,7 +29,7 @@ public final class VirtualTimeSwitch {
 
     private final Settings settings;
     private final TrafficSource source;
-    /** The end hosts when the transport has them (NDP's or a plug-in's), else null. */
+    /** The end hosts when the transport has them, else null. */
     private final EndHosts hosts;
     /** The hosts' transport, or null: open-loop senders or a replay. */
     private final String transport;
@@ -42,7 +41,7 @@ public final class VirtualTimeSwitch {
         this(settings, null, -1, null);
     }
 
-    /** The switch of {@code settings} with the hosts of its workload; a plug-in transport's of its settings {@code own} (null: defaults). */
+    /** The switch of {@code settings} with the hosts of its workload, of its transport's settings {@code own} (null: defaults). */
     public VirtualTimeSwitch(final Settings settings, final TransportSettings own) {
         this(settings, null, -1, own);
     }
@@ -59,10 +58,9 @@ public final class VirtualTimeSwitch {
         // Traffic from outside (a replay) has hosts of its own: the model's transport does not apply.
         this.settings = source != null ? settings.withOpenLoop() : settings;
         final String kind = this.settings.transport().kind().label();
-        final boolean plugIn = source == null && !this.settings.ndp() && this.settings.transport().kind() != TransportKind.OPEN_LOOP;
-        final TransportRun run = plugIn ? loneSwitch(Transports.named(kind), this.settings, own) : null;
-        this.hosts = source == null && this.settings.ndp() ? NdpHosts.forPattern(this.settings, pattern(this.settings))
-            : run != null ? run.hosts() : null;
+        final boolean hostsOfTheirOwn = source == null && this.settings.transport().kind() != TransportKind.OPEN_LOOP;
+        final TransportRun run = hostsOfTheirOwn ? loneSwitch(Transports.named(kind), this.settings, own) : null;
+        this.hosts = run != null ? run.hosts() : null;
         this.transport = hosts != null ? kind : null;
         this.source = source != null ? source : hosts != null ? hosts : OpenLoopSenders.forWorkload(this.settings);
         final long duration;
@@ -94,10 +92,6 @@ public final class VirtualTimeSwitch {
 
     private static TransportRun loneSwitch(final Transport transport, final Settings settings, final TransportSettings own) {
         return transport.loneSwitch(settings, own != null ? own : transport.settings(java.util.Map.of()));
-    }
-
-    private static Pattern pattern(final Settings settings) {
-        return Pattern.of(settings);
     }
 
     /** Frames between the switch and the hosts: each egress port's link holds at most a propagation delay's worth. */

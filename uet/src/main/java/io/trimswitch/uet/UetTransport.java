@@ -4,10 +4,8 @@ import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Settings;
 import io.trimswitch.simulator.Fabric;
 import io.trimswitch.simulator.Transport;
-import io.trimswitch.simulator.TransportHosts;
 import io.trimswitch.simulator.TransportRun;
 import io.trimswitch.simulator.TransportSettings;
-import io.trimswitch.simulator.VirtualTimeEngine;
 import io.trimswitch.switching.Pattern;
 
 import java.util.List;
@@ -91,22 +89,7 @@ public final class UetTransport implements Transport {
     public TransportRun loneSwitch(final Settings settings, final TransportSettings own) {
         final LoneSwitchUet derived = LoneSwitchUet.of(settings, (UetSettings) own);
         final UetHosts hosts = derived.hosts(settings, Pattern.of(settings));
-        return new TransportRun() {
-            @Override
-            public TransportHosts hosts() {
-                return hosts;
-            }
-
-            @Override
-            public int windowPackets() {
-                return 0;
-            }
-
-            @Override
-            public void switchesBuilt(final VirtualTimeEngine engine) {
-                derived.mark(engine.node(0).assembly(), settings);
-            }
-        };
+        return new TransportRun.Parts(hosts, 0, engine -> derived.mark(engine.node(0).assembly(), settings), null);
     }
 
     @Override

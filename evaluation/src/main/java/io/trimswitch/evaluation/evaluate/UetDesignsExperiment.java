@@ -126,10 +126,11 @@ final class UetDesignsExperiment implements Experiment {
                     // as wait in one; they spray over every path, UET's over its entropies.
                     final HtsimExperiment experiment = experiment(matrix, mechanism, queue, transport.equals("ndp") ? queue - 1 : null, c, transport);
                     final java.util.Map<String, Object> block = new java.util.HashMap<>();
-                    block.put("entropies", c.paths());
-                    block.put("cc", hosts.cc());
-                    specs.add(RunSpec.htsim(id(c, hosts.id(), mechanism),
-                        new HtsimRun(experiment, transport.equals("ndp") ? null : transport, block)));
+                    if (hosts.cc() != null) {
+                        block.put("entropies", c.paths());
+                        block.put("cc", hosts.cc());
+                    }
+                    specs.add(RunSpec.htsim(id(c, hosts.id(), mechanism), new HtsimRun(experiment, transport, block)));
                 }
             }
         }

@@ -6,10 +6,8 @@ import io.trimswitch.simulator.Fabric;
 import io.trimswitch.simulator.HostLinks;
 import io.trimswitch.simulator.NdpFlowPlan;
 import io.trimswitch.simulator.Transport;
-import io.trimswitch.simulator.TransportHosts;
 import io.trimswitch.simulator.TransportRun;
 import io.trimswitch.simulator.TransportSettings;
-import io.trimswitch.simulator.VirtualTimeEngine;
 import io.trimswitch.switching.Pattern;
 import io.trimswitch.dataplane.time.LinkRate;
 
@@ -65,25 +63,12 @@ public final class FixedWindowTransport implements Transport {
     }
 
     private static TransportRun run(final FixedWindowHosts hosts) {
-        return new TransportRun() {
-            @Override
-            public TransportHosts hosts() {
-                return hosts;
+        return new TransportRun.Parts(hosts, hosts.window(), null, engine -> {
+            long resent = 0;
+            for (int flow = 0; flow < hosts.flows(); flow++) {
+                resent += hosts.retransmissions(flow);
             }
-
-            @Override
-            public int windowPackets() {
-                return hosts.window();
-            }
-
-            @Override
-            public Object report(final VirtualTimeEngine engine) {
-                long resent = 0;
-                for (int flow = 0; flow < hosts.flows(); flow++) {
-                    resent += hosts.retransmissions(flow);
-                }
-                return new Section(hosts.window(), resent);
-            }
-        };
+            return new Section(hosts.window(), resent);
+        });
     }
 }

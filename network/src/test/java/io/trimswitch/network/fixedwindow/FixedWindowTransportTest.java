@@ -81,6 +81,6 @@ class FixedWindowTransportTest {
         assertEquals("fixed-window.window must be 1..4096 packets, got 0",
             assertThrows(ConfigException.class, () -> transport.settings(Map.of("window", 0))).getMessage());
         final String unknown = assertThrows(ConfigException.class, () -> Transports.named("tcp")).getMessage();
-        assertEquals("no transport named 'tcp'; there are fixed-window", unknown);
+        assertEquals("no transport named 'tcp'; there are fixed-window, ndp", unknown);
     }
 }
