@@ -22,7 +22,7 @@ import java.util.function.IntToLongFunction;
 public final class HostLinks implements NdpFrames {
     public static final int CONTROL_BYTES = 64;
 
-    private final NdpFlowPlan plan;
+    private final FlowPlan plan;
     private final int ports;
     private final boolean separate;
     private final int packetBytes;
@@ -34,7 +34,7 @@ public final class HostLinks implements NdpFrames {
     private EndHosts.Switch sw;
 
     /** The hosts of one switch's ports: link p on port p, and with separate hosts the receivers' links after them. */
-    public HostLinks(final Settings settings, final NdpFlowPlan plan) {
+    public HostLinks(final Settings settings, final FlowPlan plan) {
         this(settings, plan, settings.egressPorts(), settings.separateHosts(), PathChoice.NONE, settings::portRateBps);
     }
 
@@ -42,13 +42,13 @@ public final class HostLinks implements NdpFrames {
      * {@code links} host links with the rate, propagation delay and frames of {@code settings}; host h sends and
      * receives on link h unless {@code separate}. Every frame carries the path {@code paths} chooses for it.
      */
-    public HostLinks(final Settings settings, final NdpFlowPlan plan, final int links, final boolean separate, final PathChoice paths) {
+    public HostLinks(final Settings settings, final FlowPlan plan, final int links, final boolean separate, final PathChoice paths) {
         this(settings, plan, links, separate, paths, link -> settings.portRateBps());
     }
 
     /** As above, link l at {@code rateBps(l)}: a lone switch's port p (and its separate receiver) at port p's rate. */
     private HostLinks(
-        final Settings settings, final NdpFlowPlan plan, final int links, final boolean separate, final PathChoice paths,
+        final Settings settings, final FlowPlan plan, final int links, final boolean separate, final PathChoice paths,
         final IntToLongFunction rateBps) {
         this.plan = plan;
         this.ports = settings.portCount();

@@ -15,7 +15,7 @@ import io.trimswitch.ndp.PullPacer;
 
 /**
  * NDP end hosts (Handley et al., SIGCOMM 2017) around the switch, so that a run is a whole experiment: the flows
- * ({@link NdpFlowPlan}), the hosts' links into the switch ({@link HostLinks}), the senders ({@link NdpSender}), the
+ * ({@link FlowPlan}), the hosts' links into the switch ({@link HostLinks}), the senders ({@link NdpSender}), the
  * receivers ({@link NdpReceiver}) and their pull pacers ({@link PullPacer}). ACK, NACK and PULL are 64-byte NDP
  * frames through the same switch (its header queues). The senders, receivers and pacers are the clock-agnostic
  * state machines that live hosts run too; this class drives them in virtual time: it turns their wake-ups into
@@ -24,10 +24,6 @@ import io.trimswitch.ndp.PullPacer;
 public final class NdpHosts extends PlannedHosts {
     /** Where the NDP shim starts in the frames the hosts build: Ethernet, a 20-byte IPv4 header, UDP. */
     private static final int NDP_OFFSET = 14 + 20 + 8;
-
-    /** What the hosts need from the switch they are plugged into. */
-    public interface Switch extends EndHosts.Switch {
-    }
 
     private final HostLinks links;
     private final NdpSender sender;
@@ -51,16 +47,16 @@ public final class NdpHosts extends PlannedHosts {
     };
 
     NdpHosts(final Settings settings, final Pattern pattern) {
-        this(settings, new NdpFlowPlan(settings, pattern,
+        this(settings, new FlowPlan(settings, pattern,
             new LinkRate(settings.portRateBps()).serialisation(settings.workload().packetBytes())), null);
     }
 
-    private NdpHosts(final Settings settings, final NdpFlowPlan plan, final HostLinks hostLinks) {
+    private NdpHosts(final Settings settings, final FlowPlan plan, final HostLinks hostLinks) {
         this(settings, plan, hostLinks, 1, PullPacer.Order.ARRIVAL);
     }
 
     private NdpHosts(
-        final Settings settings, final NdpFlowPlan plan, final HostLinks hostLinks, final double pullRate, final PullPacer.Order pullOrder) {
+        final Settings settings, final FlowPlan plan, final HostLinks hostLinks, final double pullRate, final PullPacer.Order pullOrder) {
         super(plan, "NDP");
         this.links = hostLinks != null ? hostLinks : new HostLinks(settings, plan);
         this.sender = new NdpSender(plan, links, events, Picos.fromMicros(settings.transport().rtoUs()));
@@ -93,18 +89,13 @@ public final class NdpHosts extends PlannedHosts {
     public static NdpHosts onLinks(
         final Settings settings, final int links, final int[] sender, final int[] receiver, final long[] start, final int[] size,
         final String description, final PathChoice paths, final double pullRate, final PullPacer.Order pullOrder) {
-        final NdpFlowPlan plan = new NdpFlowPlan(sender, receiver, start, size, settings.transport().initialWindowPackets(), description);
+        final FlowPlan plan = new FlowPlan(sender, receiver, start, size, settings.transport().initialWindowPackets(), description);
         return new NdpHosts(settings, plan, new HostLinks(settings, plan, links, false, paths), pullRate, pullOrder);
     }
 
     /** The hosts of a lone switch's ports and the flows of {@code pattern}, as {@link VirtualTimeSwitch} runs them. */
     public static NdpHosts forPattern(final Settings settings, final Pattern pattern) {
         return new NdpHosts(settings, pattern);
-    }
-
-    /** The flow sizes of a CSV file (first column, packets), checked. */
-    public static int[] flowSizes(final java.nio.file.Path file) {
-        return NdpFlowPlan.flowSizeChoices(file);
     }
 
     /** Schedules every flow's start; a flow whose start is negative waits for {@link #startNow}. */

@@ -3,16 +3,16 @@ package io.trimswitch.simulator;
 import io.trimswitch.dataplane.packet.PacketPool;
 
 /**
- * End hosts whose flows are those of a {@link NdpFlowPlan} and that send through their own events, never through the
+ * End hosts whose flows are those of a {@link FlowPlan} and that send through their own events, never through the
  * engine's source: every transport's. What a run's report asks of the flows is the plan's, and a flow's
  * sending time runs from its start to its completion.
  */
 public abstract class PlannedHosts implements TransportHosts {
-    protected final NdpFlowPlan plan;
+    protected final FlowPlan plan;
     /** Whose hosts these are, for the message of a call that only a source outside may take. */
     private final String transport;
 
-    protected PlannedHosts(final NdpFlowPlan plan, final String transport) {
+    protected PlannedHosts(final FlowPlan plan, final String transport) {
         this.plan = plan;
         this.transport = transport;
     }

@@ -11,7 +11,7 @@ import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.simulator.EndHosts;
 import io.trimswitch.simulator.EventType;
 import io.trimswitch.simulator.Fabric;
-import io.trimswitch.simulator.NdpFlowPlan;
+import io.trimswitch.simulator.FlowPlan;
 import io.trimswitch.simulator.PlannedHosts;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -63,7 +63,7 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
             throw new ConfigException("trim.sizeBytes " + settings.trim().sizeBytes() + " would cut the UET header; UET hosts need at least "
                 + (UetWire.SHIM_OFFSET + UetHeader.LENGTH));
         }
-        super(new NdpFlowPlan(sender, receiver, start, size, 1, description), "UET");
+        super(new FlowPlan(sender, receiver, start, size, 1, description), "UET");
         this.propagation = Picos.fromNanos(settings.transport().propagationNs());
         this.packetBytes = settings.workload().packetBytes();
         this.entropies = uet.entropies();

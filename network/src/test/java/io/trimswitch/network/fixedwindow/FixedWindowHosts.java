@@ -7,7 +7,7 @@ import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.simulator.EndHosts;
 import io.trimswitch.simulator.EventType;
 import io.trimswitch.simulator.HostLinks;
-import io.trimswitch.simulator.NdpFlowPlan;
+import io.trimswitch.simulator.FlowPlan;
 import io.trimswitch.simulator.PlannedHosts;
 
 import java.util.ArrayDeque;
@@ -35,7 +35,7 @@ final class FixedWindowHosts extends PlannedHosts {
     private Completions completions;
 
     @SuppressWarnings("unchecked")
-    FixedWindowHosts(final NdpFlowPlan plan, final HostLinks links, final int window) {
+    FixedWindowHosts(final FlowPlan plan, final HostLinks links, final int window) {
         super(plan, "fixed-window");
         this.links = links;
         this.window = window;

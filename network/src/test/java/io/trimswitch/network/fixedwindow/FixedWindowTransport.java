@@ -4,7 +4,7 @@ import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Settings;
 import io.trimswitch.simulator.Fabric;
 import io.trimswitch.simulator.HostLinks;
-import io.trimswitch.simulator.NdpFlowPlan;
+import io.trimswitch.simulator.FlowPlan;
 import io.trimswitch.simulator.Transport;
 import io.trimswitch.simulator.TransportRun;
 import io.trimswitch.simulator.TransportSettings;
@@ -49,7 +49,7 @@ public final class FixedWindowTransport implements Transport {
 
     @Override
     public TransportRun loneSwitch(final Settings settings, final TransportSettings own) {
-        final NdpFlowPlan plan = new NdpFlowPlan(settings, Pattern.of(settings), new LinkRate(settings.portRateBps()).serialisation(
+        final FlowPlan plan = new FlowPlan(settings, Pattern.of(settings), new LinkRate(settings.portRateBps()).serialisation(
             settings.workload().packetBytes()));
         return run(new FixedWindowHosts(plan, new HostLinks(settings, plan), ((Window) own).packets()));
     }
@@ -57,7 +57,7 @@ public final class FixedWindowTransport implements Transport {
     @Override
     public TransportRun fabric(final Fabric fabric, final TransportSettings own) {
         final Fabric.Flows flows = fabric.flows();
-        final NdpFlowPlan plan = new NdpFlowPlan(flows.sender(), flows.receiver(), flows.start(), flows.size(), 1, flows.description());
+        final FlowPlan plan = new FlowPlan(flows.sender(), flows.receiver(), flows.start(), flows.size(), 1, flows.description());
         return run(new FixedWindowHosts(plan, new HostLinks(fabric.hostSettings(), plan, fabric.hosts(), false, fabric.spraying()),
             ((Window) own).packets()));
     }

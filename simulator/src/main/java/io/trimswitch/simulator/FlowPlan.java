@@ -13,10 +13,11 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * The flows of an NDP run, fixed before it starts: the pattern's flows and any background flows, each with its
- * sending and receiving port, its start, its size (drawn, seeded, from the flow-size file) and its initial window.
+ * The flows of a run of planned hosts (NDP's, UET's or another transport's), fixed before it starts: the pattern's
+ * flows and any background flows, each with its sending and receiving port, its start, its size (drawn, seeded, from
+ * the flow-size file) and its initial window.
  */
-public final class NdpFlowPlan implements NdpFlows {
+public final class FlowPlan implements NdpFlows {
     /** Flow ids travel in 16 bits of a host-link descriptor and of an event argument. */
     static final int MAX_FLOWS = 65_536;
 
@@ -29,7 +30,7 @@ public final class NdpFlowPlan implements NdpFlows {
     private final int[] window;
     private final String description;
 
-    public NdpFlowPlan(final Settings settings, final Pattern pattern, final long packetTime) {
+    public FlowPlan(final Settings settings, final Pattern pattern, final long packetTime) {
         final int[] sizeChoices = settings.transport().flowSizes() == null
             ? new int[] {settings.workload().packets()} : flowSizeChoices(Path.of(settings.transport().flowSizes()));
         final List<long[]> flowList = new ArrayList<>();
@@ -70,7 +71,7 @@ public final class NdpFlowPlan implements NdpFlows {
      * Flows given one by one (a network's workload): flow f from host {@code sender[f]} to {@code receiver[f]}, starting
      * at {@code start[f]}, {@code size[f]} packets long.
      */
-    public NdpFlowPlan(final int[] sender, final int[] receiver, final long[] start, final int[] size, final int initialWindow,
+    public FlowPlan(final int[] sender, final int[] receiver, final long[] start, final int[] size, final int initialWindow,
         final String description) {
         if (sender.length > MAX_FLOWS) {
             throw new ConfigException("the workload makes " + sender.length + " flows; at most " + MAX_FLOWS + " fit");
@@ -131,7 +132,7 @@ public final class NdpFlowPlan implements NdpFlows {
     }
 
     /** The flow sizes of a CSV file (first column, packets), checked. */
-    static int[] flowSizeChoices(final Path file) {
+    public static int[] flowSizeChoices(final Path file) {
         final List<Integer> choices = new ArrayList<>();
         try {
             int line = 0;
