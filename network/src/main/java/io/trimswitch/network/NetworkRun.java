@@ -1,6 +1,5 @@
 package io.trimswitch.network;
 
-import io.trimswitch.switching.Pattern;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.LinkRate;
@@ -155,18 +154,19 @@ public final class NetworkRun {
 
     /**
      * One switch with the NDP hosts of {@code settings} on its ports, wired as a lone switch is: host link p on port p
-     * (and, with separate hosts, receiving link {@code ports + p} on egress port {@code ports + p}).
+     * (and, with separate hosts, receiving link {@code ports + p} on egress port {@code ports + p}); NDP is found by
+     * its name, as every transport is.
      */
     public static NetworkRun singleSwitch(final Settings settings) {
-        final NdpHosts hosts = NdpHosts.forPattern(settings,
-            Pattern.of(settings));
+        final Transport ndp = Transports.named("ndp");
+        final io.trimswitch.simulator.TransportHosts hosts = ndp.loneSwitch(settings, ndp.settings(java.util.Map.of())).hosts();
         final VirtualTimeEngine.Switches parts = VirtualTimeEngine.Switches.lone(settings);
         return new NetworkRun(new VirtualTimeEngine(parts, Wiring.loneSwitch(settings.egressPorts()), hosts, hosts, pool(parts.settings(), hosts),
             Picos.fromMicros(settings.transport().maxDurationUs()), LinkFailures.NONE), null);
     }
 
     /** Buffers for every packet the switches' queues can hold, and for those on each link's propagation delay. */
-    private static PacketPool pool(final Settings[] switches, final NdpHosts hosts) {
+    private static PacketPool pool(final Settings[] switches, final EndHosts hosts) {
         return pool(switches, hosts, Integer.MAX_VALUE - 8);
     }
 
