@@ -82,4 +82,9 @@ final class HtsimFabric implements Fabric {
     public double rateLeft(final int sw, final int port) {
         return port < experiment.shape().ports(sw) ? experiment.rateLeft(sw, port) : 1;
     }
+
+    @Override
+    public boolean htsimHosts() {
+        return true;
+    }
 }

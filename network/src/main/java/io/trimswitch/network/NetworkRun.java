@@ -7,7 +7,6 @@ import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.pipelines.ForwardingStage;
 import io.trimswitch.simulator.EndHosts;
 import io.trimswitch.simulator.LinkFailures;
-import io.trimswitch.simulator.NdpHosts;
 import io.trimswitch.simulator.PathChoice;
 import io.trimswitch.simulator.SwitchNode;
 import io.trimswitch.simulator.Transport;
@@ -143,8 +142,9 @@ public final class NetworkRun {
         }
         final boolean spray = settings.routing() == NetworkSettings.Routing.SPRAY && settings.topology().spines() > 0;
         final PathSpraying spraying = spray ? new PathSpraying(network, workload.sender, workload.receiver, settings.workload().seed()) : null;
-        final NdpHosts hosts = NdpHosts.onLinks(settings.leaf(), network.hosts(), workload.sender, workload.receiver, workload.start, workload.size,
-            workload.description, spray ? spraying : PathChoice.NONE);
+        final Transport ndp = Transports.named("ndp");
+        final io.trimswitch.simulator.TransportHosts hosts = ndp.fabric(new LeafSpineFabric(settings, workload, spray ? spraying : PathChoice.NONE),
+            ndp.settings(java.util.Map.of())).hosts();
         final LinkFailures failures = new FailingLinks(network, spraying, settings.topology().failedLinks(),
             Picos.fromMicros(settings.topology().failureDetectionUs()));
         final VirtualTimeEngine.Switches parts = new VirtualTimeEngine.Switches(each, names, tiers, forwarding);

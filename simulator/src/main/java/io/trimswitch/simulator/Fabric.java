@@ -31,6 +31,12 @@ public interface Fabric {
     /** The fraction of its rate port {@code port} of switch {@code sw} runs at (a failed link runs slower). */
     double rateLeft(int sw, int port);
 
+    /**
+     * Whether the fabric reproduces an htsim experiment, whose hosts a transport then models as htsim's protocol file
+     * does (NDP's receivers pull at 99 % of their rate, each flow in turn), rather than as on a lone switch.
+     */
+    boolean htsimHosts();
+
     /** The path a packet of {@code flow} on {@code entropy} takes, towards its receiver or back. */
     interface EntropyPaths {
         EntropyPaths NONE = (flow, towardsReceiver, entropy) -> 0;

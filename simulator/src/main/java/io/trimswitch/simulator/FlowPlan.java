@@ -5,7 +5,6 @@ import io.trimswitch.switching.Pattern;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.io.InputFiles;
 import io.trimswitch.dataplane.time.Picos;
-import io.trimswitch.ndp.NdpFlows;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,7 +16,7 @@ import java.util.SplittableRandom;
  * flows and any background flows, each with its sending and receiving port, its start, its size (drawn, seeded, from
  * the flow-size file) and its initial window.
  */
-public final class FlowPlan implements NdpFlows {
+public final class FlowPlan {
     /** Flow ids travel in 16 bits of a host-link descriptor and of an event argument. */
     static final int MAX_FLOWS = 65_536;
 
@@ -161,7 +160,6 @@ public final class FlowPlan implements NdpFlows {
         return choices.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    @Override
     public int flows() {
         return size.length;
     }
@@ -191,13 +189,11 @@ public final class FlowPlan implements NdpFlows {
     }
 
     /** The flow's length in packets. */
-    @Override
     public int size(final int flow) {
         return size[flow];
     }
 
     /** Packets the sender sends at line rate before it waits for pulls. */
-    @Override
     public int window(final int flow) {
         return window[flow];
     }

@@ -7,7 +7,6 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
-import io.trimswitch.ndp.NdpFrames;
 
 import java.util.function.IntToLongFunction;
 
@@ -19,7 +18,13 @@ import java.util.function.IntToLongFunction;
  * one that sends there: it has a link and an egress port of its own, so its control packets never queue behind
  * data for port p. A port with a rate of its own gives its hosts' links that rate.
  */
-public final class HostLinks implements NdpFrames {
+public final class HostLinks {
+    /** The kinds of frame a flow sends: data from its sender; ACK, NACK and PULL from its receiver, back. */
+    public static final int DATA = 0;
+    public static final int ACK = 1;
+    public static final int NACK = 2;
+    public static final int PULL = 3;
+
     public static final int CONTROL_BYTES = 64;
 
     private final FlowPlan plan;
@@ -104,7 +109,6 @@ public final class HostLinks implements NdpFrames {
     }
 
     /** Data onto its sender's link, ACK, NACK and PULL onto its receiver's. */
-    @Override
     public void transmit(final int kind, final int flow, final int sequence, final int pull, final long now) {
         transmit(kind == DATA ? senderLink(flow) : receiverLink(flow), now, kind, flow, sequence, pull);
     }

@@ -7,12 +7,10 @@ import java.util.List;
 import java.util.ServiceLoader;
 
 /**
- * The transports: NDP's, built in, and those on the class path, each registered by name in its module's
- * {@code META-INF/services/io.trimswitch.simulator.Transport}.
+ * The transports on the class path, each registered by name in its module's
+ * {@code META-INF/services/io.trimswitch.simulator.Transport} (NDP's, the default, as every other).
  */
 public final class Transports {
-    private static final Transport NDP = new NdpTransport();
-
     private Transports() {
     }
 
@@ -20,18 +18,16 @@ public final class Transports {
     public static Transport named(final String name) {
         final Transport found = find(name);
         if (found == null) {
-            final List<String> names = new ArrayList<>(List.of(NDP.name()));
+            final List<String> names = new ArrayList<>();
             ServiceLoader.load(Transport.class, Transports.class.getClassLoader()).forEach(t -> names.add(t.name()));
-            throw new ConfigException("no transport named '" + name + "'; there are " + String.join(", ", names.stream().sorted().toList()));
+            throw new ConfigException("no transport named '" + name + "'; there are "
+                + (names.isEmpty() ? "none on the class path" : String.join(", ", names.stream().sorted().toList())));
         }
         return found;
     }
 
     /** The transport named {@code name}, or null when none is registered by that name. */
     public static Transport find(final String name) {
-        if (NDP.name().equals(name)) {
-            return NDP;
-        }
         for (final Transport transport : ServiceLoader.load(Transport.class, Transports.class.getClassLoader())) {
             if (transport.name().equals(name)) {
                 return transport;

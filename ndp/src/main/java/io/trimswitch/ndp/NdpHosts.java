@@ -1,4 +1,4 @@
-package io.trimswitch.simulator;
+package io.trimswitch.ndp;
 
 import io.trimswitch.switching.Pattern;
 import io.trimswitch.config.Settings;
@@ -8,10 +8,12 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
-import io.trimswitch.ndp.NdpReceiver;
-import io.trimswitch.ndp.NdpSender;
-import io.trimswitch.ndp.NdpTimers;
-import io.trimswitch.ndp.PullPacer;
+import io.trimswitch.simulator.EndHosts;
+import io.trimswitch.simulator.EventType;
+import io.trimswitch.simulator.FlowPlan;
+import io.trimswitch.simulator.HostLinks;
+import io.trimswitch.simulator.PathChoice;
+import io.trimswitch.simulator.PlannedHosts;
 
 /**
  * NDP end hosts (Handley et al., SIGCOMM 2017) around the switch, so that a run is a whole experiment: the flows
@@ -59,15 +61,33 @@ public final class NdpHosts extends PlannedHosts {
         final Settings settings, final FlowPlan plan, final HostLinks hostLinks, final double pullRate, final PullPacer.Order pullOrder) {
         super(plan, "NDP");
         this.links = hostLinks != null ? hostLinks : new HostLinks(settings, plan);
-        this.sender = new NdpSender(plan, links, events, Picos.fromMicros(settings.transport().rtoUs()));
-        this.receiver = new NdpReceiver(plan, links, links::receiverLink);
+        // The state machines see the shared plan and links through their own two small views (same kinds, 0 to 3).
+        final NdpFlows flows = new NdpFlows() {
+            @Override
+            public int flows() {
+                return plan.flows();
+            }
+
+            @Override
+            public int size(final int flow) {
+                return plan.size(flow);
+            }
+
+            @Override
+            public int window(final int flow) {
+                return plan.window(flow);
+            }
+        };
+        final NdpFrames frames = links::transmit;
+        this.sender = new NdpSender(flows, frames, events, Picos.fromMicros(settings.transport().rtoUs()));
+        this.receiver = new NdpReceiver(flows, frames, links::receiverLink);
         final long[] pullTimes = links.packetTimes();
         if (pullRate != 1) {
             for (int link = 0; link < pullTimes.length; link++) {
                 pullTimes[link] = Math.round(pullTimes[link] / pullRate);
             }
         }
-        this.pacer = new PullPacer(pullTimes, plan.flows(), links, events, receiver::receiving, pullOrder);
+        this.pacer = new PullPacer(pullTimes, plan.flows(), frames, events, receiver::receiving, pullOrder);
         receiver.pullFrom(pacer);
     }
 
@@ -190,10 +210,6 @@ public final class NdpHosts extends PlannedHosts {
     @Override
     public int completedFlows() {
         return receiver.completed();
-    }
-
-    int packetBytes() {
-        return links.packetBytes();
     }
 
     @Override
