@@ -218,10 +218,12 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
     }
 
     /**
-     * The UET hosts' settings the options give, as the transport's block, checked; the options only UET hosts read are
-     * refused for others, naming the option. Null: the transport's defaults.
+     * The hosts' settings: the transport's block from the file ({@code transport.settings}) with the options given over
+     * it, read and checked by the transport. The options only UET hosts read are refused for others, naming the option.
+     * Null: the transport's defaults.
      */
     private TransportSettings transportSettings(final Settings settings) {
+        final java.util.Map<String, Object> block = fileBlock(settings);
         final OptionSpec[] uetOnly = {targetDelayUs, ecn, ackBytes, rtoUs, cc};
         if (!settings.uet()) {
             for (final OptionSpec option : uetOnly) {
@@ -229,19 +231,41 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
                     throw new ConfigException(option.longestName() + " applies to UET hosts: add --transport uet");
                 }
             }
-            return null;
+            return block.isEmpty() ? null : Transports.named(settings.transport().kind().label()).settings(block);
         }
         if (given(hosts)) {
             throw new ConfigException("--hosts applies to NDP hosts: UET hosts are one per port");
         }
-        final java.util.Map<String, Object> block = new java.util.HashMap<>();
-        block.put("targetDelayUs", targetDelayUs.getValue());
-        block.put("rtoUs", rtoUs.getValue());
-        block.put("initialWindowPackets", given(initialWindow) ? initialWindow.getValue() : null);
-        block.put("cc", given(cc) ? cc.getValue() : null);
-        block.put("ackBytes", given(ackBytes) ? ackBytes.getValue() : null);
-        block.put("ecn", given(ecn) ? ecn.getValue() : null);
+        override(block, "targetDelayUs", targetDelayUs);
+        override(block, "rtoUs", rtoUs);
+        override(block, "initialWindowPackets", initialWindow);
+        override(block, "cc", cc);
+        override(block, "ackBytes", ackBytes);
+        override(block, "ecn", ecn);
         return Transports.named(settings.transport().kind().label()).settings(block);
+    }
+
+    /** The file's block for the transport, refused where no transport reads it or a key has no value. */
+    private java.util.Map<String, Object> fileBlock(final Settings settings) {
+        final java.util.Map<String, Object> block = new java.util.LinkedHashMap<>(settings.transport().settings());
+        // The real clock runs open-loop senders whatever the file's transport: its block waits for the virtual clock.
+        if (!block.isEmpty() && settings.transport().kind() == Settings.TransportKind.OPEN_LOOP && !clockOptions.real()) {
+            throw new ConfigException("transport.settings is a transport's own block: open-loop senders have none (transport.kind "
+                + settings.transport().kind().label() + ")");
+        }
+        for (final java.util.Map.Entry<String, Object> entry : block.entrySet()) {
+            if (entry.getValue() == null) {
+                throw new ConfigException("transport.settings." + entry.getKey() + " has no value");
+            }
+        }
+        return block;
+    }
+
+    /** An option given takes the place of the file's value for {@code key}. */
+    private void override(final java.util.Map<String, Object> block, final String key, final OptionSpec option) {
+        if (given(option)) {
+            block.put(key, option.getValue());
+        }
     }
 
     /**

@@ -41,7 +41,7 @@ public final class VirtualTimeSwitch {
         this(settings, null, -1, null);
     }
 
-    /** The switch of {@code settings} with the hosts of its workload, of its transport's settings {@code own} (null: defaults). */
+    /** The switch of {@code settings} with the hosts of its workload, of its transport's settings {@code own} (null: its block's). */
     public VirtualTimeSwitch(final Settings settings, final TransportSettings own) {
         this(settings, null, -1, own);
     }
@@ -91,7 +91,7 @@ public final class VirtualTimeSwitch {
     }
 
     private static TransportRun loneSwitch(final Transport transport, final Settings settings, final TransportSettings own) {
-        return transport.loneSwitch(settings, own != null ? own : transport.settings(java.util.Map.of()));
+        return transport.loneSwitch(settings, own != null ? own : transport.settings(settings.transport().settings()));
     }
 
     /** Frames between the switch and the hosts: each egress port's link holds at most a propagation delay's worth. */
