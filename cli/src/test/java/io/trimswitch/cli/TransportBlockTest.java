@@ -64,7 +64,8 @@ class TransportBlockTest {
         assertRefused(scenario(file("  kind: uet\n  settings: {targetDelayUs: soon}\n")), "uet.targetDelayUs must be a number, got soon");
         assertRefused(scenario(file("  kind: uet\n  settings: {ackBytes: 1.5}\n")), "uet.ackBytes must be a whole number, got 1.5");
         assertRefused(scenario(file("  kind: uet\n  settings: {cc: }\n")), "'transport.settings.cc' may not be null (line 3)");
-        assertRefused(scenario(file("  kind: ndp\n  settings: {cc: both}\n")), "ndp's settings are the transport block's");
+        assertRefused(scenario(file("  kind: ndp\n  settings: {cc: both}\n")), "ndp has no settings of its own");
+        assertRefused(scenario(file("  kind: uet\n  settings: {ecn: 10}\n")), "uet.ecn (--ecn) takes LO HI once, got 0 pairs");
         assertRefused(scenario(file("  kind: open-loop\n  settings: {cc: both}\n")), "transport.settings is a transport's own block: open-loop senders have none");
     }
 

@@ -31,7 +31,8 @@ public final class NdpTransport implements Transport {
     @Override
     public TransportSettings settings(final Map<String, Object> block) {
         if (!block.isEmpty()) {
-            throw new ConfigException("ndp's settings are the transport block's (initialWindowPackets, rtoUs, flowSizes), not " + block.keySet());
+            throw new ConfigException("ndp has no settings of its own (its window, RTO and flow sizes are transport.initialWindowPackets, rtoUs and flowSizes), not "
+                + block.keySet());
         }
         return NONE;
     }

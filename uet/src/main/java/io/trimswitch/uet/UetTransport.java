@@ -57,7 +57,7 @@ public final class UetTransport implements Transport {
             default -> {
                 // ecn: LO and HI once; given twice, the second pair would silently not count.
                 if (!(value instanceof List<?> depths) || depths.size() != 2) {
-                    throw new ConfigException("--ecn takes LO HI once, got " + (value instanceof List<?> l ? l.size() / 2 : 0) + " pairs");
+                    throw new ConfigException("uet.ecn (--ecn) takes LO HI once, got " + (value instanceof List<?> l ? l.size() / 2 : 0) + " pairs");
                 }
                 yield s.withEcn(whole(key, depths.get(0)), whole(key, depths.get(1)));
             }
