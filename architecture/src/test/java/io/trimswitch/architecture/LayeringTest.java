@@ -45,11 +45,9 @@ class LayeringTest {
         MAY_USE.put("recirc", Set.of("pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("config", Set.of("pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("sonic", Set.of("config", "pipelines", "traffic-manager", "dataplane"));
-        MAY_USE.put("ndp", Set.of("dataplane"));
-        MAY_USE.put("uet", Set.of("config", "pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("switching", Set.of("config", "recirc", "pipelines", "traffic-manager", "dataplane"));
-        MAY_USE.put("simulator", Set.of("switching", "ndp", "uet", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
-        MAY_USE.put("network", Set.of("simulator", "switching", "ndp", "uet", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+        MAY_USE.put("simulator", Set.of("switching", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+        MAY_USE.put("network", Set.of("simulator", "switching", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
         MAY_USE.put("interfaces", Set.of("dataplane"));
         MAY_USE.put("sockets", Set.of("dataplane"));
         // Real time drives the same switch as virtual time, never the virtual-time engine.
@@ -59,14 +57,26 @@ class LayeringTest {
             "dataplane"));
         MAY_USE.put("control", Set.of("live", "realtime", "sockets", "interfaces", "switching", "config", "recirc", "pipelines",
             "traffic-manager", "dataplane"));
-        MAY_USE.put("hosts", Set.of("ndp", "dataplane"));
-        MAY_USE.put("evaluation", Set.of("realtime", "network", "simulator", "switching", "ndp", "uet", "config", "recirc", "pipelines",
+        MAY_USE.put("evaluation", Set.of("realtime", "network", "simulator", "switching", "config", "recirc", "pipelines",
             "traffic-manager", "dataplane"));
         MAY_USE.put("cli", Set.of("evaluation", "hosts", "control", "live", "sonic", "realtime", "sockets", "interfaces", "network", "simulator",
-            "switching", "ndp", "uet", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+            "switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
         // The benchmarks measure the live switch as well as the evaluation's runs.
         MAY_USE.put("bench", Set.of("evaluation", "live", "realtime", "sockets", "interfaces", "network", "simulator",
-            "switching", "ndp", "uet", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+            "switching", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
+        // A transport plug-in (uet, or any module that registers one) uses simulator and what it uses; nothing names it
+        // (TransportRuleTest): the commands find it by name.
+        final Set<String> belowTransports = new java.util.HashSet<>(MAY_USE.get("simulator"));
+        belowTransports.add("simulator");
+        try {
+            TransportRuleTest.transportModules().forEach(module -> MAY_USE.putIfAbsent(module, Set.copyOf(belowTransports)));
+            // NDP's live hosts run its state machines on sockets: they reach what NDP's module reaches.
+            final Set<String> live = new java.util.HashSet<>(belowTransports);
+            live.add("ndp");
+            MAY_USE.put("hosts", Set.copyOf(live));
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**

@@ -17,7 +17,9 @@ import io.trimswitch.network.NetworkSettings;
 import io.trimswitch.network.NetworkSpec;
 import io.trimswitch.network.NetworkTable;
 import io.trimswitch.simulator.VirtualTimeEngine;
-import io.trimswitch.uet.UetSettings;
+import io.trimswitch.simulator.Transport;
+import io.trimswitch.simulator.TransportSettings;
+import io.trimswitch.simulator.Transports;
 import picocli.CommandLine.Model.OptionSpec;
 
 import java.nio.file.Path;
@@ -246,26 +248,35 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
             }
             failedLinks = io.trimswitch.config.WholeNumbers.parseInt(failed.get(0).strip());
         }
-        final boolean uet = transport != null && Settings.choice("--transport", transport, Transport.values()) == Transport.UET;
+        final Transport hosts = transport(transport);
+        final boolean uet = hosts.name().equals(TransportChoice.UET.label());
         if (!uet) {
             refuseUetOnly();
         }
-        final UetSettings uetSettings = uet ? uetSettings() : null;
+        final TransportSettings own = hosts.settings(uet ? transportBlock() : java.util.Map.of());
         json.checkWritable();
         final HtsimTopology tree = topology == null ? null : HtsimTopology.load(topology);
         final HtsimMatrix flows = HtsimMatrix.load(matrix);
         HtsimExperiment experiment = experiment(tree, flows, queuePackets, failedLinks, uet);
-        if (uet && queuePackets == null) {
-            experiment = experiment(tree, flows, NetworkRun.uetQueuePackets(experiment, true), failedLinks, true);
+        final Integer queue = queuePackets == null ? NetworkRun.defaultQueuePackets(experiment, hosts, true) : null;
+        if (queue != null) {
+            experiment = experiment(tree, flows, queue, failedLinks, uet);
         }
-        final NetworkRun run = uet ? NetworkRun.of(experiment, uetSettings) : NetworkRun.of(experiment);
+        final NetworkRun run = NetworkRun.of(experiment, hosts, own);
         final HtsimReport report = NetworkReportBuilder.build(run, watched(run), experiment);
         return show(report.asNetworkReport(), report);
     }
 
-    /** The hosts' transports on an htsim experiment. */
-    private enum Transport implements Choice {
+    /** The hosts' transports on an htsim experiment that this command documents; any other registered transport runs too. */
+    private enum TransportChoice implements Choice {
         NDP, UET
+    }
+
+    /** The transport {@code name} chooses: NDP's when none is named. */
+    private static Transport transport(final String name) {
+        final Transport registered = name == null ? Transports.named(TransportChoice.NDP.label())
+            : Transports.find(name.strip().toLowerCase(java.util.Locale.ROOT));
+        return registered != null ? registered : Transports.named(Settings.choice("--transport", name, TransportChoice.values()).label());
     }
 
     private HtsimExperiment experiment(final HtsimTopology tree, final HtsimMatrix flows, final Integer queue, final Integer failedLinks,
@@ -276,29 +287,21 @@ public final class FabricCommand extends OptionsInCode implements Callable<Integ
             uet ? null : initialWindow, paths, routing, failedLinks, seed, endUs, uet));
     }
 
-    /** The UET settings the command line gives, checked. */
-    private UetSettings uetSettings() {
+    /** The UET hosts' settings the command line gives, as the transport's block. */
+    private java.util.Map<String, Object> transportBlock() {
+        final java.util.Map<String, Object> block = new java.util.HashMap<>();
         // An htsim experiment runs as htsim_uec runs it by default: with mixed load balancing.
-        UetSettings settings = UetSettings.DEFAULTS.withLoadBalancer(
-            loadBalancer == null ? UetSettings.LoadBalancer.MIXED : UetSettings.loadBalancer(loadBalancer));
-        if (paths != null) {
-            settings = settings.withEntropies(paths);
-        }
-        settings = settings.withTargetDelayUs(targetDelayUs).withInitialWindowPackets(initialWindow).withRtoUs(rtoUs).withConnectionReuse(connReuse);
-        if (cc != null) {
-            settings = settings.withCc(UetSettings.cc(cc));
-        }
-        if (oversubscribedCc != null) {
-            settings = settings.withOversubscribedCc(UetSettings.oversubscribedCc(oversubscribedCc));
-        }
-        if (ackBytes != null) {
-            settings = settings.withAckBytes(ackBytes);
-        }
-        if (ecn != null) {
-            final List<Integer> depths = UetOptions.ecn(ecn);
-            settings = settings.withEcn(depths.get(0), depths.get(1));
-        }
-        return settings;
+        block.put("loadBalancer", loadBalancer == null ? "mixed" : loadBalancer);
+        block.put("entropies", paths);
+        block.put("targetDelayUs", targetDelayUs);
+        block.put("initialWindowPackets", initialWindow);
+        block.put("rtoUs", rtoUs);
+        block.put("connectionReuse", connReuse);
+        block.put("cc", cc);
+        block.put("oversubscribedCc", oversubscribedCc);
+        block.put("ackBytes", ackBytes);
+        block.put("ecn", ecn);
+        return block;
     }
 
     /** The options that only UET hosts read: refused for NDP's, in one line naming the option. */

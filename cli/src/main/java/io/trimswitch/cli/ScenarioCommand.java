@@ -7,7 +7,8 @@ import io.trimswitch.switching.report.RunReport;
 import io.trimswitch.switching.report.SummaryTable;
 import io.trimswitch.switching.RealTimeStats;
 import io.trimswitch.evaluation.scenario.Scenarios;
-import io.trimswitch.uet.UetSettings;
+import io.trimswitch.simulator.TransportSettings;
+import io.trimswitch.simulator.Transports;
 import picocli.CommandLine.Model.OptionSpec;
 
 import java.io.PrintWriter;
@@ -174,12 +175,11 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         final Scenarios.Result result;
         try (OutputFolder held = captures == null ? null
             : OutputFolder.claim("--pcap-dir", captures, "scenario", false, model().commandLine().getErr())) {
-            result = Scenarios.run(settings, toRun, !set(noIdeal), captures, threads, uetSettings(settings));
+            result = Scenarios.run(settings, toRun, !set(noIdeal), captures, threads, transportSettings(settings));
         }
         final List<RunReport> reports = new ArrayList<>(result.runs());
         if (set(compareVirtual) && realClock) {
-            final List<RunReport> references = Scenarios.run(settings.withClock(Settings.Clock.VIRTUAL), toRun, false, null, threads,
-                UetSettings.DEFAULTS).runs();
+            final List<RunReport> references = Scenarios.run(settings.withClock(Settings.Clock.VIRTUAL), toRun, false, null, threads, null).runs();
             for (int i = references.size() - 1; i >= 0; i--) {
                 reports.add(i + 1, references.get(i));
             }
@@ -217,8 +217,13 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         return 0;
     }
 
-    /** The UET hosts' settings the options give, checked; the options only UET hosts read are refused for others, naming the option. */
-    private UetSettings uetSettings(final Settings settings) {
+    /**
+     * The hosts' settings: the transport's block from the file ({@code transport.settings}) with the options given over
+     * it, read and checked by the transport. The options only UET hosts read are refused for others, naming the option.
+     * Null: the transport's defaults.
+     */
+    private TransportSettings transportSettings(final Settings settings) {
+        final java.util.Map<String, Object> block = fileBlock(settings);
         final OptionSpec[] uetOnly = {targetDelayUs, ecn, ackBytes, rtoUs, cc};
         if (!settings.uet()) {
             for (final OptionSpec option : uetOnly) {
@@ -226,26 +231,41 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
                     throw new ConfigException(option.longestName() + " applies to UET hosts: add --transport uet");
                 }
             }
-            return UetSettings.DEFAULTS;
+            return block.isEmpty() ? null : Transports.named(settings.transport().kind().label()).settings(block);
         }
         if (given(hosts)) {
             throw new ConfigException("--hosts applies to NDP hosts: UET hosts are one per port");
         }
-        UetSettings uet = UetSettings.DEFAULTS.withTargetDelayUs(targetDelayUs.getValue()).withRtoUs(rtoUs.getValue());
-        if (given(initialWindow)) {
-            uet = uet.withInitialWindowPackets(initialWindow.getValue());
+        override(block, "targetDelayUs", targetDelayUs);
+        override(block, "rtoUs", rtoUs);
+        override(block, "initialWindowPackets", initialWindow);
+        override(block, "cc", cc);
+        override(block, "ackBytes", ackBytes);
+        override(block, "ecn", ecn);
+        return Transports.named(settings.transport().kind().label()).settings(block);
+    }
+
+    /** The file's block for the transport, refused where no transport reads it or a key has no value. */
+    private java.util.Map<String, Object> fileBlock(final Settings settings) {
+        final java.util.Map<String, Object> block = new java.util.LinkedHashMap<>(settings.transport().settings());
+        // The real clock runs open-loop senders whatever the file's transport: its block waits for the virtual clock.
+        if (!block.isEmpty() && settings.transport().kind() == Settings.TransportKind.OPEN_LOOP && !clockOptions.real()) {
+            throw new ConfigException("transport.settings is a transport's own block: open-loop senders have none (transport.kind "
+                + settings.transport().kind().label() + ")");
         }
-        if (given(cc)) {
-            uet = uet.withCc(UetSettings.cc(cc.getValue()));
+        for (final java.util.Map.Entry<String, Object> entry : block.entrySet()) {
+            if (entry.getValue() == null) {
+                throw new ConfigException("transport.settings." + entry.getKey() + " has no value");
+            }
         }
-        if (given(ackBytes)) {
-            uet = uet.withAckBytes(ackBytes.getValue());
+        return block;
+    }
+
+    /** An option given takes the place of the file's value for {@code key}. */
+    private void override(final java.util.Map<String, Object> block, final String key, final OptionSpec option) {
+        if (given(option)) {
+            block.put(key, option.getValue());
         }
-        if (given(ecn)) {
-            final List<Integer> depths = UetOptions.ecn(ecn.getValue());
-            uet = uet.withEcn(depths.get(0), depths.get(1));
-        }
-        return uet;
     }
 
     /**

@@ -137,7 +137,7 @@ class ScenarioUetTest {
         refused("--initial-window must be 1..65535 packets (a window below one packet never sends), got 0", "--transport", "uet",
             "--initial-window", "0");
         refused("--ecn must be LO HI with 0 <= LO <= HI <= 65535 packets, got 9 3", "--transport", "uet", "--ecn", "9", "3");
-        refused("--ecn takes LO HI once, got 2 pairs", "--transport", "uet", "--ecn", "1", "2", "--ecn", "3", "4");
+        refused("uet.ecn (--ecn) takes LO HI once, got 2 pairs", "--transport", "uet", "--ecn", "1", "2", "--ecn", "3", "4");
         refused("--ack-bytes must be 1..16777216, got 0", "--transport", "uet", "--ack-bytes", "0");
         refused("--rto-us must be above 0 and at most 1000000 µs, got -1.0", "--transport", "uet", "--rto-us", "-1");
         refused("--target-delay-us applies to UET hosts: add --transport uet", "--target-delay-us", "5");

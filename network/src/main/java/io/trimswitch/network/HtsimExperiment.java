@@ -8,7 +8,6 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.config.SettingsValidation;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.Picos;
-import io.trimswitch.ndp.PullPacer;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,10 +29,6 @@ public final class HtsimExperiment {
     public static final int MAX_MTU = PacketPool.JUMBO_FRAME_BYTES - HEADER_BYTES;
     /** htsim cuts a link that {@code -failed} names to this fraction of its rate (uet-htsim's default ratio). */
     public static final double FAILED_LINK_RATE = 0.25;
-    /** htsim_ndp's receivers pull at 99 % of their link's rate, so that pulls never queue behind the data they clock. */
-    public static final double PULL_RATE = 0.99;
-    /** htsim_ndp's pacers keep a queue of pulls per flow and serve the flows in turn, whatever their round trips. */
-    public static final PullPacer.Order PULL_ORDER = PullPacer.Order.ROUND_ROBIN;
 
     /**
      * The options, as a command line or a test gives them; null: htsim_ndp's default. {@code endUs}: when the run stops

@@ -1,8 +1,6 @@
 package io.trimswitch.network;
 
-import io.trimswitch.simulator.NdpHosts;
-import io.trimswitch.simulator.UetHosts;
-import io.trimswitch.uet.UetMessages;
+import io.trimswitch.simulator.TransportHosts;
 
 import java.util.HashMap;
 import java.util.List;
@@ -15,15 +13,16 @@ import java.util.Map;
  * count-th firing). With connection reuse (uet-htsim's -conn_reuse), the lines of one id are the messages of one flow,
  * a connection, queued at their starts and sent in that order.
  */
-final class HtsimFlows implements NdpHosts.Completions, UetHosts.Completions {
+final class HtsimFlows implements TransportHosts.Completions {
     final int[] sender;
     final int[] receiver;
     final long[] start;
     final int[] size;
     final int[] id;
-    /** Per flow: its bytes, and with connection reuse its messages (null without) and each one's bytes. */
+    /** Per flow: its bytes, and with connection reuse (null without) each message's end in packets, its start and its bytes. */
     final long[] bytes;
-    final UetMessages messages;
+    final int[][] messageEnds;
+    final long[][] messageStarts;
     final long[][] messageBytes;
     final String description;
     private final int[] firesOnEnd;
@@ -79,7 +78,8 @@ final class HtsimFlows implements NdpHosts.Completions, UetHosts.Completions {
         description = experiment.matrix().source() + ": " + flows + " flows, " + (reuse ? lines.size() + " messages, " : "") + total + " bytes in "
             + experiment.getMtu() + "-byte packets" + (triggers.isEmpty() ? "" : ", " + triggers.size() + " triggers");
         if (!reuse) {
-            messages = null;
+            messageEnds = null;
+            messageStarts = null;
             messageBytes = null;
             return;
         }
@@ -97,7 +97,8 @@ final class HtsimFlows implements NdpHosts.Completions, UetHosts.Completions {
                 messageBytes[flow][m] = each.get(m).sizeBytes();
             }
         }
-        messages = new UetMessages(ends, starts);
+        messageEnds = ends;
+        messageStarts = starts;
     }
 
     /**
@@ -141,21 +142,12 @@ final class HtsimFlows implements NdpHosts.Completions, UetHosts.Completions {
         return new HtsimFlows(experiment, reuse);
     }
 
-    /** Listens to {@code ndp}'s completions when the matrix has triggers. */
-    void attach(final NdpHosts ndp) {
-        this.hosts = ndp;
-        this.startNow = (flow, now) -> ndp.startNow(flow, now);
+    /** Listens to {@code hosts}' completions when the matrix has triggers: a trigger fires when a flow completes, as its transport counts it. */
+    void attach(final TransportHosts transportHosts) {
+        this.hosts = transportHosts;
+        this.startNow = (flow, now) -> transportHosts.startNow(flow, now);
         if (!triggers.isEmpty()) {
-            ndp.onCompletion(this);
-        }
-    }
-
-    /** Listens to {@code uet}'s completions (its senders'): a trigger fires when a flow's last packet is acknowledged. */
-    void attach(final UetHosts uet) {
-        this.hosts = uet;
-        this.startNow = (flow, now) -> uet.startNow(flow, now);
-        if (!triggers.isEmpty()) {
-            uet.onCompletion(this);
+            transportHosts.onCompletion(this);
         }
     }
 

@@ -1,5 +1,8 @@
 package io.trimswitch.network;
 
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonAnySetter;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -7,6 +10,10 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.trimswitch.switching.report.RunReport;
 import io.trimswitch.switching.report.Totalled;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -29,22 +36,29 @@ public record HtsimReport(
     List<Flow> flows,
     RunReport.RunInfo run,
     HtsimExperiment config,
-    Uet uet) implements Totalled {
+    @JsonIgnore Map<String, JsonNode> sections) implements Totalled {
 
-    /**
-     * What Ultra Ethernet hosts did, and the numbers they were derived with: the network's unloaded round trip and
-     * bandwidth-delay product, NSCC's target delay, the ECN thresholds and the timeout; absent for NDP hosts.
-     */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Uet(String loadBalancer, int entropies, double rttUs, int bdpPackets, double targetDelayUs, int ecnLowPackets,
-        int ecnHighPackets, double rtoUs, long nacks, long lastHopNacks, long timeouts, long quickAdapts, long ecnMarked, Rccc rccc) {
+    private static final ObjectMapper SECTIONS = new ObjectMapper();
+
+    /** Reads the JSON's transport sections back (keys beside the report's own). */
+    public HtsimReport {
+        sections = sections == null ? new LinkedHashMap<>() : sections;
     }
 
-    /**
-     * With the receivers' credit (--cc receiver or both): which, the PULLs the receivers sent, the credit they granted, and
-     * whether the oversubscribed receiver CC set their pull rates.
-     */
-    public record Rccc(String cc, long pulls, long creditBytes, boolean oversubscribedCc) {
+    /** The hosts' transport's section of the report, under its name ("uet"), when it writes one. */
+    @JsonAnyGetter
+    Map<String, JsonNode> transportSections() {
+        return sections;
+    }
+
+    @JsonAnySetter
+    void section(final String name, final JsonNode value) {
+        sections.put(name, value);
+    }
+
+    /** The section of transport {@code name}, or null. */
+    public JsonNode section(final String name) {
+        return sections.get(name);
     }
 
     /**
@@ -61,9 +75,13 @@ public record HtsimReport(
     public record Message(long sizeBytes, Double startUs, Double finishUs, Double fctUs) {
     }
 
-    static HtsimReport of(final NetworkReport r, final List<Flow> flows, final HtsimExperiment experiment, final Uet uet) {
+    static HtsimReport of(final NetworkReport r, final List<Flow> flows, final HtsimExperiment experiment, final Object section) {
+        final Map<String, JsonNode> sections = new LinkedHashMap<>();
+        if (section != null) {
+            sections.put(r.transport(), SECTIONS.valueToTree(section));
+        }
         return new HtsimReport(r.topology(), r.routing(), r.pattern(), r.transport(), r.totals(), r.completionUs(), r.headerLatencyNs(), r.tiers(),
-            r.switches(), flows, r.run(), experiment, uet);
+            r.switches(), flows, r.run(), experiment, sections);
     }
 
     /** The flows that had not finished when the run ended (htsim's -end), listed as well as counted; absent when all did. */

@@ -5,6 +5,7 @@ import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.simulator.SwitchNode;
+import io.trimswitch.simulator.TransportHosts;
 import io.trimswitch.simulator.VirtualTimeEngine;
 import io.trimswitch.switching.report.ReportBuilder;
 import io.trimswitch.switching.report.RunReport;
@@ -42,7 +43,7 @@ public final class NetworkReportBuilder {
                 done < 0 || start < 0 ? null : micros(done - start), each.sent(), each.whole(), each.headers(), each.dropped(), each.retransmissions(),
                 messages(matrixFlows, lifetimes, flow)));
         }
-        return HtsimReport.of(report, flows, experiment, network.uetReport());
+        return HtsimReport.of(report, flows, experiment, network.transportReport());
     }
 
     private static Double micros(final long picos) {
@@ -51,13 +52,13 @@ public final class NetworkReportBuilder {
 
     /** Each message of a connection, when its flows carry messages: queued, completed, and its completion time from its queuing. */
     private static List<HtsimReport.Message> messages(final HtsimFlows matrixFlows, final FlowLifetimes lifetimes, final int flow) {
-        if (matrixFlows.messages == null || !(lifetimes instanceof io.trimswitch.simulator.UetHosts uet)) {
+        if (matrixFlows.messageEnds == null || !(lifetimes instanceof TransportHosts hosts)) {
             return null;
         }
         final List<HtsimReport.Message> messages = new ArrayList<>();
-        for (int m = 0; m < matrixFlows.messages.messages(flow); m++) {
-            final long queued = matrixFlows.messages.messageStart(flow, m);
-            final long done = uet.messageCompletionPicos(flow, m);
+        for (int m = 0; m < matrixFlows.messageEnds[flow].length; m++) {
+            final long queued = matrixFlows.messageStarts[flow][m];
+            final long done = hosts.messageCompletionPicos(flow, m);
             messages.add(new HtsimReport.Message(matrixFlows.messageBytes[flow][m], micros(queued), micros(done),
                 done < 0 || queued < 0 ? null : micros(done - queued)));
         }

@@ -1,6 +1,5 @@
 package io.trimswitch.network;
 
-import io.trimswitch.switching.Pattern;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.LinkRate;
@@ -8,10 +7,12 @@ import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.pipelines.ForwardingStage;
 import io.trimswitch.simulator.EndHosts;
 import io.trimswitch.simulator.LinkFailures;
-import io.trimswitch.simulator.NdpHosts;
 import io.trimswitch.simulator.PathChoice;
 import io.trimswitch.simulator.SwitchNode;
-import io.trimswitch.simulator.UetHosts;
+import io.trimswitch.simulator.Transport;
+import io.trimswitch.simulator.TransportRun;
+import io.trimswitch.simulator.TransportSettings;
+import io.trimswitch.simulator.Transports;
 import io.trimswitch.simulator.VirtualTimeEngine;
 import io.trimswitch.simulator.Wiring;
 import io.trimswitch.switching.FlowLifetimes;
@@ -21,12 +22,11 @@ import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.switching.SwitchRun;
 import io.trimswitch.switching.SwitchRunView;
 import io.trimswitch.switching.TrafficSource;
-import io.trimswitch.uet.UetSettings;
 
 import java.util.List;
 
 /**
- * A leaf-spine network of switches and its NDP hosts, run by the {@link VirtualTimeEngine}: each switch's components
+ * A network of switches (a leaf-spine, or an htsim experiment's fat tree) and its hosts, of NDP or of a plug-in transport, run by the {@link VirtualTimeEngine}: each switch's components
  * wired for its mechanism as a lone switch's are, cables between their ports, links that may fail during the run.
  * Same settings, same result, bit for bit; a network can be {@link #run()} many times.
  */
@@ -41,8 +41,10 @@ public final class NetworkRun {
     private final FatTree fatTree;
     /** The flows and triggers of an htsim experiment, or null. */
     private HtsimFlows htsimFlows;
-    /** Ultra Ethernet's numbers for this network, or null: NDP hosts. */
-    private UetNetwork uet;
+    /** The hosts' transport: "ndp", or a plug-in's name. */
+    private String transport = "ndp";
+    /** A plug-in transport's part of the run, or null: NDP hosts. */
+    private TransportRun transportRun;
 
     private NetworkRun(final VirtualTimeEngine engine, final LeafSpine leafSpine) {
         this(engine, leafSpine, null);
@@ -56,81 +58,38 @@ public final class NetworkRun {
 
     /** The fat tree and the flows of an experiment written for htsim. */
     public static NetworkRun of(final HtsimExperiment experiment) {
-        final FatTree.Shape shape = experiment.shape();
-        final int switches = shape.switches();
-        final Settings[] each = new Settings[switches];
-        for (int sw = 0; sw < switches; sw++) {
-            each[sw] = experiment.settings(sw);
-        }
-        final TreeSwitches built = TreeSwitches.of(experiment, each);
-        final FatTree tree = built.tree();
-        final boolean spray = built.spray();
-        final HtsimFlows flows = HtsimFlows.of(experiment);
-        final PathChoice paths = spray ? new FatTreeSpraying(tree, flows.sender, flows.receiver, experiment.getPaths(), experiment.getSeed())
-            : PathChoice.NONE;
-        final NdpHosts hosts = NdpHosts.onLinks(each[0], shape.nodes(), flows.sender, flows.receiver, flows.start, flows.size, flows.description,
-            paths, HtsimExperiment.PULL_RATE, HtsimExperiment.PULL_ORDER);
-        flows.attach(hosts);
-        final VirtualTimeEngine.Switches parts = built.parts();
-        // NDP keeps a flow's packets in flight to about its window (and as many control packets back): a tree's queues
-        // could hold far more than ever travels, and the pool's rows are mapped for all it may hold.
-        final long inFlight = 16L * flows.sender.length * (experiment.getInitialWindowPackets() + 16) + (1 << 16);
-        final NetworkRun run = new NetworkRun(new VirtualTimeEngine(parts, tree.wiring(), hosts, hosts, pool(each, hosts, inFlight),
-            Picos.fromMicros(experiment.getMaxDurationUs()), LinkFailures.NONE), null, tree);
-        run.htsimFlows = flows;
-        return run;
+        final Transport ndp = Transports.named("ndp");
+        return of(experiment, ndp, ndp.settings(java.util.Map.of()));
     }
 
     /**
-     * The fat tree and the flows of an experiment written for htsim, run by Ultra Ethernet hosts (NSCC and the load balancer
-     * of {@code settings}); the switches remark trims before the last hop and mark ECN at their data queues for them.
+     * The fat tree and the flows of an experiment written for htsim, run by the hosts of {@code transport} with its
+     * settings {@code own}; the switches are set as its hosts need them.
      */
-    public static NetworkRun of(final HtsimExperiment experiment, final UetSettings settings) {
-        final UetNetwork derived = UetNetwork.of(experiment, settings);
+    public static NetworkRun of(final HtsimExperiment experiment, final Transport transport, final TransportSettings own) {
         final FatTree.Shape shape = experiment.shape();
         final int switches = shape.switches();
         final Settings[] each = new Settings[switches];
-        final java.util.Map<Settings, Settings> marked = new java.util.IdentityHashMap<>();
+        final java.util.Map<Settings, Settings> adapted = new java.util.IdentityHashMap<>();
         for (int sw = 0; sw < switches; sw++) {
-            final Settings plain = experiment.settings(sw);
             final int hostPorts = shape.tier(sw) == 0 ? shape.hostsPerTor() : 0;
-            each[sw] = marked.computeIfAbsent(plain, s -> UetNetwork.marked(s, hostPorts, s.egressPorts()));
+            each[sw] = adapted.computeIfAbsent(experiment.settings(sw), s -> transport.switchSettings(s, hostPorts, own));
         }
         final TreeSwitches built = TreeSwitches.of(experiment, each);
         final FatTree tree = built.tree();
-        final boolean spray = built.spray();
-        final HtsimFlows flows = HtsimFlows.of(experiment, settings.connectionReuse());
-        final UetHosts.EntropyPaths paths = spray ? new UetEntropyPaths(tree, flows.sender, flows.receiver, experiment.getSeed()) : (flow, forward, entropy) -> 0;
-        final UetHosts hosts = new UetHosts(each[0], shape.nodes(), flows.sender, flows.receiver, flows.start, flows.size, flows.messages,
-            flows.description + ", UET " + settings.loadBalancer().label(), paths, settings, derived.nscc(), derived.initialWindowBytes(),
-            derived.rtoPicos());
+        final HtsimFlows flows = HtsimFlows.of(experiment, own.connectionReuse());
+        final TransportRun hostsRun = transport.fabric(new HtsimFabric(experiment, tree, flows, each[0], built.spray()), own);
+        final io.trimswitch.simulator.TransportHosts hosts = hostsRun.hosts();
         flows.attach(hosts);
-        final int oversubscription = UetNetwork.oversubscription(shape);
-        if (settings.oversubscribedCcOn(oversubscription)) {
-            // As uet-htsim: receivers pacing on an oversubscribed tree pull no faster than its core carries.
-            hosts.oversubscribedCc(oversubscription, derived.rttPicos(), experiment.getSeed());
-        }
-        final VirtualTimeEngine.Switches parts = built.parts();
-        final long inFlight = 16L * flows.sender.length * (derived.windowPackets() + 16) + (1 << 16);
-        final NetworkRun run = new NetworkRun(new VirtualTimeEngine(parts, tree.wiring(), hosts, hosts, pool(each, hosts, inFlight),
+        // The hosts keep a flow's packets in flight to about its window (and as many control packets back): a tree's queues
+        // could hold far more than ever travels, and the pool's rows are mapped for all it may hold.
+        final long inFlight = 16L * flows.sender.length * (hostsRun.windowPackets() + 16) + (1 << 16);
+        final NetworkRun run = new NetworkRun(new VirtualTimeEngine(built.parts(), tree.wiring(), hosts, hosts, pool(each, hosts, inFlight),
             Picos.fromMicros(experiment.getMaxDurationUs()), LinkFailures.NONE), null, tree);
-        for (int sw = 0; sw < switches; sw++) {
-            final AssembledSwitch assembly = run.engine.node(sw).assembly();
-            final Settings own = each[sw];
-            for (int port = 0; port < assembly.ports(); port++) {
-                // As uet-htsim, a link slowed by --fail keeps its queue's and its ECN thresholds' time: both shrink with its rate.
-                final double slowed = port < shape.ports(sw) ? experiment.rateLeft(sw, port) : 1;
-                // As uet-htsim, receivers that pace their senders leave the racks' links to hosts unmarked.
-                final boolean toHost = shape.tier(sw) == 0 && port < shape.hostsPerTor();
-                assembly.port(port).ecnMarking(settings.cc().receiver() && toHost ? null : derived.marking(experiment.getSeed(), sw, port, slowed));
-                if (slowed < 1 && assembly.port(port).dataQueue() instanceof io.trimswitch.trafficmanager.PacketFifo fifo) {
-                    // The queue htsim shrinks counts the packet being sent, as the whole one did: one fewer waits here.
-                    fifo.limit(Math.max(1, (int) ((own.fabric().dataQueuePackets() + 1) * slowed) - 1));
-                }
-            }
-        }
+        hostsRun.switchesBuilt(run.engine);
         run.htsimFlows = flows;
-        run.uet = derived;
+        run.transport = transport.name();
+        run.transportRun = hostsRun;
         return run;
     }
 
@@ -158,9 +117,12 @@ public final class NetworkRun {
         }
     }
 
-    /** htsim_uec's data queue when none is given, one bandwidth-delay product: in whole packets, or in MTUs of payload. */
-    public static int uetQueuePackets(final HtsimExperiment experiment, final boolean wholePackets) {
-        return UetNetwork.defaultQueuePackets(experiment, wholePackets);
+    /**
+     * The data queues {@code transport}'s hosts want on {@code experiment}'s tree when none is given (htsim_uec's: one
+     * bandwidth-delay product), in whole packets or in MTUs of payload; null: the switches' own default.
+     */
+    public static Integer defaultQueuePackets(final HtsimExperiment experiment, final Transport transport, final boolean wholePackets) {
+        return transport.defaultQueuePackets(HtsimFabric.numbers(experiment), wholePackets);
     }
 
     /** The leaf-spine network of {@code settings} with its workload. */
@@ -180,8 +142,9 @@ public final class NetworkRun {
         }
         final boolean spray = settings.routing() == NetworkSettings.Routing.SPRAY && settings.topology().spines() > 0;
         final PathSpraying spraying = spray ? new PathSpraying(network, workload.sender, workload.receiver, settings.workload().seed()) : null;
-        final NdpHosts hosts = NdpHosts.onLinks(settings.leaf(), network.hosts(), workload.sender, workload.receiver, workload.start, workload.size,
-            workload.description, spray ? spraying : PathChoice.NONE);
+        final Transport ndp = Transports.named("ndp");
+        final io.trimswitch.simulator.TransportHosts hosts = ndp.fabric(new LeafSpineFabric(settings, workload, spray ? spraying : PathChoice.NONE),
+            ndp.settings(java.util.Map.of())).hosts();
         final LinkFailures failures = new FailingLinks(network, spraying, settings.topology().failedLinks(),
             Picos.fromMicros(settings.topology().failureDetectionUs()));
         final VirtualTimeEngine.Switches parts = new VirtualTimeEngine.Switches(each, names, tiers, forwarding);
@@ -191,18 +154,19 @@ public final class NetworkRun {
 
     /**
      * One switch with the NDP hosts of {@code settings} on its ports, wired as a lone switch is: host link p on port p
-     * (and, with separate hosts, receiving link {@code ports + p} on egress port {@code ports + p}).
+     * (and, with separate hosts, receiving link {@code ports + p} on egress port {@code ports + p}); NDP is found by
+     * its name, as every transport is.
      */
     public static NetworkRun singleSwitch(final Settings settings) {
-        final NdpHosts hosts = NdpHosts.forPattern(settings,
-            Pattern.of(settings));
+        final Transport ndp = Transports.named("ndp");
+        final io.trimswitch.simulator.TransportHosts hosts = ndp.loneSwitch(settings, ndp.settings(java.util.Map.of())).hosts();
         final VirtualTimeEngine.Switches parts = VirtualTimeEngine.Switches.lone(settings);
         return new NetworkRun(new VirtualTimeEngine(parts, Wiring.loneSwitch(settings.egressPorts()), hosts, hosts, pool(parts.settings(), hosts),
             Picos.fromMicros(settings.transport().maxDurationUs()), LinkFailures.NONE), null);
     }
 
     /** Buffers for every packet the switches' queues can hold, and for those on each link's propagation delay. */
-    private static PacketPool pool(final Settings[] switches, final NdpHosts hosts) {
+    private static PacketPool pool(final Settings[] switches, final EndHosts hosts) {
         return pool(switches, hosts, Integer.MAX_VALUE - 8);
     }
 
@@ -321,38 +285,14 @@ public final class NetworkRun {
         return fatTree == null ? new String[] {"leaf", "spine"} : java.util.Arrays.copyOf(FatTree.TIER_NAMES, fatTree.shape().tiers());
     }
 
-    /** The hosts' transport: "ndp" or "uet". */
+    /** The hosts' transport: "ndp", or a plug-in's name. */
     String transport() {
-        return uet == null ? "ndp" : "uet";
+        return transport;
     }
 
-    /** What the Ultra Ethernet hosts did in the last run, or null: NDP hosts. */
-    HtsimReport.Uet uetReport() {
-        if (uet == null) {
-            return null;
-        }
-        final UetHosts hosts = (UetHosts) engine.hosts();
-        long timeouts = 0;
-        long quickAdapts = 0;
-        long pulls = 0;
-        long credit = 0;
-        for (int flow = 0; flow < hosts.flows(); flow++) {
-            timeouts += hosts.timeouts(flow);
-            quickAdapts += hosts.quickAdapts(flow);
-            pulls += hosts.pulls(flow);
-            credit += hosts.grantedBytes(flow);
-        }
-        long marked = 0;
-        for (int sw = 0; sw < engine.switches(); sw++) {
-            final AssembledSwitch assembly = engine.node(sw).assembly();
-            for (int port = 0; port < assembly.ports(); port++) {
-                marked += assembly.port(port).ecnMarking() != null ? assembly.port(port).ecnMarking().marked() : 0;
-            }
-        }
-        final UetSettings s = uet.settings();
-        return new HtsimReport.Uet(s.loadBalancer().label(), s.entropies(), uet.rttPicos() / 1e6, uet.bdpPackets(), uet.targetDelayPicos() / 1e6,
-            uet.ecnLowPackets(), uet.ecnHighPackets(), uet.rtoPicos() / 1e6, hosts.nacksSent(), hosts.lastHopNacks(), timeouts, quickAdapts, marked,
-            s.cc().receiver() ? new HtsimReport.Rccc(s.cc().label(), pulls, credit, hosts.oversubscribedCc()) : null);
+    /** The transport's section of the report after the last run, or null: none (NDP hosts). */
+    Object transportReport() {
+        return transportRun == null ? null : transportRun.report(engine);
     }
 
     long eventsHandled() {

@@ -9,7 +9,7 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.config.SettingsFiles;
 import io.trimswitch.config.SettingsValidation;
 import io.trimswitch.simulator.EventQueue;
-import io.trimswitch.simulator.NdpHosts;
+import io.trimswitch.simulator.FlowPlan;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -147,7 +147,7 @@ public record NetworkSettings(
                 + (long) topology.hosts() * (topology.hosts() - 1) + " flows; at most 65536 fit (at most 256 hosts)");
         }
         SettingsValidation.flowSizesFile("workload.flowSizes", w.flowSizes);
-        final int[] flowSizes = w.flowSizes == null ? new int[] {w.packets} : NdpHosts.flowSizes(Path.of(w.flowSizes));
+        final int[] flowSizes = w.flowSizes == null ? new int[] {w.packets} : FlowPlan.flowSizeChoices(Path.of(w.flowSizes));
         final Workload workload = new Workload(kind, w.packets, w.packetBytes, w.racks, w.sendersPerRack, w.load, w.flowSizes, w.durationUs,
             w.startJitter, w.seed);
 

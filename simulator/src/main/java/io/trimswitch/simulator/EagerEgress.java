@@ -10,12 +10,12 @@ import io.trimswitch.trafficmanager.EgressPort;
 final class EagerEgress implements EgressTiming {
     /** The switch's ports, kept here: one array on the way to a port, not the assembly and its array. */
     private final EgressPort[] ports;
-    private final NdpHosts.Switch events;
+    private final EndHosts.Switch events;
     private final Delivery delivery;
     /** The network number of the switch's port 0: an event names a port by its network number. */
     private final int portBase;
 
-    EagerEgress(final AssembledSwitch assembly, final NdpHosts.Switch events, final Delivery delivery, final int portBase) {
+    EagerEgress(final AssembledSwitch assembly, final EndHosts.Switch events, final Delivery delivery, final int portBase) {
         this.ports = new EgressPort[assembly.ports()];
         for (int port = 0; port < ports.length; port++) {
             ports[port] = assembly.port(port);

@@ -3,18 +3,27 @@ package io.trimswitch.simulator;
 import io.trimswitch.dataplane.packet.PacketPool;
 
 /**
- * End hosts whose flows are those of a {@link NdpFlowPlan} and that send through their own events, never through the
- * engine's source: NDP's and Ultra Ethernet's. What a run's report asks of the flows is the plan's, and a flow's
+ * End hosts whose flows are those of a {@link FlowPlan} and that send through their own events, never through the
+ * engine's source: every transport's. What a run's report asks of the flows is the plan's, and a flow's
  * sending time runs from its start to its completion.
  */
-abstract class PlannedHosts implements EndHosts {
-    final NdpFlowPlan plan;
+public abstract class PlannedHosts implements TransportHosts {
+    protected final FlowPlan plan;
     /** Whose hosts these are, for the message of a call that only a source outside may take. */
     private final String transport;
 
-    PlannedHosts(final NdpFlowPlan plan, final String transport) {
+    protected PlannedHosts(final FlowPlan plan, final String transport) {
         this.plan = plan;
         this.transport = transport;
+    }
+
+    /** Schedules each flow's start on {@code sw}; a flow whose start is negative waits for {@link #startNow}. */
+    protected final void scheduleStarts(final EndHosts.Switch sw) {
+        for (int flow = 0; flow < plan.flows(); flow++) {
+            if (plan.start(flow) >= 0) {
+                sw.schedule(plan.start(flow), EventType.FLOW_START, flow);
+            }
+        }
     }
 
     @Override

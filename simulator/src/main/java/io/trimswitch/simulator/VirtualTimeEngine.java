@@ -23,7 +23,7 @@ import io.trimswitch.switching.TrafficSource;
  * <p>At one instant, a packet from the source comes first, then a frame reaching a host, then one reaching a switch
  * over a cable, then the queue's events in their fixed order.
  */
-public final class VirtualTimeEngine implements NdpHosts.Switch {
+public final class VirtualTimeEngine implements EndHosts.Switch {
     /** Who the switches are: per switch, its settings, name, tier and forwarding stage. */
     public record Switches(Settings[] settings, String[] names, String[] tiers, ForwardingStage[] forwarding) {
         /** A lone switch of {@code settings}, with the forwarding its settings ask for. */

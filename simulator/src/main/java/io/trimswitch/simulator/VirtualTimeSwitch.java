@@ -1,8 +1,8 @@
 package io.trimswitch.simulator;
 
 import io.trimswitch.config.Mechanism;
-import io.trimswitch.switching.Pattern;
 import io.trimswitch.config.Settings;
+import io.trimswitch.config.SettingsChoices.TransportKind;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
@@ -16,7 +16,6 @@ import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.switching.SwitchRun;
 import io.trimswitch.switching.SwitchRunView;
 import io.trimswitch.switching.TrafficSource;
-import io.trimswitch.uet.UetSettings;
 
 /**
  * A lone switch in deterministic virtual time: a network of one switch, run by the {@link VirtualTimeEngine}, fed by a
@@ -30,19 +29,21 @@ public final class VirtualTimeSwitch {
 
     private final Settings settings;
     private final TrafficSource source;
-    /** The end hosts when the transport has them (NDP's or UET's), else null. */
+    /** The end hosts when the transport has them, else null. */
     private final EndHosts hosts;
+    /** The hosts' transport, or null: open-loop senders or a replay. */
+    private final String transport;
     private final VirtualTimeEngine engine;
     private final AssembledSwitch assembly;
 
     /** The switch of {@code settings} with the hosts of its workload: NDP end hosts or open-loop senders. */
     public VirtualTimeSwitch(final Settings settings) {
-        this(settings, null, -1, UetSettings.DEFAULTS);
+        this(settings, null, -1, null);
     }
 
-    /** The switch of {@code settings} with the hosts of its workload; UET hosts, if its transport is UET, of {@code uet}. */
-    public VirtualTimeSwitch(final Settings settings, final UetSettings uet) {
-        this(settings, null, -1, uet);
+    /** The switch of {@code settings} with the hosts of its workload, of its transport's settings {@code own} (null: its block's). */
+    public VirtualTimeSwitch(final Settings settings, final TransportSettings own) {
+        this(settings, null, -1, own);
     }
 
     /**
@@ -50,15 +51,17 @@ public final class VirtualTimeSwitch {
      * the switch is empty when that is negative.
      */
     public VirtualTimeSwitch(final Settings settings, final TrafficSource source, final long durationPicos) {
-        this(settings, source, durationPicos, UetSettings.DEFAULTS);
+        this(settings, source, durationPicos, null);
     }
 
-    private VirtualTimeSwitch(final Settings settings, final TrafficSource source, final long durationPicos, final UetSettings uetSettings) {
+    private VirtualTimeSwitch(final Settings settings, final TrafficSource source, final long durationPicos, final TransportSettings own) {
         // Traffic from outside (a replay) has hosts of its own: the model's transport does not apply.
         this.settings = source != null ? settings.withOpenLoop() : settings;
-        final LoneSwitchUet uet = source == null && this.settings.uet() ? LoneSwitchUet.of(this.settings, uetSettings) : null;
-        this.hosts = source == null && this.settings.ndp() ? NdpHosts.forPattern(this.settings, pattern(this.settings))
-            : uet != null ? uet.hosts(this.settings, pattern(this.settings)) : null;
+        final String kind = this.settings.transport().kind().label();
+        final boolean hostsOfTheirOwn = source == null && this.settings.transport().kind() != TransportKind.OPEN_LOOP;
+        final TransportRun run = hostsOfTheirOwn ? loneSwitch(Transports.named(kind), this.settings, own) : null;
+        this.hosts = run != null ? run.hosts() : null;
+        this.transport = hosts != null ? kind : null;
         this.source = source != null ? source : hosts != null ? hosts : OpenLoopSenders.forWorkload(this.settings);
         final long duration;
         if (source != null) {
@@ -82,13 +85,13 @@ public final class VirtualTimeSwitch {
             VirtualTimeEngine.Switches.lone(this.settings),
             Wiring.loneSwitch(this.settings.egressPorts()), this.source, hosts, pool, duration, LinkFailures.NONE);
         this.assembly = engine.node(0).assembly();
-        if (uet != null) {
-            uet.mark(assembly, this.settings);
+        if (run != null) {
+            run.switchesBuilt(engine);
         }
     }
 
-    private static Pattern pattern(final Settings settings) {
-        return Pattern.of(settings);
+    private static TransportRun loneSwitch(final Transport transport, final Settings settings, final TransportSettings own) {
+        return transport.loneSwitch(settings, own != null ? own : transport.settings(settings.transport().settings()));
     }
 
     /** Frames between the switch and the hosts: each egress port's link holds at most a propagation delay's worth. */
@@ -115,9 +118,9 @@ public final class VirtualTimeSwitch {
         return new RunOutcome(finished, outcome.inFlightAtEnd(), outcome.leakedBuffers());
     }
 
-    /** The transport: open-loop senders, NDP or UET hosts, or a replay. */
+    /** The transport: open-loop senders, the hosts' transport, or a replay. */
     private String transport() {
-        return hosts != null ? (hosts instanceof UetHosts ? "uet" : "ndp") : source instanceof OpenLoopSenders ? "open-loop" : "replay";
+        return transport != null ? transport : source instanceof OpenLoopSenders ? "open-loop" : "replay";
     }
 
     public Mechanism mechanism() {

@@ -3,6 +3,7 @@ package io.trimswitch.uet;
 import io.trimswitch.config.Choice;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Settings;
+import io.trimswitch.simulator.TransportSettings;
 
 /**
  * The settings of Ultra Ethernet hosts and of the ECN marking their switches do for them, each checked when made. A null
@@ -22,7 +23,8 @@ import io.trimswitch.config.Settings;
  * @param oversubscribedCc      whether the oversubscribed receiver CC paces the receivers' pulls [auto]
  */
 public record UetSettings(LoadBalancer loadBalancer, Double targetDelayUs, Integer initialWindowPackets, int entropies, int ackBytes,
-    Integer ecnLowPackets, Integer ecnHighPackets, Double rtoUs, boolean connectionReuse, CongestionControl cc, OversubscribedMode oversubscribedCc) {
+    Integer ecnLowPackets, Integer ecnHighPackets, Double rtoUs, boolean connectionReuse, CongestionControl cc, OversubscribedMode oversubscribedCc)
+    implements TransportSettings {
 
     /** Which congestion control paces a sender: its NSCC window, its receiver's credit, or both, as uet-htsim's -sender_cc_only, -receiver_cc_only, -sender_cc -receiver_cc. */
     public enum CongestionControl implements Choice {

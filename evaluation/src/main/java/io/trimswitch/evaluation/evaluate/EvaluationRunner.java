@@ -58,7 +58,7 @@ final class EvaluationRunner implements AutoCloseable {
     private static RunResult runOne(final RunSpec spec) {
         if (spec.htsim() != null) {
             final HtsimRun htsim = spec.htsim();
-            final NetworkRun network = htsim.uet() != null ? NetworkRun.of(htsim.experiment(), htsim.uet()) : NetworkRun.of(htsim.experiment());
+            final NetworkRun network = htsim.network();
             final HtsimReport report = NetworkReportBuilder.build(network, network.run(), htsim.experiment());
             if (!report.conservation()) {
                 throw new IllegalStateException("packet conservation violated in run " + spec.id());

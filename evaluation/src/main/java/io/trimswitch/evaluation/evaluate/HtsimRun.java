@@ -1,8 +1,20 @@
 package io.trimswitch.evaluation.evaluate;
 
 import io.trimswitch.network.HtsimExperiment;
-import io.trimswitch.uet.UetSettings;
+import io.trimswitch.network.NetworkRun;
+import io.trimswitch.simulator.Transport;
+import io.trimswitch.simulator.Transports;
 
-/** An htsim experiment (a fat tree, its flows, its switches) run with NDP hosts ({@code uet} null) or UET hosts of {@code uet}. */
-public record HtsimRun(HtsimExperiment experiment, UetSettings uet) {
+import java.util.Map;
+
+/**
+ * An htsim experiment (a fat tree, its flows, its switches) run with the hosts of the transport named {@code transport}
+ * ("ndp", "uet"), with the settings of its {@code block}.
+ */
+public record HtsimRun(HtsimExperiment experiment, String transport, Map<String, Object> block) {
+    /** The run's network, built. */
+    NetworkRun network() {
+        final Transport hosts = Transports.named(transport);
+        return NetworkRun.of(experiment, hosts, hosts.settings(block));
+    }
 }

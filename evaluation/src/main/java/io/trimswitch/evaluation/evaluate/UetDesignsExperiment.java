@@ -4,7 +4,7 @@ import io.trimswitch.network.HtsimExperiment;
 import io.trimswitch.network.HtsimMatrix;
 import io.trimswitch.network.HtsimReport;
 import io.trimswitch.network.NetworkRun;
-import io.trimswitch.uet.UetSettings;
+import io.trimswitch.simulator.Transports;
 import org.knowm.xchart.CategoryChart;
 
 import java.io.IOException;
@@ -31,13 +31,13 @@ final class UetDesignsExperiment implements Experiment {
     static final List<String> MECHANISMS = List.of("ideal", "tofino", "dod");
 
     /** The hosts of one series of runs: NDP's, UET's with NSCC, or UET's with RCCC, and the designs they run on. */
-    record Hosts(String id, String label, String transport, UetSettings.CongestionControl cc, List<String> mechanisms) {
+    record Hosts(String id, String label, String transport, String cc, List<String> mechanisms) {
     }
 
     static final List<Hosts> HOSTS = List.of(
         new Hosts("ndp", "NDP", "ndp", null, MECHANISMS),
-        new Hosts("uet", "UET", "uet", UetSettings.CongestionControl.SENDER, MECHANISMS),
-        new Hosts("rccc", "UET RCCC", "uet", UetSettings.CongestionControl.RECEIVER, List.of("tofino", "dod")));
+        new Hosts("uet", "UET", "uet", "sender", MECHANISMS),
+        new Hosts("rccc", "UET RCCC", "uet", "receiver", List.of("tofino", "dod")));
 
     /** One experiment: its label (and a short one for the plot), its id, its flows (sender, receiver), the links slowed and UET's entropies (null: 64). */
     record Case(String label, String shortLabel, String id, int[][] flows, int failedLinks, Integer paths) {
@@ -118,16 +118,19 @@ final class UetDesignsExperiment implements Experiment {
         for (final Case c : CASES) {
             final HtsimMatrix matrix = matrix(c, flowBytes);
             // UET's data queues by default: one bandwidth-delay product (44 MTUs of queue on this tree, 43 packets waiting).
-            final int queue = NetworkRun.uetQueuePackets(experiment(matrix, "ideal", 15, null, c, "uet"), false);
+            final int queue = NetworkRun.defaultQueuePackets(experiment(matrix, "ideal", 15, null, c, "uet"), Transports.named("uet"), false);
             for (final Hosts hosts : HOSTS) {
                 final String transport = hosts.transport();
                 for (final String mechanism : hosts.mechanisms()) {
                     // NDP's hosts get what UET's get: queues of one bandwidth-delay product and a first window of as many packets
                     // as wait in one; they spray over every path, UET's over its entropies.
                     final HtsimExperiment experiment = experiment(matrix, mechanism, queue, transport.equals("ndp") ? queue - 1 : null, c, transport);
-                    final UetSettings uet = transport.equals("uet")
-                        ? (c.paths() != null ? UetSettings.DEFAULTS.withEntropies(c.paths()) : UetSettings.DEFAULTS).withCc(hosts.cc()) : null;
-                    specs.add(RunSpec.htsim(id(c, hosts.id(), mechanism), new HtsimRun(experiment, uet)));
+                    final java.util.Map<String, Object> block = new java.util.HashMap<>();
+                    if (hosts.cc() != null) {
+                        block.put("entropies", c.paths());
+                        block.put("cc", hosts.cc());
+                    }
+                    specs.add(RunSpec.htsim(id(c, hosts.id(), mechanism), new HtsimRun(experiment, transport, block)));
                 }
             }
         }
@@ -155,7 +158,7 @@ final class UetDesignsExperiment implements Experiment {
                 resent += flow.retransmissions() == null ? 0 : flow.retransmissions();
             }
             // NDP's receivers NACK every header they get; UET's count their own.
-            final long nacks = report.uet() != null ? report.uet().nacks() : report.deliveredHeader();
+            final long nacks = report.section("uet") != null ? report.section("uet").path("nacks").asLong() : report.deliveredHeader();
             return new Row(last, report.flows().size(), completed, report.deliveredHeader(), nacks, resent);
         }
     }

@@ -9,7 +9,7 @@ import io.trimswitch.switching.report.RunReport;
 import io.trimswitch.simulator.ParallelRuns;
 import io.trimswitch.switching.PortCaptures;
 import io.trimswitch.simulator.VirtualTimeSwitch;
-import io.trimswitch.uet.UetSettings;
+import io.trimswitch.simulator.TransportSettings;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,12 +44,12 @@ public final class Scenarios {
      */
     public static Result run(
         final Settings base, final List<Mechanism> mechanisms, final boolean withIdeal, final Path pcapDir, final int threads) {
-        return run(base, mechanisms, withIdeal, pcapDir, threads, UetSettings.DEFAULTS);
+        return run(base, mechanisms, withIdeal, pcapDir, threads, null);
     }
 
-    /** As above; UET hosts, when the transport is UET, with {@code uet}. */
+    /** As above; a plug-in transport's hosts with its settings {@code transport} (null: its defaults). */
     public static Result run(final Settings base, final List<Mechanism> mechanisms, final boolean withIdeal, final Path pcapDir, final int threads,
-        final UetSettings uet) {
+        final TransportSettings transport) {
         final List<Mechanism> toRun = new ArrayList<>(mechanisms);
         final boolean idealAdded = withIdeal && !toRun.contains(Mechanism.IDEAL);
         if (idealAdded) {
@@ -74,7 +74,7 @@ public final class Scenarios {
         for (final Settings settings : realRuns) {
             realReports.add(ReportBuilder.build(new RealTimeSwitch(settings).run()));
         }
-        final List<RunReport> virtualReports = runAll(virtualRuns, pcapDir, threads, uet);
+        final List<RunReport> virtualReports = runAll(virtualRuns, pcapDir, threads, transport);
         final List<RunReport> reports = new ArrayList<>();
         int real = 0;
         int virtual = 0;
@@ -97,12 +97,12 @@ public final class Scenarios {
         return new Result(List.copyOf(result), null);
     }
 
-    private static List<RunReport> runAll(final List<Settings> switches, final Path pcapDir, final int threads, final UetSettings uet) {
+    private static List<RunReport> runAll(final List<Settings> switches, final Path pcapDir, final int threads, final TransportSettings transport) {
         final ExecutorService executor = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, switches.size())));
         try {
             final List<Callable<RunReport>> runs = new ArrayList<>();
             for (final Settings settings : switches) {
-                runs.add(() -> runOne(new VirtualTimeSwitch(settings, uet), pcapDir));
+                runs.add(() -> runOne(new VirtualTimeSwitch(settings, transport), pcapDir));
             }
             return ParallelRuns.all(executor, runs);
         } finally {

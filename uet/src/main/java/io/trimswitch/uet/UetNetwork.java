@@ -1,16 +1,15 @@
-package io.trimswitch.network;
+package io.trimswitch.uet;
 
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.trafficmanager.EcnMarking;
-import io.trimswitch.uet.NsccParameters;
-import io.trimswitch.uet.UetSettings;
+import io.trimswitch.simulator.Fabric;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Ultra Ethernet on an htsim experiment's fat tree: the numbers uet-htsim derives from the network (its unloaded
+ * Ultra Ethernet on a fabric (an htsim experiment's fat tree): the numbers uet-htsim derives from the network (its unloaded
  * round trip over the tree's diameter, the bandwidth-delay product in packets, the target delay, the ECN thresholds,
  * the retransmission timeout), the switches' trim marks that tell a last-hop trim from an earlier one, and the
  * ECN marking of every data queue.
@@ -30,12 +29,12 @@ record UetNetwork(UetSettings settings, long rttPicos, int bdpPackets, long targ
     /** A packet trimmed before its last hop is remarked to the last hop's trimmed DSCP plus this. */
     static final int FABRIC_DSCP_OFFSET = 1;
 
-    static UetNetwork of(final HtsimExperiment experiment, final UetSettings uet) {
-        final int tiers = experiment.shape().tiers();
+    static UetNetwork of(final Fabric.Numbers fabric, final UetSettings uet) {
+        final int tiers = fabric.tiers();
         final int diameter = 2 * tiers;
-        final double gbps = experiment.hostRateGbps();
-        final long hop = Picos.fromNanos(experiment.linkLatencyNs());
-        final int frame = experiment.frameBytes();
+        final double gbps = fabric.hostRateGbps();
+        final long hop = Picos.fromNanos(fabric.linkLatencyNs());
+        final int frame = fabric.frameBytes();
         final long rtt = 2 * hop * diameter + Math.round(frame * 8 / gbps * diameter * 1000) + Math.round(64 * 8 / gbps * diameter * 1000);
         final long rateBps = Math.round(gbps * 1e9);
         final int bdp = (int) Math.ceil(rtt * 1e-12 * rateBps / 8 / frame);
@@ -43,25 +42,16 @@ record UetNetwork(UetSettings settings, long rttPicos, int bdpPackets, long targ
         final int low = uet.ecnLowPackets() != null ? uet.ecnLowPackets() : (int) Math.ceil(bdp * 0.2);
         final int high = uet.ecnHighPackets() != null ? uet.ecnHighPackets() : (int) Math.ceil(bdp * 0.8);
         // htsim's queue size, which counts the packet being sent: one more than wait in the data queue here.
-        final long queueBytes = (long) (experiment.settings(0).fabric().dataQueuePackets() + 1) * frame;
+        final long queueBytes = (long) (fabric.dataQueuePackets() + 1) * frame;
         final long rto = uet.rtoUs() != null ? Picos.fromMicros(uet.rtoUs()) : Picos.fromMicros(15 + queueBytes * 6.0 * 8 * 1e6 / rateBps);
         final long window = uet.initialWindowPackets() != null ? (long) uet.initialWindowPackets() * frame : 0;
-        return new UetNetwork(uet, rtt, bdp, target, low, high, rto, window, frame, experiment.getMtu(), rateBps);
+        return new UetNetwork(uet, rtt, bdp, target, low, high, rto, window, frame, fabric.mtu(), rateBps);
     }
 
     /** htsim_uec's queue when none is given, one bandwidth-delay product: in whole packets of MTU and headers, or in MTUs of payload. */
-    static int defaultQueuePackets(final HtsimExperiment experiment, final boolean wholePackets) {
-        final UetNetwork derived = of(experiment, UetSettings.DEFAULTS);
-        return wholePackets ? derived.bdpPackets : (int) Math.ceil((double) derived.bdpPackets * experiment.frameBytes() / experiment.getMtu());
-    }
-
-    /** The tree's oversubscription, as uet-htsim counts it: a rack's hosts over its uplinks, times a pod's racks' links over its uplinks. */
-    static int oversubscription(final FatTree.Shape s) {
-        int ratio = s.hostsPerTor() / Math.max(1, s.aggPerPod() * s.torBundle());
-        if (s.tiers() > 2) {
-            ratio *= s.torsPerPod() * s.torBundle() / Math.max(1, s.upLinksPerAgg() * s.coreBundle());
-        }
-        return Math.max(1, ratio);
+    static int defaultQueuePackets(final Fabric.Numbers fabric, final boolean wholePackets) {
+        final UetNetwork derived = of(fabric, UetSettings.DEFAULTS);
+        return wholePackets ? derived.bdpPackets : (int) Math.ceil((double) derived.bdpPackets * fabric.frameBytes() / fabric.mtu());
     }
 
     NsccParameters nscc() {

@@ -1,17 +1,18 @@
-package io.trimswitch.simulator;
+package io.trimswitch.uet;
 
 import io.trimswitch.dataplane.packet.FrameTemplates;
 import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.dataplane.util.TimedIntFifo;
-import io.trimswitch.uet.UetHeader;
+import io.trimswitch.simulator.EndHosts;
+import io.trimswitch.simulator.Fabric;
+import io.trimswitch.simulator.HostLinkTimeline;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.Arrays;
 
 /**
- * The hosts' links as UET frames travel them: a frame goes out behind whatever is on its link, at line rate, and reaches
- * the switch a propagation delay after its last bit left; only then is it built in a buffer of the switch's pool, from
- * the flow's template, its UET state written after the shim. Data is sent ECN-capable. Each link keeps its frames in
+ * The hosts' links as UET frames travel them, on the timeline every transport's hosts share ({@link HostLinkTimeline}):
+ * a frame reaches the switch a propagation delay after its last bit left; only then is it built in a buffer of the
+ * switch's pool, from the flow's template, its UET state written after the shim. Data is sent ECN-capable. Each link keeps its frames in
  * flight as three entries of a FIFO: kind, flags, flow, PSN and entropy; cumulative ACK, count held and SACK base; the
  * 64-bit SACK map (a data packet's RCCC pull target, a PULL's pull number). The flows of a host that wait for its link
  * take turns.
@@ -25,14 +26,11 @@ final class UetWire {
     /** Entries of a link's FIFO per frame. */
     private static final int FIFO_ENTRIES = 3;
 
-    private final long propagation;
     private final int packetBytes;
-    private final long packetTime;
-    private final long controlTime;
     private final FrameTemplates templates;
-    private final UetHosts.EntropyPaths paths;
-    private final long[] linkFree;
-    private final TimedIntFifo[] onLink;
+    private final Fabric.EntropyPaths paths;
+    /** The links every transport's hosts share, each frame three entries. */
+    private final HostLinkTimeline timeline;
     /** Per link, the flows waiting for it, in turn. */
     private final int[][] waiting;
     private final int[] waitingHead;
@@ -41,18 +39,15 @@ final class UetWire {
 
     /** Links for flows sent from host {@code senderOf[f]}. */
     UetWire(final int[] senderOf, final int links, final long propagation, final int packetBytes, final long packetTime, final long controlTime,
-        final FrameTemplates templates, final UetHosts.EntropyPaths paths) {
-        this.propagation = propagation;
+        final FrameTemplates templates, final Fabric.EntropyPaths paths) {
         this.packetBytes = packetBytes;
-        this.packetTime = packetTime;
-        this.controlTime = controlTime;
         this.templates = templates;
         this.paths = paths;
-        linkFree = new long[links];
-        onLink = new TimedIntFifo[links];
-        for (int link = 0; link < links; link++) {
-            onLink[link] = TimedIntFifo.ofPairs(64);
-        }
+        final long[] packetTimes = new long[links];
+        final long[] controlTimes = new long[links];
+        Arrays.fill(packetTimes, packetTime);
+        Arrays.fill(controlTimes, controlTime);
+        timeline = new HostLinkTimeline(packetTimes, controlTimes, propagation, FIFO_ENTRIES);
         final int[] perLink = new int[links];
         for (final int link : senderOf) {
             perLink[link]++;
@@ -93,42 +88,33 @@ final class UetWire {
 
     /** When {@code link} has sent what it holds. */
     long free(final int link) {
-        return linkFree[link];
+        return timeline.free(link);
     }
 
     /** Puts a frame on {@code link} behind whatever is already on it: three entries of the link's FIFO, at its arrival. */
     void transmit(final EndHosts.Switch sw, final int link, final long now, final int kind, final int flags, final int flow, final int psn,
         final int entropy, final int cumulative, final int received, final int sackBase, final long sackBits) {
-        final long begin = Math.max(now, linkFree[link]);
-        linkFree[link] = begin + (kind == KIND_DATA ? packetTime : controlTime);
-        final long arrival = linkFree[link] + propagation;
-        final TimedIntFifo fifo = onLink[link];
-        fifo.add(arrival, kind << 24 | (flags & 0xFF) << 16 | flow, psn << 16 | entropy);
-        fifo.add(arrival, cumulative << 16 | received, sackBase);
-        fifo.add(arrival, (int) (sackBits >>> 32), (int) sackBits);
-        if (fifo.size() == FIFO_ENTRIES) {
-            sw.schedule(arrival, EventType.LINK_TO_SWITCH, link);
-        }
+        final long arrival = timeline.send(link, now, kind == KIND_DATA);
+        timeline.put(sw, link, arrival, kind << 24 | (flags & 0xFF) << 16 | flow, psn << 16 | entropy);
+        timeline.put(sw, link, arrival, cumulative << 16 | received, sackBase);
+        timeline.put(sw, link, arrival, (int) (sackBits >>> 32), (int) sackBits);
     }
 
     /** The frame at the head of {@code link} reaches the switch: it is built in a buffer and handed to ingress. */
     void arrive(final EndHosts.Switch sw, final int link, final long now) {
-        final TimedIntFifo fifo = onLink[link];
-        final int kind = fifo.headFirst() >>> 24;
-        final int flags = (fifo.headFirst() >>> 16) & 0xFF;
-        final int flow = fifo.headFirst() & 0xFFFF;
-        final int psn = fifo.headSecond() >>> 16;
-        final int entropy = fifo.headSecond() & 0xFFFF;
-        fifo.removeHead();
-        final int cumulative = fifo.headFirst() >>> 16;
-        final int received = fifo.headFirst() & 0xFFFF;
-        final int sackBase = fifo.headSecond();
-        fifo.removeHead();
-        final long sackBits = (long) fifo.headFirst() << 32 | (fifo.headSecond() & 0xFFFF_FFFFL);
-        fifo.removeHead();
-        if (!fifo.isEmpty()) {
-            sw.schedule(fifo.headTime(), EventType.LINK_TO_SWITCH, link);
-        }
+        final int kind = timeline.headFirst(link) >>> 24;
+        final int flags = (timeline.headFirst(link) >>> 16) & 0xFF;
+        final int flow = timeline.headFirst(link) & 0xFFFF;
+        final int psn = timeline.headSecond(link) >>> 16;
+        final int entropy = timeline.headSecond(link) & 0xFFFF;
+        timeline.removeHead(link);
+        final int cumulative = timeline.headFirst(link) >>> 16;
+        final int received = timeline.headFirst(link) & 0xFFFF;
+        final int sackBase = timeline.headSecond(link);
+        timeline.removeHead(link);
+        final long sackBits = (long) timeline.headFirst(link) << 32 | (timeline.headSecond(link) & 0xFFFF_FFFFL);
+        timeline.removeHead(link);
+        timeline.next(sw, link);
         final boolean data = kind == KIND_DATA;
         final int handle = sw.allocate();
         if (handle == PacketPool.NO_PACKET) {
@@ -151,12 +137,9 @@ final class UetWire {
     }
 
     void reset() {
-        Arrays.fill(linkFree, 0);
+        timeline.reset();
         Arrays.fill(waitingHead, 0);
         Arrays.fill(waitingCount, 0);
         Arrays.fill(queued, false);
-        for (final TimedIntFifo fifo : onLink) {
-            fifo.clear();
-        }
     }
 }

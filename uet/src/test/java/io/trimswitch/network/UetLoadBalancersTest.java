@@ -1,6 +1,7 @@
 package io.trimswitch.network;
 
 import io.trimswitch.uet.UetSettings;
+
 import io.trimswitch.uet.UetSettings.LoadBalancer;
 import org.junit.jupiter.api.Test;
 
@@ -26,8 +27,8 @@ class UetLoadBalancersTest {
         final HtsimExperiment sized = HtsimExperiment.of(null, flows,
             new HtsimExperiment.Options("ideal", "ideal", "ideal", MTU, null, null, null, null, 1, null));
         final HtsimExperiment experiment = HtsimExperiment.of(null, flows,
-            new HtsimExperiment.Options("ideal", "ideal", "ideal", MTU, NetworkRun.uetQueuePackets(sized, false), null, null, null, 1, null));
-        final NetworkRun run = NetworkRun.of(experiment, UetSettings.DEFAULTS.withLoadBalancer(balancer));
+            new HtsimExperiment.Options("ideal", "ideal", "ideal", MTU, UetFabric.queuePackets(sized, false), null, null, null, 1, null));
+        final NetworkRun run = UetFabric.network(experiment, UetSettings.DEFAULTS.withLoadBalancer(balancer));
         return NetworkReportBuilder.build(run, run.run(), experiment);
     }
 
@@ -46,8 +47,8 @@ class UetLoadBalancersTest {
         for (final LoadBalancer listening : new LoadBalancer[] {LoadBalancer.BITMAP, LoadBalancer.MIXED}) {
             final HtsimReport report = reports.get(listening);
             assertTrue(tail(report) > 115 && tail(report) < 135, listening.label() + " " + tail(report));
-            assertTrue(report.uet().nacks() < reports.get(LoadBalancer.REPS).uet().nacks() * 2 / 3,
-                listening.label() + " NACKs " + report.uet().nacks() + " against REPS's " + reports.get(LoadBalancer.REPS).uet().nacks());
+            assertTrue(UetFabric.uet(report).nacks() < UetFabric.uet(reports.get(LoadBalancer.REPS)).nacks() * 2 / 3,
+                listening.label() + " NACKs " + UetFabric.uet(report).nacks() + " against REPS's " + UetFabric.uet(reports.get(LoadBalancer.REPS)).nacks());
             assertTrue(tail(report) < tail(reports.get(LoadBalancer.REPS)) - 10, listening.label() + " ends before REPS");
         }
     }

@@ -1,4 +1,4 @@
-package io.trimswitch.simulator;
+package io.trimswitch.uet;
 
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Settings;
@@ -8,17 +8,11 @@ import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
-import io.trimswitch.uet.EntropyChoice;
-import io.trimswitch.uet.NsccParameters;
-import io.trimswitch.uet.OversubscribedCc;
-import io.trimswitch.uet.PullPacers;
-import io.trimswitch.uet.UetFrames;
-import io.trimswitch.uet.UetHeader;
-import io.trimswitch.uet.UetMessages;
-import io.trimswitch.uet.UetReceiver;
-import io.trimswitch.uet.UetSender;
-import io.trimswitch.uet.UetSettings;
-import io.trimswitch.uet.UetTimers;
+import io.trimswitch.simulator.EndHosts;
+import io.trimswitch.simulator.EventType;
+import io.trimswitch.simulator.Fabric;
+import io.trimswitch.simulator.FlowPlan;
+import io.trimswitch.simulator.PlannedHosts;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.Arrays;
@@ -34,12 +28,6 @@ import java.util.Arrays;
  */
 public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers {
     static final int CONTROL_BYTES = 64;
-
-    /** The path a packet of {@code flow} on {@code entropy} takes, towards its receiver or back. */
-    public interface EntropyPaths { int path(int flow, boolean towardsReceiver, int entropy); }
-
-    /** Who learns of flows completing. */
-    public interface Completions { void completed(int flow, long now); }
 
     private final UetSender sender;
     private final UetMessages messages;
@@ -69,13 +57,13 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
      * balancer of {@code uet}, the timeout {@code rto} ps.
      */
     public UetHosts(final Settings settings, final int links, final int[] sender, final int[] receiver, final long[] start, final int[] size,
-        final UetMessages messages, final String description, final EntropyPaths paths, final UetSettings uet, final NsccParameters nscc,
+        final UetMessages messages, final String description, final Fabric.EntropyPaths paths, final UetSettings uet, final NsccParameters nscc,
         final long initialWindowBytes, final long rto) {
         if (settings.trim().sizeBytes() < UetWire.SHIM_OFFSET + UetHeader.LENGTH) {
             throw new ConfigException("trim.sizeBytes " + settings.trim().sizeBytes() + " would cut the UET header; UET hosts need at least "
                 + (UetWire.SHIM_OFFSET + UetHeader.LENGTH));
         }
-        super(new NdpFlowPlan(sender, receiver, start, size, 1, description), "UET");
+        super(new FlowPlan(sender, receiver, start, size, 1, description), "UET");
         this.propagation = Picos.fromNanos(settings.transport().propagationNs());
         this.packetBytes = settings.workload().packetBytes();
         this.entropies = uet.entropies();
@@ -103,7 +91,7 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
         this.wire = new UetWire(sender, links, propagation, packetBytes, rate.serialisation(packetBytes), rate.serialisation(CONTROL_BYTES), templates, paths);
     }
 
-    /** {@code listener} learns of every flow that completes from the next run on. */
+    @Override
     public void onCompletion(final Completions listener) {
         this.completions = listener;
     }
@@ -125,7 +113,7 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
         }
     }
 
-    /** A flow that waited starts at {@code now}; its completion time counts from there. */
+    @Override
     public void startNow(final int flow, final long now) {
         plan.startAt(flow, now);
         sw.schedule(now, EventType.FLOW_START, flow);
@@ -357,6 +345,7 @@ public final class UetHosts extends PlannedHosts implements UetFrames, UetTimers
     }
 
     /** When message {@code message} of {@code flow} had every packet acknowledged; -1 if it did not. */
+    @Override
     public long messageCompletionPicos(final int flow, final int message) {
         return sender.messageCompletion(flow, message);
     }

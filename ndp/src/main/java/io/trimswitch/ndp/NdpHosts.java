@@ -1,4 +1,4 @@
-package io.trimswitch.simulator;
+package io.trimswitch.ndp;
 
 import io.trimswitch.switching.Pattern;
 import io.trimswitch.config.Settings;
@@ -8,14 +8,16 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
-import io.trimswitch.ndp.NdpReceiver;
-import io.trimswitch.ndp.NdpSender;
-import io.trimswitch.ndp.NdpTimers;
-import io.trimswitch.ndp.PullPacer;
+import io.trimswitch.simulator.EndHosts;
+import io.trimswitch.simulator.EventType;
+import io.trimswitch.simulator.FlowPlan;
+import io.trimswitch.simulator.HostLinks;
+import io.trimswitch.simulator.PathChoice;
+import io.trimswitch.simulator.PlannedHosts;
 
 /**
  * NDP end hosts (Handley et al., SIGCOMM 2017) around the switch, so that a run is a whole experiment: the flows
- * ({@link NdpFlowPlan}), the hosts' links into the switch ({@link HostLinks}), the senders ({@link NdpSender}), the
+ * ({@link FlowPlan}), the hosts' links into the switch ({@link HostLinks}), the senders ({@link NdpSender}), the
  * receivers ({@link NdpReceiver}) and their pull pacers ({@link PullPacer}). ACK, NACK and PULL are 64-byte NDP
  * frames through the same switch (its header queues). The senders, receivers and pacers are the clock-agnostic
  * state machines that live hosts run too; this class drives them in virtual time: it turns their wake-ups into
@@ -25,10 +27,6 @@ public final class NdpHosts extends PlannedHosts {
     /** Where the NDP shim starts in the frames the hosts build: Ethernet, a 20-byte IPv4 header, UDP. */
     private static final int NDP_OFFSET = 14 + 20 + 8;
 
-    /** What the hosts need from the switch they are plugged into. */
-    public interface Switch extends EndHosts.Switch {
-    }
-
     private final HostLinks links;
     private final NdpSender sender;
     private final NdpReceiver receiver;
@@ -36,11 +34,6 @@ public final class NdpHosts extends PlannedHosts {
     private EndHosts.Switch sw;
     /** Told of each flow that completes, at the instant its receiver has every packet; null: nobody listens. */
     private Completions completions;
-
-    /** Who learns of flows completing: the triggers of an htsim experiment, which start flows when others end. */
-    public interface Completions {
-        void completed(int flow, long now);
-    }
 
     /** The state machines' wake-ups, as events on the switch's queue. */
     private final NdpTimers events = new NdpTimers() {
@@ -56,27 +49,45 @@ public final class NdpHosts extends PlannedHosts {
     };
 
     NdpHosts(final Settings settings, final Pattern pattern) {
-        this(settings, new NdpFlowPlan(settings, pattern,
+        this(settings, new FlowPlan(settings, pattern,
             new LinkRate(settings.portRateBps()).serialisation(settings.workload().packetBytes())), null);
     }
 
-    private NdpHosts(final Settings settings, final NdpFlowPlan plan, final HostLinks hostLinks) {
+    private NdpHosts(final Settings settings, final FlowPlan plan, final HostLinks hostLinks) {
         this(settings, plan, hostLinks, 1, PullPacer.Order.ARRIVAL);
     }
 
     private NdpHosts(
-        final Settings settings, final NdpFlowPlan plan, final HostLinks hostLinks, final double pullRate, final PullPacer.Order pullOrder) {
+        final Settings settings, final FlowPlan plan, final HostLinks hostLinks, final double pullRate, final PullPacer.Order pullOrder) {
         super(plan, "NDP");
         this.links = hostLinks != null ? hostLinks : new HostLinks(settings, plan);
-        this.sender = new NdpSender(plan, links, events, Picos.fromMicros(settings.transport().rtoUs()));
-        this.receiver = new NdpReceiver(plan, links, links::receiverLink);
+        // The state machines see the shared plan and links through their own two small views (same kinds, 0 to 3).
+        final NdpFlows flows = new NdpFlows() {
+            @Override
+            public int flows() {
+                return plan.flows();
+            }
+
+            @Override
+            public int size(final int flow) {
+                return plan.size(flow);
+            }
+
+            @Override
+            public int window(final int flow) {
+                return plan.window(flow);
+            }
+        };
+        final NdpFrames frames = links::transmit;
+        this.sender = new NdpSender(flows, frames, events, Picos.fromMicros(settings.transport().rtoUs()));
+        this.receiver = new NdpReceiver(flows, frames, links::receiverLink);
         final long[] pullTimes = links.packetTimes();
         if (pullRate != 1) {
             for (int link = 0; link < pullTimes.length; link++) {
                 pullTimes[link] = Math.round(pullTimes[link] / pullRate);
             }
         }
-        this.pacer = new PullPacer(pullTimes, plan.flows(), links, events, receiver::receiving, pullOrder);
+        this.pacer = new PullPacer(pullTimes, plan.flows(), frames, events, receiver::receiving, pullOrder);
         receiver.pullFrom(pacer);
     }
 
@@ -98,7 +109,7 @@ public final class NdpHosts extends PlannedHosts {
     public static NdpHosts onLinks(
         final Settings settings, final int links, final int[] sender, final int[] receiver, final long[] start, final int[] size,
         final String description, final PathChoice paths, final double pullRate, final PullPacer.Order pullOrder) {
-        final NdpFlowPlan plan = new NdpFlowPlan(sender, receiver, start, size, settings.transport().initialWindowPackets(), description);
+        final FlowPlan plan = new FlowPlan(sender, receiver, start, size, settings.transport().initialWindowPackets(), description);
         return new NdpHosts(settings, plan, new HostLinks(settings, plan, links, false, paths), pullRate, pullOrder);
     }
 
@@ -107,29 +118,20 @@ public final class NdpHosts extends PlannedHosts {
         return new NdpHosts(settings, pattern);
     }
 
-    /** The flow sizes of a CSV file (first column, packets), checked. */
-    public static int[] flowSizes(final java.nio.file.Path file) {
-        return NdpFlowPlan.flowSizeChoices(file);
-    }
-
     /** Schedules every flow's start; a flow whose start is negative waits for {@link #startNow}. */
     @Override
     public void start(final EndHosts.Switch attached) {
         this.sw = attached;
         links.attach(attached);
-        for (int flow = 0; flow < plan.flows(); flow++) {
-            if (plan.start(flow) >= 0) {
-                sw.schedule(plan.start(flow), EventType.FLOW_START, flow);
-            }
-        }
+        scheduleStarts(attached);
     }
 
-    /** {@code listener} learns of every flow that completes from the next run on. */
+    @Override
     public void onCompletion(final Completions listener) {
         this.completions = listener;
     }
 
-    /** A flow that waited starts at {@code now}; its completion time counts from there. */
+    @Override
     public void startNow(final int flow, final long now) {
         plan.startAt(flow, now);
         sw.schedule(now, EventType.FLOW_START, flow);
@@ -208,10 +210,6 @@ public final class NdpHosts extends PlannedHosts {
     @Override
     public int completedFlows() {
         return receiver.completed();
-    }
-
-    int packetBytes() {
-        return links.packetBytes();
     }
 
     @Override

@@ -1,8 +1,10 @@
-package io.trimswitch.simulator;
+package io.trimswitch.ndp;
 
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings;
+import io.trimswitch.simulator.TimelineProbe;
+import io.trimswitch.simulator.VirtualTimeSwitch;
 import io.trimswitch.switching.report.ReportBuilder;
 import io.trimswitch.switching.report.ReportJson;
 import io.trimswitch.switching.report.RunReport;

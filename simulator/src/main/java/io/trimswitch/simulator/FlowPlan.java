@@ -5,7 +5,6 @@ import io.trimswitch.switching.Pattern;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.io.InputFiles;
 import io.trimswitch.dataplane.time.Picos;
-import io.trimswitch.ndp.NdpFlows;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,10 +12,11 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * The flows of an NDP run, fixed before it starts: the pattern's flows and any background flows, each with its
- * sending and receiving port, its start, its size (drawn, seeded, from the flow-size file) and its initial window.
+ * The flows of a run of planned hosts (NDP's, UET's or another transport's), fixed before it starts: the pattern's
+ * flows and any background flows, each with its sending and receiving port, its start, its size (drawn, seeded, from
+ * the flow-size file) and its initial window.
  */
-final class NdpFlowPlan implements NdpFlows {
+public final class FlowPlan {
     /** Flow ids travel in 16 bits of a host-link descriptor and of an event argument. */
     static final int MAX_FLOWS = 65_536;
 
@@ -29,7 +29,7 @@ final class NdpFlowPlan implements NdpFlows {
     private final int[] window;
     private final String description;
 
-    NdpFlowPlan(final Settings settings, final Pattern pattern, final long packetTime) {
+    public FlowPlan(final Settings settings, final Pattern pattern, final long packetTime) {
         final int[] sizeChoices = settings.transport().flowSizes() == null
             ? new int[] {settings.workload().packets()} : flowSizeChoices(Path.of(settings.transport().flowSizes()));
         final List<long[]> flowList = new ArrayList<>();
@@ -70,7 +70,7 @@ final class NdpFlowPlan implements NdpFlows {
      * Flows given one by one (a network's workload): flow f from host {@code sender[f]} to {@code receiver[f]}, starting
      * at {@code start[f]}, {@code size[f]} packets long.
      */
-    NdpFlowPlan(final int[] sender, final int[] receiver, final long[] start, final int[] size, final int initialWindow,
+    public FlowPlan(final int[] sender, final int[] receiver, final long[] start, final int[] size, final int initialWindow,
         final String description) {
         if (sender.length > MAX_FLOWS) {
             throw new ConfigException("the workload makes " + sender.length + " flows; at most " + MAX_FLOWS + " fit");
@@ -131,7 +131,7 @@ final class NdpFlowPlan implements NdpFlows {
     }
 
     /** The flow sizes of a CSV file (first column, packets), checked. */
-    static int[] flowSizeChoices(final Path file) {
+    public static int[] flowSizeChoices(final Path file) {
         final List<Integer> choices = new ArrayList<>();
         try {
             int line = 0;
@@ -160,48 +160,45 @@ final class NdpFlowPlan implements NdpFlows {
         return choices.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    @Override
     public int flows() {
         return size.length;
     }
 
     /** The port whose host sends {@code flow}. */
-    int sender(final int flow) {
+    public int sender(final int flow) {
         return sender[flow];
     }
 
     /** The port whose host receives {@code flow}. */
-    int receiver(final int flow) {
+    public int receiver(final int flow) {
         return receiver[flow];
     }
 
-    long start(final int flow) {
+    public long start(final int flow) {
         return start[flow];
     }
 
     /** A flow that waited for another's end starts at {@code time}. */
-    void startAt(final int flow, final long time) {
+    public void startAt(final int flow, final long time) {
         start[flow] = time;
     }
 
     /** Every flow's start as planned: a new run begins. */
-    void resetStarts() {
+    public void resetStarts() {
         System.arraycopy(plannedStart, 0, start, 0, start.length);
     }
 
     /** The flow's length in packets. */
-    @Override
     public int size(final int flow) {
         return size[flow];
     }
 
     /** Packets the sender sends at line rate before it waits for pulls. */
-    @Override
     public int window(final int flow) {
         return window[flow];
     }
 
-    long packets() {
+    public long packets() {
         long total = 0;
         for (final int packets : size) {
             total += packets;
@@ -209,7 +206,7 @@ final class NdpFlowPlan implements NdpFlows {
         return total;
     }
 
-    String description() {
+    public String description() {
         return description;
     }
 }

@@ -1,6 +1,8 @@
 package io.trimswitch.network;
 
 import io.trimswitch.uet.UetSettings;
+import io.trimswitch.uet.UetReport;
+
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,18 +23,18 @@ class UetExperimentTest {
         final HtsimExperiment.Options first = new HtsimExperiment.Options("ideal", "ideal", "ideal", MTU, null, null, paths, null, failed, null);
         final HtsimExperiment sized = HtsimExperiment.of(null, HtsimMatrix.parse(matrix, "m.cm"), first);
         return HtsimExperiment.of(null, HtsimMatrix.parse(matrix, "m.cm"),
-            new HtsimExperiment.Options("ideal", "ideal", "ideal", MTU, NetworkRun.uetQueuePackets(sized, false), null, paths, null, failed, null));
+            new HtsimExperiment.Options("ideal", "ideal", "ideal", MTU, UetFabric.queuePackets(sized, false), null, paths, null, failed, null));
     }
 
     private static HtsimReport run(final HtsimExperiment experiment, final UetSettings uet) {
-        final NetworkRun run = NetworkRun.of(experiment, uet);
+        final NetworkRun run = UetFabric.network(experiment, uet);
         return NetworkReportBuilder.build(run, run.run(), experiment);
     }
 
     @Test
     void theNetworksNumbersAreUetHtsims() {
         final HtsimReport report = run(experiment(matrix("0->13 start 0 size 2000000"), null, null), UetSettings.DEFAULTS);
-        final HtsimReport.Uet uet = report.uet();
+        final UetReport uet = UetFabric.uet(report);
         assertEquals(14.02272, uet.rttUs(), 1e-6);
         assertEquals(43, uet.bdpPackets());
         assertEquals(10.51704, uet.targetDelayUs(), 1e-6);
@@ -48,7 +50,7 @@ class UetExperimentTest {
         // packet after every ten headers dropped twice its headers and ended 7 % before it.
         final HtsimExperiment experiment = experiment(matrix("0->13 start 0 size 2000000"), null, null);
         assertEquals(10, experiment.settings(0).fabric().headersPerData(), "an htsim experiment's own switches, for NDP");
-        assertEquals(0, UetNetwork.marked(experiment.settings(0), 2, experiment.settings(0).egressPorts()).fabric().headersPerData());
+        assertEquals(0, io.trimswitch.simulator.Transports.named("uet").switchSettings(experiment.settings(0), 2, UetSettings.DEFAULTS).fabric().headersPerData());
     }
 
     @Test
@@ -72,7 +74,7 @@ class UetExperimentTest {
         final HtsimReport report = run(experiment(matrix(flows), null, null), UetSettings.DEFAULTS);
         assertTrue(report.conservation());
         assertEquals(8, report.flowsCompleted());
-        final HtsimReport.Uet uet = report.uet();
+        final UetReport uet = UetFabric.uet(report);
         assertTrue(uet.nacks() > 0, "the receiver's downlink trims");
         assertEquals(uet.nacks(), report.deliveredHeader(), "each header NACKed");
         // Eight 100 Gb/s senders in two pods meet at the receiver's pod: its two aggregation-to-rack links trim, then its own link.
@@ -92,11 +94,11 @@ class UetExperimentTest {
     void theSameRunTwiceGivesTheSameReport() {
         final HtsimExperiment experiment = experiment(matrix("0->15 start 0 size 400000", "1->15 start 0 size 400000", "4->15 start 0 size 400000"),
             null, null);
-        final NetworkRun run = NetworkRun.of(experiment, UetSettings.DEFAULTS);
+        final NetworkRun run = UetFabric.network(experiment, UetSettings.DEFAULTS);
         final HtsimReport first = NetworkReportBuilder.build(run, run.run(), experiment);
         final HtsimReport second = NetworkReportBuilder.build(run, run.run(), experiment);
         assertEquals(first.flows(), second.flows());
-        assertEquals(first.uet(), second.uet());
+        assertEquals(UetFabric.uet(first), UetFabric.uet(second));
     }
 
     @Test
@@ -124,8 +126,8 @@ class UetExperimentTest {
         assertEquals(19, whole.settings(0).fabric().dataQueuePackets());
         assertEquals(2 * 20 * 4150 / 64, whole.settings(0).fabric().headerQueuePackets());
         assertEquals(18, payload.settings(0).fabric().dataQueuePackets());
-        assertEquals(43, NetworkRun.uetQueuePackets(whole, true));
-        assertEquals(44, NetworkRun.uetQueuePackets(payload, false));
+        assertEquals(43, UetFabric.queuePackets(whole, true));
+        assertEquals(44, UetFabric.queuePackets(payload, false));
     }
 
     @Test
@@ -146,7 +148,7 @@ class UetExperimentTest {
     @Test
     void aLinkSlowedByFailKeepsItsQueuesDrainTime() {
         final HtsimExperiment experiment = experiment(matrix("0->13 start 0 size 20000"), 128, 1);
-        final NetworkRun run = NetworkRun.of(experiment, UetSettings.DEFAULTS.withEntropies(128));
+        final NetworkRun run = UetFabric.network(experiment, UetSettings.DEFAULTS.withEntropies(128));
         final FatTree.Shape shape = experiment.shape();
         final int core = shape.tors() + shape.aggs();
         // htsim slows the first core's link down to the first aggregation switch to a quarter, with a quarter of the queue.

@@ -1,14 +1,13 @@
-package io.trimswitch.simulator;
+package io.trimswitch.uet;
 
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.switching.Pattern;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
+import io.trimswitch.simulator.FlowPlan;
 import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.trafficmanager.EcnMarking;
-import io.trimswitch.uet.NsccParameters;
-import io.trimswitch.uet.UetSettings;
 
 /**
  * Ultra Ethernet hosts on a lone switch's ports, one host per port: the numbers a fat tree's UET hosts derive from
@@ -51,7 +50,7 @@ record LoneSwitchUet(UetSettings settings, long rttPicos, int bdpPackets, long t
     /** The hosts of the switch's ports and the flows of {@code pattern} (and any background flows of {@code settings}). */
     UetHosts hosts(final Settings settings, final Pattern pattern) {
         final int frame = settings.workload().packetBytes();
-        final NdpFlowPlan plan = new NdpFlowPlan(settings, pattern, new LinkRate(settings.portRateBps()).serialisation(frame));
+        final FlowPlan plan = new FlowPlan(settings, pattern, new LinkRate(settings.portRateBps()).serialisation(frame));
         final int flows = plan.flows();
         final int[] sender = new int[flows];
         final int[] receiver = new int[flows];
