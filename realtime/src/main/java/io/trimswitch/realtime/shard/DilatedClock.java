@@ -29,7 +29,17 @@ public final class DilatedClock {
 
     /** Switch time now, never past the run's end. */
     public long nowPicos() {
-        return Math.min(endPicos, (long) ((host.nanoTime() - epochNanos) * picosPerHostNano));
+        return picosAt(hostNow());
+    }
+
+    /** The host clock now: one read that a caller turns into switch time ({@link #picosAt}) and keeps as host time. */
+    public long hostNow() {
+        return host.nanoTime();
+    }
+
+    /** Switch time at host time {@code hostNanos}, never past the run's end. */
+    public long picosAt(final long hostNanos) {
+        return Math.min(endPicos, (long) ((hostNanos - epochNanos) * picosPerHostNano));
     }
 
     /**

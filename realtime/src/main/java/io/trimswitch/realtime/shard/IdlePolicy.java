@@ -5,7 +5,6 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingIdleStrategy;
-import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
 /**
@@ -32,7 +31,7 @@ final class IdlePolicy {
             case SLEEP:
                 return new SleepingIdleStrategy();
             case POLL:
-                return new PollThenSleep(rest, SystemNanoClock.INSTANCE, realtime.pollAfterTrafficUs() * 1_000L);
+                return new PollThenSleep(rest, realtime.pollAfterTrafficUs() * 1_000L);
             default:
                 throw new IllegalStateException("idle " + realtime.idle());
         }

@@ -52,6 +52,8 @@ public final class PipelineShard implements Agent {
     private long arrivals;
     /** Switch time of this run's last turn (MIN_VALUE: none yet), and the longest stretch between two turns. */
     private long lastTurnPicos = Long.MIN_VALUE;
+    /** Host time of this turn's one clock read, which the idle strategy goes by too. */
+    private long turnNanos;
     private long longestTurnGapPicos;
     private long workCycles;
 
@@ -154,13 +156,15 @@ public final class PipelineShard implements Agent {
         int work = ports.poll();
         if (stopped || !started) {
             receivedLastTurn = arrivals != arrivalsBefore;
+            turnNanos = clock.hostNow();
             return work;
         }
         wakeUp.awake();
         work += commands.carryOut();
         work += ports.receive();
         receivedLastTurn = arrivals != arrivalsBefore;
-        final long now = clock.nowPicos();
+        turnNanos = clock.hostNow();
+        final long now = clock.picosAt(turnNanos);
         if (now >= 0) {
             // How long the thread went without a turn: the host's preemptions and pauses, which no dilation hides below them.
             longestTurnGapPicos = Math.max(longestTurnGapPicos, lastTurnPicos == Long.MIN_VALUE ? 0 : now - lastTurnPicos);
@@ -228,6 +232,11 @@ public final class PipelineShard implements Agent {
 
     /** What {@link PollThenSleep} asks of this shard. */
     private final class Rest implements PollThenSleep.Rest {
+        @Override
+        public long turnNanos() {
+            return turnNanos;
+        }
+
         @Override
         public boolean receivedLastTurn() {
             return receivedLastTurn;

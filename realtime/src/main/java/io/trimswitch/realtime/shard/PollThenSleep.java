@@ -1,11 +1,11 @@
 package io.trimswitch.realtime.shard;
 
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.NanoClock;
 
 /**
  * {@code realtime.idle: poll}: polls a while after the last frame received and a moment after any other work, then
- * sleeps in the ports' poller as long as the shard allows ({@link Rest#sleepNanos()}).
+ * sleeps in the ports' poller as long as the shard allows ({@link Rest#sleepNanos()}). It reads no clock of its own:
+ * the time is the shard's turn's ({@link Rest#turnNanos()}), so a polling turn reads the clock once, not twice.
  */
 final class PollThenSleep implements IdleStrategy {
     /**
@@ -18,6 +18,9 @@ final class PollThenSleep implements IdleStrategy {
 
     /** What the strategy asks of the shard it idles. */
     interface Rest {
+        /** Host nanoseconds at which the last turn read the clock. */
+        long turnNanos();
+
         /** Whether a frame arrived from outside in the last turn, which keeps the thread polling longest. */
         boolean receivedLastTurn();
 
@@ -29,7 +32,6 @@ final class PollThenSleep implements IdleStrategy {
     }
 
     private final Rest rest;
-    private final NanoClock clock;
     /**
      * How long the thread keeps polling after the last frame its ports received before it may sleep
      * ({@code realtime.pollAfterTrafficUs}). At the default 10 ms the next frame of a TCP flow, a burst, or a ping or
@@ -43,10 +45,9 @@ final class PollThenSleep implements IdleStrategy {
     private long lastWorkNanos;
     private long lastTrafficNanos;
 
-    /** {@code clock} gives host nanoseconds; the thread polls {@code pollAfterTrafficNanos} after its last frame. */
-    PollThenSleep(final Rest rest, final NanoClock clock, final long pollAfterTrafficNanos) {
+    /** The thread polls {@code pollAfterTrafficNanos} after its last frame. */
+    PollThenSleep(final Rest rest, final long pollAfterTrafficNanos) {
         this.rest = rest;
-        this.clock = clock;
         this.pollAfterTrafficNanos = pollAfterTrafficNanos;
         // A window after traffic shorter than the one after other work bounds it too: forwarding a frame is work.
         this.pollAfterWorkNanos = Math.min(POLL_AFTER_WORK_NANOS, pollAfterTrafficNanos);
@@ -55,7 +56,7 @@ final class PollThenSleep implements IdleStrategy {
     @Override
     public void idle(final int workCount) {
         if (workCount > 0) {
-            lastWorkNanos = clock.nanoTime();
+            lastWorkNanos = rest.turnNanos();
             if (rest.receivedLastTurn()) {
                 lastTrafficNanos = lastWorkNanos;
             }
@@ -66,7 +67,7 @@ final class PollThenSleep implements IdleStrategy {
 
     @Override
     public void idle() {
-        final long now = clock.nanoTime();
+        final long now = rest.turnNanos();
         if (now - lastWorkNanos >= pollAfterWorkNanos && now - lastTrafficNanos >= pollAfterTrafficNanos) {
             final long sleep = rest.sleepNanos();
             if (sleep > 0) {

@@ -22,6 +22,17 @@ class DilatedClockTest {
     }
 
     @Test
+    void aTurnsOneHostReadGivesItsSwitchTimeLaterToo() {
+        final DilatedClock clock = new DilatedClock(host, 1);
+        clock.startIn(0);
+        host.advance(1234);
+        final long turn = clock.hostNow();
+        host.advance(5000);
+        assertEquals(1_234_000, clock.picosAt(turn), "the turn's time, not the host's now");
+        assertEquals(6_234_000, clock.nowPicos());
+    }
+
+    @Test
     void undilatedSwitchTimeIsTheHostsInPicoseconds() {
         final DilatedClock clock = new DilatedClock(host, 1);
         clock.startIn(0);

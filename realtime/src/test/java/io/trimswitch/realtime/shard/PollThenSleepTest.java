@@ -7,14 +7,20 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** {@code realtime.idle: poll}'s window after traffic, on a clock the test moves: when the thread first sleeps. */
+/** {@code realtime.idle: poll}'s window after traffic, on turns whose time the test moves: when the thread first sleeps. */
 class PollThenSleepTest {
     private static final long MAY_SLEEP_NANOS = 1_000_000;
 
     /** A shard that may always sleep a millisecond, and records each sleep. */
     private static final class Shard implements PollThenSleep.Rest {
         boolean received;
+        long now = 1_000_000_000L;
         final List<Long> sleeps = new ArrayList<>();
+
+        @Override
+        public long turnNanos() {
+            return now;
+        }
 
         @Override
         public boolean receivedLastTurn() {
@@ -33,10 +39,9 @@ class PollThenSleepTest {
     }
 
     private final Shard shard = new Shard();
-    private long now = 1_000_000_000L;
 
     private PollThenSleep policy(final long pollAfterTrafficNanos) {
-        return new PollThenSleep(shard, () -> now, pollAfterTrafficNanos);
+        return new PollThenSleep(shard, pollAfterTrafficNanos);
     }
 
     /** A turn that received a frame, then {@code empty} turns each {@code stepNanos} apart. */
@@ -45,7 +50,7 @@ class PollThenSleepTest {
         policy.idle(1);
         shard.received = false;
         for (int turn = 0; turn < empty; turn++) {
-            now += stepNanos;
+            shard.now += stepNanos;
             policy.idle(0);
         }
     }
@@ -65,7 +70,7 @@ class PollThenSleepTest {
         final PollThenSleep policy = policy(10_000_000);
         trafficThenEmptyTurns(policy, 9_999, 1_000);
         assertEquals(List.of(), shard.sleeps, "polled for 9.999 ms after the frame");
-        now += 1_000;
+        shard.now += 1_000;
         policy.idle(0);
         assertEquals(List.of(MAY_SLEEP_NANOS), shard.sleeps, "sleeps at 10 ms");
     }
@@ -83,10 +88,10 @@ class PollThenSleepTest {
     void theDefaultWindowStillPollsFiftyMicrosecondsAfterOtherWork() {
         final PollThenSleep policy = policy(10_000_000);
         policy.idle(1);
-        now += 49_000;
+        shard.now += 49_000;
         policy.idle(0);
         assertEquals(List.of(), shard.sleeps, "49 µs after a departure");
-        now += 1_000;
+        shard.now += 1_000;
         policy.idle(0);
         assertEquals(List.of(MAY_SLEEP_NANOS), shard.sleeps, "50 µs after it");
     }
