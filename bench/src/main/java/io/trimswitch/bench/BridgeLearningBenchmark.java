@@ -8,7 +8,7 @@ import io.trimswitch.pipelines.BridgeForwarding;
 import io.trimswitch.realtime.shard.CommandQueue;
 import io.trimswitch.realtime.shard.ShardedDataplane;
 import io.trimswitch.switching.AssembledSwitch;
-import io.trimswitch.switching.RunRecorder;
+import io.trimswitch.switching.record.RunRecorder;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;

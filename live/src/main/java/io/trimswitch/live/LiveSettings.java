@@ -3,7 +3,7 @@ package io.trimswitch.live;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.SettingsValidation;
 import io.trimswitch.config.Settings;
-import io.trimswitch.switching.Pattern;
+import io.trimswitch.switching.source.Pattern;
 import io.trimswitch.interfaces.InterfacePorts;
 import io.trimswitch.interfaces.SocketKind;
 import io.trimswitch.pipelines.BridgeForwarding;

@@ -11,7 +11,7 @@ import io.trimswitch.interfaces.InterfacePorts;
 import io.trimswitch.realtime.shard.PipelineShard;
 import io.trimswitch.realtime.shard.ShardedDataplane;
 import io.trimswitch.switching.AssembledSwitch;
-import io.trimswitch.switching.RunRecorder;
+import io.trimswitch.switching.record.RunRecorder;
 import org.HdrHistogram.Histogram;
 
 import java.net.InetSocketAddress;

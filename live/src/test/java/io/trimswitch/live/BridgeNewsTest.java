@@ -11,7 +11,7 @@ import io.trimswitch.realtime.shard.PortList;
 import io.trimswitch.realtime.shard.ShardSleep;
 import io.trimswitch.realtime.shard.ShardedDataplane;
 import io.trimswitch.switching.AssembledSwitch;
-import io.trimswitch.switching.RunRecorder;
+import io.trimswitch.switching.record.RunRecorder;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 

@@ -9,7 +9,7 @@ import io.trimswitch.dataplane.time.IngressLinks;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.pipelines.BridgeForwarding;
 import io.trimswitch.realtime.shard.ShardedDataplane;
-import io.trimswitch.switching.RunRecorder;
+import io.trimswitch.switching.record.RunRecorder;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 

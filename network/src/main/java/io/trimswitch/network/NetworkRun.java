@@ -1,6 +1,6 @@
 package io.trimswitch.network;
 
-import io.trimswitch.switching.Pattern;
+import io.trimswitch.switching.source.Pattern;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.LinkRate;
@@ -14,13 +14,13 @@ import io.trimswitch.simulator.SwitchNode;
 import io.trimswitch.simulator.UetHosts;
 import io.trimswitch.simulator.VirtualTimeEngine;
 import io.trimswitch.simulator.Wiring;
-import io.trimswitch.switching.FlowLifetimes;
-import io.trimswitch.switching.RunOutcome;
-import io.trimswitch.switching.RunRecorder;
+import io.trimswitch.switching.record.FlowLifetimes;
+import io.trimswitch.switching.run.RunOutcome;
+import io.trimswitch.switching.record.RunRecorder;
 import io.trimswitch.switching.AssembledSwitch;
-import io.trimswitch.switching.SwitchRun;
-import io.trimswitch.switching.SwitchRunView;
-import io.trimswitch.switching.TrafficSource;
+import io.trimswitch.switching.run.SwitchRun;
+import io.trimswitch.switching.run.SwitchRunView;
+import io.trimswitch.switching.source.TrafficSource;
 import io.trimswitch.uet.UetSettings;
 
 import java.util.List;

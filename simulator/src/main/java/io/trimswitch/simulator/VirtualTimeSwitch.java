@@ -1,21 +1,21 @@
 package io.trimswitch.simulator;
 
 import io.trimswitch.config.Mechanism;
-import io.trimswitch.switching.Pattern;
+import io.trimswitch.switching.source.Pattern;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.recirc.CongestionSignals;
-import io.trimswitch.switching.FlowLifetimes;
-import io.trimswitch.switching.FrameCapture;
-import io.trimswitch.switching.OpenLoopSenders;
-import io.trimswitch.switching.RunOutcome;
-import io.trimswitch.switching.RunRecorder;
+import io.trimswitch.switching.record.FlowLifetimes;
+import io.trimswitch.switching.capture.FrameCapture;
+import io.trimswitch.switching.source.OpenLoopSenders;
+import io.trimswitch.switching.run.RunOutcome;
+import io.trimswitch.switching.record.RunRecorder;
 import io.trimswitch.switching.AssembledSwitch;
-import io.trimswitch.switching.SwitchRun;
-import io.trimswitch.switching.SwitchRunView;
-import io.trimswitch.switching.TrafficSource;
+import io.trimswitch.switching.run.SwitchRun;
+import io.trimswitch.switching.run.SwitchRunView;
+import io.trimswitch.switching.source.TrafficSource;
 import io.trimswitch.uet.UetSettings;
 
 /**

@@ -1,4 +1,4 @@
-package io.trimswitch.switching;
+package io.trimswitch.switching.capture;
 
 import org.agrona.DirectBuffer;
 

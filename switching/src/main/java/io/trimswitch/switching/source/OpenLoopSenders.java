@@ -1,4 +1,4 @@
-package io.trimswitch.switching;
+package io.trimswitch.switching.source;
 
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.codec.NdpHeader;

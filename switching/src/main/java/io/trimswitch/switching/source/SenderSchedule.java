@@ -1,4 +1,4 @@
-package io.trimswitch.switching;
+package io.trimswitch.switching.source;
 
 /**
  * When each open-loop sender emits its next packet. All senders blast at the same period from their

@@ -1,13 +1,17 @@
-package io.trimswitch.switching;
+package io.trimswitch.switching.source;
 
 import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.switching.record.RunRecorder;
 
 /**
  * Where a virtual-time run's packets come from, in the order they finish arriving at the switch:
  * open-loop senders, or a replayed capture. Packets belong to flows, which the report accounts for.
  */
 public interface TrafficSource {
+    /** No packet arrives later, in switch time: the longest run, what the virtual-time engine's event keys hold. */
+    long LATEST_ARRIVAL_PICOS = Long.MAX_VALUE >>> 20;
+
     /** When the next packet has fully arrived at its ingress port; {@link Long#MAX_VALUE} when there is none. */
     long nextTime();
 

@@ -1,4 +1,4 @@
-package io.trimswitch.switching;
+package io.trimswitch.switching.record;
 
 import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.TrimKind;

@@ -1,4 +1,4 @@
-package io.trimswitch.switching;
+package io.trimswitch.switching.run;
 
 /**
  * What a run left behind: the switch whose counters tell the story, how many packets were still inside

@@ -1,4 +1,4 @@
-package io.trimswitch.switching;
+package io.trimswitch.switching.source;
 
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.dataplane.io.CaptureFormatException;
@@ -140,8 +140,8 @@ public final class ReplaySource implements TrafficSource {
                 final long start = timing == Timing.LINE_RATE ? portFree[ingress]
                     : Math.max(portFree[ingress], Math.round((index.timestampNanos(i) - base) * 1000.0 / speed));
                 portFree[ingress] = start + portRate.serialisation(index.length(i));
-                if (portFree[ingress] > SwitchRun.LONGEST_RUN_PICOS || portFree[ingress] < 0) {
-                    throw new ConfigException(index.source() + ": the replay would last beyond " + SwitchRun.LONGEST_RUN_PICOS / 1_000_000_000_000L
+                if (portFree[ingress] > LATEST_ARRIVAL_PICOS || portFree[ingress] < 0) {
+                    throw new ConfigException(index.source() + ": the replay would last beyond " + LATEST_ARRIVAL_PICOS / 1_000_000_000_000L
                         + " s of switch time; speed it up with --speed");
                 }
                 arrivals.time[n] = portFree[ingress];

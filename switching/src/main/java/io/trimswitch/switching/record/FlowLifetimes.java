@@ -1,4 +1,4 @@
-package io.trimswitch.switching;
+package io.trimswitch.switching.record;
 
 /** For transports whose flows finish (NDP): each flow's size, start, completion and retransmissions. */
 public interface FlowLifetimes {

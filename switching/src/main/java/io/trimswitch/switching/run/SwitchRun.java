@@ -1,12 +1,17 @@
-package io.trimswitch.switching;
+package io.trimswitch.switching.run;
 
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings;
+import io.trimswitch.switching.AssembledSwitch;
+import io.trimswitch.switching.record.FlowLifetimes;
+import io.trimswitch.switching.record.RealTimeStats;
+import io.trimswitch.switching.record.RunRecorder;
+import io.trimswitch.switching.source.TrafficSource;
 
 /** What a finished run of the switch offers its report, whichever clock drove it. */
 public interface SwitchRun {
     /** The longest run, in switch time: what the virtual-time engine's event keys hold (about 8.7 s). */
-    long LONGEST_RUN_PICOS = Long.MAX_VALUE >>> 20;
+    long LONGEST_RUN_PICOS = TrafficSource.LATEST_ARRIVAL_PICOS;
 
     Settings settings();
 

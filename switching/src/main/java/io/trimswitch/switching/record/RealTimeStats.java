@@ -1,4 +1,4 @@
-package io.trimswitch.switching;
+package io.trimswitch.switching.record;
 
 /**
  * How a real-time run went on its host. {@code maxIngressLagNs} (switch time) is how late, at worst, a

@@ -1,6 +1,11 @@
-package io.trimswitch.switching;
+package io.trimswitch.switching.run;
 
 import io.trimswitch.config.Settings;
+import io.trimswitch.switching.AssembledSwitch;
+import io.trimswitch.switching.record.FlowLifetimes;
+import io.trimswitch.switching.record.RealTimeStats;
+import io.trimswitch.switching.record.RunRecorder;
+import io.trimswitch.switching.source.TrafficSource;
 
 /**
  * A finished run's figures gathered for its report, whichever clock drove it: a lone switch's run, or one switch of a
