@@ -113,10 +113,9 @@ public final class LiveSwitch implements AutoCloseable {
             this.dataplane = new ShardedDataplane(settings, pool, threadCount, partitions, counters, forwarding, () -> new RunRecorder(0, 16), false);
             built = new LiveShards(settings, dataplane, counters, forwarding);
             this.shards = built;
-            final LiveStats[] reporting = new LiveStats[1];
-            this.ports = new PortAttachments(settings, shards, dataplane.assembly(), counters, locks, port -> reporting[0].gaugeNewPort(port));
+            this.ports = new PortAttachments(settings, shards, dataplane.assembly(), counters, locks);
             this.stats = new LiveStats(settings, counters, dataplane.assembly(), shards, ports);
-            reporting[0] = stats;
+            ports.onPortAdded(stats::gaugeNewPort);
             this.captures = new LiveCaptures(settings, dataplane.clock(), shards, ports);
         } catch (final RuntimeException | Error e) {
             if (built != null) {
