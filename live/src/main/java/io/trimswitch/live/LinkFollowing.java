@@ -9,7 +9,7 @@ import java.util.function.Consumer;
  * kernel's news on its own thread and hands each to the shard that owns the port, as a command; the lines that tell of
  * each change go to the output on a thread of their own, so that a shard never waits on it.
  */
-final class LinkFollowing implements AutoCloseable {
+public final class LinkFollowing implements AutoCloseable {
     /** Null until the switch starts with interface ports. */
     private LinkWatcher watcher;
     /** Queues the lines for the output, once following. */
@@ -21,7 +21,7 @@ final class LinkFollowing implements AutoCloseable {
     };
 
     /** The lines go to {@code lines} instead of stdout. */
-    void logTo(final Consumer<String> lines) {
+    public void logTo(final Consumer<String> lines) {
         this.output = lines;
     }
 
@@ -30,12 +30,12 @@ final class LinkFollowing implements AutoCloseable {
      *
      * @throws IllegalStateException in one line when the kernel refuses it
      */
-    void open() {
+    public void open() {
         watcher = LinkWatcher.open();
     }
 
     /** Once the shards run: each shard's interfaces follow their links, and the watcher starts. */
-    void start(final LiveShards shards) {
+    public void start(final LiveShards shards) {
         if (watcher == null) {
             return;
         }
@@ -53,7 +53,7 @@ final class LinkFollowing implements AutoCloseable {
     }
 
     /** After the shards' last turn: the lines still queued go out, and the log's thread ends. */
-    void closeLog() {
+    public void closeLog() {
         if (log != null) {
             log.close();
         }

@@ -17,7 +17,7 @@ import java.util.Map;
  * of a turn: the ports, their links, their captures and the settings a running switch may change have that thread as
  * their one writer.
  */
-final class LiveCommands {
+public final class LiveCommands {
     private LiveCommands() {
     }
 
@@ -38,7 +38,7 @@ final class LiveCommands {
     }
 
     /** Attaches a port removed before, or one waiting for its interface, to {@code interfaceName}. */
-    record AttachPort(InterfacePorts ports, int port, String interfaceName) implements ShardCommand {
+    public record AttachPort(InterfacePorts ports, int port, String interfaceName) implements ShardCommand {
         @Override
         public void carryOut() {
             ports.attachTo(port, interfaceName);
@@ -46,7 +46,7 @@ final class LiveCommands {
     }
 
     /** Removes interface port {@code port}: its socket and ring close, and what still comes for it is dropped. */
-    record RemovePort(InterfacePorts ports, int port) implements ShardCommand {
+    public record RemovePort(InterfacePorts ports, int port) implements ShardCommand {
         @Override
         public void carryOut() {
             ports.remove(port);
@@ -62,7 +62,7 @@ final class LiveCommands {
     }
 
     /** Port {@code port}'s frames, received and sent, go to {@code capture} too. */
-    record StartCapture(LivePorts ports, int port, LiveCapture capture) implements ShardCommand {
+    public record StartCapture(LivePorts ports, int port, LiveCapture capture) implements ShardCommand {
         @Override
         public void carryOut() {
             ports.capture(port, capture);
@@ -70,7 +70,7 @@ final class LiveCommands {
     }
 
     /** Port {@code port}'s frames go to no capture any more: its file may close. */
-    record StopCapture(LivePorts ports, int port) implements ShardCommand {
+    public record StopCapture(LivePorts ports, int port) implements ShardCommand {
         @Override
         public void carryOut() {
             ports.capture(port, null);

@@ -20,16 +20,16 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #IDLE_PERIOD_MILLIS} while nothing changes) into gauges of the registry,
  * which it alone writes, so that a reader in another process sees them without asking the switch.
  */
-final class LiveGauges implements AutoCloseable {
+public final class LiveGauges implements AutoCloseable {
     /** How stale a gauge in the file may be while packets move. */
-    static final long PERIOD_MILLIS = 100;
+    public static final long PERIOD_MILLIS = 100;
     /**
      * How stale it may be once nothing moves: each sample that changed no gauge doubles the wait up to this, and the
      * first that changes one brings it back to {@link #PERIOD_MILLIS}, so an idle switch wakes once a second.
      */
     static final long IDLE_PERIOD_MILLIS = 1000;
     /** The sampling thread's name. */
-    static final String THREAD_NAME = "trimswitch-gauges";
+    public static final String THREAD_NAME = "trimswitch-gauges";
     static final double[] QUANTILES = {0.5, 0.9, 0.99, 1.0};
     private static final String[] QUANTILE_NAMES = {"p50", "p90", "p99", "max"};
     private static final int DATA_DEPTH = 0;
@@ -42,7 +42,7 @@ final class LiveGauges implements AutoCloseable {
     private static final int TRAFFIC_CLASSES = KERNEL_DROPS + 1;
 
     /** Where the gauges of one port come from. */
-    interface Port {
+    public interface Port {
         EgressPort egress();
 
         /**
@@ -73,7 +73,7 @@ final class LiveGauges implements AutoCloseable {
      * @param discards        with traffic classes, each data queue's discard action; empty without
      * @param socketDrops     the kernel's drops of UDP sockets, read once per sample and closed with the gauges; null for none
      */
-    LiveGauges(final CounterRegistry registry, final int maxPorts, final List<Port> ports, final List<DropReason> kernelDropNames,
+    public LiveGauges(final CounterRegistry registry, final int maxPorts, final List<Port> ports, final List<DropReason> kernelDropNames,
         final List<String> discards, final LivePortKind.KernelDrops socketDrops) {
         this.registry = registry;
         this.discards = List.copyOf(discards);
@@ -89,7 +89,7 @@ final class LiveGauges implements AutoCloseable {
     }
 
     /** Counters of the registry per port for {@code queues} traffic classes. */
-    static int counters(final int queues) {
+    public static int counters(final int queues) {
         return TRAFFIC_CLASSES + 3 * queues;
     }
 
@@ -114,13 +114,13 @@ final class LiveGauges implements AutoCloseable {
     }
 
     /** Gauges for {@code port}, attached while the switch runs; from the control thread. */
-    synchronized void add(final int port, final Port source, final DropReason kernelDrops) {
+    public synchronized void add(final int port, final Port source, final DropReason kernelDrops) {
         gauges[port] = registry.block("gauges", names(port, kernelDrops, discards));
         ports[port] = source;
     }
 
     /** Samples now and then every period, until closed. */
-    void start() {
+    public void start() {
         sampler.start();
     }
 

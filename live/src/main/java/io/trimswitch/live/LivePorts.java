@@ -27,7 +27,7 @@ import java.util.List;
  * port's link allows; the pipeline chooses its port (with {@code forwarding.mode: l2} by
  * the shard's copy of the learning bridge, which floods too). The shard sleeps in a {@link PollerSleep}, over the kinds' file descriptors.
  */
-final class LivePorts implements LivePortKind.Frames, InterfacePorts.FrameHandler {
+public final class LivePorts implements LivePortKind.Frames, InterfacePorts.FrameHandler {
     /** Why the ports themselves drop a frame they took. */
     private static final List<DropReason> DROPS = List.of(DropReason.BUFFER_EXHAUSTED, DropReason.RX_OVERFLOW,
         DropReason.BAD_OFFLOAD, DropReason.RESERVED_GROUP);
@@ -55,7 +55,7 @@ final class LivePorts implements LivePortKind.Frames, InterfacePorts.FrameHandle
     /** True when the pool keeps an offload header ahead of every frame (the switch has interface ports). */
     private final boolean offloadHeaders;
 
-    LivePorts(
+    public LivePorts(
         final PipelineShard shard, final ShardedDataplane dataplane, final IngressLinks links) {
         this.shard = shard;
         this.writer = shard.roleName();
@@ -82,12 +82,12 @@ final class LivePorts implements LivePortKind.Frames, InterfacePorts.FrameHandle
     }
 
     /** What the shard gives its ports of a {@link LivePortKind}, whose own counters {@code writer} writes in {@code registry}. */
-    LivePortKind.Context context(final CounterRegistry registry, final String writer) {
+    public LivePortKind.Context context(final CounterRegistry registry, final String writer) {
         return new LivePortKind.Context(dataplane, this, counters, registry, writer);
     }
 
     /** The shard's UDP ports and its interface ports (null for none of either). */
-    void sockets(final LivePortKind.ShardPorts ports, final InterfacePorts interfacePorts) {
+    public void sockets(final LivePortKind.ShardPorts ports, final InterfacePorts interfacePorts) {
         this.interfaces = interfacePorts;
         if (ports != null) {
             list.add(ports.kind(), ports.ports());
@@ -106,7 +106,7 @@ final class LivePorts implements LivePortKind.Frames, InterfacePorts.FrameHandle
      * On the shard's thread: takes interface port {@code port}, of one of its pipelines, which the switch did not start
      * with, and attaches it to {@code interfaceName}.
      */
-    void adopt(final int port, final String interfaceName) {
+    public void adopt(final int port, final String interfaceName) {
         // Once only: a change that timed out for its caller still runs, and the caller may ask again.
         if (shard.owns(port)) {
             return;
@@ -132,7 +132,7 @@ final class LivePorts implements LivePortKind.Frames, InterfacePorts.FrameHandle
     }
 
     /** On the shard's thread: port {@code port}'s frames go to {@code capture} too (null: to none). */
-    void capture(final int port, final LiveCapture capture) {
+    public void capture(final int port, final LiveCapture capture) {
         tap.capture(port, capture);
     }
 
@@ -184,17 +184,17 @@ final class LivePorts implements LivePortKind.Frames, InterfacePorts.FrameHandle
     }
 
     /** Once the thread has ended (or never ran): the shard's epoll set and eventfd. */
-    void closePoller() {
+    public void closePoller() {
         sleep.close();
     }
 
     /** The depth distribution of {@code port}'s data (or header) queue seen by departing packets, so far. */
-    Histogram depths(final int port, final boolean data) {
+    public Histogram depths(final int port, final boolean data) {
         return tap.depths(port, data);
     }
 
     /** The same at {@code percentiles}, into {@code values}; false when no packet departed since the last call. */
-    boolean depthsAt(final int port, final boolean data, final double[] percentiles, final long[] values) {
+    public boolean depthsAt(final int port, final boolean data, final double[] percentiles, final long[] values) {
         return tap.depthsAt(port, data, percentiles, values);
     }
 }

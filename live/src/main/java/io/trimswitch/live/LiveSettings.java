@@ -330,7 +330,7 @@ public final class LiveSettings {
      * How the switch chooses a frame's port: by its bridge (l2: a copy per shard of {@code shards}, each used for the ports
      * its shard owns), its routes (routed), or its ports' subnets.
      */
-    static io.trimswitch.pipelines.ForwardingStage forwarding(final Settings settings, final int shards) {
+    public static io.trimswitch.pipelines.ForwardingStage forwarding(final Settings settings, final int shards) {
         switch (settings.forwarding().mode()) {
             case L2:
                 final ShardOwnership ownership = new ShardOwnership(settings, shards, false);

@@ -3,6 +3,7 @@ package io.trimswitch.live;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.counters.CounterRegistry;
+import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.IngressLinks;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.interfaces.InterfacePorts;
@@ -29,7 +30,7 @@ import java.util.concurrent.TimeoutException;
  * {@code realtime.pipelineThreads}), a port given to the switch while it runs too. Another thread changes what a shard
  * owns only through its command queue ({@link #onShard}).
  */
-final class LiveShards {
+public final class LiveShards {
     /** How long a caller waits for a shard to take its command up. */
     private static final long COMMAND_WITHIN_SECONDS = 5;
 
@@ -50,11 +51,19 @@ final class LiveShards {
     /** While the shards' threads run: a command then waits for its shard; otherwise the caller carries it out. */
     private volatile boolean running;
 
+    /** Buffers per shard's thread, of a pool that holds {@code bound}: whole slabs, and the pool within what a handle's metadata arrays can hold. */
+    public static int partitionSize(final long bound, final int threads) {
+        final int slab = PacketPool.SLOTS_PER_SLAB;
+        final long wanted = (bound / threads + slab) / slab * slab;
+        final long most = (1 << 20) / threads / slab * slab;
+        return (int) Math.max(slab, Math.min(wanted, most));
+    }
+
     /**
      * Each shard's ports, as {@code settings} lists them, on {@code dataplane}'s shards, which forward by {@code forwarding};
      * every counter in {@code counters}.
      */
-    LiveShards(final Settings settings, final ShardedDataplane dataplane, final CounterRegistry counters, final ForwardingStage forwarding) {
+    public LiveShards(final Settings settings, final ShardedDataplane dataplane, final CounterRegistry counters, final ForwardingStage forwarding) {
         this.dataplane = dataplane;
         this.bridging = forwarding instanceof BridgeForwarding bridge ? bridge : null;
         final int shards = dataplane.shards();
@@ -136,42 +145,42 @@ final class LiveShards {
         ports[thread].sockets(sockets[thread], interfaces[thread]);
     }
 
-    int count() {
+    public int count() {
         return ports.length;
     }
 
     /** The shard that owns {@code port}. */
-    int ownerOf(final int port) {
+    public int ownerOf(final int port) {
         return ownerOf[port];
     }
 
     /** Per receive queue of {@code port}, the shard that reads it: its owner alone for a port of one queue. */
-    int[] queueThreads(final int port) {
+    public int[] queueThreads(final int port) {
         return queueThreads.getOrDefault(port, new int[] {ownerOf[port]}).clone();
     }
 
     /** The ports of the shard that owns {@code port}. */
-    LivePorts portsOf(final int port) {
+    public LivePorts portsOf(final int port) {
         return ports[ownerOf[port]];
     }
 
     /** The interface ports of the shard that owns {@code port}, or null when the switch has none. */
-    InterfacePorts interfacesOf(final int port) {
+    public InterfacePorts interfacesOf(final int port) {
         return interfaces[ownerOf[port]];
     }
 
     /** The address a UDP port listens on (its actual port when it was bound to port 0). */
-    InetSocketAddress localAddress(final int port) {
+    public InetSocketAddress localAddress(final int port) {
         return sockets[ownerOf[port]].localAddress(port);
     }
 
     /** The UDP ports of the shard that owns {@code port}. */
-    LivePortKind.ShardPorts socketsOf(final int port) {
+    public LivePortKind.ShardPorts socketsOf(final int port) {
         return sockets[ownerOf[port]];
     }
 
     /** Opens every shard's interfaces; one that cannot be opened closes those of its shard it had opened. */
-    void openInterfaces() {
+    public void openInterfaces() {
         for (final InterfacePorts own : interfaces) {
             if (own != null) {
                 own.open();
@@ -180,7 +189,7 @@ final class LiveShards {
     }
 
     /** Starts the shards' threads, each binding its UDP sockets on its own turns, and waits for them to be bound. */
-    void startThreads(final Settings.RealTime realtime, final java.util.concurrent.atomic.AtomicReference<RuntimeException> fault) {
+    public void startThreads(final Settings.RealTime realtime, final java.util.concurrent.atomic.AtomicReference<RuntimeException> fault) {
         running = true;
         for (int thread = 0; thread < ports.length; thread++) {
             final Thread runner = dataplane.thread(thread, realtime, fault);
@@ -197,7 +206,7 @@ final class LiveShards {
     }
 
     /** Each shard's interfaces follow their links: the kernel's news of each becomes a command on the shard's queue. */
-    void followLinks(final io.trimswitch.interfaces.LinkWatcher watcher, final java.util.function.Consumer<String> log) {
+    public void followLinks(final io.trimswitch.interfaces.LinkWatcher watcher, final java.util.function.Consumer<String> log) {
         for (int thread = 0; thread < ports.length; thread++) {
             final InterfacePorts own = interfaces[thread];
             if (own != null) {
@@ -208,12 +217,12 @@ final class LiveShards {
     }
 
     /** Whether the shards' threads run (from start to stop). */
-    boolean running() {
+    public boolean running() {
         return running;
     }
 
     /** The shards stop taking commands: from now on their callers carry them out. */
-    void stopping() {
+    public void stopping() {
         running = false;
     }
 
@@ -244,19 +253,19 @@ final class LiveShards {
     }
 
     /** The same, on the shard that owns {@code port}. */
-    void onOwner(final int port, final String what, final ShardCommand command) {
+    public void onOwner(final int port, final String what, final ShardCommand command) {
         onShard(ownerOf[port], what, command);
     }
 
     /** Every shard applies what changed from {@code from} to {@code to} to the pipelines, egress ports and links it owns. */
-    void retune(final Settings from, final Settings to) {
+    public void retune(final Settings from, final Settings to) {
         for (int thread = 0; thread < ports.length; thread++) {
             onShard(thread, "set", new LiveCommands.Retune(dataplane, thread, ingressLinks[thread], from, to));
         }
     }
 
     /** Its own shard takes port {@code port} on {@code interfaceName}; then every shard's floods reach it too. */
-    void adopt(final int port, final String interfaceName) {
+    public void adopt(final int port, final String interfaceName) {
         onOwner(port, "add-port", new LiveCommands.AddPort(portsOf(port), port, interfaceName));
         for (int thread = 0; thread < ports.length && bridging != null; thread++) {
             onShard(thread, "add-port", new LiveCommands.FloodAlsoTo(bridging, thread, port));
@@ -267,7 +276,7 @@ final class LiveShards {
      * Every shard's copy of the learning bridge, youngest copy of each address first, read on its own thread; into
      * {@code notLearned[0]}, the addresses the copies could not learn for want of room.
      */
-    Map<Long, LearnedMac> macs(final long[] notLearned) {
+    public Map<Long, LearnedMac> macs(final long[] notLearned) {
         final Map<Long, LearnedMac> found = new java.util.HashMap<>();
         for (int thread = 0; thread < ports.length && bridging != null; thread++) {
             try {
@@ -287,7 +296,7 @@ final class LiveShards {
      * Once the threads that {@code ended} have ended: their interfaces close (buffers of frames not yet sent go back), and
      * the sockets of a shard that never ran.
      */
-    void closePorts(final boolean[] ended) {
+    public void closePorts(final boolean[] ended) {
         for (int thread = 0; thread < ports.length; thread++) {
             if (!ended[thread]) {
                 continue;
@@ -302,7 +311,7 @@ final class LiveShards {
     }
 
     /** The pollers (an epoll set and an eventfd each) of the shards that {@code ended}. */
-    void closePollers(final boolean[] ended) {
+    public void closePollers(final boolean[] ended) {
         for (int thread = 0; thread < ports.length; thread++) {
             if (ended[thread]) {
                 ports[thread].closePoller();
@@ -311,7 +320,7 @@ final class LiveShards {
     }
 
     /** Undoes what was made for a switch that did not start: the shards' pollers and their interfaces' native memory. */
-    void release() {
+    public void release() {
         for (int thread = 0; thread < ports.length; thread++) {
             if (ports[thread] != null) {
                 ports[thread].closePoller();

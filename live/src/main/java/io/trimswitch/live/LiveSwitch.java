@@ -101,7 +101,7 @@ public final class LiveSwitch implements AutoCloseable {
         try {
             // Every queue full, every link's backlog full: a buffer for each, split evenly between the threads.
             final long bound = AssembledSwitch.capacityBound(settings) + (long) settings.ports().size() * PipelineShard.LINK_BACKLOG_PACKETS;
-            final int perThread = partitionSize(bound, threadCount);
+            final int perThread = LiveShards.partitionSize(bound, threadCount);
             // With interface ports every buffer holds a 64 KB offload frame and its offload header; slabs are made as they are used.
             this.pool = LiveSettings.hasInterfacePorts(settings)
                 ? PacketPool.withHeadroom(perThread * threadCount, PacketPool.MAX_SLOT_BYTES, OffloadHeader.LENGTH)
@@ -136,14 +136,6 @@ public final class LiveSwitch implements AutoCloseable {
     /** Sends the lines that tell of each port's link changes ({@code port 2 (sw-p2): down}) to {@code log}; stdout by default. */
     public void logLinksTo(final Consumer<String> log) {
         links.logTo(log);
-    }
-
-    /** Buffers per thread: whole slabs, and the pool within what a handle's metadata arrays can hold. */
-    private static int partitionSize(final long bound, final int threads) {
-        final int slab = PacketPool.SLOTS_PER_SLAB;
-        final long wanted = (bound / threads + slab) / slab * slab;
-        final long most = (1 << 20) / threads / slab * slab;
-        return (int) Math.max(slab, Math.min(wanted, most));
     }
 
     /**

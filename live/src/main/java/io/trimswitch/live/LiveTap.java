@@ -14,7 +14,7 @@ import org.agrona.DirectBuffer;
  * it sent), and the depth of its queues as each packet leaves. The shard's thread alone writes them; the depth records
  * are read under this tap's lock.
  */
-final class LiveTap implements PortTap {
+public final class LiveTap implements PortTap {
     private final AssembledSwitch assembly;
     private final PacketPool pool;
     /** Per port: its capture, or null; the shard's thread alone sets it ({@link #capture}). */
@@ -27,7 +27,7 @@ final class LiveTap implements PortTap {
     private final Histogram[] dataIntervals;
     private final Histogram[] headerIntervals;
 
-    LiveTap(final AssembledSwitch assembly, final PacketPool pool) {
+    public LiveTap(final AssembledSwitch assembly, final PacketPool pool) {
         this.assembly = assembly;
         this.pool = pool;
         final int ports = assembly.ports();
@@ -41,7 +41,7 @@ final class LiveTap implements PortTap {
     }
 
     /** Port {@code port}'s queues' depths are recorded from now on. */
-    void watch(final int port) {
+    public void watch(final int port) {
         dataDepths[port] = new Recorder(1 << 20, 2);
         headerDepths[port] = new Recorder(1 << 20, 2);
         dataDepthTotals[port] = new Histogram(1 << 20, 2);
@@ -49,7 +49,7 @@ final class LiveTap implements PortTap {
     }
 
     /** On the shard's thread: port {@code port}'s frames go to {@code capture} too (null: to none). */
-    void capture(final int port, final LiveCapture capture) {
+    public void capture(final int port, final LiveCapture capture) {
         captures[port] = capture;
     }
 
@@ -74,7 +74,7 @@ final class LiveTap implements PortTap {
     }
 
     /** The depth distribution of {@code port}'s data (or header) queue seen by departing packets, so far. */
-    synchronized Histogram depths(final int port, final boolean data) {
+    public synchronized Histogram depths(final int port, final boolean data) {
         final Histogram total = total(port, data);
         total.add(takeInterval(port, data));
         return total.copy();
@@ -85,7 +85,7 @@ final class LiveTap implements PortTap {
      * Returns false, {@code values} untouched, when no packet departed since the last call: the distribution is as it
      * was, and an idle switch skips the scans of every bucket.
      */
-    synchronized boolean depthsAt(final int port, final boolean data, final double[] percentiles, final long[] values) {
+    public synchronized boolean depthsAt(final int port, final boolean data, final double[] percentiles, final long[] values) {
         final Histogram interval = takeInterval(port, data);
         if (interval.getTotalCount() == 0) {
             return false;

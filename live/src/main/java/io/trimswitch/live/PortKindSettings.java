@@ -7,7 +7,7 @@ import io.trimswitch.interfaces.SocketKind;
 import io.trimswitch.interfaces.SocketKinds;
 
 /** The settings of an interface port's kind: {@code realtime.portKind}, {@code ports[].kind} and {@code ports[].queues}. */
-final class PortKindSettings {
+public final class PortKindSettings {
     /** Receive queues a port reads at most: the entries of its XDP program's socket map. */
     private static final int MOST_QUEUES = 64;
 
@@ -15,7 +15,7 @@ final class PortKindSettings {
     }
 
     /** How a port on an interface reads and sends unless its own {@code kind} says: {@code realtime.portKind}. */
-    static SocketKind portKind(final Settings s) {
+    public static SocketKind portKind(final Settings s) {
         return kind("realtime.portKind", s.realtime().portKind());
     }
 
@@ -23,7 +23,7 @@ final class PortKindSettings {
      * A port's receive queues: 1 unless said, and no more than an XDP socket map holds (on {@code af_packet}, sockets in
      * a fanout group; whether the interface has that many is known when it opens).
      */
-    static int queues(final String name, final Integer queues, final SocketKind kind) {
+    public static int queues(final String name, final Integer queues, final SocketKind kind) {
         if (queues == null) {
             return 1;
         }
@@ -32,7 +32,7 @@ final class PortKindSettings {
     }
 
     /** A port's own kind, or {@code realtime.portKind} when it names none. */
-    static SocketKind kind(final Settings s, final String port, final String value) {
+    public static SocketKind kind(final Settings s, final String port, final String value) {
         return value == null ? portKind(s) : kind(port + ".kind", value);
     }
 

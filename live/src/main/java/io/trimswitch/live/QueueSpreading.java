@@ -22,7 +22,7 @@ import java.util.stream.IntStream;
  * read under its own name, and a port's counters are the sum. The port's queues in the switch (its 16-packet data
  * queue, its egress) stay on its own shard, as on a Tofino.
  */
-final class QueueSpreading {
+public final class QueueSpreading {
     private QueueSpreading() {
     }
 
@@ -30,7 +30,7 @@ final class QueueSpreading {
      * {@code attachments}, each port of several queues on several shards made a {@link SpreadQueues} whose other queues
      * {@code ports}' shards read; before those shards take their own ports.
      */
-    static Map<Integer, InterfacePorts.Attachment> spread(final Map<Integer, InterfacePorts.Attachment> attachments, final ShardedDataplane dataplane,
+    public static Map<Integer, InterfacePorts.Attachment> spread(final Map<Integer, InterfacePorts.Attachment> attachments, final ShardedDataplane dataplane,
         final LivePorts[] ports, final CounterRegistry counters) {
         final ShardOwnership owners = dataplane.ownership();
         final Map<Integer, InterfacePorts.Attachment> spread = new LinkedHashMap<>(attachments);
@@ -57,7 +57,7 @@ final class QueueSpreading {
     }
 
     /** Per receive queue of {@code port}, of {@code queues}, the shard that reads it. */
-    static int[] threads(final ShardOwnership owners, final int port, final int queues) {
+    public static int[] threads(final ShardOwnership owners, final int port, final int queues) {
         return IntStream.range(0, queues).map(queue -> owners.receiveShard(port, queue)).toArray();
     }
 
