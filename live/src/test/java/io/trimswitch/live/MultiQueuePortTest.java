@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
+import static io.trimswitch.live.HostCommands.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -70,10 +71,6 @@ class MultiQueuePortTest {
         run("ip", "link", "del", port1);
         run("ip", "netns", "del", hostA);
         run("ip", "netns", "del", hostB);
-    }
-
-    private static int run(final String... words) throws Exception {
-        return new ProcessBuilder(words).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
     }
 
     private static String output(final String... words) throws Exception {
