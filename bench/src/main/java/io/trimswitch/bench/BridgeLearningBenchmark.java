@@ -3,7 +3,7 @@ package io.trimswitch.bench;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.live.BridgeNews;
+import io.trimswitch.live.shard.BridgeNews;
 import io.trimswitch.pipelines.BridgeForwarding;
 import io.trimswitch.realtime.shard.CommandQueue;
 import io.trimswitch.realtime.shard.ShardedDataplane;

@@ -5,6 +5,10 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.interfaces.InterfaceLocks;
 import io.trimswitch.interfaces.InterfacePorts;
+import io.trimswitch.live.port.LivePortKind;
+import io.trimswitch.live.settings.LiveSettings;
+import io.trimswitch.live.shard.LiveCommands;
+import io.trimswitch.live.shard.LiveShards;
 import io.trimswitch.switching.AssembledSwitch;
 
 import java.util.List;

@@ -3,6 +3,7 @@ package io.trimswitch.live;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.counters.CounterTotals;
 import io.trimswitch.dataplane.counters.CounterType;
+import io.trimswitch.live.settings.LiveSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
