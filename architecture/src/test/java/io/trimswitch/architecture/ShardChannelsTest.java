@@ -38,8 +38,8 @@ class ShardChannelsTest {
     static final Set<String> CHANNELS = Set.of(
         "io.trimswitch.realtime.shard.CommandQueue",
         "io.trimswitch.realtime.shard.NotifyInboxes",
-        "io.trimswitch.live.LinkLog",
-        "io.trimswitch.live.LiveCapture");
+        "io.trimswitch.live.link.LinkLog",
+        "io.trimswitch.live.capture.LiveCapture");
 
     private static final JavaClasses MAIN = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
         .importPackages("io.trimswitch.realtime", "io.trimswitch.pipelines", "io.trimswitch.live");
@@ -58,7 +58,7 @@ class ShardChannelsTest {
     @Test
     void theRulesSeeTheClassesTheyGovern() {
         assertTrue(MAIN.contain(SHARD) && MAIN.contain(ASSEMBLY) && MAIN.contain("io.trimswitch.pipelines.BridgeForwarding")
-            && MAIN.contain("io.trimswitch.live.BridgeNews"), "imported: " + MAIN.size() + " classes");
+            && MAIN.contain("io.trimswitch.live.shard.BridgeNews"), "imported: " + MAIN.size() + " classes");
         assertFalse(noSecondChannel("io.trimswitch.realtime..").evaluate(MAIN.that(named("io.trimswitch.realtime.shard.CommandQueue")))
             .hasViolation(), "the command queue itself is allowed its queue");
     }

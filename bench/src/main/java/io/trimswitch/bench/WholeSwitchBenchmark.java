@@ -3,7 +3,7 @@ package io.trimswitch.bench;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.realtime.RealTimeSwitch;
-import io.trimswitch.switching.OpenLoopSenders;
+import io.trimswitch.switching.source.OpenLoopSenders;
 import io.trimswitch.trafficmanager.HandleRing;
 import org.agrona.concurrent.Agent;
 import org.openjdk.jmh.annotations.AuxCounters;

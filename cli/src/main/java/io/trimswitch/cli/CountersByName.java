@@ -1,6 +1,6 @@
 package io.trimswitch.cli;
 
-import io.trimswitch.live.LiveSettings;
+import io.trimswitch.live.settings.LiveSettings;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

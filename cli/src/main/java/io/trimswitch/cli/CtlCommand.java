@@ -3,7 +3,7 @@ package io.trimswitch.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.trimswitch.config.ConfigException;
-import io.trimswitch.live.LiveSettings;
+import io.trimswitch.live.settings.LiveSettings;
 import io.trimswitch.control.ControlClient;
 import io.trimswitch.control.ControlPaths;
 import io.trimswitch.control.ControlProtocol;

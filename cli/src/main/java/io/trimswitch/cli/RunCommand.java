@@ -1,7 +1,7 @@
 package io.trimswitch.cli;
 
 import io.trimswitch.config.ConfigException;
-import io.trimswitch.live.LiveSettings;
+import io.trimswitch.live.settings.LiveSettings;
 import io.trimswitch.config.Settings;
 import io.trimswitch.config.SettingsFiles;
 import io.trimswitch.live.LiveSwitch;

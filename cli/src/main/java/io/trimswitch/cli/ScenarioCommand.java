@@ -5,7 +5,7 @@ import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings;
 import io.trimswitch.switching.report.RunReport;
 import io.trimswitch.switching.report.SummaryTable;
-import io.trimswitch.switching.RealTimeStats;
+import io.trimswitch.switching.record.RealTimeStats;
 import io.trimswitch.evaluation.scenario.Scenarios;
 import io.trimswitch.simulator.TransportSettings;
 import io.trimswitch.simulator.Transports;

@@ -7,7 +7,7 @@ import io.trimswitch.dataplane.counters.CounterFile;
 import io.trimswitch.dataplane.counters.CounterTotals;
 import io.trimswitch.dataplane.counters.CounterType;
 import io.trimswitch.dataplane.packet.TrimKind;
-import io.trimswitch.live.LiveSettings;
+import io.trimswitch.live.settings.LiveSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -13,7 +13,7 @@ class CountersByNameTest {
     @Test
     void aSwitchsNameFindsItsMininetCountersFileAndAPathStaysAPath() throws IOException {
         final String name = "byname" + ProcessHandle.current().pid();
-        final Path mininet = io.trimswitch.live.LiveSettings.findInRunDirectory("trimswitch-mininet-" + name + ".counters");
+        final Path mininet = io.trimswitch.live.settings.LiveSettings.findInRunDirectory("trimswitch-mininet-" + name + ".counters");
         Files.createDirectories(mininet.getParent());
         Files.createFile(mininet);
         try {

@@ -7,13 +7,19 @@ import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import io.trimswitch.config.SettingsChoices.ForwardingMode;
 import io.trimswitch.config.SettingsChoices.Idle;
+import io.trimswitch.config.SettingsChoices.Loop;
 import io.trimswitch.config.SettingsChoices.Placement;
 
 import java.util.List;
 
+import static io.trimswitch.config.SettingsValidation.atLeast;
+import static io.trimswitch.config.SettingsValidation.atMost;
+import static io.trimswitch.config.SettingsValidation.within;
+
 /**
  * The blocks of {@link Settings} that only a real-time run reads: its threads, and the live switch's ports, forwarding
- * and metrics. Reached as {@code Settings.RealTime} and the like, since {@link Settings} implements this.
+ * and metrics. Reached as {@code Settings.RealTime} and the like, since {@link Settings} implements this. The live
+ * switch checks its ports, forwarding and metrics where it reads them ({@code live}'s {@code LiveSettings}).
  */
 public interface RealTimeSettings {
     /**
@@ -54,6 +60,40 @@ public interface RealTimeSettings {
                     return pipelines;
                 default:
                     return 1;
+            }
+        }
+
+        /** Dilation, threads and their placement; and with clock real, the parts that run only in virtual time refused. */
+        void validate(final Settings s) {
+            if (!(dilation >= 1) || !(dilation <= 1e6)) {
+                throw new ConfigException("realtime.dilation must be 1..1000000 (1 runs the switch at its own speed), got " + dilation);
+            }
+            atLeast("realtime.batchPackets", batchPackets, 1);
+            atMost("realtime.batchPackets", batchPackets, 4096);
+            atLeast("realtime.rxRingPackets", rxRingPackets, 1);
+            atMost("realtime.rxRingPackets", rxRingPackets, 1 << 20);
+            within("realtime.pollAfterTrafficUs", pollAfterTrafficUs, 0, 1_000_000);
+            atLeast("realtime.pipelineThreads", pipelineThreads, 1);
+            atMost("realtime.pipelineThreads", pipelineThreads, s.fabric().pipelines());
+            final RealTime byName = withPipelineThreads(1);
+            if (pipelineThreads != 1 && placement != Placement.SINGLE && byName.shards(s.fabric().pipelines()) != pipelineThreads) {
+                throw new ConfigException("realtime.placement (" + placement.label() + ": " + byName.shards(s.fabric().pipelines())
+                    + " shards) and realtime.pipelineThreads (" + pipelineThreads + ") are one setting and disagree: give one of them");
+            }
+            if (!s.realTime()) {
+                return;
+            }
+            if (s.mechanism().virtualOnly() != null) {
+                throw new ConfigException(s.mechanism().virtualOnly());
+            }
+            if (s.control().loop() == Loop.BACKLOG) {
+                throw new ConfigException("control.loop backlog runs only with clock virtual");
+            }
+            if (s.ndp()) {
+                throw new ConfigException("clock real runs open-loop senders; NDP end hosts run only with clock virtual (set transport.kind open-loop)");
+            }
+            if (s.uet()) {
+                throw new ConfigException("clock real runs open-loop senders; UET end hosts run only with clock virtual (set transport.kind open-loop)");
             }
         }
     }

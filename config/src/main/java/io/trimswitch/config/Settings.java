@@ -98,9 +98,22 @@ public record Settings(
         return type.isRecord() && type.getEnclosingClass() != null && type.getEnclosingClass().isAssignableFrom(Settings.class);
     }
 
-    /** These settings, or a one-line {@link ConfigException} naming the first impossible value. */
+    /**
+     * These settings, or a one-line {@link ConfigException} naming the first impossible value: each block checks its own
+     * (its {@code validate}), in the order that lets a derived value (the meters' bucket, from the frame size) be read.
+     */
     public Settings validate() {
-        return SettingsValidation.validate(this);
+        fabric.validate();
+        qos.validate(this);
+        recirculation.validate(this);
+        workload.validateFrame();
+        trim.validate(this);
+        control.validate(this);
+        workload.validate();
+        transport.validate();
+        realtime.validate(this);
+        transport.validateSequenceNumbers(workload);
+        return this;
     }
 
     /** The choice of {@code values} that {@code text} names, or a one-line {@link ConfigException} listing them. */

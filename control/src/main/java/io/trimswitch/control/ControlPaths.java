@@ -9,7 +9,7 @@ import java.nio.file.Path;
  * them) gets the socket named after that file.
  */
 public final class ControlPaths {
-    public static final Path RUN_DIRECTORY = io.trimswitch.live.LiveSettings.runDirectory();
+    public static final Path RUN_DIRECTORY = io.trimswitch.live.settings.LiveSettings.runDirectory();
     private static final String COUNTERS_SUFFIX = ".counters";
 
     private ControlPaths() {
@@ -21,6 +21,6 @@ public final class ControlPaths {
         if (name.endsWith(COUNTERS_SUFFIX) && name.length() > COUNTERS_SUFFIX.length()) {
             name = name.substring(0, name.length() - COUNTERS_SUFFIX.length());
         }
-        return io.trimswitch.live.LiveSettings.findInRunDirectory(name + ".ctl");
+        return io.trimswitch.live.settings.LiveSettings.findInRunDirectory(name + ".ctl");
     }
 }

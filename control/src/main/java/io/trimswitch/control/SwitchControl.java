@@ -4,7 +4,7 @@ import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Settings;
 import io.trimswitch.config.SettingsEdit;
 import io.trimswitch.config.SettingsFiles;
-import io.trimswitch.live.LiveSettings;
+import io.trimswitch.live.settings.LiveSettings;
 import io.trimswitch.live.LiveSwitch;
 
 import java.util.ArrayList;
@@ -181,7 +181,7 @@ public final class SwitchControl implements ControlCommands {
             return ControlReply.line("capturing port " + port + " to " + file);
         }
         if ("stop".equals(words.get(2)) && words.size() == 3) {
-            final io.trimswitch.live.LiveCapture capture = live.stopCapture(port);
+            final io.trimswitch.live.capture.LiveCapture capture = live.stopCapture(port);
             if (capture == null) {
                 throw new ConfigException("capture: port " + port + " is not being captured");
             }
@@ -252,10 +252,10 @@ public final class SwitchControl implements ControlCommands {
 
     private ControlReply macs() {
         final io.trimswitch.live.LiveSwitch.MacTable table = live.macs();
-        final List<io.trimswitch.live.LearnedMac> macs = table.macs();
+        final List<io.trimswitch.live.shard.LearnedMac> macs = table.macs();
         final StringBuilder text = new StringBuilder(String.format("%-5s %-17s %8s%n", "port", "MAC", "age s"));
         final List<Map<String, Object>> rows = new ArrayList<>();
-        for (final io.trimswitch.live.LearnedMac mac : macs) {
+        for (final io.trimswitch.live.shard.LearnedMac mac : macs) {
             final String age = mac.isStatic() ? "static" : String.format("%.1f", mac.ageNanos() / 1e9);
             text.append(String.format("%-5d %-17s %8s%n", mac.port(), mac.address(), age));
             final Map<String, Object> row = new LinkedHashMap<>();

@@ -3,6 +3,9 @@ package io.trimswitch.live;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Settings;
 import io.trimswitch.interfaces.CallerFiles;
+import io.trimswitch.live.capture.LiveCapture;
+import io.trimswitch.live.shard.LiveCommands;
+import io.trimswitch.live.shard.LiveShards;
 import io.trimswitch.realtime.shard.DilatedClock;
 
 import java.nio.channels.FileChannel;

@@ -8,10 +8,16 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.interfaces.CallerFiles;
 import io.trimswitch.interfaces.InterfaceLocks;
 import io.trimswitch.interfaces.InterfacePorts;
+import io.trimswitch.live.capture.LiveCapture;
+import io.trimswitch.live.gauges.LiveGauges;
+import io.trimswitch.live.link.LinkFollowing;
+import io.trimswitch.live.settings.LiveSettings;
+import io.trimswitch.live.shard.LearnedMac;
+import io.trimswitch.live.shard.LiveShards;
 import io.trimswitch.realtime.shard.PipelineShard;
 import io.trimswitch.realtime.shard.ShardedDataplane;
 import io.trimswitch.switching.AssembledSwitch;
-import io.trimswitch.switching.RunRecorder;
+import io.trimswitch.switching.record.RunRecorder;
 import org.HdrHistogram.Histogram;
 
 import java.net.InetSocketAddress;
@@ -101,7 +107,7 @@ public final class LiveSwitch implements AutoCloseable {
         try {
             // Every queue full, every link's backlog full: a buffer for each, split evenly between the threads.
             final long bound = AssembledSwitch.capacityBound(settings) + (long) settings.ports().size() * PipelineShard.LINK_BACKLOG_PACKETS;
-            final int perThread = partitionSize(bound, threadCount);
+            final int perThread = LiveShards.partitionSize(bound, threadCount);
             // With interface ports every buffer holds a 64 KB offload frame and its offload header; slabs are made as they are used.
             this.pool = LiveSettings.hasInterfacePorts(settings)
                 ? PacketPool.withHeadroom(perThread * threadCount, PacketPool.MAX_SLOT_BYTES, OffloadHeader.LENGTH)
@@ -113,10 +119,9 @@ public final class LiveSwitch implements AutoCloseable {
             this.dataplane = new ShardedDataplane(settings, pool, threadCount, partitions, counters, forwarding, () -> new RunRecorder(0, 16), false);
             built = new LiveShards(settings, dataplane, counters, forwarding);
             this.shards = built;
-            final LiveStats[] reporting = new LiveStats[1];
-            this.ports = new PortAttachments(settings, shards, dataplane.assembly(), counters, locks, port -> reporting[0].gaugeNewPort(port));
+            this.ports = new PortAttachments(settings, shards, dataplane.assembly(), counters, locks);
             this.stats = new LiveStats(settings, counters, dataplane.assembly(), shards, ports);
-            reporting[0] = stats;
+            ports.onPortAdded(stats::gaugeNewPort);
             this.captures = new LiveCaptures(settings, dataplane.clock(), shards, ports);
         } catch (final RuntimeException | Error e) {
             if (built != null) {
@@ -137,14 +142,6 @@ public final class LiveSwitch implements AutoCloseable {
     /** Sends the lines that tell of each port's link changes ({@code port 2 (sw-p2): down}) to {@code log}; stdout by default. */
     public void logLinksTo(final Consumer<String> log) {
         links.logTo(log);
-    }
-
-    /** Buffers per thread: whole slabs, and the pool within what a handle's metadata arrays can hold. */
-    private static int partitionSize(final long bound, final int threads) {
-        final int slab = PacketPool.SLOTS_PER_SLAB;
-        final long wanted = (bound / threads + slab) / slab * slab;
-        final long most = (1 << 20) / threads / slab * slab;
-        return (int) Math.max(slab, Math.min(wanted, most));
     }
 
     /**

@@ -5,6 +5,10 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.interfaces.InterfaceLocks;
 import io.trimswitch.interfaces.InterfacePorts;
+import io.trimswitch.live.port.LivePortKind;
+import io.trimswitch.live.settings.LiveSettings;
+import io.trimswitch.live.shard.LiveCommands;
+import io.trimswitch.live.shard.LiveShards;
 import io.trimswitch.switching.AssembledSwitch;
 
 import java.util.List;
@@ -25,22 +29,26 @@ final class PortAttachments {
     private final CounterRegistry counters;
     /** The switch's hold on its interfaces, or null when it has none. */
     private final InterfaceLocks locks;
-    /** A new port's gauges, once it is attached. */
-    private final IntConsumer gaugeNewPort;
+    /** Told of each new port once it is attached (its gauges); set before the switch starts, so before any port is added. */
+    private IntConsumer portAdded = port -> { };
     /** The attached ports in order: those the switch started with, then those {@code ctl add-port} gave it. */
     private volatile int[] attached;
     /** Interface ports given to the switch while it runs, beyond those its settings list. */
     private final Set<Integer> addedPorts = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     PortAttachments(final Settings settings, final LiveShards shards, final AssembledSwitch assembly, final CounterRegistry counters,
-        final InterfaceLocks locks, final IntConsumer gaugeNewPort) {
+        final InterfaceLocks locks) {
         this.settings = settings;
         this.shards = shards;
         this.assembly = assembly;
         this.counters = counters;
         this.locks = locks;
-        this.gaugeNewPort = gaugeNewPort;
         this.attached = java.util.stream.IntStream.range(0, settings.ports().size()).toArray();
+    }
+
+    /** {@code listener} is told of every port {@code ctl add-port} gives the switch, once it is attached. */
+    void onPortAdded(final IntConsumer listener) {
+        this.portAdded = listener;
     }
 
     /** The attached ports, in order. */
@@ -112,7 +120,7 @@ final class PortAttachments {
             // Its own shard first, so that the port is there before any shard floods to it; then the others.
             shards.adopt(port, interfaceName);
             addedPorts.add(port);
-            gaugeNewPort.accept(port);
+            portAdded.accept(port);
             final int[] more = java.util.Arrays.copyOf(attached, attached.length + 1);
             more[more.length - 1] = port;
             java.util.Arrays.sort(more);

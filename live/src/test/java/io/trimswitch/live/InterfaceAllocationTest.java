@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.trimswitch.live.HostCommands.run;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -40,10 +41,6 @@ class InterfaceAllocationTest {
             run("ip", "link", "del", tag + "p" + host);
             run("ip", "netns", "del", tag + "h" + host);
         }
-    }
-
-    private static int run(final String... words) throws Exception {
-        return new ProcessBuilder(words).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
     }
 
     @ParameterizedTest(name = "{0}")

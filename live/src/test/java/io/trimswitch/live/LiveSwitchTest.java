@@ -9,6 +9,8 @@ import io.trimswitch.dataplane.codec.Ipv4Header;
 import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
+import io.trimswitch.live.gauges.LiveGauges;
+import io.trimswitch.live.settings.LiveSettings;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -530,7 +532,7 @@ class LiveSwitchTest {
 
     /** Port 0's own MAC in routed mode, where routed frames are addressed. */
     private static final class LiveSettingsMac {
-        static final long PORT0 = io.trimswitch.live.LiveSettings.portMac(0);
+        static final long PORT0 = io.trimswitch.live.settings.LiveSettings.portMac(0);
     }
 
     @Test

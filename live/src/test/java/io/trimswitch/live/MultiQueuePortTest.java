@@ -3,6 +3,7 @@ package io.trimswitch.live;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.counters.CounterTotals;
 import io.trimswitch.dataplane.counters.CounterType;
+import io.trimswitch.live.settings.LiveSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -14,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
+import static io.trimswitch.live.HostCommands.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -70,10 +72,6 @@ class MultiQueuePortTest {
         run("ip", "link", "del", port1);
         run("ip", "netns", "del", hostA);
         run("ip", "netns", "del", hostB);
-    }
-
-    private static int run(final String... words) throws Exception {
-        return new ProcessBuilder(words).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
     }
 
     private static String output(final String... words) throws Exception {

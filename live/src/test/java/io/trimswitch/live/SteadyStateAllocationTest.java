@@ -4,6 +4,7 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.codec.EthernetHeader;
 import io.trimswitch.dataplane.codec.VxlanHeader;
 import io.trimswitch.dataplane.packet.WorkloadFrames;
+import io.trimswitch.live.gauges.LiveGauges;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;

@@ -1,6 +1,6 @@
 package io.trimswitch.ndp;
 
-import io.trimswitch.switching.Pattern;
+import io.trimswitch.switching.source.Pattern;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.codec.NdpHeader;
 import io.trimswitch.dataplane.packet.PacketClass;

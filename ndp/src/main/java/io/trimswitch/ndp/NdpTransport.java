@@ -6,7 +6,7 @@ import io.trimswitch.simulator.Fabric;
 import io.trimswitch.simulator.Transport;
 import io.trimswitch.simulator.TransportRun;
 import io.trimswitch.simulator.TransportSettings;
-import io.trimswitch.switching.Pattern;
+import io.trimswitch.switching.source.Pattern;
 
 import java.util.Map;
 

@@ -33,7 +33,7 @@ final class HtsimFlows implements TransportHosts.Completions {
     private final Map<Integer, Integer> fired = new HashMap<>();
     /** Starts a flow that waited for a trigger: the hosts' {@code startNow}. */
     private java.util.function.ObjLongConsumer<Integer> startNow;
-    private io.trimswitch.switching.FlowLifetimes hosts;
+    private io.trimswitch.switching.record.FlowLifetimes hosts;
 
     private HtsimFlows(final HtsimExperiment experiment, final boolean reuse) {
         final List<HtsimMatrix.Connection> lines = experiment.matrix().connections();

@@ -9,9 +9,9 @@ import io.trimswitch.simulator.TransportHosts;
 import io.trimswitch.simulator.VirtualTimeEngine;
 import io.trimswitch.switching.report.ReportBuilder;
 import io.trimswitch.switching.report.RunReport;
-import io.trimswitch.switching.FlowLifetimes;
-import io.trimswitch.switching.RunRecorder;
-import io.trimswitch.switching.SwitchRun;
+import io.trimswitch.switching.record.FlowLifetimes;
+import io.trimswitch.switching.record.RunRecorder;
+import io.trimswitch.switching.run.SwitchRun;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -15,13 +15,13 @@ import io.trimswitch.simulator.TransportSettings;
 import io.trimswitch.simulator.Transports;
 import io.trimswitch.simulator.VirtualTimeEngine;
 import io.trimswitch.simulator.Wiring;
-import io.trimswitch.switching.FlowLifetimes;
-import io.trimswitch.switching.RunOutcome;
-import io.trimswitch.switching.RunRecorder;
+import io.trimswitch.switching.record.FlowLifetimes;
+import io.trimswitch.switching.run.RunOutcome;
+import io.trimswitch.switching.record.RunRecorder;
 import io.trimswitch.switching.AssembledSwitch;
-import io.trimswitch.switching.SwitchRun;
-import io.trimswitch.switching.SwitchRunView;
-import io.trimswitch.switching.TrafficSource;
+import io.trimswitch.switching.run.SwitchRun;
+import io.trimswitch.switching.run.SwitchRunView;
+import io.trimswitch.switching.source.TrafficSource;
 
 import java.util.List;
 

@@ -2,7 +2,7 @@ package io.trimswitch.realtime;
 
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.realtime.shard.PortTap;
-import io.trimswitch.switching.FrameCapture;
+import io.trimswitch.switching.capture.FrameCapture;
 import org.agrona.DirectBuffer;
 
 /** A scenario's capture as a tap on a shard's ports: every frame a port received and sent, at its switch time. */

@@ -1,6 +1,6 @@
 package io.trimswitch.realtime;
 
-import io.trimswitch.switching.FrameCapture;
+import io.trimswitch.switching.capture.FrameCapture;
 import org.agrona.DirectBuffer;
 
 /** A capture several shards' threads write to: one frame at a time, in the order they come. */

@@ -3,8 +3,8 @@ package io.trimswitch.realtime;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.ports.RegisteredKind;
 import io.trimswitch.realtime.shard.ShardedDataplane;
-import io.trimswitch.switching.RunRecorder;
-import io.trimswitch.switching.TrafficSource;
+import io.trimswitch.switching.record.RunRecorder;
+import io.trimswitch.switching.source.TrafficSource;
 
 import java.util.function.Supplier;
 

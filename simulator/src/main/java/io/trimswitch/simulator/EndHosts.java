@@ -1,8 +1,8 @@
 package io.trimswitch.simulator;
 
 import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.switching.FlowLifetimes;
-import io.trimswitch.switching.TrafficSource;
+import io.trimswitch.switching.record.FlowLifetimes;
+import io.trimswitch.switching.source.TrafficSource;
 
 /**
  * End hosts that react to every delivery (NDP's, or Ultra Ethernet's): the engine hands them their events and the

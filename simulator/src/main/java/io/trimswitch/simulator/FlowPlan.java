@@ -1,7 +1,7 @@
 package io.trimswitch.simulator;
 
 import io.trimswitch.config.ConfigException;
-import io.trimswitch.switching.Pattern;
+import io.trimswitch.switching.source.Pattern;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.io.InputFiles;
 import io.trimswitch.dataplane.time.Picos;

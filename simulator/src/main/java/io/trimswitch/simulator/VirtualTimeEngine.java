@@ -8,9 +8,9 @@ import io.trimswitch.dataplane.util.TimedIntFifo;
 import io.trimswitch.pipelines.ForwardingStage;
 import io.trimswitch.pipelines.StateProbe;
 import io.trimswitch.switching.AssembledSwitch;
-import io.trimswitch.switching.FrameCapture;
-import io.trimswitch.switching.RunRecorder;
-import io.trimswitch.switching.TrafficSource;
+import io.trimswitch.switching.capture.FrameCapture;
+import io.trimswitch.switching.record.RunRecorder;
+import io.trimswitch.switching.source.TrafficSource;
 
 
 /**

@@ -7,15 +7,15 @@ import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.recirc.CongestionSignals;
-import io.trimswitch.switching.FlowLifetimes;
-import io.trimswitch.switching.FrameCapture;
-import io.trimswitch.switching.OpenLoopSenders;
-import io.trimswitch.switching.RunOutcome;
-import io.trimswitch.switching.RunRecorder;
+import io.trimswitch.switching.record.FlowLifetimes;
+import io.trimswitch.switching.capture.FrameCapture;
+import io.trimswitch.switching.source.OpenLoopSenders;
+import io.trimswitch.switching.run.RunOutcome;
+import io.trimswitch.switching.record.RunRecorder;
 import io.trimswitch.switching.AssembledSwitch;
-import io.trimswitch.switching.SwitchRun;
-import io.trimswitch.switching.SwitchRunView;
-import io.trimswitch.switching.TrafficSource;
+import io.trimswitch.switching.run.SwitchRun;
+import io.trimswitch.switching.run.SwitchRunView;
+import io.trimswitch.switching.source.TrafficSource;
 
 /**
  * A lone switch in deterministic virtual time: a network of one switch, run by the {@link VirtualTimeEngine}, fed by a

@@ -1,7 +1,7 @@
 package io.trimswitch.simulator;
 
 import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.switching.FrameCapture;
+import io.trimswitch.switching.capture.FrameCapture;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /** Frames handed to a capture whole: from their buffer, or made whole where the buffer keeps only their headers. */

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class EventQueueTest {
     @Test
     void theKeysHoldTheLongestRunTheSwitchModuleAllows() {
-        assertEquals(io.trimswitch.switching.SwitchRun.LONGEST_RUN_PICOS, EventQueue.MAX_TIME);
+        assertEquals(io.trimswitch.switching.run.SwitchRun.LONGEST_RUN_PICOS, EventQueue.MAX_TIME);
     }
 
     @Test

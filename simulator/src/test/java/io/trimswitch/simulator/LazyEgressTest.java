@@ -2,8 +2,8 @@ package io.trimswitch.simulator;
 
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings;
-import io.trimswitch.switching.FrameCapture;
-import io.trimswitch.switching.RunOutcome;
+import io.trimswitch.switching.capture.FrameCapture;
+import io.trimswitch.switching.run.RunOutcome;
 import io.trimswitch.switching.report.ReportBuilder;
 import io.trimswitch.switching.report.ReportJson;
 import org.agrona.DirectBuffer;

@@ -6,9 +6,9 @@ import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.switching.AssembledSwitch;
-import io.trimswitch.switching.OpenLoopSenders;
-import io.trimswitch.switching.RunRecorder;
-import io.trimswitch.switching.TrafficSource;
+import io.trimswitch.switching.source.OpenLoopSenders;
+import io.trimswitch.switching.record.RunRecorder;
+import io.trimswitch.switching.source.TrafficSource;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

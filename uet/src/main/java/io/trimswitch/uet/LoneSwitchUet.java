@@ -1,7 +1,7 @@
 package io.trimswitch.uet;
 
 import io.trimswitch.config.ConfigException;
-import io.trimswitch.switching.Pattern;
+import io.trimswitch.switching.source.Pattern;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;

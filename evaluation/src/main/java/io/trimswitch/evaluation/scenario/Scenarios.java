@@ -7,7 +7,7 @@ import io.trimswitch.realtime.RealTimeSwitch;
 import io.trimswitch.switching.report.ReportBuilder;
 import io.trimswitch.switching.report.RunReport;
 import io.trimswitch.simulator.ParallelRuns;
-import io.trimswitch.switching.PortCaptures;
+import io.trimswitch.switching.capture.PortCaptures;
 import io.trimswitch.simulator.VirtualTimeSwitch;
 import io.trimswitch.simulator.TransportSettings;
 

@@ -1,7 +1,7 @@
 package io.trimswitch.live.udp;
 
 import io.trimswitch.config.Settings;
-import io.trimswitch.live.LivePortKind;
+import io.trimswitch.live.port.LivePortKind;
 import io.trimswitch.sockets.KernelSocketDrops;
 import io.trimswitch.sockets.VxlanPorts;
 

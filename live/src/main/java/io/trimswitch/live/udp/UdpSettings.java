@@ -3,7 +3,7 @@ package io.trimswitch.live.udp;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.codec.VxlanHeader;
-import io.trimswitch.live.LiveSettings;
+import io.trimswitch.live.settings.LiveSettings;
 import io.trimswitch.sockets.VxlanPorts;
 
 import java.net.InetSocketAddress;

@@ -8,7 +8,7 @@ import io.trimswitch.simulator.FlowPlan;
 import io.trimswitch.simulator.Transport;
 import io.trimswitch.simulator.TransportRun;
 import io.trimswitch.simulator.TransportSettings;
-import io.trimswitch.switching.Pattern;
+import io.trimswitch.switching.source.Pattern;
 import io.trimswitch.dataplane.time.LinkRate;
 
 import java.util.Map;

@@ -5,8 +5,8 @@ import io.trimswitch.realtime.ScenarioPortKind;
 import io.trimswitch.realtime.ScenarioPorts;
 import io.trimswitch.realtime.shard.PublishedTime;
 import io.trimswitch.realtime.shard.ShardedDataplane;
-import io.trimswitch.switching.RunRecorder;
-import io.trimswitch.switching.TrafficSource;
+import io.trimswitch.switching.record.RunRecorder;
+import io.trimswitch.switching.source.TrafficSource;
 import io.trimswitch.trafficmanager.HandleRing;
 
 import java.util.function.Supplier;

@@ -5,7 +5,7 @@ import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.pipelines.ForwardingStage;
 import io.trimswitch.switching.AssembledSwitch;
-import io.trimswitch.switching.RunRecorder;
+import io.trimswitch.switching.record.RunRecorder;
 import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.HandleRing;
 import io.trimswitch.trafficmanager.TrafficManager;

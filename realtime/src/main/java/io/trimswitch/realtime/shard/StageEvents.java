@@ -2,7 +2,7 @@ package io.trimswitch.realtime.shard;
 
 import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.switching.RunRecorder;
+import io.trimswitch.switching.record.RunRecorder;
 import io.trimswitch.trafficmanager.TrafficManagerEvents;
 
 import java.util.function.IntConsumer;

@@ -4,7 +4,7 @@ import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.switching.AssembledSwitch;
-import io.trimswitch.switching.RunRecorder;
+import io.trimswitch.switching.record.RunRecorder;
 import org.agrona.concurrent.CachedNanoClock;
 import org.junit.jupiter.api.Test;
 

@@ -3,7 +3,7 @@ package io.trimswitch.switching.report;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.trimswitch.config.Settings;
-import io.trimswitch.switching.RealTimeStats;
+import io.trimswitch.switching.record.RealTimeStats;
 
 import java.util.List;
 import java.util.Map;
