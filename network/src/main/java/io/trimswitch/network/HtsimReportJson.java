@@ -3,7 +3,6 @@ package io.trimswitch.network;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.trimswitch.switching.report.RunReport;
 
 import java.io.IOException;
@@ -102,10 +101,7 @@ public final class HtsimReportJson {
             config(out, r.config());
         }
         flowsIfAny(out, "unfinished", r.unfinished());
-        for (final Map.Entry<String, JsonNode> section : r.transportSections().entrySet()) {
-            out.writeFieldName(section.getKey());
-            tree(out, section.getValue());
-        }
+        TransportSections.write(out, r.transportSections());
         out.writeEndObject();
     }
 
@@ -354,42 +350,6 @@ public final class HtsimReportJson {
     private static void stringIfAny(final JsonGenerator out, final String name, final String value) throws IOException {
         if (value != null) {
             out.writeStringField(name, value);
-        }
-    }
-
-    /** A transport's section, as its tree holds it: the generator writes each node as the node would write itself. */
-    private static void tree(final JsonGenerator out, final JsonNode node) throws IOException {
-        switch (node.getNodeType()) {
-            case OBJECT -> {
-                out.writeStartObject();
-                for (final Map.Entry<String, JsonNode> field : node.properties()) {
-                    out.writeFieldName(field.getKey());
-                    tree(out, field.getValue());
-                }
-                out.writeEndObject();
-            }
-            case ARRAY -> {
-                out.writeStartArray();
-                for (final JsonNode element : node) {
-                    tree(out, element);
-                }
-                out.writeEndArray();
-            }
-            case STRING -> out.writeString(node.textValue());
-            case BOOLEAN -> out.writeBoolean(node.booleanValue());
-            case NUMBER -> number(out, node);
-            default -> out.writeNull();
-        }
-    }
-
-    private static void number(final JsonGenerator out, final JsonNode node) throws IOException {
-        switch (node.numberType()) {
-            case INT -> out.writeNumber(node.intValue());
-            case LONG -> out.writeNumber(node.longValue());
-            case FLOAT -> out.writeNumber(node.floatValue());
-            case DOUBLE -> out.writeNumber(node.doubleValue());
-            case BIG_INTEGER -> out.writeNumber(node.bigIntegerValue());
-            default -> out.writeNumber(node.decimalValue());
         }
     }
 }
