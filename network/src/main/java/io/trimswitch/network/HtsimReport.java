@@ -11,9 +11,7 @@ import io.trimswitch.switching.report.RunReport;
 import io.trimswitch.switching.report.Totalled;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -38,11 +36,9 @@ public record HtsimReport(
     HtsimExperiment config,
     @JsonIgnore Map<String, JsonNode> sections) implements Totalled {
 
-    private static final ObjectMapper SECTIONS = new ObjectMapper();
-
     /** Reads the JSON's transport sections back (keys beside the report's own). */
     public HtsimReport {
-        sections = sections == null ? new LinkedHashMap<>() : sections;
+        sections = sections == null ? new TransportSections() : sections;
     }
 
     /** The hosts' transport's section of the report, under its name ("uet"), when it writes one. */
@@ -76,9 +72,9 @@ public record HtsimReport(
     }
 
     static HtsimReport of(final NetworkReport r, final List<Flow> flows, final HtsimExperiment experiment, final Object section) {
-        final Map<String, JsonNode> sections = new LinkedHashMap<>();
+        final TransportSections sections = new TransportSections();
         if (section != null) {
-            sections.put(r.transport(), SECTIONS.valueToTree(section));
+            sections.keep(r.transport(), section);
         }
         return new HtsimReport(r.topology(), r.routing(), r.pattern(), r.transport(), r.totals(), r.completionUs(), r.headerLatencyNs(), r.tiers(),
             r.switches(), flows, r.run(), experiment, sections);
