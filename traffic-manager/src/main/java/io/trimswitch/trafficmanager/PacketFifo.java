@@ -7,12 +7,12 @@ import io.trimswitch.dataplane.packet.PacketPool;
  * the virtual-time runtime and each real-time agent's private queues use it.
  *
  * <p>Its ring starts at {@link #FIRST_SLOTS} handles (or its capacity, if less) and doubles when a packet finds it
- * full below the capacity: a queue allocates at most log2(capacity / 64) times in its life, none once it has held its
- * deepest, and a network of thousands of deep header queues that stay shallow holds 256 bytes each, not its capacity.
+ * full below the capacity: a queue allocates at most log2(capacity / 8) times in its life, none once it has held its
+ * deepest, and a network of thousands of deep header queues that stay shallow holds 32 bytes each, not its capacity.
  */
 public final class PacketFifo implements HandleQueue {
     /** The ring a queue starts with, handles. */
-    static final int FIRST_SLOTS = 64;
+    static final int FIRST_SLOTS = 8;
 
     /** How many packets it holds at most: its size, or less where a slowed link's queue shrinks with its rate. */
     private int capacity;

@@ -1,6 +1,7 @@
 package io.trimswitch.uet;
 
 import java.util.Arrays;
+import java.util.BitSet;
 
 /**
  * Ultra Ethernet's receivers: a whole packet is acknowledged at once when it is ECN-marked, the flow's first, asked
@@ -13,7 +14,7 @@ public final class UetReceiver {
     private final UetFrames frames;
     private final int packetBytes;
     private final int ackBytes;
-    private final boolean[][] held;
+    private final BitSet[] held;
     private final int[] expected;
     private final int[] count;
     private final int[] unacknowledgedBytes;
@@ -29,9 +30,10 @@ public final class UetReceiver {
         this.packetBytes = packetBytes;
         this.ackBytes = ackBytes;
         final int flows = plan.flows();
-        held = new boolean[flows][];
+        held = new BitSet[flows];
         for (int flow = 0; flow < flows; flow++) {
-            held[flow] = new boolean[plan.size(flow)];
+            // A bit per packet, sized once: setting one never grows it.
+            held[flow] = new BitSet(plan.size(flow));
         }
         expected = new int[flows];
         count = new int[flows];
@@ -45,7 +47,7 @@ public final class UetReceiver {
 
     public void onData(final int flow, final int psn, final int entropy, final boolean marked, final boolean ackRequest, final long now) {
         unacknowledgedBytes[flow] += packetBytes;
-        if (held[flow][psn]) {
+        if (held[flow].get(psn)) {
             // The sender is confused: tell it at once.
             final int base = marked ? psn : sackBase(flow, psn);
             frames.ack(flow, psn, expected[flow], count[flow], entropy, marked, base, sackBits(flow, base), now);
@@ -53,7 +55,7 @@ public final class UetReceiver {
             return;
         }
         boolean atOnce = count[flow] == 0;
-        held[flow][psn] = true;
+        held[flow].set(psn);
         if (++count[flow] == plan.size(flow)) {
             completion[flow] = now;
             completed++;
@@ -63,9 +65,7 @@ public final class UetReceiver {
             ackRequested[flow] = true;
         }
         if (psn == expected[flow]) {
-            while (expected[flow] < held[flow].length && held[flow][expected[flow]]) {
-                expected[flow]++;
-            }
+            expected[flow] = Math.min(held[flow].nextClearBit(expected[flow]), plan.size(flow));
             outOfOrder[flow] = count[flow] - expected[flow];
             if (outOfOrder[flow] == 0 && ackRequested[flow]) {
                 atOnce = true;
@@ -87,7 +87,7 @@ public final class UetReceiver {
      */
     public boolean onTrimmed(final int flow, final int psn, final int entropy, final boolean lastHop, final boolean marked, final long now) {
         trimmed[flow]++;
-        if (held[flow][psn]) {
+        if (held[flow].get(psn)) {
             final int base = sackBase(flow, psn);
             frames.ack(flow, psn, expected[flow], count[flow], entropy, false, base, sackBits(flow, base), now);
             return false;
@@ -103,11 +103,11 @@ public final class UetReceiver {
 
     /** Bit i: the receiver holds packet {@code base} + i beyond its cumulative acknowledgement. */
     private long sackBits(final int flow, final int base) {
-        final boolean[] flowHeld = held[flow];
+        final BitSet flowHeld = held[flow];
         long bits = 0;
-        final int end = Math.min(flowHeld.length, base + 64);
+        final int end = Math.min(plan.size(flow), base + 64);
         for (int psn = Math.max(base, expected[flow]); psn < end; psn++) {
-            if (flowHeld[psn]) {
+            if (flowHeld.get(psn)) {
                 bits |= 1L << (psn - base);
             }
         }
@@ -132,8 +132,8 @@ public final class UetReceiver {
     }
 
     public void reset() {
-        for (final boolean[] flow : held) {
-            Arrays.fill(flow, false);
+        for (final BitSet flow : held) {
+            flow.clear();
         }
         Arrays.fill(expected, 0);
         Arrays.fill(count, 0);

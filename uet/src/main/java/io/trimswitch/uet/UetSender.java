@@ -1,6 +1,7 @@
 package io.trimswitch.uet;
 
 import java.util.Arrays;
+import java.util.BitSet;
 
 /**
  * Ultra Ethernet's senders with NSCC: a flow sends while its window holds another packet, retransmissions first, each
@@ -34,7 +35,7 @@ public final class UetSender {
     private final byte[][] sends;
     private final long[][] sentAt;
     /** Per packet: it timed out once, so a copy sent before may still come back (as a NACK whose round trip is not its own). */
-    private final boolean[][] timedOut;
+    private final BitSet[] timedOut;
     private final int[] nextNew;
     /** Per flow: the packets its queued messages hold, and how many messages are queued. */
     private final int[] queuedEnd;
@@ -84,7 +85,7 @@ public final class UetSender {
         state = new byte[flows][];
         sends = new byte[flows][];
         sentAt = new long[flows][];
-        timedOut = new boolean[flows][];
+        timedOut = new BitSet[flows];
         messageEnds = new int[flows][];
         messageAcked = new int[flows][];
         messageDone = new long[flows][];
@@ -99,7 +100,7 @@ public final class UetSender {
             state[flow] = new byte[plan.size(flow)];
             sends[flow] = new byte[plan.size(flow)];
             sentAt[flow] = new long[plan.size(flow)];
-            timedOut[flow] = new boolean[plan.size(flow)];
+            timedOut[flow] = new BitSet(plan.size(flow));
         }
         nextNew = new int[flows];
         queuedEnd = new int[flows];
@@ -262,7 +263,7 @@ public final class UetSender {
         // No round trip from a packet that timed out: the NACK of the copy sent before the timeout, arriving just after the
         // next copy left, would make the base round trip (and the largest window with it) all but zero.
         if (paced) {
-            nscc.onNack(flow, packetBytes, timedOut[flow][psn] ? Long.MAX_VALUE : now - sentAt[flow][psn], credit == null || !lastHop, now);
+            nscc.onNack(flow, packetBytes, timedOut[flow].get(psn) ? Long.MAX_VALUE : now - sentAt[flow][psn], credit == null || !lastHop, now);
         }
         if (credit != null) {
             credit.stopSpeculating(flow);
@@ -302,7 +303,7 @@ public final class UetSender {
             }
             if (sentAt[flow][psn] + rto <= now) {
                 state[flow][psn] = TO_RESEND;
-                timedOut[flow][psn] = true;
+                timedOut[flow].set(psn);
                 toResend[flow]++;
                 inFlight[flow] -= packetBytes;
                 nscc.onTimeout(flow, packetBytes);
@@ -369,7 +370,7 @@ public final class UetSender {
         for (int flow = 0; flow < state.length; flow++) {
             Arrays.fill(state[flow], UNSENT);
             Arrays.fill(sends[flow], (byte) 0);
-            Arrays.fill(timedOut[flow], false);
+            timedOut[flow].clear();
             Arrays.fill(messageAcked[flow], 0);
             Arrays.fill(messageDone[flow], -1);
             balancers[flow].reset();
