@@ -100,7 +100,7 @@ public final class HtsimExperiment {
             throw new ConfigException(matrix.source() + ": Nodes " + matrix.nodes() + " differs from the topology's Nodes " + tree.nodes()
                 + " (" + tree.source() + ")");
         }
-        final FatTree.Shape shape = FatTree.Shape.of(tree, (tier, key) -> 0);
+        final FatTree.Shape shape = HtsimShape.of(tree, (tier, key) -> 0);
         for (int t = 0; t < tree.tiers(); t++) {
             final HtsimTopology.Tier tier = tree.tier()[t];
             if (tier.linkLatencyNs() != tree.tor().linkLatencyNs()) {

@@ -208,7 +208,7 @@ public record HtsimTopology(int nodes, int tiers, int podSize, Tier[] tier, Stri
                 }
             }
             final HtsimTopology topology = new HtsimTopology(nodes, tiers, podSize, each, source);
-            FatTree.Shape.of(topology, this::at);
+            HtsimShape.of(topology, this::at);
             return topology;
         }
     }

@@ -20,7 +20,7 @@ class HtsimFilesFuzzTest {
         final String text = new String(file, StandardCharsets.UTF_8);
         try {
             final HtsimTopology topology = HtsimTopology.parse(text, "fuzzed.topo");
-            final FatTree.Shape shape = FatTree.Shape.of(topology, (tier, key) -> 0);
+            final FatTree.Shape shape = HtsimShape.of(topology, (tier, key) -> 0);
             assertEquals(topology.nodes(), shape.tors() * shape.hostsPerTor(), "every host in a rack");
             assertTrue(shape.switches() > 0);
         } catch (final ConfigException e) {

@@ -68,7 +68,7 @@ class HtsimTopologyTest {
         assertEquals(3, t.tiers());
         assertEquals(new HtsimTopology.Tier(100, 8, 2, 1000, 0, 4, 1, 60_000, 60_000), t.tier()[0]);
         assertEquals(2, t.tier()[2].bundle());
-        final FatTree.Shape shape = FatTree.Shape.of(t, (tier, key) -> 0);
+        final FatTree.Shape shape = HtsimShape.of(t, (tier, key) -> 0);
         assertEquals(8, shape.tors(), "8 racks of 8 hosts");
         assertEquals(4, shape.pods());
         assertEquals(2, shape.aggPerPod(), "16 rack uplinks per pod over aggregation switches of 2 downlinks");
@@ -80,7 +80,7 @@ class HtsimTopologyTest {
 
     @Test
     void aLeafSpineFileIsReadWhateverTheCaseOfItsKeys() {
-        final FatTree.Shape shape = FatTree.Shape.of(HtsimTopology.parse(LEAF_SPINE, "ls.topo"), (tier, key) -> 0);
+        final FatTree.Shape shape = HtsimShape.of(HtsimTopology.parse(LEAF_SPINE, "ls.topo"), (tier, key) -> 0);
         assertEquals(4, shape.tors());
         assertEquals(4, shape.aggs(), "32 hosts / 2 oversubscribed = 16 uplinks over spines of 4 downlinks");
         assertEquals(0, shape.cores());
@@ -88,7 +88,7 @@ class HtsimTopologyTest {
 
     @Test
     void htsimsDefaultTreeIsTheKAryFatTreeOfTheNodes() {
-        final FatTree.Shape shape = FatTree.Shape.of(HtsimTopology.defaultFor(128, 100, 1000, "m.cm"), (tier, key) -> 0);
+        final FatTree.Shape shape = HtsimShape.of(HtsimTopology.defaultFor(128, 100, 1000, "m.cm"), (tier, key) -> 0);
         assertEquals(32, shape.tors());
         assertEquals(8, shape.pods());
         assertEquals(16, shape.cores());
