@@ -6,8 +6,8 @@ import io.trimswitch.simulator.Fabric;
  * A packet's path from its entropy, as switches that hash a flow's entropy at each hop choose it: a seeded hash of the
  * flow, the direction and the entropy picks one of the usable paths between the two hosts.
  */
-record EntropyHashPaths(int[][] usable, long seed) implements Fabric.EntropyPaths {
-    EntropyHashPaths(final FatTree tree, final int[] sender, final int[] receiver, final long seed) {
+public record EntropyHashPaths(int[][] usable, long seed) implements Fabric.EntropyPaths {
+    public EntropyHashPaths(final FatTree tree, final int[] sender, final int[] receiver, final long seed) {
         this(usablePaths(tree, sender, receiver), seed);
     }
 

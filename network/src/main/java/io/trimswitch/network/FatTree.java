@@ -15,21 +15,21 @@ import io.trimswitch.simulator.Wiring;
  * up, link down); between pods (aggregation switch, core, link up to the aggregation switch, link down from it, link
  * up to the core, link down from it), the last varying fastest.
  */
-final class FatTree {
+public final class FatTree {
     /** The sizes of the tree, as htsim derives them from a {@code .topo} file, which the htsim side checks. */
-    record Shape(int tiers, int nodes, int hostsPerTor, int torsPerPod, int pods, int aggPerPod, int aggs, int cores, int torBundle,
+    public record Shape(int tiers, int nodes, int hostsPerTor, int torsPerPod, int pods, int aggPerPod, int aggs, int cores, int torBundle,
         int coreBundle, int upLinksPerAgg) {
 
-        int tors() {
+        public int tors() {
             return nodes / hostsPerTor;
         }
 
-        int switches() {
+        public int switches() {
             return tors() + aggs + cores;
         }
 
         /** The ports switch {@code sw} has cables on: hosts and uplinks, downlinks and uplinks, or downlinks. */
-        int ports(final int sw) {
+        public int ports(final int sw) {
             if (sw < tors()) {
                 return hostsPerTor + aggPerPod * torBundle;
             }
@@ -40,7 +40,7 @@ final class FatTree {
         }
 
         /** 0: a rack's switch, 1: aggregation, 2: core. */
-        int tier(final int sw) {
+        public int tier(final int sw) {
             return sw < tors() ? 0 : sw < tors() + aggs ? 1 : 2;
         }
     }
@@ -51,7 +51,7 @@ final class FatTree {
     private final Wiring wiring;
 
     /** The tree of {@code shape} without the links {@code cut}; switch s has {@code ports[s]} ports, at least its cabled ones. */
-    FatTree(final Shape shape, final boolean[][] cut, final int[] ports) {
+    public FatTree(final Shape shape, final boolean[][] cut, final int[] ports) {
         this.shape = shape;
         this.cut = cut;
         this.wiring = new Wiring(ports, shape.nodes());
@@ -82,25 +82,25 @@ final class FatTree {
         }
     }
 
-    Shape shape() {
+    public Shape shape() {
         return shape;
     }
 
-    Wiring wiring() {
+    public Wiring wiring() {
         return wiring;
     }
 
-    int tier(final int sw) {
+    public int tier(final int sw) {
         return shape.tier(sw);
     }
 
-    String tierName(final int sw) {
+    public String tierName(final int sw) {
         return TIER_NAMES[tier(sw)];
     }
 
-    static final String[] TIER_NAMES = {"tor", "agg", "core"};
+    public static final String[] TIER_NAMES = {"tor", "agg", "core"};
 
-    String name(final int sw) {
+    public String name(final int sw) {
         final int tier = tier(sw);
         return TIER_NAMES[tier] + (tier == 0 ? sw : tier == 1 ? sw - shape.tors() : sw - shape.tors() - shape.aggs());
     }
@@ -126,7 +126,7 @@ final class FatTree {
     }
 
     /** What port {@code port} of switch {@code sw} leads to: "host5", "agg1", "core3", or null. */
-    String attached(final int sw, final int port) {
+    public String attached(final int sw, final int port) {
         final int at = wiring.port(sw, port);
         if (wiring.hostAt(at) >= 0) {
             return "host" + wiring.hostAt(at);

@@ -12,12 +12,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  * hashes the packet's addresses, protocol and ports to the same path, so a flow keeps one path end to end, stepping to
  * the next path where a cut link makes the hashed one unusable.
  */
-final class FatTreeForwarding implements ForwardingStage {
+public final class FatTreeForwarding implements ForwardingStage {
     private final FatTree tree;
     private final int sw;
     private final boolean spray;
 
-    FatTreeForwarding(final FatTree tree, final int sw, final boolean spray) {
+    public FatTreeForwarding(final FatTree tree, final int sw, final boolean spray) {
         this.tree = tree;
         this.sw = sw;
         this.spray = spray;

@@ -8,11 +8,11 @@ import io.trimswitch.simulator.PathChoice;
  * {@code -paths}), then walks a new random permutation of that set each round, one packet per path; a round never
  * starts on the path that ended the last.
  */
-final class FatTreeSpraying implements PathChoice {
+public final class FatTreeSpraying implements PathChoice {
     private final int[][] chosen;
     private final SprayRounds rounds;
 
-    FatTreeSpraying(final FatTree tree, final int[] sender, final int[] receiver, final int limit, final long seed) {
+    public FatTreeSpraying(final FatTree tree, final int[] sender, final int[] receiver, final int limit, final long seed) {
         final int directions = 2 * sender.length;
         this.chosen = new int[directions][];
         for (int direction = 0; direction < directions; direction++) {

@@ -262,30 +262,30 @@ public final class HtsimExperiment {
         return Math.max(1, (c.sizeBytes() + mtu - 1) / mtu);
     }
 
-    FatTree.Shape shape() {
+    public FatTree.Shape shape() {
         return shape;
     }
 
     /** The fraction of its rate that {@code -failed} leaves port {@code port} of switch {@code sw}: 1, or {@link #FAILED_LINK_RATE}. */
-    double rateLeft(final int sw, final int port) {
+    public double rateLeft(final int sw, final int port) {
         return rates(shape, sw, failedLinks)[port] / rates(shape, sw, 0)[port];
     }
 
     /** The hosts' link rate, Gb/s. */
-    double hostRateGbps() {
+    public double hostRateGbps() {
         return topology.tor().speedGbps();
     }
 
     /** Every link's one-way delay, ns. */
-    double linkLatencyNs() {
+    public double linkLatencyNs() {
         return topology.tor().linkLatencyNs();
     }
 
-    boolean[][] cut() {
+    public boolean[][] cut() {
         return cut;
     }
 
-    Settings settings(final int sw) {
+    public Settings settings(final int sw) {
         return switchSettings[sw];
     }
 
@@ -346,7 +346,7 @@ public final class HtsimExperiment {
     }
 
     @JsonIgnore
-    NetworkSettings.Routing routing() {
+    public NetworkSettings.Routing routing() {
         return routing;
     }
 
@@ -368,7 +368,7 @@ public final class HtsimExperiment {
 
     /** The topology in words, for the report's first line. */
     @JsonIgnore
-    String describe() {
+    public String describe() {
         final FatTree.Shape s = shape;
         final StringBuilder text = new StringBuilder();
         text.append(s.tiers()).append("-tier fat tree: ").append(s.nodes()).append(" hosts, ").append(s.tors()).append(" racks of ")

@@ -13,18 +13,18 @@ import java.util.Map;
  * count-th firing). With connection reuse (uet-htsim's -conn_reuse), the lines of one id are the messages of one flow,
  * a connection, queued at their starts and sent in that order.
  */
-final class HtsimFlows implements TransportHosts.Completions {
-    final int[] sender;
-    final int[] receiver;
-    final long[] start;
-    final int[] size;
-    final int[] id;
+public final class HtsimFlows implements TransportHosts.Completions {
+    public final int[] sender;
+    public final int[] receiver;
+    public final long[] start;
+    public final int[] size;
+    public final int[] id;
     /** Per flow: its bytes, and with connection reuse (null without) each message's end in packets, its start and its bytes. */
-    final long[] bytes;
-    final int[][] messageEnds;
-    final long[][] messageStarts;
-    final long[][] messageBytes;
-    final String description;
+    public final long[] bytes;
+    public final int[][] messageEnds;
+    public final long[][] messageStarts;
+    public final long[][] messageBytes;
+    public final String description;
     private final int[] firesOnEnd;
     private final int[] secondOnEnd;
     /** Per trigger id: the flows it starts, its kind and count, and how often it fired in this run. */
@@ -138,12 +138,12 @@ final class HtsimFlows implements TransportHosts.Completions {
     }
 
     /** The matrix's flows, with {@code reuse} the lines of one id as the messages of one connection. */
-    static HtsimFlows of(final HtsimExperiment experiment, final boolean reuse) {
+    public static HtsimFlows of(final HtsimExperiment experiment, final boolean reuse) {
         return new HtsimFlows(experiment, reuse);
     }
 
     /** Listens to {@code hosts}' completions when the matrix has triggers: a trigger fires when a flow completes, as its transport counts it. */
-    void attach(final TransportHosts transportHosts) {
+    public void attach(final TransportHosts transportHosts) {
         this.hosts = transportHosts;
         this.startNow = (flow, now) -> transportHosts.startNow(flow, now);
         if (!triggers.isEmpty()) {
@@ -178,7 +178,7 @@ final class HtsimFlows implements TransportHosts.Completions {
     }
 
     /** Forgets how often each trigger fired: a new run begins. */
-    void reset() {
+    public void reset() {
         fired.clear();
     }
 }

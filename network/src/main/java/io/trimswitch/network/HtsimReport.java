@@ -71,7 +71,7 @@ public record HtsimReport(
     public record Message(long sizeBytes, Double startUs, Double finishUs, Double fctUs) {
     }
 
-    static HtsimReport of(final NetworkReport r, final List<Flow> flows, final HtsimExperiment experiment, final Object section) {
+    public static HtsimReport of(final NetworkReport r, final List<Flow> flows, final HtsimExperiment experiment, final Object section) {
         final TransportSections sections = new TransportSections();
         if (section != null) {
             sections.keep(r.transport(), section);

@@ -11,7 +11,7 @@ import java.util.List;
  * spine. Switches 0..leaves-1 are the leaves, then the spines; host h is host link h. With no spines it is one switch
  * with every host on it.
  */
-final class LeafSpine {
+public final class LeafSpine {
     private final NetworkSettings.Topology topology;
     private final NetworkSettings.Routing routing;
     /** Per (source leaf, destination leaf): the spines whose links to both are up, in spine order. */
@@ -20,7 +20,7 @@ final class LeafSpine {
     private final boolean[][] up;
     private final Wiring wiring;
 
-    LeafSpine(final NetworkSettings settings) {
+    public LeafSpine(final NetworkSettings settings) {
         this.topology = settings.topology();
         this.routing = settings.routing();
         final int leaves = topology.leaves();
@@ -45,12 +45,12 @@ final class LeafSpine {
         }
     }
 
-    Wiring wiring() {
+    public Wiring wiring() {
         return wiring;
     }
 
     /** Routing as at the start of a run: only the links down from the start are left out. */
-    void reset() {
+    public void reset() {
         for (int leaf = 0; leaf < up.length; leaf++) {
             for (int s = 0; s < topology.spines(); s++) {
                 up[leaf][s] = !topology.failed(leaf, s);
@@ -60,7 +60,7 @@ final class LeafSpine {
     }
 
     /** Routing has learnt that the link between {@code leaf} and {@code spine} is down: no path uses it from now on. */
-    void fail(final int leaf, final int spine) {
+    public void fail(final int leaf, final int spine) {
         up[leaf][spine] = false;
         recomputePaths();
     }
@@ -80,20 +80,20 @@ final class LeafSpine {
     }
 
     /** The forwarding stage of switch {@code sw}. */
-    ForwardingStage forwarding(final int sw) {
+    public ForwardingStage forwarding(final int sw) {
         return sw < topology.leaves() ? LeafSpineForwarding.leaf(this, sw) : LeafSpineForwarding.spine(this, sw - topology.leaves());
     }
 
-    String name(final int sw) {
+    public String name(final int sw) {
         return sw < topology.leaves() ? "leaf" + sw : "spine" + (sw - topology.leaves());
     }
 
-    String tier(final int sw) {
+    public String tier(final int sw) {
         return sw < topology.leaves() ? "leaf" : "spine";
     }
 
     /** What port {@code port} of switch {@code sw} leads to: "host 5", "spine 1", "leaf 3", or null. */
-    String attached(final int sw, final int port) {
+    public String attached(final int sw, final int port) {
         final int at = wiring.port(sw, port);
         if (wiring.hostAt(at) >= 0) {
             return "host" + wiring.hostAt(at);
@@ -132,7 +132,7 @@ final class LeafSpine {
     }
 
     /** Network port numbers of the two ends of the cable between {@code leaf} and {@code spine}: the leaf's, then the spine's. */
-    int[] cableEnds(final int leaf, final int spine) {
+    public int[] cableEnds(final int leaf, final int spine) {
         return new int[] {wiring.port(leaf, uplinkPort(spine)), wiring.port(topology.leaves() + spine, leaf)};
     }
 

@@ -7,7 +7,7 @@ import io.trimswitch.simulator.PathChoice;
  * permutation of the spines that reach the other end, one packet per spine, and draws a new permutation when it has
  * used them all ({@link SprayRounds}).
  */
-final class PathSpraying implements PathChoice {
+public final class PathSpraying implements PathChoice {
     private final LeafSpine network;
     /** Per flow and direction (2 f towards the receiver, 2 f + 1 back): the leaf it leaves from and the leaf it goes to. */
     private final int[] fromLeaf;
@@ -15,7 +15,7 @@ final class PathSpraying implements PathChoice {
     /** Per flow and direction: the usable spines, in this round's order. */
     private final SprayRounds rounds;
 
-    PathSpraying(final LeafSpine network, final int[] sender, final int[] receiver, final long seed) {
+    public PathSpraying(final LeafSpine network, final int[] sender, final int[] receiver, final long seed) {
         this.network = network;
         final int directions = 2 * sender.length;
         this.fromLeaf = new int[directions];
@@ -31,7 +31,7 @@ final class PathSpraying implements PathChoice {
     }
 
     /** The senders have learnt of a failed link: each whose usable spines changed starts a new round over those left. */
-    void pathsChanged() {
+    public void pathsChanged() {
         for (int direction = 0; direction < rounds.directions(); direction++) {
             final int[] usable = network.usableSpines(fromLeaf[direction], toLeaf[direction]);
             if (usable.length != rounds.paths(direction)) {
