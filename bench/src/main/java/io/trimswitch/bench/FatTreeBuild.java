@@ -1,8 +1,8 @@
 package io.trimswitch.bench;
 
-import io.trimswitch.network.HtsimExperiment;
-import io.trimswitch.network.HtsimMatrix;
-import io.trimswitch.network.NetworkRun;
+import io.trimswitch.network.htsim.HtsimExperiment;
+import io.trimswitch.network.htsim.HtsimMatrix;
+import io.trimswitch.network.run.NetworkRun;
 
 import java.util.Locale;
 import java.util.SplittableRandom;

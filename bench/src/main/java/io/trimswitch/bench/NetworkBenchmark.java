@@ -1,7 +1,7 @@
 package io.trimswitch.bench;
 
 import io.trimswitch.config.Settings;
-import io.trimswitch.network.NetworkRun;
+import io.trimswitch.network.run.NetworkRun;
 import io.trimswitch.network.NetworkSettings;
 import io.trimswitch.network.NetworkSpec;
 import io.trimswitch.switching.run.RunOutcome;

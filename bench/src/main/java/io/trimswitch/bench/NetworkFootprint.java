@@ -1,6 +1,6 @@
 package io.trimswitch.bench;
 
-import io.trimswitch.network.NetworkRun;
+import io.trimswitch.network.run.NetworkRun;
 
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;

@@ -29,7 +29,7 @@ public class TransportBenchmark extends SwitchBenchmark {
 
     @Setup
     public void setUp() {
-        final Settings.TransportKind kind = Settings.choice("transport.kind", transport, Settings.TransportKind.values());
+        final Settings.TransportKind kind = Settings.TransportKind.of(transport);
         sweepPoint = new VirtualTimeSwitch(Settings.DEFAULTS.withTransport(t -> t.withKind(kind))
             .withWorkload(w -> w.withPattern("mod16:64").withPackets(1000)).validate());
         sweepPoint.run();

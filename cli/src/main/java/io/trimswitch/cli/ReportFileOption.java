@@ -1,8 +1,8 @@
 package io.trimswitch.cli;
 
 import io.trimswitch.config.ConfigException;
-import io.trimswitch.network.HtsimReport;
-import io.trimswitch.network.HtsimReportJson;
+import io.trimswitch.network.htsim.HtsimReport;
+import io.trimswitch.network.htsim.HtsimReportJson;
 import io.trimswitch.switching.report.ReportJson;
 import picocli.CommandLine.Model.OptionSpec;
 

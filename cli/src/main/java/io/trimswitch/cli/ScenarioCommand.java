@@ -119,11 +119,9 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         } else {
             shape = (pattern.split(",", -1).length) + " flows";
         }
-        final String transport = switch (s.transport().kind()) {
-            case NDP -> "NDP flows";
-            case UET -> "UET flows";
-            case OPEN_LOOP -> "open-loop senders";
-        };
+        final Settings.TransportKind kind = s.transport().kind();
+        final String transport = Settings.TransportKind.OPEN_LOOP.equals(kind) ? "open-loop senders"
+            : kind.label().toUpperCase(java.util.Locale.ROOT) + " flows";
         return pattern + ": " + shape + ", " + transport + " of " + s.workload().packets() + " packets of " + s.workload().packetBytes() + " B, "
             + pipelines * perPipeline + " ports at " + java.math.BigDecimal.valueOf(s.fabric().portRateGbps()).stripTrailingZeros().toPlainString()
             + " Gb/s, " + (s.realTime() ? "real time" : "virtual time") + ", seed " + s.workload().seed();
@@ -139,6 +137,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         final Settings settings;
         try {
             settings = withOverrides(config.load()).validate();
+            Transports.forKind(settings.transport().kind());
         } catch (final ConfigException refused) {
             throw OptionKeys.SCENARIO.named(refused, model());
         }
@@ -249,7 +248,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
     private java.util.Map<String, Object> fileBlock(final Settings settings) {
         final java.util.Map<String, Object> block = new java.util.LinkedHashMap<>(settings.transport().settings());
         // The real clock runs open-loop senders whatever the file's transport: its block waits for the virtual clock.
-        if (!block.isEmpty() && settings.transport().kind() == Settings.TransportKind.OPEN_LOOP && !clockOptions.real()) {
+        if (!block.isEmpty() && Settings.TransportKind.OPEN_LOOP.equals(settings.transport().kind()) && !clockOptions.real()) {
             throw new ConfigException("transport.settings is a transport's own block: open-loop senders have none (transport.kind "
                 + settings.transport().kind().label() + ")");
         }
@@ -283,7 +282,7 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
             s = s.withOpenLoop();
         }
         if (given(transport)) {
-            final Settings.TransportKind kind = Settings.choice("transport.kind", transport.getValue(), Settings.TransportKind.values());
+            final Settings.TransportKind kind = Settings.TransportKind.of(transport.getValue());
             s = s.withTransport(t -> t.withKind(kind));
         }
         if (given(initialWindow) && !s.uet()) {
@@ -304,8 +303,8 @@ public final class ScenarioCommand extends OptionsInCode implements Callable<Int
         }
         if (given(endUs)) {
             final double end = endUs.getValue();
-            if (!(end > 0 && end <= 8_000_000) || s.transport().kind() == Settings.TransportKind.OPEN_LOOP) {
-                throw new ConfigException(s.transport().kind() == Settings.TransportKind.OPEN_LOOP
+            if (!(end > 0 && end <= 8_000_000) || Settings.TransportKind.OPEN_LOOP.equals(s.transport().kind())) {
+                throw new ConfigException(Settings.TransportKind.OPEN_LOOP.equals(s.transport().kind())
                     ? "--end-us applies to NDP and UET hosts: open-loop senders run for --duration-us"
                     : "--end-us must be above 0 and at most 8000000 µs (eight seconds of switch time), got " + end);
             }

@@ -89,11 +89,9 @@ public interface RealTimeSettings {
             if (s.control().loop() == Loop.BACKLOG) {
                 throw new ConfigException("control.loop backlog runs only with clock virtual");
             }
-            if (s.ndp()) {
-                throw new ConfigException("clock real runs open-loop senders; NDP end hosts run only with clock virtual (set transport.kind open-loop)");
-            }
-            if (s.uet()) {
-                throw new ConfigException("clock real runs open-loop senders; UET end hosts run only with clock virtual (set transport.kind open-loop)");
+            if (!SettingsChoices.TransportKind.OPEN_LOOP.equals(s.transport().kind())) {
+                throw new ConfigException("clock real runs open-loop senders; " + s.transport().kind().label().toUpperCase(java.util.Locale.ROOT)
+                    + " end hosts run only with clock virtual (set transport.kind open-loop)");
             }
         }
     }

@@ -140,12 +140,12 @@ public record Settings(
     }
 
     public boolean ndp() {
-        return transport.kind() == TransportKind.NDP;
+        return TransportKind.NDP.equals(transport.kind());
     }
 
     /** Ultra Ethernet end hosts: one host per port, in virtual time. */
     public boolean uet() {
-        return transport.kind() == TransportKind.UET;
+        return TransportKind.UET.equals(transport.kind());
     }
 
     public boolean separateHosts() {

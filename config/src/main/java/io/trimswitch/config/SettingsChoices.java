@@ -32,11 +32,68 @@ public interface SettingsChoices {
     }
 
     /**
-     * Open-loop senders that blast and stop, NDP hosts that retransmit until every flow completes, or Ultra Ethernet hosts
-     * (NSCC, SACKs and NACKs, in virtual time) that do the same.
+     * The transport by name: open-loop senders that blast and stop (built in), or the hosts of a transport registered under
+     * that name, as NDP's ({@code ndp}, which retransmit until every flow completes) and Ultra Ethernet's ({@code uet}) are.
+     * Which names are registered is known only where the run is built, which refuses one that is not; here a name is only
+     * checked for its spelling.
      */
-    public enum TransportKind implements Choice {
-        OPEN_LOOP, NDP, UET
+    final class TransportKind implements Choice {
+        // Before the constants, which it checks.
+        private static final java.util.regex.Pattern SPELLING = java.util.regex.Pattern.compile("[a-z][a-z0-9-]{0,31}");
+        public static final TransportKind OPEN_LOOP = new TransportKind("open-loop");
+        public static final TransportKind NDP = new TransportKind("ndp");
+        public static final TransportKind UET = new TransportKind("uet");
+
+        private final String label;
+
+        private TransportKind(final String label) {
+            if (label == null || !SPELLING.matcher(label).matches()) {
+                throw new ConfigException("transport.kind must be a transport's name (lower-case letters, digits and '-', at most 32), got '"
+                    + label + "'");
+            }
+            this.label = label;
+        }
+
+        /** The kind {@code text} names, the built-in constants for their names; a refusal is one line. */
+        public static TransportKind of(final String text) {
+            for (final TransportKind known : values()) {
+                if (known.label.equals(text)) {
+                    return known;
+                }
+            }
+            return new TransportKind(text);
+        }
+
+        /** The kinds every build has: open-loop, and the two transports it ships. */
+        public static TransportKind[] values() {
+            return new TransportKind[] {OPEN_LOOP, NDP, UET};
+        }
+
+        @Override
+        public String name() {
+            return label;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonValue
+        @Override
+        public String label() {
+            return label;
+        }
+
+        @Override
+        public boolean equals(final Object other) {
+            return other instanceof TransportKind kind && kind.label.equals(label);
+        }
+
+        @Override
+        public int hashCode() {
+            return label.hashCode();
+        }
+
+        @Override
+        public String toString() {
+            return label;
+        }
     }
 
     /** Whether a port's sending and receiving hosts are two machines or one. */

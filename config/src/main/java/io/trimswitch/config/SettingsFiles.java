@@ -294,7 +294,8 @@ public final class SettingsFiles {
         @Override
         public JsonDeserializer<?> findBeanDeserializer(final com.fasterxml.jackson.databind.JavaType type, final DeserializationConfig config,
             final BeanDescription description) {
-            return type.getRawClass() == Mechanism.class ? new ChoiceReader(Mechanism.class) : null;
+            final Class<?> raw = type.getRawClass();
+            return raw == Mechanism.class || raw == SettingsChoices.TransportKind.class ? new ChoiceReader(raw) : null;
         }
     }
 
@@ -313,6 +314,9 @@ public final class SettingsFiles {
             final String text = parser.getText();
             if (handledType() == Mechanism.class) {
                 return Mechanism.parse(text);
+            }
+            if (handledType() == SettingsChoices.TransportKind.class) {
+                return SettingsChoices.TransportKind.of(text);
             }
             for (final Object choice : handledType().getEnumConstants()) {
                 if (((Choice) choice).named(text)) {

@@ -77,17 +77,17 @@ public interface TrafficSettings {
                 throw new ConfigException("transport.backgroundLoad must be a fraction of line rate in [0, 1), got " + backgroundLoad);
             }
             within("transport.backgroundUs", backgroundUs, 0, maxDurationUs, "µs");
-            if (backgroundLoad > 0 && kind != TransportKind.NDP && kind != TransportKind.UET) {
+            if (backgroundLoad > 0 && !TransportKind.NDP.equals(kind) && !TransportKind.UET.equals(kind)) {
                 throw new ConfigException("transport.backgroundLoad needs transport.kind ndp or uet: open-loop senders have no background flows");
             }
         }
 
         /** End hosts number a flow's packets in 16 bits, checked once every block is known good. */
         void validateSequenceNumbers(final Workload workload) {
-            if (kind == TransportKind.NDP && workload.packets() > 65_535) {
+            if (TransportKind.NDP.equals(kind) && workload.packets() > 65_535) {
                 throw new ConfigException("workload.packets must be at most 65535 with NDP (its sequence numbers are 16 bits), got " + workload.packets());
             }
-            if (kind == TransportKind.UET && workload.packets() > 65_535) {
+            if (TransportKind.UET.equals(kind) && workload.packets() > 65_535) {
                 throw new ConfigException("workload.packets must be at most 65535 with UET (its sequence numbers travel in 16 bits here), got "
                     + workload.packets());
             }

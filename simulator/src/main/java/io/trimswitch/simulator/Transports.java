@@ -1,6 +1,7 @@
 package io.trimswitch.simulator;
 
 import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.SettingsChoices.TransportKind;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,24 @@ public final class Transports {
             ServiceLoader.load(Transport.class, Transports.class.getClassLoader()).forEach(t -> names.add(t.name()));
             throw new ConfigException("no transport named '" + name + "'; there are "
                 + (names.isEmpty() ? "none on the class path" : String.join(", ", names.stream().sorted().toList())));
+        }
+        return found;
+    }
+
+    /**
+     * The transport a lone switch's hosts run for {@code kind}: null for open-loop senders, built in; a name no transport
+     * is registered under is a one-line refusal that lists the names there are.
+     */
+    public static Transport forKind(final TransportKind kind) {
+        if (TransportKind.OPEN_LOOP.equals(kind)) {
+            return null;
+        }
+        final Transport found = find(kind.label());
+        if (found == null) {
+            final List<String> names = new ArrayList<>();
+            ServiceLoader.load(Transport.class, Transports.class.getClassLoader()).forEach(t -> names.add(t.name()));
+            throw new ConfigException("transport.kind must be one of " + TransportKind.OPEN_LOOP.label() + ", "
+                + String.join(", ", names.stream().sorted().toList()) + ", got '" + kind.label() + "'");
         }
         return found;
     }

@@ -2,7 +2,6 @@ package io.trimswitch.simulator;
 
 import io.trimswitch.config.Mechanism;
 import io.trimswitch.config.Settings;
-import io.trimswitch.config.SettingsChoices.TransportKind;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
@@ -58,8 +57,8 @@ public final class VirtualTimeSwitch {
         // Traffic from outside (a replay) has hosts of its own: the model's transport does not apply.
         this.settings = source != null ? settings.withOpenLoop() : settings;
         final String kind = this.settings.transport().kind().label();
-        final boolean hostsOfTheirOwn = source == null && this.settings.transport().kind() != TransportKind.OPEN_LOOP;
-        final TransportRun run = hostsOfTheirOwn ? loneSwitch(Transports.named(kind), this.settings, own) : null;
+        final Transport chosen = source == null ? Transports.forKind(this.settings.transport().kind()) : null;
+        final TransportRun run = chosen != null ? loneSwitch(chosen, this.settings, own) : null;
         this.hosts = run != null ? run.hosts() : null;
         this.transport = hosts != null ? kind : null;
         this.source = source != null ? source : hosts != null ? hosts : OpenLoopSenders.forWorkload(this.settings);

@@ -1,10 +1,10 @@
 package io.trimswitch.evaluation.evaluate;
 
 import io.trimswitch.dataplane.time.Picos;
-import io.trimswitch.network.HtsimReport;
+import io.trimswitch.network.htsim.HtsimReport;
 import io.trimswitch.network.NetworkReport;
-import io.trimswitch.network.NetworkReportBuilder;
-import io.trimswitch.network.NetworkRun;
+import io.trimswitch.network.run.NetworkReportBuilder;
+import io.trimswitch.network.run.NetworkRun;
 import io.trimswitch.switching.report.ReportBuilder;
 import io.trimswitch.switching.report.RunReport;
 import io.trimswitch.simulator.ParallelRuns;

@@ -3,7 +3,7 @@ package io.trimswitch.evaluation.evaluate;
 import io.trimswitch.network.NetworkReport;
 import io.trimswitch.network.NetworkSettings;
 import io.trimswitch.network.NetworkSpec;
-import io.trimswitch.network.NetworkTable;
+import io.trimswitch.network.run.NetworkTable;
 import org.knowm.xchart.XYChart;
 
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.trimswitch.evaluation.evaluate;
 
-import io.trimswitch.network.HtsimExperiment;
-import io.trimswitch.network.NetworkRun;
+import io.trimswitch.network.htsim.HtsimExperiment;
+import io.trimswitch.network.run.NetworkRun;
 import io.trimswitch.simulator.Transport;
 import io.trimswitch.simulator.Transports;
 

@@ -1,6 +1,6 @@
 package io.trimswitch.evaluation.evaluate;
 
-import io.trimswitch.network.HtsimReport;
+import io.trimswitch.network.htsim.HtsimReport;
 import io.trimswitch.network.NetworkReport;
 import io.trimswitch.switching.report.RunReport;
 import io.trimswitch.simulator.TimelineProbe;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.dataplane.io.InputFiles;
-import io.trimswitch.network.HtsimReport;
+import io.trimswitch.network.htsim.HtsimReport;
 import io.trimswitch.network.NetworkReport;
 import io.trimswitch.switching.report.ReportJson;
 import io.trimswitch.switching.report.RunReport;

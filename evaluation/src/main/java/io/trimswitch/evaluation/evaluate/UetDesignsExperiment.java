@@ -1,9 +1,9 @@
 package io.trimswitch.evaluation.evaluate;
 
-import io.trimswitch.network.HtsimExperiment;
-import io.trimswitch.network.HtsimMatrix;
-import io.trimswitch.network.HtsimReport;
-import io.trimswitch.network.NetworkRun;
+import io.trimswitch.network.htsim.HtsimExperiment;
+import io.trimswitch.network.htsim.HtsimMatrix;
+import io.trimswitch.network.htsim.HtsimReport;
+import io.trimswitch.network.run.NetworkRun;
 import io.trimswitch.simulator.Transports;
 import org.knowm.xchart.CategoryChart;
 

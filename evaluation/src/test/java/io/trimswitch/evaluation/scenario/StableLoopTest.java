@@ -18,7 +18,7 @@ class StableLoopTest {
     private static RunReport run(final String transport, final int senders, final int seed, final double t1Us) {
         Settings settings = Settings.DEFAULTS;
         settings = settings.withMechanism(Mechanism.TOFINO);
-        settings = settings.withTransport(x -> x.withKind(Settings.choice("transport.kind", transport, Settings.TransportKind.values())));
+        settings = settings.withTransport(x -> x.withKind(Settings.TransportKind.of(transport)));
         settings = settings.withWorkload(x -> x.withPattern("mod16:" + senders).withSeed(seed));
         settings = settings.withControl(x -> x.withT1Us(t1Us));
         return ReportBuilder.build(new VirtualTimeSwitch(settings.validate()).run());

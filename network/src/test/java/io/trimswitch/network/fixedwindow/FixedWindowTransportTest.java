@@ -1,11 +1,11 @@
 package io.trimswitch.network.fixedwindow;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.trimswitch.network.HtsimExperiment;
-import io.trimswitch.network.HtsimMatrix;
-import io.trimswitch.network.HtsimReport;
-import io.trimswitch.network.NetworkReportBuilder;
-import io.trimswitch.network.NetworkRun;
+import io.trimswitch.network.htsim.HtsimExperiment;
+import io.trimswitch.network.htsim.HtsimMatrix;
+import io.trimswitch.network.htsim.HtsimReport;
+import io.trimswitch.network.run.NetworkReportBuilder;
+import io.trimswitch.network.run.NetworkRun;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.simulator.Transport;
 import io.trimswitch.simulator.Transports;
