@@ -2,10 +2,6 @@ package io.trimswitch.ndp;
 
 import io.trimswitch.switching.source.Pattern;
 import io.trimswitch.config.Settings;
-import io.trimswitch.dataplane.codec.NdpHeader;
-import io.trimswitch.dataplane.packet.PacketClass;
-import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.dataplane.time.LinkRate;
 import io.trimswitch.dataplane.time.Picos;
 import io.trimswitch.simulator.EndHosts;
@@ -14,6 +10,7 @@ import io.trimswitch.simulator.FlowPlan;
 import io.trimswitch.simulator.HostLinks;
 import io.trimswitch.simulator.PathChoice;
 import io.trimswitch.simulator.PlannedHosts;
+import io.trimswitch.simulator.ShimArrival;
 
 /**
  * NDP end hosts (Handley et al., SIGCOMM 2017) around the switch, so that a run is a whole experiment: the flows
@@ -24,13 +21,12 @@ import io.trimswitch.simulator.PlannedHosts;
  * events, and hands each event and each frame that reaches a host to the part it is for.
  */
 public final class NdpHosts extends PlannedHosts {
-    /** Where the NDP shim starts in the frames the hosts build: Ethernet, a 20-byte IPv4 header, UDP. */
-    private static final int NDP_OFFSET = 14 + 20 + 8;
-
     private final HostLinks links;
     private final NdpSender sender;
     private final NdpReceiver receiver;
     private final PullPacer pacer;
+    /** The frame reaching a host, read into again for each one. */
+    private final ShimArrival arrival = new ShimArrival();
     private EndHosts.Switch sw;
     /** Told of each flow that completes, at the instant its receiver has every packet; null: nobody listens. */
     private Completions completions;
@@ -161,25 +157,20 @@ public final class NdpHosts extends PlannedHosts {
     /** A frame that left the switch a propagation delay ago reaches its host, which consumes (and frees) it. */
     @Override
     public void arriveAtHost(final int handle, final long now) {
-        final PacketPool pool = sw.pool();
-        final int flow = pool.flow(handle);
-        final int sequence = pool.sequence(handle);
-        final boolean control = PacketClass.isControl(pool.classification(handle));
-        final int flags = control ? NdpHeader.flags(pool.buffer(handle), pool.offset(handle) + NDP_OFFSET) : 0;
-        final boolean header = pool.trimKind(handle) != TrimKind.NONE;
-        pool.free(handle);
-        if (flow < 0) {
+        if (!arrival.take(sw.pool(), handle)) {
             return;
         }
-        if (!control) {
+        final int flow = arrival.flow();
+        final int sequence = arrival.sequence();
+        if (!arrival.control()) {
             final int before = receiver.completed();
-            receiver.onData(flow, sequence, header, now);
+            receiver.onData(flow, sequence, arrival.trimmed(), now);
             if (completions != null && receiver.completed() > before) {
                 completions.completed(flow, now);
             }
-        } else if ((flags & NdpHeader.FLAG_ACK) != 0) {
+        } else if (arrival.ack()) {
             sender.onAck(flow, sequence, now);
-        } else if ((flags & NdpHeader.FLAG_NACK) != 0) {
+        } else if (arrival.nack()) {
             sender.onNack(flow, sequence, now);
         } else {
             sender.onPull(flow, now);

@@ -1,14 +1,11 @@
 package io.trimswitch.network.fixedwindow;
 
-import io.trimswitch.dataplane.codec.NdpHeader;
-import io.trimswitch.dataplane.packet.PacketClass;
-import io.trimswitch.dataplane.packet.PacketPool;
-import io.trimswitch.dataplane.packet.TrimKind;
 import io.trimswitch.simulator.EndHosts;
 import io.trimswitch.simulator.EventType;
 import io.trimswitch.simulator.HostLinks;
 import io.trimswitch.simulator.FlowPlan;
 import io.trimswitch.simulator.PlannedHosts;
+import io.trimswitch.simulator.ShimArrival;
 
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -20,9 +17,8 @@ import java.util.BitSet;
  * header. A flow completes when its receiver has every packet. (No timer: a lost packet would stall its flow.)
  */
 final class FixedWindowHosts extends PlannedHosts {
-    private static final int SHIM_OFFSET = 14 + 20 + 8;
-
     private final HostLinks links;
+    private final ShimArrival arrival = new ShimArrival();
     private final int window;
     private final int[] nextNew;
     private final int[] inFlight;
@@ -84,17 +80,13 @@ final class FixedWindowHosts extends PlannedHosts {
 
     @Override
     public void arriveAtHost(final int handle, final long now) {
-        final PacketPool pool = sw.pool();
-        final int flow = pool.flow(handle);
-        final int sequence = pool.sequence(handle);
-        final boolean control = PacketClass.isControl(pool.classification(handle));
-        final int flags = control ? NdpHeader.flags(pool.buffer(handle), pool.offset(handle) + SHIM_OFFSET) : 0;
-        final boolean trimmed = pool.trimKind(handle) != TrimKind.NONE;
-        pool.free(handle);
-        if (flow < 0) {
+        if (!arrival.take(sw.pool(), handle)) {
             return;
         }
-        if (!control) {
+        final int flow = arrival.flow();
+        final int sequence = arrival.sequence();
+        final boolean trimmed = arrival.trimmed();
+        if (!arrival.control()) {
             links.transmit(trimmed ? HostLinks.NACK : HostLinks.ACK, flow, sequence, 0, now);
             if (!trimmed && !received[flow].get(sequence)) {
                 received[flow].set(sequence);
@@ -109,7 +101,7 @@ final class FixedWindowHosts extends PlannedHosts {
             return;
         }
         inFlight[flow]--;
-        if ((flags & NdpHeader.FLAG_NACK) != 0) {
+        if (arrival.nack()) {
             resent[flow]++;
             again[flow].add(sequence);
         }
