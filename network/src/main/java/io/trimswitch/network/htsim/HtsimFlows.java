@@ -1,5 +1,6 @@
 package io.trimswitch.network.htsim;
 
+import io.trimswitch.simulator.Fabric;
 import io.trimswitch.simulator.TransportHosts;
 
 import java.util.HashMap;
@@ -14,17 +15,17 @@ import java.util.Map;
  * a connection, queued at their starts and sent in that order.
  */
 public final class HtsimFlows implements TransportHosts.Completions {
-    public final int[] sender;
-    public final int[] receiver;
-    public final long[] start;
-    public final int[] size;
-    public final int[] id;
+    private final int[] sender;
+    private final int[] receiver;
+    private final long[] start;
+    private final int[] size;
+    private final int[] id;
     /** Per flow: its bytes, and with connection reuse (null without) each message's end in packets, its start and its bytes. */
-    public final long[] bytes;
-    public final int[][] messageEnds;
-    public final long[][] messageStarts;
-    public final long[][] messageBytes;
-    public final String description;
+    private final long[] bytes;
+    private final int[][] messageEnds;
+    private final long[][] messageStarts;
+    private final long[][] messageBytes;
+    private final String description;
     private final int[] firesOnEnd;
     private final int[] secondOnEnd;
     /** Per trigger id: the flows it starts, its kind and count, and how often it fired in this run. */
@@ -140,6 +141,43 @@ public final class HtsimFlows implements TransportHosts.Completions {
     /** The matrix's flows, with {@code reuse} the lines of one id as the messages of one connection. */
     public static HtsimFlows of(final HtsimExperiment experiment, final boolean reuse) {
         return new HtsimFlows(experiment, reuse);
+    }
+
+    /** The flows as a transport's hosts take them: the same arrays, not copies, which nobody writes after parsing. */
+    public Fabric.Flows fabricFlows() {
+        return new Fabric.Flows(sender, receiver, start, size, messageEnds, messageStarts, description);
+    }
+
+    public int count() {
+        return sender.length;
+    }
+
+    /** The matrix's id of {@code flow}'s connection; 0 when its line named none. */
+    public int id(final int flow) {
+        return id[flow];
+    }
+
+    /** All bytes of {@code flow}: of its one line, or with connection reuse of all its messages. */
+    public long bytes(final int flow) {
+        return bytes[flow];
+    }
+
+    /** Whether flows carry messages (connection reuse); only then do the message accessors below answer. */
+    public boolean carriesMessages() {
+        return messageEnds != null;
+    }
+
+    public int messages(final int flow) {
+        return messageEnds[flow].length;
+    }
+
+    /** When message {@code m} of {@code flow} is queued, in ps. */
+    public long messageStartPicos(final int flow, final int m) {
+        return messageStarts[flow][m];
+    }
+
+    public long messageBytes(final int flow, final int m) {
+        return messageBytes[flow][m];
     }
 
     /** Listens to {@code hosts}' completions when the matrix has triggers: a trigger fires when a flow completes, as its transport counts it. */

@@ -55,7 +55,7 @@ final class HtsimFabric implements Fabric {
 
     @Override
     public Flows flows() {
-        return new Flows(flows.sender, flows.receiver, flows.start, flows.size, flows.messageEnds, flows.messageStarts, flows.description);
+        return flows.fabricFlows();
     }
 
     @Override
@@ -70,12 +70,12 @@ final class HtsimFabric implements Fabric {
 
     @Override
     public PathChoice spraying() {
-        return spray ? new FatTreeSpraying(tree, flows.sender, flows.receiver, experiment.getPaths(), experiment.getSeed()) : PathChoice.NONE;
+        return spray ? new FatTreeSpraying(tree, flows().sender(), flows().receiver(), experiment.getPaths(), experiment.getSeed()) : PathChoice.NONE;
     }
 
     @Override
     public EntropyPaths entropyPaths() {
-        return spray ? new EntropyHashPaths(tree, flows.sender, flows.receiver, experiment.getSeed()) : EntropyPaths.NONE;
+        return spray ? new EntropyHashPaths(tree, flows().sender(), flows().receiver(), experiment.getSeed()) : EntropyPaths.NONE;
     }
 
     @Override

@@ -43,8 +43,8 @@ public final class NetworkReportBuilder {
             final RunReport.FlowReport each = report.flows().get(flow);
             final long start = lifetimes.startPicos(flow);
             final long done = lifetimes.completionPicos(flow);
-            final int id = matrixFlows.id[flow];
-            flows.add(new HtsimReport.Flow(each.src(), each.dst(), id == 0 ? null : id, matrixFlows.bytes[flow], micros(start), micros(done),
+            final int id = matrixFlows.id(flow);
+            flows.add(new HtsimReport.Flow(each.src(), each.dst(), id == 0 ? null : id, matrixFlows.bytes(flow), micros(start), micros(done),
                 done < 0 || start < 0 ? null : micros(done - start), each.sent(), each.whole(), each.headers(), each.dropped(), each.retransmissions(),
                 messages(matrixFlows, lifetimes, flow)));
         }
@@ -57,14 +57,14 @@ public final class NetworkReportBuilder {
 
     /** Each message of a connection, when its flows carry messages: queued, completed, and its completion time from its queuing. */
     private static List<HtsimReport.Message> messages(final HtsimFlows matrixFlows, final FlowLifetimes lifetimes, final int flow) {
-        if (matrixFlows.messageEnds == null || !(lifetimes instanceof TransportHosts hosts)) {
+        if (!matrixFlows.carriesMessages() || !(lifetimes instanceof TransportHosts hosts)) {
             return null;
         }
         final List<HtsimReport.Message> messages = new ArrayList<>();
-        for (int m = 0; m < matrixFlows.messageEnds[flow].length; m++) {
-            final long queued = matrixFlows.messageStarts[flow][m];
+        for (int m = 0; m < matrixFlows.messages(flow); m++) {
+            final long queued = matrixFlows.messageStartPicos(flow, m);
             final long done = hosts.messageCompletionPicos(flow, m);
-            messages.add(new HtsimReport.Message(matrixFlows.messageBytes[flow][m], micros(queued), micros(done),
+            messages.add(new HtsimReport.Message(matrixFlows.messageBytes(flow, m), micros(queued), micros(done),
                 done < 0 || queued < 0 ? null : micros(done - queued)));
         }
         return messages;

@@ -90,7 +90,7 @@ public final class NetworkRun {
         flows.attach(hosts);
         // The hosts keep a flow's packets in flight to about its window (and as many control packets back): a tree's queues
         // could hold far more than ever travels, and the pool's rows are mapped for all it may hold.
-        final long inFlight = 16L * flows.sender.length * (hostsRun.windowPackets() + 16) + (1 << 16);
+        final long inFlight = 16L * flows.count() * (hostsRun.windowPackets() + 16) + (1 << 16);
         final NetworkRun run = new NetworkRun(new VirtualTimeEngine(built.parts(), tree.wiring(), hosts, hosts, pool(each, hosts, inFlight),
             Picos.fromMicros(experiment.getMaxDurationUs()), LinkFailures.NONE), null, tree);
         hostsRun.switchesBuilt(run.engine);
