@@ -25,6 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DesignDiagramTest {
     private static final Path DESIGN = Path.of("..").toAbsolutePath().normalize().resolve("docs/design.md");
     private static final java.util.regex.Pattern ARROW = java.util.regex.Pattern.compile("^\\s*([a-z-]+)\\s*-->\\s*([a-z-]+)\\s*$");
+    /** A node named by its module's folder where that is no mermaid name: {@code ndp-live["ndp/live"]}. */
+    private static final java.util.regex.Pattern NAMED = java.util.regex.Pattern.compile("^\\s*([a-z-]+)\\[\"([a-z/-]+)\"\\]\\s*$");
 
     @Test
     void theLayeringTestedIsTheDiagramDrawn() throws IOException {
@@ -35,28 +37,43 @@ class DesignDiagramTest {
     @Test
     void anArrowMissingFromTheDiagramIsADifference() throws IOException {
         final String drawn = Files.readString(DESIGN);
-        final String planted = drawn.replace("  hosts --> ndp\n", "");
-        assertTrue(planted.length() < drawn.length(), "the diagram draws hosts --> ndp");
+        final String planted = drawn.replace("  ndp-live --> ndp\n", "");
+        assertTrue(planted.length() < drawn.length(), "the diagram draws ndp-live --> ndp");
         final List<String> found = differences(reach(diagram(planted)), LayeringTest.MAY_USE);
         assertEquals(2, found.size(), found.toString());
-        assertTrue(found.get(1).startsWith("hosts may use [config, dataplane, ndp, pipelines, recirc, simulator, switching, traffic-manager]")
+        assertTrue(found.get(1).startsWith("ndp/live may use [config, dataplane, ndp, pipelines, recirc, simulator, switching, traffic-manager]")
             && found.get(1).endsWith("but the diagram reaches []"), found.toString());
-        // cli reached ndp only through hosts.
+        // cli reached ndp only through NDP's live hosts.
         final String[] cli = found.get(0).split(" but the diagram reaches ");
-        assertTrue(cli[0].startsWith("cli may use ") && cli[0].contains("ndp") && !cli[1].contains("ndp"), found.toString());
+        assertTrue(cli[0].startsWith("cli may use ") && names(cli[0]).contains("ndp") && !names(cli[1]).contains("ndp"), found.toString());
     }
 
-    /** The arrows of the mermaid flowchart: each module and the modules it points at. */
+    /** The modules of a difference's list, {@code [a, b]}. */
+    private static List<String> names(final String list) {
+        return List.of(list.substring(list.indexOf('[') + 1, list.indexOf(']')).split(", "));
+    }
+
+    /** The arrows of the mermaid flowchart: each module (a node's name, or its folder where one is named) and the modules it points at. */
     static Map<String, Set<String>> diagram(final String markdown) {
         final int start = markdown.indexOf("```mermaid");
         final int end = markdown.indexOf("```", start + 3);
         assertTrue(start >= 0 && end > start, "design.md has a mermaid diagram");
+        final String[] lines = markdown.substring(start, end).split("\n");
+        final Map<String, String> folders = new TreeMap<>();
+        for (final String line : lines) {
+            final Matcher named = NAMED.matcher(line);
+            if (named.matches()) {
+                folders.put(named.group(1), named.group(2));
+            }
+        }
         final Map<String, Set<String>> arrows = new TreeMap<>();
-        for (final String line : markdown.substring(start, end).split("\n")) {
+        for (final String line : lines) {
             final Matcher arrow = ARROW.matcher(line);
             if (arrow.matches()) {
-                arrows.computeIfAbsent(arrow.group(1), module -> new TreeSet<>()).add(arrow.group(2));
-                arrows.computeIfAbsent(arrow.group(2), module -> new TreeSet<>());
+                final String from = folders.getOrDefault(arrow.group(1), arrow.group(1));
+                final String to = folders.getOrDefault(arrow.group(2), arrow.group(2));
+                arrows.computeIfAbsent(from, module -> new TreeSet<>()).add(to);
+                arrows.computeIfAbsent(to, module -> new TreeSet<>());
             }
         }
         return arrows;

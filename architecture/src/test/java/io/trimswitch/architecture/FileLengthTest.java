@@ -31,12 +31,16 @@ class FileLengthTest {
         Files.writeString(sources.resolve("Short.java"), "//\n".repeat(MOST_LINES));
         // A test source past the cap is not a main source.
         Files.writeString(Files.createDirectories(project.resolve("planted/src/test/java")).resolve("LongTest.java"), "//\n".repeat(MOST_LINES * 2));
-        assertEquals(List.of("planted/src/main/java/io/trimswitch/planted/Long.java 401"), longer(project));
+        // A module in a module's folder (as ndp/live) is a module too.
+        final Path nested = Files.createDirectories(project.resolve("planted/live/src/main/java/io/trimswitch/planted/live"));
+        Files.writeString(nested.resolve("Long.java"), "//\n".repeat(MOST_LINES + 1));
+        assertEquals(List.of("planted/live/src/main/java/io/trimswitch/planted/live/Long.java 401",
+            "planted/src/main/java/io/trimswitch/planted/Long.java 401"), longer(project));
     }
 
-    /** The main source files under {@code root}'s modules past the cap, each as its path and its lines. */
+    /** The main source files under {@code root}'s modules (in its folders and theirs) past the cap, each as its path and its lines. */
     static List<String> longer(final Path root) {
-        try (Stream<Path> modules = Files.list(root)) {
+        try (Stream<Path> modules = Files.walk(root, 2)) {
             return modules.map(module -> module.resolve("src/main/java")).filter(Files::isDirectory).flatMap(FileLengthTest::javaFiles)
                 .filter(file -> lines(file) > MOST_LINES).map(file -> root.relativize(file) + " " + lines(file)).sorted().toList();
         } catch (final IOException e) {

@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * grows into a catch-all.
  */
 class LayeringTest {
-    /** Each module (by directory) and the modules it may use; everything else in the project is out of bounds. */
+    /** Each module (by directory, relative to the root: ndp/live is in NDP's folder) and the modules it may use; everything else in the project is out of bounds. */
     static final Map<String, Set<String>> MAY_USE = new LinkedHashMap<>();
 
     static {
@@ -59,7 +59,7 @@ class LayeringTest {
             "traffic-manager", "dataplane"));
         MAY_USE.put("evaluation", Set.of("realtime", "network", "simulator", "switching", "config", "recirc", "pipelines",
             "traffic-manager", "dataplane"));
-        MAY_USE.put("cli", Set.of("evaluation", "hosts", "control", "live", "sonic", "realtime", "sockets", "interfaces", "network", "simulator",
+        MAY_USE.put("cli", Set.of("evaluation", "ndp/live", "control", "live", "sonic", "realtime", "sockets", "interfaces", "network", "simulator",
             "switching", "ndp", "config", "recirc", "pipelines", "traffic-manager", "dataplane"));
         // The benchmarks measure the live switch as well as the evaluation's runs.
         MAY_USE.put("bench", Set.of("evaluation", "live", "realtime", "sockets", "interfaces", "network", "simulator",
@@ -70,10 +70,10 @@ class LayeringTest {
         belowTransports.add("simulator");
         try {
             TransportRuleTest.transportModules().forEach(module -> MAY_USE.putIfAbsent(module, Set.copyOf(belowTransports)));
-            // NDP's live hosts run its state machines on sockets: they reach what NDP's module reaches.
+            // NDP's live hosts, a module in NDP's folder, run its state machines on sockets and the host's clock.
             final Set<String> live = new java.util.HashSet<>(belowTransports);
             live.add("ndp");
-            MAY_USE.put("hosts", Set.copyOf(live));
+            MAY_USE.put("ndp/live", Set.copyOf(live));
         } catch (final IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -117,16 +117,43 @@ class LayeringTest {
         all = new ClassFileImporter().importPaths(classDirectories);
     }
 
-    /** The package a module's classes live in: io.trimswitch and the module's name without its dashes. */
-    private static String packageOf(final String module) {
-        return "io.trimswitch." + module.replace("-", "");
+    /** The package a module's classes live in: io.trimswitch and the module's directory without dashes, a dot for each slash. */
+    static String packageOf(final String module) {
+        return "io.trimswitch." + module.replace("-", "").replace('/', '.');
+    }
+
+    /** A module's classes: its package and those below it, but for a module in its folder (ndp/live's in ndp's). */
+    static DescribedPredicate<JavaClass> inModule(final String module) {
+        return inAnyModule(List.of(module));
+    }
+
+    static DescribedPredicate<JavaClass> inAnyModule(final List<String> modules) {
+        return new DescribedPredicate<>("are in " + String.join(", ", modules)) {
+            @Override
+            public boolean test(final JavaClass type) {
+                return modules.stream().anyMatch(module -> moduleOf(type.getPackageName()).equals(module));
+            }
+        };
+    }
+
+    /** The module whose package holds {@code packageName}: the one with the longest package that does; "" for none. */
+    private static String moduleOf(final String packageName) {
+        String found = "";
+        for (final String module : MAY_USE.keySet()) {
+            final String own = packageOf(module);
+            if ((packageName.equals(own) || packageName.startsWith(own + ".")) && own.length() > packageOf(found).length()) {
+                found = module;
+            }
+        }
+        return found;
     }
 
     @Test
     void everyModuleOfTheBuildIsLayered() throws IOException {
-        try (Stream<Path> entries = Files.list(ROOT)) {
+        // A module's folder is at the root, or in a folder of the root as NDP's live hosts are.
+        try (Stream<Path> entries = Files.walk(ROOT, 2)) {
             final List<String> modules = entries.filter(dir -> Files.isDirectory(dir.resolve("src/main/java")))
-                .map(dir -> dir.getFileName().toString()).sorted().toList();
+                .map(dir -> ROOT.relativize(dir).toString()).sorted().toList();
             assertTrue(MAY_USE.keySet().containsAll(modules), "modules without a layer here: " + modules.stream()
                 .filter(module -> !MAY_USE.containsKey(module)).toList());
         }
@@ -135,12 +162,11 @@ class LayeringTest {
     @Test
     void eachModuleUsesOnlyTheModulesBelowIt() {
         for (final Map.Entry<String, Set<String>> module : MAY_USE.entrySet()) {
-            final String[] forbidden = MAY_USE.keySet().stream()
-                .filter(other -> !other.equals(module.getKey()) && !module.getValue().contains(other))
-                .map(other -> packageOf(other) + "..").toArray(String[]::new);
-            if (forbidden.length > 0) {
-                noClasses().that().resideInAPackage(packageOf(module.getKey()) + "..")
-                    .should().dependOnClassesThat().resideInAnyPackage(forbidden)
+            final List<String> forbidden = MAY_USE.keySet().stream()
+                .filter(other -> !other.equals(module.getKey()) && !module.getValue().contains(other)).toList();
+            if (!forbidden.isEmpty()) {
+                noClasses().that(inModule(module.getKey()))
+                    .should().dependOnClassesThat(inAnyModule(forbidden))
                     .because(module.getKey() + " may use only " + module.getValue())
                     .check(all);
             }
@@ -196,19 +222,24 @@ class LayeringTest {
 
     @Test
     void clockFreeModulesReadNoHostClockAndStartNoThread() {
-        final String[] clockFree = CLOCK_FREE.stream().map(module -> packageOf(module) + "..").toArray(String[]::new);
-        readNoHostClockAndStartNoThread(CLOCK_OR_THREAD_OF_THEIR_OWN.keySet(), clockFree).check(all);
+        // ndp's package holds ndp/live's too: the live hosts' clock is theirs, not the module's below them.
+        readNoHostClockAndStartNoThread(CLOCK_OR_THREAD_OF_THEIR_OWN.keySet(), inAnyModule(CLOCK_FREE)).check(all);
     }
 
     /** Classes in {@code packages}, but those named in {@code allowed} and their nested ones, read no clock and start no thread. */
     static ArchRule readNoHostClockAndStartNoThread(final Set<String> allowed, final String... packages) {
+        return readNoHostClockAndStartNoThread(allowed, JavaClass.Predicates.resideInAnyPackage(packages));
+    }
+
+    /** Classes {@code where} says, but those named in {@code allowed} and their nested ones, read no clock and start no thread. */
+    static ArchRule readNoHostClockAndStartNoThread(final Set<String> allowed, final DescribedPredicate<JavaClass> where) {
         final DescribedPredicate<JavaClass> ofTheirOwn = new DescribedPredicate<>("are not allowed a clock or thread of their own") {
             @Override
             public boolean test(final JavaClass type) {
                 return allowed.stream().noneMatch(name -> type.getName().equals(name) || type.getName().startsWith(name + "$"));
             }
         };
-        return noClasses().that().resideInAnyPackage(packages).and(ofTheirOwn).should().accessTargetWhere(hostClockOrThread())
+        return noClasses().that(where).and(ofTheirOwn).should().accessTargetWhere(hostClockOrThread())
             .because("time is passed in below realtime, and the live switch starts the threads");
     }
 
@@ -303,9 +334,9 @@ class LayeringTest {
             public void check(final JavaClass type, final ConditionEvents events) {
                 final String location = type.getSource().map(source -> source.getUri().getPath()).orElse("");
                 for (final String module : MAY_USE.keySet()) {
-                    if (location.contains("/" + module + "/target/classes/")) {
+                    if (location.startsWith(ROOT.resolve(module).resolve("target/classes") + "/")) {
                         final String expected = packageOf(module);
-                        final boolean inside = type.getPackageName().equals(expected) || type.getPackageName().startsWith(expected + ".");
+                        final boolean inside = inModule(module).test(type);
                         events.add(new SimpleConditionEvent(type, inside,
                             type.getName() + " is in module " + module + " but not in package " + expected));
                         return;

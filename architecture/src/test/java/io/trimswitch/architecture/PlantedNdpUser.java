@@ -2,7 +2,7 @@ package io.trimswitch.architecture;
 
 import io.trimswitch.ndp.NdpSender;
 
-/** A class outside the NDP transport's module (and not its live hosts) that names its state machine: what {@link TransportRuleTest} plants. */
+/** A class outside the NDP transport's folder that names its state machine: what {@link TransportRuleTest} plants. */
 final class PlantedNdpUser {
     private PlantedNdpUser() {
     }

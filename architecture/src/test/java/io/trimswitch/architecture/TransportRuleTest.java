@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -23,10 +22,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A transport is a plug-in: the module that registers one (in its META-INF/services) is its folder, and no class
- * outside it names its classes; the rest of the house reaches it through {@code io.trimswitch.simulator.Transport}
- * and its name. A transport's live hosts, which run its state machines on sockets rather than in the simulator, may name
- * them too ({@code hosts}, NDP's). The rule is shown failing on a class planted outside that names one.
+ * A transport is a plug-in: the module that registers one (in its META-INF/services) heads its folder, and no class
+ * outside that folder names its classes; the rest of the house reaches it through {@code io.trimswitch.simulator.Transport}
+ * and its name. A module in the folder, as NDP's live hosts ({@code ndp/live}) that run its state machines on sockets,
+ * is inside. The rule is shown failing on a class planted outside that names one.
  */
 class TransportRuleTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
@@ -39,13 +38,10 @@ class TransportRuleTest {
         }
     }
 
-    /** The live hosts of a transport, by its module: they run its state machines on the host's clock and sockets. */
-    static final Map<String, String> LIVE_HOSTS = Map.of("ndp", "io.trimswitch.hosts..");
-
+    /** Outside the folder's packages (the transport module's and those of the modules in its folder), none names the module's classes. */
     static ArchRule transportStaysInItsFolder(final String module) {
-        final String own = "io.trimswitch." + module.replace("-", "") + "..";
-        final String[] allowed = LIVE_HOSTS.containsKey(module) ? new String[] {own, LIVE_HOSTS.get(module)} : new String[] {own};
-        return noClasses().that().resideOutsideOfPackages(allowed).should().dependOnClassesThat().resideInAPackage(own)
+        return noClasses().that().resideOutsideOfPackage(LayeringTest.packageOf(module) + "..").should()
+            .dependOnClassesThat(LayeringTest.inModule(module))
             .because(module + " is a transport: the rest reaches it only through io.trimswitch.simulator.Transport and its name");
     }
 
@@ -91,10 +87,13 @@ class TransportRuleTest {
     }
 
     @Test
-    void ndpsLiveHostsAndItsRegistryPass() throws IOException {
-        final JavaClasses live = new ClassFileImporter().importPaths(ROOT.resolve("hosts/target/classes"), ROOT.resolve("ndp/target/classes"),
+    void ndpsLiveHostsInItsFolderAndItsRegistryPass() throws IOException {
+        final JavaClasses live = new ClassFileImporter().importPaths(ROOT.resolve("ndp/live/target/classes"), ROOT.resolve("ndp/target/classes"),
             ROOT.resolve("simulator/target/classes"));
-        assertFalse(transportStaysInItsFolder("ndp").evaluate(live).hasViolation(), "the live hosts run NDP's state machines");
+        assertTrue(live.stream().anyMatch(type -> type.getPackageName().equals("io.trimswitch.ndp.live")
+            && type.getDirectDependenciesFromSelf().stream().anyMatch(d -> d.getTargetClass().getPackageName().equals("io.trimswitch.ndp"))),
+            "the live hosts run NDP's state machines");
+        assertFalse(transportStaysInItsFolder("ndp").evaluate(live).hasViolation(), "the live hosts are in NDP's folder");
         final JavaClasses registry = new ClassFileImporter().importClasses(Transports.class, NdpTransport.class);
         assertFalse(transportStaysInItsFolder("ndp").evaluate(registry).hasViolation());
     }

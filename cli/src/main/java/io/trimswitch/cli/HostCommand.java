@@ -1,13 +1,13 @@
 package io.trimswitch.cli;
 
 import io.trimswitch.config.ConfigException;
-import io.trimswitch.hosts.HostDatagram;
-import io.trimswitch.hosts.HostReport;
-import io.trimswitch.hosts.NdpReceivingHost;
-import io.trimswitch.hosts.NdpSendingHost;
-import io.trimswitch.hosts.PeerSilent;
-import io.trimswitch.hosts.ReceiverSettings;
-import io.trimswitch.hosts.SenderSettings;
+import io.trimswitch.ndp.live.HostDatagram;
+import io.trimswitch.ndp.live.HostReport;
+import io.trimswitch.ndp.live.NdpReceivingHost;
+import io.trimswitch.ndp.live.NdpSendingHost;
+import io.trimswitch.ndp.live.PeerSilent;
+import io.trimswitch.ndp.live.ReceiverSettings;
+import io.trimswitch.ndp.live.SenderSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
