@@ -3,6 +3,7 @@ package io.trimswitch.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.trimswitch.config.ConfigException;
+import io.trimswitch.config.HostPorts;
 import io.trimswitch.dataplane.codec.NdpHeader;
 import org.agrona.concurrent.UnsafeBuffer;
 import picocli.CommandLine.Command;
@@ -95,7 +96,7 @@ public final class GenCommand implements Runnable {
             if (flow < 0) {
                 throw new ConfigException("--flow must be 0.." + Integer.MAX_VALUE + ", got " + flow);
             }
-            final InetSocketAddress target = address("--to", to);
+            final InetSocketAddress target = HostPorts.parse("--to", to);
             final ByteBuffer payload = ByteBuffer.allocateDirect(size);
             final UnsafeBuffer view = new UnsafeBuffer(payload);
             NdpHeader.write(view, 0, NdpHeader.FLAG_DATA, 0, 0);
@@ -105,7 +106,7 @@ public final class GenCommand implements Runnable {
                 channel.setOption(StandardSocketOptions.IP_TOS, dscp << 2);
                 channel.setOption(StandardSocketOptions.SO_SNDBUF, 4 << 20);
                 if (bind != null) {
-                    bind(channel, "--bind", bind.contains(":") ? address("--bind", bind) : address("--bind", bind + ":0"));
+                    bind(channel, "--bind", bind.contains(":") ? HostPorts.parse("--bind", bind) : HostPorts.parse("--bind", bind + ":0"));
                 }
                 try {
                     channel.connect(target);
@@ -180,7 +181,7 @@ public final class GenCommand implements Runnable {
             if (json != null) {
                 OutputFiles.requireWritable("--json", json);
             }
-            final InetSocketAddress local = address("--bind", bind);
+            final InetSocketAddress local = HostPorts.parse("--bind", bind);
             final Map<String, Flow> flows = new LinkedHashMap<>();
             final ByteBuffer datagram = ByteBuffer.allocateDirect(65_536);
             final UnsafeBuffer view = new UnsafeBuffer(datagram);
@@ -288,23 +289,6 @@ public final class GenCommand implements Runnable {
         long gaps() {
             return highest + 1 - seen.cardinality();
         }
-    }
-
-    static InetSocketAddress address(final String option, final String text) {
-        final int colon = text.lastIndexOf(':');
-        if (colon <= 0) {
-            throw new ConfigException(option + " must be HOST:PORT, got '" + text + "'");
-        }
-        final InetSocketAddress address;
-        try {
-            address = new InetSocketAddress(text.substring(0, colon), io.trimswitch.config.WholeNumbers.parseInt(text.substring(colon + 1)));
-        } catch (final IllegalArgumentException e) {
-            throw new ConfigException(option + ": '" + text + "' is not HOST:PORT (" + e.getMessage() + ")");
-        }
-        if (address.isUnresolved()) {
-            throw new ConfigException(option + ": unknown host '" + text.substring(0, colon) + "'");
-        }
-        return address;
     }
 
     private static void bind(final DatagramChannel channel, final String option, final InetSocketAddress address) {

@@ -3,6 +3,7 @@ package io.trimswitch.cli;
 import io.trimswitch.config.ConfigException;
 import io.trimswitch.config.OneLine;
 import io.trimswitch.dataplane.io.CaptureFormatException;
+import io.trimswitch.simulator.TransportLiveCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -18,7 +19,7 @@ import java.util.Map;
     versionProvider = TrimswitchCommand.Version.class,
     description = "A userspace packet-trimming switch that reproduces a Tofino-style trimming design.")
 public final class TrimswitchCommand implements Runnable {
-    /** The commands, in the order the usage lists them. */
+    /** The tool's own commands, in the order the usage lists them: then the transports' live commands, then help. */
     private static final Map<String, Class<?>> COMMANDS = commands();
 
     /** Exit code for a run that completed but broke packet conservation (a bug). */
@@ -54,11 +55,11 @@ public final class TrimswitchCommand implements Runnable {
         // Building a command's model reads all its annotations, and the first model built pays for picocli's own
         // start, a tenth of a second on a cold JVM: a command named first is built alone, under its full name;
         // anything else (usage, help, a misspelling) gets the whole tree.
-        final Class<?> named = args.length > 0 && !"help".equals(args[0]) ? COMMANDS.get(args[0]) : null;
+        final CommandLine named = args.length > 0 && !"help".equals(args[0]) ? named(args[0]) : null;
         final CommandLine commandLine;
         final String[] commandArguments;
         if (named != null) {
-            commandLine = model(named);
+            commandLine = named;
             commandLine.setCommandName("trimswitch " + args[0]);
             commandArguments = java.util.Arrays.copyOfRange(args, 1, args.length);
         } else {
@@ -124,7 +125,32 @@ public final class TrimswitchCommand implements Runnable {
         for (final Map.Entry<String, Class<?>> command : COMMANDS.entrySet()) {
             tool.addSubcommand(command.getKey(), model(command.getValue()));
         }
+        for (final TransportLiveCommand live : TransportLiveCommand.registered()) {
+            tool.addSubcommand(live.name(), model(live));
+        }
+        tool.addSubcommand("help", model(CommandLine.HelpCommand.class));
         return tool;
+    }
+
+    /** The command named {@code name}: one of the tool's own, else a transport's live command (found only then); null for none. */
+    private static CommandLine named(final String name) {
+        final Class<?> own = COMMANDS.get(name);
+        if (own != null) {
+            return model(own);
+        }
+        for (final TransportLiveCommand live : TransportLiveCommand.registered()) {
+            if (live.name().equals(name)) {
+                return model(live);
+            }
+        }
+        return null;
+    }
+
+    /** A transport's live command's model: its command object, parsed and run as the tool's own are. */
+    private static CommandLine model(final TransportLiveCommand live) {
+        final CommandLine model = new CommandLine(live.command());
+        model.getCommandSpec().versionProvider(new Version());
+        return model;
     }
 
     /** A command's model: {@code scenario}'s, {@code fabric}'s and {@code replay}'s are defined in code, the others' by annotations. */
@@ -153,8 +179,6 @@ public final class TrimswitchCommand implements Runnable {
         commands.put("stats", StatsCommand.class);
         commands.put("ctl", CtlCommand.class);
         commands.put("gen", GenCommand.class);
-        commands.put("host", HostCommand.class);
-        commands.put("help", CommandLine.HelpCommand.class);
         return commands;
     }
 

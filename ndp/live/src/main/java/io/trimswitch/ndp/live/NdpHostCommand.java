@@ -1,13 +1,8 @@
-package io.trimswitch.cli;
+package io.trimswitch.ndp.live;
 
 import io.trimswitch.config.ConfigException;
-import io.trimswitch.ndp.live.HostDatagram;
-import io.trimswitch.ndp.live.HostReport;
-import io.trimswitch.ndp.live.NdpReceivingHost;
-import io.trimswitch.ndp.live.NdpSendingHost;
-import io.trimswitch.ndp.live.PeerSilent;
-import io.trimswitch.ndp.live.ReceiverSettings;
-import io.trimswitch.ndp.live.SenderSettings;
+import io.trimswitch.config.HostPorts;
+import io.trimswitch.simulator.TransportLiveCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -28,17 +23,21 @@ import java.util.concurrent.TimeUnit;
  * {@code trimswitch host}: an NDP end host on real UDP sockets, running the simulator's NDP state machines on the
  * host clock. With {@code --listen} it receives (ACK, NACK of trimmed headers, PULLs paced at its link's rate); with
  * {@code --connect} it sends flows (initial window at line rate, then one packet per PULL, sprayed over source ports).
+ * NDP's live command ({@link NdpLiveCommand}): the tool finds it by its name and never names it.
  */
 @Command(
     addMethodSubcommands = false,
-    name = "host",
+    name = NdpHostCommand.NAME,
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {"Runs an NDP end host on UDP sockets: a receiver (--listen) or a sender of flows (--connect).",
         "The simulator's NDP hosts, on the host clock.",
         "Data is marked with the trimmable DSCP (10), ACK/NACK/PULL with the trimmed one (11). Prints per flow the FCT, bytes, goodput, "
             + "retransmissions and headers. Exit 0: every flow completed; 1: a peer fell silent or a flow did not complete; 2: bad input."})
-public final class HostCommand implements Callable<Integer> {
+final class NdpHostCommand implements Callable<Integer> {
+    /** The subcommand's name, as a user types it. */
+    static final String NAME = "host";
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -110,7 +109,7 @@ public final class HostCommand implements Callable<Integer> {
         if (durationS != null && !(durationS > 0 && durationS <= 31_536_000)) {
             throw new ConfigException("--duration-s must be above 0 and at most 31536000, got " + durationS);
         }
-        if (json != null && !OutputFiles.isStandardOutput(json)) {
+        if (json != null && !isStandardOutput(json)) {
             final Path parent = json.toAbsolutePath().getParent();
             if (parent != null && !Files.isDirectory(parent)) {
                 throw new ConfigException("--json " + json + ": no such directory " + parent);
@@ -128,7 +127,7 @@ public final class HostCommand implements Callable<Integer> {
         if (expectFlows != null && (expectFlows < 1 || expectFlows > ReceiverSettings.DEFAULT_MAX_FLOWS)) {
             throw new ConfigException("--expect-flows must be 1.." + ReceiverSettings.DEFAULT_MAX_FLOWS + ", got " + expectFlows);
         }
-        final ReceiverSettings settings = new ReceiverSettings(GenCommand.address("--listen", listen), rateGbps,
+        final ReceiverSettings settings = new ReceiverSettings(HostPorts.parse("--listen", listen), rateGbps,
             durationS == null ? 0 : (long) (durationS * 1e9), expectFlows == null ? 0 : expectFlows, (long) (timeoutS * 1e9),
             payloadBytes, ReceiverSettings.CONTROL_DSCP, ReceiverSettings.DEFAULT_MAX_FLOWS);
         final NdpReceivingHost host = new NdpReceivingHost(settings, spec.commandLine().getErr());
@@ -147,7 +146,7 @@ public final class HostCommand implements Callable<Integer> {
             if (host.unfinished() > 0) {
                 spec.commandLine().getErr().println("trimswitch: host: " + host.unfinished() + " of " + report.flows().size()
                     + " flows did not complete");
-                return TrimswitchCommand.EXIT_RUN_FAILED;
+                return TransportLiveCommand.EXIT_FELL_SHORT;
             }
             return 0;
         } finally {
@@ -170,7 +169,7 @@ public final class HostCommand implements Callable<Integer> {
         final long[] sizes = flowSizes();
         final SenderSettings settings;
         try {
-            settings = new SenderSettings(GenCommand.address("--connect", connect), sizes, rateGbps, spray, window, (long) (rtoMs * 1e6),
+            settings = new SenderSettings(HostPorts.parse("--connect", connect), sizes, rateGbps, spray, window, (long) (rtoMs * 1e6),
                 (long) (timeoutS * 1e9), payloadBytes, SenderSettings.TRIMMABLE_DSCP, durationS == null ? 0 : (long) (durationS * 1e9));
         } catch (final IllegalArgumentException e) {
             final boolean sizedByDuration = durationS != null && size == null && flowSizes == null;
@@ -195,7 +194,7 @@ public final class HostCommand implements Callable<Integer> {
         } catch (final PeerSilent silent) {
             finish(silent.report());
             spec.commandLine().getErr().println("trimswitch: host: " + silent.getMessage());
-            return TrimswitchCommand.EXIT_RUN_FAILED;
+            return TransportLiveCommand.EXIT_FELL_SHORT;
         } finally {
             onSignal.reported();
         }
@@ -205,7 +204,7 @@ public final class HostCommand implements Callable<Integer> {
         final long unfinished = report.flows().stream().filter(flow -> !flow.complete()).count();
         spec.commandLine().getErr().println("trimswitch: host: " + unfinished + " of " + report.flows().size()
             + " flows were not acknowledged after the sender stopped");
-        return TrimswitchCommand.EXIT_RUN_FAILED;
+        return TransportLiveCommand.EXIT_FELL_SHORT;
     }
 
     private long[] flowSizes() {
@@ -289,7 +288,7 @@ public final class HostCommand implements Callable<Integer> {
 
     private void finish(final HostReport report) throws IOException {
         report.printTable(text());
-        if (OutputFiles.isStandardOutput(json)) {
+        if (isStandardOutput(json)) {
             spec.commandLine().getOut().println(report.json());
             spec.commandLine().getOut().flush();
         } else if (json != null) {
@@ -303,7 +302,7 @@ public final class HostCommand implements Callable<Integer> {
 
     /** Where the tables go: standard output, unless the JSON goes there. */
     private PrintWriter text() {
-        return OutputFiles.isStandardOutput(json) ? spec.commandLine().getErr() : spec.commandLine().getOut();
+        return isStandardOutput(json) ? spec.commandLine().getErr() : spec.commandLine().getOut();
     }
 
     /** How long until --start-at; an instant already past starts the flows at once, and says how late they are. */
@@ -320,6 +319,11 @@ public final class HostCommand implements Callable<Integer> {
             return 0;
         }
         return Math.round((unixSeconds - now) * 1e3);
+    }
+
+    /** A file option's value {@code -}: standard output, as in the tool's other commands. */
+    private static boolean isStandardOutput(final Path file) {
+        return file != null && "-".equals(file.toString());
     }
 
     private static void refuse(final boolean given, final String option) {
