@@ -4,9 +4,12 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
+import io.trimswitch.cli.TrimswitchCommand;
+import io.trimswitch.simulator.TransportLiveCommand;
 import io.trimswitch.simulator.Transports;
 import io.trimswitch.ndp.NdpSender;
 import io.trimswitch.ndp.NdpTransport;
+import io.trimswitch.ndp.live.NdpLiveCommand;
 import io.trimswitch.uet.UetTransport;
 import org.junit.jupiter.api.Test;
 
@@ -24,8 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A transport is a plug-in: the module that registers one (in its META-INF/services) heads its folder, and no class
  * outside that folder names its classes; the rest of the house reaches it through {@code io.trimswitch.simulator.Transport}
- * and its name. A module in the folder, as NDP's live hosts ({@code ndp/live}) that run its state machines on sockets,
- * is inside. The rule is shown failing on a class planted outside that names one.
+ * and its name (its live command through {@code TransportLiveCommand}). A module in the folder, as NDP's live hosts
+ * ({@code ndp/live}) that run its state machines on sockets, is inside, and as unnamed outside as the rest. The rule is
+ * shown failing on classes planted outside that name one.
  */
 class TransportRuleTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
@@ -38,11 +42,12 @@ class TransportRuleTest {
         }
     }
 
-    /** Outside the folder's packages (the transport module's and those of the modules in its folder), none names the module's classes. */
+    /** Outside the folder's packages (the transport module's and those of the modules in its folder), none names their classes. */
     static ArchRule transportStaysInItsFolder(final String module) {
-        return noClasses().that().resideOutsideOfPackage(LayeringTest.packageOf(module) + "..").should()
-            .dependOnClassesThat(LayeringTest.inModule(module))
-            .because(module + " is a transport: the rest reaches it only through io.trimswitch.simulator.Transport and its name");
+        final String folder = LayeringTest.packageOf(module) + "..";
+        return noClasses().that().resideOutsideOfPackage(folder).should().dependOnClassesThat().resideInAPackage(folder)
+            .because(module + " is a transport: the rest reaches its folder only through io.trimswitch.simulator.Transport,"
+                + " TransportLiveCommand and their names");
     }
 
     @Test
@@ -84,6 +89,21 @@ class TransportRuleTest {
         final EvaluationResult result = transportStaysInItsFolder("ndp").evaluate(planted);
         assertTrue(result.hasViolation(), "the planted class is caught");
         assertTrue(result.getFailureReport().toString().contains(PlantedNdpUser.class.getName()), result.getFailureReport().toString());
+    }
+
+    @Test
+    void aClassOutsideNdpsFolderThatNamesItsLiveCommandIsAViolation() {
+        final JavaClasses planted = new ClassFileImporter().importClasses(PlantedNdpLiveUser.class, NdpLiveCommand.class);
+        final EvaluationResult result = transportStaysInItsFolder("ndp").evaluate(planted);
+        assertTrue(result.hasViolation(), "the planted class is caught");
+        assertTrue(result.getFailureReport().toString().contains(PlantedNdpLiveUser.class.getName()), result.getFailureReport().toString());
+    }
+
+    @Test
+    void theToolThatFindsTheLiveCommandByNamePasses() {
+        final JavaClasses tool = new ClassFileImporter().importClasses(TrimswitchCommand.class, TransportLiveCommand.class, NdpLiveCommand.class);
+        assertTrue(TransportLiveCommand.registered().stream().anyMatch(live -> live.name().equals("host")), "ndp/live registers host");
+        assertFalse(transportStaysInItsFolder("ndp").evaluate(tool).hasViolation());
     }
 
     @Test
