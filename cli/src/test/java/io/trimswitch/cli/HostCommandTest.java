@@ -181,7 +181,13 @@ class HostCommandTest {
             "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
             TrimswitchCommand.class.getName(), "host", "--connect", "127.0.0.1:" + port, "--size", "1000000000", "--json", json.toString())
             .redirectErrorStream(true).redirectOutput(dir.resolve("sender.out").toFile()).start();
-        Thread.sleep(1500);
+        // SIGTERM once the sender has its UDP socket, however long its JVM took to start, and a moment later.
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!hasUdpSocket(sender.pid())) {
+            assertTrue(sender.isAlive() && System.nanoTime() < deadline, "host too slow: the sender opened no UDP socket in 60 s");
+            Thread.sleep(20);
+        }
+        Thread.sleep(500);
         sender.destroy();
         assertTrue(sender.waitFor(20, TimeUnit.SECONDS), "the sender did not end");
         final String printed = Files.readString(dir.resolve("sender.out"));
@@ -190,6 +196,33 @@ class HostCommandTest {
         assertTrue(flow.get("complete").asBoolean() && flow.get("bytes").asLong() < 1_000_000_000L, flow.toString());
         final Cli.Result received = receiving.get(60, TimeUnit.SECONDS);
         assertTrue(received.out().contains("receiver: 1 flows, 1 complete"), received.out() + received.err());
+    }
+
+    /** Whether process {@code pid} holds a socket that the kernel lists as UDP. */
+    private static boolean hasUdpSocket(final long pid) throws IOException {
+        final java.util.Set<String> inodes = new java.util.HashSet<>();
+        try (java.util.stream.Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+            fds.forEach(fd -> {
+                try {
+                    final String target = Files.readSymbolicLink(fd).toString();
+                    if (target.startsWith("socket:[")) {
+                        inodes.add(target.substring(8, target.length() - 1));
+                    }
+                } catch (final IOException closedMeanwhile) {
+                    // The descriptor closed between the listing and the read: not a socket to count.
+                }
+            });
+        } catch (final java.nio.file.NoSuchFileException ended) {
+            return false;
+        }
+        // Java's sockets are IPv6 ones that also carry IPv4, unless the JVM was told to prefer IPv4.
+        for (final String table : new String[] {"/proc/net/udp", "/proc/net/udp6"}) {
+            if (Files.readAllLines(Path.of(table)).stream().skip(1).map(line -> line.strip().split("\\s+"))
+                .anyMatch(fields -> fields.length > 9 && inodes.contains(fields[9]))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static int freePort() throws IOException {
