@@ -4,6 +4,7 @@
 #   default    `trimswitch run -i 0@... -i 1@...` with no --idle: poll (sleeps once a turn finds nothing, polling
 #              100 µs for the answer to a frame after 1 ms without one)
 #   poll-10ms  the same with `--poll-after-traffic-us 10000`: polls 10 ms after the last frame (the default before)
+#   poll-0     the same with `--poll-after-traffic-us 0`: sleeps as soon as a turn finds nothing, even for an answer
 #   busy-spin  the same with `--idle busy-spin`
 #   af_xdp     the default on af_xdp ports (`-i 0@...:af_xdp`)
 #   bridge     the Linux bridge over the two veths (the kernel's own forwarding, the host's floor)
@@ -27,8 +28,8 @@ TRIMSWITCH=${TRIMSWITCH:-"$PWD/cli/trimswitch"}
 MODES=${MODES:-"default af_xdp busy-spin bridge"}
 for mode in $MODES; do
     case "$mode" in
-        default|poll-10ms|af_xdp|busy-spin|bridge) ;;
-        *) echo "idle_bench: MODES are default poll-10ms af_xdp busy-spin bridge, got '$mode'" >&2; exit 2 ;;
+        default|poll-10ms|poll-0|af_xdp|busy-spin|bridge) ;;
+        *) echo "idle_bench: MODES are default poll-10ms poll-0 af_xdp busy-spin bridge, got '$mode'" >&2; exit 2 ;;
     esac
 done
 TAG="idb$$"
@@ -86,6 +87,7 @@ for round in $(seq 1 "$ROUNDS"); do
             idle="" kind=""
             [ "$mode" = busy-spin ] && idle="--idle busy-spin"
             [ "$mode" = poll-10ms ] && idle="--poll-after-traffic-us 10000"
+            [ "$mode" = poll-0 ] && idle="--poll-after-traffic-us 0"
             [ "$mode" = af_xdp ] && kind=":af_xdp"
             ip netns exec "${TAG}sw" $TRIMSWITCH run $idle --metrics off --counters "$WORK/s.counters" --control "$WORK/s.ctl" \
                 -i "0@${TAG}p0$kind" -i "1@${TAG}p1$kind" > "$WORK/switch.log" 2>&1 &
