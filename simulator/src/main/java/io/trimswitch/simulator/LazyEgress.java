@@ -1,7 +1,6 @@
 package io.trimswitch.simulator;
 
-import io.trimswitch.switching.AssembledSwitch;
-import io.trimswitch.trafficmanager.EgressPort;
+import io.trimswitch.trafficmanager.EgressTransmitter;
 
 /**
  * A port's transmissions end when the traffic manager next looks at its queues, or at the end of the run: in an
@@ -9,23 +8,21 @@ import io.trimswitch.trafficmanager.EgressPort;
  * transmission ends exactly when its event would have.
  */
 final class LazyEgress implements EgressTiming {
-    private final AssembledSwitch assembly;
-    private final Delivery delivery;
+    private final EgressTransmitter[] ports;
     private long ended;
 
-    LazyEgress(final AssembledSwitch assembly, final Delivery delivery) {
-        this.assembly = assembly;
-        this.delivery = delivery;
+    LazyEgress(final EgressTransmitter[] ports) {
+        this.ports = ports;
     }
 
     @Override
     public void beforeEnqueue(final int port, final long time) {
-        finishUntil(port, time);
+        ended += ports[port].advanceTo(time);
     }
 
     @Override
     public void pending(final int port, final long time) {
-        assembly.port(port).startTransmission(time);
+        ended += ports[port].advanceTo(time);
     }
 
     @Override
@@ -35,19 +32,8 @@ final class LazyEgress implements EgressTiming {
 
     @Override
     public void endRun(final long end) {
-        for (int port = 0; port < assembly.ports(); port++) {
-            finishUntil(port, end);
-        }
-    }
-
-    /** Ends every transmission of {@code port} done by {@code time}, starting the next as each ends. */
-    private void finishUntil(final int port, final long time) {
-        final EgressPort egress = assembly.port(port);
-        while (!egress.isIdle() && egress.busyUntil() <= time) {
-            final long end = egress.busyUntil();
-            ended++;
-            delivery.deliver(port, egress.finishTransmission(), end);
-            egress.startTransmission(end);
+        for (final EgressTransmitter port : ports) {
+            ended += port.advanceTo(end);
         }
     }
 

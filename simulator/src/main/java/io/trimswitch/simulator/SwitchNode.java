@@ -6,8 +6,10 @@ import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.pipelines.ForwardingStage;
 import io.trimswitch.pipelines.IngressPipeline;
+import io.trimswitch.recirc.RecirculationTransmitter;
 import io.trimswitch.switching.CatchUp;
 import io.trimswitch.switching.AssembledSwitch;
+import io.trimswitch.trafficmanager.EgressTransmitter;
 import io.trimswitch.trafficmanager.TrafficManagerEvents;
 
 /**
@@ -29,6 +31,8 @@ public final class SwitchNode implements TrafficManagerEvents {
     /** Null unless nothing watches the order of deliveries across ports (see {@link LazyEgress}). */
     private final EgressTiming lazy;
     private EgressTiming egress;
+    /** Per pipeline, its recirculation port's timing, woken by its events. */
+    private final RecirculationTransmitter[] recirculation;
     /** Per port, the pipeline that takes what arrives there: one array on a packet's way in, not the assembly's two. */
     private final IngressPipeline[] ingress;
 
@@ -46,10 +50,20 @@ public final class SwitchNode implements TrafficManagerEvents {
         for (int port = 0; port < ingress.length; port++) {
             ingress[port] = assembly.pipeline(assembly.pipelineOf(port));
         }
-        final EgressTiming.Delivery delivery = (port, handle, time) -> engine.deliver(this, port, handle, time);
-        this.eager = new EagerEgress(assembly, engine, delivery, portBase);
-        this.lazy = new LazyEgress(assembly, delivery);
+        final EgressTransmitter.Departures delivery = (port, handle, time) -> engine.deliver(this, port, handle, time);
+        final EgressTransmitter[] transmitters = new EgressTransmitter[assembly.ports()];
+        for (int port = 0; port < transmitters.length; port++) {
+            transmitters[port] = EgressTransmitter.inOrder(assembly.port(port), delivery);
+        }
+        this.eager = new EagerEgress(transmitters, engine, portBase);
+        this.lazy = new LazyEgress(transmitters);
         this.egress = eager;
+        this.recirculation = new RecirculationTransmitter[assembly.recirculationPorts()];
+        for (int port = 0; port < recirculation.length; port++) {
+            if (assembly.recirculation(port) != null) {
+                recirculation[port] = new RecirculationTransmitter(assembly.recirculation(port), pool);
+            }
+        }
     }
 
     /** Ends transmissions lazily in the next runs, or by an event each. */
@@ -95,23 +109,25 @@ public final class SwitchNode implements TrafficManagerEvents {
 
     @Override
     public void recirculationPending(final int pipeline, final long now) {
-        if (assembly.recirculation(pipeline).isIdle()) {
-            startRecirculation(pipeline, now);
+        if (recirculation[pipeline].port().isIdle()) {
+            advanceRecirculation(pipeline, now);
         }
     }
 
-    /** Recirculation port {@code pipeline} starts sending its next packet, when it has one. */
-    private void startRecirculation(final int pipeline, final long time) {
-        final long done = assembly.recirculation(pipeline).startTransmission(time);
-        if (done >= 0) {
-            engine.schedule(done, EventType.RECIRCULATION_DONE, recirculationBase + pipeline);
-        }
-    }
-
-    /** Recirculation port {@code pipeline} has sent a packet, which returns a loop's latency later; its next one starts. */
+    /** Recirculation port {@code pipeline}'s transmission due now ends, and its packet returns a loop's latency later. */
     void recirculationDone(final int pipeline, final long now) {
-        engine.schedule(assembly.recirculation(pipeline).finishTransmission(now), EventType.RECIRCULATION_RETURN, recirculationBase + pipeline);
-        startRecirculation(pipeline, now);
+        advanceRecirculation(pipeline, now);
+    }
+
+    private void advanceRecirculation(final int pipeline, final long now) {
+        final RecirculationTransmitter transmitter = recirculation[pipeline];
+        if (transmitter.advanceTo(now) > 0) {
+            engine.schedule(transmitter.lastLoopBack(), EventType.RECIRCULATION_RETURN, recirculationBase + pipeline);
+        }
+        final long due = transmitter.nextDue();
+        if (due != Long.MAX_VALUE) {
+            engine.schedule(due, EventType.RECIRCULATION_DONE, recirculationBase + pipeline);
+        }
     }
 
     public int id() {
@@ -161,5 +177,10 @@ public final class SwitchNode implements TrafficManagerEvents {
         assembly.reset();
         eager.reset();
         lazy.reset();
+        for (final RecirculationTransmitter port : recirculation) {
+            if (port != null) {
+                port.reset();
+            }
+        }
     }
 }

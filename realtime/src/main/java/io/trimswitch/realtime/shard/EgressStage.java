@@ -2,12 +2,13 @@ package io.trimswitch.realtime.shard;
 
 import io.trimswitch.switching.CatchUp;
 import io.trimswitch.trafficmanager.EgressPort;
+import io.trimswitch.trafficmanager.EgressTransmitter;
 
 /**
  * A group of egress ports on a thread: each port serialises one packet at a time at its rate, choosing
  * between its header and data rings with the port's scheduler, and hands what has left to its
- * {@link Departures}: the receivers' records in a run, the port's socket in a live switch. A port that stays busy starts its next packet the instant the last
- * one finished, however late the thread looks, so the link's rate is kept exactly.
+ * {@link Departures}: the receivers' records in a run, the port's socket in a live switch. Each port's timing is its
+ * {@link EgressTransmitter}, the same virtual time drives; the stage only looks at the ports once a turn, however late.
  */
 final class EgressStage implements CatchUp.Stage {
     /** Where a packet goes once its last bit has left its port; the packet's buffer goes with it. */
@@ -17,7 +18,10 @@ final class EgressStage implements CatchUp.Stage {
     }
 
     private EgressPort[] ports;
+    private EgressTransmitter[] transmitters;
     private Departures departures;
+    /** What every port's transmitter hands its departures to: this stage's {@link #deliver}, bound once. */
+    private final EgressTransmitter.Departures deliver = this::deliver;
     /**
      * With every stage on one thread, the ports that may have work: busy, or with packets queued. The traffic manager
      * wakes a port as it queues for it on the same thread, so the stage looks at those alone rather than at every
@@ -31,8 +35,10 @@ final class EgressStage implements CatchUp.Stage {
 
     EgressStage(final EgressPort[] ports, final Departures departures) {
         this.ports = ports;
+        this.transmitters = new EgressTransmitter[ports.length];
         this.departures = departures;
         for (int place = 0; place < ports.length; place++) {
+            transmitters[place] = EgressTransmitter.late(ports[place], deliver);
             remember(place);
         }
     }
@@ -62,15 +68,15 @@ final class EgressStage implements CatchUp.Stage {
                 for (long bits = active[word]; bits != 0; bits &= bits - 1) {
                     final int index = (word << 6) + Long.numberOfTrailingZeros(bits);
                     final EgressPort port = ports[index];
-                    work += advance(port, now);
+                    work += transmitters[index].advanceTo(now);
                     if (port.isIdle() && !port.hasWaiting()) {
                         active[word] &= ~(1L << index);
                     }
                 }
             }
         } else {
-            for (final EgressPort port : ports) {
-                work += advance(port, now);
+            for (final EgressTransmitter transmitter : transmitters) {
+                work += transmitter.advanceTo(now);
             }
         }
         return work;
@@ -79,38 +85,16 @@ final class EgressStage implements CatchUp.Stage {
     /** Port {@code port} of this group alone up to {@code now}: before a header returns to it at that instant. */
     void advancePort(final int port, final long now) {
         if (port < placeOf.length && placeOf[port] >= 0) {
-            advance(ports[placeOf[port]], now);
+            transmitters[placeOf[port]].advanceTo(now);
         }
-    }
-
-    /** Ends what {@code port} has sent by {@code now} and starts what it can; returns how much. */
-    private int advance(final EgressPort port, final long now) {
-        int work = 0;
-        long freeSince = port.busyUntil();
-        if (!port.isIdle()) {
-            if (now < freeSince) {
-                return 0;
-            }
-            deliver(port.id(), port.finishTransmission(), freeSince);
-            work++;
-        }
-        // Several packets may have finished since the last look: each starts when the one before it ended.
-        while (port.hasWaiting()) {
-            final long done = port.startTransmissionAfter(freeSince, now);
-            if (done < 0 || done > now) {
-                break;
-            }
-            deliver(port.id(), port.finishTransmission(), done);
-            freeSince = done;
-            work++;
-        }
-        return work;
     }
 
     /** On the shard's thread: one more port of the group, attached while the switch runs ({@code ctl add-port}). */
     void add(final EgressPort port) {
         ports = java.util.Arrays.copyOf(ports, ports.length + 1);
         ports[ports.length - 1] = port;
+        transmitters = java.util.Arrays.copyOf(transmitters, ports.length);
+        transmitters[ports.length - 1] = EgressTransmitter.late(port, deliver);
         remember(ports.length - 1);
         if (active != null) {
             active = java.util.Arrays.copyOf(active, (ports.length + 63) >> 6);
