@@ -1,7 +1,7 @@
 package io.trimswitch.simulator;
 
 /**
- * How virtual time wakes its ports' timing ({@link io.trimswitch.trafficmanager.EgressTransmitter}, the same a
+ * How virtual time wakes its ports' timing ({@link io.trimswitch.trafficmanager.EgressPort#advanceTo}, the same a
  * real-time shard drives): by an event at each port's next-due instant ({@link EagerEgress}), or when the traffic
  * manager next looks at the port ({@link LazyEgress}). Both end each transmission at the same instant, so a run's
  * report does not depend on which one it used.

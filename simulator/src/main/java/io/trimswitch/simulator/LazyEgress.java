@@ -1,6 +1,6 @@
 package io.trimswitch.simulator;
 
-import io.trimswitch.trafficmanager.EgressTransmitter;
+import io.trimswitch.trafficmanager.EgressPort;
 
 /**
  * A port's transmissions end when the traffic manager next looks at its queues, or at the end of the run: in an
@@ -8,21 +8,27 @@ import io.trimswitch.trafficmanager.EgressTransmitter;
  * transmission ends exactly when its event would have.
  */
 final class LazyEgress implements EgressTiming {
-    private final EgressTransmitter[] ports;
+    private final EgressPort[] ports;
+    private final EgressPort.Departures delivery;
     private long ended;
 
-    LazyEgress(final EgressTransmitter[] ports) {
+    LazyEgress(final EgressPort[] ports, final EgressPort.Departures delivery) {
         this.ports = ports;
+        this.delivery = delivery;
     }
 
     @Override
     public void beforeEnqueue(final int port, final long time) {
-        ended += ports[port].advanceTo(time);
+        final EgressPort egress = ports[port];
+        // Idle, nothing waits in order: the common case, a port still sending, costs one look.
+        if (egress.nextDue() <= time) {
+            ended += egress.advanceTo(time, true, delivery);
+        }
     }
 
     @Override
     public void pending(final int port, final long time) {
-        ended += ports[port].advanceTo(time);
+        ended += ports[port].advanceTo(time, true, delivery);
     }
 
     @Override
@@ -32,8 +38,8 @@ final class LazyEgress implements EgressTiming {
 
     @Override
     public void endRun(final long end) {
-        for (final EgressTransmitter port : ports) {
-            ended += port.advanceTo(end);
+        for (final EgressPort port : ports) {
+            ended += port.advanceTo(end, true, delivery);
         }
     }
 

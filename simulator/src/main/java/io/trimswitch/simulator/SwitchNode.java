@@ -6,10 +6,10 @@ import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.pipelines.ForwardingStage;
 import io.trimswitch.pipelines.IngressPipeline;
-import io.trimswitch.recirc.RecirculationTransmitter;
+import io.trimswitch.recirc.RecirculationPort;
 import io.trimswitch.switching.CatchUp;
 import io.trimswitch.switching.AssembledSwitch;
-import io.trimswitch.trafficmanager.EgressTransmitter;
+import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.TrafficManagerEvents;
 
 /**
@@ -31,8 +31,6 @@ public final class SwitchNode implements TrafficManagerEvents {
     /** Null unless nothing watches the order of deliveries across ports (see {@link LazyEgress}). */
     private final EgressTiming lazy;
     private EgressTiming egress;
-    /** Per pipeline, its recirculation port's timing, woken by its events. */
-    private final RecirculationTransmitter[] recirculation;
     /** Per port, the pipeline that takes what arrives there: one array on a packet's way in, not the assembly's two. */
     private final IngressPipeline[] ingress;
 
@@ -50,20 +48,15 @@ public final class SwitchNode implements TrafficManagerEvents {
         for (int port = 0; port < ingress.length; port++) {
             ingress[port] = assembly.pipeline(assembly.pipelineOf(port));
         }
-        final EgressTransmitter.Departures delivery = (port, handle, time) -> engine.deliver(this, port, handle, time);
-        final EgressTransmitter[] transmitters = new EgressTransmitter[assembly.ports()];
-        for (int port = 0; port < transmitters.length; port++) {
-            transmitters[port] = EgressTransmitter.inOrder(assembly.port(port), delivery);
+        final EgressPort.Departures delivery = (port, handle, time) -> engine.deliver(this, port, handle, time);
+        // One array on the way to a port, not the assembly and its array.
+        final EgressPort[] ports = new EgressPort[assembly.ports()];
+        for (int port = 0; port < ports.length; port++) {
+            ports[port] = assembly.port(port);
         }
-        this.eager = new EagerEgress(transmitters, engine, portBase);
-        this.lazy = new LazyEgress(transmitters);
+        this.eager = new EagerEgress(ports, delivery, engine, portBase);
+        this.lazy = new LazyEgress(ports, delivery);
         this.egress = eager;
-        this.recirculation = new RecirculationTransmitter[assembly.recirculationPorts()];
-        for (int port = 0; port < recirculation.length; port++) {
-            if (assembly.recirculation(port) != null) {
-                recirculation[port] = new RecirculationTransmitter(assembly.recirculation(port), pool);
-            }
-        }
     }
 
     /** Ends transmissions lazily in the next runs, or by an event each. */
@@ -109,7 +102,7 @@ public final class SwitchNode implements TrafficManagerEvents {
 
     @Override
     public void recirculationPending(final int pipeline, final long now) {
-        if (recirculation[pipeline].port().isIdle()) {
+        if (assembly.recirculation(pipeline).isIdle()) {
             advanceRecirculation(pipeline, now);
         }
     }
@@ -120,11 +113,11 @@ public final class SwitchNode implements TrafficManagerEvents {
     }
 
     private void advanceRecirculation(final int pipeline, final long now) {
-        final RecirculationTransmitter transmitter = recirculation[pipeline];
-        if (transmitter.advanceTo(now) > 0) {
-            engine.schedule(transmitter.lastLoopBack(), EventType.RECIRCULATION_RETURN, recirculationBase + pipeline);
+        final RecirculationPort port = assembly.recirculation(pipeline);
+        if (port.advanceTo(now) > 0) {
+            engine.schedule(port.lastLoopBack(), EventType.RECIRCULATION_RETURN, recirculationBase + pipeline);
         }
-        final long due = transmitter.nextDue();
+        final long due = port.nextDue();
         if (due != Long.MAX_VALUE) {
             engine.schedule(due, EventType.RECIRCULATION_DONE, recirculationBase + pipeline);
         }
@@ -177,10 +170,5 @@ public final class SwitchNode implements TrafficManagerEvents {
         assembly.reset();
         eager.reset();
         lazy.reset();
-        for (final RecirculationTransmitter port : recirculation) {
-            if (port != null) {
-                port.reset();
-            }
-        }
     }
 }

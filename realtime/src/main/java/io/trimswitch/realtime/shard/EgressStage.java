@@ -2,13 +2,12 @@ package io.trimswitch.realtime.shard;
 
 import io.trimswitch.switching.CatchUp;
 import io.trimswitch.trafficmanager.EgressPort;
-import io.trimswitch.trafficmanager.EgressTransmitter;
 
 /**
  * A group of egress ports on a thread: each port serialises one packet at a time at its rate, choosing
  * between its header and data rings with the port's scheduler, and hands what has left to its
- * {@link Departures}: the receivers' records in a run, the port's socket in a live switch. Each port's timing is its
- * {@link EgressTransmitter}, the same virtual time drives; the stage only looks at the ports once a turn, however late.
+ * {@link Departures}: the receivers' records in a run, the port's socket in a live switch. Each port owns its timing
+ * ({@link EgressPort#advanceTo}), the same virtual time drives; the stage only looks once a turn, however late.
  */
 final class EgressStage implements CatchUp.Stage {
     /** Where a packet goes once its last bit has left its port; the packet's buffer goes with it. */
@@ -18,10 +17,9 @@ final class EgressStage implements CatchUp.Stage {
     }
 
     private EgressPort[] ports;
-    private EgressTransmitter[] transmitters;
     private Departures departures;
-    /** What every port's transmitter hands its departures to: this stage's {@link #deliver}, bound once. */
-    private final EgressTransmitter.Departures deliver = this::deliver;
+    /** What every port hands its departures to: this stage's {@link #deliver}, bound once. */
+    private final EgressPort.Departures deliver = this::deliver;
     /**
      * With every stage on one thread, the ports that may have work: busy, or with packets queued. The traffic manager
      * wakes a port as it queues for it on the same thread, so the stage looks at those alone rather than at every
@@ -35,10 +33,8 @@ final class EgressStage implements CatchUp.Stage {
 
     EgressStage(final EgressPort[] ports, final Departures departures) {
         this.ports = ports;
-        this.transmitters = new EgressTransmitter[ports.length];
         this.departures = departures;
         for (int place = 0; place < ports.length; place++) {
-            transmitters[place] = EgressTransmitter.late(ports[place], deliver);
             remember(place);
         }
     }
@@ -68,15 +64,15 @@ final class EgressStage implements CatchUp.Stage {
                 for (long bits = active[word]; bits != 0; bits &= bits - 1) {
                     final int index = (word << 6) + Long.numberOfTrailingZeros(bits);
                     final EgressPort port = ports[index];
-                    work += transmitters[index].advanceTo(now);
+                    work += port.advanceTo(now, false, deliver);
                     if (port.isIdle() && !port.hasWaiting()) {
                         active[word] &= ~(1L << index);
                     }
                 }
             }
         } else {
-            for (final EgressTransmitter transmitter : transmitters) {
-                work += transmitter.advanceTo(now);
+            for (final EgressPort port : ports) {
+                work += port.advanceTo(now, false, deliver);
             }
         }
         return work;
@@ -85,7 +81,7 @@ final class EgressStage implements CatchUp.Stage {
     /** Port {@code port} of this group alone up to {@code now}: before a header returns to it at that instant. */
     void advancePort(final int port, final long now) {
         if (port < placeOf.length && placeOf[port] >= 0) {
-            transmitters[placeOf[port]].advanceTo(now);
+            ports[placeOf[port]].advanceTo(now, false, deliver);
         }
     }
 
@@ -93,8 +89,6 @@ final class EgressStage implements CatchUp.Stage {
     void add(final EgressPort port) {
         ports = java.util.Arrays.copyOf(ports, ports.length + 1);
         ports[ports.length - 1] = port;
-        transmitters = java.util.Arrays.copyOf(transmitters, ports.length);
-        transmitters[ports.length - 1] = EgressTransmitter.late(port, deliver);
         remember(ports.length - 1);
         if (active != null) {
             active = java.util.Arrays.copyOf(active, (ports.length + 63) >> 6);

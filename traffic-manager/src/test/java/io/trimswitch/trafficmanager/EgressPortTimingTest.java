@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-class EgressTransmitterTest {
+class EgressPortTimingTest {
     private static final long NS = 1_000;
     private final PacketPool pool = new PacketPool(64);
     private final EgressPort port = new EgressPort(3, LinkRate.gbps(100), pool, 16, 16, 10);
@@ -21,47 +21,41 @@ class EgressTransmitterTest {
         queue.offer(handle);
     }
 
-    private EgressTransmitter transmitter(final boolean inOrder) {
-        final EgressTransmitter.Departures to = (id, handle, time) -> departed.add(id + ":" + pool.length(handle) + "@" + time / NS);
-        return inOrder ? EgressTransmitter.inOrder(port, to) : EgressTransmitter.late(port, to);
-    }
+    private final EgressPort.Departures to = (id, handle, time) -> departed.add(id + ":" + pool.length(handle) + "@" + time / NS);
 
     @Test
     void aBusyPortStartsEachPacketTheInstantTheOneBeforeEndedWhicheverWayItIsWoken() {
         for (final boolean inOrder : new boolean[] {true, false}) {
             departed.clear();
             port.reset();
-            final EgressTransmitter transmitter = transmitter(inOrder);
             for (int i = 0; i < 3; i++) {
                 queue(port.dataQueue(), 1500, 0);
             }
             // Virtual time looks as the packets are queued, a shard only a microsecond later: the same departures.
-            transmitter.advanceTo(inOrder ? 0 : 1000 * NS);
-            transmitter.advanceTo(1000 * NS);
+            port.advanceTo(inOrder ? 0 : 1000 * NS, inOrder, to);
+            port.advanceTo(1000 * NS, inOrder, to);
             assertEquals(List.of("3:1500@120", "3:1500@240", "3:1500@360"), departed, inOrder ? "in order" : "late");
-            assertEquals(Long.MAX_VALUE, transmitter.nextDue());
+            assertEquals(Long.MAX_VALUE, port.nextDue());
         }
     }
 
     @Test
     void aLateLookChoosesAmongThePacketsQueuedByTheInstantThePortCameFree() {
-        final EgressTransmitter transmitter = transmitter(false);
         queue(port.dataQueue(), 1500, 0);
         queue(port.dataQueue(), 1500, 0);
         queue(port.headerQueue(), 64, 130 * NS);
-        transmitter.advanceTo(1000 * NS);
+        port.advanceTo(1000 * NS, false, to);
         // The header came after the first packet ended, so the second data packet went first.
         assertEquals(List.of("3:1500@120", "3:1500@240", "3:64@245"), departed);
     }
 
     @Test
     void aPacketThatCannotEndByNowStaysInServiceAndIsTheNextThingDue() {
-        final EgressTransmitter transmitter = transmitter(true);
         queue(port.dataQueue(), 1500, 0);
-        assertEquals(0, transmitter.advanceTo(0));
-        assertEquals(120 * NS, transmitter.nextDue());
-        assertEquals(0, transmitter.advanceTo(119 * NS));
-        assertEquals(1, transmitter.advanceTo(120 * NS));
+        assertEquals(0, port.advanceTo(0, true, to));
+        assertEquals(120 * NS, port.nextDue());
+        assertEquals(0, port.advanceTo(119 * NS, true, to));
+        assertEquals(1, port.advanceTo(120 * NS, true, to));
         assertEquals(List.of("3:1500@120"), departed);
     }
 }
