@@ -11,7 +11,9 @@ import io.trimswitch.trafficmanager.TrafficManager;
  * A pipeline's recirculation port. In DoD mode it drains the pipeline's DoD queue at its rate,
  * serialising each deflected packet whole, raises the congestion signal as each one leaves the
  * queue, and after the recirculation latency trims it and puts the header in the egress port's
- * header queue. In mirror mode it carries already-trimmed headers and raises nothing.
+ * header queue. In mirror mode it carries already-trimmed headers and raises nothing. It owns its timing,
+ * whichever clock drives it: {@link #advanceTo} ends what is due and starts what follows, {@link #nextDue} says when
+ * next; virtual time wakes it at that instant and as its queue gets a packet, a shard once a turn.
  */
 public final class RecirculationPort {
     private final int pipeline;
@@ -23,6 +25,8 @@ public final class RecirculationPort {
     private final CongestionSignals signals;
     private final TimedIntFifo looping = new TimedIntFifo(1024);
     private int inService = PacketPool.NO_PACKET;
+    private long busyUntil;
+    private long lastLoopBack;
 
     /**
      * @param signals null when this port raises no congestion signal (the {@code dod} mechanism, mirror ports)
@@ -41,6 +45,48 @@ public final class RecirculationPort {
 
     public boolean isIdle() {
         return inService == PacketPool.NO_PACKET;
+    }
+
+    /**
+     * Ends every transmission done by {@code now}, each packet setting off on its loop at the instant it ended, and
+     * starts each next one: back to back while the queue holds packets, otherwise from the instant the packet was
+     * queued; a packet that cannot end by {@code now} stays in service. Returns how many ended.
+     */
+    public int advanceTo(final long now) {
+        int ended = 0;
+        while (true) {
+            if (inService != PacketPool.NO_PACKET) {
+                if (now < busyUntil) {
+                    return ended;
+                }
+                lastLoopBack = finishTransmission(busyUntil);
+                ended++;
+            }
+            final int next = queue.peek();
+            if (next == PacketPool.NO_PACKET) {
+                return ended;
+            }
+            // Virtual time looks as each packet is queued and as each transmission ends: then that is its own instant.
+            final long start = Math.max(busyUntil, pool.queuedPicos(next));
+            if (start > now) {
+                return ended;
+            }
+            final long done = startTransmission(start);
+            if (done < 0) {
+                return ended;
+            }
+            busyUntil = done;
+        }
+    }
+
+    /** When the packet in service ends, or {@link Long#MAX_VALUE} when none is. */
+    public long nextDue() {
+        return inService == PacketPool.NO_PACKET ? Long.MAX_VALUE : busyUntil;
+    }
+
+    /** When the packet that last set off on its loop is back in the ingress pipeline. */
+    public long lastLoopBack() {
+        return lastLoopBack;
     }
 
     /** Starts serialising the next queued packet; returns when it finishes, or -1 when the queue is empty. */
@@ -93,6 +139,8 @@ public final class RecirculationPort {
     public void reset() {
         looping.clear();
         inService = PacketPool.NO_PACKET;
+        busyUntil = 0;
+        lastLoopBack = 0;
     }
 
     /** Hands every packet still in service or in the loop to {@code drain}, for end-of-run accounting. */

@@ -1,27 +1,22 @@
 package io.trimswitch.simulator;
 
-import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.trafficmanager.EgressPort;
 
 /**
- * Each transmission ends by an event of its own. Needed whenever something watches deliveries across ports in time
- * order: NDP hosts that answer every delivery, captures, the timeline.
+ * Each transmission ends by an event of its own, at its port's next-due instant. Needed whenever something watches
+ * deliveries across ports in time order: NDP hosts that answer every delivery, captures, the timeline.
  */
 final class EagerEgress implements EgressTiming {
-    /** The switch's ports, kept here: one array on the way to a port, not the assembly and its array. */
     private final EgressPort[] ports;
+    private final EgressPort.Departures delivery;
     private final EndHosts.Switch events;
-    private final Delivery delivery;
     /** The network number of the switch's port 0: an event names a port by its network number. */
     private final int portBase;
 
-    EagerEgress(final AssembledSwitch assembly, final EndHosts.Switch events, final Delivery delivery, final int portBase) {
-        this.ports = new EgressPort[assembly.ports()];
-        for (int port = 0; port < ports.length; port++) {
-            ports[port] = assembly.port(port);
-        }
-        this.events = events;
+    EagerEgress(final EgressPort[] ports, final EgressPort.Departures delivery, final EndHosts.Switch events, final int portBase) {
+        this.ports = ports;
         this.delivery = delivery;
+        this.events = events;
         this.portBase = portBase;
     }
 
@@ -31,19 +26,20 @@ final class EagerEgress implements EgressTiming {
 
     @Override
     public void pending(final int port, final long time) {
-        start(port, time);
+        advance(port, time);
     }
 
     @Override
     public void transmissionDone(final int port, final long time) {
-        delivery.deliver(port, ports[port].finishTransmission(), time);
-        start(port, time);
+        advance(port, time);
     }
 
-    private void start(final int port, final long time) {
-        final long done = ports[port].startTransmission(time);
-        if (done >= 0) {
-            events.schedule(done, EventType.EGRESS_DONE, portBase + port);
+    private void advance(final int port, final long time) {
+        final EgressPort egress = ports[port];
+        egress.advanceTo(time, true, delivery);
+        final long due = egress.nextDue();
+        if (due != Long.MAX_VALUE) {
+            events.schedule(due, EventType.EGRESS_DONE, portBase + port);
         }
     }
 

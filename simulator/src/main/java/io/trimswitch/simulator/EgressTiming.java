@@ -1,16 +1,12 @@
 package io.trimswitch.simulator;
 
 /**
- * How the ports' transmissions end in virtual time: by an event each ({@link EagerEgress}), or when the traffic
+ * How virtual time wakes its ports' timing ({@link io.trimswitch.trafficmanager.EgressPort#advanceTo}, the same a
+ * real-time shard drives): by an event at each port's next-due instant ({@link EagerEgress}), or when the traffic
  * manager next looks at the port ({@link LazyEgress}). Both end each transmission at the same instant, so a run's
  * report does not depend on which one it used.
  */
 interface EgressTiming {
-    /** What the switch does with a packet whose last bit has left a port. */
-    interface Delivery {
-        void deliver(int port, int handle, long time);
-    }
-
     /** The traffic manager is about to queue for {@code port} at {@code time}. */
     void beforeEnqueue(int port, long time);
 

@@ -6,8 +6,10 @@ import io.trimswitch.dataplane.counters.DropReason;
 import io.trimswitch.dataplane.packet.PacketPool;
 import io.trimswitch.pipelines.ForwardingStage;
 import io.trimswitch.pipelines.IngressPipeline;
+import io.trimswitch.recirc.RecirculationPort;
 import io.trimswitch.switching.CatchUp;
 import io.trimswitch.switching.AssembledSwitch;
+import io.trimswitch.trafficmanager.EgressPort;
 import io.trimswitch.trafficmanager.TrafficManagerEvents;
 
 /**
@@ -46,9 +48,14 @@ public final class SwitchNode implements TrafficManagerEvents {
         for (int port = 0; port < ingress.length; port++) {
             ingress[port] = assembly.pipeline(assembly.pipelineOf(port));
         }
-        final EgressTiming.Delivery delivery = (port, handle, time) -> engine.deliver(this, port, handle, time);
-        this.eager = new EagerEgress(assembly, engine, delivery, portBase);
-        this.lazy = new LazyEgress(assembly, delivery);
+        final EgressPort.Departures delivery = (port, handle, time) -> engine.deliver(this, port, handle, time);
+        // One array on the way to a port, not the assembly and its array.
+        final EgressPort[] ports = new EgressPort[assembly.ports()];
+        for (int port = 0; port < ports.length; port++) {
+            ports[port] = assembly.port(port);
+        }
+        this.eager = new EagerEgress(ports, delivery, engine, portBase);
+        this.lazy = new LazyEgress(ports, delivery);
         this.egress = eager;
     }
 
@@ -96,22 +103,24 @@ public final class SwitchNode implements TrafficManagerEvents {
     @Override
     public void recirculationPending(final int pipeline, final long now) {
         if (assembly.recirculation(pipeline).isIdle()) {
-            startRecirculation(pipeline, now);
+            advanceRecirculation(pipeline, now);
         }
     }
 
-    /** Recirculation port {@code pipeline} starts sending its next packet, when it has one. */
-    private void startRecirculation(final int pipeline, final long time) {
-        final long done = assembly.recirculation(pipeline).startTransmission(time);
-        if (done >= 0) {
-            engine.schedule(done, EventType.RECIRCULATION_DONE, recirculationBase + pipeline);
-        }
-    }
-
-    /** Recirculation port {@code pipeline} has sent a packet, which returns a loop's latency later; its next one starts. */
+    /** Recirculation port {@code pipeline}'s transmission due now ends, and its packet returns a loop's latency later. */
     void recirculationDone(final int pipeline, final long now) {
-        engine.schedule(assembly.recirculation(pipeline).finishTransmission(now), EventType.RECIRCULATION_RETURN, recirculationBase + pipeline);
-        startRecirculation(pipeline, now);
+        advanceRecirculation(pipeline, now);
+    }
+
+    private void advanceRecirculation(final int pipeline, final long now) {
+        final RecirculationPort port = assembly.recirculation(pipeline);
+        if (port.advanceTo(now) > 0) {
+            engine.schedule(port.lastLoopBack(), EventType.RECIRCULATION_RETURN, recirculationBase + pipeline);
+        }
+        final long due = port.nextDue();
+        if (due != Long.MAX_VALUE) {
+            engine.schedule(due, EventType.RECIRCULATION_DONE, recirculationBase + pipeline);
+        }
     }
 
     public int id() {

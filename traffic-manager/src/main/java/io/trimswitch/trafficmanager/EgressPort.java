@@ -7,10 +7,17 @@ import io.trimswitch.dataplane.time.LinkRate;
 /**
  * One egress port of the traffic manager: a small low-priority data queue, a high-priority header
  * queue, the scheduler between them, and a transmitter that serialises one packet at a time at
- * the port's rate. The runtime decides when to look: {@link #startTransmission} when the port is
- * idle, {@link #finishTransmission} when the packet's last bit has left.
+ * the port's rate. It owns its timing, whichever clock drives it, as an htsim queue owns its next event:
+ * {@link #advanceTo} ends what is due and starts what follows, {@link #nextDue} says when next. The engine
+ * only wakes it: virtual time at that instant or before it queues for the port, a shard once a turn.
  */
 public final class EgressPort {
+    /** Where a packet goes once its last bit has left its port; the packet's buffer goes with it. */
+    @FunctionalInterface
+    public interface Departures {
+        void departed(int port, int handle, long time);
+    }
+
     private final int id;
     /** Replaced by a running switch's control thread ({@link #rate(LinkRate)}); read at each transmission. */
     private volatile LinkRate rate;
@@ -149,6 +156,42 @@ public final class EgressPort {
         inService = servedQueue == null ? headerQueue.poll() : servedQueue.poll();
         busyUntil = start + rate.serialisation(pool.length(inService));
         return busyUntil;
+    }
+
+    /**
+     * Ends every transmission done by {@code now}, each handed to {@code departures} at the instant it ended, and
+     * starts each next one at that instant (or, on an idle port, when its packet was queued); a packet that cannot end
+     * by {@code now} stays in service. Returns how many ended. {@code inOrder}: the engine looks at every instant
+     * something changes for the port (virtual time), so every queued packet was queued by the instant the port came
+     * free, and one queued for an idle port just now: the port takes whatever waits ({@link #startTransmission}), the
+     * choice a late look makes ({@link #startTransmissionAfter}) without reading each queue head's time.
+     */
+    public int advanceTo(final long now, final boolean inOrder, final Departures departures) {
+        int ended = 0;
+        long free = busyUntil;
+        if (inService != PacketPool.NO_PACKET) {
+            if (now < free) {
+                return 0;
+            }
+            departures.departed(id, finishTransmission(), free);
+            ended++;
+        } else if (inOrder) {
+            free = Math.max(free, now);
+        }
+        while (true) {
+            final long done = inOrder ? startTransmission(free) : startTransmissionAfter(free, now);
+            if (done < 0 || done > now) {
+                return ended;
+            }
+            departures.departed(id, finishTransmission(), done);
+            free = done;
+            ended++;
+        }
+    }
+
+    /** When the packet in service ends, or {@link Long#MAX_VALUE} when none is. */
+    public long nextDue() {
+        return inService == PacketPool.NO_PACKET ? Long.MAX_VALUE : busyUntil;
     }
 
     /** The packet in service has left the port: count it and hand it over. */

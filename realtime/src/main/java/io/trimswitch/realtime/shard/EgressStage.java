@@ -6,8 +6,8 @@ import io.trimswitch.trafficmanager.EgressPort;
 /**
  * A group of egress ports on a thread: each port serialises one packet at a time at its rate, choosing
  * between its header and data rings with the port's scheduler, and hands what has left to its
- * {@link Departures}: the receivers' records in a run, the port's socket in a live switch. A port that stays busy starts its next packet the instant the last
- * one finished, however late the thread looks, so the link's rate is kept exactly.
+ * {@link Departures}: the receivers' records in a run, the port's socket in a live switch. Each port owns its timing
+ * ({@link EgressPort#advanceTo}), the same virtual time drives; the stage only looks once a turn, however late.
  */
 final class EgressStage implements CatchUp.Stage {
     /** Where a packet goes once its last bit has left its port; the packet's buffer goes with it. */
@@ -18,6 +18,8 @@ final class EgressStage implements CatchUp.Stage {
 
     private EgressPort[] ports;
     private Departures departures;
+    /** What every port hands its departures to: this stage's {@link #deliver}, bound once. */
+    private final EgressPort.Departures deliver = this::deliver;
     /**
      * With every stage on one thread, the ports that may have work: busy, or with packets queued. The traffic manager
      * wakes a port as it queues for it on the same thread, so the stage looks at those alone rather than at every
@@ -62,7 +64,7 @@ final class EgressStage implements CatchUp.Stage {
                 for (long bits = active[word]; bits != 0; bits &= bits - 1) {
                     final int index = (word << 6) + Long.numberOfTrailingZeros(bits);
                     final EgressPort port = ports[index];
-                    work += advance(port, now);
+                    work += port.advanceTo(now, false, deliver);
                     if (port.isIdle() && !port.hasWaiting()) {
                         active[word] &= ~(1L << index);
                     }
@@ -70,7 +72,7 @@ final class EgressStage implements CatchUp.Stage {
             }
         } else {
             for (final EgressPort port : ports) {
-                work += advance(port, now);
+                work += port.advanceTo(now, false, deliver);
             }
         }
         return work;
@@ -79,32 +81,8 @@ final class EgressStage implements CatchUp.Stage {
     /** Port {@code port} of this group alone up to {@code now}: before a header returns to it at that instant. */
     void advancePort(final int port, final long now) {
         if (port < placeOf.length && placeOf[port] >= 0) {
-            advance(ports[placeOf[port]], now);
+            ports[placeOf[port]].advanceTo(now, false, deliver);
         }
-    }
-
-    /** Ends what {@code port} has sent by {@code now} and starts what it can; returns how much. */
-    private int advance(final EgressPort port, final long now) {
-        int work = 0;
-        long freeSince = port.busyUntil();
-        if (!port.isIdle()) {
-            if (now < freeSince) {
-                return 0;
-            }
-            deliver(port.id(), port.finishTransmission(), freeSince);
-            work++;
-        }
-        // Several packets may have finished since the last look: each starts when the one before it ended.
-        while (port.hasWaiting()) {
-            final long done = port.startTransmissionAfter(freeSince, now);
-            if (done < 0 || done > now) {
-                break;
-            }
-            deliver(port.id(), port.finishTransmission(), done);
-            freeSince = done;
-            work++;
-        }
-        return work;
     }
 
     /** On the shard's thread: one more port of the group, attached while the switch runs ({@code ctl add-port}). */

@@ -115,7 +115,7 @@ public final class ShardedDataplane {
         }
         for (int port = 0; port < recirculation.length; port++) {
             if (assembly.recirculation(port) != null) {
-                recirculation[port] = new RecirculationStage(assembly.recirculation(port), pool);
+                recirculation[port] = new RecirculationStage(assembly.recirculation(port));
             }
         }
     }
@@ -342,11 +342,6 @@ public final class ShardedDataplane {
         views.resetCounters(assembly.ports());
         ingress.forEach(IngressStage::reset);
         egress.forEach(EgressStage::reset);
-        for (final RecirculationStage loop : recirculation) {
-            if (loop != null) {
-                loop.reset();
-            }
-        }
         for (final PipelineShard shard : shards) {
             shard.reset();
         }

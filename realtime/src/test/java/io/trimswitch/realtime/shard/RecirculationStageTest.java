@@ -22,7 +22,7 @@ class RecirculationStageTest {
     private final PacketPool pool = new PacketPool(16);
     private final AssembledSwitch assembly = Assemblies.of(settings, pool);
     private final RecirculationPort port = assembly.recirculation(0);
-    private final RecirculationStage stage = new RecirculationStage(port, pool);
+    private final RecirculationStage stage = new RecirculationStage(port);
     private final EgressPort egress = assembly.port(EGRESS);
     private final long packetTime = new LinkRate(Math.round(settings.recirculation().rateGbps() * 1e9)).serialisation(BYTES);
     private final long latency = Picos.fromNanos(settings.recirculation().latencyNs());
