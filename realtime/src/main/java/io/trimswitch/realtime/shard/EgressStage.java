@@ -6,18 +6,12 @@ import io.trimswitch.trafficmanager.EgressPort;
 /**
  * A group of egress ports on a thread: each port serialises one packet at a time at its rate, choosing
  * between its header and data rings with the port's scheduler, and hands what has left to its
- * {@link Departures}: the receivers' records in a run, the port's socket in a live switch. Each port owns its timing
+ * {@link EgressPort.Departures}: the receivers' records in a run, the port's socket in a live switch. Each port owns its timing
  * ({@link EgressPort#advanceTo}), the same virtual time drives; the stage only looks once a turn, however late.
  */
 final class EgressStage implements CatchUp.Stage {
-    /** Where a packet goes once its last bit has left its port; the packet's buffer goes with it. */
-    @FunctionalInterface
-    interface Departures {
-        void departed(int port, int handle, long time);
-    }
-
     private EgressPort[] ports;
-    private Departures departures;
+    private EgressPort.Departures departures;
     /** What every port hands its departures to: this stage's {@link #deliver}, bound once. */
     private final EgressPort.Departures deliver = this::deliver;
     /**
@@ -31,7 +25,7 @@ final class EgressStage implements CatchUp.Stage {
     /** By port id: the port's place in this group, or -1; for wake-ups, which name the port. */
     private int[] placeOf = new int[0];
 
-    EgressStage(final EgressPort[] ports, final Departures departures) {
+    EgressStage(final EgressPort[] ports, final EgressPort.Departures departures) {
         this.ports = ports;
         this.departures = departures;
         for (int place = 0; place < ports.length; place++) {
@@ -40,7 +34,7 @@ final class EgressStage implements CatchUp.Stage {
     }
 
     /** What leaves the group goes to {@code to} from now on: the ports of the shard that runs it, once it has them. */
-    void departTo(final Departures to) {
+    void departTo(final EgressPort.Departures to) {
         this.departures = to;
     }
 

@@ -91,7 +91,7 @@ final class ShardParts implements ShardWakeUp.QueuedInput {
     }
 
     /** What leaves this shard's egress ports goes to {@code departures}: its ports' kinds. */
-    void departTo(final EgressStage.Departures departures) {
+    void departTo(final EgressPort.Departures departures) {
         for (final EgressStage stage : egress) {
             stage.departTo(departures);
         }

@@ -97,7 +97,7 @@ public final class ShardedDataplane {
 
     /** Per pipeline its ingress and its group of egress ports (those attached); per recirculation port its stage. */
     private void buildStages(final int portsPerPipeline) {
-        final EgressStage.Departures beforePorts = (port, handle, time) -> {
+        final EgressPort.Departures beforePorts = (port, handle, time) -> {
             throw new IllegalStateException("port " + port + " sent before its shard had ports");
         };
         for (int pipeline = 0; pipeline < assembly.pipelines(); pipeline++) {
