@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** A long fabric run says how far it has come, and Ctrl-C says what it stopped and that nothing was written. */
@@ -49,6 +50,8 @@ class FabricProgressTest {
     @Tag("host-timing")
     void onATerminalALongRunShowsProgressAndCtrlCSaysWhatItStopped() throws Exception {
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/script")), "needs script(1), from util-linux");
+        assumeFalse(IgnoredSignals.ignored(IgnoredSignals.SIGINT),
+            "SIGINT is ignored in this process (started in the background by a non-interactive shell), so the tool ignores it too");
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         final String command = "exec " + java + " --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow --add-exports "
             + "java.base/jdk.internal.misc=ALL-UNNAMED -cp " + System.getProperty("java.class.path") + " " + TrimswitchCommand.class.getName()

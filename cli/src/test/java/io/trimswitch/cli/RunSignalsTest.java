@@ -40,7 +40,7 @@ class RunSignalsTest {
     @Test
     void sighupStopsCleanly() throws Exception {
         // Under nohup the switch inherits SIGHUP ignored, and the JVM then leaves it so, as a daemon started that way should.
-        assumeFalse(hangupIgnored(), "SIGHUP is ignored in this process (started under nohup), so the switch ignores it too");
+        assumeFalse(IgnoredSignals.ignored(IgnoredSignals.SIGHUP), "SIGHUP is ignored in this process (started under nohup), so the switch ignores it too");
         final Process sw = start();
         try {
             signal(sw, "HUP");
@@ -73,16 +73,6 @@ class RunSignalsTest {
 
     private static void signal(final Process sw, final String name) throws Exception {
         assertEquals(0, new ProcessBuilder("kill", "-" + name, Long.toString(sw.pid())).inheritIO().start().waitFor());
-    }
-
-    /** Whether this process ignores SIGHUP, which the switch it starts then inherits: bit 0 of SigIgn in /proc/self/status. */
-    private static boolean hangupIgnored() throws Exception {
-        final Path status = Path.of("/proc/self/status");
-        if (!Files.isReadable(status)) {
-            return false;
-        }
-        return Files.readAllLines(status).stream().filter(line -> line.startsWith("SigIgn:"))
-            .anyMatch(line -> (Long.parseUnsignedLong(line.substring(7).trim(), 16) & 1) != 0);
     }
 
     private String log() throws Exception {
