@@ -5,7 +5,7 @@
 #   forwarder        bench/hosts/afpacket_forwarder.c between the first two veths: TPACKET_V2 rings, PACKET_VNET_HDR,
 #                    sendmmsg with PACKET_QDISC_BYPASS, poll() when idle: the userspace limit (it parses and queues nothing)
 #   trimswitch       `trimswitch run -i 0@... -i 3@...`: one pipeline thread, l2 forwarding, default queues, and the
-#                    default idle mode (poll: it polls while its turns find work and sleeps in poll once one finds nothing)
+#                    default idle mode (poll: it polls while frames come and sleeps in poll 10 ms after the last one)
 #   trimswitch-spin  the same with `--idle busy-spin` (the thread polls all the time)
 #   trimswitch-poll  the same with `--idle poll` named (what the default is; kept for the older runs' commands)
 # Part 1 (hosts 0 and 1), forwarders alternating trial by trial: iperf3 TCP over one stream, iperf3 64-byte UDP

@@ -52,11 +52,11 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     String portKind;
 
     @Option(names = "--idle", paramLabel = "MODE",
-        description = "What a pipeline thread does with nothing to forward: poll (polls while turns find work, sleeps in epoll until a port has a frame once one finds nothing, polling briefly for the answer to a frame after a quiet spell: an idle switch takes no core), busy-spin (lowest latency, a core always, for benchmarks), yield, backoff or sleep. Default: the config's realtime.idle, else poll")
+        description = "What a pipeline thread does with nothing to forward: poll (polls while there is traffic, sleeps until a port has a frame --poll-after-traffic-us after the last one: an idle switch takes no core), busy-spin (lowest latency, a core always, for benchmarks), yield, backoff or sleep. Default: the config's realtime.idle, else poll")
     String idle;
 
     @Option(names = "--poll-after-traffic-us", paramLabel = "US",
-        description = "With --idle poll: a fixed time a thread keeps polling after the last frame before it sleeps, 0 to 1000000 µs, in place of the adaptive default; 0 sleeps at once, 10000 polls through traffic above 100 frames/s at a core's cost. Default: the config's realtime.pollAfterTrafficUs, else adaptive")
+        description = "With --idle poll: how long a thread keeps polling after the last frame before it sleeps, 0 to 1000000 µs; 0 sleeps at once, less CPU per frame at a steady load for a wake-up's latency. Default: the config's realtime.pollAfterTrafficUs, else 10000")
     Integer pollAfterTrafficUs;
 
     @Option(names = "--config-db", paramLabel = "FILE",

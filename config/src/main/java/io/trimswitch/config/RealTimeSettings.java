@@ -32,17 +32,16 @@ public interface RealTimeSettings {
         @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = ReportedDefaults.OneThread.class) int pipelineThreads,
         @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = ReportedDefaults.GsoOn.class) boolean udpGso,
         @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = ReportedDefaults.PacketKind.class) @JsonSetter(nulls = Nulls.SET) String portKind,
-        @JsonInclude(JsonInclude.Include.NON_NULL) @JsonSetter(nulls = Nulls.SET) Integer pollAfterTrafficUs) implements RealTimeBuilder.With {
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = ReportedDefaults.TenMilliseconds.class) int pollAfterTrafficUs) implements RealTimeBuilder.With {
         /** How an interface port reads and sends its frames unless its own {@code kind} says otherwise. */
         public static final String DEFAULT_PORT_KIND = "af_packet";
         /**
-         * How long (µs) a {@code poll} thread keeps polling after the last frame it received, when set: a wake-up costs
-         * latency, polling costs a core; 0 sleeps as soon as a turn finds nothing. Unset (null, the default): it adapts,
-         * polling while turns find work and briefly for the answer to a frame after a quiet spell.
+         * How long (µs) a {@code poll} thread keeps polling after the last frame it received: a wake-up costs latency,
+         * polling costs a core; 0 sleeps as soon as a turn finds nothing.
          */
-        public static final Integer ADAPTIVE_POLL_AFTER_TRAFFIC = null;
+        public static final int DEFAULT_POLL_AFTER_TRAFFIC_US = 10_000;
         public static final RealTime DEFAULTS = new RealTime(4000, Placement.SINGLE, Idle.BUSY_SPIN, true, 32, 4096, 1, true, DEFAULT_PORT_KIND,
-            ADAPTIVE_POLL_AFTER_TRAFFIC);
+            DEFAULT_POLL_AFTER_TRAFFIC_US);
 
         /**
          * How many pipeline shards, each on a thread of its own, run the switch (a scenario in real time and {@code run}
@@ -73,9 +72,7 @@ public interface RealTimeSettings {
             atMost("realtime.batchPackets", batchPackets, 4096);
             atLeast("realtime.rxRingPackets", rxRingPackets, 1);
             atMost("realtime.rxRingPackets", rxRingPackets, 1 << 20);
-            if (pollAfterTrafficUs != null) {
-                within("realtime.pollAfterTrafficUs", pollAfterTrafficUs, 0, 1_000_000);
-            }
+            within("realtime.pollAfterTrafficUs", pollAfterTrafficUs, 0, 1_000_000);
             atLeast("realtime.pipelineThreads", pipelineThreads, 1);
             atMost("realtime.pipelineThreads", pipelineThreads, s.fabric().pipelines());
             final RealTime byName = withPipelineThreads(1);

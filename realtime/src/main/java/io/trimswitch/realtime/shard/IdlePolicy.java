@@ -18,8 +18,7 @@ final class IdlePolicy {
 
     /**
      * The strategy for {@code realtime}'s idle mode; {@code rest} is the shard it idles, asked how long it may sleep;
-     * {@code poll} polls {@code realtime.pollAfterTrafficUs} after the last frame where it is set, and otherwise only
-     * while turns find work, and briefly for an answer ({@link AdaptivePoll}).
+     * {@code poll} polls {@code realtime.pollAfterTrafficUs} after the last frame.
      */
     static IdleStrategy of(final Settings.RealTime realtime, final PollThenSleep.Rest rest) {
         switch (realtime.idle()) {
@@ -32,8 +31,7 @@ final class IdlePolicy {
             case SLEEP:
                 return new SleepingIdleStrategy();
             case POLL:
-                return realtime.pollAfterTrafficUs() == null ? new AdaptivePoll(rest)
-                    : new PollThenSleep(rest, realtime.pollAfterTrafficUs() * 1_000L);
+                return new PollThenSleep(rest, realtime.pollAfterTrafficUs() * 1_000L);
             default:
                 throw new IllegalStateException("idle " + realtime.idle());
         }

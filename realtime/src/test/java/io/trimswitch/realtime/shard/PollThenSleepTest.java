@@ -7,7 +7,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** {@code realtime.idle: poll}'s window after traffic where {@code realtime.pollAfterTrafficUs} is set, on turns whose time the test moves: when the thread first sleeps. */
+/** {@code realtime.idle: poll}'s window after traffic, on turns whose time the test moves: when the thread first sleeps. */
 class PollThenSleepTest {
     private static final long MAY_SLEEP_NANOS = 1_000_000;
 
@@ -66,7 +66,7 @@ class PollThenSleepTest {
     }
 
     @Test
-    void aTenMillisecondWindowPollsTenMillisecondsAfterTheLastFrame() {
+    void theDefaultWindowPollsTenMillisecondsAfterTheLastFrame() {
         final PollThenSleep policy = policy(10_000_000);
         trafficThenEmptyTurns(policy, 9_999, 1_000);
         assertEquals(List.of(), shard.sleeps, "polled for 9.999 ms after the frame");
@@ -85,7 +85,7 @@ class PollThenSleepTest {
     }
 
     @Test
-    void aTenMillisecondWindowStillPollsFiftyMicrosecondsAfterOtherWork() {
+    void theDefaultWindowStillPollsFiftyMicrosecondsAfterOtherWork() {
         final PollThenSleep policy = policy(10_000_000);
         policy.idle(1);
         shard.now += 49_000;
