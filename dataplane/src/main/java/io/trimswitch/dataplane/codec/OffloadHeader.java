@@ -56,6 +56,18 @@ public final class OffloadHeader {
     }
 
     /**
+     * A frame whose transport checksum, at {@code offset} past {@code start}, holds only the pseudo-header's sum and is
+     * to be completed on the way out; nothing to segment.
+     */
+    public static void needsChecksum(final UnsafeBuffer buffer, final int header, final int start, final int offset) {
+        clear(buffer, header);
+        buffer.putByte(header + FLAGS_FIELD_OFFSET, (byte) FLAG_NEEDS_CHECKSUM);
+        buffer.putShort(header + HEADER_LENGTH_FIELD_OFFSET, (short) (start + offset + 2), ByteOrder.LITTLE_ENDIAN);
+        buffer.putShort(header + CHECKSUM_START_FIELD_OFFSET, (short) start, ByteOrder.LITTLE_ENDIAN);
+        buffer.putShort(header + CHECKSUM_OFFSET_FIELD_OFFSET, (short) offset, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
      * How many packets the frame of {@code frameLength} bytes becomes on the wire: one, or as many segments as its
      * payload past the headers fills at {@code gsoSize} each.
      */
