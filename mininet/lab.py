@@ -215,8 +215,6 @@ class Lab(object):
         if self.started:
             for intf in (link.intf1, link.intf2):
                 self._quiet(intf.node, intf.name)
-                if intf.node in self.net.hosts:
-                    self._own_checksums(intf.node, intf.name)
                 intf.node.cmd('ip link set dev %s up' % intf.name)
         return link
 
@@ -255,13 +253,6 @@ class Lab(object):
         raise _Stopped('stopped by signal %d' % number)
 
     @staticmethod
-    def _own_checksums(host, intf):
-        """With af_xdp ports (TRIMSWITCH_PORT_KIND): an XDP frame carries no word of a checksum its sender left to
-        offload, so the hosts complete their own."""
-        if os.environ.get('TRIMSWITCH_PORT_KIND') == 'af_xdp' and intf != 'lo':
-            host.cmd('ethtool -K %s tx off > /dev/null' % intf)
-
-    @staticmethod
     def _quiet(node, intf=None):
         """IPv6 off on a node (or one interface): no router or neighbour solicitation is a frame a test did not send."""
         if getattr(node, 'labIpv6', False):
@@ -285,9 +276,6 @@ class Lab(object):
                 for intf in node.intfNames():
                     if intf != 'lo':
                         self._quiet(node, intf)
-        for host in self.net.hosts:
-            for intf in host.intfNames():
-                self._own_checksums(host, intf)
         for step in self._after_build:
             step()
         self.started = True

@@ -1,6 +1,7 @@
 package io.trimswitch.interfaces.afxdp;
 
 import io.trimswitch.dataplane.codec.OffloadHeader;
+import io.trimswitch.dataplane.codec.PartialChecksum;
 import io.trimswitch.interfaces.EthernetInterfaces;
 import io.trimswitch.interfaces.LinuxCalls;
 import io.trimswitch.interfaces.PortSocket;
@@ -198,8 +199,8 @@ final class XdpQueue implements AutoCloseable {
             final long address = rx.memory.get(ValueLayout.JAVA_LONG, slot);
             final int length = rx.memory.get(ValueLayout.JAVA_INT, slot + 8);
             final int frame = (int) address;
-            // An XDP frame carries no offload header: a plain one, ahead of it in the chunk's headroom.
-            OffloadHeader.clear(umem, frame - OffloadHeader.LENGTH);
+            // An XDP frame carries no offload header: one ahead of it in the headroom, saying whether its checksum is left to complete.
+            PartialChecksum.mark(umem, frame - OffloadHeader.LENGTH, frame, length);
             receiver.onFrame(umem, frame, length);
             // Every chunk lent for receiving is in the fill ring, with the kernel or in the receive ring: there is room.
             fill.memory.set(ValueLayout.JAVA_LONG, fill.slot(filled++), address & -CHUNK);
