@@ -235,6 +235,7 @@ public final class InterfacePorts implements AutoCloseable {
      * (those dropped here, counted by reason, among them).
      */
     public int receive(final Burst burst) {
+        calls.clocks().sample();
         int frames = 0;
         for (final int port : ownPorts) {
             final PortSocket socket = links.socket(port);

@@ -48,7 +48,7 @@ final class PortReceiver implements PortSocket.Receiver {
     }
 
     @Override
-    public void onFrame(final UnsafeBuffer ring, final int frame, final int length) {
+    public void onFrame(final UnsafeBuffer ring, final int frame, final int length, final long receivedNanos) {
         received.increment(CounterType.RX_DATAGRAMS);
         if (length < EthernetHeader.LENGTH) {
             counters.drop(DropReason.TOO_SHORT);
@@ -64,7 +64,7 @@ final class PortReceiver implements PortSocket.Receiver {
             pool.buffer(handle).putBytes(pool.offset(handle) - OffloadHeader.LENGTH, ring, frame - OffloadHeader.LENGTH, length + OffloadHeader.LENGTH);
             pool.length(handle, length);
         }
-        burst.add(port, handle);
+        burst.add(port, handle, receivedNanos);
     }
 
     @Override

@@ -89,6 +89,7 @@ public final class QueueReader {
         final int budget = Math.min(RECEIVE_BUDGET, burst.room());
         int frames = 0;
         if (open != null) {
+            calls.clocks().sample();
             receiver.into(burst);
             for (final int queue : queues) {
                 frames += open.receive(queue, receiver, budget - frames, calls, longFrame);
