@@ -91,7 +91,7 @@ public final class LivePorts implements Ingress, InterfacePorts.Refusals {
             list.add(ports.kind(), ports.ports());
         }
         if (interfacePorts != null) {
-            interfaceKind = new InterfacePortKind(interfacePorts);
+            interfaceKind = new InterfacePortKind(interfacePorts, dataplane.clock());
             list.add(interfaceKind, interfacePorts.attachments().stream().mapToInt(InterfacePorts.Attachment::port).toArray());
         }
     }

@@ -173,7 +173,8 @@ public final class PipelineShard implements Agent {
             lastTurnPicos = now;
         }
         work += buffers.reclaim();
-        meteredThroughPicos = now;
+        // Not past a port that still holds frames it received earlier than now (PortKind#horizon): they come next turn.
+        meteredThroughPicos = Math.max(meteredThroughPicos, Math.min(now, ports.horizon(now)));
         work += order.advance(now, ports);
         if (work == 0) {
             order.idleTurn();
