@@ -26,4 +26,12 @@ final class FrameArrival {
         final long earliest = meteredThrough == Long.MIN_VALUE ? Long.MIN_VALUE : meteredThrough + 1;
         return Math.min(now, Math.max(clock.picosAt(receivedNanos), earliest));
     }
+
+    /**
+     * How far a shard may go where its ports took every frame the kernel received up to host time {@code readThroughNanos}
+     * (MAX_VALUE: every frame up to now): frames still waiting past it are timed by their stamps next turn.
+     */
+    static long horizon(final long readThroughNanos, final DilatedClock clock, final long now) {
+        return readThroughNanos == Long.MAX_VALUE ? now : Math.min(now, clock.picosAt(readThroughNanos));
+    }
 }

@@ -27,8 +27,7 @@ final class InterfacePortKind implements PortKind {
      */
     @Override
     public long horizon(final long now) {
-        final long through = interfaces.readThroughNanos();
-        return through == Long.MAX_VALUE ? now : Math.min(now, clock.picosAt(through));
+        return FrameArrival.horizon(interfaces.readThroughNanos(), clock, now);
     }
 
     @Override

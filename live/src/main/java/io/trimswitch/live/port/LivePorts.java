@@ -120,7 +120,7 @@ public final class LivePorts implements Ingress, InterfacePorts.Refusals {
         makeRoom(port);
         shard.receiveFor(port);
         reader.bufferIn(pool, shard::allocate);
-        list.add(new QueueReaderKind(reader));
+        list.add(new QueueReaderKind(reader, dataplane.clock()));
     }
 
     /** On the shard's thread: port {@code port}'s frames go to {@code capture} too (null: to none). */

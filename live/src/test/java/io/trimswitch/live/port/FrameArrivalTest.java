@@ -80,6 +80,13 @@ class FrameArrivalTest {
     }
 
     @Test
+    void aShardGoesOnlyUpToTheLastFrameTakenFromARingThatHoldsMore() {
+        assertEquals(4_000 * MICROS, FrameArrival.horizon(host(4_000 * MICROS), clock, 6_000 * MICROS));
+        assertEquals(6_000 * MICROS, FrameArrival.horizon(Long.MAX_VALUE, clock, 6_000 * MICROS), "every ring emptied: up to now");
+        assertEquals(6_000 * MICROS, FrameArrival.horizon(host(7_000 * MICROS), clock, 6_000 * MICROS), "never past now");
+    }
+
+    @Test
     void aDilatedClockMapsTheStampLikeTheTurnsOwnReading() {
         hostNanos = EPOCH_NANOS;
         final DilatedClock slow = new DilatedClock(() -> hostNanos, 10);
