@@ -86,6 +86,8 @@ public final class InterfacePorts implements AutoCloseable {
     private final LinuxCalls calls = new LinuxCalls(arena);
     private final MemorySegment errorScratch = arena.allocate(8, 8);
     private final PortReceiver[] receivers;
+    /** See {@link #readThroughNanos()}. */
+    private long readThroughNanos = Long.MAX_VALUE;
     private final PortSender[] senders;
     /** Per port: frames and segments received and sent, then frames refused by reason; this port's thread alone writes them. */
     private final LivePortCounters[] counters;
@@ -235,15 +237,31 @@ public final class InterfacePorts implements AutoCloseable {
      * (those dropped here, counted by reason, among them).
      */
     public int receive(final Burst burst) {
+        calls.clocks().sample();
+        readThroughNanos = Long.MAX_VALUE;
         int frames = 0;
         for (final int port : ownPorts) {
             final PortSocket socket = links.socket(port);
             final int budget = Math.min(RECEIVE_BUDGET, burst.room());
             if (socket != null && budget > 0) {
-                frames += socket.receive(receivers[port].into(burst), budget, calls, longFrame);
+                final int taken = socket.receive(receivers[port].into(burst), budget, calls, longFrame);
+                final long last = receivers[port].lastReceivedNanos();
+                if (taken == budget && last != Burst.UNSTAMPED && (readThroughNanos == Long.MAX_VALUE || last - readThroughNanos < 0)) {
+                    readThroughNanos = last;
+                }
+                frames += taken;
             }
         }
         return frames;
+    }
+
+    /**
+     * After {@link #receive}: the host time up to which every frame the kernel received is in the burst, where a port
+     * had more than its budget and so still holds frames received after its last one taken; MAX_VALUE: every ring was
+     * emptied (or cannot tell).
+     */
+    public long readThroughNanos() {
+        return readThroughNanos;
     }
 
     /**

@@ -140,9 +140,16 @@ public final class LinuxCalls {
 
     /** Where the calls of one thread leave errno; each thread that makes calls has its own. */
     private final MemorySegment state;
+    /** The same thread's reading of the kernel's clocks, for the receive time the kernel stamps a frame with. */
+    private final KernelClocks clocks;
 
     public LinuxCalls(final Arena arena) {
         this.state = arena.allocate(CALL_STATE);
+        this.clocks = new KernelClocks(arena);
+    }
+
+    public KernelClocks clocks() {
+        return clocks;
     }
 
     private static MethodHandle call(final String name, final FunctionDescriptor descriptor) {

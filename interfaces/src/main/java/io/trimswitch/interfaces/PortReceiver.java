@@ -30,6 +30,8 @@ final class PortReceiver implements PortSocket.Receiver {
     private final int slotBytes;
     /** Where this call's frames go: the thread's burst. */
     private Burst burst;
+    /** When the kernel received the last frame handed over, as its kind stamped it. */
+    private long lastReceivedNanos = Burst.UNSTAMPED;
 
     PortReceiver(final int port, final LivePortCounters received, final LivePortCounters counters, final PacketPool pool,
         final IntSupplier allocate) {
@@ -48,7 +50,8 @@ final class PortReceiver implements PortSocket.Receiver {
     }
 
     @Override
-    public void onFrame(final UnsafeBuffer ring, final int frame, final int length) {
+    public void onFrame(final UnsafeBuffer ring, final int frame, final int length, final long receivedNanos) {
+        lastReceivedNanos = receivedNanos;
         received.increment(CounterType.RX_DATAGRAMS);
         if (length < EthernetHeader.LENGTH) {
             counters.drop(DropReason.TOO_SHORT);
@@ -64,7 +67,11 @@ final class PortReceiver implements PortSocket.Receiver {
             pool.buffer(handle).putBytes(pool.offset(handle) - OffloadHeader.LENGTH, ring, frame - OffloadHeader.LENGTH, length + OffloadHeader.LENGTH);
             pool.length(handle, length);
         }
-        burst.add(port, handle);
+        burst.add(port, handle, receivedNanos);
+    }
+
+    long lastReceivedNanos() {
+        return lastReceivedNanos;
     }
 
     @Override

@@ -13,8 +13,11 @@ public interface PortSocket extends AutoCloseable {
 
     /** What became of a frame taken off the receive side. */
     interface Receiver {
-        /** A whole frame at {@code frame}, its offload header at {@code frame - OffloadHeader.LENGTH}. */
-        void onFrame(UnsafeBuffer ring, int frame, int length);
+        /**
+         * A whole frame at {@code frame}, its offload header at {@code frame - OffloadHeader.LENGTH}, which the kernel
+         * received at host time {@code receivedNanos} (CLOCK_MONOTONIC; {@code Burst.UNSTAMPED}: the kind cannot tell).
+         */
+        void onFrame(UnsafeBuffer ring, int frame, int length, long receivedNanos);
 
         /** A frame the kernel cut to the ring's slot. */
         void onTruncated();
@@ -48,7 +51,10 @@ public interface PortSocket extends AutoCloseable {
     /** Whether frames cross it whole with their offload header (segmentation and checksum left to the kernel). */
     boolean carriesOffload();
 
-    /** Hands up to {@code budget} received frames to {@code receiver}, oldest first; how many there were. */
+    /**
+     * Hands up to {@code budget} received frames to {@code receiver}, oldest first; how many there were. A kind that
+     * stamps frames with the wall clock converts with {@code calls.clocks()}, sampled this turn.
+     */
     int receive(Receiver receiver, int budget, LinuxCalls calls, UnsafeBuffer longFrame);
 
     /**

@@ -38,6 +38,8 @@ public final class QueueReader {
     private final LivePortCounters received;
     /** Counts the frames this thread takes of the port as the port's own thread counts its own; made with its buffers. */
     private PortReceiver receiver;
+    /** See {@link #readThroughNanos()}; this thread alone writes and reads it. */
+    private long readThroughNanos = Long.MAX_VALUE;
     private final LinuxCalls calls = new LinuxCalls(java.lang.foreign.Arena.ofAuto());
     /** Where a frame too long for a ring's slot is read (an AF_PACKET queue's), on this thread; held, or it is freed. */
     private final java.lang.foreign.MemorySegment longFrameBytes = java.lang.foreign.Arena.ofAuto().allocate(PortSocket.LONG_FRAME_BYTES + 1, 64);
@@ -88,14 +90,27 @@ public final class QueueReader {
         final PortSocket open = socket;
         final int budget = Math.min(RECEIVE_BUDGET, burst.room());
         int frames = 0;
+        readThroughNanos = Long.MAX_VALUE;
         if (open != null) {
+            calls.clocks().sample();
             receiver.into(burst);
             for (final int queue : queues) {
                 frames += open.receive(queue, receiver, budget - frames, calls, longFrame);
             }
+            if (frames == budget && budget > 0 && receiver.lastReceivedNanos() != Burst.UNSTAMPED) {
+                readThroughNanos = receiver.lastReceivedNanos();
+            }
         }
         reading = false;
         return frames;
+    }
+
+    /**
+     * After {@link #receive}: the host time of the last frame taken where the budget ran out before the queues did, so
+     * that frames received later and still waiting are timed by their own stamps next turn; MAX_VALUE: all were taken.
+     */
+    public long readThroughNanos() {
+        return readThroughNanos;
     }
 
     /** On the port's thread: the port's socket, just opened, is read here from now on. */

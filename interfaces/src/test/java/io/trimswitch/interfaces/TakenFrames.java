@@ -16,6 +16,8 @@ public final class TakenFrames {
     private final Sink sink;
     /** Frames that found no free buffer. */
     private long unbuffered;
+    /** When the kernel received the last frame taken, as its kind stamped it. */
+    private long lastReceivedNanos = Burst.UNSTAMPED;
 
     public TakenFrames(final PacketPool pool, final Sink sink) {
         this.pool = pool;
@@ -27,6 +29,7 @@ public final class TakenFrames {
         final int taken = ports.receive(burst);
         for (int i = 0; i < burst.size(); i++) {
             final int handle = burst.handle(i);
+            lastReceivedNanos = burst.receivedNanos(i);
             if (handle == PacketPool.NO_PACKET) {
                 unbuffered++;
                 continue;
@@ -36,6 +39,10 @@ public final class TakenFrames {
         }
         burst.clear();
         return taken;
+    }
+
+    public long lastReceivedNanos() {
+        return lastReceivedNanos;
     }
 
     public long unbuffered() {

@@ -27,6 +27,9 @@ final class PacketSocket extends InterfaceSocket {
     private static final int TP_LEN = 4;
     private static final int TP_SNAPLEN = 8;
     private static final int TP_MAC = 12;
+    /** When the kernel took the frame, by the wall clock (CLOCK_REALTIME): seconds and nanoseconds, each a u32. */
+    private static final int TP_SEC = 16;
+    private static final int TP_NSEC = 20;
     private static final int TP_STATUS_USER = 1;
     private static final int TP_STATUS_COPY = 2;
     private static final int TP_STATUS_VLAN_VALID = 0x10;
@@ -182,10 +185,12 @@ final class PacketSocket extends InterfaceSocket {
             }
             final int length = slots.getInt(slot + TP_LEN);
             final int captured = slots.getInt(slot + TP_SNAPLEN);
+            final long receivedNanos = calls.clocks().monotonicAt(Integer.toUnsignedLong(slots.getInt(slot + TP_SEC)),
+                Integer.toUnsignedLong(slots.getInt(slot + TP_NSEC)));
             if ((status & TP_STATUS_COPY) != 0) {
                 final long read = calls.recv(fd, longFrame.addressOffset(), longFrame.capacity());
                 if (read > OffloadHeader.LENGTH && read < longFrame.capacity()) {
-                    receiver.onFrame(longFrame, OffloadHeader.LENGTH, (int) read - OffloadHeader.LENGTH);
+                    receiver.onFrame(longFrame, OffloadHeader.LENGTH, (int) read - OffloadHeader.LENGTH, receivedNanos);
                 } else {
                     receiver.onTruncated();
                 }
@@ -195,7 +200,7 @@ final class PacketSocket extends InterfaceSocket {
             } else if ((status & TP_STATUS_VLAN_VALID) != 0) {
                 receiver.onVlanStripped();
             } else {
-                receiver.onFrame(slots, slot + (slots.getShort(slot + TP_MAC) & 0xFFFF), length);
+                receiver.onFrame(slots, slot + (slots.getShort(slot + TP_MAC) & 0xFFFF), length, receivedNanos);
             }
             // Release: the slot goes back to the kernel only once its bytes have been read.
             slots.putIntOrdered(slot + TP_STATUS, TP_STATUS_KERNEL);

@@ -7,8 +7,9 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * The XDP program of an interface with AF_XDP ports, made with bpf(2) alone (no libbpf, no BTF, nothing pinned): a
- * socket map keyed by receive queue, and six instructions that redirect each frame to the socket of its queue, passing
- * it to the kernel's stack when that queue has none. It is attached through a BPF link, in driver mode where the driver
+ * socket map keyed by receive queue, and a program that stamps each frame with the time it came (bpf_ktime_get_ns,
+ * CLOCK_MONOTONIC, in the frame's metadata, which copy mode copies into the UMEM just ahead of the frame) and redirects it
+ * to the socket of its queue, passing it to the kernel's stack when that queue has none. It is attached through a BPF link, in driver mode where the driver
  * has it, else in generic (skb) mode; closing the link's descriptor, or the switch's end however it comes, detaches it.
  */
 final class XdpProgram implements AutoCloseable {
@@ -21,8 +22,14 @@ final class XdpProgram implements AutoCloseable {
     private static final int XDP_FLAGS_DRV_MODE = 4;
     private static final int XDP_PASS = 2;
     private static final int BPF_FUNC_REDIRECT_MAP = 51;
+    private static final int BPF_FUNC_KTIME_GET_NS = 5;
+    private static final int BPF_FUNC_XDP_ADJUST_META = 54;
+    /** Bytes of metadata ahead of each frame: its receive time, a u64 in host nanoseconds. */
+    static final int STAMP_BYTES = 8;
     private static final int BPF_PSEUDO_MAP_FD = 1;
-    /** Where struct xdp_md holds the frame's receive queue. */
+    /** Where struct xdp_md holds the frame's start, its metadata's start and its receive queue. */
+    private static final int XDP_MD_DATA = 0;
+    private static final int XDP_MD_DATA_META = 8;
     private static final int XDP_MD_RX_QUEUE_INDEX = 16;
 
     private final int map;
@@ -94,19 +101,37 @@ final class XdpProgram implements AutoCloseable {
         return new IllegalStateException("interface " + interfaceName + ": " + what + ": " + LinuxCalls.describe(errno) + fix);
     }
 
-    /** r2 = ctx->rx_queue_index; r1 = map; r3 = XDP_PASS; return bpf_redirect_map(r1, r2, r3). */
+    /**
+     * r6 = ctx; r7 = bpf_ktime_get_ns(); if bpf_xdp_adjust_meta(ctx, -8) == 0 and meta + 8 <= data: *(u64 *) meta = r7;
+     * then return bpf_redirect_map(map, ctx->rx_queue_index, XDP_PASS). A driver without metadata sends the frame unstamped.
+     */
     private static int load(final int map, final Arena scratch, final XdpCalls calls) {
-        final MemorySegment code = scratch.allocate(6 * 8L, 8);
-        instruction(code, 0, 0x61, 2, 1, XDP_MD_RX_QUEUE_INDEX, 0);
-        instruction(code, 1, 0x18, 1, BPF_PSEUDO_MAP_FD, 0, map);
-        instruction(code, 2, 0, 0, 0, 0, 0);
-        instruction(code, 3, 0xb7, 3, 0, 0, XDP_PASS);
-        instruction(code, 4, 0x85, 0, 0, 0, BPF_FUNC_REDIRECT_MAP);
-        instruction(code, 5, 0x95, 0, 0, 0, 0);
+        final int instructions = 19;
+        final MemorySegment code = scratch.allocate(instructions * 8L, 8);
+        instruction(code, 0, 0xbf, 6, 1, 0, 0);
+        instruction(code, 1, 0x85, 0, 0, 0, BPF_FUNC_KTIME_GET_NS);
+        instruction(code, 2, 0xbf, 7, 0, 0, 0);
+        instruction(code, 3, 0xbf, 1, 6, 0, 0);
+        instruction(code, 4, 0xb7, 2, 0, 0, -STAMP_BYTES);
+        instruction(code, 5, 0x85, 0, 0, 0, BPF_FUNC_XDP_ADJUST_META);
+        // Unstamped, to the redirect, where adjust_meta failed or the metadata would pass the frame's start.
+        instruction(code, 6, 0x55, 0, 0, 6, 0);
+        instruction(code, 7, 0x61, 2, 6, XDP_MD_DATA, 0);
+        instruction(code, 8, 0x61, 3, 6, XDP_MD_DATA_META, 0);
+        instruction(code, 9, 0xbf, 4, 3, 0, 0);
+        instruction(code, 10, 0x07, 4, 0, 0, STAMP_BYTES);
+        instruction(code, 11, 0x2d, 4, 2, 1, 0);
+        instruction(code, 12, 0x7b, 3, 7, 0, 0);
+        instruction(code, 13, 0x61, 2, 6, XDP_MD_RX_QUEUE_INDEX, 0);
+        instruction(code, 14, 0x18, 1, BPF_PSEUDO_MAP_FD, 0, map);
+        instruction(code, 15, 0, 0, 0, 0, 0);
+        instruction(code, 16, 0xb7, 3, 0, 0, XDP_PASS);
+        instruction(code, 17, 0x85, 0, 0, 0, BPF_FUNC_REDIRECT_MAP);
+        instruction(code, 18, 0x95, 0, 0, 0, 0);
         final MemorySegment license = scratch.allocateFrom("Dual BSD/GPL");
         final MemorySegment attr = scratch.allocate(XdpCalls.BPF_ATTR_BYTES, 8);
         attr.set(ValueLayout.JAVA_INT, 0, BPF_PROG_TYPE_XDP);
-        attr.set(ValueLayout.JAVA_INT, 4, 6);
+        attr.set(ValueLayout.JAVA_INT, 4, instructions);
         attr.set(ValueLayout.JAVA_LONG, 8, code.address());
         attr.set(ValueLayout.JAVA_LONG, 16, license.address());
         attr.setString(48, "trimswitch_xsk");

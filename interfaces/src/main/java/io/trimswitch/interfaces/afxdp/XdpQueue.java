@@ -199,9 +199,12 @@ final class XdpQueue implements AutoCloseable {
             final long address = rx.memory.get(ValueLayout.JAVA_LONG, slot);
             final int length = rx.memory.get(ValueLayout.JAVA_INT, slot + 8);
             final int frame = (int) address;
-            // An XDP frame carries no offload header: one ahead of it in the headroom, saying whether its checksum is left to complete.
+            // The program's receive time sits in the metadata just ahead of the frame, where the offload header goes.
+            final long receivedNanos = umem.getLong(frame - XdpProgram.STAMP_BYTES);
+            // An XDP frame carries no offload header: one ahead of it in the headroom, saying whether its checksum is
+            // left to complete (it zeroes the stamp too, so a frame the program could not stamp reads as unknown).
             PartialChecksum.mark(umem, frame - OffloadHeader.LENGTH, frame, length);
-            receiver.onFrame(umem, frame, length);
+            receiver.onFrame(umem, frame, length, receivedNanos);
             // Every chunk lent for receiving is in the fill ring, with the kernel or in the receive ring: there is room.
             fill.memory.set(ValueLayout.JAVA_LONG, fill.slot(filled++), address & -CHUNK);
         }

@@ -59,6 +59,7 @@ class FanoutSocketsTest {
         socket = new AfPacket().open(port, calls, true, 2);
         assertEquals(2, socket.queues());
         assertEquals("AF_PACKET, 2 queues in a PACKET_FANOUT group", socket.describe());
+        final long sentAfter = System.nanoTime();
         final String send = "import socket\n"
             + "for i in range(64):\n"
             + "    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
@@ -72,6 +73,7 @@ class FanoutSocketsTest {
         final Counting receiver = new Counting();
         final long end = System.nanoTime() + 2_000_000_000L;
         while (perQueue[0] + perQueue[1] < 64 * 5 && System.nanoTime() < end) {
+            calls.clocks().sample();
             for (int queue = 0; queue < 2; queue++) {
                 perQueue[queue] += socket.receive(queue, receiver, 64, calls, longFrame);
             }
@@ -79,12 +81,23 @@ class FanoutSocketsTest {
         assertEquals(64 * 5, perQueue[0] + perQueue[1], "every frame once, on one queue or the other");
         assertTrue(perQueue[0] > 0 && perQueue[1] > 0, "the flows are shared out: " + perQueue[0] + " and " + perQueue[1]);
         assertEquals(0, socket.ringDrops(calls));
+        // The kernel's receive time, in the host's monotonic clock: after the sending began, before the last read.
+        assertTrue(receiver.earliestNanos >= sentAfter - CLOCK_SLACK_NANOS && receiver.latestNanos <= System.nanoTime() + CLOCK_SLACK_NANOS,
+            receiver.earliestNanos + " to " + receiver.latestNanos + " against " + sentAfter);
     }
 
-    /** Takes frames and counts nothing: the socket's own return says how many. */
+    /** How far the wall clock's reading and a slew between two samples may move a stamp. */
+    private static final long CLOCK_SLACK_NANOS = 2_000_000;
+
+    /** Takes frames and keeps only their receive times' span: the socket's own return says how many. */
     private static final class Counting implements PortSocket.Receiver {
+        long earliestNanos = Long.MAX_VALUE;
+        long latestNanos = Long.MIN_VALUE;
+
         @Override
-        public void onFrame(final UnsafeBuffer ring, final int frame, final int length) {
+        public void onFrame(final UnsafeBuffer ring, final int frame, final int length, final long receivedNanos) {
+            earliestNanos = Math.min(earliestNanos, receivedNanos);
+            latestNanos = Math.max(latestNanos, receivedNanos);
         }
 
         @Override

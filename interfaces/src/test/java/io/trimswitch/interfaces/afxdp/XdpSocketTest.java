@@ -94,6 +94,7 @@ class XdpSocketTest {
     void framesSentInTheNamespaceArriveThroughTheXdpProgram() throws Exception {
         openOrSkip();
         assertTrue(output("ip", "link", "show", port).contains("xdp"), "the port's XDP program is attached");
+        final long sentAfter = System.nanoTime();
         // ARP requests for an address nobody has: broadcast frames, one a second.
         final Process ping = new ProcessBuilder("ip", "netns", "exec", inside, "ping", "-c", "2", "-i", "0.2", "10.213.0.2")
             .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -105,6 +106,8 @@ class XdpSocketTest {
         ping.waitFor();
         assertTrue(arrived.get() >= 1, "an ARP request arrived");
         assertEquals(42, lengths.get(0), "an ARP request's 42 bytes, whole");
+        assertTrue(taken.lastReceivedNanos() > sentAfter && taken.lastReceivedNanos() < System.nanoTime(),
+            "the program stamped it with its receive time: " + taken.lastReceivedNanos() + " after " + sentAfter);
         assertEquals(arrived.get(), ports.received(0));
         assertEquals(0, ports.dropped(0, DropReason.RING_OVERFLOW));
     }

@@ -2,6 +2,7 @@ package io.trimswitch.live.port;
 
 import io.trimswitch.dataplane.ports.Burst;
 import io.trimswitch.interfaces.InterfacePorts;
+import io.trimswitch.realtime.shard.DilatedClock;
 import io.trimswitch.realtime.shard.FileDescriptorWatch;
 import io.trimswitch.realtime.shard.PortKind;
 
@@ -13,9 +14,20 @@ import io.trimswitch.realtime.shard.PortKind;
  */
 final class InterfacePortKind implements PortKind {
     private final InterfacePorts interfaces;
+    private final DilatedClock clock;
 
-    InterfacePortKind(final InterfacePorts interfaces) {
+    InterfacePortKind(final InterfacePorts interfaces, final DilatedClock clock) {
         this.interfaces = interfaces;
+        this.clock = clock;
+    }
+
+    /**
+     * Where a ring still holds frames past its budget, only up to the last frame taken from it: the next turn times
+     * those left by when the kernel received them, which a shard that had gone on to now would have to put after now.
+     */
+    @Override
+    public long horizon(final long now) {
+        return FrameArrival.horizon(interfaces.readThroughNanos(), clock, now);
     }
 
     @Override

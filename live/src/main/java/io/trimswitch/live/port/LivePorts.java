@@ -26,7 +26,8 @@ import java.util.List;
  * A live shard's ports: the kinds it holds ({@link InterfacePortKind} for ports on interfaces, a {@link LivePortKind}'s
  * for UDP/VXLAN sockets) in its {@link PortList}, with a {@link LiveTap} on them, and the shard's way in for the bursts
  * both kinds receive ({@link Ingress}): each kind has copied each frame once into a buffer of the shard's partition,
- * and each frame arrives no faster than the port's link allows; the pipeline chooses its port (with
+ * and each frame arrives when the kernel received it where the kind can tell ({@link FrameArrival}), and no faster than
+ * the port's link allows; the pipeline chooses its port (with
  * {@code forwarding.mode: l2} by the shard's copy of the learning bridge, which floods too). The shard sleeps in a
  * {@link PollerSleep}, over the kinds' file descriptors.
  */
@@ -90,7 +91,7 @@ public final class LivePorts implements Ingress, InterfacePorts.Refusals {
             list.add(ports.kind(), ports.ports());
         }
         if (interfacePorts != null) {
-            interfaceKind = new InterfacePortKind(interfacePorts);
+            interfaceKind = new InterfacePortKind(interfacePorts, dataplane.clock());
             list.add(interfaceKind, interfacePorts.attachments().stream().mapToInt(InterfacePorts.Attachment::port).toArray());
         }
     }
@@ -119,7 +120,7 @@ public final class LivePorts implements Ingress, InterfacePorts.Refusals {
         makeRoom(port);
         shard.receiveFor(port);
         reader.bufferIn(pool, shard::allocate);
-        list.add(new QueueReaderKind(reader));
+        list.add(new QueueReaderKind(reader, dataplane.clock()));
     }
 
     /** On the shard's thread: port {@code port}'s frames go to {@code capture} too (null: to none). */
@@ -134,6 +135,7 @@ public final class LivePorts implements Ingress, InterfacePorts.Refusals {
     @Override
     public void admit(final Burst burst) {
         final long now = dataplane.clock().nowPicos();
+        final long meteredThrough = shard.meteredThroughPicos();
         for (int i = 0; i < burst.size(); i++) {
             final int port = burst.port(i);
             final int handle = burst.handle(i);
@@ -144,14 +146,15 @@ public final class LivePorts implements Ingress, InterfacePorts.Refusals {
             final UnsafeBuffer frame = pool.buffer(handle);
             final int at = pool.offset(handle);
             final int length = pool.length(handle);
+            final long heard = FrameArrival.heard(burst.receivedNanos(i), dataplane.clock(), meteredThrough, now);
             // A capture sees every frame the port received, those the switch then refuses too, as tcpdump on the link would.
-            tap.received(port, now, frame, at, length);
+            tap.received(port, heard, frame, at, length);
             if (length >= EthernetHeader.LENGTH && EthernetHeader.isReservedGroup(EthernetHeader.destination(frame, at))) {
                 // Whatever the forwarding mode: such a frame is for the link it came on, never for another port.
                 drop(port, handle, DropReason.RESERVED_GROUP);
                 continue;
             }
-            final long arrival = links.arrival(port, length, now);
+            final long arrival = links.arrival(port, length, heard);
             if (!shard.hasRoom(port)) {
                 drop(port, handle, DropReason.RX_OVERFLOW);
                 continue;

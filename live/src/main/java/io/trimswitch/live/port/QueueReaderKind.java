@@ -2,6 +2,7 @@ package io.trimswitch.live.port;
 
 import io.trimswitch.dataplane.ports.Burst;
 import io.trimswitch.interfaces.QueueReader;
+import io.trimswitch.realtime.shard.DilatedClock;
 import io.trimswitch.realtime.shard.FileDescriptorWatch;
 import io.trimswitch.realtime.shard.PortKind;
 
@@ -12,9 +13,17 @@ import io.trimswitch.realtime.shard.PortKind;
  */
 final class QueueReaderKind implements PortKind {
     private final QueueReader reader;
+    private final DilatedClock clock;
 
-    QueueReaderKind(final QueueReader reader) {
+    QueueReaderKind(final QueueReader reader, final DilatedClock clock) {
         this.reader = reader;
+        this.clock = clock;
+    }
+
+    /** Only up to the last frame taken where its queues held more than the budget, as {@link InterfacePortKind#horizon}. */
+    @Override
+    public long horizon(final long now) {
+        return FrameArrival.horizon(reader.readThroughNanos(), clock, now);
     }
 
     @Override

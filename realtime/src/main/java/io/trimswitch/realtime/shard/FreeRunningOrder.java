@@ -55,8 +55,10 @@ final class FreeRunningOrder implements ShardOrder {
         // NOTIFYs from the recirculation ports.
         int work = parts.drainInboxes();
         work += parts.inbound().queueAll(parts.catchUp());
-        // Arrivals in time order across this shard's ports; each is metered once everything before it has happened.
-        for (int port = nextDue(now); port >= 0; port = nextDue(now)) {
+        // Arrivals in time order across this shard's ports, up to where every port's arrivals are in; each is metered
+        // once everything before it has happened.
+        final long through = Math.min(now, ports.horizon(now));
+        for (int port = nextDue(through); port >= 0; port = nextDue(through)) {
             final int handle = arriving[port].removeHead();
             waitingPackets--;
             parts.lag(now, pool.arrivalPicos(handle));

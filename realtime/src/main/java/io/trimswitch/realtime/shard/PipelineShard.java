@@ -54,6 +54,8 @@ public final class PipelineShard implements Agent {
     private long lastTurnPicos = Long.MIN_VALUE;
     /** Host time of this turn's one clock read, which the idle strategy goes by too. */
     private long turnNanos;
+    /** Switch time up to which the last turn metered arrivals (MIN_VALUE: none yet). */
+    private long meteredThroughPicos = Long.MIN_VALUE;
     private long longestTurnGapPicos;
     private long workCycles;
 
@@ -171,6 +173,8 @@ public final class PipelineShard implements Agent {
             lastTurnPicos = now;
         }
         work += buffers.reclaim();
+        // Not past a port that still holds frames it received earlier than now (PortKind#horizon): they come next turn.
+        meteredThroughPicos = Math.max(meteredThroughPicos, Math.min(now, ports.horizon(now)));
         work += order.advance(now, ports);
         if (work == 0) {
             order.idleTurn();
@@ -279,6 +283,14 @@ public final class PipelineShard implements Agent {
         return longestTurnGapPicos;
     }
 
+    /**
+     * On the shard's thread: the switch time up to which its last turn metered every arrival (MIN_VALUE before the
+     * first): a frame received now may arrive no earlier than just after it, or virtual time would run backwards.
+     */
+    public long meteredThroughPicos() {
+        return meteredThroughPicos;
+    }
+
     /** Turns on which the shard did something. */
     public long workCycles() {
         return workCycles;
@@ -286,6 +298,7 @@ public final class PipelineShard implements Agent {
 
     void reset() {
         lastTurnPicos = Long.MIN_VALUE;
+        meteredThroughPicos = Long.MIN_VALUE;
         longestTurnGapPicos = 0;
         parts.reset();
         order.reset();

@@ -128,6 +128,25 @@ class PipelineShardTest {
         assertEquals(10_000_000, shard.doneThrough());
     }
 
+    @Test
+    void aPortThatStillHoldsEarlierFramesKeepsLaterArrivalsWaitingAndTheShardsMeteredInstantBehindThem() {
+        shard.go();
+        host.advance(10_000);
+        shard.arrive(0, packetOnPort(0), 3_000_000);
+        shard.arrive(1, packetOnPort(1), 6_000_000);
+        ports.receivedUpTo = 4_000_000;
+        shard.doWork();
+        assertEquals(4_000_000, shard.meteredThroughPicos(), "frames received after 4 µs may still be in a ring");
+        assertEquals(1, waiting(), "the arrival at 6 µs waits for what came before it");
+
+        ports.receivedUpTo = 2_000_000;
+        shard.doWork();
+        assertEquals(4_000_000, shard.meteredThroughPicos(), "what was metered stays metered: it never goes back");
+        ports.receivedUpTo = Long.MAX_VALUE;
+        shard.doWork();
+        assertEquals(10_000_000, shard.meteredThroughPicos());
+    }
+
     /** A 64-byte frame of zeros in a buffer of the shard's, come in on {@code port}. */
     private int packetOnPort(final int port) {
         final int handle = shard.allocate();
