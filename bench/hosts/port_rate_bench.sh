@@ -12,8 +12,8 @@
 # Per round, forwarders alternating: UDP frames of SIZE bytes (60: 64 on a wire) from bench/hosts/xdp_generator.c on
 # host 0 for SECONDS, as fast as it can and then at each of RATES frames a second, counted by bench/hosts/xdp_sink.c
 # on host 1; then iperf3 TCP (one stream) and 200 pings at 5 ms from host 0 to host 1, with the sink stopped, as the
-# hosts send by default and again with their checksum offload off (`ethtool -K eth0 tx off`: behind AF_XDP, which
-# carries no offload header, they must fill their checksums themselves, and send no 64 KB frames). For each
+# hosts send by default and again with their checksum offload off (`ethtool -K eth0 tx off`: they then fill their
+# checksums themselves and send no 64 KB frames, which no AF_XDP port takes, so the kinds compare like with like). For each
 # load: what the generator sent, what the veth handed to port 0 and refused, what left port 1 (forwarded), what the
 # sink got, the forwarder's CPU (user + system of its process, /proc/PID/stat) per forwarded frame, and for trimswitch
 # its own drops by reason (`stats --json`), so that every frame lost is either refused by the veth or counted.
