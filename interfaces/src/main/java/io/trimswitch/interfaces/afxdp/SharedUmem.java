@@ -22,14 +22,16 @@ import java.util.WeakHashMap;
  * lent to one socket at a time ({@link LentFrames}), whichever registration it went through.
  */
 final class SharedUmem {
-    /** One per share, kept while the share is (its switch's dataplane holds it). */
+    /** One per share, kept while the share is (its switch's dataplane holds it): the value holds no reference to its key. */
     private static final Map<UmemShare, SharedUmem> OF = Collections.synchronizedMap(new WeakHashMap<>());
     /** How often, and how far apart, a bind to a queue still held is tried again. */
     private static final int BUSY_TRIES = 20;
     private static final long BUSY_WAIT_NANOS = 5_000_000L;
     private static final int REGISTRATION_BYTES = 32;
 
-    private final UmemShare share;
+    /** The piece of memory: where it starts, and its length. */
+    private final long address;
+    private final long bytes;
     /** The sockets bound to the memory, oldest first; each leaves before it closes. */
     private final List<Integer> members = new ArrayList<>();
     /** How the last registration bound, which every socket sharing it inherits. */
@@ -38,7 +40,8 @@ final class SharedUmem {
     private int registrations;
 
     private SharedUmem(final UmemShare share) {
-        this.share = share;
+        this.address = share.address();
+        this.bytes = share.bytes();
     }
 
     static SharedUmem of(final UmemShare share) {
@@ -96,8 +99,8 @@ final class SharedUmem {
 
     private void register(final int fd, final LinuxCalls calls, final Arena scratch, final String interfaceName) {
         final MemorySegment registration = scratch.allocate(REGISTRATION_BYTES, 8);
-        registration.set(ValueLayout.JAVA_LONG, 0, share.address());
-        registration.set(ValueLayout.JAVA_LONG, 8, share.bytes());
+        registration.set(ValueLayout.JAVA_LONG, 0, address);
+        registration.set(ValueLayout.JAVA_LONG, 8, bytes);
         registration.set(ValueLayout.JAVA_INT, 16, UmemShare.CHUNK);
         EthernetInterfaces.check(calls, calls.setsockopt(fd, XdpCalls.SOL_XDP, XdpCalls.XDP_UMEM_REG, registration), interfaceName,
             "register its UMEM");

@@ -29,8 +29,9 @@ final class XdpQueue implements AutoCloseable {
     static final int RX_FRAMES = 4096;
     static final int TX_FRAMES = 1024;
     /**
-     * Buffers kept in the fill ring: what arrives while the queue's thread is off its core (at 100,000 frames/s, 20 ms)
-     * waits in them instead of being dropped. Several queues share a thread's piece, so each keeps half a ring.
+     * Buffers lent for receiving, in the fill ring and the receive ring together: what arrives while the queue's thread is
+     * off its core (at 100,000 frames/s, 20 ms) waits in them instead of being dropped. Several queues share a thread's
+     * piece, so each keeps half a ring, and one flooded queue cannot take the others' buffers.
      */
     static final int FILL_TARGET = RX_FRAMES / 2;
     /** The buffers of a queue's own pool, when it has no piece of a switch's: its fill ring's and its send ring's. */
@@ -47,6 +48,8 @@ final class XdpQueue implements AutoCloseable {
     private final PacketPool pool;
     private final SharedUmem shared;
     private final LentFrames lent;
+    /** Of those, the buffers lent for receiving: in the fill ring, or filled and in the receive ring. */
+    private int receiving;
     /** Whether received frames are handed up as pool buffers (the share is the receiver's pool's), else to be copied. */
     private final boolean handsBuffers;
     private final XdpRing fill;
@@ -173,6 +176,7 @@ final class XdpQueue implements AutoCloseable {
             final int handle = share.handleAt(rx.memory.get(ValueLayout.JAVA_LONG, slot));
             final int length = rx.memory.get(ValueLayout.JAVA_INT, slot + 8);
             lent.returned(handle);
+            receiving--;
             final UnsafeBuffer buffer = pool.buffer(handle);
             final int frame = pool.offset(handle);
             // An XDP frame carries no offload header: a plain one, ahead of it in the chunk's headroom.
@@ -194,11 +198,11 @@ final class XdpQueue implements AutoCloseable {
         return ready;
     }
 
-    /** Lends free buffers of the piece to the fill ring until it holds {@link #FILL_TARGET}, or none is free. */
+    /** Lends free buffers of the piece to the fill ring until {@link #FILL_TARGET} are lent for receiving, or none is free. */
     private void topUp() {
         final int produced = fill.producer();
         int filled = produced;
-        for (int room = FILL_TARGET - (produced - fill.consumer()); room > 0; room--) {
+        for (; receiving < FILL_TARGET; receiving++) {
             final int handle = share.allocate();
             if (handle == PacketPool.NO_PACKET) {
                 break;
@@ -215,6 +219,7 @@ final class XdpQueue implements AutoCloseable {
     private void lend(final int handle) {
         final int produced = fill.producer();
         lent.lend(handle);
+        receiving++;
         fill.memory.set(ValueLayout.JAVA_LONG, fill.slot(produced), share.chunk(handle));
         fill.producer(produced + 1);
     }
