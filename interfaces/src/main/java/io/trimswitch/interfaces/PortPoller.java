@@ -61,9 +61,14 @@ public final class PortPoller implements AutoCloseable {
         register(fd, fd);
     }
 
-    /** As {@link #add}, for a packet socket: its pending error (a fallen link) is read when it wakes the sleeper. */
+    /**
+     * As {@link #add}, for a packet socket: its pending error (a fallen link) is read when it wakes the sleeper. The
+     * sleeper wakes once at once, to read the new socket: an AF_XDP socket has nothing to wake it on before its reader has
+     * lent its fill ring buffers to receive into, which that first read does.
+     */
     public void addPacketSocket(final int fd) {
         register(fd, fd | PACKET_SOCKET);
+        wake();
     }
 
     private synchronized void register(final int fd, final long key) {

@@ -74,6 +74,21 @@ final class PortReceiver implements PortSocket.Receiver {
         return lastReceivedNanos;
     }
 
+    /** The frame is already in the pool's buffer {@code handle} (an AF_XDP UMEM frame), which fits it: counted and taken. */
+    @Override
+    public boolean onBuffer(final int handle, final int length, final long receivedNanos) {
+        lastReceivedNanos = receivedNanos;
+        received.increment(CounterType.RX_DATAGRAMS);
+        if (length < EthernetHeader.LENGTH) {
+            counters.drop(DropReason.TOO_SHORT);
+            return false;
+        }
+        pool.length(handle, length);
+        received.add(CounterType.RX_SEGMENTS, OffloadHeader.segments(pool.buffer(handle), pool.offset(handle) - OffloadHeader.LENGTH, length));
+        burst.add(port, handle, receivedNanos);
+        return true;
+    }
+
     @Override
     public void onTruncated() {
         received.increment(CounterType.RX_DATAGRAMS);

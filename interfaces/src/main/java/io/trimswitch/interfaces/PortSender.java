@@ -108,10 +108,12 @@ final class PortSender {
         releasePending();
     }
 
-    /** Gives back the buffers of every frame gathered, sent or not; none left gathered. */
+    /** Gives back the buffers of every frame gathered, sent or not, but those the socket took to send from; none left gathered. */
     void releasePending() {
         for (int i = 0; i < pendingCount; i++) {
-            release.release(pending[i]);
+            if (messages.getLong(iovec(i)) != 0L) {
+                release.release(pending[i]);
+            }
         }
         pendingCount = 0;
     }

@@ -19,6 +19,15 @@ public interface PortSocket extends AutoCloseable {
          */
         void onFrame(UnsafeBuffer ring, int frame, int length, long receivedNanos);
 
+        /**
+         * A whole frame the kernel wrote straight into buffer {@code handle} of the receiver's pool, its offload header
+         * ahead of it (a kind that lends the kernel pool buffers), received at {@code receivedNanos} as for
+         * {@link #onFrame}: taken as it is, no copy. False when it was dropped (counted): the buffer is still the caller's.
+         */
+        default boolean onBuffer(final int handle, final int length, final long receivedNanos) {
+            throw new UnsupportedOperationException("a receiver of copies only");
+        }
+
         /** A frame the kernel cut to the ring's slot. */
         void onTruncated();
 
@@ -59,7 +68,9 @@ public interface PortSocket extends AutoCloseable {
 
     /**
      * Sends messages {@code from} to {@code from + count} of {@code messages} (mmsghdrs, each with one iovec over a
-     * frame's offload header and the frame) without blocking; how many went, or minus the errno of the failure.
+     * frame's offload header and the frame) without blocking; how many went, or minus the errno of the failure. A kind
+     * that sends a frame straight from its pool buffer takes the buffer, to give it back once the kernel has sent it, and
+     * says so by setting that message's iovec base to 0.
      */
     int send(LinuxCalls calls, UnsafeBuffer messages, int from, int count);
 

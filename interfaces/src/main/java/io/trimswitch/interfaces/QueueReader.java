@@ -115,13 +115,14 @@ public final class QueueReader {
 
     /** On the port's thread: the port's socket, just opened, is read here from now on. */
     synchronized void take(final PortSocket opened) {
+        // Read from now on, before the watch wakes this thread: its first read lends an AF_XDP queue its fill ring.
+        socket = opened;
         final InterfacePorts.Readiness poller = readiness;
         if (poller != null) {
             for (final int queue : queues) {
                 poller.watch(opened.queueFd(queue));
             }
         }
-        socket = opened;
     }
 
     /**

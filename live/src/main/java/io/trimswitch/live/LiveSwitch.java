@@ -11,6 +11,7 @@ import io.trimswitch.interfaces.InterfacePorts;
 import io.trimswitch.live.capture.LiveCapture;
 import io.trimswitch.live.gauges.LiveGauges;
 import io.trimswitch.live.link.LinkFollowing;
+import io.trimswitch.live.port.UmemPieces;
 import io.trimswitch.live.settings.LiveSettings;
 import io.trimswitch.live.shard.LearnedMac;
 import io.trimswitch.live.shard.LiveShards;
@@ -108,9 +109,10 @@ public final class LiveSwitch implements AutoCloseable {
             // Every queue full, every link's backlog full: a buffer for each, split evenly between the threads.
             final long bound = AssembledSwitch.capacityBound(settings) + (long) settings.ports().size() * PipelineShard.LINK_BACKLOG_PACKETS;
             final int perThread = LiveShards.partitionSize(bound, threadCount);
-            // With interface ports every buffer holds a 64 KB offload frame and its offload header; slabs are made as they are used.
+            // With interface ports every buffer holds a 64 KB offload frame and its offload header; slabs are made as they are
+            // used. Beside them, each shard has 4 KB frames its AF_XDP sockets lend the kernel to receive into (UmemPieces).
             this.pool = LiveSettings.hasInterfacePorts(settings)
-                ? PacketPool.withHeadroom(perThread * threadCount, PacketPool.MAX_SLOT_BYTES, OffloadHeader.LENGTH)
+                ? PacketPool.withHeadroom(perThread * threadCount, PacketPool.MAX_SLOT_BYTES, OffloadHeader.LENGTH, threadCount * UmemPieces.FRAMES_PER_SHARD)
                 : new PacketPool(perThread * threadCount);
             final int[] partitions = new int[threadCount];
             java.util.Arrays.fill(partitions, perThread);

@@ -33,7 +33,10 @@ public final class PacketPool {
     private static final int SLAB_SHIFT = 10;
     private static final int SLOT_MASK = SLOTS_PER_SLAB - 1;
 
+    /** Buffers of the first class, which {@link #allocate} hands out: handles 0 to capacity - 1. */
     private final int capacity;
+    /** The second class, frames a kernel receives into itself ({@link UmemSlots}), past the first's slabs. */
+    private final UmemSlots umem;
     private final int slotBytes;
     private final int storedBytes;
     private final int slotStride;
@@ -96,15 +99,28 @@ public final class PacketPool {
      * allocations that need it, before mmap is tried again.
      */
     public static PacketPool withHeadroom(final int capacity, final int maxFrameBytes, final int headroom) {
-        return withHeadroom(capacity, maxFrameBytes, headroom, new UntouchedSlabs());
+        return withHeadroom(capacity, maxFrameBytes, headroom, 0);
+    }
+
+    /**
+     * {@link #withHeadroom} with a second class of {@code umemFrames} buffers (a whole number of slabs) after the first's
+     * handles: 4 KB chunks a kernel receives into and sends from itself ({@link UmemShare}), each frame at most
+     * {@link UmemShare#LONGEST_FRAME}. Only {@link PoolPartition}s over their handles hand them out.
+     */
+    public static PacketPool withHeadroom(final int capacity, final int maxFrameBytes, final int headroom, final int umemFrames) {
+        return withHeadroom(capacity, maxFrameBytes, headroom, new UntouchedSlabs(), umemFrames);
     }
 
     /** {@link #withHeadroom} with its slabs from {@code slabs}. */
     static PacketPool withHeadroom(final int capacity, final int maxFrameBytes, final int headroom, final SlabSource slabs) {
+        return withHeadroom(capacity, maxFrameBytes, headroom, slabs, 0);
+    }
+
+    private static PacketPool withHeadroom(final int capacity, final int maxFrameBytes, final int headroom, final SlabSource slabs, final int umemFrames) {
         if (headroom < 0 || headroom > CACHE_LINE) {
             throw new IllegalArgumentException("packet pool headroom of " + headroom + " bytes, outside 0.." + CACHE_LINE);
         }
-        return new PacketPool(capacity, maxFrameBytes, maxFrameBytes, headroom, slabs);
+        return new PacketPool(capacity, maxFrameBytes, maxFrameBytes, headroom, slabs, umemFrames);
     }
 
     /** Where a pool's slabs come from, when not from zeroed direct buffers. */
@@ -114,11 +130,11 @@ public final class PacketPool {
     }
 
     private PacketPool(final int capacity, final int maxFrameBytes, final int storedBytes, final int headroom) {
-        this(capacity, maxFrameBytes, storedBytes, headroom, null);
+        this(capacity, maxFrameBytes, storedBytes, headroom, null, 0);
     }
 
-    private PacketPool(
-        final int capacity, final int maxFrameBytes, final int storedBytes, final int headroom, final SlabSource untouched) {
+    private PacketPool(final int capacity, final int maxFrameBytes, final int storedBytes, final int headroom, final SlabSource untouched,
+        final int umemFrames) {
         if (capacity <= 0) {
             throw new IllegalArgumentException("packet pool capacity must be positive, got " + capacity);
         }
@@ -135,8 +151,11 @@ public final class PacketPool {
         // The headroom takes a line of its own, so that the frame itself still starts a cache line.
         this.frameStart = headroom > 0 ? CACHE_LINE : 0;
         this.slotStride = (((storedBytes + frameStart + CACHE_LINE - 1) / CACHE_LINE) | 1) * CACHE_LINE;
-        this.slabs = new UnsafeBuffer[(capacity + SLOTS_PER_SLAB - 1) >>> SLAB_SHIFT];
-        this.rows = new PacketRows(capacity);
+        final int firstSlabs = (capacity + SLOTS_PER_SLAB - 1) >>> SLAB_SHIFT;
+        this.umem = UmemSlots.map(firstSlabs << SLAB_SHIFT, umemFrames);
+        this.slabs = new UnsafeBuffer[firstSlabs + (umemFrames >>> SLAB_SHIFT)];
+        umem.slabsInto(slabs);
+        this.rows = new PacketRows(umemFrames == 0 ? capacity : umem.first + umemFrames);
         this.untouched = untouched;
         final int initial = Math.min(capacity, SLOTS_PER_SLAB);
         this.freeStack = new int[initial];
@@ -216,13 +235,33 @@ public final class PacketPool {
         neverUsed = 0;
     }
 
+    /** How many handles there are: the first class's, then the second's ({@link #umemFrames}), if any. */
     public int capacity() {
-        return capacity;
+        return umem.count == 0 ? capacity : umem.first + umem.count;
     }
 
-    /** The longest frame a buffer holds. */
+    /** The longest frame a buffer of the first class holds. */
     public int slotBytes() {
         return slotBytes;
+    }
+
+    /** The longest frame buffer {@code handle} holds, whichever its class. */
+    public int slotBytes(final int handle) {
+        return umem.holds(handle) ? UmemSlots.LONGEST_FRAME : slotBytes;
+    }
+
+    /** The second class's first handle, a slab's edge; its buffers follow ({@link #withHeadroom(int, int, int, int)}). */
+    public int umemFirst() {
+        return umem.first;
+    }
+
+    /** How many buffers the second class has (0: none). */
+    public int umemFrames() {
+        return umem.count;
+    }
+
+    UmemSlots umem() {
+        return umem;
     }
 
     /** Bytes ahead of each frame that belong to it (see {@link #withHeadroom}). */
@@ -254,7 +293,7 @@ public final class PacketPool {
     }
 
     public int offset(final int handle) {
-        return (handle & SLOT_MASK) * slotStride + frameStart;
+        return handle < umem.first ? (handle & SLOT_MASK) * slotStride + frameStart : UmemSlots.offset(handle);
     }
 
     public int length(final int handle) {
@@ -262,8 +301,8 @@ public final class PacketPool {
     }
 
     public void length(final int handle, final int bytes) {
-        if (bytes < 0 || bytes > slotBytes) {
-            throw new IllegalArgumentException("frame length " + bytes + " outside 0.." + slotBytes);
+        if (bytes < 0 || bytes > slotBytes(handle)) {
+            throw new IllegalArgumentException("frame length " + bytes + " outside 0.." + slotBytes(handle));
         }
         rows.putInt(handle, PacketRows.LENGTH, bytes);
     }

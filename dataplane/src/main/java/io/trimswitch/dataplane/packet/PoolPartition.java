@@ -54,6 +54,16 @@ public final class PoolPartition {
         freeStack[freeCount++] = handle;
     }
 
+    /** The partition's first handle. */
+    public int first() {
+        return first;
+    }
+
+    /** How many handles it has. */
+    public int size() {
+        return end - first;
+    }
+
     public boolean owns(final int handle) {
         return handle >= first && handle < end;
     }

@@ -30,6 +30,7 @@ final class XdpCalls {
     static final int XDP_COPY = 2;
     static final int XDP_ZEROCOPY = 4;
     static final int XDP_USE_NEED_WAKEUP = 8;
+    static final int XDP_SHARED_UMEM = 1;
     static final long PGOFF_RX_RING = 0L;
     static final long PGOFF_TX_RING = 0x80000000L;
     static final long PGOFF_FILL_RING = 0x100000000L;

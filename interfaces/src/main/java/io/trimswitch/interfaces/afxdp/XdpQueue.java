@@ -2,6 +2,9 @@ package io.trimswitch.interfaces.afxdp;
 
 import io.trimswitch.dataplane.codec.OffloadHeader;
 import io.trimswitch.dataplane.codec.PartialChecksum;
+import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.PoolPartition;
+import io.trimswitch.dataplane.packet.UmemShare;
 import io.trimswitch.interfaces.EthernetInterfaces;
 import io.trimswitch.interfaces.LinuxCalls;
 import io.trimswitch.interfaces.PortSocket;
@@ -12,46 +15,50 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * One receive queue of an {@code af_xdp} port: an AF_XDP socket bound to it, with a UMEM of 4 KB chunks registered with
- * the kernel, the first {@link #RX_FRAMES} of them lent to the fill ring for frames to arrive in, the rest sent from. The
- * port's XDP program ({@link XdpProgram}) hands the socket every frame of its queue before the kernel makes an skb of it.
- * The socket binds zero-copy where the driver has it, else in copy mode, with need_wakeup: the kernel is called only when
- * a ring says it waits for a call. A frame arrives with no offload header (an XDP frame has none): a zero one is written
- * ahead of it; one sent leaves whole and complete, its checksum finished here if its sender left it to offload.
+ * One receive queue of an {@code af_xdp} port: an AF_XDP socket bound to it over a UMEM that is a piece of the packet
+ * pool ({@link UmemShare}), the piece of the thread that reads the queue, registered once and shared by its other queues
+ * ({@link SharedUmem}). Its fill ring is kept topped up with free buffers of that piece, so a frame the kernel writes is
+ * a pool buffer handed up as it is ({@link PortSocket.Receiver#onBuffer}); a frame to send that is a buffer of the
+ * piece goes on the send ring as it is, and others are copied into a free one. Every buffer lent to the kernel is
+ * tracked ({@link LentFrames}) and comes back through the completion ring, or when the queue closes. Without a piece
+ * of a switch's pool (a port opened on its own) the queue has a small pool of its own and hands each frame up to be
+ * copied. The port's XDP program ({@link XdpProgram}) hands the socket every frame of its queue before the kernel makes an
+ * skb of it. A frame arrives with no offload header (an XDP frame has none): one is written ahead of it, marking a checksum its sender left to offload; one sent
+ * leaves whole and complete, its checksum finished here if its sender left it to offload.
  */
 final class XdpQueue implements AutoCloseable {
-    static final int CHUNK = 4096;
-    /**
-     * As many as an af_packet port's ring holds: what arrives while the port's thread is off its core (at 100,000
-     * frames/s, 41 ms) waits here instead of being dropped.
-     */
     static final int RX_FRAMES = 4096;
     static final int TX_FRAMES = 1024;
-    /** XDP_PACKET_HEADROOM: the kernel puts a frame this far into its chunk. */
-    private static final int KERNEL_HEADROOM = 256;
-    /** The longest frame a chunk holds past the kernel's headroom. */
-    static final int LONGEST_FRAME = CHUNK - KERNEL_HEADROOM;
+    /**
+     * Buffers lent for receiving, in the fill ring and the receive ring together: what arrives while the queue's thread is
+     * off its core (at 100,000 frames/s, 20 ms) waits in them instead of being dropped. Several queues share a thread's
+     * piece, so each keeps half a ring, and one flooded queue cannot take the others' buffers.
+     */
+    static final int FILL_TARGET = RX_FRAMES / 2;
+    /** The buffers of a queue's own pool, when it has no piece of a switch's: its fill ring's and its send ring's. */
+    private static final int OWN_FRAMES = 4 * PacketPool.SLOTS_PER_SLAB;
+    static final int LONGEST_FRAME = UmemShare.LONGEST_FRAME;
     private static final int RX_DESCRIPTOR = 16;
-    /** How often, and how far apart, a bind to a queue still held is tried again. */
-    private static final int BUSY_TRIES = 20;
-    private static final long BUSY_WAIT_NANOS = 5_000_000L;
     private static final int ADDRESS = 8;
     /** struct xdp_statistics: rx_dropped, then rx_invalid_descs, tx_invalid_descs, rx_ring_full, rx_fill_ring_empty_descs. */
     private static final int STATISTICS_BYTES = 48;
     private static final int RX_RING_FULL = 24;
     private static final int RX_FILL_RING_EMPTY = 32;
 
-    private final Arena memory;
-    private final UnsafeBuffer umem;
+    private final UmemShare share;
+    private final PacketPool pool;
+    private final SharedUmem shared;
+    private final LentFrames lent;
+    /** Of those, the buffers lent for receiving: in the fill ring, or filled and in the receive ring. */
+    private int receiving;
+    /** Whether received frames are handed up as pool buffers (the share is the receiver's pool's), else to be copied. */
+    private final boolean handsBuffers;
     private final XdpRing fill;
     private final XdpRing completion;
     private final XdpRing rx;
     private final XdpRing tx;
     final int fd;
     private final XdpCalls calls;
-    /** Chunks free to send from, as their addresses in the UMEM. */
-    private final int[] freeChunks = new int[TX_FRAMES];
-    private int freeCount;
     /** Where a frame to send is read, wrapped over the pool's buffer (no copy, no allocation). */
     private final UnsafeBuffer outgoing = new UnsafeBuffer(0L, 0);
     /** The kernel's drop counts as last read, which it never resets; under the ports' lock. */
@@ -63,33 +70,31 @@ final class XdpQueue implements AutoCloseable {
     /** How the socket was bound, for the start-up line. */
     final String mode;
 
-    private XdpQueue(final int fd, final Arena memory, final MemorySegment umem, final XdpRing[] rings, final XdpCalls calls, final String mode) {
+    private XdpQueue(final int fd, final UmemShare share, final boolean handsBuffers, final XdpRing[] rings, final XdpCalls calls,
+        final String mode) {
         this.fd = fd;
-        this.memory = memory;
-        this.umem = new UnsafeBuffer(umem.address(), (int) umem.byteSize());
+        this.share = share;
+        this.pool = share.pool();
+        this.shared = SharedUmem.of(share);
+        this.lent = new LentFrames(share);
+        this.handsBuffers = handsBuffers;
         this.fill = rings[0];
         this.completion = rings[1];
         this.rx = rings[2];
         this.tx = rings[3];
         this.calls = calls;
         this.mode = mode;
-        for (int i = 0; i < TX_FRAMES; i++) {
-            freeChunks[i] = (RX_FRAMES + i) * CHUNK;
-        }
-        freeCount = TX_FRAMES;
-        int produced = fill.producer();
-        for (int i = 0; i < RX_FRAMES; i++) {
-            fill.memory.set(ValueLayout.JAVA_LONG, fill.slot(produced++), (long) i * CHUNK);
-        }
-        fill.producer(produced);
     }
 
     /**
-     * Opens an AF_XDP socket on receive queue {@code queue} of the interface at {@code index}.
+     * Opens an AF_XDP socket on receive queue {@code queue} of the interface at {@code index}, over {@code frames} (the
+     * piece of the pool of the thread that reads the queue), or over a pool of its own when null.
      *
      * @throws IllegalStateException with one line naming the interface, the cause and the fix
      */
-    static XdpQueue open(final String interfaceName, final int index, final int queue, final LinuxCalls calls, final XdpCalls xdp) {
+    static XdpQueue open(final String interfaceName, final int index, final int queue, final LinuxCalls calls, final XdpCalls xdp,
+        final UmemShare frames) {
+        final UmemShare share = frames != null ? frames : ownShare();
         try (Arena scratch = Arena.ofConfined()) {
             final int fd = calls.socket(XdpCalls.AF_XDP, LinuxCalls.SOCK_RAW | LinuxCalls.SOCK_CLOEXEC, 0);
             if (fd < 0) {
@@ -98,16 +103,8 @@ final class XdpQueue implements AutoCloseable {
                     + (errno == XdpCalls.EAFNOSUPPORT ? " (the kernel has no CONFIG_XDP_SOCKETS: use kind af_packet)"
                         : errno == LinuxCalls.EPERM ? " (needs CAP_NET_RAW: run as root)" : ""));
             }
-            final Arena memory = Arena.ofShared();
             final XdpRing[] rings = new XdpRing[4];
             try {
-                final MemorySegment umem = memory.allocate((long) CHUNK * (RX_FRAMES + TX_FRAMES), LinuxCalls.pageSize());
-                final MemorySegment registration = scratch.allocate(32, 8);
-                registration.set(ValueLayout.JAVA_LONG, 0, umem.address());
-                registration.set(ValueLayout.JAVA_LONG, 8, umem.byteSize());
-                registration.set(ValueLayout.JAVA_INT, 16, CHUNK);
-                EthernetInterfaces.check(calls, calls.setsockopt(fd, XdpCalls.SOL_XDP, XdpCalls.XDP_UMEM_REG, registration), interfaceName,
-                    "register its UMEM");
                 ringSize(calls, fd, XdpCalls.XDP_UMEM_FILL_RING, RX_FRAMES, scratch, interfaceName);
                 ringSize(calls, fd, XdpCalls.XDP_UMEM_COMPLETION_RING, TX_FRAMES, scratch, interfaceName);
                 ringSize(calls, fd, XdpCalls.XDP_RX_RING, RX_FRAMES, scratch, interfaceName);
@@ -122,17 +119,28 @@ final class XdpQueue implements AutoCloseable {
                 rings[1] = map(xdp, fd, offsets.asSlice(3 * XdpRing.OFFSET_BYTES), TX_FRAMES, ADDRESS, XdpCalls.PGOFF_COMPLETION_RING, interfaceName);
                 rings[2] = map(xdp, fd, offsets.asSlice(0), RX_FRAMES, RX_DESCRIPTOR, XdpCalls.PGOFF_RX_RING, interfaceName);
                 rings[3] = map(xdp, fd, offsets.asSlice(XdpRing.OFFSET_BYTES), TX_FRAMES, RX_DESCRIPTOR, XdpCalls.PGOFF_TX_RING, interfaceName);
-                final String mode = bind(calls, fd, index, queue, scratch, interfaceName);
-                return new XdpQueue(fd, memory, umem, rings, xdp, mode);
+                final String mode = SharedUmem.of(share).bind(fd, index, queue, calls, interfaceName);
+                // The fill ring is topped up by the queue's reader, on its thread, at its first read.
+                return new XdpQueue(fd, share, frames != null, rings, xdp, mode);
             } catch (final RuntimeException e) {
-                for (final XdpRing ring : rings) {
-                    if (ring != null) {
-                        LinuxCalls.munmap(ring.memory, ring.bytes);
-                    }
-                }
+                unmap(rings);
                 LinuxCalls.close(fd);
-                memory.close();
                 throw e;
+            }
+        }
+    }
+
+    /** A pool of the queue's own, for a port opened on its own: its buffers taken and freed on the queue's thread alone. */
+    private static UmemShare ownShare() {
+        final PacketPool own = PacketPool.withHeadroom(1, LONGEST_FRAME, OffloadHeader.LENGTH, OWN_FRAMES);
+        final PoolPartition frames = new PoolPartition(own, own.umemFirst(), OWN_FRAMES);
+        return new UmemShare(own, own.umemFirst(), OWN_FRAMES, frames::allocate, frames::free);
+    }
+
+    private static void unmap(final XdpRing[] rings) {
+        for (final XdpRing ring : rings) {
+            if (ring != null) {
+                LinuxCalls.munmap(ring.memory, ring.bytes);
             }
         }
     }
@@ -153,88 +161,110 @@ final class XdpQueue implements AutoCloseable {
         return new XdpRing(mapped.reinterpret(bytes), bytes, offsets, entries, descriptorBytes);
     }
 
-    /** Binds zero-copy where the driver can, else in copy mode; which one it is. */
-    private static String bind(final LinuxCalls calls, final int fd, final int index, final int queue, final Arena scratch, final String interfaceName) {
-        final MemorySegment address = scratch.allocate(16, 4);
-        address.set(ValueLayout.JAVA_SHORT, 0, (short) XdpCalls.AF_XDP);
-        address.set(ValueLayout.JAVA_SHORT, 2, (short) (XdpCalls.XDP_ZEROCOPY | XdpCalls.XDP_USE_NEED_WAKEUP));
-        address.set(ValueLayout.JAVA_INT, 4, index);
-        address.set(ValueLayout.JAVA_INT, 8, queue);
-        if (calls.bind(fd, address) == 0) {
-            return "zero-copy";
-        }
-        address.set(ValueLayout.JAVA_SHORT, 2, (short) (XdpCalls.XDP_COPY | XdpCalls.XDP_USE_NEED_WAKEUP));
-        // A socket just closed on the queue (a port removed and added again) lets go of it a moment later: tries a few times.
-        int bound = calls.bind(fd, address);
-        for (int tries = 1; bound != 0 && calls.errno() == XdpCalls.EBUSY && tries < BUSY_TRIES; tries++) {
-            java.util.concurrent.locks.LockSupport.parkNanos(BUSY_WAIT_NANOS);
-            bound = calls.bind(fd, address);
-        }
-        if (bound != 0) {
-            if (calls.errno() == XdpCalls.EBUSY) {
-                throw new IllegalStateException("interface " + interfaceName + ": its receive queue " + queue + " already has an AF_XDP socket (another switch"
-                    + " or program holds it: stop that one, or use kind af_packet)");
-            }
-            EthernetInterfaces.check(calls, -1, interfaceName, "bind an AF_XDP socket to it");
-        }
-        return "copy mode";
-    }
-
     int receive(final PortSocket.Receiver receiver, final int budget) {
         if (tx.producer() != tx.consumer()) {
             // Frames the last kick left in the send ring (copy mode sends a few dozen per call).
             calls.kickSend(fd);
         }
-        final int consumed = rx.consumer();
-        final int ready = Math.min(rx.producer() - consumed, budget);
-        if (ready <= 0) {
-            if (fill.needsWakeup()) {
-                calls.kickFill(fd);
-            }
-            return 0;
+        if (completion.producer() != completion.consumer()) {
+            // Buffers sent since the last send: back to the pool now, not when the port next sends.
+            reclaim();
         }
-        int filled = fill.producer();
+        final int consumed = rx.consumer();
+        final int ready = Math.max(0, Math.min(rx.producer() - consumed, budget));
         for (int i = 0; i < ready; i++) {
             final long slot = rx.slot(consumed + i);
-            final long address = rx.memory.get(ValueLayout.JAVA_LONG, slot);
+            final int handle = share.handleAt(rx.memory.get(ValueLayout.JAVA_LONG, slot));
             final int length = rx.memory.get(ValueLayout.JAVA_INT, slot + 8);
-            final int frame = (int) address;
+            lent.returned(handle);
+            receiving--;
+            final UnsafeBuffer buffer = pool.buffer(handle);
+            final int frame = pool.offset(handle);
             // The program's receive time sits in the metadata just ahead of the frame, where the offload header goes.
-            final long receivedNanos = umem.getLong(frame - XdpProgram.STAMP_BYTES);
+            final long receivedNanos = buffer.getLong(frame - XdpProgram.STAMP_BYTES);
             // An XDP frame carries no offload header: one ahead of it in the headroom, saying whether its checksum is
             // left to complete (it zeroes the stamp too, so a frame the program could not stamp reads as unknown).
-            PartialChecksum.mark(umem, frame - OffloadHeader.LENGTH, frame, length);
-            receiver.onFrame(umem, frame, length, receivedNanos);
-            // Every chunk lent for receiving is in the fill ring, with the kernel or in the receive ring: there is room.
-            fill.memory.set(ValueLayout.JAVA_LONG, fill.slot(filled++), address & -CHUNK);
+            PartialChecksum.mark(buffer, frame - OffloadHeader.LENGTH, frame, length);
+            if (!handsBuffers) {
+                receiver.onFrame(buffer, frame, length, receivedNanos);
+                lend(handle);
+            } else if (!receiver.onBuffer(handle, length, receivedNanos)) {
+                lend(handle);
+            }
         }
-        rx.consumer(consumed + ready);
-        fill.producer(filled);
+        if (ready > 0) {
+            rx.consumer(consumed + ready);
+        }
+        topUp();
         if (fill.needsWakeup()) {
             calls.kickFill(fd);
         }
         return ready;
     }
 
+    /** Lends free buffers of the piece to the fill ring until {@link #FILL_TARGET} are lent for receiving, or none is free. */
+    private void topUp() {
+        final int produced = fill.producer();
+        int filled = produced;
+        for (; receiving < FILL_TARGET; receiving++) {
+            final int handle = share.allocate();
+            if (handle == PacketPool.NO_PACKET) {
+                break;
+            }
+            lent.lend(handle);
+            fill.memory.set(ValueLayout.JAVA_LONG, fill.slot(filled++), share.chunk(handle));
+        }
+        if (filled != produced) {
+            fill.producer(filled);
+        }
+    }
+
+    /** Gives the kernel back a buffer it filled that was not kept: to receive into again. */
+    private void lend(final int handle) {
+        final int produced = fill.producer();
+        lent.lend(handle);
+        receiving++;
+        fill.memory.set(ValueLayout.JAVA_LONG, fill.slot(produced), share.chunk(handle));
+        fill.producer(produced + 1);
+    }
+
+    /**
+     * Sends as {@link PortSocket#send} says; a frame in a buffer of this queue's piece goes as it is, and its message's
+     * iovec base is set to 0: the buffer is the queue's until the kernel has sent it.
+     */
     int send(final UnsafeBuffer messages, final int from, final int count) {
         reclaim();
         final int produced = tx.producer();
-        final int room = Math.min(freeCount, tx.entries() - (produced - tx.consumer()));
-        final int sending = Math.min(room, count);
-        for (int i = 0; i < sending; i++) {
-            final int message = (from + i) * LinuxCalls.MMSGHDR_BYTES;
-            final long iovec = messages.getLong(message + LinuxCalls.MSGHDR_IOV) - messages.addressOffset();
-            final long start = messages.getLong((int) iovec);
-            final int length = (int) messages.getLong((int) iovec + 8) - OffloadHeader.LENGTH;
+        final int room = Math.min(count, tx.entries() - (produced - tx.consumer()));
+        int sending = 0;
+        while (sending < room) {
+            final int message = (from + sending) * LinuxCalls.MMSGHDR_BYTES;
+            final int iovec = (int) (messages.getLong(message + LinuxCalls.MSGHDR_IOV) - messages.addressOffset());
+            final long start = messages.getLong(iovec);
+            final int length = (int) messages.getLong(iovec + 8) - OffloadHeader.LENGTH;
             outgoing.wrap(start, length + OffloadHeader.LENGTH);
             // Nothing past this socket completes a checksum its sender left to offload.
             OffloadHeader.completeChecksum(outgoing, 0, OffloadHeader.LENGTH, length);
-            final int chunk = freeChunks[--freeCount];
-            umem.putBytes(chunk, outgoing, OffloadHeader.LENGTH, length);
-            final long slot = tx.slot(produced + i);
-            tx.memory.set(ValueLayout.JAVA_LONG, slot, chunk);
+            final int handle;
+            final long place;
+            if (share.holdsAddress(start)) {
+                handle = share.handleAt(start - share.address());
+                place = start + OffloadHeader.LENGTH - share.address();
+                messages.putLong(iovec, 0L);
+            } else {
+                handle = share.allocate();
+                if (handle == PacketPool.NO_PACKET) {
+                    break;
+                }
+                place = share.chunk(handle) + UmemShare.FRAME_START;
+                pool.buffer(handle).putBytes(pool.offset(handle), outgoing, OffloadHeader.LENGTH, length);
+            }
+            lent.lend(handle);
+            final long slot = tx.slot(produced + sending);
+            tx.memory.set(ValueLayout.JAVA_LONG, slot, place);
             tx.memory.set(ValueLayout.JAVA_INT, slot + 8, length);
             tx.memory.set(ValueLayout.JAVA_INT, slot + 12, 0);
+            sending++;
         }
         if (sending == 0) {
             return -LinuxCalls.EAGAIN;
@@ -255,12 +285,14 @@ final class XdpQueue implements AutoCloseable {
         }
     }
 
-    /** Takes back the chunks the kernel has sent. */
+    /** Takes back the buffers the kernel has sent, each to the pool. */
     private void reclaim() {
         final int consumed = completion.consumer();
         final int done = completion.producer() - consumed;
         for (int i = 0; i < done; i++) {
-            freeChunks[freeCount++] = (int) completion.memory.get(ValueLayout.JAVA_LONG, completion.slot(consumed + i));
+            final int handle = share.handleAt(completion.memory.get(ValueLayout.JAVA_LONG, completion.slot(consumed + i)));
+            lent.returned(handle);
+            share.release(handle);
         }
         if (done > 0) {
             completion.consumer(consumed + done);
@@ -303,13 +335,17 @@ final class XdpQueue implements AutoCloseable {
         return fresh;
     }
 
+    /** Buffers lent to the kernel now: in the fill, receive and send rings. */
+    int lent() {
+        return lent.count();
+    }
+
+    /** Closes the socket, then gives back every buffer it had lent: the kernel has let go of them. */
     @Override
     public void close() {
-        LinuxCalls.munmap(fill.memory, fill.bytes);
-        LinuxCalls.munmap(completion.memory, completion.bytes);
-        LinuxCalls.munmap(rx.memory, rx.bytes);
-        LinuxCalls.munmap(tx.memory, tx.bytes);
+        shared.leave(fd);
+        unmap(new XdpRing[] {fill, completion, rx, tx});
         LinuxCalls.close(fd);
-        memory.close();
+        lent.releaseAll();
     }
 }

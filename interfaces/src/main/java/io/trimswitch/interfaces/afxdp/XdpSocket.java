@@ -1,5 +1,6 @@
 package io.trimswitch.interfaces.afxdp;
 
+import io.trimswitch.dataplane.packet.UmemShare;
 import io.trimswitch.interfaces.EthernetInterfaces;
 import io.trimswitch.interfaces.InterfaceSocket;
 import io.trimswitch.interfaces.LinuxCalls;
@@ -7,6 +8,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.function.IntFunction;
 
 /**
  * A switch port on a Linux interface through AF_XDP: one socket ({@link XdpQueue}) on each of its first {@code queues}
@@ -36,11 +38,12 @@ final class XdpSocket extends InterfaceSocket {
 
     /**
      * Opens receive queues 0 to {@code queueCount - 1} of {@code interfaceName} as a port, with the interface's own XDP
-     * program.
+     * program, each queue over the piece of the pool {@code frames} gives for it (null: a pool of its own).
      *
      * @throws IllegalStateException with one line naming the interface, the cause and the fix
      */
-    static XdpSocket open(final String interfaceName, final LinuxCalls calls, final boolean mustBeUp, final int queueCount) {
+    static XdpSocket open(final String interfaceName, final LinuxCalls calls, final boolean mustBeUp, final int queueCount,
+        final IntFunction<UmemShare> frames) {
         final XdpCalls xdp = new XdpCalls(Arena.ofAuto());
         final int index;
         final int mtu;
@@ -62,7 +65,7 @@ final class XdpSocket extends InterfaceSocket {
         try {
             for (int queue = 0; queue < queueCount; queue++) {
                 // Calls of its own per queue: each queue may be read on another thread, and errno is per object.
-                queues[queue] = XdpQueue.open(interfaceName, index, queue, calls, new XdpCalls(Arena.ofAuto()));
+                queues[queue] = XdpQueue.open(interfaceName, index, queue, calls, new XdpCalls(Arena.ofAuto()), frames.apply(queue));
             }
             program = XdpProgram.attach(interfaceName, index, xdp);
             for (int queue = 0; queue < queueCount; queue++) {
@@ -113,7 +116,7 @@ final class XdpSocket extends InterfaceSocket {
         }
     }
 
-    /** A UMEM chunk past the kernel's headroom: a longer frame is dropped on arrival (rx_dropped) and refused for sending. */
+    /** A pool buffer of the UMEM class: a longer frame is dropped on arrival (rx_dropped) and refused for sending. */
     @Override
     public int longestFrame() {
         return XdpQueue.LONGEST_FRAME;

@@ -78,6 +78,8 @@ class XdpSocketTest {
         ports = new InterfacePorts(List.of(new InterfacePorts.Attachment(0, port, new AfXdp(), 1)), 2, InterfacePorts.Refusals.NONE, pool,
             pool::allocate, pool::free, CounterRegistry.inMemory(64), "sockets-0");
         ports.open();
+        // The port's first read lends its fill ring the buffers to receive into.
+        taken.receive(ports);
     }
 
     /** Opens the port; skips the test on a kernel without AF_XDP sockets or BPF, with the port's own reason. */
@@ -113,9 +115,9 @@ class XdpSocketTest {
     }
 
     /**
-     * A burst larger than the rings while the port's thread is away: what the receive ring and the fill ring's chunks
-     * hold arrives; the rest finds the fill ring empty (its 4096 chunks are all in the receive ring, which holds as
-     * many) and is counted as fillRingEmpty, apart from ringOverflow, so that every frame sent is received or counted.
+     * A burst larger than the rings while the port's thread is away: what the fill ring's buffers hold arrives; the rest
+     * finds the fill ring empty (its buffers are all in the receive ring, which holds twice as many) and is counted as
+     * fillRingEmpty, apart from ringOverflow, so that every frame sent is received or counted.
      */
     @Test
     void aBurstPastTheRingsIsCountedAsFillRingEmptyAndEveryFrameIsReceivedOrCounted() throws Exception {
@@ -144,8 +146,8 @@ class XdpSocketTest {
             fillEmpty = ports.dropped(0, DropReason.FILL_RING_EMPTY);
         }
         assertTrue(sent >= frames, "the other end sent " + sent);
-        assertEquals(4096, received, "the fill ring's chunks, all in the receive ring");
-        assertEquals(sent - 4096, fillEmpty, "the rest found the fill ring empty");
+        assertEquals(XdpQueue.FILL_TARGET, received, "the fill ring's buffers, all in the receive ring");
+        assertEquals(sent - XdpQueue.FILL_TARGET, fillEmpty, "the rest found the fill ring empty");
         assertEquals(0, overflow, "none found the receive ring full, counted apart");
         assertEquals(ports.received(0), received);
     }
@@ -187,6 +189,7 @@ class XdpSocketTest {
             assumeTrue(!e.getMessage().contains("CONFIG_XDP_SOCKETS") && !e.getMessage().contains("no BPF"), e.getMessage());
             throw e;
         }
+        taken.receive(ports);
         final String send = "import socket\n"
             + "for i in range(64):\n"
             + "    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"

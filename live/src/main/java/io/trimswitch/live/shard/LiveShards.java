@@ -11,6 +11,7 @@ import io.trimswitch.live.port.LivePortKind;
 import io.trimswitch.live.port.LivePorts;
 import io.trimswitch.live.port.PortKindSettings;
 import io.trimswitch.live.port.QueueSpreading;
+import io.trimswitch.live.port.UmemPieces;
 import io.trimswitch.live.settings.LiveSettings;
 import io.trimswitch.pipelines.BridgeForwarding;
 import io.trimswitch.pipelines.ForwardingStage;
@@ -95,7 +96,7 @@ public final class LiveShards {
             BridgeNews.between(bridging, queues, Math.round(settings.forwarding().agingSeconds() * 1e9));
         }
         final Map<Integer, InterfacePorts.Attachment> attachments = new LinkedHashMap<>();
-        LiveSettings.attachments(settings).forEach(attachment -> attachments.put(attachment.port(), attachment));
+        LiveSettings.attachments(settings).forEach(attachment -> attachments.put(attachment.port(), UmemPieces.receivingInto(attachment, dataplane)));
         try {
             for (int thread = 0; thread < shards; thread++) {
                 ingressLinks[thread] = new IngressLinks(rates);
@@ -107,8 +108,7 @@ public final class LiveShards {
             if (bridging != null && !spread.equals(attachments)) {
                 // A frame takes the bridge of the shard that meters it, from whose partition its buffer came (the switch
                 // splits the pool evenly, in shard order): one writer per copy of the bridge.
-                final int perShard = dataplane.pool().capacity() / shards;
-                bridging.meteredBy(handle -> handle / perShard);
+                bridging.meteredBy(dataplane::shardOfBuffer);
             }
             for (int thread = 0; thread < shards; thread++) {
                 build(thread, settings, counters, spread);
@@ -146,7 +146,7 @@ public final class LiveShards {
             : new InterfacePorts(ownAttachments, settings.portCount(), ports[thread], dataplane.pool(), shard::allocate, dataplane::release,
                 counters, writer);
         if (interfaces[thread] != null) {
-            interfaces[thread].defaultKind(PortKindSettings.portKind(settings));
+            interfaces[thread].defaultKind(UmemPieces.receivingInto(PortKindSettings.portKind(settings), dataplane, thread));
         }
         ports[thread].sockets(sockets[thread], interfaces[thread]);
     }

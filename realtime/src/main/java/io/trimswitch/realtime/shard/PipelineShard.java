@@ -96,6 +96,11 @@ public final class PipelineShard implements Agent {
         return buffers.allocate();
     }
 
+    /** A free buffer of this shard's piece of the pool's second class (frames a kernel receives into), or {@link PacketPool#NO_PACKET}. */
+    public int allocateFrame() {
+        return buffers.allocateFrame();
+    }
+
     /** Whether port {@code port}'s link holds fewer than {@link #LINK_BACKLOG_PACKETS} frames not yet arrived. */
     public boolean hasRoom(final int port) {
         return order.hasRoom(port);

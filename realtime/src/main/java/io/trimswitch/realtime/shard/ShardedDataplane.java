@@ -3,6 +3,8 @@ package io.trimswitch.realtime.shard;
 import io.trimswitch.config.Settings;
 import io.trimswitch.dataplane.counters.CounterRegistry;
 import io.trimswitch.dataplane.packet.PacketPool;
+import io.trimswitch.dataplane.packet.PoolPartition;
+import io.trimswitch.dataplane.packet.UmemShare;
 import io.trimswitch.pipelines.ForwardingStage;
 import io.trimswitch.switching.AssembledSwitch;
 import io.trimswitch.switching.record.RunRecorder;
@@ -42,6 +44,8 @@ public final class ShardedDataplane {
     final RecirculationStage[] recirculation;
     final ShardOwnership ownership;
     private final PoolPartitions partitions;
+    /** Per shard, its piece of the pool's second class once asked for ({@link #frames}). */
+    private final UmemShare[] frames;
     private final ThreadViews views;
     private final NotifyInboxes inboxes;
     private final PipelineShard[] shards;
@@ -72,6 +76,7 @@ public final class ShardedDataplane {
         this.ownership = new ShardOwnership(settings, shardCount, ordered);
         this.inboxes = new NotifyInboxes(settings.fabric().pipelines());
         this.partitions = new PoolPartitions(pool, partitionSizes);
+        this.frames = new UmemShare[shardCount];
         this.shards = new PipelineShard[shardCount];
         this.runners = new AgentRunner[shardCount];
         this.dropRecorders = dropRecorders;
@@ -173,6 +178,20 @@ public final class ShardedDataplane {
     /** Gives a buffer back to the shard whose partition it came from, whichever thread is done with it. */
     public void release(final int handle) {
         partitions.release(handle);
+    }
+
+    /** The shard whose partition buffer {@code handle} came from. */
+    public int shardOfBuffer(final int handle) {
+        return partitions.ownerOf(handle);
+    }
+
+    /** Shard {@code shard}'s piece of the pool's second class, the same object each call; null when it has none. */
+    public synchronized UmemShare frames(final int shard) {
+        if (frames[shard] == null && partitions.of(shard).frames() != null) {
+            final PoolPartition piece = partitions.of(shard).frames();
+            frames[shard] = new UmemShare(pool, piece.first(), piece.size(), shards[shard]::allocateFrame, this::release);
+        }
+        return frames[shard];
     }
 
     private void wakeEgress(final int port) {
