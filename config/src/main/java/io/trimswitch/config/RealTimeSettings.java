@@ -42,14 +42,14 @@ public interface RealTimeSettings {
          * briefly for the answer to a frame after a quiet spell; one with any other port polls
          * {@link #UNSTAMPED_POLL_AFTER_TRAFFIC_US}.
          */
-        public static final Integer ADAPTIVE_POLL_AFTER_TRAFFIC = null;
+        public static final Integer DEFAULT_POLL_AFTER_TRAFFIC_US = null;
         /**
          * The window unset means for a shard with a port whose frames carry no receive stamp (UDP/VXLAN): a late wake-up
          * would put every frame that waited at one instant, a burst the wire never had.
          */
         public static final int UNSTAMPED_POLL_AFTER_TRAFFIC_US = 10_000;
         public static final RealTime DEFAULTS = new RealTime(4000, Placement.SINGLE, Idle.BUSY_SPIN, true, 32, 4096, 1, true, DEFAULT_PORT_KIND,
-            ADAPTIVE_POLL_AFTER_TRAFFIC);
+            DEFAULT_POLL_AFTER_TRAFFIC_US);
 
         /**
          * How many pipeline shards, each on a thread of its own, run the switch (a scenario in real time and {@code run}
