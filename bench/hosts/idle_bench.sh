@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # What the live switch's idle mode costs and gives: two hosts in network namespaces, each wired by a veth to a third
 # namespace that holds the forwarder, one of
-#   default    `trimswitch run -i 0@... -i 1@...` with no --idle: poll (polls while frames come, sleeps 10 ms after)
+#   default    `trimswitch run -i 0@... -i 1@...` with no --idle: poll, on interface ports only (sleeps once a turn finds
+#              nothing, polling 100 µs for the answer to a frame after 1 ms without one)
+#   poll-10ms  the same with `--poll-after-traffic-us 10000`: polls 10 ms after the last frame (what a thread with a
+#              UDP port does by default)
+#   poll-0     the same with `--poll-after-traffic-us 0`: sleeps as soon as a turn finds nothing, even for an answer
 #   busy-spin  the same with `--idle busy-spin`
 #   af_xdp     the default on af_xdp ports (`-i 0@...:af_xdp`)
 #   bridge     the Linux bridge over the two veths (the kernel's own forwarding, the host's floor)
 # Per round, forwarders in turn: ping RTT from host 0 to host 1 (after 200 pings of warm-up) at three paces, one every
-# 0.5 s (20), every 5 ms (200) and every 0.2 ms (500), as p50 and mean. Then, for the two switches, the CPU the whole
-# process used while idle for SECONDS, and again once both veths are deleted (a switch whose interfaces are gone).
+# 0.5 s (20), every 5 ms (200) and every 0.2 ms (500), as p50 and mean, and the CPU the switch's process used during
+# the pings every 5 ms. Then, for the switches, the CPU the whole process used while idle for SECONDS, and again once
+# both veths are deleted (a switch whose interfaces are gone).
 # Needs root, iproute2, iputils-ping and a built jar (./mvnw -B -q package -DskipTests).
 #
 #   bench/hosts/idle_bench.sh [ROUNDS [SECONDS]]   (from the repository root; default 2 rounds, 10 s of idle)
@@ -24,8 +29,8 @@ TRIMSWITCH=${TRIMSWITCH:-"$PWD/cli/trimswitch"}
 MODES=${MODES:-"default af_xdp busy-spin bridge"}
 for mode in $MODES; do
     case "$mode" in
-        default|af_xdp|busy-spin|bridge) ;;
-        *) echo "idle_bench: MODES are default af_xdp busy-spin bridge, got '$mode'" >&2; exit 2 ;;
+        default|poll-10ms|poll-0|af_xdp|busy-spin|bridge) ;;
+        *) echo "idle_bench: MODES are default poll-10ms poll-0 af_xdp busy-spin bridge, got '$mode'" >&2; exit 2 ;;
     esac
 done
 TAG="idb$$"
@@ -71,8 +76,8 @@ idle_cpu() {
     awk -v t=$((after - before)) -v s="$SECS" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.2f %%", t / hz / s * 100}'
 }
 
-printf '%-6s %-10s %22s %22s %22s %12s %12s\n' round forwarder "ping 0.5 s p50/mean µs" "ping 5 ms p50/mean µs" \
-    "ping 0.2 ms p50/mean µs" "idle CPU" "gone CPU"
+printf '%-6s %-10s %22s %22s %22s %14s %12s %12s\n' round forwarder "ping 0.5 s p50/mean µs" "ping 5 ms p50/mean µs" \
+    "ping 0.2 ms p50/mean µs" "CPU, 5 ms pings" "idle CPU" "gone CPU"
 for round in $(seq 1 "$ROUNDS"); do
     for mode in $MODES; do
         if [ "$mode" = bridge ]; then
@@ -82,6 +87,8 @@ for round in $(seq 1 "$ROUNDS"); do
         else
             idle="" kind=""
             [ "$mode" = busy-spin ] && idle="--idle busy-spin"
+            [ "$mode" = poll-10ms ] && idle="--poll-after-traffic-us 10000"
+            [ "$mode" = poll-0 ] && idle="--poll-after-traffic-us 0"
             [ "$mode" = af_xdp ] && kind=":af_xdp"
             ip netns exec "${TAG}sw" $TRIMSWITCH run $idle --metrics off --counters "$WORK/s.counters" --control "$WORK/s.ctl" \
                 -i "0@${TAG}p0$kind" -i "1@${TAG}p1$kind" > "$WORK/switch.log" 2>&1 &
@@ -90,7 +97,12 @@ for round in $(seq 1 "$ROUNDS"); do
         fi
         ip netns exec "${TAG}h0" ping -c 200 -i 0.002 -q 10.8.0.2 > /dev/null
         slow=$(ip netns exec "${TAG}h0" ping -c 20 -i 0.5 10.8.0.2 | rtts)
+        pingsFrom=$(date +%s%N)
+        [ "$mode" = bridge ] || pingTicks=$(ticks)
         paced=$(ip netns exec "${TAG}h0" ping -c 200 -i 0.005 10.8.0.2 | rtts)
+        pingCpu=-
+        [ "$mode" = bridge ] || pingCpu=$(awk -v t=$(($(ticks) - pingTicks)) -v ns=$(($(date +%s%N) - pingsFrom)) \
+            -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.1f %%", t / hz / (ns / 1e9) * 100}')
         fast=$(ip netns exec "${TAG}h0" ping -c 500 -i 0.0002 10.8.0.2 | rtts)
         cpu=- gone=-
         if [ "$mode" = bridge ]; then
@@ -104,6 +116,6 @@ for round in $(seq 1 "$ROUNDS"); do
             SWITCH=""
             wire
         fi
-        printf '%-6s %-10s %22s %22s %22s %12s %12s\n' "$round" "$mode" "$slow" "$paced" "$fast" "$cpu" "$gone"
+        printf '%-6s %-10s %22s %22s %22s %14s %12s %12s\n' "$round" "$mode" "$slow" "$paced" "$fast" "$pingCpu" "$cpu" "$gone"
     done
 done

@@ -52,11 +52,11 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     String portKind;
 
     @Option(names = "--idle", paramLabel = "MODE",
-        description = "What a pipeline thread does with nothing to forward: poll (polls while there is traffic, sleeps until a port has a frame --poll-after-traffic-us after the last one: an idle switch takes no core), busy-spin (lowest latency, a core always, for benchmarks), yield, backoff or sleep. Default: the config's realtime.idle, else poll")
+        description = "What a pipeline thread does with nothing to forward: poll (polls while turns find work, then sleeps until a port has a frame: see --poll-after-traffic-us; an idle switch takes no core), busy-spin (lowest latency, a core always, for benchmarks), yield, backoff or sleep. Default: the config's realtime.idle, else poll")
     String idle;
 
     @Option(names = "--poll-after-traffic-us", paramLabel = "US",
-        description = "With --idle poll: how long a thread keeps polling after the last frame before it sleeps, 0 to 1000000 µs; 0 sleeps at once, less CPU per frame at a steady load for a wake-up's latency. Default: the config's realtime.pollAfterTrafficUs, else 10000")
+        description = "With --idle poll: how long a thread keeps polling after the last frame before it sleeps, 0 to 1000000 µs; 0 sleeps at once, less CPU per frame at a steady load for a wake-up's latency. Default: the config's realtime.pollAfterTrafficUs, else 10000 for a thread with a UDP port, and for one whose ports are all interface ports (frames timed by the kernel's receive stamp) none: it sleeps once a turn finds nothing, polling 100 µs for the answer to a frame after 1 ms of quiet")
     Integer pollAfterTrafficUs;
 
     @Option(names = "--config-db", paramLabel = "FILE",

@@ -32,14 +32,22 @@ public interface RealTimeSettings {
         @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = ReportedDefaults.OneThread.class) int pipelineThreads,
         @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = ReportedDefaults.GsoOn.class) boolean udpGso,
         @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = ReportedDefaults.PacketKind.class) @JsonSetter(nulls = Nulls.SET) String portKind,
-        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = ReportedDefaults.TenMilliseconds.class) int pollAfterTrafficUs) implements RealTimeBuilder.With {
+        @JsonInclude(JsonInclude.Include.NON_NULL) @JsonSetter(nulls = Nulls.SET) Integer pollAfterTrafficUs) implements RealTimeBuilder.With {
         /** How an interface port reads and sends its frames unless its own {@code kind} says otherwise. */
         public static final String DEFAULT_PORT_KIND = "af_packet";
         /**
-         * How long (µs) a {@code poll} thread keeps polling after the last frame it received: a wake-up costs latency,
-         * polling costs a core; 0 sleeps as soon as a turn finds nothing.
+         * How long (µs) a {@code poll} thread keeps polling after the last frame it received, when set: a wake-up costs
+         * latency, polling costs a core; 0 sleeps as soon as a turn finds nothing. Unset (null, the default): a shard
+         * whose ports all time their frames by the kernel's receive stamp adapts, polling while turns find work and
+         * briefly for the answer to a frame after a quiet spell; one with any other port polls
+         * {@link #UNSTAMPED_POLL_AFTER_TRAFFIC_US}.
          */
-        public static final int DEFAULT_POLL_AFTER_TRAFFIC_US = 10_000;
+        public static final Integer DEFAULT_POLL_AFTER_TRAFFIC_US = null;
+        /**
+         * The window unset means for a shard with a port whose frames carry no receive stamp (UDP/VXLAN): a late wake-up
+         * would put every frame that waited at one instant, a burst the wire never had.
+         */
+        public static final int UNSTAMPED_POLL_AFTER_TRAFFIC_US = 10_000;
         public static final RealTime DEFAULTS = new RealTime(4000, Placement.SINGLE, Idle.BUSY_SPIN, true, 32, 4096, 1, true, DEFAULT_PORT_KIND,
             DEFAULT_POLL_AFTER_TRAFFIC_US);
 
@@ -72,7 +80,9 @@ public interface RealTimeSettings {
             atMost("realtime.batchPackets", batchPackets, 4096);
             atLeast("realtime.rxRingPackets", rxRingPackets, 1);
             atMost("realtime.rxRingPackets", rxRingPackets, 1 << 20);
-            within("realtime.pollAfterTrafficUs", pollAfterTrafficUs, 0, 1_000_000);
+            if (pollAfterTrafficUs != null) {
+                within("realtime.pollAfterTrafficUs", pollAfterTrafficUs, 0, 1_000_000);
+            }
             atLeast("realtime.pipelineThreads", pipelineThreads, 1);
             atMost("realtime.pipelineThreads", pipelineThreads, s.fabric().pipelines());
             final RealTime byName = withPipelineThreads(1);

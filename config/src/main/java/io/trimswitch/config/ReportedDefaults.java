@@ -56,13 +56,6 @@ final class ReportedDefaults {
         }
     }
 
-    /** Leaves {@code realtime.pollAfterTrafficUs} out of a written report while it has its default. */
-    static final class TenMilliseconds extends AtDefault {
-        TenMilliseconds() {
-            super(RealTimeSettings.RealTime.DEFAULT_POLL_AFTER_TRAFFIC_US);
-        }
-    }
-
     /** Leaves {@code forwarding.macTableSize} out of a written report while it is the default. */
     static final class DefaultMacTable extends AtDefault {
         DefaultMacTable() {

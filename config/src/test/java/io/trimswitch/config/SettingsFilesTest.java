@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,8 +49,9 @@ class SettingsFilesTest {
     void pollAfterTrafficIsWholeMicrosecondsUpToASecond() {
         assertEquals(0, SettingsFiles.parse("realtime:\n  pollAfterTrafficUs: 0\n", "w.yaml").validate().realtime().pollAfterTrafficUs());
         assertEquals(1_000_000, SettingsFiles.parse("realtime:\n  pollAfterTrafficUs: 1000000\n", "w.yaml").validate().realtime().pollAfterTrafficUs());
-        assertEquals(10_000, SettingsFiles.parse("", "w.yaml").validate().realtime().pollAfterTrafficUs());
-        for (final String bad : List.of("-1", "1000001", "99999999999", "ten", "1.5", "NaN", "null", "''")) {
+        assertNull(SettingsFiles.parse("", "w.yaml").validate().realtime().pollAfterTrafficUs(), "unset: chosen by the shard's ports");
+        assertNull(SettingsFiles.parse("realtime:\n  pollAfterTrafficUs: null\n", "w.yaml").validate().realtime().pollAfterTrafficUs(), "null: unset");
+        for (final String bad : List.of("-1", "1000001", "99999999999", "ten", "1.5", "NaN", "''")) {
             final String message = assertThrows(ConfigException.class,
                 () -> SettingsFiles.parse("realtime:\n  pollAfterTrafficUs: " + bad + "\n", "w.yaml").validate(), bad).getMessage();
             assertTrue(message.contains("realtime.pollAfterTrafficUs"), bad + ": " + message);

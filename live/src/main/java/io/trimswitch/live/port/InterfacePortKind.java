@@ -30,6 +30,12 @@ final class InterfacePortKind implements PortKind {
         return FrameArrival.horizon(interfaces.readThroughNanos(), clock, now);
     }
 
+    /** Each frame carries the kernel's receive time ({@link FrameArrival}), whenever a turn reads it. */
+    @Override
+    public boolean stampsArrivals() {
+        return true;
+    }
+
     @Override
     public int receive(final Burst burst) {
         return interfaces.receive(burst);

@@ -26,6 +26,12 @@ final class QueueReaderKind implements PortKind {
         return FrameArrival.horizon(reader.readThroughNanos(), clock, now);
     }
 
+    /** The kernel's receive time, as {@link InterfacePortKind#stampsArrivals}. */
+    @Override
+    public boolean stampsArrivals() {
+        return true;
+    }
+
     @Override
     public int receive(final Burst burst) {
         return reader.receive(burst);

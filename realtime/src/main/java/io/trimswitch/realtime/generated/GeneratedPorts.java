@@ -73,6 +73,15 @@ final class GeneratedPorts implements ScenarioPorts {
         this.generatedBefore = generatedBefore;
     }
 
+    /**
+     * Each packet arrives at the time its source gave it ({@code pool.arrivalPicos}), whichever turn made it: a late
+     * turn makes no burst of them.
+     */
+    @Override
+    public boolean stampsArrivals() {
+        return true;
+    }
+
     @Override
     public int receive(final Burst burst) {
         return source != null ? generate(burst) : take(burst);

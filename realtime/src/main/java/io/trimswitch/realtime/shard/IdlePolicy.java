@@ -18,7 +18,8 @@ final class IdlePolicy {
 
     /**
      * The strategy for {@code realtime}'s idle mode; {@code rest} is the shard it idles, asked how long it may sleep;
-     * {@code poll} polls {@code realtime.pollAfterTrafficUs} after the last frame.
+     * {@code poll} polls {@code realtime.pollAfterTrafficUs} after the last frame where it is set, and otherwise as the
+     * shard's ports allow ({@link PortsChoosePoll}).
      */
     static IdleStrategy of(final Settings.RealTime realtime, final PollThenSleep.Rest rest) {
         switch (realtime.idle()) {
@@ -31,7 +32,8 @@ final class IdlePolicy {
             case SLEEP:
                 return new SleepingIdleStrategy();
             case POLL:
-                return new PollThenSleep(rest, realtime.pollAfterTrafficUs() * 1_000L);
+                return realtime.pollAfterTrafficUs() == null ? new PortsChoosePoll(rest)
+                    : new PollThenSleep(rest, realtime.pollAfterTrafficUs() * 1_000L);
             default:
                 throw new IllegalStateException("idle " + realtime.idle());
         }

@@ -252,6 +252,11 @@ public final class PipelineShard implements Agent {
         }
 
         @Override
+        public boolean everyPortStamped() {
+            return ports.everyPortStamped();
+        }
+
+        @Override
         public long sleepNanos() {
             return PipelineShard.this.sleepNanos();
         }

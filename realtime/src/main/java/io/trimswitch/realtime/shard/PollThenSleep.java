@@ -24,6 +24,9 @@ final class PollThenSleep implements IdleStrategy {
         /** Whether a frame arrived from outside in the last turn, which keeps the thread polling longest. */
         boolean receivedLastTurn();
 
+        /** Whether every port the shard has now times its frames by their arrival, not by the turn that read them. */
+        boolean everyPortStamped();
+
         /** How long the thread may sleep now (host nanoseconds); 0: it must keep polling. */
         long sleepNanos();
 

@@ -51,6 +51,16 @@ public interface PortKind {
     default void watchFileDescriptors(final FileDescriptorWatch watch) {
     }
 
+    /**
+     * Whether every frame these ports hand the shard carries the instant it arrived (the kernel's receive stamp, a
+     * generator's own time) rather than the instant a turn read it; the same for the kind's whole life. A shard whose
+     * ports all do may sleep as soon as a turn finds nothing ({@link AdaptivePoll}): a late wake-up no longer puts what
+     * waited at one instant, a burst the wire never had.
+     */
+    default boolean stampsArrivals() {
+        return false;
+    }
+
     /** After the shard's last turn. */
     default void close() {
     }

@@ -21,6 +21,8 @@ public final class PortList {
     /** The shard's one burst, filled by each kind in turn and emptied by the ingress before the next. */
     private final Burst burst = new Burst();
     private Ingress ingress = Ingress.NONE;
+    /** Ports whose kind does not stamp its frames' arrivals ({@link PortKind#stampsArrivals()}), kept as ports come and go. */
+    private int unstampedPorts;
 
     /** Ports of a switch of {@code ports} ports, whose shard sleeps in {@code sleep}. */
     public PortList(final int ports, final ShardSleep sleep) {
@@ -44,7 +46,18 @@ public final class PortList {
         if (kind != null && Arrays.stream(kinds).noneMatch(each -> each == kind)) {
             throw new IllegalArgumentException("port " + port + ": its kind is not one of the shard's");
         }
+        if (kindOf[port] != null && !kindOf[port].stampsArrivals()) {
+            unstampedPorts--;
+        }
+        if (kind != null && !kind.stampsArrivals()) {
+            unstampedPorts++;
+        }
         kindOf[port] = kind;
+    }
+
+    /** Whether every port the shard has now times its frames by their arrival ({@link PortKind#stampsArrivals()}). */
+    boolean everyPortStamped() {
+        return unstampedPorts == 0;
     }
 
     /** What sees the ports' traffic from now on. */

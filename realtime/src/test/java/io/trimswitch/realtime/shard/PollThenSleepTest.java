@@ -7,7 +7,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** {@code realtime.idle: poll}'s window after traffic, on turns whose time the test moves: when the thread first sleeps. */
+/** {@code realtime.idle: poll}'s window after traffic where {@code realtime.pollAfterTrafficUs} is set, or a shard has a port without stamps, on turns whose time the test moves: when the thread first sleeps. */
 class PollThenSleepTest {
     private static final long MAY_SLEEP_NANOS = 1_000_000;
 
@@ -25,6 +25,11 @@ class PollThenSleepTest {
         @Override
         public boolean receivedLastTurn() {
             return received;
+        }
+
+        @Override
+        public boolean everyPortStamped() {
+            return true;
         }
 
         @Override
@@ -66,7 +71,7 @@ class PollThenSleepTest {
     }
 
     @Test
-    void theDefaultWindowPollsTenMillisecondsAfterTheLastFrame() {
+    void aTenMillisecondWindowPollsTenMillisecondsAfterTheLastFrame() {
         final PollThenSleep policy = policy(10_000_000);
         trafficThenEmptyTurns(policy, 9_999, 1_000);
         assertEquals(List.of(), shard.sleeps, "polled for 9.999 ms after the frame");
@@ -85,7 +90,7 @@ class PollThenSleepTest {
     }
 
     @Test
-    void theDefaultWindowStillPollsFiftyMicrosecondsAfterOtherWork() {
+    void aTenMillisecondWindowStillPollsFiftyMicrosecondsAfterOtherWork() {
         final PollThenSleep policy = policy(10_000_000);
         policy.idle(1);
         shard.now += 49_000;

@@ -1,0 +1,133 @@
+package io.trimswitch.realtime.shard;
+
+import io.trimswitch.dataplane.ports.Burst;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * {@code realtime.idle: poll}'s default, on turns whose time the test moves: a shard whose ports all stamp their frames
+ * (interface ports) sleeps as soon as a turn of a steady load finds nothing, one with a port that does not (UDP) polls
+ * 10 ms after the last frame, and a port given or taken while the switch runs switches it at once.
+ */
+class PortsChoosePollTest {
+    private static final long MAY_SLEEP_NANOS = 1_000_000;
+    private static final long MICROS = 1_000;
+    private static final int INTERFACE_PORT = 0;
+    private static final int UDP_PORT = 1;
+
+    /** A kind of ports that receives nothing here; {@code stamped} says whether it would time its frames by the kernel. */
+    private record Ports(boolean stamped) implements PortKind {
+        @Override
+        public int receive(final Burst burst) {
+            return 0;
+        }
+
+        @Override
+        public void send(final int port, final int handle, final long time) {
+        }
+
+        @Override
+        public boolean stampsArrivals() {
+            return stamped;
+        }
+    }
+
+    /** A shard with the test's port list, that may always sleep a millisecond, and records each sleep. */
+    private static final class Shard implements PollThenSleep.Rest {
+        final PortList list = new PortList(4, ShardSleep.parked());
+        boolean received;
+        long now = 1_000_000_000L;
+        final List<Long> sleeps = new ArrayList<>();
+
+        @Override
+        public long turnNanos() {
+            return now;
+        }
+
+        @Override
+        public boolean receivedLastTurn() {
+            return received;
+        }
+
+        @Override
+        public boolean everyPortStamped() {
+            return list.everyPortStamped();
+        }
+
+        @Override
+        public long sleepNanos() {
+            return MAY_SLEEP_NANOS;
+        }
+
+        @Override
+        public void await(final long nanos) {
+            sleeps.add(nanos);
+        }
+    }
+
+    private final Shard shard = new Shard();
+    private final Ports interfaces = new Ports(true);
+    private final Ports udp = new Ports(false);
+    private final PortsChoosePoll policy = new PortsChoosePoll(shard);
+
+    /** A steady load: 2 ms of frames 50 µs apart, past any answer window. */
+    private void steadyLoad() {
+        for (int frame = 0; frame < 40; frame++) {
+            shard.now += 50 * MICROS;
+            shard.received = true;
+            policy.idle(1);
+            shard.received = false;
+        }
+    }
+
+    /** After {@code stepNanos}: a turn that finds nothing; whether the thread slept then. */
+    private boolean emptyTurnSlept(final long stepNanos) {
+        final int before = shard.sleeps.size();
+        shard.now += stepNanos;
+        policy.idle(0);
+        return shard.sleeps.size() > before;
+    }
+
+    @Test
+    void aShardOfInterfacePortsSleepsAtTheFirstQuietTurnOfASteadyLoad() {
+        shard.list.add(interfaces, INTERFACE_PORT);
+        steadyLoad();
+        assertEquals(true, emptyTurnSlept(MICROS));
+    }
+
+    @Test
+    void aShardWithAUdpPortPollsTenMillisecondsAfterTheLastFrame() {
+        shard.list.add(interfaces, INTERFACE_PORT).add(udp, UDP_PORT);
+        steadyLoad();
+        assertEquals(false, emptyTurnSlept(MICROS), "1 µs after the last frame");
+        assertEquals(false, emptyTurnSlept(9_998 * MICROS), "9.999 ms after it");
+        assertEquals(true, emptyTurnSlept(MICROS), "10 ms after it");
+    }
+
+    @Test
+    void aUdpPortGivenWhileRunningKeepsTheWindowAndTakenAwaySleepsAtOnceAgain() {
+        shard.list.add(interfaces, INTERFACE_PORT).add(udp);
+        steadyLoad();
+        assertEquals(true, emptyTurnSlept(MICROS), "interface ports only");
+        shard.list.assign(UDP_PORT, udp);
+        steadyLoad();
+        assertEquals(false, emptyTurnSlept(MICROS), "with the UDP port, 1 µs after the last frame");
+        assertEquals(false, emptyTurnSlept(5_000 * MICROS), "with the UDP port, 5 ms after it");
+        shard.list.assign(UDP_PORT, null);
+        assertEquals(true, emptyTurnSlept(MICROS), "the UDP port taken away");
+    }
+
+    @Test
+    void aPortMovedFromOneKindToTheOtherIsCountedOnce() {
+        shard.list.add(interfaces).add(udp);
+        shard.list.assign(UDP_PORT, udp);
+        shard.list.assign(UDP_PORT, udp);
+        shard.list.assign(UDP_PORT, interfaces);
+        steadyLoad();
+        assertEquals(true, emptyTurnSlept(MICROS), "its one count went with its kind");
+    }
+}
