@@ -281,6 +281,17 @@ public final class InterfacePorts implements AutoCloseable {
         senders[port].send(links.socket(port), handle);
     }
 
+    /** On the ports' thread: whether a port's receive queue waits for buffers to lend ({@link PortSocket#waitsForBuffers}). */
+    public boolean waitsForBuffers() {
+        for (final int port : ownPorts) {
+            final PortSocket socket = links.socket(port);
+            if (socket != null && socket.waitsForBuffers()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** On the ports' thread: sends every port's gathered frames, one sendmmsg each. */
     public void flush() {
         for (final int port : ownPorts) {

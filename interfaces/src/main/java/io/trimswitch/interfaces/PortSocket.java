@@ -106,6 +106,14 @@ public interface PortSocket extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * Whether a receive queue has fewer buffers lent to the kernel than it keeps, its pool having none free: no frame can
+     * wake the thread while that lasts, so the thread looks again soon rather than sleeping until woken.
+     */
+    default boolean waitsForBuffers() {
+        return false;
+    }
+
     /** Its kind and how the kernel serves it, for the start-up line: {@code AF_PACKET}, {@code AF_XDP copy mode, driver mode}. */
     String describe();
 

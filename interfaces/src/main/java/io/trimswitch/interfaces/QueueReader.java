@@ -106,6 +106,15 @@ public final class QueueReader {
     }
 
     /**
+     * Whether the socket's queues wait for buffers to lend the kernel ({@link PortSocket#waitsForBuffers}). It reads what
+     * the port's thread writes too: a hint for how long to sleep, never a decision about a frame.
+     */
+    public boolean waitsForBuffers() {
+        final PortSocket open = socket;
+        return open != null && open.waitsForBuffers();
+    }
+
+    /**
      * After {@link #receive}: the host time of the last frame taken where the budget ran out before the queues did, so
      * that frames received later and still waiting are timed by their own stamps next turn; MAX_VALUE: all were taken.
      */

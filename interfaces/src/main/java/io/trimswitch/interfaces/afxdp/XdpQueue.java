@@ -202,6 +202,11 @@ final class XdpQueue implements AutoCloseable {
         return ready;
     }
 
+    /** Whether its piece ran out of buffers to lend the fill ring at the last top-up. */
+    boolean waitsForBuffers() {
+        return handsBuffers && receiving < FILL_TARGET;
+    }
+
     /** Lends free buffers of the piece to the fill ring until {@link #FILL_TARGET} are lent for receiving, or none is free. */
     private void topUp() {
         final int produced = fill.producer();

@@ -142,6 +142,16 @@ final class XdpSocket extends InterfaceSocket {
     }
 
     @Override
+    public boolean waitsForBuffers() {
+        for (final XdpQueue queue : queues) {
+            if (queue.waitsForBuffers()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
     public int queues() {
         return queues.length;
     }

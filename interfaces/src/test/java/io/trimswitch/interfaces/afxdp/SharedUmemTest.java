@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -129,6 +130,25 @@ class SharedUmemTest {
         close(0);
         close(1);
         assertEquals(0, frames.inUse(), "every buffer lent to the kernel, the one sent too, came back");
+    }
+
+    @Test
+    void aPortWhosePieceHasNoBufferLeftToLendSaysItWaitsForThemUntilSomeComeBack() throws Exception {
+        open(0);
+        assertFalse(ports[0].waitsForBuffers(), "its fill ring holds every buffer it keeps lent");
+        final int[] taken = new int[FRAMES];
+        int count = 0;
+        for (int handle = frames.allocate(); handle != PacketPool.NO_PACKET; handle = frames.allocate()) {
+            taken[count++] = handle;
+        }
+        open(1);
+        assertTrue(ports[1].waitsForBuffers(), "no buffer was free to lend, and no frame can wake its thread");
+        assertFalse(ports[0].waitsForBuffers());
+        for (int i = 0; i < count; i++) {
+            frames.free(taken[i]);
+        }
+        ports[1].receive(burst);
+        assertFalse(ports[1].waitsForBuffers(), "the buffers back, its next read lent them");
     }
 
     @Test

@@ -58,6 +58,11 @@ final class InterfacePortKind implements PortKind {
     }
 
     @Override
+    public boolean waitsForBuffers() {
+        return interfaces.waitsForBuffers();
+    }
+
+    @Override
     public void watchFileDescriptors(final FileDescriptorWatch watch) {
         interfaces.wakeOnFrames(readiness(watch));
     }

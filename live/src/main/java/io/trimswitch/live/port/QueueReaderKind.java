@@ -44,6 +44,11 @@ final class QueueReaderKind implements PortKind {
     }
 
     @Override
+    public boolean waitsForBuffers() {
+        return reader.waitsForBuffers();
+    }
+
+    @Override
     public void watchFileDescriptors(final FileDescriptorWatch watch) {
         reader.wakeOnFrames(InterfacePortKind.readiness(watch));
     }

@@ -30,6 +30,8 @@ public final class PipelineShard implements Agent {
     public static final int LINK_BACKLOG_PACKETS = 1024;
     /** A timed sleep shorter than this costs more in its wake-up (a timer, a context switch) than polling through it. */
     private static final long SHORTEST_SLEEP_NANOS = 20_000;
+    /** How long a shard sleeps at most while a port waits for buffers to lend the kernel: 1 ms. */
+    static final long BUFFERS_AWAITED_NANOS = 1_000_000;
 
     private final int id;
     private final DilatedClock clock;
@@ -205,15 +207,17 @@ public final class PipelineShard implements Agent {
         }
         // The first instant time alone moves something inside on: a frame arriving off its link, a packet finishing.
         final long next = Math.min(order.nextArrivalPicos(), parts.nextDeparturePicos());
+        // A port whose buffers are all out gets no frame to wake the shard with: it looks again when some may be back.
+        final long longest = ports.waitsForBuffers() ? BUFFERS_AWAITED_NANOS : UNTIL_WOKEN;
         if (next == Long.MAX_VALUE) {
-            return UNTIL_WOKEN;
+            return longest;
         }
         final long sleep = clock.hostNanos(next - clock.nowPicos());
         if (sleep < SHORTEST_SLEEP_NANOS) {
             wakeUp.awake();
             return 0;
         }
-        return sleep;
+        return Math.min(sleep, longest);
     }
 
     /** Every port of the switch is open: the shard may forward. */

@@ -31,6 +31,14 @@ public interface PortKind {
         return false;
     }
 
+    /**
+     * Whether a port waits for buffers to lend the kernel for its arrivals (an AF_XDP fill ring its pool could not top
+     * up): none can arrive to wake the shard, so it looks again soon instead of sleeping until woken.
+     */
+    default boolean waitsForBuffers() {
+        return false;
+    }
+
     /** The switch time up to which every arrival at these ports is in the shard (egress may not go past it). */
     default long horizon(final long now) {
         return now;

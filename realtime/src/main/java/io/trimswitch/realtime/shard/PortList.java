@@ -134,6 +134,15 @@ public final class PortList {
         return false;
     }
 
+    boolean waitsForBuffers() {
+        for (final PortKind kind : kinds) {
+            if (kind.waitsForBuffers()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     void await(final long nanos) {
         sleep.await(nanos);
     }

@@ -100,6 +100,19 @@ class PipelineShardTest {
     }
 
     @Test
+    void aShardWhosePortWaitsForBuffersToLendLooksAgainWithinAMillisecond() {
+        shard.go();
+        ports.waitingForBuffers = true;
+        shard.doWork();
+        assertEquals(PipelineShard.BUFFERS_AWAITED_NANOS, shard.sleepNanos(), "no frame can wake it while its fill ring is dry");
+        assertEquals(1_000_000, PipelineShard.BUFFERS_AWAITED_NANOS);
+
+        ports.waitingForBuffers = false;
+        shard.doWork();
+        assertEquals(PipelineShard.UNTIL_WOKEN, shard.sleepNanos(), "buffers lent again: a frame wakes it");
+    }
+
+    @Test
     void aShardNeverMetersAPacketBeforeItsArrivalTime() {
         shard.go();
         final int handle = packetOnPort(0);

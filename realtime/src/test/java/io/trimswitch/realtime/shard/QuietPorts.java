@@ -10,6 +10,8 @@ final class QuietPorts implements PortKind, ShardSleep {
     /** Every arrival before this switch time is in the shard ({@link #horizon}); MAX_VALUE: up to now. */
     long receivedUpTo = Long.MAX_VALUE;
     int wakes;
+    /** What {@link #waitsForBuffers} says. */
+    boolean waitingForBuffers;
     int departures;
 
     /** These ports, the only kind of a shard of a switch of {@code ports} ports, which sleeps here. */
@@ -20,6 +22,11 @@ final class QuietPorts implements PortKind, ShardSleep {
     @Override
     public int receive(final Burst burst) {
         return 0;
+    }
+
+    @Override
+    public boolean waitsForBuffers() {
+        return waitingForBuffers;
     }
 
     @Override
