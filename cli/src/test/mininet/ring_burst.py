@@ -12,6 +12,7 @@ Nodes: PREFIX (tr + a number) + s1, h0, h1.
 import os
 import signal
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', 'mininet'))
 
@@ -48,8 +49,11 @@ def burst(net, switch, host, count, size):
         os.kill(pid, signal.SIGCONT)
     if sent.code != 0:
         raise Failed('the burst of %d frames of %d bytes was not sent: %s' % (count, size, sent.text))
-    # The switch drains its ring; its gauges sample the kernel's count ten times a second.
-    after = ring_drops(lab.drained(net, switch)[0])
+    # The switch drains its ring. Its gauges sample the kernel's count ten times a second while it changes, but after
+    # a quiet spell (the switch stopped) once a second at most: the count is read once a sample has surely come.
+    lab.drained(net, switch)
+    time.sleep(1.2)
+    after = ring_drops(net.stats(switch)[0])
     return after[0] - before[0], after[1] - before[1]
 
 
