@@ -29,9 +29,12 @@ final class FrameArrival {
 
     /**
      * How far a shard may go where its ports took every frame the kernel received up to host time {@code readThroughNanos}
-     * (MAX_VALUE: every frame up to now): frames still waiting past it are timed by their stamps next turn.
+     * (MAX_VALUE: every frame up to now): frames still waiting past it are timed by their stamps next turn. Never short
+     * of {@code arrivedThrough}, the latest arrival the shard was handed: a frame taken is metered even where it was timed
+     * after its stamp (behind what was metered, or spaced by its link), else a port that stays past its budget would
+     * hold every frame it took until its backlog overflowed.
      */
-    static long horizon(final long readThroughNanos, final DilatedClock clock, final long now) {
-        return readThroughNanos == Long.MAX_VALUE ? now : Math.min(now, clock.picosAt(readThroughNanos));
+    static long horizon(final long readThroughNanos, final DilatedClock clock, final long now, final long arrivedThrough) {
+        return readThroughNanos == Long.MAX_VALUE ? now : Math.min(now, Math.max(clock.picosAt(readThroughNanos), arrivedThrough));
     }
 }

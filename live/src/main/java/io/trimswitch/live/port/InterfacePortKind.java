@@ -15,10 +15,13 @@ import io.trimswitch.realtime.shard.PortKind;
 final class InterfacePortKind implements PortKind {
     private final InterfacePorts interfaces;
     private final DilatedClock clock;
+    /** The latest arrival the shard's ports handed it ({@link LivePorts#arrivedThrough}). */
+    private final java.util.function.LongSupplier arrivedThrough;
 
-    InterfacePortKind(final InterfacePorts interfaces, final DilatedClock clock) {
+    InterfacePortKind(final InterfacePorts interfaces, final DilatedClock clock, final java.util.function.LongSupplier arrivedThrough) {
         this.interfaces = interfaces;
         this.clock = clock;
+        this.arrivedThrough = arrivedThrough;
     }
 
     /**
@@ -27,7 +30,7 @@ final class InterfacePortKind implements PortKind {
      */
     @Override
     public long horizon(final long now) {
-        return FrameArrival.horizon(interfaces.readThroughNanos(), clock, now);
+        return FrameArrival.horizon(interfaces.readThroughNanos(), clock, now, arrivedThrough.getAsLong());
     }
 
     /** Each frame carries the kernel's receive time ({@link FrameArrival}), whenever a turn reads it. */

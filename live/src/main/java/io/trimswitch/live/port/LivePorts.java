@@ -42,6 +42,8 @@ public final class LivePorts implements Ingress, InterfacePorts.Refusals {
     private final AssembledSwitch assembly;
     private final ShardedDataplane dataplane;
     private final IngressLinks links;
+    /** The latest arrival handed to the shard ({@link #arrivedThrough}); MIN_VALUE: none yet. */
+    private long arrivedThrough = Long.MIN_VALUE;
     /** Per port: frames dropped by reason; this thread alone writes them. */
     private final LivePortCounters[] counters;
     /** Captures and queue-depth records: what the ports show without changing it. */
@@ -91,7 +93,7 @@ public final class LivePorts implements Ingress, InterfacePorts.Refusals {
             list.add(ports.kind(), ports.ports());
         }
         if (interfacePorts != null) {
-            interfaceKind = new InterfacePortKind(interfacePorts, dataplane.clock());
+            interfaceKind = new InterfacePortKind(interfacePorts, dataplane.clock(), this::arrivedThrough);
             list.add(interfaceKind, interfacePorts.attachments().stream().mapToInt(InterfacePorts.Attachment::port).toArray());
         }
     }
@@ -120,7 +122,7 @@ public final class LivePorts implements Ingress, InterfacePorts.Refusals {
         makeRoom(port);
         shard.receiveFor(port);
         reader.bufferIn(pool, shard::allocate);
-        list.add(new QueueReaderKind(reader, dataplane.clock()));
+        list.add(new QueueReaderKind(reader, dataplane.clock(), this::arrivedThrough));
     }
 
     /** On the shard's thread: port {@code port}'s frames go to {@code capture} too (null: to none). */
@@ -162,8 +164,14 @@ public final class LivePorts implements Ingress, InterfacePorts.Refusals {
             pool.ingressPort(handle, port);
             // No port yet: the pipeline's forwarding chooses it.
             pool.egressPort(handle, -1);
+            arrivedThrough = Math.max(arrivedThrough, arrival);
             shard.arrive(port, handle, arrival);
         }
+    }
+
+    /** The latest arrival handed to the shard so far, on its thread: how far its interface kinds may let it go at least. */
+    long arrivedThrough() {
+        return arrivedThrough;
     }
 
     private void drop(final int port, final int handle, final DropReason reason) {

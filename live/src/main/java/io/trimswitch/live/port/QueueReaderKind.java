@@ -15,15 +15,19 @@ final class QueueReaderKind implements PortKind {
     private final QueueReader reader;
     private final DilatedClock clock;
 
-    QueueReaderKind(final QueueReader reader, final DilatedClock clock) {
+    /** The latest arrival the shard's ports handed it ({@link LivePorts#arrivedThrough}). */
+    private final java.util.function.LongSupplier arrivedThrough;
+
+    QueueReaderKind(final QueueReader reader, final DilatedClock clock, final java.util.function.LongSupplier arrivedThrough) {
         this.reader = reader;
         this.clock = clock;
+        this.arrivedThrough = arrivedThrough;
     }
 
     /** Only up to the last frame taken where its queues held more than the budget, as {@link InterfacePortKind#horizon}. */
     @Override
     public long horizon(final long now) {
-        return FrameArrival.horizon(reader.readThroughNanos(), clock, now);
+        return FrameArrival.horizon(reader.readThroughNanos(), clock, now, arrivedThrough.getAsLong());
     }
 
     /** The kernel's receive time, as {@link InterfacePortKind#stampsArrivals}. */

@@ -81,9 +81,12 @@ class FrameArrivalTest {
 
     @Test
     void aShardGoesOnlyUpToTheLastFrameTakenFromARingThatHoldsMore() {
-        assertEquals(4_000 * MICROS, FrameArrival.horizon(host(4_000 * MICROS), clock, 6_000 * MICROS));
-        assertEquals(6_000 * MICROS, FrameArrival.horizon(Long.MAX_VALUE, clock, 6_000 * MICROS), "every ring emptied: up to now");
-        assertEquals(6_000 * MICROS, FrameArrival.horizon(host(7_000 * MICROS), clock, 6_000 * MICROS), "never past now");
+        assertEquals(4_000 * MICROS, FrameArrival.horizon(host(4_000 * MICROS), clock, 6_000 * MICROS, Long.MIN_VALUE));
+        assertEquals(6_000 * MICROS, FrameArrival.horizon(Long.MAX_VALUE, clock, 6_000 * MICROS, Long.MIN_VALUE), "every ring emptied: up to now");
+        assertEquals(6_000 * MICROS, FrameArrival.horizon(host(7_000 * MICROS), clock, 6_000 * MICROS, Long.MIN_VALUE), "never past now");
+        assertEquals(5_000 * MICROS, FrameArrival.horizon(host(4_000 * MICROS), clock, 6_000 * MICROS, 5_000 * MICROS),
+            "a frame taken but timed after its stamp (behind what was metered, or spaced by its link) is metered all the same");
+        assertEquals(6_000 * MICROS, FrameArrival.horizon(host(4_000 * MICROS), clock, 6_000 * MICROS, 7_000 * MICROS), "and still never past now");
     }
 
     @Test
