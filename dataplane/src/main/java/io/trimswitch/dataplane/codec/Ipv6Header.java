@@ -102,10 +102,7 @@ public final class Ipv6Header {
      * Never 0: over IPv6 a computed zero is sent as 0xFFFF.
      */
     public static int udpChecksum(final UnsafeBuffer buffer, final int ip, final int udp, final int udpLength) {
-        long sum = 0;
-        for (int i = 0; i < 32; i += 2) {
-            sum += buffer.getShort(ip + SOURCE_FIELD_OFFSET + i, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-        }
+        long sum = OnesComplement.sum(buffer, ip + SOURCE_FIELD_OFFSET, 32);
         sum += udpLength;
         sum += 17;
         for (int i = 0; i + 1 < udpLength; i += 2) {
@@ -116,10 +113,7 @@ public final class Ipv6Header {
         if ((udpLength & 1) != 0) {
             sum += (buffer.getByte(udp + udpLength - 1) & 0xFF) << 8;
         }
-        while ((sum >>> 16) != 0) {
-            sum = (sum & 0xFFFF) + (sum >>> 16);
-        }
-        final int checksum = (int) ~sum & 0xFFFF;
+        final int checksum = ~OnesComplement.fold(sum) & 0xFFFF;
         return checksum == 0 ? 0xFFFF : checksum;
     }
 }

@@ -95,19 +95,7 @@ public final class OffloadHeader {
             return false;
         }
         // The field already holds the pseudo-header's sum: the sum over everything from start, field included, completes it.
-        long sum = 0;
-        int at = frame + start;
-        final int end = frame + frameLength;
-        for (; at + 1 < end; at += 2) {
-            sum += buffer.getShort(at, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-        }
-        if (at < end) {
-            sum += (buffer.getByte(at) & 0xFF) << 8;
-        }
-        while ((sum >>> 16) != 0) {
-            sum = (sum & 0xFFFF) + (sum >>> 16);
-        }
-        int checksum = (int) ~sum & 0xFFFF;
+        int checksum = ~OnesComplement.fold(OnesComplement.sum(buffer, frame + start, frameLength - start)) & 0xFFFF;
         if (checksum == 0 && field - start == UdpHeader.CHECKSUM_FIELD_OFFSET) {
             // For UDP a computed zero is sent as all ones: zero would mean "no checksum".
             checksum = 0xFFFF;

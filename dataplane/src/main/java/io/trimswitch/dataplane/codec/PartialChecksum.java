@@ -50,7 +50,7 @@ public final class PartialChecksum {
             transport = ip + Ipv4Header.headerLength(buffer, at);
             protocol = Ipv4Header.protocol(buffer, at);
             transportLength = Ipv4Header.totalLength(buffer, at) - (transport - ip);
-            pseudo = sum(buffer, at + Ipv4Header.SOURCE_FIELD_OFFSET, 8);
+            pseudo = OnesComplement.sum(buffer, at + Ipv4Header.SOURCE_FIELD_OFFSET, 8);
         } else if (etherType == EthernetHeader.ETHER_TYPE_IPV6) {
             final int at = frame + ip;
             if (length < ip + Ipv6Header.LENGTH) {
@@ -59,7 +59,7 @@ public final class PartialChecksum {
             transport = ip + Ipv6Header.LENGTH;
             protocol = buffer.getByte(at + Ipv6Header.NEXT_HEADER_FIELD_OFFSET) & 0xFF;
             transportLength = buffer.getShort(at + Ipv6Header.PAYLOAD_LENGTH_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-            pseudo = sum(buffer, at + Ipv6Header.SOURCE_FIELD_OFFSET, 32);
+            pseudo = OnesComplement.sum(buffer, at + Ipv6Header.SOURCE_FIELD_OFFSET, 32);
         } else {
             return false;
         }
@@ -77,26 +77,10 @@ public final class PartialChecksum {
         pseudo += protocol + transportLength;
         final int checksum = buffer.getShort(frame + transport + field, ByteOrder.BIG_ENDIAN) & 0xFFFF;
         // UDP's zero means "no checksum", and nothing is to be completed.
-        if (checksum == 0 || checksum != fold(pseudo)) {
+        if (checksum == 0 || checksum != OnesComplement.fold(pseudo)) {
             return false;
         }
         OffloadHeader.needsChecksum(buffer, header, transport, field);
         return true;
-    }
-
-    private static long sum(final UnsafeBuffer buffer, final int from, final int bytes) {
-        long sum = 0;
-        for (int at = from; at < from + bytes; at += 2) {
-            sum += buffer.getShort(at, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-        }
-        return sum;
-    }
-
-    private static int fold(final long sum) {
-        long folded = sum;
-        while ((folded >>> 16) != 0) {
-            folded = (folded & 0xFFFF) + (folded >>> 16);
-        }
-        return (int) folded;
     }
 }

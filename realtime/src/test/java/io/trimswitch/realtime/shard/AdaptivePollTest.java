@@ -2,7 +2,6 @@ package io.trimswitch.realtime.shard;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -12,42 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * thread sleep at once, a frame after a quiet spell is followed by polling for its answer.
  */
 class AdaptivePollTest {
-    private static final long MAY_SLEEP_NANOS = 1_000_000;
+    private static final long MAY_SLEEP_NANOS = RecordingRest.MAY_SLEEP_NANOS;
     private static final long MICROS = 1_000;
 
-    /** A shard that may always sleep a millisecond, and records each sleep. */
-    private static final class Shard implements PollThenSleep.Rest {
-        boolean received;
-        long now = -5_000_000_000L;
-        final List<Long> sleeps = new ArrayList<>();
-
-        @Override
-        public long turnNanos() {
-            return now;
-        }
-
-        @Override
-        public boolean receivedLastTurn() {
-            return received;
-        }
-
-        @Override
-        public boolean everyPortStamped() {
-            return true;
-        }
-
-        @Override
-        public long sleepNanos() {
-            return MAY_SLEEP_NANOS;
-        }
-
-        @Override
-        public void await(final long nanos) {
-            sleeps.add(nanos);
-        }
-    }
-
-    private final Shard shard = new Shard();
+    private final RecordingRest shard = new RecordingRest(-5_000_000_000L, () -> true);
     private final AdaptivePoll policy = new AdaptivePoll(shard);
 
     /** After {@code gapNanos}: a turn that receives a frame and forwards it. */

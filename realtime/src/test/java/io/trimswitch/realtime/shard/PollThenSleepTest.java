@@ -2,48 +2,15 @@ package io.trimswitch.realtime.shard;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** {@code realtime.idle: poll}'s window after traffic where {@code realtime.pollAfterTrafficUs} is set, or a shard has a port without stamps, on turns whose time the test moves: when the thread first sleeps. */
 class PollThenSleepTest {
-    private static final long MAY_SLEEP_NANOS = 1_000_000;
+    private static final long MAY_SLEEP_NANOS = RecordingRest.MAY_SLEEP_NANOS;
 
-    /** A shard that may always sleep a millisecond, and records each sleep. */
-    private static final class Shard implements PollThenSleep.Rest {
-        boolean received;
-        long now = 1_000_000_000L;
-        final List<Long> sleeps = new ArrayList<>();
-
-        @Override
-        public long turnNanos() {
-            return now;
-        }
-
-        @Override
-        public boolean receivedLastTurn() {
-            return received;
-        }
-
-        @Override
-        public boolean everyPortStamped() {
-            return true;
-        }
-
-        @Override
-        public long sleepNanos() {
-            return MAY_SLEEP_NANOS;
-        }
-
-        @Override
-        public void await(final long nanos) {
-            sleeps.add(nanos);
-        }
-    }
-
-    private final Shard shard = new Shard();
+    private final RecordingRest shard = new RecordingRest(1_000_000_000L, () -> true);
 
     private PollThenSleep policy(final long pollAfterTrafficNanos) {
         return new PollThenSleep(shard, pollAfterTrafficNanos);

@@ -3,8 +3,6 @@ package io.trimswitch.realtime.shard;
 import io.trimswitch.dataplane.ports.Burst;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
-import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -14,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * 10 ms after the last frame, and a port given or taken while the switch runs switches it at once.
  */
 class PortsChoosePollTest {
-    private static final long MAY_SLEEP_NANOS = 1_000_000;
+    private static final long MAY_SLEEP_NANOS = RecordingRest.MAY_SLEEP_NANOS;
     private static final long MICROS = 1_000;
     private static final int INTERFACE_PORT = 0;
     private static final int UDP_PORT = 1;
@@ -36,40 +34,8 @@ class PortsChoosePollTest {
         }
     }
 
-    /** A shard with the test's port list, that may always sleep a millisecond, and records each sleep. */
-    private static final class Shard implements PollThenSleep.Rest {
-        final PortList list = new PortList(4, ShardSleep.parked());
-        boolean received;
-        long now = 1_000_000_000L;
-        final List<Long> sleeps = new ArrayList<>();
-
-        @Override
-        public long turnNanos() {
-            return now;
-        }
-
-        @Override
-        public boolean receivedLastTurn() {
-            return received;
-        }
-
-        @Override
-        public boolean everyPortStamped() {
-            return list.everyPortStamped();
-        }
-
-        @Override
-        public long sleepNanos() {
-            return MAY_SLEEP_NANOS;
-        }
-
-        @Override
-        public void await(final long nanos) {
-            sleeps.add(nanos);
-        }
-    }
-
-    private final Shard shard = new Shard();
+    private final PortList list = new PortList(4, ShardSleep.parked());
+    private final RecordingRest shard = new RecordingRest(1_000_000_000L, list::everyPortStamped);
     private final Ports interfaces = new Ports(true);
     private final Ports udp = new Ports(false);
     private final PortsChoosePoll policy = new PortsChoosePoll(shard);
@@ -94,14 +60,14 @@ class PortsChoosePollTest {
 
     @Test
     void aShardOfInterfacePortsSleepsAtTheFirstQuietTurnOfASteadyLoad() {
-        shard.list.add(interfaces, INTERFACE_PORT);
+        list.add(interfaces, INTERFACE_PORT);
         steadyLoad();
         assertEquals(true, emptyTurnSlept(MICROS));
     }
 
     @Test
     void aShardWithAUdpPortPollsTenMillisecondsAfterTheLastFrame() {
-        shard.list.add(interfaces, INTERFACE_PORT).add(udp, UDP_PORT);
+        list.add(interfaces, INTERFACE_PORT).add(udp, UDP_PORT);
         steadyLoad();
         assertEquals(false, emptyTurnSlept(MICROS), "1 µs after the last frame");
         assertEquals(false, emptyTurnSlept(9_998 * MICROS), "9.999 ms after it");
@@ -110,23 +76,23 @@ class PortsChoosePollTest {
 
     @Test
     void aUdpPortGivenWhileRunningKeepsTheWindowAndTakenAwaySleepsAtOnceAgain() {
-        shard.list.add(interfaces, INTERFACE_PORT).add(udp);
+        list.add(interfaces, INTERFACE_PORT).add(udp);
         steadyLoad();
         assertEquals(true, emptyTurnSlept(MICROS), "interface ports only");
-        shard.list.assign(UDP_PORT, udp);
+        list.assign(UDP_PORT, udp);
         steadyLoad();
         assertEquals(false, emptyTurnSlept(MICROS), "with the UDP port, 1 µs after the last frame");
         assertEquals(false, emptyTurnSlept(5_000 * MICROS), "with the UDP port, 5 ms after it");
-        shard.list.assign(UDP_PORT, null);
+        list.assign(UDP_PORT, null);
         assertEquals(true, emptyTurnSlept(MICROS), "the UDP port taken away");
     }
 
     @Test
     void aPortMovedFromOneKindToTheOtherIsCountedOnce() {
-        shard.list.add(interfaces).add(udp);
-        shard.list.assign(UDP_PORT, udp);
-        shard.list.assign(UDP_PORT, udp);
-        shard.list.assign(UDP_PORT, interfaces);
+        list.add(interfaces).add(udp);
+        list.assign(UDP_PORT, udp);
+        list.assign(UDP_PORT, udp);
+        list.assign(UDP_PORT, interfaces);
         steadyLoad();
         assertEquals(true, emptyTurnSlept(MICROS), "its one count went with its kind");
     }
